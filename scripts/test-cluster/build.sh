@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Build (or reuse) kube-apiserver, kubectl and etcd from Go modules; prints the bin directory.
+# Cached outside the repo, keyed by version: a warm start does not rebuild.
+set -euo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=versions.env
+. "$HERE/versions.env"
+ROOT=${KUBE_HARNESS_CACHE:-$HOME/.cache/kubectl-flink-test-cluster}
+BIN=$ROOT/bin/k8s-$K8S_VERSION-etcd-$ETCD_VERSION
+if [[ -x $BIN/kube-apiserver && -x $BIN/kubectl && -x $BIN/etcd ]]; then echo "$BIN"; exit 0; fi
+mkdir -p "$BIN"
+STG=v0.${K8S_VERSION#v1.}                    # v1.36.3 -> v0.36.3
+export GOFLAGS=-mod=mod CGO_ENABLED=0 GOTOOLCHAIN=local
+exec 9>"$ROOT/build.lock"; flock 9           # parallel callers wait for one build
+if [[ -x $BIN/kube-apiserver && -x $BIN/kubectl && -x $BIN/etcd ]]; then echo "$BIN"; exit 0; fi
+
+# kube-apiserver + kubectl: a wrapper module with one replace per staging module, generated from
+# the real go.mod of that version (the staging list changes between minors).
+K=$ROOT/src/k8s-$K8S_VERSION; mkdir -p "$K"; cd "$K"
+[[ -f go.mod ]] || go mod init example.invalid/kubectl-flink-test-cluster-k8s >&2
+GOMOD=$(go mod download -json "k8s.io/kubernetes@$K8S_VERSION" | sed -n 's/^[[:space:]]*"GoMod": "\(.*\)",*$/\1/p')
+for m in $(sed -nE 's#^[[:space:]]*(k8s\.io/[A-Za-z0-9._-]+)[[:space:]]+=>[[:space:]]+\./staging/.*#\1#p' "$GOMOD"); do
+  go mod edit -replace="$m=$m@$STG"
+done
+go get -tool "k8s.io/kubernetes/cmd/kube-apiserver@$K8S_VERSION" "k8s.io/kubernetes/cmd/kubectl@$K8S_VERSION" >&2
+MINOR=$(cut -d. -f2 <<<"$K8S_VERSION")
+LDF="-s -w"
+for kv in "gitVersion=$K8S_VERSION" gitMajor=1 "gitMinor=$MINOR" gitTreeState=clean; do
+  LDF+=" -X k8s.io/component-base/version.$kv -X k8s.io/client-go/pkg/version.$kv"
+done
+[[ -x $BIN/kube-apiserver ]] || { go build -trimpath -ldflags "$LDF" -o "$BIN/kube-apiserver.tmp" k8s.io/kubernetes/cmd/kube-apiserver >&2 && mv "$BIN/kube-apiserver.tmp" "$BIN/kube-apiserver"; }
+[[ -x $BIN/kubectl ]] || { go build -trimpath -ldflags "$LDF" -o "$BIN/kubectl.tmp" k8s.io/kubernetes/cmd/kubectl >&2 && mv "$BIN/kubectl.tmp" "$BIN/kubectl"; }
+
+# etcd: a separate wrapper module so its dependencies never bump kube-apiserver's.
+E=$ROOT/src/etcd-$ETCD_VERSION; mkdir -p "$E"; cd "$E"
+[[ -f go.mod ]] || go mod init example.invalid/kubectl-flink-test-cluster-etcd >&2
+go get -tool "go.etcd.io/etcd/server/v3@$ETCD_VERSION" >&2
+[[ -x $BIN/etcd ]] || { go build -trimpath -ldflags "-s -w" -o "$BIN/etcd.tmp" go.etcd.io/etcd/server/v3 >&2 && mv "$BIN/etcd.tmp" "$BIN/etcd"; }
+echo "$BIN"

@@ -1,0 +1,139 @@
+//! The command line: kubectl's global flag names verbatim, one struct per command.
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+pub const EXIT_CODES: &str = "\
+Exit codes:
+  0  nothing found at or above --fail-on (default: warning)
+  1  findings at or above --fail-on
+  2  usage or input error (bad flag, unreadable bundle or kubeconfig, unknown context)
+  3  could not complete (cluster unreachable, everything forbidden)";
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "kubectl-flink",
+    bin_name = "kubectl flink",
+    version,
+    about = "Why is my Flink deployment on Kubernetes broken, and how do I fix it?",
+    long_about = "kubectl-flink walks a Flink deployment on Kubernetes layer by layer (install, spec, \
+scheduling, runtime, identity, cluster, job) and prints a ranked diagnosis: root causes first, \
+symptoms folded under them, each with evidence, an exact fix and the command that verifies it.\n\n\
+It only reads: get, list, watch and access reviews. It never prints Secret data.",
+    after_help = EXIT_CODES
+)]
+pub struct Cli {
+    #[command(flatten)]
+    pub kube: KubeArgs,
+
+    #[command(flatten)]
+    pub output: OutputArgs,
+
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// kubectl's connection flags, spelled as kubectl spells them.
+#[derive(Debug, Args, Clone, Default)]
+pub struct KubeArgs {
+    /// Path to the kubeconfig file (default: $KUBECONFIG, which may list several files, then ~/.kube/config)
+    #[arg(long, global = true, value_name = "FILE")]
+    pub kubeconfig: Option<PathBuf>,
+    /// The kubeconfig context to use
+    #[arg(long, global = true, value_name = "NAME")]
+    pub context: Option<String>,
+    /// The kubeconfig cluster to use
+    #[arg(long, global = true, value_name = "NAME")]
+    pub cluster: Option<String>,
+    /// The kubeconfig user to use
+    #[arg(long, global = true, value_name = "NAME")]
+    pub user: Option<String>,
+    /// Namespace (default: the context's namespace)
+    #[arg(short = 'n', long, global = true, value_name = "NS")]
+    pub namespace: Option<String>,
+    /// Look in every namespace
+    #[arg(short = 'A', long = "all-namespaces", global = true)]
+    pub all_namespaces: bool,
+    /// User to impersonate
+    #[arg(long = "as", global = true, value_name = "USER")]
+    pub as_user: Option<String>,
+    /// Group to impersonate (repeat for several)
+    #[arg(long = "as-group", global = true, value_name = "GROUP")]
+    pub as_group: Vec<String>,
+    /// How long to wait for one request to the API server (e.g. 10s, 1m; 0 = no limit)
+    #[arg(long = "request-timeout", global = true, value_name = "DURATION", default_value = "30s")]
+    pub request_timeout: String,
+}
+
+#[derive(Debug, Args, Clone)]
+pub struct OutputArgs {
+    /// Output format
+    #[arg(short = 'o', long = "output", global = true, value_enum, default_value_t = Format::Table)]
+    pub output: Format,
+    /// When to colour: auto = only on a terminal, and never with NO_COLOR set or TERM=dumb
+    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+    /// Diagnostics on stderr (-v: progress and gaps, -vv: every request)
+    #[arg(short = 'v', long = "verbose", global = true, action = clap::ArgAction::Count)]
+    pub verbose: u8,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Table,
+    Json,
+    Markdown,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FailOn {
+    Critical,
+    Warning,
+    Info,
+    /// Always exit 0 when the diagnosis completes
+    Never,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Diagnose Flink deployments: ranked root causes, evidence, fixes and how to verify them
+    #[command(after_help = EXIT_CODES)]
+    Doctor(DoctorArgs),
+    /// Explain a pasted log or error offline: JobManager/TaskManager/operator logs, kubectl describe, events
+    #[command(after_help = EXIT_CODES)]
+    Triage(TriageArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct DoctorArgs {
+    /// The FlinkDeployment (or FlinkSessionJob) to diagnose; all in scope when omitted
+    pub name: Option<String>,
+    /// Diagnose an offline bundle (a file or directory of YAML/JSON objects plus logs/) instead of a cluster
+    #[arg(long, value_name = "PATH", conflicts_with = "save")]
+    pub from: Option<PathBuf>,
+    /// Also write what was read from the cluster as a bundle to DIR (Secrets as metadata only)
+    #[arg(long, value_name = "DIR")]
+    pub save: Option<PathBuf>,
+    /// Lowest severity that makes the exit code 1
+    #[arg(long = "fail-on", value_enum, default_value_t = FailOn::Warning)]
+    pub fail_on: FailOn,
+    /// Lines of each failing container's log to read (current and previous instance)
+    #[arg(long = "log-tail", value_name = "N", default_value_t = 500)]
+    pub log_tail: i64,
+}
+
+#[derive(Debug, Args)]
+pub struct TriageArgs {
+    /// A file with the text to explain; `-` or nothing reads standard input
+    pub file: Option<PathBuf>,
+    /// Lowest severity that makes the exit code 1
+    #[arg(long = "fail-on", value_enum, default_value_t = FailOn::Warning)]
+    pub fail_on: FailOn,
+}

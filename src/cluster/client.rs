@@ -1,0 +1,121 @@
+//! The one place a kube::Client is built, from kubectl's flags.
+
+use crate::cli::KubeArgs;
+use crate::error::Error;
+use kube::config::{KubeConfigOptions, Kubeconfig};
+use kube::{Client, Config};
+use std::time::Duration;
+
+/// A connected client and the scope the flags asked for.
+pub struct Cluster {
+    pub client: Client,
+    /// None means all namespaces.
+    pub namespace: Option<String>,
+    pub context: String,
+    /// The identity requests are made as, for messages ("alice", "impersonating bob").
+    pub verbose: u8,
+}
+
+impl Cluster {
+    pub fn scope_description(&self) -> String {
+        match &self.namespace {
+            Some(ns) => format!("namespace {ns} (context {})", self.context),
+            None => format!("all namespaces (context {})", self.context),
+        }
+    }
+}
+
+pub async fn connect(args: &KubeArgs) -> Result<Cluster, Error> {
+    let kubeconfig = read_kubeconfig(args)?;
+    let options = KubeConfigOptions {
+        context: args.context.clone(),
+        cluster: args.cluster.clone(),
+        user: args.user.clone(),
+    };
+    let context = args
+        .context
+        .clone()
+        .or_else(|| kubeconfig.current_context.clone())
+        .unwrap_or_default();
+    if let Some(want) = &args.context {
+        if !kubeconfig.contexts.iter().any(|c| &c.name == want) {
+            return Err(Error::Input(format!("context \"{want}\" not found in the kubeconfig")));
+        }
+    }
+    let mut config = Config::from_custom_kubeconfig(kubeconfig, &options)
+        .await
+        .map_err(|e| Error::input("load the kubeconfig", e))?;
+    if let Some(user) = &args.as_user {
+        config.auth_info.impersonate = Some(user.clone());
+    }
+    if !args.as_group.is_empty() {
+        config.auth_info.impersonate_groups = Some(args.as_group.clone());
+    }
+    let timeout = parse_duration(&args.request_timeout)?;
+    config.read_timeout = timeout;
+    config.connect_timeout = timeout.map(|t| t.min(Duration::from_secs(10)));
+    let namespace = if args.all_namespaces {
+        None
+    } else {
+        Some(args.namespace.clone().unwrap_or_else(|| config.default_namespace.clone()))
+    };
+    let client = Client::try_from(config).map_err(|e| Error::input("build the Kubernetes client", e))?;
+    Ok(Cluster {
+        client,
+        namespace,
+        context,
+        verbose: 0,
+    })
+}
+
+/// `--kubeconfig`, else `$KUBECONFIG` (several files, merged as kubectl merges them), else
+/// `~/.kube/config`.
+fn read_kubeconfig(args: &KubeArgs) -> Result<Kubeconfig, Error> {
+    if let Some(path) = &args.kubeconfig {
+        return Kubeconfig::read_from(path)
+            .map_err(|e| Error::input(&format!("read kubeconfig {}", path.display()), e));
+    }
+    match Kubeconfig::from_env() {
+        Ok(Some(k)) => Ok(k),
+        Ok(None) => Kubeconfig::read().map_err(|e| Error::input("read kubeconfig ~/.kube/config", e)),
+        Err(e) => Err(Error::input("read the kubeconfig files in KUBECONFIG", e)),
+    }
+}
+
+/// kubectl's `--request-timeout`: `0` (no limit), a bare number of seconds, or `30s`, `2m`, `1h`.
+pub fn parse_duration(text: &str) -> Result<Option<Duration>, Error> {
+    let bad = || Error::Input(format!("invalid --request-timeout \"{text}\": use a duration such as 30s, 2m or 0"));
+    let t = text.trim();
+    if t == "0" {
+        return Ok(None);
+    }
+    let (num, unit) = t.split_at(t.find(|c: char| !c.is_ascii_digit() && c != '.').unwrap_or(t.len()));
+    let value: f64 = num.parse().map_err(|_| bad())?;
+    let seconds = match unit {
+        "" | "s" => value,
+        "ms" => value / 1000.0,
+        "m" => value * 60.0,
+        "h" => value * 3600.0,
+        _ => return Err(bad()),
+    };
+    if !seconds.is_finite() || seconds < 0.0 {
+        return Err(bad());
+    }
+    Ok((seconds > 0.0).then(|| Duration::from_secs_f64(seconds)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_duration;
+    use std::time::Duration;
+
+    #[test]
+    fn durations_as_kubectl_takes_them() {
+        assert_eq!(parse_duration("30s").unwrap(), Some(Duration::from_secs(30)));
+        assert_eq!(parse_duration("2m").unwrap(), Some(Duration::from_secs(120)));
+        assert_eq!(parse_duration("5").unwrap(), Some(Duration::from_secs(5)));
+        assert_eq!(parse_duration("0").unwrap(), None);
+        assert!(parse_duration("soon").is_err());
+        assert!(parse_duration("5x").is_err());
+    }
+}

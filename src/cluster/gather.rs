@@ -1,0 +1,394 @@
+//! Gather: read what the diagnosis needs, concurrently, into a Snapshot.
+//!
+//! Wave 1 lists every kind once per scope (label-selected where Flink labels its objects, paged).
+//! Wave 2 fetches what wave 1 showed is needed: logs of failing containers (current and previous,
+//! bounded tail), then access reviews for the ServiceAccounts those logs say were refused.
+//! A 403, a 404 (CRD not installed) or a timeout becomes a Gap; only an unreachable cluster, or
+//! nothing readable at all, is an error.
+
+use super::client::Cluster;
+use crate::error::Error;
+use crate::signatures;
+use crate::snapshot::flink::{GROUP, VERSION};
+use crate::snapshot::{bundle::strip_secret, Gap, GapReason, LogKey, Snapshot, AccessReview};
+use futures::stream::{self, StreamExt};
+use k8s_openapi::api::apps::v1::Deployment;
+use k8s_openapi::api::authorization::v1::{
+    ResourceAttributes, SubjectAccessReview, SubjectAccessReviewSpec,
+};
+use k8s_openapi::api::core::v1::{Event, Pod, ServiceAccount};
+use k8s_openapi::api::rbac::v1::{ClusterRole, ClusterRoleBinding, Role, RoleBinding};
+use kube::api::{Api, ApiResource, DynamicObject, ListParams, LogParams, PostParams};
+use kube::core::GroupVersionKind;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use std::fmt::Debug;
+
+/// Flink's pods and Deployments carry `component=jobmanager|taskmanager` and `app=<cluster-id>`.
+const FLINK_COMPONENTS: &str = "component in (jobmanager,taskmanager)";
+const PAGE: u32 = 500;
+const LOG_FETCH_CONCURRENCY: usize = 8;
+
+pub async fn gather(cluster: &Cluster, name: Option<&str>, log_tail: i64) -> Result<Snapshot, Error> {
+    let ns = cluster.namespace.as_deref();
+    let c = &cluster.client;
+    let selector = match name {
+        Some(n) => format!("{FLINK_COMPONENTS},app={n}"),
+        None => FLINK_COMPONENTS.to_string(),
+    };
+    let mut gaps = Vec::new();
+
+    let fd_res = flink_resource("FlinkDeployment", "flinkdeployments");
+    let sj_res = flink_resource("FlinkSessionJob", "flinksessionjobs");
+    let (fds, sjs, pods, deployments, events, sas, roles, rbs, crs, crbs) = futures::join!(
+        list_dynamic(c, ns, &fd_res, None),
+        list_dynamic(c, ns, &sj_res, None),
+        list::<Pod>(c, ns, "pods", "", Some(&selector)),
+        list::<Deployment>(c, ns, "deployments", "apps", Some(&selector)),
+        list::<Event>(c, ns, "events", "", None),
+        list::<ServiceAccount>(c, ns, "serviceaccounts", "", None),
+        list::<Role>(c, ns, "roles", "rbac.authorization.k8s.io", None),
+        list::<RoleBinding>(c, ns, "rolebindings", "rbac.authorization.k8s.io", None),
+        list_cluster::<ClusterRole>(c, "clusterroles", "rbac.authorization.k8s.io"),
+        list_cluster::<ClusterRoleBinding>(c, "clusterrolebindings", "rbac.authorization.k8s.io"),
+    );
+
+    let mut unreachable = None;
+    fn take<T>(r: Result<Vec<T>, Failure>, gaps: &mut Vec<Gap>, unreachable: &mut Option<String>) -> Vec<T> {
+        match r {
+            Ok(v) => v,
+            Err(Failure::Gap(g)) => {
+                gaps.push(g);
+                Vec::new()
+            }
+            Err(Failure::Unreachable(e)) => {
+                unreachable.get_or_insert(e);
+                Vec::new()
+            }
+        }
+    }
+    let mut s = Snapshot {
+        captured_at: chrono::Utc::now(),
+        namespaces: ns.map(|n| vec![n.to_string()]).unwrap_or_default(),
+        ..Snapshot::default()
+    };
+    let fds = take(fds, &mut gaps, &mut unreachable);
+    let sjs = take(sjs, &mut gaps, &mut unreachable);
+    s.pods = take(pods, &mut gaps, &mut unreachable);
+    s.deployments = take(deployments, &mut gaps, &mut unreachable);
+    s.events = take(events, &mut gaps, &mut unreachable);
+    s.service_accounts = take(sas, &mut gaps, &mut unreachable);
+    s.roles = take(roles, &mut gaps, &mut unreachable);
+    s.role_bindings = take(rbs, &mut gaps, &mut unreachable);
+    s.cluster_roles = take(crs, &mut gaps, &mut unreachable);
+    s.cluster_role_bindings = take(crbs, &mut gaps, &mut unreachable);
+    if let Some(e) = unreachable {
+        return Err(Error::incomplete("reach the Kubernetes API server", e));
+    }
+    s.flink_deployments = decode(fds, &mut gaps);
+    s.flink_session_jobs = decode(sjs, &mut gaps);
+    if let Some(n) = name {
+        s.flink_deployments.retain(|d| d.name() == n);
+        s.flink_session_jobs.retain(|j| j.name() == n || j.spec.deployment_name.as_deref() == Some(n));
+    }
+    // RBAC conclusions from objects are only safe when every kind of binding was readable.
+    s.rbac_complete = !gaps.iter().any(|g| g.group == "rbac.authorization.k8s.io");
+    // Secrets are never listed here; if a later layer needs them, only metadata is kept.
+    let _ = strip_secret;
+
+    let all_failed = gaps.len() >= 10;
+    if all_failed {
+        return Err(Error::Incomplete(format!(
+            "every read was refused or failed ({}); nothing to diagnose",
+            gaps.first().map(|g| g.message.as_str()).unwrap_or("")
+        )));
+    }
+
+    // Wave 2: logs of failing containers, current and previous.
+    let wanted = logs_to_fetch(&s.pods);
+    let fetched: Vec<(LogKey, Result<String, Failure>)> = stream::iter(wanted)
+        .map(|key| async move {
+            let api: Api<Pod> = Api::namespaced(c.clone(), &key.namespace);
+            let params = LogParams {
+                container: Some(key.container.clone()),
+                previous: key.previous,
+                tail_lines: Some(log_tail),
+                ..LogParams::default()
+            };
+            let r = api
+                .logs(&key.pod, &params)
+                .await
+                .map_err(|e| classify(e, "get", "", "pods/log", Some(&key.namespace)));
+            (key, r)
+        })
+        .buffer_unordered(LOG_FETCH_CONCURRENCY)
+        .collect()
+        .await;
+    let mut log_gap_seen = false;
+    for (key, r) in fetched {
+        match r {
+            Ok(text) => {
+                s.logs.insert(key, text);
+            }
+            Err(Failure::Gap(g)) if g.reason == GapReason::Forbidden => {
+                if !log_gap_seen {
+                    gaps.push(g);
+                    log_gap_seen = true;
+                }
+            }
+            // A previous instance that is gone, or a container not started: nothing to read.
+            Err(_) => {}
+        }
+    }
+
+    // Wave 2b: ask the authorizer about every refusal the logs show.
+    s.access_reviews = review_refusals(c, &s, &mut gaps).await;
+    gaps.sort();
+    gaps.dedup();
+    s.gaps = gaps;
+    Ok(s)
+}
+
+fn flink_resource(kind: &str, plural: &str) -> ApiResource {
+    ApiResource::from_gvk_with_plural(&GroupVersionKind::gvk(GROUP, VERSION, kind), plural)
+}
+
+enum Failure {
+    Gap(Gap),
+    Unreachable(String),
+}
+
+fn classify(e: kube::Error, verb: &str, group: &str, resource: &str, ns: Option<&str>) -> Failure {
+    let gap = |reason, message: String| {
+        Failure::Gap(Gap {
+            verb: verb.to_string(),
+            group: group.to_string(),
+            resource: resource.to_string(),
+            namespace: ns.map(str::to_string),
+            reason,
+            message: crate::error::one_line(&message),
+        })
+    };
+    match e {
+        kube::Error::Api(status) => match status.code {
+            401 => Failure::Unreachable(format!("Unauthorized: {}", status.message)),
+            403 => gap(GapReason::Forbidden, status.message.clone()),
+            404 => gap(GapReason::NotInstalled, status.message.clone()),
+            504 => gap(GapReason::Timeout, status.message.clone()),
+            _ => gap(GapReason::Error, format!("{} {}", status.code, status.message)),
+        },
+        other => {
+            let text = other.to_string();
+            let source = std::error::Error::source(&other).map(|s| s.to_string()).unwrap_or_default();
+            if text.contains("timed out") || source.contains("timed out") || text.contains("elapsed") {
+                gap(GapReason::Timeout, format!("{text} {source}"))
+            } else {
+                Failure::Unreachable(format!("{text} {source}"))
+            }
+        }
+    }
+}
+
+async fn list<K>(
+    c: &kube::Client,
+    ns: Option<&str>,
+    resource: &str,
+    group: &str,
+    selector: Option<&str>,
+) -> Result<Vec<K>, Failure>
+where
+    K: kube::Resource<Scope = kube::core::NamespaceResourceScope> + Clone + DeserializeOwned + Debug,
+    K::DynamicType: Default,
+{
+    let api: Api<K> = match ns {
+        Some(ns) => Api::namespaced(c.clone(), ns),
+        None => Api::all(c.clone()),
+    };
+    paged(&api, selector)
+        .await
+        .map_err(|e| classify(e, "list", group, resource, ns))
+}
+
+async fn list_cluster<K>(c: &kube::Client, resource: &str, group: &str) -> Result<Vec<K>, Failure>
+where
+    K: kube::Resource<Scope = kube::core::ClusterResourceScope> + Clone + DeserializeOwned + Debug,
+    K::DynamicType: Default,
+{
+    let api: Api<K> = Api::all(c.clone());
+    paged(&api, None)
+        .await
+        .map_err(|e| classify(e, "list", group, resource, None))
+}
+
+async fn list_dynamic(
+    c: &kube::Client,
+    ns: Option<&str>,
+    ar: &ApiResource,
+    selector: Option<&str>,
+) -> Result<Vec<DynamicObject>, Failure> {
+    let api: Api<DynamicObject> = match ns {
+        Some(ns) => Api::namespaced_with(c.clone(), ns, ar),
+        None => Api::all_with(c.clone(), ar),
+    };
+    paged(&api, selector)
+        .await
+        .map_err(|e| classify(e, "list", &ar.group, &ar.plural, ns))
+}
+
+async fn paged<K>(api: &Api<K>, selector: Option<&str>) -> Result<Vec<K>, kube::Error>
+where
+    K: Clone + DeserializeOwned + Debug,
+{
+    let mut out = Vec::new();
+    let mut params = ListParams::default().limit(PAGE);
+    if let Some(sel) = selector {
+        params = params.labels(sel);
+    }
+    loop {
+        let page = api.list(&params).await?;
+        let next = page.metadata.continue_.clone().filter(|c| !c.is_empty());
+        out.extend(page.items);
+        match next {
+            Some(token) => params = params.continue_token(&token),
+            None => return Ok(out),
+        }
+    }
+}
+
+/// Custom resources arrive untyped; a malformed one becomes a gap, not a crash.
+fn decode<T: DeserializeOwned>(objects: Vec<DynamicObject>, gaps: &mut Vec<Gap>) -> Vec<T> {
+    objects
+        .into_iter()
+        .filter_map(|o| {
+            let name = o.metadata.name.clone().unwrap_or_default();
+            let kind = o.types.as_ref().map(|t| t.kind.clone()).unwrap_or_default();
+            let value = serde_json::to_value(&o).ok()?;
+            match serde_json::from_value(value) {
+                Ok(v) => Some(v),
+                Err(e) => {
+                    gaps.push(Gap {
+                        verb: "decode".into(),
+                        group: GROUP.into(),
+                        resource: format!("{kind}/{name}"),
+                        namespace: o.metadata.namespace.clone(),
+                        reason: GapReason::Error,
+                        message: e.to_string(),
+                    });
+                    None
+                }
+            }
+        })
+        .collect()
+}
+
+/// Which containers' logs to read: any that restarted, is waiting or terminated with an error.
+pub fn logs_to_fetch(pods: &[Pod]) -> Vec<LogKey> {
+    let mut out = Vec::new();
+    for pod in pods {
+        let ns = pod.metadata.namespace.as_deref().unwrap_or("default");
+        let name = pod.metadata.name.as_deref().unwrap_or("");
+        let statuses = pod
+            .status
+            .iter()
+            .flat_map(|s| s.container_statuses.iter().flatten().chain(s.init_container_statuses.iter().flatten()));
+        for c in statuses {
+            let waiting = c.state.as_ref().and_then(|s| s.waiting.as_ref()).is_some();
+            let failed = c
+                .state
+                .as_ref()
+                .and_then(|s| s.terminated.as_ref())
+                .is_some_and(|t| t.exit_code != 0);
+            let restarted = c.restart_count > 0;
+            if restarted || waiting || failed || !c.ready {
+                out.push(LogKey::new(ns, name, &c.name, false));
+            }
+            if restarted || c.last_state.as_ref().and_then(|s| s.terminated.as_ref()).is_some() {
+                out.push(LogKey::new(ns, name, &c.name, true));
+            }
+        }
+    }
+    out
+}
+
+/// Access reviews for each distinct (ServiceAccount, verb, resource, namespace) that a log line
+/// says the API server refused: the authorizer's answer now, which the rules prefer to old logs.
+async fn review_refusals(c: &kube::Client, s: &Snapshot, gaps: &mut Vec<Gap>) -> Vec<AccessReview> {
+    let mut questions: Vec<(String, String, String, String, String)> = Vec::new();
+    for text in s.logs.values() {
+        for m in signatures::catalogue().scan(text) {
+            if m.signature.id != "SIG-K8S-FORBIDDEN" {
+                continue;
+            }
+            let (Some(ns), Some(sa), Some(verb), Some(resource)) =
+                (m.field("namespace"), m.field("sa"), m.field("verb"), m.field("resource"))
+            else {
+                continue;
+            };
+            let target_ns = m.field("object_namespace").unwrap_or(ns);
+            let q = (
+                format!("system:serviceaccount:{ns}:{sa}"),
+                verb.to_string(),
+                m.field("group").unwrap_or("").to_string(),
+                resource.to_string(),
+                target_ns.to_string(),
+            );
+            if !questions.contains(&q) {
+                questions.push(q);
+            }
+        }
+    }
+    let api: Api<SubjectAccessReview> = Api::all(c.clone());
+    let mut out = Vec::new();
+    for (user, verb, group, resource, namespace) in questions {
+        let (res, sub) = match resource.split_once('/') {
+            Some((r, s)) => (r.to_string(), s.to_string()),
+            None => (resource.clone(), String::new()),
+        };
+        let sa_ns = user.split(':').nth(2).unwrap_or("").to_string();
+        let review = SubjectAccessReview {
+            spec: SubjectAccessReviewSpec {
+                user: Some(user.clone()),
+                groups: Some(vec![
+                    "system:serviceaccounts".into(),
+                    format!("system:serviceaccounts:{sa_ns}"),
+                    "system:authenticated".into(),
+                ]),
+                resource_attributes: Some(ResourceAttributes {
+                    namespace: Some(namespace.clone()),
+                    verb: Some(verb.clone()),
+                    group: Some(group.clone()),
+                    resource: Some(res.clone()),
+                    subresource: (!sub.is_empty()).then(|| sub.clone()),
+                    ..ResourceAttributes::default()
+                }),
+                ..SubjectAccessReviewSpec::default()
+            },
+            ..SubjectAccessReview::default()
+        };
+        match api.create(&PostParams::default(), &review).await {
+            Ok(r) => {
+                let status = r.status.unwrap_or_default();
+                out.push(AccessReview {
+                    user,
+                    verb,
+                    group,
+                    resource: res,
+                    subresource: sub,
+                    namespace,
+                    allowed: status.allowed,
+                    reason: status.reason.unwrap_or_default(),
+                });
+            }
+            Err(e) => {
+                if let Failure::Gap(g) = classify(e, "create", "authorization.k8s.io", "subjectaccessreviews", None) {
+                    gaps.push(g);
+                }
+                break;
+            }
+        }
+    }
+    out
+}
+
+#[allow(dead_code)]
+fn _assert_serialize<T: Serialize>() {}

@@ -1,0 +1,4 @@
+//! The only part of kubectl-flink that talks to the API server.
+
+pub mod client;
+pub mod gather;

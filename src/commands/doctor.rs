@@ -1,0 +1,83 @@
+//! `kubectl flink doctor`: gather (or load a bundle) -> snapshot -> rules -> rank -> render.
+
+use crate::cli::{DoctorArgs, KubeArgs, OutputArgs};
+use crate::error::Error;
+use crate::finding::Finding;
+use crate::rank::{rank, Report};
+use crate::render::{self, Context, Style};
+use crate::snapshot::{bundle, Snapshot};
+use std::io::Write;
+
+pub async fn run(args: &DoctorArgs, kube: &KubeArgs, output: &OutputArgs) -> Result<i32, Error> {
+    let (snapshot, scope) = match &args.from {
+        Some(path) => {
+            let snapshot = bundle::load(path)?;
+            (snapshot, format!("bundle {}", path.display()))
+        }
+        None => {
+            let client = crate::cluster::client::connect(kube).await?;
+            let scope = client.scope_description();
+            let snapshot = crate::cluster::gather::gather(&client, args.name.as_deref(), args.log_tail).await?;
+            if let Some(dir) = &args.save {
+                bundle::save(&snapshot, dir)?;
+            }
+            (snapshot, scope)
+        }
+    };
+    let report = diagnose(&snapshot, args.name.as_deref(), offline_namespace(args, kube).as_deref())?;
+    let style = Style::decide(output.color);
+    let mut stdout = std::io::stdout().lock();
+    render::render(&report, &Context { scope }, output.output, &style, &mut stdout)
+        .and_then(|_| stdout.flush())
+        .map_err(|e| Error::incomplete("write the report", e))?;
+    Ok(super::exit_code(&report, args.fail_on))
+}
+
+/// For bundles, `-n` narrows the diagnosis to one namespace (live gathers are scoped already).
+fn offline_namespace(args: &DoctorArgs, kube: &KubeArgs) -> Option<String> {
+    if args.from.is_some() && !kube.all_namespaces {
+        kube.namespace.clone()
+    } else {
+        None
+    }
+}
+
+/// The pure part of doctor: rules and rank over a snapshot, narrowed to NAME and a namespace.
+pub fn diagnose(snapshot: &Snapshot, name: Option<&str>, namespace: Option<&str>) -> Result<Report, Error> {
+    if let Some(name) = name {
+        let known = snapshot
+            .flink_deployments
+            .iter()
+            .map(|d| (d.namespace(), d.name()))
+            .chain(snapshot.flink_session_jobs.iter().map(|j| (j.namespace(), j.name())))
+            .any(|(ns, n)| n == name && namespace.is_none_or(|want| want == ns));
+        let gaps = !snapshot.gaps.is_empty();
+        if !known && !gaps {
+            return Err(Error::Input(format!(
+                "no FlinkDeployment or FlinkSessionJob named {name}{}",
+                namespace.map(|n| format!(" in namespace {n}")).unwrap_or_default()
+            )));
+        }
+    }
+    let findings: Vec<Finding> = crate::rules::run_all(snapshot)
+        .into_iter()
+        .filter(|f| in_scope(f, name, namespace))
+        .collect();
+    Ok(rank(findings))
+}
+
+fn in_scope(f: &Finding, name: Option<&str>, namespace: Option<&str>) -> bool {
+    let ns = f.deployment.as_ref().and_then(|d| d.namespace.as_deref()).or(f.object.namespace.as_deref());
+    if let (Some(want), Some(ns)) = (namespace, ns) {
+        if want != ns {
+            return false;
+        }
+    }
+    match name {
+        None => true,
+        Some(name) => match &f.deployment {
+            Some(d) => d.name == name,
+            None => f.object.name == name || f.object.namespace.is_none() || f.rule.starts_with("FLK9"),
+        },
+    }
+}

@@ -1,0 +1,24 @@
+//! Thin glue of the pipeline stages, one file per command.
+
+pub mod doctor;
+pub mod triage;
+
+use crate::cli::FailOn;
+use crate::error::{EXIT_FINDINGS, EXIT_OK};
+use crate::finding::Severity;
+use crate::rank::Report;
+
+/// The exit code for a completed diagnosis: 1 when anything is at or above `--fail-on`.
+pub fn exit_code(report: &Report, fail_on: FailOn) -> i32 {
+    let threshold = match fail_on {
+        FailOn::Critical => Severity::Critical,
+        FailOn::Warning => Severity::Warning,
+        FailOn::Info => Severity::Info,
+        FailOn::Never => return EXIT_OK,
+    };
+    if report.findings.iter().any(|f| f.severity.at_least(threshold)) {
+        EXIT_FINDINGS
+    } else {
+        EXIT_OK
+    }
+}

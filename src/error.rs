@@ -1,0 +1,52 @@
+//! The tool's own failures (findings are data, not errors), each mapped to a documented exit code.
+
+use std::fmt;
+
+pub const EXIT_OK: i32 = 0;
+pub const EXIT_FINDINGS: i32 = 1;
+pub const EXIT_USAGE: i32 = 2;
+pub const EXIT_INCOMPLETE: i32 = 3;
+
+#[derive(Debug)]
+pub enum Error {
+    /// Bad flags or bad input: a missing bundle, invalid YAML, an unknown context (exit 2).
+    Input(String),
+    /// The diagnosis could not be made: cluster unreachable, everything forbidden (exit 3).
+    Incomplete(String),
+}
+
+impl Error {
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            Error::Input(_) => EXIT_USAGE,
+            Error::Incomplete(_) => EXIT_INCOMPLETE,
+        }
+    }
+    pub fn input(action: &str, e: impl fmt::Display) -> Self {
+        Error::Input(format!("{action}: {}", one_line(&e.to_string())))
+    }
+    pub fn incomplete(action: &str, e: impl fmt::Display) -> Self {
+        Error::Incomplete(format!("{action}: {}", one_line(&e.to_string())))
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Input(m) | Error::Incomplete(m) => f.write_str(m),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl From<crate::snapshot::bundle::BundleError> for Error {
+    fn from(e: crate::snapshot::bundle::BundleError) -> Self {
+        Error::Input(one_line(&e.to_string()))
+    }
+}
+
+/// Errors are printed on one line: newlines from nested causes are folded.
+pub fn one_line(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}

@@ -1,0 +1,15 @@
+//! kubectl-flink: why a Flink deployment on Kubernetes is broken, and how to fix it.
+//!
+//! One pipeline: gather (the only I/O) -> Snapshot -> rules -> rank -> render.
+
+pub mod cli;
+pub mod cluster;
+pub mod commands;
+pub mod error;
+pub mod finding;
+pub mod rank;
+pub mod rbac;
+pub mod render;
+pub mod signatures;
+pub mod rules;
+pub mod snapshot;

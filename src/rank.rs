@@ -1,0 +1,206 @@
+//! Ranking: one pure function from unordered findings to a Report.
+//!
+//! 1. Fold the same finding over many objects (same rule, deployment and title) into one with a count.
+//! 2. Link causes to symptoms: a finding whose rule is in another's `explains`, in the same Flink
+//!    deployment, sharing a link key (container, ServiceAccount) when both have keys.
+//! 3. Order root causes by layer (taxonomy order), then severity, then a stable tie-break; each
+//!    cause is followed by the symptoms it explains.
+
+use crate::finding::{Finding, ObjectRef};
+use crate::rules::meta_of;
+use serde::Serialize;
+use std::cmp::Ordering;
+use std::collections::HashMap;
+
+/// A finished diagnosis: findings in rank order (each cause followed by its symptoms).
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    pub version: u32,
+    pub findings: Vec<Finding>,
+}
+
+pub const REPORT_VERSION: u32 = 1;
+
+pub fn rank(mut findings: Vec<Finding>) -> Report {
+    for f in &mut findings {
+        f.id = identity(f);
+    }
+    findings.sort_by(stable_order);
+    findings.dedup_by(|a, b| a.id == b.id);
+    link(&mut findings);
+    let findings = fold_repeats(findings);
+    Report {
+        version: REPORT_VERSION,
+        findings: order(findings),
+    }
+}
+
+fn identity(f: &Finding) -> String {
+    let o = &f.object;
+    let mut id = format!(
+        "{}/{}/{}/{}",
+        f.rule,
+        o.kind,
+        o.namespace.as_deref().unwrap_or("-"),
+        o.name
+    );
+    // A rule may report several things on one object (two containers, two verbs).
+    if let Some(first) = f.evidence.first() {
+        id.push('#');
+        id.push_str(&short_hash(&format!("{}{first}", f.title)));
+    }
+    id
+}
+
+fn short_hash(s: &str) -> String {
+    // FNV-1a: stable across runs and platforms (std's hasher is not).
+    let mut h: u32 = 0x811c9dc5;
+    for b in s.bytes() {
+        h ^= u32::from(b);
+        h = h.wrapping_mul(0x01000193);
+    }
+    format!("{h:08x}")
+}
+
+fn stable_order(a: &Finding, b: &Finding) -> Ordering {
+    a.layer
+        .cmp(&b.layer)
+        .then(a.severity.cmp(&b.severity))
+        .then(a.rule.cmp(b.rule))
+        .then(a.deployment.cmp(&b.deployment))
+        .then(a.object.cmp(&b.object))
+        .then(a.id.cmp(&b.id))
+}
+
+fn same_group(a: &Finding, b: &Finding) -> bool {
+    match (&a.deployment, &b.deployment) {
+        (Some(x), Some(y)) => x == y,
+        (None, None) => a.object.namespace == b.object.namespace,
+        _ => false,
+    }
+}
+
+fn explains(cause: &Finding, symptom: &Finding) -> bool {
+    if cause.id == symptom.id || !same_group(cause, symptom) {
+        return false;
+    }
+    let Some(meta) = meta_of(cause.rule) else {
+        return false;
+    };
+    if !meta.explains.contains(&symptom.rule) {
+        return false;
+    }
+    cause.links.is_empty()
+        || symptom.links.is_empty()
+        || cause.links.iter().any(|l| symptom.links.contains(l))
+}
+
+/// Sets `caused_by` on every symptom that some other finding explains. The best cause is the
+/// first in stable order (earliest layer, worst severity), and never one that the symptom itself
+/// explains (no cycles).
+fn link(findings: &mut [Finding]) {
+    let n = findings.len();
+    for s in 0..n {
+        let cause = (0..n)
+            .filter(|&c| explains(&findings[c], &findings[s]))
+            .find(|&c| !explains(&findings[s], &findings[c]));
+        if let Some(c) = cause {
+            findings[s].caused_by = Some(findings[c].id.clone());
+        }
+    }
+    // A cause that is itself explained passes its symptoms up only through `caused_by` chains;
+    // resolve chains that loop back (A explains B explains A through links) by cutting the later.
+    for s in 0..n {
+        let mut seen = vec![findings[s].id.clone()];
+        let mut cur = findings[s].caused_by.clone();
+        while let Some(id) = cur {
+            if seen.contains(&id) {
+                findings[s].caused_by = None;
+                break;
+            }
+            seen.push(id.clone());
+            cur = findings.iter().find(|f| f.id == id).and_then(|f| f.caused_by.clone());
+        }
+    }
+}
+
+/// The same finding on many pods (same rule, deployment, title and cause) becomes one, with a
+/// count and the other objects listed.
+fn fold_repeats(findings: Vec<Finding>) -> Vec<Finding> {
+    let mut out: Vec<Finding> = Vec::with_capacity(findings.len());
+    let mut folded_into: HashMap<String, String> = HashMap::new();
+    for f in findings {
+        let same = out.iter_mut().find(|g| {
+            g.rule == f.rule
+                && g.deployment == f.deployment
+                && g.title == f.title
+                && g.caused_by == f.caused_by
+                && g.object.kind == f.object.kind
+                && g.object != f.object
+        });
+        match same {
+            Some(g) => {
+                folded_into.insert(f.id.clone(), g.id.clone());
+                g.count += 1;
+                g.also.push(f.object.clone());
+                for l in f.links {
+                    if !g.links.contains(&l) {
+                        g.links.push(l);
+                    }
+                }
+            }
+            None => out.push(f),
+        }
+    }
+    // Symptoms that pointed at a folded finding now point at the one it was folded into.
+    for f in &mut out {
+        if let Some(kept) = f.caused_by.as_ref().and_then(|c| folded_into.get(c)) {
+            f.caused_by = Some(kept.clone());
+        }
+    }
+    out
+}
+
+/// Roots in stable order, each followed depth-first by what it explains.
+fn order(findings: Vec<Finding>) -> Vec<Finding> {
+    let ids: Vec<String> = findings.iter().map(|f| f.id.clone()).collect();
+    let mut placed = vec![false; findings.len()];
+    let mut sequence = Vec::with_capacity(findings.len());
+    fn visit(i: usize, fs: &[Finding], ids: &[String], placed: &mut [bool], seq: &mut Vec<usize>) {
+        if placed[i] {
+            return;
+        }
+        placed[i] = true;
+        seq.push(i);
+        for (j, f) in fs.iter().enumerate() {
+            if f.caused_by.as_deref() == Some(ids[i].as_str()) {
+                visit(j, fs, ids, placed, seq);
+            }
+        }
+    }
+    let roots: Vec<usize> = findings
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| f.caused_by.as_ref().is_none_or(|c| !ids.contains(c)))
+        .map(|(i, _)| i)
+        .collect();
+    for r in roots {
+        visit(r, &findings, &ids, &mut placed, &mut sequence);
+    }
+    // Anything left (a cause that was folded away) goes last, still in stable order.
+    for i in 0..findings.len() {
+        if !placed[i] {
+            sequence.push(i);
+        }
+    }
+    let mut slots: Vec<Option<Finding>> = findings.into_iter().map(Some).collect();
+    sequence.into_iter().filter_map(|i| slots[i].take()).collect()
+}
+
+/// The deployments a report speaks about, for summaries.
+pub fn deployments(report: &Report) -> Vec<&ObjectRef> {
+    let mut out: Vec<&ObjectRef> = report.findings.iter().filter_map(|f| f.deployment.as_ref()).collect();
+    out.sort();
+    out.dedup();
+    out
+}

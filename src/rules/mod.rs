@@ -1,0 +1,117 @@
+//! The rules: pure functions over a Snapshot, one per file, registered once in `RULES`.
+//!
+//! Ids: FLK0xx install, FLK1xx JobManager and pods, FLK2xx TaskManagers and resources,
+//! FLK3xx state and storage, FLK4xx spec and upgrades, FLK5xx identity and RBAC, FLK9xx the tool.
+
+use crate::finding::{Category, Finding, Severity};
+use crate::snapshot::{Index, Snapshot};
+
+pub mod pod_status;
+
+mod container_exit_zero_restarting;
+mod crashloop_backoff;
+mod default_service_account;
+mod flink_fatal_exit;
+mod flink_resource_status;
+mod image_pull_failed;
+mod inspect_forbidden;
+mod main_container_misnamed;
+mod oom_killed;
+mod pod_unschedulable;
+mod rbac_forbidden;
+
+#[cfg(test)]
+pub mod testing;
+
+/// What a rule is, independent of any input.
+#[derive(Debug)]
+pub struct RuleMeta {
+    /// Stable id (`FLK101`), never reused.
+    pub id: &'static str,
+    /// What it detects, as its file is named.
+    pub name: &'static str,
+    pub category: Category,
+    pub severity: Severity,
+    /// Ids of the rules whose findings this rule's findings can explain (cause -> symptom).
+    pub explains: &'static [&'static str],
+}
+
+pub trait Rule: Sync {
+    fn meta(&self) -> &'static RuleMeta;
+    fn check(&self, snapshot: &Snapshot, index: &Index) -> Vec<Finding>;
+}
+
+/// Every rule, in id order. A test checks that every rule file is registered here.
+pub static RULES: &[&dyn Rule] = &[
+    &inspect_forbidden::InspectForbidden,
+    &main_container_misnamed::MainContainerMisnamed,
+    &container_exit_zero_restarting::ContainerExitZeroRestarting,
+    &flink_fatal_exit::FlinkFatalExit,
+    &crashloop_backoff::CrashLoopBackOff,
+    &image_pull_failed::ImagePullFailed,
+    &pod_unschedulable::PodUnschedulable,
+    &oom_killed::OomKilled,
+    &flink_resource_status::FlinkResourceStatus,
+    &rbac_forbidden::RbacForbidden,
+    &default_service_account::DefaultServiceAccount,
+];
+
+/// Runs every rule over the snapshot. Findings come back unranked.
+pub fn run_all(snapshot: &Snapshot) -> Vec<Finding> {
+    let index = Index::new(snapshot);
+    RULES.iter().flat_map(|r| r.check(snapshot, &index)).collect()
+}
+
+pub fn meta_of(id: &str) -> Option<&'static RuleMeta> {
+    RULES.iter().map(|r| r.meta()).find(|m| m.id == id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::{BTreeSet, HashMap};
+
+    #[test]
+    fn ids_are_unique_and_well_formed() {
+        let mut seen = BTreeSet::new();
+        for r in RULES {
+            let m = r.meta();
+            assert!(seen.insert(m.id), "duplicate rule id {}", m.id);
+            assert!(m.id.len() == 6 && m.id.starts_with("FLK"), "bad id {}", m.id);
+            for e in m.explains {
+                assert!(meta_of(e).is_some(), "{} explains unknown rule {e}", m.id);
+            }
+        }
+    }
+
+    #[test]
+    fn every_rule_file_is_registered() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src/rules");
+        let registered: BTreeSet<&str> = RULES.iter().map(|r| r.meta().name).collect();
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let name = entry.unwrap().file_name().into_string().unwrap();
+            let Some(stem) = name.strip_suffix(".rs") else { continue };
+            if ["mod", "testing", "pod_status"].contains(&stem) {
+                continue;
+            }
+            assert!(registered.contains(stem), "rule file {name} is not in RULES");
+        }
+    }
+
+    #[test]
+    fn explains_graph_has_no_cycle() {
+        let graph: HashMap<&str, &[&str]> =
+            RULES.iter().map(|r| (r.meta().id, r.meta().explains)).collect();
+        fn visit<'a>(n: &'a str, g: &HashMap<&'a str, &'a [&'a str]>, path: &mut Vec<&'a str>) {
+            assert!(!path.contains(&n), "cycle in explains: {path:?} -> {n}");
+            path.push(n);
+            for next in g.get(n).copied().unwrap_or(&[]) {
+                visit(next, g, path);
+            }
+            path.pop();
+        }
+        for id in graph.keys() {
+            visit(id, &graph, &mut Vec::new());
+        }
+    }
+}

@@ -1,0 +1,25 @@
+//! TODO(helper): not yet written.
+
+use super::{Rule, RuleMeta};
+use crate::finding::{Category, Finding, Severity};
+use crate::snapshot::{Index, Snapshot};
+
+pub struct RbacForbidden;
+
+static META: RuleMeta = RuleMeta {
+    id: "FLK501",
+    name: "rbac_forbidden",
+    category: Category::InspectForbidden,
+    severity: Severity::Warning,
+    explains: &[],
+};
+
+impl Rule for RbacForbidden {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, _snapshot: &Snapshot, _index: &Index) -> Vec<Finding> {
+        Vec::new()
+    }
+}

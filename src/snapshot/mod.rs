@@ -1,0 +1,123 @@
+//! The Snapshot: plain, immutable data that a live cluster and an offline bundle both produce.
+//! Rules read only this; they never do I/O and never read the clock (`captured_at` is "now").
+
+pub mod bundle;
+pub mod flink;
+pub mod index;
+
+use chrono::{DateTime, Utc};
+use k8s_openapi::api::apps::v1::Deployment;
+use k8s_openapi::api::core::v1::{
+    ConfigMap, Event, Namespace, Pod, Secret, Service, ServiceAccount,
+};
+use k8s_openapi::api::rbac::v1::{ClusterRole, ClusterRoleBinding, Role, RoleBinding};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+pub use flink::{FlinkDeployment, FlinkSessionJob};
+pub use index::Index;
+
+/// Everything the rules may look at.
+#[derive(Debug, Clone, Default)]
+pub struct Snapshot {
+    /// "Now" for the rules: when the cluster was read, or the newest timestamp in a bundle.
+    pub captured_at: DateTime<Utc>,
+    /// The namespaces in scope; empty means all namespaces.
+    pub namespaces: Vec<String>,
+    pub flink_deployments: Vec<FlinkDeployment>,
+    pub flink_session_jobs: Vec<FlinkSessionJob>,
+    pub pods: Vec<Pod>,
+    pub deployments: Vec<Deployment>,
+    pub services: Vec<Service>,
+    pub config_maps: Vec<ConfigMap>,
+    /// Metadata only: `data` and `stringData` are dropped when read.
+    pub secrets: Vec<Secret>,
+    pub events: Vec<Event>,
+    pub namespaces_objects: Vec<Namespace>,
+    pub service_accounts: Vec<ServiceAccount>,
+    pub roles: Vec<Role>,
+    pub role_bindings: Vec<RoleBinding>,
+    pub cluster_roles: Vec<ClusterRole>,
+    pub cluster_role_bindings: Vec<ClusterRoleBinding>,
+    /// Container logs, current and previous instance.
+    pub logs: BTreeMap<LogKey, String>,
+    /// Decisions of the API server's authorizer, asked during gather (live only).
+    pub access_reviews: Vec<AccessReview>,
+    /// What could not be read, and why.
+    pub gaps: Vec<Gap>,
+    /// Whether RBAC objects were read (so rules may reason from their absence).
+    pub rbac_complete: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct LogKey {
+    pub namespace: String,
+    pub pod: String,
+    pub container: String,
+    pub previous: bool,
+}
+
+impl LogKey {
+    pub fn new(namespace: &str, pod: &str, container: &str, previous: bool) -> Self {
+        LogKey {
+            namespace: namespace.to_string(),
+            pod: pod.to_string(),
+            container: container.to_string(),
+            previous,
+        }
+    }
+}
+
+/// One question put to the API server's authorizer (SubjectAccessReview) and its answer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct AccessReview {
+    /// `system:serviceaccount:NS:SA` or a user name.
+    pub user: String,
+    pub verb: String,
+    pub group: String,
+    pub resource: String,
+    pub subresource: String,
+    pub namespace: String,
+    pub allowed: bool,
+    pub reason: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GapReason {
+    Forbidden,
+    NotInstalled,
+    Timeout,
+    Error,
+}
+
+/// Something the diagnosis needed and could not read.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct Gap {
+    pub verb: String,
+    pub group: String,
+    pub resource: String,
+    /// None for cluster-scoped reads or all namespaces.
+    pub namespace: Option<String>,
+    pub reason: GapReason,
+    pub message: String,
+}
+
+impl Snapshot {
+    pub fn log(&self, namespace: &str, pod: &str, container: &str, previous: bool) -> Option<&str> {
+        self.logs
+            .get(&LogKey::new(namespace, pod, container, previous))
+            .map(String::as_str)
+    }
+}
+
+/// k8s-openapi's timestamps, converted to chrono at the edge (the project's own time type).
+pub fn to_utc(t: &k8s_openapi::apimachinery::pkg::apis::meta::v1::Time) -> Option<DateTime<Utc>> {
+    DateTime::from_timestamp(t.0.as_second(), t.0.subsec_nanosecond().max(0) as u32)
+}
+
+pub fn micro_to_utc(
+    t: &k8s_openapi::apimachinery::pkg::apis::meta::v1::MicroTime,
+) -> Option<DateTime<Utc>> {
+    DateTime::from_timestamp(t.0.as_second(), t.0.subsec_nanosecond().max(0) as u32)
+}
