@@ -109,6 +109,11 @@ pub enum Command {
     /// Explain a pasted log or error offline: JobManager/TaskManager/operator logs, kubectl describe, events
     #[command(after_help = EXIT_CODES)]
     Triage(TriageArgs),
+    /// Every Flink pod's logs by label selector: JobManager and TaskManagers, current and crashed instances
+    Logs(crate::commands::logs::LogsArgs),
+    /// The permissions Flink needs, decided by the API server, with the minimal fix
+    #[command(name = "can-i")]
+    CanI(crate::commands::can_i::CanIArgs),
 }
 
 #[derive(Debug, Args)]

@@ -20,6 +20,8 @@ fn main() -> ExitCode {
         match &cli.command {
             Command::Doctor(args) => commands::doctor::run(args, &cli.kube, &cli.output).await,
             Command::Triage(args) => commands::triage::run(args, &cli.output),
+            Command::Logs(args) => commands::logs::run(args, &cli.kube, &cli.output).await,
+            Command::CanI(args) => commands::can_i::run(args, &cli.kube, &cli.output).await,
         }
     });
     match result {

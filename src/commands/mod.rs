@@ -1,6 +1,8 @@
 //! Thin glue of the pipeline stages, one file per command.
 
+pub mod can_i;
 pub mod doctor;
+pub mod logs;
 pub mod triage;
 
 use crate::cli::FailOn;
