@@ -8,7 +8,6 @@
 
 use super::client::Cluster;
 use crate::error::Error;
-use crate::signatures;
 use crate::snapshot::flink::{GROUP, VERSION};
 use crate::snapshot::{bundle::strip_secret, Gap, GapReason, LogKey, Snapshot, AccessReview};
 use futures::stream::{self, StreamExt};
@@ -310,33 +309,14 @@ pub fn logs_to_fetch(pods: &[Pod]) -> Vec<LogKey> {
     out
 }
 
-/// Access reviews for each distinct (ServiceAccount, verb, resource, namespace) that a log line
-/// says the API server refused: the authorizer's answer now, which the rules prefer to old logs.
+/// Access reviews for the refusals the logs show (for the ServiceAccount the log names and the
+/// one the deployment is configured with now): the authorizer's answer, which the rules prefer
+/// to old logs. The questions come from the rule itself, so gather and rule always agree.
 async fn review_refusals(c: &kube::Client, s: &Snapshot, gaps: &mut Vec<Gap>) -> Vec<AccessReview> {
-    let mut questions: Vec<(String, String, String, String, String)> = Vec::new();
-    for text in s.logs.values() {
-        for m in signatures::catalogue().scan(text) {
-            if m.signature.id != "SIG-K8S-FORBIDDEN" {
-                continue;
-            }
-            let (Some(ns), Some(sa), Some(verb), Some(resource)) =
-                (m.field("namespace"), m.field("sa"), m.field("verb"), m.field("resource"))
-            else {
-                continue;
-            };
-            let target_ns = m.field("object_namespace").unwrap_or(ns);
-            let q = (
-                format!("system:serviceaccount:{ns}:{sa}"),
-                verb.to_string(),
-                m.field("group").unwrap_or("").to_string(),
-                resource.to_string(),
-                target_ns.to_string(),
-            );
-            if !questions.contains(&q) {
-                questions.push(q);
-            }
-        }
-    }
+    let questions: Vec<(String, String, String, String, String)> = crate::rules::rbac_forbidden::questions(s)
+        .into_iter()
+        .map(|r| (r.user(), r.verb, r.group, r.resource, r.namespace))
+        .collect();
     let api: Api<SubjectAccessReview> = Api::all(c.clone());
     let mut out = Vec::new();
     for (user, verb, group, resource, namespace) in questions {

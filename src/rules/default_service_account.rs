@@ -1,7 +1,11 @@
-//! TODO(helper): not yet written.
+//! FLK502: Flink runs as the namespace's `default` ServiceAccount, which normally has no rights:
+//! a native JobManager then cannot create or watch its TaskManager pods.
 
 use super::{Rule, RuleMeta};
-use crate::finding::{Category, Finding, Severity};
+use crate::finding::{link, Category, Finding, ObjectRef, Severity};
+use crate::permissions;
+use crate::rbac;
+use crate::snapshot::index::{deployment_ref, label, pod_name, pod_namespace, pod_service_account, LABEL_COMPONENT};
 use crate::snapshot::{Index, Snapshot};
 
 pub struct DefaultServiceAccount;
@@ -9,17 +13,137 @@ pub struct DefaultServiceAccount;
 static META: RuleMeta = RuleMeta {
     id: "FLK502",
     name: "default_service_account",
-    category: Category::InspectForbidden,
+    category: Category::DefaultServiceAccount,
     severity: Severity::Warning,
     explains: &[],
 };
+
+/// Whether `default` in this namespace can do what a JobManager needs, per the RBAC objects.
+fn default_has_rights(s: &Snapshot, ns: &str) -> bool {
+    let req = rbac::Request {
+        namespace: ns,
+        service_account: "default",
+        verb: "watch",
+        group: "",
+        resource: "pods",
+        subresource: "",
+    };
+    rbac::allows(s, &req) == Some(true)
+}
+
+fn fix(ns: &str, flink_deployment: Option<&str>) -> String {
+    let rules = permissions::merge_rules(permissions::JOBMANAGER_NATIVE, &[]);
+    let mut fix = format!(
+        "kubectl apply -f - <<'EOF'\napiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: flink\n  namespace: {ns}\n---\n{}EOF\n",
+        permissions::role_yaml(ns, "flink-jobmanager", "flink", &rules)
+    );
+    match flink_deployment {
+        Some(name) => fix.push_str(&format!(
+            "kubectl patch flinkdeployment {name} -n {ns} --type=merge -p '{{\"spec\":{{\"serviceAccount\":\"flink\"}}}}'\n"
+        )),
+        None => fix.push_str(
+            "then start Flink with -Dkubernetes.service-account=flink (kubernetes.service-account: flink)\n",
+        ),
+    }
+    fix
+}
 
 impl Rule for DefaultServiceAccount {
     fn meta(&self) -> &'static RuleMeta {
         &META
     }
 
-    fn check(&self, _snapshot: &Snapshot, _index: &Index) -> Vec<Finding> {
-        Vec::new()
+    fn check(&self, s: &Snapshot, index: &Index) -> Vec<Finding> {
+        let mut out = Vec::new();
+        for fd in &s.flink_deployments {
+            let ns = fd.namespace();
+            if fd.service_account() != "default" || default_has_rights(s, ns) {
+                continue;
+            }
+            let field = match fd.spec.service_account.as_deref() {
+                Some(sa) => format!("spec.serviceAccount: {sa}"),
+                None => "spec.serviceAccount is not set (Flink falls back to `default`)".to_string(),
+            };
+            out.push(
+                Finding::new(
+                    &META,
+                    deployment_ref(fd),
+                    "Flink runs as the namespace's `default` ServiceAccount, which has no rights to manage TaskManager pods",
+                )
+                .deployment(Some(deployment_ref(fd)))
+                .evidence(field)
+                .evidence(format!(
+                    "no Role or ClusterRole read grants system:serviceaccount:{ns}:default `watch pods` in {ns}"
+                ))
+                .fix(fix(ns, Some(fd.name())))
+                .verify(format!(
+                    "kubectl get flinkdeployment {} -n {ns} -o jsonpath='{{.spec.serviceAccount}}'   # expect: flink\nkubectl auth can-i watch pods -n {ns} --as=system:serviceaccount:{ns}:flink   # expect: yes",
+                    fd.name()
+                ))
+                .link(link::service_account(ns, "default")),
+            );
+        }
+        // Flink pods with no FlinkDeployment (plain native mode) running as `default`.
+        for pod in &s.pods {
+            let ns = pod_namespace(pod);
+            if label(pod, LABEL_COMPONENT) != Some("jobmanager")
+                || index.deployment_of_pod(pod).is_some()
+                || pod_service_account(pod) != "default"
+                || default_has_rights(s, ns)
+            {
+                continue;
+            }
+            out.push(
+                Finding::new(
+                    &META,
+                    ObjectRef::namespaced("Pod", ns, pod_name(pod)),
+                    "the JobManager runs as the namespace's `default` ServiceAccount, which has no rights to manage TaskManager pods",
+                )
+                .evidence(format!("pod {} runs with serviceAccountName default", pod_name(pod)))
+                .fix(fix(ns, None))
+                .verify(format!("kubectl auth can-i watch pods -n {ns} --as=system:serviceaccount:{ns}:flink   # expect: yes"))
+                .link(link::service_account(ns, "default")),
+            );
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::testing::{run, snapshot, HEALTHY};
+
+    #[test]
+    fn fires_when_the_deployment_names_default() {
+        let s = snapshot(&HEALTHY.replace("serviceAccount: flink", "serviceAccount: default"));
+        let f = run(&DefaultServiceAccount, &s);
+        assert_eq!(f.len(), 1);
+        assert_eq!(f[0].evidence[0], "spec.serviceAccount: default");
+        assert!(f[0].fix.contains("kubectl patch flinkdeployment basic -n flink"));
+    }
+
+    #[test]
+    fn silent_with_a_dedicated_service_account() {
+        assert!(run(&DefaultServiceAccount, &snapshot(HEALTHY)).is_empty());
+    }
+
+    #[test]
+    fn silent_when_default_was_given_the_rights() {
+        let rbac = r#"
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata: {name: flink, namespace: flink}
+rules: [{apiGroups: [""], resources: [pods], verbs: ["*"]}]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata: {name: flink, namespace: flink}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: flink}
+subjects: [{kind: ServiceAccount, name: default, namespace: flink}]
+"#;
+        let yaml = HEALTHY.replace("serviceAccount: flink", "serviceAccount: default") + rbac;
+        assert!(run(&DefaultServiceAccount, &snapshot(&yaml)).is_empty());
     }
 }

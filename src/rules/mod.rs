@@ -18,7 +18,7 @@ mod inspect_forbidden;
 mod main_container_misnamed;
 mod oom_killed;
 mod pod_unschedulable;
-mod rbac_forbidden;
+pub mod rbac_forbidden;
 
 #[cfg(test)]
 pub mod testing;

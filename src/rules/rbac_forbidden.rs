@@ -1,25 +1,494 @@
-//! TODO(helper): not yet written.
+//! FLK501: a Flink process got 403 from the API server: its ServiceAccount lacks a verb on a
+//! resource. Found in container logs (every form Flink's shaded fabric8 client prints), then
+//! confirmed or contradicted by the authorizer's decision (live access review), else by the RBAC
+//! objects in the snapshot; the finding says which.
 
 use super::{Rule, RuleMeta};
-use crate::finding::{Category, Finding, Severity};
-use crate::snapshot::{Index, Snapshot};
+use crate::finding::{link, Category, Finding, ObjectRef, Severity};
+use crate::permissions;
+use crate::rbac;
+use crate::signatures::{catalogue, Match};
+use crate::snapshot::index::pod_service_account;
+use crate::snapshot::{FlinkDeployment, Index, LogKey, Snapshot};
 
 pub struct RbacForbidden;
 
 static META: RuleMeta = RuleMeta {
     id: "FLK501",
     name: "rbac_forbidden",
-    category: Category::InspectForbidden,
-    severity: Severity::Warning,
-    explains: &[],
+    category: Category::RbacForbidden,
+    severity: Severity::Critical,
+    explains: &["FLK103", "FLK104", "FLK401", "FLK502"],
 };
+
+/// One refused request, as the log tells it.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Refusal {
+    pub service_account_namespace: String,
+    pub service_account: String,
+    pub verb: String,
+    pub group: String,
+    pub resource: String,
+    /// Where the request went.
+    pub namespace: String,
+}
+
+impl Refusal {
+    pub fn user(&self) -> String {
+        format!("system:serviceaccount:{}:{}", self.service_account_namespace, self.service_account)
+    }
+}
+
+/// How a question about access was answered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Decision {
+    Allowed(Method),
+    Denied(Method),
+    Unknown,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Method {
+    AccessReview,
+    RbacObjects,
+}
+
+impl Method {
+    fn label(self) -> &'static str {
+        match self {
+            Method::AccessReview => "the API server's authorizer (SubjectAccessReview)",
+            Method::RbacObjects => "the RBAC objects read (not authoritative)",
+        }
+    }
+}
+
+/// Every refusal in the logs of one container, with the lines that show it.
+struct Sighting<'a> {
+    key: &'a LogKey,
+    refusals: Vec<Refusal>,
+    lines: Vec<Match>,
+}
+
+fn sightings<'a>(s: &'a Snapshot) -> Vec<Sighting<'a>> {
+    let mut out = Vec::new();
+    for (key, text) in &s.logs {
+        let matches: Vec<Match> = catalogue()
+            .scan(text)
+            .into_iter()
+            .filter(|m| m.signature.category == Category::RbacForbidden)
+            .collect();
+        if matches.is_empty() {
+            continue;
+        }
+        let pod_sa = s
+            .pods
+            .iter()
+            .find(|p| {
+                p.metadata.name.as_deref() == Some(&key.pod)
+                    && p.metadata.namespace.as_deref() == Some(&key.namespace)
+            })
+            .map(pod_service_account)
+            .unwrap_or("default");
+        let mut refusals: Vec<Refusal> = Vec::new();
+        for m in &matches {
+            let r = match m.signature.id {
+                "SIG-K8S-FORBIDDEN" => Refusal {
+                    service_account_namespace: m.field("namespace").unwrap_or(&key.namespace).to_string(),
+                    service_account: m.field("sa").unwrap_or(pod_sa).to_string(),
+                    verb: m.field("verb").unwrap_or("get").to_string(),
+                    group: m.field("group").unwrap_or("").to_string(),
+                    resource: m.field("resource").unwrap_or("pods").to_string(),
+                    namespace: m
+                        .field("object_namespace")
+                        .or(m.field("namespace"))
+                        .unwrap_or(&key.namespace)
+                        .to_string(),
+                },
+                "SIG-FABRIC8-WEBSOCKET-403" | "SIG-FABRIC8-EXEC-403" => Refusal {
+                    service_account_namespace: key.namespace.clone(),
+                    service_account: pod_sa.to_string(),
+                    verb: "watch".into(),
+                    group: String::new(),
+                    resource: m.field("resource").unwrap_or("pods").to_string(),
+                    namespace: m.field("namespace").unwrap_or(&key.namespace).to_string(),
+                },
+                // The fabric8 form without the server's message names no verb: it says only
+                // that the configured ServiceAccount was refused.
+                _ => continue,
+            };
+            if !refusals.contains(&r) {
+                refusals.push(r);
+            }
+        }
+        if refusals.is_empty() {
+            // Only the verb-less form: assume what every native JobManager does first.
+            refusals.push(Refusal {
+                service_account_namespace: key.namespace.clone(),
+                service_account: pod_sa.to_string(),
+                verb: "watch".into(),
+                group: String::new(),
+                resource: "pods".into(),
+                namespace: key.namespace.clone(),
+            });
+        }
+        refusals.sort();
+        out.push(Sighting {
+            key,
+            refusals,
+            lines: matches,
+        });
+    }
+    out
+}
+
+/// The access questions that confirm or contradict the refusals in the logs: for the
+/// ServiceAccount the log names, and for the one the FlinkDeployment is configured with now.
+/// Gather asks the API server exactly these (pure, so gather and the rule agree).
+pub fn questions(s: &Snapshot) -> Vec<Refusal> {
+    let index = Index::new(s);
+    let mut out: Vec<Refusal> = Vec::new();
+    for sighting in sightings(s) {
+        let configured = configured_sa(s, &index, sighting.key);
+        for r in &sighting.refusals {
+            let mut candidates = vec![r.clone()];
+            if let Some(sa) = &configured {
+                if *sa != r.service_account {
+                    candidates.push(Refusal {
+                        service_account: sa.clone(),
+                        ..r.clone()
+                    });
+                }
+            }
+            for c in candidates {
+                if !out.contains(&c) {
+                    out.push(c);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The ServiceAccount the FlinkDeployment owning this pod names in its spec now.
+fn configured_sa(s: &Snapshot, index: &Index, key: &LogKey) -> Option<String> {
+    let pod = s.pods.iter().find(|p| {
+        p.metadata.name.as_deref() == Some(&key.pod) && p.metadata.namespace.as_deref() == Some(&key.namespace)
+    })?;
+    let d = index.deployment_of_pod(pod)?;
+    index
+        .flink_deployment(&key.namespace, &d.name)
+        .map(|fd| fd.service_account().to_string())
+}
+
+fn decide(s: &Snapshot, r: &Refusal) -> Decision {
+    let (resource, subresource) = r.resource.split_once('/').unwrap_or((&r.resource, ""));
+    let user = r.user();
+    if let Some(review) = s.access_reviews.iter().find(|a| {
+        a.user == user
+            && a.verb == r.verb
+            && a.group == r.group
+            && a.resource == resource
+            && a.subresource == subresource
+            && a.namespace == r.namespace
+    }) {
+        return if review.allowed {
+            Decision::Allowed(Method::AccessReview)
+        } else {
+            Decision::Denied(Method::AccessReview)
+        };
+    }
+    let req = rbac::Request {
+        namespace: &r.namespace,
+        service_account: &r.service_account,
+        verb: &r.verb,
+        group: &r.group,
+        resource,
+        subresource,
+    };
+    // RBAC objects speak only for ServiceAccounts of the namespace the request went to.
+    if r.service_account_namespace != r.namespace {
+        return Decision::Unknown;
+    }
+    match rbac::allows(s, &req) {
+        Some(true) => Decision::Allowed(Method::RbacObjects),
+        Some(false) => Decision::Denied(Method::RbacObjects),
+        None => Decision::Unknown,
+    }
+}
 
 impl Rule for RbacForbidden {
     fn meta(&self) -> &'static RuleMeta {
         &META
     }
 
-    fn check(&self, _snapshot: &Snapshot, _index: &Index) -> Vec<Finding> {
-        Vec::new()
+    fn check(&self, s: &Snapshot, index: &Index) -> Vec<Finding> {
+        let mut out = Vec::new();
+        for sighting in sightings(s) {
+            let key = sighting.key;
+            let pod = s.pods.iter().find(|p| {
+                p.metadata.name.as_deref() == Some(&key.pod) && p.metadata.namespace.as_deref() == Some(&key.namespace)
+            });
+            let deployment = pod.and_then(|p| index.deployment_of_pod(p));
+            let fd = deployment
+                .as_ref()
+                .and_then(|d| index.flink_deployment(&key.namespace, &d.name));
+            let configured = configured_sa(s, index, key);
+
+            // Still refused now? A refusal that the authorizer (or RBAC) now allows for the
+            // ServiceAccount the deployment is configured with is history, not a cause.
+            let mut still: Vec<(&Refusal, Decision)> = Vec::new();
+            for r in &sighting.refusals {
+                let now = decide(s, r);
+                let for_configured = configured
+                    .as_ref()
+                    .filter(|sa| **sa != r.service_account)
+                    .map(|sa| decide(s, &Refusal { service_account: sa.clone(), ..r.clone() }));
+                let fixed = matches!(now, Decision::Allowed(_))
+                    || matches!(for_configured, Some(Decision::Allowed(_)));
+                if !fixed {
+                    still.push((r, now));
+                }
+            }
+            if still.is_empty() {
+                continue;
+            }
+            out.push(finding(s, &sighting, &still, fd, deployment));
+        }
+        out
+    }
+}
+
+fn finding(
+    s: &Snapshot,
+    sighting: &Sighting,
+    still: &[(&Refusal, Decision)],
+    fd: Option<&FlinkDeployment>,
+    deployment: Option<ObjectRef>,
+) -> Finding {
+    let key = sighting.key;
+    let first = still[0].0;
+    let (ns, sa) = (&first.service_account_namespace, &first.service_account);
+    let what: Vec<String> = still
+        .iter()
+        .map(|(r, _)| format!("{} {}", r.verb, qualified(&r.group, &r.resource)))
+        .collect();
+    let mut f = Finding::new(
+        &META,
+        ObjectRef::namespaced("Pod", &key.namespace, &key.pod),
+        format!(
+            "ServiceAccount {ns}/{sa} may not {} (403 from the API server)",
+            what.join(", ")
+        ),
+    )
+    .deployment(deployment);
+    let instance = if key.previous { "previous" } else { "current" };
+    for m in sighting.lines.iter().take(3) {
+        f = f.evidence(format!("{}/{} ({instance} log) L{}: {}", key.pod, key.container, m.line_no, m.line));
+    }
+    if sighting.lines.len() > 3 {
+        f = f.evidence(format!("… {} more refused requests in that log", sighting.lines.len() - 3));
+    }
+    for (r, d) in still {
+        f = f.evidence(match d {
+            Decision::Denied(m) => format!(
+                "confirmed by {}: {} may not {} {} in namespace {}",
+                m.label(),
+                r.user(),
+                r.verb,
+                qualified(&r.group, &r.resource),
+                r.namespace
+            ),
+            _ => format!(
+                "not confirmed: no access review or RBAC objects were readable for {} {} {}",
+                r.user(),
+                r.verb,
+                qualified(&r.group, &r.resource)
+            ),
+        });
+    }
+    f = f.link(link::container(&key.namespace, &key.pod, &key.container));
+    f = f.link(link::service_account(ns, sa));
+
+    // The fix: a dedicated ServiceAccount when Flink runs as `default`, a Role with what the
+    // JobManager needs plus whatever else was refused, bound to it, and the spec pointing at it.
+    let conf = fd.map(|d| d.spec.flink_configuration.clone()).unwrap_or_default();
+    let extra: Vec<(String, String, String)> = still
+        .iter()
+        .map(|(r, _)| (r.group.clone(), r.resource.clone(), r.verb.clone()))
+        .collect();
+    let rules = permissions::merge_rules(&permissions::jobmanager(&conf), &extra);
+    let target_sa = if sa == "default" { "flink" } else { sa.as_str() };
+    let role_name = free_role_name(s, ns, fd.map(|d| d.name()));
+    let mut yaml = String::new();
+    if target_sa != sa {
+        yaml.push_str(&format!(
+            "apiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: {target_sa}\n  namespace: {ns}\n---\n"
+        ));
+    }
+    yaml.push_str(&permissions::role_yaml(ns, &role_name, target_sa, &rules));
+    let mut fix = format!("kubectl apply -f - <<'EOF'\n{yaml}EOF\n");
+    if let Some(fd) = fd {
+        if fd.service_account() != target_sa {
+            fix.push_str(&format!(
+                "kubectl patch flinkdeployment {} -n {} --type=merge -p '{{\"spec\":{{\"serviceAccount\":\"{target_sa}\"}}}}'\n",
+                fd.name(),
+                fd.namespace()
+            ));
+        }
+    }
+    let verify = still
+        .iter()
+        .map(|(r, _)| {
+            format!(
+                "kubectl auth can-i {} {} -n {} --as=system:serviceaccount:{ns}:{target_sa}",
+                r.verb,
+                qualified(&r.group, &r.resource),
+                r.namespace
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    f.fix(fix).verify(format!("{verify}   # expect: yes"))
+}
+
+/// `pods` or `deployments.apps`, as `kubectl auth can-i` takes them.
+fn qualified(group: &str, resource: &str) -> String {
+    if group.is_empty() {
+        resource.to_string()
+    } else {
+        match resource.split_once('/') {
+            Some((r, sub)) => format!("{r}.{group}/{sub}"),
+            None => format!("{resource}.{group}"),
+        }
+    }
+}
+
+/// `flink-jobmanager`, unless a Role of that name exists already (applying over it would drop
+/// its other rules); then one named after the deployment.
+fn free_role_name(s: &Snapshot, ns: &str, deployment: Option<&str>) -> String {
+    let taken = |n: &str| {
+        s.roles
+            .iter()
+            .any(|r| r.metadata.namespace.as_deref() == Some(ns) && r.metadata.name.as_deref() == Some(n))
+    };
+    if !taken("flink-jobmanager") {
+        return "flink-jobmanager".into();
+    }
+    format!("{}-flink-jobmanager", deployment.unwrap_or("kubectl-flink"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::testing::{run, snapshot, with_log, HEALTHY};
+    use crate::snapshot::AccessReview;
+
+    fn canonical() -> Snapshot {
+        crate::snapshot::bundle::load(std::path::Path::new(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/examples/canonical"
+        )))
+        .unwrap()
+    }
+
+    #[test]
+    fn fires_on_the_canonical_403_with_the_extracted_request() {
+        let f = run(&RbacForbidden, &canonical());
+        assert_eq!(f.len(), 1, "{f:#?}");
+        let f = &f[0];
+        assert_eq!(f.title, "ServiceAccount analytics/default may not watch pods (403 from the API server)");
+        assert!(f.evidence.iter().any(|e| e.contains("L9: ") && e.contains("Received 403 on websocket")));
+        assert!(f.evidence.iter().any(|e| e.starts_with("not confirmed")), "{:?}", f.evidence);
+        assert!(f.fix.contains("kind: ServiceAccount\nmetadata:\n  name: flink\n  namespace: analytics"));
+        assert!(f.fix.contains("resources: [\"pods\"]\n    verbs: [\"get\", \"list\", \"watch\", \"create\", \"delete\"]"));
+        assert!(f.fix.contains("kubectl patch flinkdeployment orders -n analytics --type=merge -p '{\"spec\":{\"serviceAccount\":\"flink\"}}'"));
+        assert!(f.verify.contains("kubectl auth can-i watch pods -n analytics --as=system:serviceaccount:analytics:flink"));
+        assert!(f.links.contains(&link::container("analytics", "orders-5d8f9c7b6d-x7k2p", "flink-main-container")));
+    }
+
+    #[test]
+    fn the_fix_yaml_parses_as_three_objects() {
+        let f = &run(&RbacForbidden, &canonical())[0];
+        let yaml = f.fix.split("<<'EOF'\n").nth(1).unwrap().split("EOF\n").next().unwrap();
+        let docs = crate::snapshot::bundle::parse_documents(yaml).unwrap();
+        let kinds: Vec<_> = docs.iter().map(|d| d["kind"].as_str().unwrap().to_string()).collect();
+        assert_eq!(kinds, ["ServiceAccount", "Role", "RoleBinding"]);
+    }
+
+    #[test]
+    fn confirmed_by_a_denied_access_review() {
+        let mut s = canonical();
+        s.access_reviews.push(AccessReview {
+            user: "system:serviceaccount:analytics:default".into(),
+            verb: "watch".into(),
+            group: "".into(),
+            resource: "pods".into(),
+            subresource: "".into(),
+            namespace: "analytics".into(),
+            allowed: false,
+            reason: "".into(),
+        });
+        let f = run(&RbacForbidden, &s);
+        assert!(f[0].evidence.iter().any(|e| e.starts_with("confirmed by the API server's authorizer")));
+    }
+
+    #[test]
+    fn silent_when_the_authorizer_now_allows_the_configured_service_account() {
+        let mut s = canonical();
+        s.flink_deployments[0].spec.service_account = Some("flink".into());
+        s.access_reviews.push(AccessReview {
+            user: "system:serviceaccount:analytics:flink".into(),
+            verb: "watch".into(),
+            group: "".into(),
+            resource: "pods".into(),
+            subresource: "".into(),
+            namespace: "analytics".into(),
+            allowed: true,
+            reason: "RBAC: allowed by RoleBinding".into(),
+        });
+        assert!(run(&RbacForbidden, &s).is_empty());
+        let q = questions(&s);
+        assert!(q.iter().any(|r| r.service_account == "flink"));
+        assert!(q.iter().any(|r| r.service_account == "default"));
+    }
+
+    #[test]
+    fn older_fabric8_and_plain_api_server_forms_are_recognised() {
+        let line = r#"io.fabric8.kubernetes.client.KubernetesClientException: Failure executing: GET at: https://10.100.0.1/api/v1/namespaces/default/services/flink-session-cluster-rest. Message: Forbidden!Configured service account doesn't have access. Service account may have been revoked. services "flink-session-cluster-rest" is forbidden: User "system:serviceaccount:default:flink" cannot get resource "services" in API group "" in the namespace "default"."#;
+        let s = with_log(snapshot(HEALTHY), "default", "jm", "flink-main-container", false, line);
+        let f = run(&RbacForbidden, &s);
+        assert_eq!(f.len(), 1);
+        assert!(f[0].title.contains("default/flink may not get services"), "{}", f[0].title);
+        assert!(f[0].fix.contains("resources: [\"services\"]\n    verbs: [\"get\"]"));
+        assert!(!f[0].fix.contains("kind: ServiceAccount\nmetadata"), "flink exists: no new ServiceAccount");
+    }
+
+    #[test]
+    fn silent_on_healthy_logs() {
+        let s = with_log(snapshot(HEALTHY), "flink", "basic-6d4f7c9b8-abcde", "flink-main-container", false,
+            "2026-11-20 10:00:05,000 INFO  org.apache.flink.runtime.resourcemanager.active.ActiveResourceManager [] - Starting the resource manager.");
+        assert!(run(&RbacForbidden, &s).is_empty());
+    }
+
+    #[test]
+    fn silent_when_rbac_objects_show_the_permission_exists_now() {
+        let rbac = r#"
+apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata: {name: flink, namespace: analytics}
+rules: [{apiGroups: [""], resources: [pods], verbs: [get, list, watch, create, delete]}]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata: {name: flink, namespace: analytics}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: flink}
+subjects: [{kind: ServiceAccount, name: default, namespace: analytics}]
+"#;
+        let mut s = canonical();
+        let extra = snapshot(rbac);
+        s.roles = extra.roles;
+        s.role_bindings = extra.role_bindings;
+        s.rbac_complete = true;
+        assert!(run(&RbacForbidden, &s).is_empty());
     }
 }
