@@ -204,3 +204,77 @@ pub fn deployments(report: &Report) -> Vec<&ObjectRef> {
     out.dedup();
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::snapshot::bundle;
+    use std::path::Path;
+
+    fn canonical_report() -> Report {
+        let s = bundle::load(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/canonical"))).unwrap();
+        rank(crate::rules::run_all(&s))
+    }
+
+    #[test]
+    fn canonical_has_two_root_causes_with_their_symptoms_folded_under_them() {
+        let r = canonical_report();
+        let roots: Vec<_> = r.findings.iter().filter(|f| f.caused_by.is_none()).map(|f| f.category.id()).collect();
+        assert_eq!(roots, ["main_container_misnamed", "rbac_forbidden"], "{:#?}", r.findings);
+        let by_id = |id: &str| r.findings.iter().find(|f| f.id == id).unwrap();
+        for f in r.findings.iter().filter(|f| f.caused_by.is_some()) {
+            let cause = by_id(f.caused_by.as_deref().unwrap());
+            match f.category.id() {
+                "container_exit_zero_restarting" => assert_eq!(cause.rule, "FLK101"),
+                "default_service_account" => assert_eq!(cause.rule, "FLK501"),
+                _ => {}
+            }
+        }
+        // Each symptom comes right after its cause (or a sibling symptom).
+        for (i, f) in r.findings.iter().enumerate() {
+            if let Some(c) = &f.caused_by {
+                let cause_pos = r.findings.iter().position(|g| &g.id == c).unwrap();
+                assert!(cause_pos < i);
+            }
+        }
+    }
+
+    #[test]
+    fn order_is_stable_whatever_order_rules_report_in() {
+        let s = bundle::load(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/canonical"))).unwrap();
+        let mut findings = crate::rules::run_all(&s);
+        let a = rank(findings.clone());
+        findings.reverse();
+        let b = rank(findings);
+        let ids = |r: &Report| r.findings.iter().map(|f| f.id.clone()).collect::<Vec<_>>();
+        assert_eq!(ids(&a), ids(&b));
+    }
+
+    #[test]
+    fn the_same_finding_on_many_pods_is_folded_with_a_count() {
+        let meta = crate::rules::meta_of("FLK102").unwrap();
+        let mk = |pod: &str| {
+            Finding::new(meta, ObjectRef::namespaced("Pod", "prod", pod), "container `x` exits 0")
+                .deployment(Some(ObjectRef::namespaced("FlinkDeployment", "prod", "orders")))
+                .evidence(format!("{pod}: exitCode=0"))
+        };
+        let r = rank(vec![mk("tm-1"), mk("tm-2"), mk("tm-3")]);
+        assert_eq!(r.findings.len(), 1);
+        assert_eq!(r.findings[0].count, 3);
+        assert_eq!(r.findings[0].also.len(), 2);
+    }
+
+    #[test]
+    fn causes_in_another_deployment_explain_nothing() {
+        let cause = crate::rules::meta_of("FLK101").unwrap();
+        let symptom = crate::rules::meta_of("FLK102").unwrap();
+        let a = Finding::new(cause, ObjectRef::namespaced("FlinkDeployment", "prod", "a"), "misnamed")
+            .deployment(Some(ObjectRef::namespaced("FlinkDeployment", "prod", "a")))
+            .link("container-name:x");
+        let b = Finding::new(symptom, ObjectRef::namespaced("Pod", "prod", "b-1"), "exit 0")
+            .deployment(Some(ObjectRef::namespaced("FlinkDeployment", "prod", "b")))
+            .link("container-name:x");
+        let r = rank(vec![a, b]);
+        assert!(r.findings.iter().all(|f| f.caused_by.is_none()));
+    }
+}
