@@ -53,19 +53,7 @@ pub async fn gather(cluster: &Cluster, name: Option<&str>, log_tail: i64) -> Res
     );
 
     let mut unreachable = None;
-    fn take<T>(r: Result<Vec<T>, Failure>, gaps: &mut Vec<Gap>, unreachable: &mut Option<String>) -> Vec<T> {
-        match r {
-            Ok(v) => v,
-            Err(Failure::Gap(g)) => {
-                gaps.push(g);
-                Vec::new()
-            }
-            Err(Failure::Unreachable(e)) => {
-                unreachable.get_or_insert(e);
-                Vec::new()
-            }
-        }
-    }
+
     let mut s = Snapshot {
         captured_at: chrono::Utc::now(),
         namespaces: ns.map(|n| vec![n.to_string()]).unwrap_or_default(),
@@ -102,6 +90,10 @@ pub async fn gather(cluster: &Cluster, name: Option<&str>, log_tail: i64) -> Res
             gaps.first().map(|g| g.message.as_str()).unwrap_or("")
         )));
     }
+
+    // The operator's installation and the other deployment modes have collectors of their own.
+    super::install::gather(c, &mut s, &mut gaps).await;
+    super::modes::gather(c, ns, name, &mut s, &mut gaps).await;
 
     // Wave 2: logs of failing containers, current and previous.
     let wanted = logs_to_fetch(&s.pods);
@@ -148,16 +140,30 @@ pub async fn gather(cluster: &Cluster, name: Option<&str>, log_tail: i64) -> Res
     Ok(s)
 }
 
-fn flink_resource(kind: &str, plural: &str) -> ApiResource {
+/// A list result into the snapshot: a gap, or an unreachable cluster, is recorded instead.
+pub(crate) fn take<T>(r: Result<Vec<T>, Failure>, gaps: &mut Vec<Gap>, unreachable: &mut Option<String>) -> Vec<T> {
+    match r {
+        Ok(v) => v,
+        Err(Failure::Gap(g)) => {
+            gaps.push(g);
+            Vec::new()
+        }
+        Err(Failure::Unreachable(e)) => {
+            unreachable.get_or_insert(e);
+            Vec::new()
+        }
+    }
+}
+pub(crate) fn flink_resource(kind: &str, plural: &str) -> ApiResource {
     ApiResource::from_gvk_with_plural(&GroupVersionKind::gvk(GROUP, VERSION, kind), plural)
 }
 
-enum Failure {
+pub(crate) enum Failure {
     Gap(Gap),
     Unreachable(String),
 }
 
-fn classify(e: kube::Error, verb: &str, group: &str, resource: &str, ns: Option<&str>) -> Failure {
+pub(crate) fn classify(e: kube::Error, verb: &str, group: &str, resource: &str, ns: Option<&str>) -> Failure {
     let gap = |reason, message: String| {
         Failure::Gap(Gap {
             verb: verb.to_string(),
@@ -188,7 +194,7 @@ fn classify(e: kube::Error, verb: &str, group: &str, resource: &str, ns: Option<
     }
 }
 
-async fn list<K>(
+pub(crate) async fn list<K>(
     c: &kube::Client,
     ns: Option<&str>,
     resource: &str,
@@ -208,7 +214,7 @@ where
         .map_err(|e| classify(e, "list", group, resource, ns))
 }
 
-async fn list_cluster<K>(c: &kube::Client, resource: &str, group: &str) -> Result<Vec<K>, Failure>
+pub(crate) async fn list_cluster<K>(c: &kube::Client, resource: &str, group: &str) -> Result<Vec<K>, Failure>
 where
     K: kube::Resource<Scope = kube::core::ClusterResourceScope> + Clone + DeserializeOwned + Debug,
     K::DynamicType: Default,
@@ -219,7 +225,7 @@ where
         .map_err(|e| classify(e, "list", group, resource, None))
 }
 
-async fn list_dynamic(
+pub(crate) async fn list_dynamic(
     c: &kube::Client,
     ns: Option<&str>,
     ar: &ApiResource,
@@ -234,7 +240,7 @@ async fn list_dynamic(
         .map_err(|e| classify(e, "list", &ar.group, &ar.plural, ns))
 }
 
-async fn paged<K>(api: &Api<K>, selector: Option<&str>) -> Result<Vec<K>, kube::Error>
+pub(crate) async fn paged<K>(api: &Api<K>, selector: Option<&str>) -> Result<Vec<K>, kube::Error>
 where
     K: Clone + DeserializeOwned + Debug,
 {
@@ -255,7 +261,7 @@ where
 }
 
 /// Custom resources arrive untyped; a malformed one becomes a gap, not a crash.
-fn decode<T: DeserializeOwned>(objects: Vec<DynamicObject>, gaps: &mut Vec<Gap>) -> Vec<T> {
+pub(crate) fn decode<T: DeserializeOwned>(objects: Vec<DynamicObject>, gaps: &mut Vec<Gap>) -> Vec<T> {
     objects
         .into_iter()
         .filter_map(|o| {

@@ -2,3 +2,5 @@
 
 pub mod client;
 pub mod gather;
+pub mod install;
+pub mod modes;

@@ -24,6 +24,9 @@ pub async fn run(args: &DoctorArgs, kube: &KubeArgs, output: &OutputArgs) -> Res
             (snapshot, scope)
         }
     };
+    if output.verbose > 0 {
+        describe_snapshot(&snapshot);
+    }
     let report = diagnose(&snapshot, args.name.as_deref(), offline_namespace(args, kube).as_deref())?;
     let style = Style::decide(output.color);
     let mut stdout = std::io::stdout().lock();
@@ -31,6 +34,36 @@ pub async fn run(args: &DoctorArgs, kube: &KubeArgs, output: &OutputArgs) -> Res
         .and_then(|_| stdout.flush())
         .map_err(|e| Error::incomplete("write the report", e))?;
     Ok(super::exit_code(&report, args.fail_on))
+}
+
+/// `-v`: what was read and what could not be, on stderr.
+fn describe_snapshot(s: &Snapshot) {
+    eprintln!(
+        "read: {} FlinkDeployments, {} FlinkSessionJobs, {} pods, {} Deployments, {} events, {} ServiceAccounts, \
+         {} Roles, {} RoleBindings, {} ClusterRoles, {} ClusterRoleBindings, {} container logs, {} access reviews",
+        s.flink_deployments.len(),
+        s.flink_session_jobs.len(),
+        s.pods.len(),
+        s.deployments.len(),
+        s.events.len(),
+        s.service_accounts.len(),
+        s.roles.len(),
+        s.role_bindings.len(),
+        s.cluster_roles.len(),
+        s.cluster_role_bindings.len(),
+        s.logs.len(),
+        s.access_reviews.len(),
+    );
+    for g in &s.gaps {
+        eprintln!(
+            "could not {} {}{}: {:?}: {}",
+            g.verb,
+            if g.group.is_empty() { g.resource.clone() } else { format!("{}.{}", g.resource, g.group) },
+            g.namespace.as_deref().map(|n| format!(" in {n}")).unwrap_or_default(),
+            g.reason,
+            g.message
+        );
+    }
 }
 
 /// For bundles, `-n` narrows the diagnosis to one namespace (live gathers are scoped already).

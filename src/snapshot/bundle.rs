@@ -41,7 +41,6 @@ const IGNORED_KINDS: &[&str] = &[
     "Job",
     "CronJob",
     "Endpoints",
-    "EndpointSlice",
     "Ingress",
     "NetworkPolicy",
     "PersistentVolumeClaim",
@@ -51,9 +50,6 @@ const IGNORED_KINDS: &[&str] = &[
     "LimitRange",
     "ResourceQuota",
     "Node",
-    "CustomResourceDefinition",
-    "ValidatingWebhookConfiguration",
-    "MutatingWebhookConfiguration",
     "Lease",
     "PriorityClass",
     "StorageClass",
@@ -91,11 +87,44 @@ pub fn load(path: &Path) -> Result<Snapshot, BundleError> {
     if path.is_dir() {
         load_logs(&path.join("logs"), &mut snapshot)?;
     }
+    classify_operator(&mut snapshot);
     snapshot.rbac_complete = !snapshot.roles.is_empty()
         || !snapshot.role_bindings.is_empty()
         || !snapshot.cluster_role_bindings.is_empty();
     snapshot.captured_at = newest_timestamp(&snapshot).unwrap_or_default();
     Ok(snapshot)
+}
+
+/// Labels that mark the Flink operators' own Deployment and pods (the Apache chart; Lyft's).
+pub const OPERATOR_SELECTORS: &[(&str, &str)] = &[
+    ("app.kubernetes.io/name", "flink-kubernetes-operator"),
+    ("app", "flinkoperator"),
+];
+/// The operators' configuration ConfigMap (both operators use this name).
+pub const OPERATOR_CONFIG_MAP: &str = "flink-operator-config";
+
+fn is_operator(labels: Option<&std::collections::BTreeMap<String, String>>) -> bool {
+    labels.is_some_and(|l| OPERATOR_SELECTORS.iter().any(|(k, v)| l.get(*k).map(String::as_str) == Some(*v)))
+}
+
+/// A bundle holds the operator's objects beside Flink's; the live gather reads them separately,
+/// so sort them the same way here.
+pub fn classify_operator(s: &mut Snapshot) {
+    let (ops, rest): (Vec<_>, Vec<_>) = std::mem::take(&mut s.deployments)
+        .into_iter()
+        .partition(|d| is_operator(d.metadata.labels.as_ref()));
+    s.operator_deployments.extend(ops);
+    s.deployments = rest;
+    let (ops, rest): (Vec<_>, Vec<_>) = std::mem::take(&mut s.pods)
+        .into_iter()
+        .partition(|p| is_operator(p.metadata.labels.as_ref()));
+    s.operator_pods.extend(ops);
+    s.pods = rest;
+    let (ops, rest): (Vec<_>, Vec<_>) = std::mem::take(&mut s.config_maps)
+        .into_iter()
+        .partition(|c| c.metadata.name.as_deref() == Some(OPERATOR_CONFIG_MAP));
+    s.operator_config_maps.extend(ops);
+    s.config_maps = rest;
 }
 
 fn collect_files(path: &Path, out: &mut Vec<PathBuf>) -> Result<(), BundleError> {
@@ -178,11 +207,16 @@ pub fn add_value(s: &mut Snapshot, v: Value) -> Result<(), String> {
     match (kind.as_str(), api_version.split('/').next().unwrap_or("")) {
         ("FlinkDeployment", "flink.apache.org") => s.flink_deployments.push(de(v).map_err(ctx)?),
         ("FlinkSessionJob", "flink.apache.org") => s.flink_session_jobs.push(de(v).map_err(ctx)?),
+        ("FlinkApplication", "flink.k8s.io") => s.flink_applications.push(de(v).map_err(ctx)?),
+        ("CustomResourceDefinition", _) => s.crds.push(de(v).map_err(ctx)?),
+        ("ValidatingWebhookConfiguration", _) => s.validating_webhooks.push(de(v).map_err(ctx)?),
+        ("MutatingWebhookConfiguration", _) => s.mutating_webhooks.push(de(v).map_err(ctx)?),
+        ("EndpointSlice", _) => s.endpoint_slices.push(de(v).map_err(ctx)?),
         ("Pod", _) => s.pods.push(de(v).map_err(ctx)?),
         ("Deployment", _) => s.deployments.push(de(v).map_err(ctx)?),
         ("Service", _) => s.services.push(de(v).map_err(ctx)?),
         ("ConfigMap", _) => s.config_maps.push(de(v).map_err(ctx)?),
-        ("Secret", _) => s.secrets.push(strip_secret(de(v).map_err(ctx)?)),
+        ("Secret", _) => s.secrets.push(public_only(de(v).map_err(ctx)?)),
         ("Event", _) => s.events.push(de(v).map_err(ctx)?),
         ("Namespace", _) => s.namespaces_objects.push(de(v).map_err(ctx)?),
         ("ServiceAccount", _) => s.service_accounts.push(de(v).map_err(ctx)?),
@@ -200,7 +234,23 @@ pub fn add_value(s: &mut Snapshot, v: Value) -> Result<(), String> {
     Ok(())
 }
 
-/// Secrets are kept for their metadata only: no `data`, no `stringData`, ever.
+/// The keys of a Secret that hold public certificates, the only data ever kept in memory.
+pub const PUBLIC_SECRET_KEYS: &[&str] = &["tls.crt", "ca.crt"];
+
+/// A Secret as the diagnosis keeps it: metadata, type, and public certificates only. Private keys,
+/// passwords and keystores are dropped the moment they are read.
+pub fn public_only(mut secret: k8s_openapi::api::core::v1::Secret) -> k8s_openapi::api::core::v1::Secret {
+    if let Some(data) = secret.data.as_mut() {
+        data.retain(|k, _| PUBLIC_SECRET_KEYS.contains(&k.as_str()));
+    }
+    secret.string_data = None;
+    if let Some(a) = secret.metadata.annotations.as_mut() {
+        a.remove("kubectl.kubernetes.io/last-applied-configuration");
+    }
+    secret
+}
+
+/// Secrets as a saved bundle keeps them: metadata only, no `data`, no `stringData`, ever.
 pub fn strip_secret(mut secret: k8s_openapi::api::core::v1::Secret) -> k8s_openapi::api::core::v1::Secret {
     secret.data = None;
     secret.string_data = None;
@@ -340,6 +390,14 @@ fn write_all(s: &Snapshot, dir: &Path) -> Result<(), BundleError> {
     let lists: Vec<(&str, Vec<Value>)> = vec![
         ("flinkdeployments", with_kind(&s.flink_deployments, "flink.apache.org/v1beta1", "FlinkDeployment")),
         ("flinksessionjobs", with_kind(&s.flink_session_jobs, "flink.apache.org/v1beta1", "FlinkSessionJob")),
+        ("flinkapplications", with_kind(&s.flink_applications, "flink.k8s.io/v1beta1", "FlinkApplication")),
+        ("customresourcedefinitions", with_kind(&s.crds, "apiextensions.k8s.io/v1", "CustomResourceDefinition")),
+        ("validatingwebhookconfigurations", with_kind(&s.validating_webhooks, "admissionregistration.k8s.io/v1", "ValidatingWebhookConfiguration")),
+        ("mutatingwebhookconfigurations", with_kind(&s.mutating_webhooks, "admissionregistration.k8s.io/v1", "MutatingWebhookConfiguration")),
+        ("endpointslices", with_kind(&s.endpoint_slices, "discovery.k8s.io/v1", "EndpointSlice")),
+        ("operator-deployments", with_kind(&s.operator_deployments, "apps/v1", "Deployment")),
+        ("operator-pods", with_kind(&s.operator_pods, "v1", "Pod")),
+        ("operator-configmaps", with_kind(&s.operator_config_maps, "v1", "ConfigMap")),
         ("namespaces", with_kind(&s.namespaces_objects, "v1", "Namespace")),
         ("serviceaccounts", with_kind(&s.service_accounts, "v1", "ServiceAccount")),
         ("roles", with_kind(&s.roles, "rbac.authorization.k8s.io/v1", "Role")),

@@ -214,3 +214,72 @@ impl FlinkSessionJob {
         self.metadata.namespace.as_deref().unwrap_or("default")
     }
 }
+
+pub const LYFT_GROUP: &str = "flink.k8s.io";
+
+/// Lyft flinkk8soperator's FlinkApplication (flink.k8s.io/v1beta1): the fields the rules read.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FlinkApplication {
+    #[serde(default)]
+    pub metadata: ObjectMeta,
+    #[serde(default)]
+    pub spec: FlinkApplicationSpec,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<FlinkApplicationStatus>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FlinkApplicationSpec {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub image: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flink_version: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parallelism: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub jar_name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entry_class: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub service_account_name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deployment_mode: Option<String>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub flink_config: BTreeMap<String, serde_json::Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub task_manager_config: Option<serde_json::Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub job_manager_config: Option<serde_json::Value>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FlinkApplicationStatus {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub phase: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failed_deploy_hash: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deploy_hash: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retry_count: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cluster_status: Option<serde_json::Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub job_status: Option<serde_json::Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_seen_error: Option<serde_json::Value>,
+}
+
+impl FlinkApplication {
+    pub fn name(&self) -> &str {
+        self.metadata.name.as_deref().unwrap_or("")
+    }
+    pub fn namespace(&self) -> &str {
+        self.metadata.namespace.as_deref().unwrap_or("default")
+    }
+}

@@ -6,7 +6,12 @@ pub mod flink;
 pub mod index;
 
 use chrono::{DateTime, Utc};
+use k8s_openapi::api::admissionregistration::v1::{
+    MutatingWebhookConfiguration, ValidatingWebhookConfiguration,
+};
 use k8s_openapi::api::apps::v1::Deployment;
+use k8s_openapi::api::discovery::v1::EndpointSlice;
+use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
 use k8s_openapi::api::core::v1::{
     ConfigMap, Event, Namespace, Pod, Secret, Service, ServiceAccount,
 };
@@ -14,7 +19,7 @@ use k8s_openapi::api::rbac::v1::{ClusterRole, ClusterRoleBinding, Role, RoleBind
 use serde::Serialize;
 use std::collections::BTreeMap;
 
-pub use flink::{FlinkDeployment, FlinkSessionJob};
+pub use flink::{FlinkApplication, FlinkDeployment, FlinkSessionJob};
 pub use index::Index;
 
 /// Everything the rules may look at.
@@ -26,12 +31,24 @@ pub struct Snapshot {
     pub namespaces: Vec<String>,
     pub flink_deployments: Vec<FlinkDeployment>,
     pub flink_session_jobs: Vec<FlinkSessionJob>,
+    /// Lyft flinkk8soperator's FlinkApplications (flink.k8s.io/v1beta1).
+    pub flink_applications: Vec<FlinkApplication>,
+    /// Pods of Flink clusters in scope (operator, native, standalone and Lyft labels).
     pub pods: Vec<Pod>,
     pub deployments: Vec<Deployment>,
     pub services: Vec<Service>,
     pub config_maps: Vec<ConfigMap>,
-    /// Metadata only: `data` and `stringData` are dropped when read.
+    /// Public certificates only: every key but `tls.crt` and `ca.crt` is dropped when read,
+    /// and `--save` drops those too (metadata only).
     pub secrets: Vec<Secret>,
+    pub endpoint_slices: Vec<EndpointSlice>,
+    /// The operator's installation, wherever it runs (cluster-wide reads).
+    pub operator_deployments: Vec<Deployment>,
+    pub operator_pods: Vec<Pod>,
+    pub operator_config_maps: Vec<ConfigMap>,
+    pub crds: Vec<CustomResourceDefinition>,
+    pub validating_webhooks: Vec<ValidatingWebhookConfiguration>,
+    pub mutating_webhooks: Vec<MutatingWebhookConfiguration>,
     pub events: Vec<Event>,
     pub namespaces_objects: Vec<Namespace>,
     pub service_accounts: Vec<ServiceAccount>,
