@@ -114,6 +114,8 @@ pub enum Command {
     /// The permissions Flink needs, decided by the API server, with the minimal fix
     #[command(name = "can-i")]
     CanI(crate::commands::can_i::CanIArgs),
+    /// Catch the traps in FlinkDeployment/FlinkSessionJob/FlinkApplication manifests before they are applied
+    Lint(crate::commands::lint::LintArgs),
 }
 
 #[derive(Debug, Args)]

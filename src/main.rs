@@ -22,6 +22,7 @@ fn main() -> ExitCode {
             Command::Triage(args) => commands::triage::run(args, &cli.output),
             Command::Logs(args) => commands::logs::run(args, &cli.kube, &cli.output).await,
             Command::CanI(args) => commands::can_i::run(args, &cli.kube, &cli.output).await,
+            Command::Lint(args) => commands::lint::run(args, &cli.output),
         }
     });
     match result {
