@@ -1,25 +1,543 @@
-//! TODO(helper): not yet written.
+//! FLK104: a container keeps failing to run (`CrashLoopBackOff`, `RunContainerError`,
+//! `CreateContainerConfigError`) for a reason no more specific rule owns.
+//!
+//! Ownership of the last exit, so that one crash gives one finding:
+//! - exit 0 under restartPolicy Always: FLK102 (container_exit_zero_restarting);
+//! - reason OOMKilled: FLK107 (oom_killed);
+//! - Flink's own codes (239, 163, 165 anywhere; 1 and 2 in a Flink container): FLK103.
+//!
+//! Everything else lands here. The category says what the evidence supports, no more:
+//! - 126 / 127 (found but not executable / command not found), `RunContainerError` and
+//!   `StartError` (the runtime could not start the process), and `CreateContainerConfigError` for
+//!   `runAsNonRoot` against an image that runs as root: `image_incompatible`: the image cannot run
+//!   as deployed;
+//! - `CreateContainerConfigError` otherwise (a Secret, ConfigMap or key the pod references is
+//!   missing) and `RunContainerError` on a mount: `podtemplate_invalid`;
+//! - a sidecar or init container (added by the pod template) failing with another code:
+//!   `podtemplate_invalid`: the template added a container that cannot run;
+//! - Flink's main container failing with another code (3, 134 SIGABRT, 139 SIGSEGV, a 137/143 kill
+//!   that is not an OOM kill, ...): `flink_fatal_exit`. The taxonomy has no "crashes for an unknown
+//!   reason" category; `flink_fatal_exit` is the symptom category for "the Flink process died", and
+//!   being a symptom it ranks below (and folds under) any real cause another rule finds, where
+//!   naming a root-cause category without evidence for it would mislead.
 
+use super::flink_fatal_exit::{
+    component_title, container_events, event_line, handled_here, is_flink_container, logs_command,
+    one_line, state_line, status_verify, termination_line, with_category, LogEvidence,
+};
+use super::pod_status::{containers, restart_policy, ContainerView};
 use super::{Rule, RuleMeta};
-use crate::finding::{Category, Finding, Severity};
+use crate::finding::{link, Category, Finding, ObjectRef, Severity};
+use crate::snapshot::flink::{FlinkDeployment, MAIN_CONTAINER};
+use crate::snapshot::index::{label, pod_name, pod_namespace, LABEL_APP};
 use crate::snapshot::{Index, Snapshot};
+use k8s_openapi::api::core::v1::Pod;
 
 pub struct CrashLoopBackOff;
 
 static META: RuleMeta = RuleMeta {
     id: "FLK104",
     name: "crashloop_backoff",
-    category: Category::InspectForbidden,
-    severity: Severity::Warning,
-    explains: &[],
+    category: Category::FlinkFatalExit,
+    severity: Severity::Critical,
+    explains: &["FLK401"],
 };
+
+const REASONS: &[&str] = &[
+    "CrashLoopBackOff",
+    "RunContainerError",
+    "CreateContainerConfigError",
+];
 
 impl Rule for CrashLoopBackOff {
     fn meta(&self) -> &'static RuleMeta {
         &META
     }
 
-    fn check(&self, _snapshot: &Snapshot, _index: &Index) -> Vec<Finding> {
-        Vec::new()
+    fn check(&self, snapshot: &Snapshot, index: &Index) -> Vec<Finding> {
+        let mut out = Vec::new();
+        for pod in &snapshot.pods {
+            for c in containers(pod) {
+                let Some(reason) = c.waiting_reason().filter(|r| REASONS.contains(r)) else {
+                    continue;
+                };
+                if owned_elsewhere(pod, &c) {
+                    continue;
+                }
+                out.push(finding(snapshot, index, pod, &c, reason));
+            }
+        }
+        out
+    }
+}
+
+fn owned_elsewhere(pod: &Pod, c: &ContainerView) -> bool {
+    let Some(t) = c.last_termination() else {
+        return false;
+    };
+    (t.exit_code == 0 && restart_policy(pod) == "Always" && !c.init)
+        || t.reason.as_deref() == Some("OOMKilled")
+        || handled_here(c)
+}
+
+/// What the evidence says the failure is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    NotExecutable,
+    CommandNotFound,
+    StartError,
+    RunAsRoot,
+    MissingReference,
+    MountFailed,
+    Killed,
+    Crashed,
+}
+
+fn kind(reason: &str, exit: Option<i32>, term_reason: Option<&str>, message: &str) -> Kind {
+    let m = message.to_ascii_lowercase();
+    if reason == "CreateContainerConfigError" {
+        return if m.contains("runasnonroot") {
+            Kind::RunAsRoot
+        } else {
+            Kind::MissingReference
+        };
+    }
+    match exit {
+        Some(127) => return Kind::CommandNotFound,
+        Some(126) => return Kind::NotExecutable,
+        _ => {}
+    }
+    if reason == "RunContainerError" || term_reason == Some("StartError") || exit == Some(128) {
+        if m.contains("mount") && !m.contains("exec:") {
+            return Kind::MountFailed;
+        }
+        if m.contains("executable file not found") || m.contains("no such file or directory") {
+            return Kind::CommandNotFound;
+        }
+        if m.contains("permission denied") || m.contains("exec format error") {
+            return Kind::NotExecutable;
+        }
+        return Kind::StartError;
+    }
+    match exit {
+        Some(137 | 143) => Kind::Killed,
+        _ => Kind::Crashed,
+    }
+}
+
+fn finding(
+    snapshot: &Snapshot,
+    index: &Index,
+    pod: &Pod,
+    c: &ContainerView,
+    reason: &str,
+) -> Finding {
+    let (ns, name) = (pod_namespace(pod), pod_name(pod));
+    let t = c.last_termination();
+    let waiting_msg = c.waiting_message().unwrap_or("");
+    let mut message = waiting_msg.to_string();
+    if let Some(m) = t.and_then(|t| t.message.as_deref()) {
+        message.push('\n');
+        message.push_str(m);
+    }
+    let k = kind(
+        reason,
+        t.map(|t| t.exit_code),
+        t.and_then(|t| t.reason.as_deref()),
+        &message,
+    );
+    let flink = is_flink_container(c) && !c.init;
+    let category = match k {
+        Kind::NotExecutable | Kind::CommandNotFound | Kind::StartError | Kind::RunAsRoot => {
+            Category::ImageIncompatible
+        }
+        Kind::MissingReference | Kind::MountFailed => Category::PodtemplateInvalid,
+        Kind::Killed | Kind::Crashed if flink => Category::FlinkFatalExit,
+        Kind::Killed | Kind::Crashed => Category::PodtemplateInvalid,
+    };
+    let code = t
+        .map(|t| format!(" (exit code {})", t.exit_code))
+        .unwrap_or_default();
+    let what = match k {
+        Kind::CommandNotFound => {
+            format!("cannot start: the command it runs is not in the image{code}")
+        }
+        Kind::NotExecutable => format!("cannot start: the command it runs is not executable{code}"),
+        Kind::StartError => format!("cannot be started by the container runtime{code}"),
+        Kind::RunAsRoot => "is refused: runAsNonRoot is set and the image runs as root".to_string(),
+        Kind::MissingReference => {
+            "cannot be created: it references a Secret, ConfigMap or key that does not exist"
+                .to_string()
+        }
+        Kind::MountFailed => "cannot start: a volume mount fails".to_string(),
+        Kind::Killed => format!("is killed and restarted over and over{code}"),
+        Kind::Crashed => format!("crashes and is restarted over and over{code}"),
+    };
+    let mut f = with_category(
+        Finding::new(
+            &META,
+            ObjectRef::namespaced("Pod", ns, name),
+            format!("{} {what}", component_title(pod, c)),
+        ),
+        category,
+    )
+    .deployment(index.deployment_of_pod(pod))
+    .evidence(state_line(c))
+    .link(link::container(ns, name, c.name()));
+    if let Some(t) = t {
+        f = f.evidence(termination_line(c, t));
+        if let Some(m) = t.message.as_deref().filter(|m| !m.trim().is_empty()) {
+            f = f.evidence(format!("terminated.message: {}", one_line(m)));
+        }
+    }
+    if let Some(cmd) = c.command() {
+        f = f.evidence(format!("container `{}` runs `{cmd}`", c.name()));
+    }
+    if let Some(img) = c.spec.and_then(|s| s.image.as_deref()) {
+        f = f.evidence(format!("image: {img}"));
+    }
+    let events = container_events(index, ns, name, c.name());
+    for e in events.iter().rev().take(4).rev() {
+        f = f.evidence(event_line(e));
+    }
+    let ran = t.is_some();
+    let logs = if ran {
+        Some(LogEvidence::read(snapshot, ns, name, c.name(), true))
+    } else {
+        None
+    };
+    if let Some(l) = &logs {
+        for line in l.lines() {
+            f = f.evidence(line);
+        }
+    }
+    let fd = label(pod, LABEL_APP).and_then(|app| index.flink_deployment(ns, app));
+    let logs_cmd = logs_command(
+        ns,
+        name,
+        c.name(),
+        logs.as_ref().and_then(|l| l.previous).unwrap_or(true),
+    );
+    f.fix(fix(k, ns, pod, c, fd, &message, &logs_cmd, logs.as_ref()))
+        .verify(status_verify(ns, name, c.name()))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn fix(
+    k: Kind,
+    ns: &str,
+    pod: &Pod,
+    c: &ContainerView,
+    fd: Option<&FlinkDeployment>,
+    message: &str,
+    logs_cmd: &str,
+    logs: Option<&LogEvidence>,
+) -> String {
+    let main = c.name() == MAIN_CONTAINER && !c.init;
+    let image_patch = match fd {
+        Some(d) => format!(
+            "kubectl patch flinkdeployment {} -n {ns} --type=merge -p '{{\"spec\":{{\"image\":\"flink:1.20\"}}}}'   # or your image built FROM flink:<version>",
+            d.name()
+        ),
+        None => "use an image built FROM the official flink image".to_string(),
+    };
+    match k {
+        Kind::CommandNotFound if main => format!(
+            "The image lacks what Flink runs in its main container: `/docker-entrypoint.sh` and the \
+             `kubernetes-jobmanager.sh` / `kubernetes-taskmanager.sh` scripts on the PATH ($FLINK_HOME/bin). \
+             Build the image FROM the official one (`FROM flink:1.20`, keeping its ENTRYPOINT and PATH), or run \
+             an image that has them:\n\n  {image_patch}\n\nIf the pod template sets `command` on {MAIN_CONTAINER}, \
+             remove it: it replaces Flink's entrypoint."
+        ),
+        Kind::CommandNotFound => format!(
+            "The command of `{}` is not in its image: fix `command`/`args` of that container in the pod template, \
+             or use an image that has it. The runtime said: {}",
+            c.name(),
+            one_line(first_line(message))
+        ),
+        Kind::NotExecutable => format!(
+            "The command exists but cannot be executed (missing execute bit, or built for another CPU architecture: \
+             `exec format error`). In the image's Dockerfile: `RUN chmod +x <script>`, and build for the nodes' \
+             architecture (`docker buildx build --platform linux/amd64,linux/arm64`). The runtime said: {}",
+            one_line(first_line(message))
+        ),
+        Kind::StartError => format!(
+            "The container runtime could not start the process: {}\nCheck the image's entrypoint and the container's \
+             command, user and working directory in the pod template.{}",
+            one_line(first_line(message)),
+            if main { format!("\n\n  {image_patch}") } else { String::new() }
+        ),
+        Kind::RunAsRoot => {
+            let patch = match fd {
+                Some(d) => format!(
+                    "kubectl patch flinkdeployment {} -n {ns} --type=merge \\\n    \
+                     -p '{{\"spec\":{{\"podTemplate\":{{\"spec\":{{\"securityContext\":{{\"runAsUser\":9999,\"runAsGroup\":9999,\"fsGroup\":9999}}}}}}}}}}'",
+                    d.name()
+                ),
+                None => "spec:\n  securityContext:\n    runAsUser: 9999\n    runAsGroup: 9999\n    fsGroup: 9999".to_string(),
+            };
+            format!(
+                "The pod's securityContext requires a non-root user and the image runs as root (or by name). Set a \
+                 numeric user (the official Flink image's user `flink` is uid 9999) in the pod template:\n\n  {patch}"
+            )
+        }
+        Kind::MissingReference => {
+            let what = missing_reference(message);
+            let create = match &what {
+                Some(("secret", n)) => format!("kubectl create secret generic {n} -n {ns} --from-literal=KEY=VALUE"),
+                Some(("configmap", n)) => format!("kubectl create configmap {n} -n {ns} --from-literal=KEY=VALUE"),
+                _ => format!("kubectl get secrets,configmaps -n {ns}"),
+            };
+            format!(
+                "The container references something that does not exist: {}\n\nCreate it, or fix the reference \
+                 (env.valueFrom / envFrom / volumes) in the FlinkDeployment's pod template:\n\n  {create}",
+                one_line(first_line(message))
+            )
+        }
+        Kind::MountFailed => format!(
+            "A volume cannot be mounted: {}\nFix the volume or volumeMount in the FlinkDeployment's pod template \
+             (mountPath, subPath, the referenced object).",
+            one_line(first_line(message))
+        ),
+        Kind::Killed => format!(
+            "The container is killed by a signal, not by the memory limit: usually a failing liveness probe or an \
+             eviction. Look at the pod's events (`kubectl describe pod {} -n {ns}`, reason `Unhealthy` / `Killing`) \
+             and give the probe more time (initialDelaySeconds, failureThreshold) in the pod template.\n\nIts last \
+             words are in:\n\n  {logs_cmd}",
+            pod_name(pod)
+        ),
+        Kind::Crashed => {
+            let cause = logs.and_then(|l| l.root()).map(|m| {
+                format!("The log names the cause at line {}: {}.\n{}\n\n", m.line_no, m.signature.explanation, m.fix())
+            });
+            format!(
+                "{}The cause is in the container's previous log, in the lines just before it exits:\n\n  \
+                 {logs_cmd} | tail -n 50\n\nFix the first error it shows; the container then stays up.",
+                cause.unwrap_or_default()
+            )
+        }
+    }
+}
+
+fn first_line(s: &str) -> &str {
+    s.lines().find(|l| !l.trim().is_empty()).unwrap_or(s)
+}
+
+/// `secret "x" not found` / `configmap "x" not found` / `couldn't find key k in Secret ns/x`.
+fn missing_reference(message: &str) -> Option<(&'static str, String)> {
+    let lower = message.to_ascii_lowercase();
+    for kind in ["secret", "configmap"] {
+        if let Some(i) = lower.find(&format!("{kind} \"")) {
+            let rest = &message[i + kind.len() + 2..];
+            if let Some(end) = rest.find('"') {
+                return Some((kind, rest[..end].to_string()));
+            }
+        }
+    }
+    for (needle, kind) in [(" in secret ", "secret"), (" in configmap ", "configmap")] {
+        if let Some(i) = lower.find(needle) {
+            let rest = message[i + needle.len()..]
+                .split_whitespace()
+                .next()
+                .unwrap_or("");
+            let name = rest.rsplit('/').next().unwrap_or(rest);
+            return Some((kind, name.to_string()));
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::testing::{run, snapshot, with_log, HEALTHY};
+
+    const LOOP: &str = r#"
+apiVersion: v1
+kind: Pod
+metadata:
+  name: orders-5d8f9c7b6d-x7k2p
+  namespace: shop
+  labels: {app: orders, component: jobmanager, type: flink-native-kubernetes}
+spec:
+  containers:
+  - {name: flink-main-container, image: "registry.example.com/team/orders:1.4", command: [/docker-entrypoint.sh], args: [bash, -c, kubernetes-jobmanager.sh kubernetes-application]}
+status:
+  phase: Running
+  containerStatuses:
+  - name: flink-main-container
+    image: registry.example.com/team/orders:1.4
+    imageID: ""
+    ready: false
+    restartCount: 5
+    state: {waiting: {reason: CrashLoopBackOff, message: "back-off 2m40s restarting failed container=flink-main-container pod=orders-5d8f9c7b6d-x7k2p_shop(1a2b)"}}
+    lastState: {terminated: {exitCode: 127, reason: Error}}
+---
+apiVersion: v1
+kind: Event
+metadata: {name: orders-5d8f9c7b6d-x7k2p.1, namespace: shop}
+involvedObject: {kind: Pod, namespace: shop, name: orders-5d8f9c7b6d-x7k2p, fieldPath: "spec.containers{flink-main-container}"}
+reason: BackOff
+type: Warning
+count: 22
+lastTimestamp: "2026-11-28T10:00:00Z"
+message: Back-off restarting failed container flink-main-container in pod orders-5d8f9c7b6d-x7k2p_shop(1a2b)
+"#;
+
+    #[test]
+    fn exit_127_is_an_incompatible_image() {
+        let s = with_log(
+            snapshot(LOOP),
+            "shop",
+            "orders-5d8f9c7b6d-x7k2p",
+            "flink-main-container",
+            true,
+            "bash: line 1: kubernetes-jobmanager.sh: command not found\n",
+        );
+        let f = run(&CrashLoopBackOff, &s);
+        assert_eq!(f.len(), 1);
+        let f = &f[0];
+        assert_eq!(f.category, Category::ImageIncompatible);
+        assert_eq!(f.layer, Category::ImageIncompatible.layer());
+        assert!(
+            f.title.contains("not in the image (exit code 127)"),
+            "{}",
+            f.title
+        );
+        assert!(f
+            .evidence
+            .iter()
+            .any(|e| e.contains("waiting CrashLoopBackOff (back-off 2m40s")));
+        assert!(f
+            .evidence
+            .iter()
+            .any(|e| e.contains("lastState.terminated: exitCode=127")));
+        assert!(f
+            .evidence
+            .iter()
+            .any(|e| e.starts_with("event Warning BackOff x22")));
+        assert!(f.evidence.iter().any(|e| e == "previous log line 1: bash: line 1: kubernetes-jobmanager.sh: command not found"), "{:?}", f.evidence);
+        assert!(f.fix.contains("FROM flink:1.20"));
+    }
+
+    #[test]
+    fn leaves_other_rules_their_exits() {
+        for (code, reason) in [
+            ("0", "Completed"),
+            ("239", "Error"),
+            ("2", "Error"),
+            ("137", "OOMKilled"),
+        ] {
+            let y = LOOP.replace(
+                "exitCode: 127, reason: Error",
+                &format!("exitCode: {code}, reason: {reason}"),
+            );
+            assert!(
+                run(&CrashLoopBackOff, &snapshot(&y)).is_empty(),
+                "exit {code}"
+            );
+        }
+        assert!(run(&CrashLoopBackOff, &snapshot(HEALTHY)).is_empty());
+    }
+
+    #[test]
+    fn an_unknown_exit_of_flink_is_a_fatal_exit_symptom_and_a_sidecar_s_is_the_template_s() {
+        let y = LOOP.replace("exitCode: 127", "exitCode: 134");
+        let f = &run(&CrashLoopBackOff, &snapshot(&y))[0];
+        assert_eq!(f.category, Category::FlinkFatalExit);
+        assert!(
+            f.fix.contains(
+                "kubectl logs orders-5d8f9c7b6d-x7k2p -n shop -c flink-main-container --previous"
+            ),
+            "{}",
+            f.fix
+        );
+        let side = y.replace("flink-main-container", "log-shipper").replace(
+            "registry.example.com/team/orders:1.4",
+            "fluent/fluent-bit:3",
+        );
+        let f = &run(&CrashLoopBackOff, &snapshot(&side))[0];
+        assert_eq!(f.category, Category::PodtemplateInvalid);
+        // Exit 1 of a non-Flink sidecar is not Flink's: FLK104 takes it.
+        let side1 = side.replace("exitCode: 134", "exitCode: 1");
+        assert_eq!(run(&CrashLoopBackOff, &snapshot(&side1)).len(), 1);
+    }
+
+    #[test]
+    fn create_container_config_error_names_the_missing_secret() {
+        let y = LOOP
+            .replace("reason: CrashLoopBackOff, message: \"back-off 2m40s restarting failed container=flink-main-container pod=orders-5d8f9c7b6d-x7k2p_shop(1a2b)\"", "reason: CreateContainerConfigError, message: 'secret \"s3-credentials\" not found'")
+            .replace("    lastState: {terminated: {exitCode: 127, reason: Error}}\n", "");
+        let f = &run(&CrashLoopBackOff, &snapshot(&y))[0];
+        assert_eq!(f.category, Category::PodtemplateInvalid);
+        assert!(
+            f.fix
+                .contains("kubectl create secret generic s3-credentials -n shop"),
+            "{}",
+            f.fix
+        );
+        assert!(
+            !f.evidence.iter().any(|e| e.contains("log")),
+            "no log for a container that never ran: {:?}",
+            f.evidence
+        );
+        let root = y
+            .replace(
+                "'secret \\\"s3-credentials\\\" not found'",
+                "container has runAsNonRoot and image will run as root",
+            )
+            .replace(
+                "'secret \"s3-credentials\" not found'",
+                "\"container has runAsNonRoot and image will run as root\"",
+            );
+        let f = &run(&CrashLoopBackOff, &snapshot(&root))[0];
+        assert_eq!(f.category, Category::ImageIncompatible, "{}", f.title);
+        assert!(f.fix.contains("runAsUser: 9999"));
+    }
+
+    #[test]
+    fn run_container_error_on_a_missing_entrypoint() {
+        let y = LOOP
+            .replace("reason: CrashLoopBackOff, message: \"back-off 2m40s restarting failed container=flink-main-container pod=orders-5d8f9c7b6d-x7k2p_shop(1a2b)\"", "reason: RunContainerError, message: 'failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: exec: \"/docker-entrypoint.sh\": stat /docker-entrypoint.sh: no such file or directory: unknown'")
+            .replace("exitCode: 127, reason: Error", "exitCode: 128, reason: StartError");
+        let f = &run(&CrashLoopBackOff, &snapshot(&y))[0];
+        assert_eq!(f.category, Category::ImageIncompatible);
+        assert!(
+            f.title.contains("not in the image (exit code 128)"),
+            "{}",
+            f.title
+        );
+    }
+
+    #[test]
+    fn missing_references() {
+        assert_eq!(
+            missing_reference("secret \"a\" not found"),
+            Some(("secret", "a".into()))
+        );
+        assert_eq!(
+            missing_reference("configmap \"b\" not found"),
+            Some(("configmap", "b".into()))
+        );
+        assert_eq!(
+            missing_reference("couldn't find key password in Secret shop/db"),
+            Some(("secret", "db".into()))
+        );
+    }
+
+    #[test]
+    fn scenario_bundles() {
+        use crate::rules::flink_fatal_exit::{scenario, HEALTHY_SCENARIOS};
+        let f = run(&CrashLoopBackOff, &scenario("crashloop-image-incompatible"));
+        assert_eq!(f.len(), 1);
+        assert_eq!(f[0].category, Category::ImageIncompatible);
+        for name in HEALTHY_SCENARIOS.iter().chain(&[
+            "flink-fatal-exit",
+            "jvm-out-of-memory",
+            "oom-killed",
+            "image-pull-failed",
+        ]) {
+            assert!(run(&CrashLoopBackOff, &scenario(name)).is_empty(), "{name}");
+        }
     }
 }

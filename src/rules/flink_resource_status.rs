@@ -1,25 +1,1164 @@
-//! TODO(helper): not yet written.
+//! FLK401: the operator reports a FlinkDeployment or FlinkSessionJob as broken in its status.
+//!
+//! Read from `.status` (facts: ../shared/docs/flink-facts.md §1.2):
+//! - `jobManagerDeploymentStatus` `ERROR` (a `DeploymentFailedException`: CrashLoopBackOff,
+//!   ImagePullBackOff, FailedMount, FailedCreate, ...) or `MISSING` after a deployment;
+//! - `DEPLOYING` / `DEPLOYED_NOT_READY` for longer than
+//!   `kubernetes.operator.deployment.readiness.timeout` (5 min) after the last reconciliation
+//!   (`captured_at` is "now"; rules never read the clock);
+//! - `lifecycleState` `FAILED`, `ROLLING_BACK` / `ROLLED_BACK`, and job state `FAILED`;
+//! - `status.error`, normally a JSON `FlinkResourceException` (`type`, `message`,
+//!   `additionalMetadata.reason`, `throwableList[]`) decoded down to its root cause, or a plain
+//!   string (`Job Not Found`, an exception's `toString()`);
+//! - the Warning events the operator records on the resource.
+//!
+//! The category is what the decoded messages say: the signature catalogue first, then the
+//! Kubernetes reason the operator copied (`CrashLoopBackOff` -> `flink_fatal_exit`,
+//! `ImagePullBackOff` -> `image_pull_failed`, ...), the validator's words, and the JobManager
+//! pods. This is the CR-level view of a failure whose pod-level cause other rules report
+//! (FLK101, FLK103-FLK109, FLK501 list FLK401 in their `explains`), so it folds under them.
 
+use super::flink_fatal_exit::{one_line, roots};
+use super::pod_status::containers;
 use super::{Rule, RuleMeta};
-use crate::finding::{Category, Finding, Severity};
+use crate::finding::{Category, Finding, ObjectRef, Severity};
+use crate::signatures::{catalogue, Match};
+use crate::snapshot::flink::{FlinkDeployment, FlinkSessionJob, JobSpec};
+use crate::snapshot::index::{deployment_ref, label, pod_name, LABEL_COMPONENT};
 use crate::snapshot::{Index, Snapshot};
+use chrono::{DateTime, Duration, Utc};
+use k8s_openapi::api::core::v1::{Event, Pod};
+use serde_json::Value;
 
 pub struct FlinkResourceStatus;
 
 static META: RuleMeta = RuleMeta {
     id: "FLK401",
     name: "flink_resource_status",
-    category: Category::InspectForbidden,
-    severity: Severity::Warning,
+    category: Category::FlinkFatalExit,
+    severity: Severity::Critical,
     explains: &[],
 };
+
+/// `kubernetes.operator.deployment.readiness.timeout` default.
+const READINESS_TIMEOUT_MIN: i64 = 5;
 
 impl Rule for FlinkResourceStatus {
     fn meta(&self) -> &'static RuleMeta {
         &META
     }
 
-    fn check(&self, _snapshot: &Snapshot, _index: &Index) -> Vec<Finding> {
-        Vec::new()
+    fn check(&self, snapshot: &Snapshot, index: &Index) -> Vec<Finding> {
+        let mut out: Vec<Finding> = snapshot
+            .flink_deployments
+            .iter()
+            .filter_map(|fd| check_deployment(snapshot, index, fd))
+            .collect();
+        out.extend(
+            snapshot
+                .flink_session_jobs
+                .iter()
+                .filter_map(|sj| check_session_job(snapshot, index, sj)),
+        );
+        out
+    }
+}
+
+/// One thing wrong in the status, worst first.
+#[derive(Debug, Clone, PartialEq)]
+enum Problem {
+    JmError,
+    JmMissing,
+    Stuck { state: String, minutes: i64 },
+    LifecycleFailed,
+    JobFailed,
+    RolledBack(String),
+    ErrorReported,
+}
+
+impl Problem {
+    fn severity(&self) -> Severity {
+        match self {
+            Problem::RolledBack(_) | Problem::ErrorReported => Severity::Warning,
+            _ => Severity::Critical,
+        }
+    }
+}
+
+/// `status.error` decoded.
+#[derive(Debug, Default, Clone, PartialEq)]
+struct DecodedError {
+    json: bool,
+    type_: Option<String>,
+    message: Option<String>,
+    reason: Option<String>,
+    http_code: Option<String>,
+    throwables: Vec<(Option<String>, Option<String>)>,
+}
+
+impl DecodedError {
+    fn parse(raw: &str) -> DecodedError {
+        let raw = raw.trim();
+        if let Ok(Value::Object(o)) = serde_json::from_str::<Value>(raw) {
+            let s = |v: Option<&Value>| {
+                v.and_then(Value::as_str)
+                    .map(str::to_string)
+                    .filter(|s| !s.is_empty())
+            };
+            let meta = o.get("additionalMetadata");
+            let throwables = o
+                .get("throwableList")
+                .and_then(Value::as_array)
+                .map(|list| {
+                    list.iter()
+                        .map(|t| (s(t.get("type")), s(t.get("message"))))
+                        .collect()
+                })
+                .unwrap_or_default();
+            return DecodedError {
+                json: true,
+                type_: s(o.get("type")),
+                message: s(o.get("message")),
+                reason: s(meta.and_then(|m| m.get("reason"))),
+                http_code: meta
+                    .and_then(|m| m.get("httpResponseCode"))
+                    .map(|v| match v {
+                        Value::String(s) => s.clone(),
+                        other => other.to_string(),
+                    }),
+                throwables,
+            };
+        }
+        // `e.toString()`: `fully.qualified.Type: message`, or just a message (`Job Not Found`).
+        match raw.split_once(": ") {
+            Some((t, m)) if !t.contains(' ') && t.contains('.') => DecodedError {
+                type_: Some(t.to_string()),
+                message: Some(m.to_string()),
+                ..Default::default()
+            },
+            _ => DecodedError {
+                message: Some(raw.to_string()),
+                ..Default::default()
+            },
+        }
+    }
+
+    /// The deepest cause for a title: `ShortType: message` of the last throwable, else the message.
+    fn root_summary(&self) -> Option<String> {
+        match self.throwables.iter().rev().find(|(_, m)| m.is_some()) {
+            Some((t, Some(m))) => Some(match t.as_deref().and_then(|t| t.rsplit('.').next()) {
+                Some(short) if !m.starts_with(t.as_deref().unwrap_or("")) => {
+                    format!("{short}: {m}")
+                }
+                _ => m.clone(),
+            }),
+            _ => self.message.clone(),
+        }
+    }
+
+    /// The deepest message: the last throwable with one, else the top message.
+    fn root_message(&self) -> Option<&str> {
+        self.throwables
+            .iter()
+            .rev()
+            .find_map(|(_, m)| m.as_deref())
+            .or(self.message.as_deref())
+    }
+
+    fn messages(&self) -> Vec<&str> {
+        let mut out: Vec<&str> = self.message.iter().map(String::as_str).collect();
+        out.extend(self.throwables.iter().filter_map(|(_, m)| m.as_deref()));
+        out
+    }
+
+    fn is_validation(&self) -> bool {
+        self.type_
+            .as_deref()
+            .is_some_and(|t| t.ends_with("ValidationException"))
+    }
+
+    fn evidence(&self, raw: &str, path: &str) -> Vec<String> {
+        if !self.json {
+            return vec![format!("{path}: {}", one_line(raw))];
+        }
+        let mut out = Vec::new();
+        if let Some(t) = &self.type_ {
+            out.push(format!("{path}.type: {t}"));
+        }
+        if let Some(m) = &self.message {
+            out.push(format!("{path}.message: {}", one_line(m)));
+        }
+        if let Some(r) = &self.reason {
+            out.push(format!("{path}.additionalMetadata.reason: {r}"));
+        }
+        if let Some(c) = &self.http_code {
+            out.push(format!("{path}.additionalMetadata.httpResponseCode: {c}"));
+        }
+        let n = self.throwables.len();
+        for (i, (t, m)) in self.throwables.iter().enumerate().skip(n.saturating_sub(3)) {
+            out.push(format!(
+                "{path}.throwableList[{i}]: {}{}{}",
+                t.as_deref().unwrap_or("?"),
+                m.as_deref()
+                    .map(|m| format!(": {}", one_line(m)))
+                    .unwrap_or_default(),
+                if i + 1 == n { "   (root cause)" } else { "" }
+            ));
+        }
+        out
+    }
+}
+
+/// What decided the category, for the fix.
+#[derive(Debug)]
+enum Basis {
+    Signature(Match),
+    Validation(String),
+    Reason,
+    Words,
+    Pod(String),
+    Default,
+}
+
+/// The fields common to FlinkDeployment and FlinkSessionJob status.
+struct View<'a> {
+    kind: &'static str,
+    ns: &'a str,
+    name: &'a str,
+    jm: Option<&'a str>,
+    lifecycle: Option<&'a str>,
+    job: Option<&'a str>,
+    error: Option<&'a str>,
+    reconciled_at: Option<DateTime<Utc>>,
+    events: Vec<&'a Event>,
+    job_spec: Option<&'a JobSpec>,
+}
+
+fn check_deployment(snapshot: &Snapshot, index: &Index, fd: &FlinkDeployment) -> Option<Finding> {
+    let st = fd.status.as_ref()?;
+    let view = View {
+        kind: "FlinkDeployment",
+        ns: fd.namespace(),
+        name: fd.name(),
+        jm: st.job_manager_deployment_status.as_deref(),
+        lifecycle: st.lifecycle_state.as_deref(),
+        job: st.job_status.as_ref().and_then(|j| j.state.as_deref()),
+        error: st.error.as_deref().filter(|e| !e.trim().is_empty()),
+        reconciled_at: st
+            .reconciliation_status
+            .as_ref()
+            .and_then(|r| r.reconciliation_timestamp)
+            .and_then(DateTime::from_timestamp_millis)
+            .or_else(|| {
+                fd.metadata
+                    .creation_timestamp
+                    .as_ref()
+                    .and_then(crate::snapshot::to_utc)
+            }),
+        events: warnings(index.events_for("FlinkDeployment", fd.namespace(), fd.name())),
+        job_spec: fd.spec.job.as_ref(),
+    };
+    let problems = problems(&view, snapshot.captured_at);
+    let first = problems.first()?.clone();
+    let jm_pods: Vec<&Pod> = index
+        .pods_of(fd)
+        .into_iter()
+        .filter(|p| label(p, LABEL_COMPONENT) == Some("jobmanager"))
+        .collect();
+    Some(build(
+        snapshot,
+        &view,
+        &problems,
+        first,
+        Some(fd),
+        &jm_pods,
+        deployment_ref(fd),
+    ))
+}
+
+fn check_session_job(snapshot: &Snapshot, index: &Index, sj: &FlinkSessionJob) -> Option<Finding> {
+    let st = sj.status.as_ref()?;
+    let view = View {
+        kind: "FlinkSessionJob",
+        ns: sj.namespace(),
+        name: sj.name(),
+        jm: None,
+        lifecycle: st.lifecycle_state.as_deref(),
+        job: st.job_status.as_ref().and_then(|j| j.state.as_deref()),
+        error: st.error.as_deref().filter(|e| !e.trim().is_empty()),
+        reconciled_at: None,
+        events: warnings(index.events_for("FlinkSessionJob", sj.namespace(), sj.name())),
+        job_spec: sj.spec.job.as_ref(),
+    };
+    let problems = problems(&view, snapshot.captured_at);
+    let first = problems.first()?.clone();
+    // A session job belongs with its session cluster: the cluster's pod-level causes explain it.
+    let cluster = sj
+        .spec
+        .deployment_name
+        .as_deref()
+        .and_then(|d| index.flink_deployment(sj.namespace(), d));
+    let group = cluster
+        .map(deployment_ref)
+        .unwrap_or_else(|| ObjectRef::namespaced("FlinkSessionJob", sj.namespace(), sj.name()));
+    let jm_pods: Vec<&Pod> = cluster
+        .map(|c| {
+            index
+                .pods_of(c)
+                .into_iter()
+                .filter(|p| label(p, LABEL_COMPONENT) == Some("jobmanager"))
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut f = build(snapshot, &view, &problems, first, cluster, &jm_pods, group);
+    if let Some(d) = sj.spec.deployment_name.as_deref() {
+        let fds_read = !snapshot
+            .gaps
+            .iter()
+            .any(|g| g.resource == "flinkdeployments");
+        if cluster.is_none() && fds_read {
+            f = f.evidence(format!(
+                "spec.deploymentName: {d}, and no FlinkDeployment {d} exists in namespace {}",
+                sj.namespace()
+            ));
+        } else {
+            f = f.evidence(format!("spec.deploymentName: {d}"));
+        }
+    }
+    Some(f)
+}
+
+fn warnings(events: Vec<&Event>) -> Vec<&Event> {
+    events
+        .into_iter()
+        .filter(|e| e.type_.as_deref() == Some("Warning"))
+        .collect()
+}
+
+fn problems(v: &View, now: DateTime<Utc>) -> Vec<Problem> {
+    let mut out = Vec::new();
+    let suspended = v.lifecycle == Some("SUSPENDED")
+        || v.job_spec.and_then(|j| j.state.as_deref()) == Some("suspended");
+    match v.jm {
+        Some("ERROR") => out.push(Problem::JmError),
+        Some("MISSING")
+            if !suspended
+                && (v.error.is_some()
+                    || matches!(
+                        v.lifecycle,
+                        Some("FAILED" | "DEPLOYED" | "STABLE" | "ROLLED_BACK")
+                    )) =>
+        {
+            out.push(Problem::JmMissing)
+        }
+        Some(s @ ("DEPLOYING" | "DEPLOYED_NOT_READY")) => {
+            if let Some(t) = v.reconciled_at {
+                let waited = now.signed_duration_since(t);
+                if waited > Duration::minutes(READINESS_TIMEOUT_MIN) {
+                    out.push(Problem::Stuck {
+                        state: s.to_string(),
+                        minutes: waited.num_minutes(),
+                    });
+                }
+            }
+        }
+        _ => {}
+    }
+    if v.lifecycle == Some("FAILED") {
+        out.push(Problem::LifecycleFailed);
+    }
+    if v.job == Some("FAILED") {
+        out.push(Problem::JobFailed);
+    }
+    if let Some(s @ ("ROLLING_BACK" | "ROLLED_BACK")) = v.lifecycle {
+        out.push(Problem::RolledBack(s.to_string()));
+    }
+    if out.is_empty() && v.error.is_some() && !suspended {
+        out.push(Problem::ErrorReported);
+    }
+    out
+}
+
+fn headline(kind: &str, p: &Problem, reason: Option<&str>, root: Option<&str>) -> String {
+    let because = match (reason, root) {
+        (Some(r), _) => format!(": {r}"),
+        (None, Some(m)) => format!(": {}", short(m, 120)),
+        _ => String::new(),
+    };
+    match p {
+        Problem::JmError => format!("JobManager deployment failed (jobManagerDeploymentStatus ERROR){because}"),
+        Problem::JmMissing => format!("JobManager deployment is missing (jobManagerDeploymentStatus MISSING){because}"),
+        Problem::Stuck { state, .. } => format!(
+            "JobManager has not become ready ({state} for longer than the {READINESS_TIMEOUT_MIN} min readiness timeout){because}"
+        ),
+        Problem::LifecycleFailed => format!("{kind} failed (lifecycleState FAILED){because}"),
+        Problem::JobFailed => format!("the job FAILED (jobStatus.state FAILED){because}"),
+        Problem::RolledBack(s) => format!("the last spec change was rolled back ({s}){because}"),
+        Problem::ErrorReported => format!("the operator reports an error{because}"),
+    }
+}
+
+fn short(s: &str, n: usize) -> String {
+    let one = one_line(s);
+    if one.chars().count() > n {
+        format!("{}…", one.chars().take(n).collect::<String>())
+    } else {
+        one
+    }
+}
+
+fn build(
+    snapshot: &Snapshot,
+    v: &View,
+    problems: &[Problem],
+    first: Problem,
+    fd: Option<&FlinkDeployment>,
+    jm_pods: &[&Pod],
+    group: ObjectRef,
+) -> Finding {
+    let decoded = v.error.map(DecodedError::parse);
+    let event_reason = v
+        .events
+        .iter()
+        .rev()
+        .filter_map(|e| e.reason.as_deref())
+        .find(|r| KUBE_REASONS.contains(r) || *r == "ValidationError");
+    let reason = decoded
+        .as_ref()
+        .and_then(|d| d.reason.clone())
+        .or(event_reason.map(str::to_string));
+    let (category, basis) = categorize(
+        decoded.as_ref(),
+        &v.events,
+        reason.as_deref(),
+        jm_pods,
+        &first,
+    );
+    let root = decoded.as_ref().and_then(DecodedError::root_summary);
+    let title_reason = reason.as_deref().filter(|r| *r != "ValidationError");
+    let mut f = Finding::new(
+        &META,
+        ObjectRef::namespaced(v.kind, v.ns, v.name),
+        headline(v.kind, &first, title_reason, root.as_deref()),
+    )
+    .severity(first.severity())
+    .deployment(Some(group));
+    f.category = category;
+    f.layer = category.layer();
+    if let Some(jm) = v.jm {
+        f = f.evidence(format!("status.jobManagerDeploymentStatus: {jm}"));
+    }
+    if let Some(lc) = v.lifecycle {
+        f = f.evidence(format!("status.lifecycleState: {lc}"));
+    }
+    if let Some(j) = v.job {
+        f = f.evidence(format!("status.jobStatus.state: {j}"));
+    }
+    for p in problems {
+        if let Problem::Stuck { minutes, .. } = p {
+            if let Some(t) = v.reconciled_at {
+                f = f.evidence(format!(
+                    "last reconciled at {} ({minutes} min before the snapshot; kubernetes.operator.deployment.readiness.timeout is {READINESS_TIMEOUT_MIN} min)",
+                    t.format("%Y-%m-%dT%H:%M:%SZ")
+                ));
+            }
+        }
+    }
+    if let (Some(d), Some(raw)) = (&decoded, v.error) {
+        for line in d.evidence(raw, "status.error") {
+            f = f.evidence(line);
+        }
+    }
+    if let Basis::Signature(m) = &basis {
+        f = f.evidence(format!(
+            "{} matches {}: {}",
+            m.line, m.signature.id, m.signature.explanation
+        ));
+    }
+    for e in v.events.iter().rev().take(4).rev() {
+        f = f.evidence(super::flink_fatal_exit::event_line(e));
+    }
+    if let Basis::Pod(p) = &basis {
+        f = f.evidence(p.clone());
+    }
+    let fix = fix(snapshot, v, category, &basis, fd, jm_pods, decoded.as_ref());
+    f.fix(fix).verify(verify(v))
+}
+
+/// The Kubernetes reasons the operator copies into `additionalMetadata.reason` and event reasons.
+const KUBE_REASONS: &[&str] = &[
+    "CrashLoopBackOff",
+    "ImagePullBackOff",
+    "ErrImagePull",
+    "InvalidImageName",
+    "RunContainerError",
+    "CreateContainerConfigError",
+    "OOMKilled",
+    "FailedMount",
+    "FailedCreate",
+];
+
+fn categorize(
+    decoded: Option<&DecodedError>,
+    events: &[&Event],
+    reason: Option<&str>,
+    jm_pods: &[&Pod],
+    first: &Problem,
+) -> (Category, Basis) {
+    let mut texts: Vec<&str> = decoded.map(|d| d.messages()).unwrap_or_default();
+    texts.extend(events.iter().filter_map(|e| e.message.as_deref()));
+    // 1. The signature catalogue, over each message (a cause before its effects).
+    let matches: Vec<Match> = texts.iter().flat_map(|t| catalogue().scan(t)).collect();
+    let rs = roots(&matches);
+    let signature = rs.iter().find(|m| !m.signature.category.is_symptom());
+    let joined = texts.join("\n");
+    // 2. The validator's words: the catalogue's category when it knows the message, and the
+    //    validator's own message for the fix (it names the field to change).
+    let validation = decoded.is_some_and(DecodedError::is_validation)
+        || events
+            .iter()
+            .any(|e| e.reason.as_deref() == Some("ValidationError"));
+    if let (Some(m), false) = (signature, validation) {
+        return (m.signature.category, Basis::Signature((*m).clone()));
+    }
+    if validation {
+        let msg = decoded
+            .and_then(|d| d.message.clone())
+            .or_else(|| {
+                events
+                    .iter()
+                    .rev()
+                    .find(|e| e.reason.as_deref() == Some("ValidationError"))
+                    .and_then(|e| e.message.clone())
+            })
+            .unwrap_or_default();
+        let category = signature
+            .map(|m| m.signature.category)
+            .unwrap_or_else(|| validation_category(&msg));
+        return (category, Basis::Validation(msg));
+    }
+    // 3. The Kubernetes reason the operator copied.
+    if let Some(r) = reason {
+        let c = match r {
+            "CrashLoopBackOff" => Some(Category::FlinkFatalExit),
+            "ImagePullBackOff" | "ErrImagePull" | "InvalidImageName" => {
+                Some(Category::ImagePullFailed)
+            }
+            "FailedMount" | "CreateContainerConfigError" => Some(Category::PodtemplateInvalid),
+            "RunContainerError" => Some(Category::ImageIncompatible),
+            "OOMKilled" => Some(Category::OomKilled),
+            "FailedCreate" => Some(
+                if ["exceeded quota", "failed quota", "usage per", "LimitRange"]
+                    .iter()
+                    .any(|k| joined.contains(k))
+                {
+                    Category::ResourceQuotaExceeded
+                } else {
+                    Category::PodtemplateInvalid
+                },
+            ),
+            _ => None,
+        };
+        if let Some(c) = c {
+            return (c, Basis::Reason);
+        }
+    }
+    // 4. Words the operator itself writes (and the catalogue may not know).
+    if let Some(c) = words_category(&joined) {
+        return (c, Basis::Words);
+    }
+    // 5. What the JobManager pods show.
+    for p in jm_pods {
+        for c in containers(p) {
+            if let Some(w) = c.waiting_reason() {
+                let cat = match w {
+                    "CrashLoopBackOff" => Some(Category::FlinkFatalExit),
+                    "ImagePullBackOff" | "ErrImagePull" | "InvalidImageName" => {
+                        Some(Category::ImagePullFailed)
+                    }
+                    "CreateContainerConfigError" => Some(Category::PodtemplateInvalid),
+                    "RunContainerError" => Some(Category::ImageIncompatible),
+                    _ => None,
+                };
+                if let Some(cat) = cat {
+                    return (
+                        cat,
+                        Basis::Pod(format!(
+                            "JobManager pod {} container {}: waiting {w}",
+                            pod_name(p),
+                            c.name()
+                        )),
+                    );
+                }
+            }
+            if c.last_termination().and_then(|t| t.reason.as_deref()) == Some("OOMKilled") {
+                return (
+                    Category::OomKilled,
+                    Basis::Pod(format!(
+                        "JobManager pod {} container {}: OOMKilled",
+                        pod_name(p),
+                        c.name()
+                    )),
+                );
+            }
+        }
+        let pending = p.status.as_ref().and_then(|s| s.phase.as_deref()) == Some("Pending");
+        if pending && matches!(first, Problem::Stuck { .. }) {
+            return (
+                Category::PodUnschedulable,
+                Basis::Pod(format!("JobManager pod {} is Pending", pod_name(p))),
+            );
+        }
+    }
+    // 6. A symptom whose cause is not in the status: the process does not come up or dies.
+    (Category::FlinkFatalExit, Basis::Default)
+}
+
+/// Validator messages (DefaultValidator) by what they are about. Anything else the validator says
+/// is a spec error of the kind the admission webhook reports: `webhook_rejected`.
+fn validation_category(msg: &str) -> Category {
+    words_category(msg).unwrap_or(Category::WebhookRejected)
+}
+
+fn words_category(text: &str) -> Option<Category> {
+    let has = |ks: &[&str]| ks.iter().any(|k| text.contains(k));
+    Some(
+        if has(&[
+            "Flink Version must be defined",
+            "is not supported",
+            "UnsupportedFlinkVersion",
+        ]) && text.contains("link")
+        {
+            Category::FlinkVersionUnsupported
+        } else if has(&[
+            "HA metadata",
+            "Job Not Found",
+            "the configmaps have been deleted",
+            "Manual restore required",
+        ]) {
+            Category::JobmanagerRestartWithoutHa
+        } else if has(&[
+            "High availability should be enabled",
+            "HA must be enabled",
+            "high-availability.storageDir",
+        ]) {
+            Category::HaMisconfigured
+        } else if has(&["jarURI", "FileNotFoundException"]) && has(&["jar", "JAR"]) {
+            Category::JobJarNotFound
+        } else if has(&[
+            "ClassNotFoundException",
+            "Could not find the provided job class",
+            "NoClassDefFoundError",
+        ]) {
+            Category::JobEntryClassError
+        } else if has(&[
+            "NoResourceAvailableException",
+            "Could not acquire the minimum required resources",
+        ]) {
+            Category::NoSlots
+        } else if has(&["Could not find a file system implementation for scheme"]) {
+            Category::FilesystemPluginMissing
+        } else if has(&["exceeded quota", "failed quota"]) {
+            Category::ResourceQuotaExceeded
+        } else if has(&["is forbidden: User \"system:serviceaccount:"]) {
+            Category::RbacForbidden
+        } else if has(&[
+            "resource memory must be defined",
+            "memory.process.size",
+            "memory configuration",
+        ]) {
+            Category::MemoryConfigInvalid
+        } else if has(&["Checkpoint directory", "savepoint", "Savepoint"])
+            && has(&[
+                "restore",
+                "Restore",
+                "must be defined",
+                "not found",
+                "does not exist",
+            ])
+        {
+            Category::SavepointRestoreFailed
+        } else if has(&[
+            "Cannot switch from",
+            "can't be changed",
+            "UpgradeFailureException",
+        ]) {
+            Category::UpgradeFailed
+        } else if has(&[
+            "spec.serviceAccount must be defined",
+            "Forbidden Flink config key",
+            "must be larger than",
+            "is invalid, must consist",
+        ]) {
+            Category::WebhookRejected
+        } else {
+            return None;
+        },
+    )
+}
+
+fn kubectl_kind(kind: &str) -> &'static str {
+    if kind == "FlinkSessionJob" {
+        "flinksessionjob"
+    } else {
+        "flinkdeployment"
+    }
+}
+
+fn verify(v: &View) -> String {
+    match v.kind {
+        "FlinkSessionJob" => format!(
+            "kubectl get flinksessionjob {} -n {} -o jsonpath='{{.status.lifecycleState}} {{.status.jobStatus.state}} {{.status.error}}{{\"\\n\"}}'   # expect STABLE RUNNING and no error",
+            v.name, v.ns
+        ),
+        _ => format!(
+            "kubectl get flinkdeployment {} -n {} -o jsonpath='{{.status.jobManagerDeploymentStatus}} {{.status.lifecycleState}} {{.status.jobStatus.state}}{{\"\\n\"}}'   # expect READY STABLE{}",
+            v.name,
+            v.ns,
+            if v.job_spec.is_some() { " RUNNING" } else { "" }
+        ),
+    }
+}
+
+/// `flink:1.20.1-scala_2.12-java17` -> `v1_20`.
+fn flink_version_of_image(image: &str) -> Option<String> {
+    let tag = image.rsplit_once(':')?.1;
+    let mut parts = tag.split(['.', '-']);
+    let major = parts.next()?.parse::<u32>().ok()?;
+    let minor = parts.next()?.parse::<u32>().ok()?;
+    Some(format!("v{major}_{minor}"))
+}
+
+fn fix(
+    snapshot: &Snapshot,
+    v: &View,
+    category: Category,
+    basis: &Basis,
+    fd: Option<&FlinkDeployment>,
+    jm_pods: &[&Pod],
+    decoded: Option<&DecodedError>,
+) -> String {
+    let (ns, name) = (v.ns, v.name);
+    let kind = kubectl_kind(v.kind);
+    let cluster = fd.map(|d| d.name()).unwrap_or(name);
+    let jm_logs = match jm_pods.first() {
+        Some(p) => format!("kubectl logs {} -n {ns} -c flink-main-container --previous", pod_name(p)),
+        None => format!("kubectl logs -n {ns} -l app={cluster},component=jobmanager -c flink-main-container --previous --tail=200"),
+    };
+    let redeploy = format!(
+        "\n\nThe operator retries on its own once the cause is gone; to redeploy at once:\n\n  \
+         kubectl patch {kind} {name} -n {ns} --type=merge -p '{{\"spec\":{{\"restartNonce\":{}}}}}'",
+        snapshot.captured_at.timestamp()
+    );
+    let specific = match basis {
+        Basis::Signature(m) => format!(
+            "The operator's error names the cause: {}.\n{}",
+            m.signature.explanation,
+            m.fix()
+        ),
+        Basis::Validation(msg) => {
+            return format!(
+                "The operator's validator rejected the spec and keeps running the last valid one: \"{}\". {}\n\n\
+                 The operator validates again as soon as the spec changes.",
+                one_line(msg),
+                validation_fix(msg, ns, name, kind, fd)
+            );
+        }
+        _ => match category {
+            Category::FlinkFatalExit => format!(
+                "The JobManager does not stay up; the reason is in its log (and in the pod-level finding that quotes it):\n\n  {jm_logs}"
+            ),
+            Category::ImagePullFailed => format!(
+                "The image cannot be pulled (see the pod-level finding). Point spec.image at an image that exists and \
+                 that the nodes may pull:\n\n  \
+                 kubectl patch flinkdeployment {cluster} -n {ns} --type=merge -p '{{\"spec\":{{\"image\":\"IMAGE\"}}}}'"
+            ),
+            Category::PodtemplateInvalid => format!(
+                "The JobManager pod references something that does not exist or cannot be mounted: \
+                 `kubectl describe pod -n {ns} -l app={cluster},component=jobmanager` names it (events FailedMount, \
+                 CreateContainerConfigError). Create it, or fix the reference in the FlinkDeployment's podTemplate."
+            ),
+            Category::ImageIncompatible => format!(
+                "The container runtime cannot start Flink in this image: build it FROM the official image \
+                 (`FROM flink:1.20`) and keep its entrypoint:\n\n  \
+                 kubectl patch flinkdeployment {cluster} -n {ns} --type=merge -p '{{\"spec\":{{\"image\":\"flink:1.20\"}}}}'"
+            ),
+            Category::OomKilled => {
+                let mem = fd
+                    .and_then(|d| d.spec.job_manager.as_ref())
+                    .and_then(|c| c.resource.as_ref())
+                    .and_then(|r| r.memory.clone());
+                let bigger = mem
+                    .as_deref()
+                    .and_then(super::oom_killed::parse_resource_memory)
+                    .map(|b| format!("{}m", (b * 1.5 / 1048576.0).ceil()))
+                    .unwrap_or_else(|| "4096m".into());
+                format!(
+                    "The JobManager is killed by its memory limit: give it more memory and headroom over Flink's \
+                     process memory:\n\n  \
+                     kubectl patch flinkdeployment {cluster} -n {ns} --type=merge \\\n    \
+                     -p '{{\"spec\":{{\"jobManager\":{{\"resource\":{{\"memory\":\"{bigger}\"}}}},\"flinkConfiguration\":{{\"kubernetes.jobmanager.memory.limit-factor\":\"1.25\"}}}}}}'"
+                )
+            }
+            Category::ResourceQuotaExceeded => format!(
+                "A ResourceQuota or LimitRange refuses the JobManager pod: `kubectl describe resourcequota,limitrange -n {ns}`; \
+                 raise the quota or lower spec.jobManager.resource (the quota finding FLK108 has the numbers)."
+            ),
+            Category::PodUnschedulable => format!(
+                "The JobManager pod stays Pending: `kubectl describe pod -n {ns} -l app={cluster},component=jobmanager` \
+                 shows why no node fits (FLK106 has the details)."
+            ),
+            Category::JobmanagerRestartWithoutHa => format!(
+                "The JobManager restarted and the job (or its HA metadata) is gone. Enable Kubernetes HA so a restart \
+                 recovers the job from its last checkpoint:\n\n\
+                 spec:\n  flinkConfiguration:\n    high-availability.type: kubernetes\n    \
+                 high-availability.storageDir: s3://BUCKET/flink/{cluster}/ha\n\n\
+                 then restore the job from its latest checkpoint or savepoint (spec.job.initialSavepointPath) if \
+                 the operator reports `Manual restore required`."
+            ),
+            _ => format!(
+                "Read the operator's full error and events: kubectl describe {kind} {name} -n {ns}; the JobManager's log: {jm_logs}"
+            ),
+        },
+    };
+    // The root cause, when it is deeper than the message the evidence already shows.
+    let root = decoded
+        .filter(|d| !d.throwables.is_empty())
+        .and_then(DecodedError::root_message)
+        .map(|m| format!("\n\nRoot cause reported by the operator: {}", short(m, 300)))
+        .unwrap_or_default();
+    format!("{specific}{root}{redeploy}")
+}
+
+fn validation_fix(
+    msg: &str,
+    ns: &str,
+    name: &str,
+    kind: &str,
+    fd: Option<&FlinkDeployment>,
+) -> String {
+    if msg.contains("spec.serviceAccount must be defined") {
+        return format!(
+            "Name the ServiceAccount the JobManager runs as (the Helm chart's jobServiceAccount is `flink`):\n\n  \
+             kubectl patch {kind} {name} -n {ns} --type=merge -p '{{\"spec\":{{\"serviceAccount\":\"flink\"}}}}'"
+        );
+    }
+    if msg.contains("Flink Version must be defined")
+        || (msg.contains("Flink version") && msg.contains("not supported"))
+    {
+        let v = fd
+            .and_then(|d| d.spec.image.as_deref())
+            .and_then(flink_version_of_image)
+            .unwrap_or_else(|| "v1_20".into());
+        return format!(
+            "Set spec.flinkVersion to the Flink in the image and one this operator supports (v1_13 ... v1_20, v2_0 ... v2_2 for operator 1.15):\n\n  \
+             kubectl patch {kind} {name} -n {ns} --type=merge -p '{{\"spec\":{{\"flinkVersion\":\"{v}\"}}}}'"
+        );
+    }
+    if msg.contains("High availability should be enabled") || msg.contains("HA must be enabled") {
+        return format!(
+            "Enable HA (or run one JobManager: spec.jobManager.replicas: 1):\n\n  \
+             kubectl patch {kind} {name} -n {ns} --type=merge -p '{{\"spec\":{{\"flinkConfiguration\":{{\"high-availability.type\":\"kubernetes\",\"high-availability.storageDir\":\"s3://BUCKET/flink/{name}/ha\"}}}}}}'   # BUCKET: storage Flink can write"
+        );
+    }
+    if msg.contains("jarURI must include a scheme") {
+        return format!(
+            "Give spec.job.jarURI a scheme: local:// for a jar inside the image, or s3:// / https:// for a remote one:\n\n  \
+             kubectl patch {kind} {name} -n {ns} --type=merge -p '{{\"spec\":{{\"job\":{{\"jarURI\":\"local:///opt/flink/usrlib/JOB.jar\"}}}}}}'"
+        );
+    }
+    if msg.contains("resource memory must be defined") {
+        let key = if msg.contains("TaskManager") {
+            "taskManager"
+        } else {
+            "jobManager"
+        };
+        return format!(
+            "Give the {key} a memory size (Flink syntax: 2048m, 2g):\n\n  \
+             kubectl patch {kind} {name} -n {ns} --type=merge -p '{{\"spec\":{{\"{key}\":{{\"resource\":{{\"memory\":\"2048m\"}}}}}}}}'"
+        );
+    }
+    if msg.contains("Checkpoint directory") {
+        return format!(
+            "last-state and savepoint upgrade modes need durable checkpoints:\n\n  \
+             kubectl patch {kind} {name} -n {ns} --type=merge -p '{{\"spec\":{{\"flinkConfiguration\":{{\"execution.checkpointing.dir\":\"s3://BUCKET/flink/{name}/checkpoints\"}}}}}}'   # Flink < 1.20: state.checkpoints.dir"
+        );
+    }
+    format!("Fix the field the message names in the {kind} (kubectl edit {kind} {name} -n {ns}).")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::testing::{run, snapshot, HEALTHY};
+
+    const CRASH: &str = r#"
+apiVersion: flink.apache.org/v1beta1
+kind: FlinkDeployment
+metadata: {name: orders, namespace: analytics}
+spec:
+  image: flink:1.20
+  flinkVersion: v1_20
+  serviceAccount: flink
+  jobManager: {resource: {memory: 2048m, cpu: 1}}
+  taskManager: {resource: {memory: 2048m, cpu: 1}}
+  job: {jarURI: local:///opt/flink/examples/streaming/StateMachineExample.jar, parallelism: 2, upgradeMode: stateless}
+status:
+  jobManagerDeploymentStatus: ERROR
+  lifecycleState: DEPLOYED
+  jobStatus: {state: RECONCILING}
+  error: '{"type":"org.apache.flink.kubernetes.operator.exception.DeploymentFailedException","message":"[flink-main-container] CrashLoop - back-off 5m0s restarting failed container=flink-main-container pod=orders-5d8f9c7b6d-x7k2p_analytics(3f2b)","additionalMetadata":{"reason":"CrashLoopBackOff"},"throwableList":[]}'
+---
+apiVersion: v1
+kind: Event
+metadata: {name: JobManagerDeployment.1427715592, namespace: analytics}
+involvedObject: {apiVersion: flink.apache.org/v1beta1, kind: FlinkDeployment, namespace: analytics, name: orders}
+reason: CrashLoopBackOff
+type: Warning
+count: 12
+lastTimestamp: "2026-11-28T09:41:30Z"
+message: "[flink-main-container] CrashLoop - back-off 5m0s restarting failed container=flink-main-container pod=orders-5d8f9c7b6d-x7k2p_analytics(3f2b)"
+"#;
+
+    #[test]
+    fn a_crash_looping_jobmanager_is_a_fatal_exit_symptom() {
+        let f = run(&FlinkResourceStatus, &snapshot(CRASH));
+        assert_eq!(f.len(), 1);
+        let f = &f[0];
+        assert_eq!(f.category, Category::FlinkFatalExit);
+        assert_eq!(f.severity, Severity::Critical);
+        assert_eq!(
+            f.title,
+            "JobManager deployment failed (jobManagerDeploymentStatus ERROR): CrashLoopBackOff"
+        );
+        assert!(f
+            .evidence
+            .contains(&"status.jobManagerDeploymentStatus: ERROR".to_string()));
+        assert!(f.evidence.contains(&"status.error.type: org.apache.flink.kubernetes.operator.exception.DeploymentFailedException".to_string()));
+        assert!(f
+            .evidence
+            .contains(&"status.error.additionalMetadata.reason: CrashLoopBackOff".to_string()));
+        assert!(
+            f.evidence
+                .iter()
+                .any(|e| e.starts_with("event Warning CrashLoopBackOff x12")),
+            "{:?}",
+            f.evidence
+        );
+        assert!(
+            f.fix
+                .contains("-l app=orders,component=jobmanager -c flink-main-container --previous"),
+            "{}",
+            f.fix
+        );
+        assert!(f.verify.contains("expect READY STABLE RUNNING"));
+        assert!(
+            f.links.is_empty(),
+            "the CR-level finding folds under any pod-level cause"
+        );
+        assert_eq!(
+            f.deployment,
+            Some(ObjectRef::namespaced(
+                "FlinkDeployment",
+                "analytics",
+                "orders"
+            ))
+        );
+    }
+
+    #[test]
+    fn silent_on_healthy_and_suspended_deployments() {
+        assert!(run(&FlinkResourceStatus, &snapshot(HEALTHY)).is_empty());
+        let suspended = HEALTHY.replace(
+            "  jobManagerDeploymentStatus: READY\n  lifecycleState: STABLE\n  jobStatus: {state: RUNNING, jobName: StateMachineExample}",
+            "  jobManagerDeploymentStatus: MISSING\n  lifecycleState: SUSPENDED\n  jobStatus: {state: SUSPENDED}",
+        );
+        assert!(run(&FlinkResourceStatus, &snapshot(&suspended)).is_empty());
+        let created = HEALTHY.replace(
+            "  jobManagerDeploymentStatus: READY\n  lifecycleState: STABLE",
+            "  jobManagerDeploymentStatus: MISSING\n  lifecycleState: CREATED",
+        );
+        assert!(
+            run(&FlinkResourceStatus, &snapshot(&created)).is_empty(),
+            "not yet handled is not broken"
+        );
+    }
+
+    #[test]
+    fn decodes_the_root_cause_and_categorises_by_its_words() {
+        let y = CRASH.replace(
+            r#"'{"type":"org.apache.flink.kubernetes.operator.exception.DeploymentFailedException","message":"[flink-main-container] CrashLoop - back-off 5m0s restarting failed container=flink-main-container pod=orders-5d8f9c7b6d-x7k2p_analytics(3f2b)","additionalMetadata":{"reason":"CrashLoopBackOff"},"throwableList":[]}'"#,
+            r#"'{"type":"org.apache.flink.kubernetes.operator.exception.ReconciliationException","message":"org.apache.flink.client.deployment.ClusterDeploymentException: Could not create Kubernetes cluster \"orders\".","throwableList":[{"type":"org.apache.flink.client.deployment.ClusterDeploymentException","message":"Could not create Kubernetes cluster \"orders\"."},{"type":"org.apache.flink.kubernetes.shaded.io.fabric8.kubernetes.client.KubernetesClientException","message":"Failure executing: POST at: https://10.96.0.1/apis/apps/v1/namespaces/analytics/deployments. Message: deployments.apps \"orders\" is forbidden: exceeded quota: compute, requested: limits.memory=2Gi, used: limits.memory=8Gi, limited: limits.memory=8Gi."}]}'"#,
+        ).replace("reason: CrashLoopBackOff\n", "reason: Error\n");
+        let f = &run(&FlinkResourceStatus, &snapshot(&y))[0];
+        assert_eq!(
+            f.category,
+            Category::ResourceQuotaExceeded,
+            "{:?}",
+            f.evidence
+        );
+        assert_eq!(f.layer, Category::ResourceQuotaExceeded.layer());
+        assert!(f.evidence.iter().any(|e| e.starts_with("status.error.throwableList[1]: org.apache.flink.kubernetes.shaded.io.fabric8.kubernetes.client.KubernetesClientException: Failure executing") && e.ends_with("(root cause)")), "{:?}", f.evidence);
+        assert!(
+            f.fix
+                .contains("Root cause reported by the operator: Failure executing: POST"),
+            "{}",
+            f.fix
+        );
+    }
+
+    #[test]
+    fn validation_errors_use_the_validator_message() {
+        let y = CRASH
+            .replace("jobManagerDeploymentStatus: ERROR", "jobManagerDeploymentStatus: MISSING")
+            .replace("lifecycleState: DEPLOYED", "lifecycleState: FAILED")
+            .replace(
+                r#"'{"type":"org.apache.flink.kubernetes.operator.exception.DeploymentFailedException","message":"[flink-main-container] CrashLoop - back-off 5m0s restarting failed container=flink-main-container pod=orders-5d8f9c7b6d-x7k2p_analytics(3f2b)","additionalMetadata":{"reason":"CrashLoopBackOff"},"throwableList":[]}'"#,
+                r#"'{"type":"org.apache.flink.kubernetes.operator.exception.ValidationException","message":"High availability should be enabled when starting standby JobManagers.","throwableList":[]}'"#,
+            )
+            .replace("reason: CrashLoopBackOff\n", "reason: ValidationError\n")
+            .replace("message: \"[flink-main-container] CrashLoop - back-off 5m0s restarting failed container=flink-main-container pod=orders-5d8f9c7b6d-x7k2p_analytics(3f2b)\"", "message: High availability should be enabled when starting standby JobManagers.");
+        let f = &run(&FlinkResourceStatus, &snapshot(&y))[0];
+        assert_eq!(f.category, Category::HaMisconfigured);
+        assert!(
+            f.title.starts_with("JobManager deployment is missing"),
+            "{}",
+            f.title
+        );
+        assert!(f.fix.contains("high-availability.type"), "{}", f.fix);
+
+        let sa = y.replace("High availability should be enabled when starting standby JobManagers.", "spec.serviceAccount must be defined. If you use helm, its value should be the same with the name of jobServiceAccount.");
+        let f = &run(&FlinkResourceStatus, &snapshot(&sa))[0];
+        assert_eq!(f.category, Category::WebhookRejected);
+        assert!(
+            f.fix.contains("{\"spec\":{\"serviceAccount\":\"flink\"}}"),
+            "{}",
+            f.fix
+        );
+    }
+
+    #[test]
+    fn stuck_deploying_counts_from_the_last_reconciliation() {
+        let y = CRASH
+            .replace("jobManagerDeploymentStatus: ERROR", "jobManagerDeploymentStatus: DEPLOYING")
+            .replace("  error: '", "  reconciliationStatus: {state: DEPLOYED, reconciliationTimestamp: 1764322800000}\n  x: '")
+            .replace("reason: CrashLoopBackOff\n", "reason: Submit\n")
+            .replace("type: Warning", "type: Normal");
+        let mut s = snapshot(&y);
+        // 2025-11-28T09:40:00Z is 1764322800000 ms.
+        s.captured_at = "2025-11-28T09:44:00Z".parse().unwrap();
+        assert!(
+            run(&FlinkResourceStatus, &s).is_empty(),
+            "within the readiness timeout"
+        );
+        s.captured_at = "2025-11-28T09:52:00Z".parse().unwrap();
+        let f = run(&FlinkResourceStatus, &s);
+        assert_eq!(f.len(), 1);
+        assert!(
+            f[0].title
+                .contains("DEPLOYING for longer than the 5 min readiness timeout"),
+            "{}",
+            f[0].title
+        );
+        assert!(
+            f[0].evidence
+                .iter()
+                .any(|e| e.contains("12 min before the snapshot")),
+            "{:?}",
+            f[0].evidence
+        );
+    }
+
+    #[test]
+    fn plain_string_errors_and_failed_session_jobs() {
+        let y = r#"
+apiVersion: flink.apache.org/v1beta1
+kind: FlinkSessionJob
+metadata: {name: wordcount, namespace: analytics}
+spec:
+  deploymentName: session
+  job: {jarURI: "https://repo.example.com/wordcount.jar", parallelism: 1, upgradeMode: stateless}
+status:
+  lifecycleState: STABLE
+  jobStatus: {state: RECONCILING}
+  error: Job Not Found
+"#;
+        let f = run(&FlinkResourceStatus, &snapshot(y));
+        assert_eq!(f.len(), 1);
+        assert_eq!(f[0].category, Category::JobmanagerRestartWithoutHa);
+        assert_eq!(
+            f[0].object,
+            ObjectRef::namespaced("FlinkSessionJob", "analytics", "wordcount")
+        );
+        assert!(
+            f[0].evidence
+                .contains(&"status.error: Job Not Found".to_string()),
+            "{:?}",
+            f[0].evidence
+        );
+        assert!(f[0]
+            .evidence
+            .iter()
+            .any(|e| e.contains("no FlinkDeployment session exists")));
+        assert!(f[0].verify.contains("flinksessionjob wordcount"));
+        let d = DecodedError::parse("org.apache.flink.util.FlinkRuntimeException: boom");
+        assert_eq!(
+            d.type_.as_deref(),
+            Some("org.apache.flink.util.FlinkRuntimeException")
+        );
+        assert_eq!(d.root_message(), Some("boom"));
+    }
+
+    #[test]
+    fn image_versions() {
+        assert_eq!(
+            flink_version_of_image("flink:1.20.1-scala_2.12-java17").as_deref(),
+            Some("v1_20")
+        );
+        assert_eq!(
+            flink_version_of_image("apache/flink:2.0"),
+            Some("v2_0".into())
+        );
+        assert_eq!(flink_version_of_image("flink:latest"), None);
+    }
+
+    #[test]
+    fn scenario_bundles() {
+        use crate::rules::flink_fatal_exit::{scenario, HEALTHY_SCENARIOS};
+        for (name, category) in [
+            (
+                "flink-resource-status-validation",
+                Category::HaMisconfigured,
+            ),
+            ("session-job-jar-not-found", Category::JobJarNotFound),
+            ("flink-fatal-exit", Category::FlinkFatalExit),
+            ("crashloop-image-incompatible", Category::FlinkFatalExit),
+            ("image-pull-failed", Category::ImagePullFailed),
+            ("resource-quota-exceeded", Category::ResourceQuotaExceeded),
+        ] {
+            let f = run(&FlinkResourceStatus, &scenario(name));
+            assert_eq!(f.len(), 1, "{name}: {f:?}");
+            assert_eq!(f[0].category, category, "{name}");
+        }
+        let f = &run(&FlinkResourceStatus, &scenario("session-job-jar-not-found"))[0];
+        assert_eq!(f.title, "FlinkSessionJob failed (lifecycleState FAILED): FileNotFoundException: https://artifacts.example.com/flink/enricher-1.4.0.jar");
+        assert_eq!(
+            f.deployment,
+            Some(ObjectRef::namespaced(
+                "FlinkDeployment",
+                "scn-session-job",
+                "shared"
+            ))
+        );
+        for name in HEALTHY_SCENARIOS.iter().chain(&[
+            "oom-killed",
+            "pod-unschedulable",
+            "jvm-out-of-memory",
+        ]) {
+            assert!(
+                run(&FlinkResourceStatus, &scenario(name)).is_empty(),
+                "{name}"
+            );
+        }
     }
 }

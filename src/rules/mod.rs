@@ -15,9 +15,11 @@ mod flink_fatal_exit;
 mod flink_resource_status;
 mod image_pull_failed;
 mod inspect_forbidden;
+mod jvm_out_of_memory;
 mod main_container_misnamed;
 mod oom_killed;
 mod pod_unschedulable;
+mod resource_quota_exceeded;
 pub mod rbac_forbidden;
 
 #[cfg(test)]
@@ -51,6 +53,8 @@ pub static RULES: &[&dyn Rule] = &[
     &image_pull_failed::ImagePullFailed,
     &pod_unschedulable::PodUnschedulable,
     &oom_killed::OomKilled,
+    &resource_quota_exceeded::ResourceQuotaExceeded,
+    &jvm_out_of_memory::JvmOutOfMemory,
     &flink_resource_status::FlinkResourceStatus,
     &rbac_forbidden::RbacForbidden,
     &default_service_account::DefaultServiceAccount,

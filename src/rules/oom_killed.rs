@@ -1,25 +1,812 @@
-//! TODO(helper): not yet written.
+//! FLK107: a container was killed by its memory limit (last termination reason `OOMKilled`).
+//!
+//! In native mode Flink sets the main container's memory limit to its process size times
+//! `kubernetes.<jobmanager|taskmanager>.memory.limit-factor` (default 1.0), and the operator sets
+//! the process size from `spec.<jobManager|taskManager>.resource.memory` (overriding any
+//! `*.memory.process.size` in flinkConfiguration). So by default the limit *is* the JVM's whole
+//! budget: anything Flink does not account for (RocksDB beyond managed memory, glibc arenas,
+//! thread stacks, a native leak) pushes the container over it. The finding compares the two
+//! numbers and, under 10% headroom, says so with a fix that adds room.
+//!
+//! TaskManager pods have `restartPolicy: Never` and are deleted by the JobManager after they die,
+//! so a TaskManager OOM kill often survives only as the JobManager's line
+//! `Worker <pod> is terminated. Diagnostics: Pod terminated, container termination statuses:
+//! [flink-main-container(exitCode=137, reason=OOMKilled, ...)]`; that line is read too.
+//!
+//! The quantity parsers here (Kubernetes quantities and Flink memory sizes) are shared with
+//! FLK108 (resource_quota_exceeded).
 
+use super::flink_fatal_exit::{
+    component_title, one_line, pod_verify, state_line, termination_line,
+};
+use super::pod_status::{containers, ContainerView};
 use super::{Rule, RuleMeta};
-use crate::finding::{Category, Finding, Severity};
+use crate::finding::{link, Category, Finding, ObjectRef, Severity};
+use crate::snapshot::flink::{FlinkDeployment, MAIN_CONTAINER};
+use crate::snapshot::index::{label, pod_name, pod_namespace, LABEL_APP, LABEL_COMPONENT};
 use crate::snapshot::{Index, Snapshot};
+use k8s_openapi::api::core::v1::Pod;
+use regex::Regex;
+use std::sync::OnceLock;
 
 pub struct OomKilled;
 
 static META: RuleMeta = RuleMeta {
     id: "FLK107",
     name: "oom_killed",
-    category: Category::InspectForbidden,
-    severity: Severity::Warning,
-    explains: &[],
+    category: Category::OomKilled,
+    severity: Severity::Critical,
+    explains: &["FLK401"],
 };
+
+const MIB: f64 = 1024.0 * 1024.0;
+/// Below this share of the limit, the headroom over Flink's process memory is called too small.
+const MIN_HEADROOM: f64 = 0.10;
 
 impl Rule for OomKilled {
     fn meta(&self) -> &'static RuleMeta {
         &META
     }
 
-    fn check(&self, _snapshot: &Snapshot, _index: &Index) -> Vec<Finding> {
-        Vec::new()
+    fn check(&self, snapshot: &Snapshot, index: &Index) -> Vec<Finding> {
+        let mut out = Vec::new();
+        for pod in &snapshot.pods {
+            for c in containers(pod) {
+                let Some(t) = c.last_termination() else {
+                    continue;
+                };
+                if t.reason.as_deref() != Some("OOMKilled") {
+                    continue;
+                }
+                let mut f = base(index, pod, &c)
+                    .evidence(termination_line(&c, t))
+                    .evidence(state_line(&c));
+                if c.status.ready && c.waiting_reason().is_none() {
+                    f = f.severity(Severity::Warning);
+                }
+                out.push(with_memory(
+                    f,
+                    snapshot,
+                    index,
+                    Some(pod),
+                    &c_component(pod),
+                    Some(&c),
+                ));
+            }
+        }
+        out.extend(from_jobmanager_logs(snapshot, index));
+        out
+    }
+}
+
+fn c_component(pod: &Pod) -> String {
+    label(pod, LABEL_COMPONENT).unwrap_or("").to_string()
+}
+
+fn base(index: &Index, pod: &Pod, c: &ContainerView) -> Finding {
+    let (ns, name) = (pod_namespace(pod), pod_name(pod));
+    Finding::new(
+        &META,
+        ObjectRef::namespaced("Pod", ns, name),
+        format!(
+            "{} was killed by its memory limit (OOMKilled, exit code 137)",
+            component_title(pod, c)
+        ),
+    )
+    .deployment(index.deployment_of_pod(pod))
+    .link(link::container(ns, name, c.name()))
+    .verify(pod_verify(pod, c.name()))
+}
+
+/// TaskManagers whose OOM kill only the JobManager's log remembers (their pods are gone).
+fn from_jobmanager_logs(snapshot: &Snapshot, index: &Index) -> Vec<Finding> {
+    static WORKER: OnceLock<Regex> = OnceLock::new();
+    let re = WORKER.get_or_init(|| {
+        Regex::new(
+            r"Worker (?P<pod>[a-z0-9][a-z0-9.-]*) is terminated\. Diagnostics: Pod terminated, container termination statuses: \[(?P<statuses>.*?)\]",
+        )
+        .expect("worker diagnostics regex")
+    });
+    let mut out: Vec<Finding> = Vec::new();
+    for (key, text) in &snapshot.logs {
+        for (i, line) in text.lines().enumerate() {
+            let Some(caps) = re.captures(line) else {
+                continue;
+            };
+            let statuses = &caps["statuses"];
+            if !statuses.contains("reason=OOMKilled") {
+                continue;
+            }
+            let tm = &caps["pod"];
+            let ns = key.namespace.as_str();
+            // The pod is still there with its status: the pod-level finding covers it.
+            if snapshot
+                .pods
+                .iter()
+                .any(|p| pod_namespace(p) == ns && pod_name(p) == tm)
+            {
+                continue;
+            }
+            if out
+                .iter()
+                .any(|f| f.object.name == tm && f.object.namespace.as_deref() == Some(ns))
+            {
+                continue;
+            }
+            let container = statuses
+                .split('(')
+                .next()
+                .unwrap_or(MAIN_CONTAINER)
+                .trim()
+                .to_string();
+            let jm_pod = snapshot
+                .pods
+                .iter()
+                .find(|p| pod_namespace(p) == ns && pod_name(p) == key.pod);
+            let deployment = jm_pod.and_then(|p| index.deployment_of_pod(p));
+            let which = if key.previous { "previous log" } else { "log" };
+            let f = Finding::new(
+                &META,
+                ObjectRef::namespaced("Pod", ns, tm),
+                format!("TaskManager container `{container}` was killed by its memory limit (OOMKilled, exit code 137)"),
+            )
+            .deployment(deployment)
+            .evidence(format!(
+                "JobManager {} {which} of `{}` line {}: {}",
+                key.pod,
+                key.container,
+                i + 1,
+                one_line(line)
+            ))
+            .evidence(format!("pod {tm} no longer exists: the JobManager deleted it after it died and asked for a new one"))
+            .link(link::container(ns, tm, &container))
+            .verify(format!(
+                "kubectl logs {} -n {ns} -c {} | grep -c 'reason=OOMKilled'   # expect the count to stop growing",
+                key.pod, key.container
+            ));
+            let fd = jm_pod
+                .and_then(|p| label(p, LABEL_APP))
+                .and_then(|app| index.flink_deployment(ns, app));
+            out.push(with_memory_fd(
+                f,
+                snapshot,
+                ns,
+                fd,
+                "taskmanager",
+                None,
+                None,
+            ));
+        }
+    }
+    out
+}
+
+fn with_memory(
+    f: Finding,
+    snapshot: &Snapshot,
+    index: &Index,
+    pod: Option<&Pod>,
+    component: &str,
+    c: Option<&ContainerView>,
+) -> Finding {
+    let ns = pod.map(pod_namespace).unwrap_or("default");
+    let fd = pod
+        .and_then(|p| label(p, LABEL_APP))
+        .and_then(|app| index.flink_deployment(ns, app));
+    let app = pod.and_then(|p| label(p, LABEL_APP));
+    let limit = c.and_then(|c| {
+        let q = c.spec?.resources.as_ref()?.limits.as_ref()?.get("memory")?;
+        Some((q.0.clone(), parse_quantity(&q.0)?))
+    });
+    let f = with_memory_fd(f, snapshot, ns, fd, component, limit, app);
+    match c {
+        Some(c) if c.name() != MAIN_CONTAINER => f.evidence(format!(
+            "`{}` is not Flink's main container: its limit comes from the pod template, not from Flink's memory settings",
+            c.name()
+        )),
+        _ => f,
+    }
+}
+
+/// Flink's process memory for a component, and where it was read.
+struct ProcessMemory {
+    bytes: f64,
+    source: String,
+}
+
+/// Adds the limit/process-memory comparison and the fix.
+fn with_memory_fd(
+    mut f: Finding,
+    snapshot: &Snapshot,
+    ns: &str,
+    fd: Option<&FlinkDeployment>,
+    component: &str,
+    limit: Option<(String, f64)>,
+    app: Option<&str>,
+) -> Finding {
+    let tm = component != "jobmanager";
+    let (spec_key, conf_prefix) = if tm {
+        ("taskManager", "taskmanager")
+    } else {
+        ("jobManager", "jobmanager")
+    };
+    let process = process_memory(
+        snapshot,
+        ns,
+        fd,
+        spec_key,
+        conf_prefix,
+        app.or(fd.map(|d| d.name())),
+    );
+    let factor_key = format!("kubernetes.{conf_prefix}.memory.limit-factor");
+    let factor = fd
+        .and_then(|d| d.spec.flink_configuration.get(&factor_key))
+        .and_then(|v| v.trim().parse::<f64>().ok())
+        .unwrap_or(1.0);
+    let limit_bytes = match (&limit, &process) {
+        (Some((raw, b)), _) => {
+            f = f.evidence(format!(
+                "spec.containers[{MAIN_CONTAINER}].resources.limits.memory: {raw} ({})",
+                mib(*b)
+            ));
+            Some(*b)
+        }
+        (None, Some(p)) if fd.is_some() => {
+            // The pod is gone or its spec was not read: Flink set the limit from the process size.
+            let b = p.bytes * factor;
+            f = f.evidence(format!(
+                "memory limit Flink sets: process memory x {factor_key} {factor} = {}",
+                mib(b)
+            ));
+            Some(b)
+        }
+        _ => {
+            f = f.evidence("the container has no memory limit: the kernel killed it under node memory pressure".to_string());
+            None
+        }
+    };
+    if let Some(p) = &process {
+        f = f.evidence(format!(
+            "Flink's process memory: {} ({})",
+            mib(p.bytes),
+            p.source
+        ));
+    }
+    if let Some(d) = fd {
+        for (path, t) in d.pod_templates() {
+            let explicit = t
+                .spec
+                .as_ref()
+                .and_then(|s| s.containers.iter().find(|c| c.name == MAIN_CONTAINER))
+                .and_then(|c| {
+                    c.resources
+                        .as_ref()?
+                        .limits
+                        .as_ref()?
+                        .get("memory")
+                        .cloned()
+                });
+            if let Some(q) = explicit {
+                if path == "spec.podTemplate" || path.contains(spec_key) {
+                    f = f.evidence(format!(
+                        "{path} sets limits.memory {} on {MAIN_CONTAINER}; Flink replaces the main container's resources with process memory x limit-factor",
+                        q.0
+                    ));
+                }
+            }
+        }
+    }
+    let Some(name) = fd.map(|d| d.name()) else {
+        return f.fix(fix_plain(ns, conf_prefix, limit_bytes, process.as_ref()));
+    };
+    match (limit_bytes, process) {
+        (Some(limit), Some(p)) => {
+            let headroom = limit - p.bytes;
+            let share = headroom / limit;
+            f = f.evidence(format!(
+                "headroom over Flink's process memory: {} ({:.1}% of the limit){}",
+                mib(headroom),
+                share * 100.0,
+                if share < MIN_HEADROOM { ", under 10%" } else { "" }
+            ));
+            let fix = if share < MIN_HEADROOM {
+                fix_headroom(ns, name, spec_key, conf_prefix, limit, p.bytes)
+            } else {
+                format!(
+                    "The container had {} over Flink's budget and still ran out: something outside Flink's memory \
+                     model grows (RocksDB beyond managed memory, a native leak in a connector, many threads). Check \
+                     `state.backend.rocksdb.memory.managed` is true, then give more room:\n\n{}",
+                    mib(headroom),
+                    fix_headroom(ns, name, spec_key, conf_prefix, limit, p.bytes)
+                )
+            };
+            f.fix(fix)
+        }
+        _ => f.fix(format!(
+            "Give the {spec_key} more memory (Flink memory syntax, e.g. 4096m), or more headroom over it:\n\n  \
+             kubectl patch flinkdeployment {name} -n {ns} --type=merge \\\n    \
+             -p '{{\"spec\":{{\"{spec_key}\":{{\"resource\":{{\"memory\":\"4096m\"}}}},\"flinkConfiguration\":{{\"{factor_key}\":\"1.25\"}}}}}}'"
+        )),
+    }
+}
+
+/// Where Flink's process memory comes from, first that is set: the operator's resource spec,
+/// then flinkConfiguration, then the `flink-config-<name>` ConfigMap Flink mounts.
+fn process_memory(
+    snapshot: &Snapshot,
+    ns: &str,
+    fd: Option<&FlinkDeployment>,
+    spec_key: &str,
+    conf_prefix: &str,
+    cluster_id: Option<&str>,
+) -> Option<ProcessMemory> {
+    let key = format!("{conf_prefix}.memory.process.size");
+    if let Some(d) = fd {
+        let comp = if spec_key == "taskManager" {
+            &d.spec.task_manager
+        } else {
+            &d.spec.job_manager
+        };
+        if let Some(m) = comp
+            .as_ref()
+            .and_then(|c| c.resource.as_ref())
+            .and_then(|r| r.memory.as_deref())
+        {
+            if let Some(b) = parse_resource_memory(m) {
+                return Some(ProcessMemory {
+                    bytes: b,
+                    source: format!(
+                        "spec.{spec_key}.resource.memory: {m}; the operator sets {key} from it"
+                    ),
+                });
+            }
+        }
+        if let Some(v) = d.spec.flink_configuration.get(&key) {
+            if let Some(b) = parse_flink_memory(v) {
+                return Some(ProcessMemory {
+                    bytes: b,
+                    source: format!("spec.flinkConfiguration.{key}: {v}"),
+                });
+            }
+        }
+    }
+    let cm_name = format!("flink-config-{}", cluster_id?);
+    let cm = snapshot.config_maps.iter().find(|c| {
+        c.metadata.namespace.as_deref() == Some(ns) && c.metadata.name.as_deref() == Some(&cm_name)
+    })?;
+    for (file, text) in cm.data.iter().flatten() {
+        if let Some(v) = flat_conf_value(text, &key) {
+            if let Some(b) = parse_flink_memory(&v) {
+                return Some(ProcessMemory {
+                    bytes: b,
+                    source: format!("ConfigMap {cm_name} {file}: {key}: {v}"),
+                });
+            }
+        }
+    }
+    None
+}
+
+/// `key: value` from a flink-conf.yaml, or the same key nested in Flink 2's config.yaml.
+fn flat_conf_value(text: &str, key: &str) -> Option<String> {
+    for line in text.lines() {
+        if let Some(rest) = line.trim_start().strip_prefix(key) {
+            if let Some(v) = rest.trim_start().strip_prefix(':') {
+                return Some(v.trim().trim_matches('"').trim_matches('\'').to_string());
+            }
+        }
+    }
+    let doc: serde_json::Value = serde_yaml::from_str(text).ok()?;
+    let mut cur = &doc;
+    for part in key.split('.') {
+        cur = cur.get(part)?;
+    }
+    match cur {
+        serde_json::Value::String(s) => Some(s.clone()),
+        serde_json::Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    }
+}
+
+fn fix_headroom(
+    ns: &str,
+    name: &str,
+    spec_key: &str,
+    conf_prefix: &str,
+    limit: f64,
+    process: f64,
+) -> String {
+    let factor_key = format!("kubernetes.{conf_prefix}.memory.limit-factor");
+    let raised = (process * 1.25 / MIB).floor();
+    let same_limit_process = (limit / 1.25 / MIB).floor();
+    format!(
+        "Leave room between the container limit and Flink's process memory (at least 10%; 25% is a safe start).\n\
+         \n\
+         Either raise the limit to {raised} MiB, keeping Flink's process memory at {} (requests stay the same):\n\
+         \n  \
+         kubectl patch flinkdeployment {name} -n {ns} --type=merge \\\n    \
+         -p '{{\"spec\":{{\"flinkConfiguration\":{{\"{factor_key}\":\"1.25\"}}}}}}'\n\
+         \n\
+         or keep the limit at {} and lower Flink's process memory to {same_limit_process} MiB:\n\
+         \n\
+         spec:\n  \
+         {spec_key}:\n    \
+         resource:\n      \
+         memory: \"{same_limit_process}m\"\n  \
+         flinkConfiguration:\n    \
+         {factor_key}: \"1.25\"",
+        mib(process),
+        mib(limit)
+    )
+}
+
+fn fix_plain(
+    ns: &str,
+    conf_prefix: &str,
+    limit: Option<f64>,
+    process: Option<&ProcessMemory>,
+) -> String {
+    match (limit, process) {
+        (Some(limit), Some(p)) => format!(
+            "Leave at least 10% of the container limit ({}) outside Flink's process memory ({}): lower \
+             {conf_prefix}.memory.process.size in the Flink configuration (namespace {ns}) to {} MiB:\n\n  \
+             {conf_prefix}.memory.process.size: {}m\n\nor raise the container's resources.limits.memory to {} MiB.",
+            mib(limit),
+            mib(p.bytes),
+            (limit * 0.8 / MIB).floor(),
+            (limit * 0.8 / MIB).floor(),
+            (p.bytes * 1.25 / MIB).ceil()
+        ),
+        _ => format!(
+            "Give the container a memory limit at least 25% above {conf_prefix}.memory.process.size, or lower \
+             the process size so that it fits the limit with room to spare (namespace {ns})."
+        ),
+    }
+}
+
+fn mib(bytes: f64) -> String {
+    let m = bytes / MIB;
+    if (m - m.round()).abs() < 0.05 {
+        format!("{:.0} MiB", m.round())
+    } else {
+        format!("{m:.1} MiB")
+    }
+}
+
+/// A Kubernetes quantity in base units (bytes for memory, cores for cpu): `2Gi`, `512Mi`, `1G`,
+/// `1500m` (milli), `1e9`, `129M`, plain numbers.
+pub(crate) fn parse_quantity(s: &str) -> Option<f64> {
+    let s = s.trim();
+    let split = s
+        .char_indices()
+        .find(|(i, ch)| {
+            !(ch.is_ascii_digit() || *ch == '.' || ((*ch == '+' || *ch == '-') && *i == 0))
+        })
+        .map(|(i, _)| i)
+        .unwrap_or(s.len());
+    let (num, suffix) = s.split_at(split);
+    let value: f64 = num.parse().ok()?;
+    if !value.is_finite() {
+        return None;
+    }
+    let multiplier = match suffix {
+        "" => 1.0,
+        "Ki" => 1024f64,
+        "Mi" => 1024f64.powi(2),
+        "Gi" => 1024f64.powi(3),
+        "Ti" => 1024f64.powi(4),
+        "Pi" => 1024f64.powi(5),
+        "Ei" => 1024f64.powi(6),
+        "n" => 1e-9,
+        "u" => 1e-6,
+        "m" => 1e-3,
+        "k" => 1e3,
+        "M" => 1e6,
+        "G" => 1e9,
+        "T" => 1e12,
+        "P" => 1e15,
+        "E" => 1e18,
+        e if e.starts_with(['e', 'E']) => 10f64.powi(e[1..].parse::<i32>().ok()?),
+        _ => return None,
+    };
+    Some(value * multiplier)
+}
+
+/// A Flink memory size (`MemorySize.parse`): an integer and an optional unit, all 1024-based and
+/// case-insensitive: b/bytes, k/kb/kibibytes, m/mb/mebibytes, g/gb/gibibytes, t/tb/tebibytes.
+pub(crate) fn parse_flink_memory(s: &str) -> Option<f64> {
+    let s = s.trim();
+    let split = s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
+    let (num, unit) = s.split_at(split);
+    let value: f64 = num.parse::<u64>().ok()? as f64;
+    let multiplier = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" | "bytes" => 1.0,
+        "k" | "kb" | "kibibytes" => 1024f64,
+        "m" | "mb" | "mebibytes" => 1024f64.powi(2),
+        "g" | "gb" | "gibibytes" => 1024f64.powi(3),
+        "t" | "tb" | "tebibytes" => 1024f64.powi(4),
+        _ => return None,
+    };
+    Some(value * multiplier)
+}
+
+/// `spec.*.resource.memory` as the operator reads it (`FlinkConfigBuilder.parseResourceMemoryString`):
+/// Flink's syntax first (`2048m` = 2048 MiB, `2g`), else a Kubernetes quantity after upper-casing,
+/// dropping a trailing `B` and writing a trailing `I` as `i` (`2Gi`, `1.5gi`, `2000MB`).
+pub(crate) fn parse_resource_memory(s: &str) -> Option<f64> {
+    if let Some(b) = parse_flink_memory(s) {
+        return Some(b);
+    }
+    let mut q: String = s.split_whitespace().collect::<String>().to_uppercase();
+    if q.ends_with('B') {
+        q.pop();
+    }
+    if q.ends_with('I') {
+        q.pop();
+        q.push('i');
+    }
+    parse_quantity(&q)
+}
+
+/// A byte count as a short Kubernetes quantity (`10Gi`, `1536Mi`, or bytes).
+pub(crate) fn format_bytes(bytes: f64) -> String {
+    let b = bytes.ceil();
+    for (unit, size) in [
+        ("Gi", 1024f64.powi(3)),
+        ("Mi", 1024f64.powi(2)),
+        ("Ki", 1024f64),
+    ] {
+        if b >= size && (b / size).fract() == 0.0 {
+            return format!("{}{unit}", b / size);
+        }
+    }
+    if b >= MIB {
+        return format!("{}Mi", (b / MIB).ceil());
+    }
+    format!("{b}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::testing::{run, snapshot, with_log, HEALTHY};
+
+    const TM_OOM: &str = r#"
+apiVersion: flink.apache.org/v1beta1
+kind: FlinkDeployment
+metadata: {name: clicks, namespace: stream}
+spec:
+  image: flink:1.20
+  flinkVersion: v1_20
+  serviceAccount: flink
+  jobManager: {resource: {memory: 2048m, cpu: 1}}
+  taskManager: {resource: {memory: 2048m, cpu: 1}}
+  job: {jarURI: local:///opt/flink/usrlib/clicks.jar, parallelism: 2, upgradeMode: stateless}
+status: {jobManagerDeploymentStatus: READY, lifecycleState: STABLE, jobStatus: {state: RESTARTING}}
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: clicks-taskmanager-1-1
+  namespace: stream
+  labels: {app: clicks, component: taskmanager, type: flink-native-kubernetes}
+spec:
+  restartPolicy: Never
+  containers:
+  - name: flink-main-container
+    image: flink:1.20
+    resources: {limits: {memory: 2Gi, cpu: "1"}, requests: {memory: 2Gi, cpu: "1"}}
+status:
+  phase: Failed
+  containerStatuses:
+  - name: flink-main-container
+    image: flink:1.20
+    imageID: ""
+    ready: false
+    restartCount: 0
+    state: {terminated: {exitCode: 137, reason: OOMKilled, finishedAt: "2026-11-28T10:02:00Z"}}
+"#;
+
+    #[test]
+    fn fires_with_the_numbers_and_no_headroom() {
+        let f = run(&OomKilled, &snapshot(TM_OOM));
+        assert_eq!(f.len(), 1);
+        let f = &f[0];
+        assert_eq!(f.category, Category::OomKilled);
+        assert!(f.title.contains(
+            "TaskManager container `flink-main-container` was killed by its memory limit"
+        ));
+        assert!(f
+            .evidence
+            .iter()
+            .any(|e| e.contains("state.terminated: exitCode=137 reason=OOMKilled")));
+        assert!(
+            f.evidence.iter().any(|e| e
+                == "spec.containers[flink-main-container].resources.limits.memory: 2Gi (2048 MiB)"),
+            "{:?}",
+            f.evidence
+        );
+        assert!(f.evidence.iter().any(|e| e.starts_with(
+            "Flink's process memory: 2048 MiB (spec.taskManager.resource.memory: 2048m;"
+        )));
+        assert!(
+            f.evidence.iter().any(|e| e.contains(
+                "headroom over Flink's process memory: 0 MiB (0.0% of the limit), under 10%"
+            )),
+            "{:?}",
+            f.evidence
+        );
+        assert!(
+            f.fix
+                .contains("kubernetes.taskmanager.memory.limit-factor\":\"1.25\""),
+            "{}",
+            f.fix
+        );
+        assert!(f.fix.contains("raise the limit to 2560 MiB"), "{}", f.fix);
+        assert!(f.fix.contains("memory: \"1638m\""), "{}", f.fix);
+        assert_eq!(
+            f.deployment,
+            Some(ObjectRef::namespaced("FlinkDeployment", "stream", "clicks"))
+        );
+    }
+
+    #[test]
+    fn enough_headroom_is_not_called_too_small() {
+        let y = TM_OOM.replace("limits: {memory: 2Gi", "limits: {memory: 3Gi");
+        let f = &run(&OomKilled, &snapshot(&y))[0];
+        assert!(
+            f.evidence.iter().any(|e| e
+                .contains("headroom over Flink's process memory: 1024 MiB (33.3% of the limit)")
+                && !e.contains("under 10%")),
+            "{:?}",
+            f.evidence
+        );
+        assert!(f.fix.contains("still ran out"));
+    }
+
+    #[test]
+    fn silent_on_healthy_and_on_other_kills() {
+        assert!(run(&OomKilled, &snapshot(HEALTHY)).is_empty());
+        let sigkill = TM_OOM.replace("reason: OOMKilled", "reason: Error");
+        assert!(run(&OomKilled, &snapshot(&sigkill)).is_empty());
+    }
+
+    #[test]
+    fn reads_oom_kills_of_deleted_taskmanagers_from_the_jobmanager_log() {
+        let y = TM_OOM.split("---").next().unwrap().to_string()
+            + r#"---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: clicks-7f9c-abcde
+  namespace: stream
+  labels: {app: clicks, component: jobmanager, type: flink-native-kubernetes}
+spec:
+  containers: [{name: flink-main-container, image: "flink:1.20"}]
+status:
+  phase: Running
+  containerStatuses:
+  - {name: flink-main-container, image: "flink:1.20", imageID: "", ready: true, restartCount: 0, state: {running: {}}}
+"#;
+        let log = "INFO x\nINFO ActiveResourceManager [] - Worker clicks-taskmanager-1-3 is terminated. Diagnostics: Pod terminated, container termination statuses: [flink-main-container(exitCode=137, reason=OOMKilled, message=null)], pod status: Failed(reason=null, message=null)\n";
+        let s = with_log(
+            snapshot(&y),
+            "stream",
+            "clicks-7f9c-abcde",
+            "flink-main-container",
+            false,
+            log,
+        );
+        let f = run(&OomKilled, &s);
+        assert_eq!(f.len(), 1);
+        assert_eq!(f[0].object.name, "clicks-taskmanager-1-3");
+        assert!(
+            f[0].evidence[0].contains("line 2: INFO ActiveResourceManager"),
+            "{:?}",
+            f[0].evidence
+        );
+        assert!(
+            f[0].evidence
+                .iter()
+                .any(|e| e.contains("x kubernetes.taskmanager.memory.limit-factor 1 = 2048 MiB")),
+            "{:?}",
+            f[0].evidence
+        );
+        assert!(f[0].evidence.iter().any(|e| e.contains("under 10%")));
+    }
+
+    #[test]
+    fn kubernetes_quantities() {
+        let cases = [
+            ("2Gi", 2147483648.0),
+            ("512Mi", 536870912.0),
+            ("1G", 1e9),
+            ("129M", 129e6),
+            ("128974848", 128974848.0),
+            ("123Ki", 125952.0),
+            ("1.5Gi", 1610612736.0),
+            ("1e3", 1000.0),
+            ("500m", 0.5),
+            ("128974848000m", 128974848.0),
+            ("1Ti", 1099511627776.0),
+            ("2k", 2000.0),
+        ];
+        for (q, want) in cases {
+            assert_eq!(parse_quantity(q), Some(want), "{q}");
+        }
+        assert_eq!(parse_quantity("2GB"), None);
+        assert_eq!(parse_quantity("lots"), None);
+    }
+
+    #[test]
+    fn flink_memory_sizes() {
+        assert_eq!(parse_resource_memory("2048m"), Some(2048.0 * MIB));
+        assert_eq!(parse_resource_memory("2g"), Some(2048.0 * MIB));
+        assert_eq!(parse_resource_memory("2gb"), Some(2048.0 * MIB));
+        assert_eq!(parse_resource_memory("1024mb"), Some(1024.0 * MIB));
+        assert_eq!(parse_resource_memory("2G"), Some(2048.0 * MIB)); // Flink reads G as GiB
+        assert_eq!(parse_resource_memory("2Gi"), Some(2048.0 * MIB));
+        assert_eq!(parse_resource_memory("1.5gi"), Some(1536.0 * MIB));
+        assert_eq!(parse_flink_memory("1728 mb"), Some(1728.0 * MIB));
+        assert_eq!(parse_flink_memory("1.5g"), None);
+        assert_eq!(format_bytes(10.0 * 1024.0 * MIB), "10Gi");
+        assert_eq!(format_bytes(1536.0 * MIB), "1536Mi");
+    }
+
+    #[test]
+    fn process_size_from_the_flink_config_map_when_there_is_no_flink_deployment() {
+        let y = r#"
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: flink-config-plain, namespace: stream}
+data:
+  flink-conf.yaml: |
+    taskmanager.memory.process.size: 1728m
+    taskmanager.numberOfTaskSlots: 2
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: plain-taskmanager-1-1
+  namespace: stream
+  labels: {app: plain, component: taskmanager, type: flink-native-kubernetes}
+spec:
+  restartPolicy: Never
+  containers:
+  - {name: flink-main-container, image: "flink:1.20", resources: {limits: {memory: 1728Mi}}}
+status:
+  phase: Failed
+  containerStatuses:
+  - {name: flink-main-container, image: "flink:1.20", imageID: "", ready: false, restartCount: 0, state: {terminated: {exitCode: 137, reason: OOMKilled}}}
+"#;
+        let f = &run(&OomKilled, &snapshot(y))[0];
+        assert!(f.evidence.iter().any(|e| e == "Flink's process memory: 1728 MiB (ConfigMap flink-config-plain flink-conf.yaml: taskmanager.memory.process.size: 1728m)"), "{:?}", f.evidence);
+        assert!(
+            f.fix.contains("taskmanager.memory.process.size: 1382m"),
+            "{}",
+            f.fix
+        );
+        assert_eq!(
+            flat_conf_value(
+                "taskmanager:\n  memory:\n    process:\n      size: 2g\n",
+                "taskmanager.memory.process.size"
+            ),
+            Some("2g".into())
+        );
+    }
+
+    #[test]
+    fn scenario_bundles() {
+        use crate::rules::flink_fatal_exit::{scenario, HEALTHY_SCENARIOS};
+        let f = run(&OomKilled, &scenario("oom-killed"));
+        assert_eq!(f.len(), 1);
+        assert!(
+            f[0].evidence.iter().any(|e| e.contains("under 10%")),
+            "{:?}",
+            f[0].evidence
+        );
+        for name in HEALTHY_SCENARIOS.iter().chain(&["jvm-out-of-memory"]) {
+            assert!(run(&OomKilled, &scenario(name)).is_empty(), "{name}");
+        }
     }
 }

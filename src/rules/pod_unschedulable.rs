@@ -1,25 +1,592 @@
-//! TODO(helper): not yet written.
+//! FLK106: a Flink pod stays Pending because the scheduler finds no node for it.
+//!
+//! Evidence is the pod's `PodScheduled=False` condition (reason `Unschedulable`) and the
+//! scheduler's `FailedScheduling` events, whose message lists, per group of nodes, why they do not
+//! fit: `0/3 nodes are available: 1 node(s) had untolerated taint {dedicated: batch}, 2 Insufficient
+//! memory. preemption: ...`. Each reason gets its own fix (smaller resources, a toleration, a
+//! node selector that matches, a PVC that binds).
+//!
+//! Pods that a quota or LimitRange refuses are never created, so they are not Pending: that is
+//! FLK108 (resource_quota_exceeded).
 
+use super::flink_fatal_exit::{event_line, one_line};
 use super::{Rule, RuleMeta};
-use crate::finding::{Category, Finding, Severity};
-use crate::snapshot::{Index, Snapshot};
+use crate::finding::{Category, Finding, ObjectRef, Severity};
+use crate::snapshot::flink::FlinkDeployment;
+use crate::snapshot::index::{
+    event_time, label, pod_name, pod_namespace, LABEL_APP, LABEL_COMPONENT,
+};
+use crate::snapshot::{to_utc, Index, Snapshot};
+use chrono::Duration;
+use k8s_openapi::api::core::v1::Pod;
 
 pub struct PodUnschedulable;
 
 static META: RuleMeta = RuleMeta {
     id: "FLK106",
     name: "pod_unschedulable",
-    category: Category::InspectForbidden,
-    severity: Severity::Warning,
-    explains: &[],
+    category: Category::PodUnschedulable,
+    severity: Severity::Critical,
+    explains: &["FLK401"],
 };
+
+/// Pending for less than this is often just a node being added: a warning, not yet critical.
+const GRACE_MINUTES: i64 = 5;
 
 impl Rule for PodUnschedulable {
     fn meta(&self) -> &'static RuleMeta {
         &META
     }
 
-    fn check(&self, _snapshot: &Snapshot, _index: &Index) -> Vec<Finding> {
-        Vec::new()
+    fn check(&self, snapshot: &Snapshot, index: &Index) -> Vec<Finding> {
+        snapshot
+            .pods
+            .iter()
+            .filter_map(|pod| finding(snapshot, index, pod))
+            .collect()
+    }
+}
+
+/// One reason the scheduler gave, with how many nodes it concerns.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Why {
+    Insufficient(String),
+    Taint(String),
+    NodeSelector,
+    PodAffinity,
+    Volume,
+    Ports,
+    TooManyPods,
+    NodeUnschedulable,
+    NoNodes,
+    Other(String),
+}
+
+/// The reasons in a scheduler message, in the order given (the preemption tail left out).
+fn reasons(message: &str) -> Vec<Why> {
+    let main = message.split(" preemption:").next().unwrap_or(message);
+    let list = main
+        .split_once("are available:")
+        .map(|(_, r)| r)
+        .unwrap_or(main);
+    let mut out = Vec::new();
+    for part in split_top_level(list) {
+        let p = part.trim().trim_end_matches('.').trim();
+        if p.is_empty() {
+            continue;
+        }
+        // Drop the leading node count ("2 Insufficient memory", "1 node(s) had ...").
+        let text = p
+            .split_once(' ')
+            .filter(|(n, _)| n.parse::<u32>().is_ok())
+            .map(|(_, t)| t)
+            .unwrap_or(p);
+        let lower = text.to_ascii_lowercase();
+        let why = if let Some(r) = text.strip_prefix("Insufficient ") {
+            Why::Insufficient(r.trim().to_string())
+        } else if lower.contains("taint") {
+            let taint = text
+                .find('{')
+                .and_then(|s| {
+                    text[s..]
+                        .find('}')
+                        .map(|e| text[s + 1..s + e].trim().to_string())
+                })
+                .unwrap_or_default();
+            Why::Taint(taint)
+        } else if lower.contains("node affinity/selector")
+            || lower.contains("node selector")
+            || lower.contains("didn't match pod's node affinity")
+        {
+            Why::NodeSelector
+        } else if lower.contains("pod affinity") || lower.contains("anti-affinity") {
+            Why::PodAffinity
+        } else if lower.contains("persistentvolumeclaim") || lower.contains("volume") {
+            Why::Volume
+        } else if lower.contains("free ports") {
+            Why::Ports
+        } else if lower.contains("too many pods") {
+            Why::TooManyPods
+        } else if lower.contains("were unschedulable") {
+            Why::NodeUnschedulable
+        } else if lower.contains("no nodes available") {
+            Why::NoNodes
+        } else {
+            Why::Other(text.to_string())
+        };
+        if !out.contains(&why) {
+            out.push(why);
+        }
+    }
+    if out.is_empty() && message.to_ascii_lowercase().contains("no nodes available") {
+        out.push(Why::NoNodes);
+    }
+    // Control-plane and not-ready taints only say which nodes are off-limits anyway: keep them
+    // only when they are the whole story.
+    let off_limits = |w: &Why| matches!(w, Why::Taint(t) if system_taint(t));
+    if out.iter().any(|w| !off_limits(w)) {
+        out.retain(|w| !off_limits(w));
+    }
+    out
+}
+
+fn system_taint(taint: &str) -> bool {
+    let key = taint.split(':').next().unwrap_or("").trim();
+    key.is_empty()
+        || key.starts_with("node-role.kubernetes.io/")
+        || key.starts_with("node.kubernetes.io/")
+}
+
+/// Splits on commas that are not inside `{...}` (taints print as `{key: value}`).
+fn split_top_level(s: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let (mut depth, mut start) = (0i32, 0usize);
+    for (i, ch) in s.char_indices() {
+        match ch {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(&s[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(&s[start..]);
+    out
+}
+
+fn words(w: &Why) -> String {
+    match w {
+        Why::Insufficient(r) => format!("insufficient {r}"),
+        Why::Taint(t) if !t.is_empty() => format!("untolerated taint {{{t}}}"),
+        Why::Taint(_) => "untolerated taints".into(),
+        Why::NodeSelector => "no node matches its node selector/affinity".into(),
+        Why::PodAffinity => "pod (anti-)affinity rules".into(),
+        Why::Volume => "a volume cannot be bound or attached".into(),
+        Why::Ports => "host ports in use".into(),
+        Why::TooManyPods => "nodes are full (too many pods)".into(),
+        Why::NodeUnschedulable => "nodes are cordoned".into(),
+        Why::NoNodes => "no nodes are available".into(),
+        Why::Other(t) => t.clone(),
+    }
+}
+
+fn finding(snapshot: &Snapshot, index: &Index, pod: &Pod) -> Option<Finding> {
+    let status = pod.status.as_ref()?;
+    if status.phase.as_deref() != Some("Pending") {
+        return None;
+    }
+    let scheduled = status
+        .conditions
+        .iter()
+        .flatten()
+        .find(|c| c.type_ == "PodScheduled");
+    if scheduled.is_some_and(|c| c.status == "True") {
+        return None;
+    }
+    let (ns, name) = (pod_namespace(pod), pod_name(pod));
+    let events: Vec<_> = index
+        .events_for("Pod", ns, name)
+        .into_iter()
+        .filter(|e| e.reason.as_deref() == Some("FailedScheduling"))
+        .collect();
+    let unschedulable =
+        scheduled.filter(|c| c.status == "False" && c.reason.as_deref() == Some("Unschedulable"));
+    if unschedulable.is_none() && events.is_empty() {
+        return None;
+    }
+    let message = unschedulable
+        .and_then(|c| c.message.clone())
+        .or_else(|| events.last().and_then(|e| e.message.clone()))
+        .unwrap_or_default();
+    let why = reasons(&message);
+    let component = label(pod, LABEL_COMPONENT).unwrap_or("");
+    let who = match component {
+        "jobmanager" => "JobManager pod",
+        "taskmanager" => "TaskManager pod",
+        _ => "pod",
+    };
+    let summary = if why.is_empty() {
+        "no node fits it".to_string()
+    } else {
+        why.iter().take(3).map(words).collect::<Vec<_>>().join("; ")
+    };
+    let mut f = Finding::new(
+        &META,
+        ObjectRef::namespaced("Pod", ns, name),
+        format!("{who} cannot be scheduled: {summary}"),
+    )
+    .deployment(index.deployment_of_pod(pod));
+    if let Some(c) = unschedulable {
+        f = f.evidence(format!(
+            "status.conditions[PodScheduled]: status=False reason=Unschedulable message: {}",
+            one_line(c.message.as_deref().unwrap_or(""))
+        ));
+    }
+    for e in events.iter().rev().take(3).rev() {
+        f = f.evidence(event_line(e));
+    }
+    // How long it has been unschedulable: since the first FailedScheduling event, else since the
+    // condition turned False, else since the pod was created.
+    let since = events
+        .iter()
+        .filter_map(|e| {
+            e.first_timestamp
+                .as_ref()
+                .and_then(to_utc)
+                .or_else(|| event_time(e))
+        })
+        .min()
+        .or_else(|| {
+            unschedulable
+                .and_then(|c| c.last_transition_time.as_ref())
+                .and_then(to_utc)
+        })
+        .or_else(|| pod.metadata.creation_timestamp.as_ref().and_then(to_utc));
+    if let Some(t) = since {
+        let waited = snapshot.captured_at.signed_duration_since(t);
+        if waited >= Duration::zero() {
+            f = f.evidence(format!(
+                "unschedulable for {} (since {})",
+                human(waited),
+                t.format("%Y-%m-%dT%H:%M:%SZ")
+            ));
+            if waited < Duration::minutes(GRACE_MINUTES) {
+                f = f.severity(Severity::Warning);
+            }
+        }
+    }
+    for line in requests_lines(pod) {
+        f = f.evidence(line);
+    }
+    if let Some(sel) = pod
+        .spec
+        .as_ref()
+        .and_then(|s| s.node_selector.as_ref())
+        .filter(|m| !m.is_empty())
+    {
+        let pairs: Vec<String> = sel.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        f = f.evidence(format!("spec.nodeSelector: {}", pairs.join(", ")));
+    }
+    let fd = label(pod, LABEL_APP).and_then(|app| index.flink_deployment(ns, app));
+    let fixes: Vec<String> = if why.is_empty() {
+        vec![format!(
+            "See why no node fits: kubectl describe pod {name} -n {ns}"
+        )]
+    } else {
+        why.iter()
+            .take(3)
+            .map(|w| fix_for(w, ns, pod, component, fd))
+            .collect()
+    };
+    let verify = match (fd, component) {
+        (Some(d), c) if !c.is_empty() => format!(
+            "kubectl get pods -n {ns} -l app={},component={c} --field-selector=status.phase=Pending   # expect no pods",
+            d.name()
+        ),
+        _ => format!(
+            "kubectl get pod {name} -n {ns} -o jsonpath='{{.status.conditions[?(@.type==\"PodScheduled\")].status}}'   # expect True"
+        ),
+    };
+    Some(f.fix(fixes.join("\n\n")).verify(verify))
+}
+
+fn human(d: Duration) -> String {
+    let m = d.num_minutes();
+    if m >= 120 {
+        format!("{}h{}m", m / 60, m % 60)
+    } else if m >= 1 {
+        format!("{m}m")
+    } else {
+        format!("{}s", d.num_seconds())
+    }
+}
+
+/// `spec.containers[NAME].resources.requests: cpu=1, memory=2Gi` for every container with requests.
+fn requests_lines(pod: &Pod) -> Vec<String> {
+    let Some(spec) = pod.spec.as_ref() else {
+        return Vec::new();
+    };
+    spec.containers
+        .iter()
+        .filter_map(|c| {
+            let req = c
+                .resources
+                .as_ref()?
+                .requests
+                .as_ref()
+                .filter(|r| !r.is_empty())?;
+            let parts: Vec<String> = req.iter().map(|(k, v)| format!("{k}={}", v.0)).collect();
+            Some(format!(
+                "spec.containers[{}].resources.requests: {}",
+                c.name,
+                parts.join(", ")
+            ))
+        })
+        .collect()
+}
+
+fn fix_for(w: &Why, ns: &str, pod: &Pod, component: &str, fd: Option<&FlinkDeployment>) -> String {
+    let spec_key = if component == "jobmanager" {
+        "jobManager"
+    } else {
+        "taskManager"
+    };
+    let fd_name = fd.map(|d| d.name().to_string());
+    let template = if component == "jobmanager" {
+        "spec.jobManager.podTemplate"
+    } else if component == "taskmanager" {
+        "spec.taskManager.podTemplate"
+    } else {
+        "spec.podTemplate"
+    };
+    match w {
+        Why::Insufficient(res) => {
+            let resource = fd.and_then(|d| {
+                let c = if component == "jobmanager" { &d.spec.job_manager } else { &d.spec.task_manager };
+                c.as_ref()?.resource.clone()
+            });
+            let (key, now, less) = if res == "cpu" {
+                let cur = resource.as_ref().and_then(|r| r.cpu).unwrap_or(1.0);
+                ("cpu", format!("{cur}"), format!("{}", (cur / 2.0 * 100.0).round() / 100.0))
+            } else {
+                let cur = resource.as_ref().and_then(|r| r.memory.clone()).unwrap_or_else(|| "2048m".into());
+                let half = super::oom_killed::parse_resource_memory(&cur)
+                    .map(|b| format!("\"{}m\"", (b / 2.0 / 1048576.0).floor()))
+                    .unwrap_or_else(|| "\"1024m\"".into());
+                ("memory", format!("\"{cur}\""), half)
+            };
+            match (&fd_name, res.as_str()) {
+                (Some(n), "cpu" | "memory") => format!(
+                    "No node has {res} left for this pod. Add capacity (nodes, or a bigger node pool), or ask for less: \
+                     spec.{spec_key}.resource.{key} is {now} now; for example:\n\n  \
+                     kubectl patch flinkdeployment {n} -n {ns} --type=merge -p '{{\"spec\":{{\"{spec_key}\":{{\"resource\":{{\"{key}\":{less}}}}}}}}}'\n\n\
+                     (what a node can offer: kubectl describe nodes | grep -A 8 Allocatable){}",
+                    if component == "taskmanager" { "; fewer slots per TaskManager or a lower parallelism also means smaller or fewer TaskManagers" } else { "" }
+                ),
+                _ => format!(
+                    "No node has enough {res} for this pod: add capacity, or lower the pod's requests \
+                     (kubectl describe nodes | grep -A 8 Allocatable shows what nodes offer)."
+                ),
+            }
+        }
+        Why::Taint(t) => {
+            let key = t.split(':').next().unwrap_or("").trim();
+            if system_taint(t) {
+                "Some nodes carry taints this pod does not tolerate (control-plane or not-ready nodes are normally \
+                 off-limits): the other reasons listed decide where it can run."
+                    .to_string()
+            } else {
+                format!(
+                    "Nodes carry the taint {{{t}}}. If Flink should run there, tolerate it in {template}:\n\n\
+                     {}\n        tolerations:\n        - {{key: {key}, operator: Exists}}",
+                    nest(template)
+                )
+            }
+        }
+        Why::NodeSelector => {
+            let sel: Vec<String> = pod
+                .spec
+                .as_ref()
+                .and_then(|s| s.node_selector.as_ref())
+                .map(|m| m.iter().map(|(k, v)| format!("{k}={v}")).collect())
+                .unwrap_or_default();
+            format!(
+                "No node has the labels the pod asks for{}. List the nodes that match \
+                 (kubectl get nodes -l {}), then fix nodeSelector/affinity in {template} or label a node \
+                 (kubectl label node NODE {}).",
+                if sel.is_empty() { String::new() } else { format!(" ({})", sel.join(", ")) },
+                if sel.is_empty() { "KEY=VALUE".to_string() } else { sel.join(",") },
+                sel.first().cloned().unwrap_or_else(|| "KEY=VALUE".into())
+            )
+        }
+        Why::PodAffinity => format!(
+            "Pod (anti-)affinity rules in {template} rule out every node: relax them (preferredDuringScheduling \
+             instead of required) or add nodes."
+        ),
+        Why::Volume => format!(
+            "A volume of the pod cannot be bound: check its claims (kubectl get pvc -n {ns}; kubectl describe pvc NAME -n {ns}) \
+             and that the StorageClass exists and can provision in the pod's zone."
+        ),
+        Why::Ports => format!("Remove hostPort from the containers in {template}, or spread the pods over more nodes."),
+        Why::TooManyPods => "Nodes have reached their pod limit: add nodes.".to_string(),
+        Why::NodeUnschedulable => "Nodes are cordoned: uncordon them (kubectl uncordon NODE) or add nodes.".to_string(),
+        Why::NoNodes => "The cluster has no schedulable node: add nodes (kubectl get nodes).".to_string(),
+        Why::Other(t) => format!("The scheduler says: {t}. See kubectl describe pod {} -n {ns}.", pod_name(pod)),
+    }
+}
+
+/// `spec.taskManager.podTemplate` as YAML nesting down to the template's `spec:`.
+fn nest(path: &str) -> String {
+    let mut out = Vec::new();
+    for (i, key) in path.split('.').chain(["spec"]).enumerate() {
+        out.push(format!("{}{key}:", "  ".repeat(i)));
+    }
+    out.join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::testing::{run, snapshot, HEALTHY};
+
+    const PENDING: &str = r#"
+apiVersion: flink.apache.org/v1beta1
+kind: FlinkDeployment
+metadata: {name: etl, namespace: batch}
+spec:
+  image: flink:1.20
+  serviceAccount: flink
+  jobManager: {resource: {memory: 2048m, cpu: 1}}
+  taskManager: {resource: {memory: 8192m, cpu: 4}}
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: etl-taskmanager-1-2
+  namespace: batch
+  creationTimestamp: "2026-11-28T10:00:00Z"
+  labels: {app: etl, component: taskmanager, type: flink-native-kubernetes}
+spec:
+  restartPolicy: Never
+  containers:
+  - name: flink-main-container
+    image: flink:1.20
+    resources: {requests: {cpu: "4", memory: 8Gi}, limits: {cpu: "4", memory: 8Gi}}
+status:
+  phase: Pending
+  conditions:
+  - type: PodScheduled
+    status: "False"
+    reason: Unschedulable
+    message: "0/3 nodes are available: 1 node(s) had untolerated taint {dedicated: streaming}, 2 Insufficient memory. preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod."
+---
+apiVersion: v1
+kind: Event
+metadata: {name: etl-taskmanager-1-2.1, namespace: batch}
+involvedObject: {kind: Pod, namespace: batch, name: etl-taskmanager-1-2}
+reason: FailedScheduling
+type: Warning
+count: 7
+firstTimestamp: "2026-11-28T10:00:00Z"
+lastTimestamp: "2026-11-28T10:20:00Z"
+message: "0/3 nodes are available: 1 node(s) had untolerated taint {dedicated: streaming}, 2 Insufficient memory. preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod."
+"#;
+
+    fn snap(y: &str) -> Snapshot {
+        let mut s = snapshot(y);
+        s.captured_at = "2026-11-28T10:20:00Z".parse().unwrap();
+        s
+    }
+
+    #[test]
+    fn fires_with_each_reason_and_its_fix() {
+        let f = run(&PodUnschedulable, &snap(PENDING));
+        assert_eq!(f.len(), 1);
+        let f = &f[0];
+        assert_eq!(f.category, Category::PodUnschedulable);
+        assert_eq!(f.severity, Severity::Critical);
+        assert_eq!(f.title, "TaskManager pod cannot be scheduled: untolerated taint {dedicated: streaming}; insufficient memory");
+        let y = PENDING.replace(
+            "dedicated: streaming",
+            "node-role.kubernetes.io/control-plane: ",
+        );
+        assert_eq!(
+            run(&PodUnschedulable, &snap(&y))[0].title,
+            "TaskManager pod cannot be scheduled: insufficient memory"
+        );
+        assert!(f.evidence[0].starts_with(
+            "status.conditions[PodScheduled]: status=False reason=Unschedulable message: 0/3 nodes"
+        ));
+        assert!(f
+            .evidence
+            .iter()
+            .any(|e| e.starts_with("event Warning FailedScheduling x7")));
+        assert!(
+            f.evidence
+                .iter()
+                .any(|e| e == "unschedulable for 20m (since 2026-11-28T10:00:00Z)"),
+            "{:?}",
+            f.evidence
+        );
+        assert!(f
+            .evidence
+            .iter()
+            .any(|e| e
+                == "spec.containers[flink-main-container].resources.requests: cpu=4, memory=8Gi"));
+        assert!(
+            f.fix.contains("- {key: dedicated, operator: Exists}"),
+            "{}",
+            f.fix
+        );
+        assert!(f.fix.contains("spec:\n  taskManager:\n    podTemplate:\n      spec:\n        tolerations:\n        - {key: dedicated, operator: Exists}"), "{}", f.fix);
+        assert!(
+            f.fix
+                .contains("\"taskManager\":{\"resource\":{\"memory\":\"4096m\"}}"),
+            "{}",
+            f.fix
+        );
+        assert!(f
+            .verify
+            .contains("-l app=etl,component=taskmanager --field-selector=status.phase=Pending"));
+    }
+
+    #[test]
+    fn a_young_pending_pod_is_a_warning_and_scheduled_or_running_pods_are_silent() {
+        let mut s = snap(PENDING);
+        s.captured_at = "2026-11-28T10:02:00Z".parse().unwrap();
+        assert_eq!(run(&PodUnschedulable, &s)[0].severity, Severity::Warning);
+        let scheduled = PENDING.replace(
+            "status: \"False\"\n    reason: Unschedulable",
+            "status: \"True\"\n    reason: Scheduled",
+        );
+        let scheduled = scheduled.replace("reason: FailedScheduling", "reason: Scheduled");
+        assert!(run(&PodUnschedulable, &snap(&scheduled)).is_empty());
+        assert!(run(&PodUnschedulable, &snapshot(HEALTHY)).is_empty());
+    }
+
+    #[test]
+    fn events_alone_are_enough() {
+        let y = PENDING.replace(
+            "  conditions:\n  - type: PodScheduled\n    status: \"False\"\n    reason: Unschedulable\n    message: \"0/3 nodes are available: 1 node(s) had untolerated taint {dedicated: streaming}, 2 Insufficient memory. preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod.\"\n",
+            "",
+        );
+        let f = run(&PodUnschedulable, &snap(&y));
+        assert_eq!(f.len(), 1, "{y}");
+        assert!(f[0].title.contains("insufficient memory"));
+    }
+
+    #[test]
+    fn parses_scheduler_messages() {
+        assert_eq!(
+            reasons("0/5 nodes are available: 2 node(s) didn't match Pod's node affinity/selector, 3 Insufficient cpu."),
+            vec![Why::NodeSelector, Why::Insufficient("cpu".into())]
+        );
+        assert_eq!(
+            reasons("0/1 nodes are available: pod has unbound immediate PersistentVolumeClaims. preemption: 0/1 nodes are available"),
+            vec![Why::Volume]
+        );
+        assert_eq!(
+            reasons("no nodes available to schedule pods"),
+            vec![Why::NoNodes]
+        );
+        assert_eq!(
+            reasons("0/3 nodes are available: 3 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }."),
+            vec![Why::Taint("node-role.kubernetes.io/control-plane:".into())]
+        );
+    }
+
+    #[test]
+    fn scenario_bundles() {
+        use crate::rules::flink_fatal_exit::{scenario, HEALTHY_SCENARIOS};
+        let f = run(&PodUnschedulable, &scenario("pod-unschedulable"));
+        assert_eq!(f.len(), 2, "one per Pending TaskManager (rank folds them)");
+        assert!(f.iter().all(|f| f.title
+            == "TaskManager pod cannot be scheduled: insufficient memory"
+            && f.severity == Severity::Critical));
+        for name in HEALTHY_SCENARIOS {
+            assert!(run(&PodUnschedulable, &scenario(name)).is_empty(), "{name}");
+        }
     }
 }

@@ -1,0 +1,575 @@
+//! FLK108: a ResourceQuota or LimitRange rejects the creation of Flink's pods.
+//!
+//! A rejected pod never exists, so the evidence is elsewhere:
+//! - `FailedCreate` events of the JobManager's ReplicaSet / Deployment (`Error creating: pods "x"
+//!   is forbidden: exceeded quota: compute, requested: limits.memory=2Gi, used: limits.memory=7Gi,
+//!   limited: limits.memory=8Gi`), and the Deployment's `ReplicaFailure` condition;
+//! - the operator's `FailedCreate` Warning event on the FlinkDeployment (it raises a
+//!   `DeploymentFailedException` from that condition);
+//! - for TaskManagers, which the JobManager creates itself, its log line
+//!   `Could not create pod <name>, exception: ... is forbidden: exceeded quota: ...`.
+//!
+//! The messages are the API server's (quota admission and LimitRanger); the fix computes the
+//! quota the pod needs from the numbers they carry.
+
+use super::flink_fatal_exit::{event_line, one_line};
+use super::oom_killed::{format_bytes, parse_quantity, parse_resource_memory};
+use super::{Rule, RuleMeta};
+use crate::finding::{Category, Finding, ObjectRef, Severity};
+use crate::snapshot::flink::FlinkDeployment;
+use crate::snapshot::index::deployment_ref;
+use crate::snapshot::{Index, Snapshot};
+use regex::Regex;
+use std::sync::OnceLock;
+
+pub struct ResourceQuotaExceeded;
+
+static META: RuleMeta = RuleMeta {
+    id: "FLK108",
+    name: "resource_quota_exceeded",
+    category: Category::ResourceQuotaExceeded,
+    severity: Severity::Critical,
+    explains: &["FLK401"],
+};
+
+impl Rule for ResourceQuotaExceeded {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, snapshot: &Snapshot, index: &Index) -> Vec<Finding> {
+        let mut groups: Vec<Group> = Vec::new();
+        // Events of the controllers (and of the operator, on the CR).
+        for e in &snapshot.events {
+            if !matches!(e.reason.as_deref(), Some("FailedCreate")) {
+                continue;
+            }
+            let Some(msg) = e.message.as_deref() else {
+                continue;
+            };
+            let Some(rejection) = Rejection::parse(msg) else {
+                continue;
+            };
+            let ns = e
+                .involved_object
+                .namespace
+                .as_deref()
+                .or(e.metadata.namespace.as_deref())
+                .unwrap_or("default");
+            let owner = e.involved_object.name.as_deref().unwrap_or("");
+            let fd = flink_deployment_for(
+                snapshot,
+                ns,
+                &[owner, rejection.pod.as_deref().unwrap_or("")],
+            );
+            add(&mut groups, ns, fd, rejection, event_line(e));
+        }
+        // The Deployment's own condition (when the events have expired).
+        for d in &snapshot.deployments {
+            let ns = d.metadata.namespace.as_deref().unwrap_or("default");
+            let name = d.metadata.name.as_deref().unwrap_or("");
+            for c in d.status.iter().flat_map(|s| s.conditions.iter().flatten()) {
+                if c.type_.as_deref() != Some("ReplicaFailure")
+                    || c.status.as_deref() != Some("True")
+                {
+                    continue;
+                }
+                let Some(msg) = c.message.as_deref() else {
+                    continue;
+                };
+                let Some(rejection) = Rejection::parse(msg) else {
+                    continue;
+                };
+                let fd = flink_deployment_for(
+                    snapshot,
+                    ns,
+                    &[name, rejection.pod.as_deref().unwrap_or("")],
+                );
+                let line = format!(
+                    "Deployment {name} status.conditions[ReplicaFailure]: reason={} message: {}",
+                    c.reason.as_deref().unwrap_or("-"),
+                    one_line(msg)
+                );
+                add(&mut groups, ns, fd, rejection, line);
+            }
+        }
+        // TaskManager pods the JobManager could not create.
+        for (key, text) in &snapshot.logs {
+            for (i, line) in text.lines().enumerate() {
+                if !line.contains("Could not create pod") {
+                    continue;
+                }
+                let Some(rejection) = Rejection::parse(line) else {
+                    continue;
+                };
+                let ns = key.namespace.as_str();
+                let fd = flink_deployment_for(
+                    snapshot,
+                    ns,
+                    &[key.pod.as_str(), rejection.pod.as_deref().unwrap_or("")],
+                );
+                let which = if key.previous { "previous log" } else { "log" };
+                let ev = format!(
+                    "JobManager {} {which} line {}: {}",
+                    key.pod,
+                    i + 1,
+                    one_line(line)
+                );
+                add(&mut groups, ns, fd, rejection, ev);
+            }
+        }
+        groups.into_iter().map(|g| g.finding(index)).collect()
+    }
+}
+
+/// What the admission plugin said.
+#[derive(Debug, Clone, PartialEq)]
+struct Rejection {
+    /// The pod the controller tried to create.
+    pod: Option<String>,
+    what: What,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum What {
+    /// `exceeded quota: NAME, requested: k=v,.., used: k=v,.., limited: k=v,..`
+    Exceeded {
+        quota: String,
+        requested: Vec<(String, String)>,
+        used: Vec<(String, String)>,
+        limited: Vec<(String, String)>,
+    },
+    /// `failed quota: NAME: must specify limits.cpu,limits.memory`
+    MustSpecify { quota: String, what: String },
+    /// LimitRanger: `maximum memory usage per Container is 1Gi, but limit is 2Gi` and friends.
+    LimitRange { text: String },
+}
+
+fn regexes() -> &'static [Regex; 4] {
+    static R: OnceLock<[Regex; 4]> = OnceLock::new();
+    R.get_or_init(|| {
+        [
+            Regex::new(r"exceeded quota: (?P<quota>[^,\s]+), requested: (?P<req>\S+), used: (?P<used>\S+), limited: (?P<lim>\S+)").expect("quota regex"),
+            Regex::new(r"failed quota: (?P<quota>[^:\s]+): must specify (?P<what>[A-Za-z0-9.,/ -]+)").expect("failed quota regex"),
+            Regex::new(r"(?P<text>(?:maximum|minimum) [a-z0-9./-]+ usage per (?:Container|Pod|PersistentVolumeClaim) is [^,\]]+, but (?:limit|request) is [^,\]\s]+|[a-z0-9./-]+ max limit to request ratio per (?:Container|Pod) is [^,\]]+, but provided ratio is [0-9.]+)").expect("limitrange regex"),
+            Regex::new(r#"pods? \\?"(?P<pod>[a-z0-9][a-z0-9.-]*)\\?" is forbidden"#).expect("pod regex"),
+        ]
+    })
+}
+
+fn pairs(s: &str) -> Vec<(String, String)> {
+    s.trim_end_matches(['.', '"', '\'', ')'])
+        .split(',')
+        .filter_map(|kv| kv.split_once('='))
+        .map(|(k, v)| {
+            (
+                k.trim().to_string(),
+                v.trim().trim_end_matches(['.', '"']).to_string(),
+            )
+        })
+        .collect()
+}
+
+impl Rejection {
+    fn parse(msg: &str) -> Option<Rejection> {
+        let [exceeded, failed, limit, pod] = regexes();
+        let pod = pod.captures(msg).map(|c| c["pod"].to_string());
+        let what = if let Some(c) = exceeded.captures(msg) {
+            What::Exceeded {
+                quota: c["quota"].to_string(),
+                requested: pairs(&c["req"]),
+                used: pairs(&c["used"]),
+                limited: pairs(&c["lim"]),
+            }
+        } else if let Some(c) = failed.captures(msg) {
+            What::MustSpecify {
+                quota: c["quota"].to_string(),
+                what: c["what"].trim().trim_end_matches('.').to_string(),
+            }
+        } else if let Some(c) = limit.captures(msg) {
+            What::LimitRange {
+                text: c["text"].trim().to_string(),
+            }
+        } else {
+            return None;
+        };
+        Some(Rejection { pod, what })
+    }
+
+    fn key(&self) -> String {
+        match &self.what {
+            What::Exceeded { quota, .. } | What::MustSpecify { quota, .. } => {
+                format!("quota:{quota}")
+            }
+            What::LimitRange { text } => format!("limitrange:{text}"),
+        }
+    }
+}
+
+/// The FlinkDeployment whose objects these are: the longest FlinkDeployment name that one of the
+/// names equals or starts with followed by `-` (`orders-5d8f9c7b6d`, `orders-taskmanager-1-3`).
+fn flink_deployment_for<'a>(
+    snapshot: &'a Snapshot,
+    ns: &str,
+    names: &[&str],
+) -> Option<&'a FlinkDeployment> {
+    snapshot
+        .flink_deployments
+        .iter()
+        .filter(|d| d.namespace() == ns)
+        .filter(|d| {
+            names.iter().any(|n| {
+                !n.is_empty() && (*n == d.name() || n.starts_with(&format!("{}-", d.name())))
+            })
+        })
+        .max_by_key(|d| d.name().len())
+}
+
+struct Group<'a> {
+    ns: String,
+    fd: Option<&'a FlinkDeployment>,
+    rejection: Rejection,
+    evidence: Vec<String>,
+    pods: Vec<String>,
+}
+
+fn add<'a>(
+    groups: &mut Vec<Group<'a>>,
+    ns: &str,
+    fd: Option<&'a FlinkDeployment>,
+    rejection: Rejection,
+    line: String,
+) {
+    let key = rejection.key();
+    let pod = rejection.pod.clone();
+    let g = match groups.iter_mut().position(|g| {
+        g.ns == ns && g.rejection.key() == key && g.fd.map(|d| d.name()) == fd.map(|d| d.name())
+    }) {
+        Some(i) => &mut groups[i],
+        None => {
+            groups.push(Group {
+                ns: ns.to_string(),
+                fd,
+                rejection,
+                evidence: Vec::new(),
+                pods: Vec::new(),
+            });
+            groups.last_mut().expect("just pushed")
+        }
+    };
+    if !g.evidence.contains(&line) && g.evidence.len() < 5 {
+        g.evidence.push(line);
+    }
+    if let Some(p) = pod {
+        if !g.pods.contains(&p) {
+            g.pods.push(p);
+        }
+    }
+}
+
+/// A quantity for a quota key: bytes for memory and storage, cores for cpu, a count otherwise.
+fn format_for(key: &str, value: f64) -> String {
+    if key.contains("memory") || key.contains("storage") {
+        format_bytes(value)
+    } else if key.contains("cpu") {
+        if (value - value.round()).abs() < 1e-9 {
+            format!("{}", value.round())
+        } else {
+            format!("{}m", (value * 1000.0).ceil())
+        }
+    } else {
+        format!("{}", value.ceil())
+    }
+}
+
+impl Group<'_> {
+    /// Which Flink component the rejected pods are (TaskManager pods carry `-taskmanager-`).
+    fn component(&self) -> &'static str {
+        if self.pods.iter().any(|p| p.contains("-taskmanager-")) {
+            "taskManager"
+        } else {
+            "jobManager"
+        }
+    }
+
+    fn finding(self, _index: &Index) -> Finding {
+        let ns = self.ns.as_str();
+        let spec_key = self.component();
+        let who = if spec_key == "taskManager" {
+            "TaskManager"
+        } else {
+            "JobManager"
+        };
+        let (object, title) = match &self.rejection.what {
+            What::Exceeded {
+                quota, requested, ..
+            } => (
+                ObjectRef::namespaced("ResourceQuota", ns, quota),
+                format!(
+                    "ResourceQuota `{quota}` rejects new {who} pods ({} would exceed it)",
+                    requested
+                        .iter()
+                        .map(|(k, _)| k.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            ),
+            What::MustSpecify { quota, what } => (
+                ObjectRef::namespaced("ResourceQuota", ns, quota),
+                format!(
+                    "ResourceQuota `{quota}` rejects {who} pods whose containers do not set {what}"
+                ),
+            ),
+            What::LimitRange { text } => (
+                match self.fd {
+                    Some(d) => deployment_ref(d),
+                    None => ObjectRef::namespaced("Namespace", ns, ns).clone(),
+                },
+                format!("a LimitRange rejects new {who} pods: {text}"),
+            ),
+        };
+        let mut f = Finding::new(&META, object, title).deployment(self.fd.map(deployment_ref));
+        for e in &self.evidence {
+            f = f.evidence(e.clone());
+        }
+        if !self.pods.is_empty() {
+            f = f.evidence(format!("pods refused: {}", self.pods.join(", ")));
+        }
+        let lower = |name: &str| self.lower_flink(ns, spec_key, name);
+        let fix = match &self.rejection.what {
+            What::Exceeded { quota, requested, used, limited } => {
+                let mut hard = Vec::new();
+                let mut lines = Vec::new();
+                for (k, req) in requested {
+                    let u = used.iter().find(|(x, _)| x == k).and_then(|(_, v)| parse_quantity(v));
+                    let l = limited.iter().find(|(x, _)| x == k).map(|(_, v)| v.as_str()).unwrap_or("?");
+                    if let (Some(r), Some(u)) = (parse_quantity(req), u) {
+                        let need = format_for(k, r + u);
+                        lines.push(format!("{k}: used {} + requested {req} = {need} > hard {l}", format_for(k, u)));
+                        hard.push(format!("\"{k}\":\"{need}\""));
+                    }
+                }
+                let raise = if hard.is_empty() {
+                    format!("kubectl edit resourcequota {quota} -n {ns}")
+                } else {
+                    format!(
+                        "kubectl patch resourcequota {quota} -n {ns} --type=merge -p '{{\"spec\":{{\"hard\":{{{}}}}}}}'",
+                        hard.join(",")
+                    )
+                };
+                format!(
+                    "The namespace's quota has no room for another {who} pod ({}). Raise the quota to at least what \
+                     the pod needs:\n\n  {raise}\n\nor make Flink ask for less: {}",
+                    lines.join("; "),
+                    lower(quota)
+                )
+            }
+            What::MustSpecify { quota, what } => format!(
+                "ResourceQuota {quota} covers {what}, so every container must set them. Flink sets requests and limits \
+                 on its main container; give the other containers of the pod template (sidecars, init containers) \
+                 their own:\n\n\
+                 spec:\n  podTemplate:\n    spec:\n      containers:\n      - name: SIDECAR\n        resources:\n          \
+                 requests: {{cpu: 100m, memory: 128Mi}}\n          limits: {{cpu: 100m, memory: 128Mi}}"
+            ),
+            What::LimitRange { text } => format!(
+                "A LimitRange of namespace {ns} bounds each pod: {text}. Size the {who} within it: {}\n\n\
+                 or change the LimitRange (kubectl get limitrange -n {ns} -o yaml).",
+                lower("the LimitRange")
+            ),
+        };
+        let verify = match &self.rejection.what {
+            What::Exceeded { quota, .. } | What::MustSpecify { quota, .. } => format!(
+                "kubectl get resourcequota {quota} -n {ns} -o jsonpath='used={{.status.used}} hard={{.status.hard}}{{\"\\n\"}}'; \
+                 kubectl get events -n {ns} --field-selector reason=FailedCreate   # expect no new FailedCreate"
+            ),
+            What::LimitRange { .. } => {
+                format!("kubectl get events -n {ns} --field-selector reason=FailedCreate   # expect no new FailedCreate")
+            }
+        };
+        f.fix(fix).verify(verify)
+    }
+
+    fn lower_flink(&self, ns: &str, spec_key: &str, _limit: &str) -> String {
+        let Some(d) = self.fd else {
+            return "lower the pods' requests and limits.".to_string();
+        };
+        let comp = if spec_key == "taskManager" {
+            &d.spec.task_manager
+        } else {
+            &d.spec.job_manager
+        };
+        let mem = comp
+            .as_ref()
+            .and_then(|c| c.resource.as_ref())
+            .and_then(|r| r.memory.clone());
+        let smaller = mem
+            .as_deref()
+            .and_then(parse_resource_memory)
+            .map(|b| format!("{}m", (b * 0.75 / 1048576.0).floor()))
+            .unwrap_or_else(|| "1024m".to_string());
+        let extra = if spec_key == "taskManager" {
+            " (or fewer TaskManagers: a lower spec.job.parallelism, more taskmanager.numberOfTaskSlots per TaskManager)"
+        } else {
+            ""
+        };
+        format!(
+            "spec.{spec_key}.resource.memory is {} now{extra}:\n\n  \
+             kubectl patch flinkdeployment {} -n {ns} --type=merge -p '{{\"spec\":{{\"{spec_key}\":{{\"resource\":{{\"memory\":\"{smaller}\"}}}}}}}}'",
+            mem.unwrap_or_else(|| "unset".into()),
+            d.name()
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::testing::{run, snapshot, with_log, HEALTHY};
+
+    const QUOTA: &str = r#"
+apiVersion: flink.apache.org/v1beta1
+kind: FlinkDeployment
+metadata: {name: orders, namespace: team-a}
+spec:
+  image: flink:1.20
+  serviceAccount: flink
+  jobManager: {resource: {memory: 2048m, cpu: 1}}
+  taskManager: {resource: {memory: 2048m, cpu: 1}}
+status: {jobManagerDeploymentStatus: DEPLOYING, lifecycleState: DEPLOYED}
+---
+apiVersion: v1
+kind: Event
+metadata: {name: orders-7d9f8c6b5.1, namespace: team-a}
+involvedObject: {apiVersion: apps/v1, kind: ReplicaSet, namespace: team-a, name: orders-7d9f8c6b5}
+reason: FailedCreate
+type: Warning
+count: 14
+lastTimestamp: "2026-11-28T10:00:00Z"
+message: 'Error creating: pods "orders-7d9f8c6b5-xk2lp" is forbidden: exceeded quota: compute-quota, requested: limits.cpu=1,limits.memory=2Gi, used: limits.cpu=4,limits.memory=7Gi, limited: limits.cpu=4,limits.memory=8Gi'
+"#;
+
+    #[test]
+    fn fires_with_the_quota_numbers_and_a_patch_that_makes_room() {
+        let f = run(&ResourceQuotaExceeded, &snapshot(QUOTA));
+        assert_eq!(f.len(), 1);
+        let f = &f[0];
+        assert_eq!(f.category, Category::ResourceQuotaExceeded);
+        assert_eq!(
+            f.object,
+            ObjectRef::namespaced("ResourceQuota", "team-a", "compute-quota")
+        );
+        assert_eq!(
+            f.deployment,
+            Some(ObjectRef::namespaced("FlinkDeployment", "team-a", "orders"))
+        );
+        assert!(
+            f.title.contains(
+                "rejects new JobManager pods (limits.cpu, limits.memory would exceed it)"
+            ),
+            "{}",
+            f.title
+        );
+        assert!(
+            f.evidence[0].starts_with("event Warning FailedCreate x14"),
+            "{:?}",
+            f.evidence
+        );
+        assert!(f
+            .evidence
+            .contains(&"pods refused: orders-7d9f8c6b5-xk2lp".to_string()));
+        assert!(
+            f.fix
+                .contains("limits.memory: used 7Gi + requested 2Gi = 9Gi > hard 8Gi"),
+            "{}",
+            f.fix
+        );
+        assert!(
+            f.fix.contains(
+                "'{\"spec\":{\"hard\":{\"limits.cpu\":\"5\",\"limits.memory\":\"9Gi\"}}}'"
+            ),
+            "{}",
+            f.fix
+        );
+        assert!(
+            f.fix
+                .contains("\"jobManager\":{\"resource\":{\"memory\":\"1536m\"}}"),
+            "{}",
+            f.fix
+        );
+        assert!(f
+            .verify
+            .contains("kubectl get resourcequota compute-quota -n team-a"));
+    }
+
+    #[test]
+    fn taskmanager_rejections_come_from_the_jobmanager_log() {
+        let y = QUOTA
+            .split("---\napiVersion: v1\nkind: Event")
+            .next()
+            .unwrap();
+        let log = "2026-11-28 10:01:00,000 WARN  KubernetesResourceManagerDriver [] - Could not create pod orders-taskmanager-1-3, exception: org.apache.flink.kubernetes.shaded.io.fabric8.kubernetes.client.KubernetesClientException: Failure executing: POST at: https://10.96.0.1/api/v1/namespaces/team-a/pods. Message: pods \"orders-taskmanager-1-3\" is forbidden: exceeded quota: compute-quota, requested: limits.memory=2Gi, used: limits.memory=8Gi, limited: limits.memory=8Gi. Received status: Status(apiVersion=v1, code=403)\n";
+        let s = with_log(
+            snapshot(y),
+            "team-a",
+            "orders-6c5d-abc12",
+            "flink-main-container",
+            false,
+            log,
+        );
+        let f = run(&ResourceQuotaExceeded, &s);
+        assert_eq!(f.len(), 1);
+        assert!(f[0].title.contains("TaskManager pods"), "{}", f[0].title);
+        assert!(
+            f[0].fix.contains("\"limits.memory\":\"10Gi\""),
+            "{}",
+            f[0].fix
+        );
+        assert!(f[0].fix.contains("\"taskManager\":{\"resource\""));
+        assert!(f[0].evidence[0].starts_with("JobManager orders-6c5d-abc12 log line 1:"));
+    }
+
+    #[test]
+    fn limit_ranges_and_must_specify() {
+        let lr = QUOTA.replace(
+            "exceeded quota: compute-quota, requested: limits.cpu=1,limits.memory=2Gi, used: limits.cpu=4,limits.memory=7Gi, limited: limits.cpu=4,limits.memory=8Gi",
+            "maximum memory usage per Container is 1Gi, but limit is 2Gi",
+        );
+        let f = &run(&ResourceQuotaExceeded, &snapshot(&lr))[0];
+        assert!(f.title.contains("a LimitRange rejects new JobManager pods: maximum memory usage per Container is 1Gi, but limit is 2Gi"), "{}", f.title);
+        let ms = QUOTA.replace(
+            "exceeded quota: compute-quota, requested: limits.cpu=1,limits.memory=2Gi, used: limits.cpu=4,limits.memory=7Gi, limited: limits.cpu=4,limits.memory=8Gi",
+            "failed quota: compute-quota: must specify limits.cpu for: log-shipper; limits.memory for: log-shipper",
+        );
+        let f = &run(&ResourceQuotaExceeded, &snapshot(&ms))[0];
+        assert!(f.title.contains("do not set limits.cpu for"), "{}", f.title);
+        assert!(f.fix.contains("requests: {cpu: 100m, memory: 128Mi}"));
+    }
+
+    #[test]
+    fn silent_on_healthy_and_other_failed_creates() {
+        assert!(run(&ResourceQuotaExceeded, &snapshot(HEALTHY)).is_empty());
+        let other = QUOTA.replace(
+            "exceeded quota: compute-quota, requested: limits.cpu=1,limits.memory=2Gi, used: limits.cpu=4,limits.memory=7Gi, limited: limits.cpu=4,limits.memory=8Gi",
+            "error looking up service account team-a/flink: serviceaccount \"flink\" not found",
+        );
+        assert!(run(&ResourceQuotaExceeded, &snapshot(&other)).is_empty());
+    }
+
+    #[test]
+    fn scenario_bundles() {
+        use crate::rules::flink_fatal_exit::{scenario, HEALTHY_SCENARIOS};
+        let f = run(&ResourceQuotaExceeded, &scenario("resource-quota-exceeded"));
+        assert_eq!(f.len(), 1, "events of the ReplicaSet, the CR and the Deployment's condition are one finding: {f:?}");
+        assert!(
+            f[0].fix.contains("\"limits.memory\":\"5Gi\""),
+            "{}",
+            f[0].fix
+        );
+        for name in HEALTHY_SCENARIOS {
+            assert!(
+                run(&ResourceQuotaExceeded, &scenario(name)).is_empty(),
+                "{name}"
+            );
+        }
+    }
+}
