@@ -1,17 +1,30 @@
-//! Colour, decided once.
+//! Colour, decided once (`Style::decide`) and handed to the renderers.
+//!
+//! Painting writes SGR escape codes itself instead of going through `colored`, whose global
+//! switch also looks at the terminal: a renderer given `Style { color: true }` always colours,
+//! one given `Style::PLAIN` never does, whatever stdout is. That keeps renderers testable
+//! against a `Vec<u8>`.
 
 use crate::cli::ColorChoice;
 use crate::finding::Severity;
-use colored::{ColoredString, Colorize};
 use std::io::IsTerminal;
 
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Style {
     pub color: bool,
 }
 
+const RESET: &str = "\x1b[0m";
+const BOLD: &str = "1";
+const DIM: &str = "2";
+const RED: &str = "31";
+const YELLOW: &str = "33";
+const BLUE: &str = "34";
+const CYAN: &str = "36";
+
 impl Style {
     pub const PLAIN: Style = Style { color: false };
+    pub const COLOR: Style = Style { color: true };
 
     /// kubectl's rule: colour only on a terminal, never with NO_COLOR set or TERM=dumb;
     /// `always` and `never` override it.
@@ -25,32 +38,75 @@ impl Style {
                     && std::env::var("TERM").map(|t| t != "dumb").unwrap_or(true)
             }
         };
-        // `colored` has its own global switch; keep it in step with ours.
+        // `colored` has its own global switch; keep it in step with ours for code that uses it.
         colored::control::set_override(color);
         Style { color }
     }
 
+    /// The severity as a lowercase word (`critical`), coloured by severity.
     pub fn severity(&self, s: Severity) -> String {
-        self.paint(s.as_str(), |t| match s {
-            Severity::Critical => t.red().bold(),
-            Severity::Warning => t.yellow().bold(),
-            Severity::Info => t.blue(),
-        })
+        self.paint(s.as_str(), severity_codes(s))
+    }
+
+    /// The severity as an uppercase word (`CRITICAL`), for block headings.
+    pub fn severity_label(&self, s: Severity) -> String {
+        self.paint(&s.as_str().to_uppercase(), severity_codes(s))
     }
 
     pub fn bold(&self, text: &str) -> String {
-        self.paint(text, |t| t.bold())
+        self.paint(text, &[BOLD])
     }
 
     pub fn dim(&self, text: &str) -> String {
-        self.paint(text, |t| t.dimmed())
+        self.paint(text, &[DIM])
     }
 
-    fn paint(&self, text: &str, f: impl Fn(ColoredString) -> ColoredString) -> String {
-        if self.color {
-            f(text.normal()).to_string()
+    /// Commands and code the user may copy (verify lines).
+    pub fn code(&self, text: &str) -> String {
+        self.paint(text, &[CYAN])
+    }
+
+    fn paint(&self, text: &str, codes: &[&str]) -> String {
+        if self.color && !text.is_empty() {
+            format!("\x1b[{}m{text}{RESET}", codes.join(";"))
         } else {
             text.to_string()
         }
+    }
+}
+
+fn severity_codes(s: Severity) -> &'static [&'static str] {
+    match s {
+        Severity::Critical => &[BOLD, RED],
+        Severity::Warning => &[BOLD, YELLOW],
+        Severity::Info => &[BLUE],
+    }
+}
+
+/// Whether a string carries an ANSI escape sequence (for tests and assertions).
+pub fn has_ansi(s: &str) -> bool {
+    s.contains('\x1b')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_never_paints() {
+        let s = Style::PLAIN;
+        assert_eq!(s.severity(Severity::Critical), "critical");
+        assert_eq!(s.severity_label(Severity::Warning), "WARNING");
+        assert_eq!(s.bold("x"), "x");
+        assert_eq!(s.dim("x"), "x");
+        assert_eq!(s.code("x"), "x");
+    }
+
+    #[test]
+    fn color_paints_whatever_stdout_is() {
+        let s = Style::COLOR;
+        assert_eq!(s.severity(Severity::Critical), "\x1b[1;31mcritical\x1b[0m");
+        assert!(has_ansi(&s.bold("x")));
+        assert_eq!(s.bold(""), "", "nothing to paint, no codes");
     }
 }

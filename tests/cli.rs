@@ -1,0 +1,454 @@
+//! CLI tests: the real binary, its flags, exit codes, colour rules and bad input.
+//!
+//! Exit codes (src/cli.rs EXIT_CODES): 0 nothing at or above --fail-on, 1 findings at or above it,
+//! 2 usage or input error, 3 could not complete (cluster unreachable).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+const BIN: &str = env!("CARGO_BIN_EXE_kubectl-flink");
+const CANONICAL: &str = "examples/canonical";
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+impl Run {
+    fn has_ansi(&self) -> bool {
+        self.stdout.contains('\x1b')
+    }
+
+    /// The error contract: exit 2 (or the given code), nothing on stdout, exactly one line on
+    /// stderr starting with `error:`, never a panic.
+    fn assert_one_line_error(&self, code: i32, mentions: &str) {
+        assert!(!self.stderr.contains("panicked"), "panic: {}", self.stderr);
+        assert_eq!(self.code, code, "exit code; stderr: {}", self.stderr);
+        assert_eq!(self.stdout, "", "nothing on stdout on error");
+        let lines: Vec<&str> = self.stderr.lines().collect();
+        assert_eq!(
+            lines.len(),
+            1,
+            "exactly one line on stderr: {:?}",
+            self.stderr
+        );
+        assert!(lines[0].starts_with("error: "), "{:?}", lines[0]);
+        assert!(
+            lines[0].to_lowercase().contains(&mentions.to_lowercase()),
+            "{:?} should mention {mentions:?}",
+            lines[0]
+        );
+    }
+}
+
+/// Runs the binary from the crate root with a clean environment: no KUBECONFIG, no NO_COLOR,
+/// HOME pointing at an empty directory (so ~/.kube/config is never read).
+fn run_env(args: &[&str], env: &[(&str, &str)]) -> Run {
+    let home = tempfile::tempdir().expect("temp HOME");
+    let mut cmd = Command::new(BIN);
+    cmd.args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env_remove("KUBECONFIG")
+        .env_remove("NO_COLOR")
+        .env_remove("CLICOLOR_FORCE")
+        .env("HOME", home.path())
+        .env("USERPROFILE", home.path())
+        .stdin(Stdio::null());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().expect("run kubectl-flink");
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+fn run(args: &[&str]) -> Run {
+    run_env(args, &[])
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let r = run(args);
+    assert!(!r.stderr.contains("panicked"), "{}", r.stderr);
+    serde_json::from_str(&r.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {}", r.stdout))
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("write temp file");
+    path
+}
+
+fn kubeconfig(dir: &Path, server: &str) -> PathBuf {
+    write(
+        dir,
+        "kubeconfig.yaml",
+        &format!(
+            "apiVersion: v1
+kind: Config
+clusters:
+- name: test
+  cluster: {{server: \"{server}\", insecure-skip-tls-verify: true}}
+users:
+- name: test
+  user: {{token: not-a-real-token}}
+contexts:
+- name: test
+  context: {{cluster: test, user: test, namespace: analytics}}
+current-context: test
+"
+        ),
+    )
+}
+
+// ---------------------------------------------------------------- the canonical example
+
+#[test]
+fn table_shows_both_root_causes_on_the_first_screen() {
+    let r = run(&["doctor", "--from", CANONICAL]);
+    assert_eq!(
+        r.code, 1,
+        "findings at or above warning exit 1; stderr: {}",
+        r.stderr
+    );
+    assert_eq!(r.stderr, "", "stderr is for diagnostics only");
+    assert!(!r.has_ansi(), "stdout is not a terminal: no colour");
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    assert!(
+        lines[0].contains("root causes") && lines[0].contains("FlinkDeployment analytics/orders"),
+        "header: {:?}",
+        lines[0]
+    );
+    let first_screen = lines[..lines.len().min(40)].join("\n");
+    for cause in ["main_container_misnamed", "rbac_forbidden"] {
+        assert!(
+            first_screen.contains(cause),
+            "{cause} not on the first screen:\n{first_screen}"
+        );
+    }
+    // Root-cause blocks, in rank order, each with its parts.
+    let b1 = r
+        .stdout
+        .find("\n1. CRITICAL  FLK101  main_container_misnamed")
+        .expect(&r.stdout);
+    let b2 = r
+        .stdout
+        .find("\n2. CRITICAL  FLK501  rbac_forbidden")
+        .expect(&r.stdout);
+    assert!(b1 < b2);
+    let block1 = &r.stdout[b1..b2];
+    for part in [
+        "   object    FlinkDeployment/orders -n analytics",
+        "   evidence  ",
+        "   fix\n",
+        "   verify    kubectl ",
+    ] {
+        assert!(block1.contains(part), "block 1 lacks {part:?}:\n{block1}");
+    }
+    // The fix is printed verbatim (copy-pasteable), not wrapped into a cell.
+    assert!(
+        block1.contains("- name: flink-main-container   # was: flink-job-manager\n"),
+        "{block1}"
+    );
+    // The exit-0 sidecar is a symptom under the misnamed container, not a root.
+    assert!(
+        block1.contains("container_exit_zero_restarting"),
+        "{block1}"
+    );
+    assert!(!r.stdout[b2..].contains("container_exit_zero_restarting"));
+}
+
+#[test]
+fn json_is_versioned_ranked_and_complete() {
+    let v = json(&["doctor", "--from", CANONICAL, "-o", "json"]);
+    assert_eq!(v["version"], 1);
+    let findings = v["findings"].as_array().expect("findings array");
+    assert!(!findings.is_empty());
+    let mut seen = Vec::new();
+    for f in findings {
+        let obj = f.as_object().expect("finding object");
+        for key in [
+            "rule", "category", "severity", "layer", "title", "object", "evidence", "fix",
+            "verify", "causedBy", "count",
+        ] {
+            assert!(obj.contains_key(key), "missing {key}: {f}");
+        }
+        assert!(["critical", "warning", "info"].contains(&f["severity"].as_str().unwrap()));
+        assert!(f["evidence"].is_array());
+        assert!(f["count"].as_u64().unwrap() >= 1);
+        // Rank order: a cause always comes before the symptoms it explains.
+        if let Some(cause) = f["causedBy"].as_str() {
+            assert!(
+                seen.contains(&cause.to_string()),
+                "{} listed before its cause {cause}",
+                f["id"]
+            );
+        }
+        seen.push(f["id"].as_str().unwrap_or_default().to_string());
+    }
+    let roots: Vec<&str> = findings
+        .iter()
+        .filter(|f| f["causedBy"].is_null())
+        .map(|f| f["category"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        roots.first(),
+        Some(&"main_container_misnamed"),
+        "roots: {roots:?}"
+    );
+    assert!(
+        roots.contains(&"rbac_forbidden"),
+        "rbac_forbidden is a root cause: {roots:?}"
+    );
+    let symptoms: Vec<&str> = findings
+        .iter()
+        .filter(|f| !f["causedBy"].is_null())
+        .map(|f| f["category"].as_str().unwrap())
+        .collect();
+    assert!(
+        symptoms.contains(&"container_exit_zero_restarting"),
+        "{symptoms:?}"
+    );
+}
+
+#[test]
+fn markdown_has_headings_and_code_blocks() {
+    let r = run(&["doctor", "--from", CANONICAL, "-o", "markdown"]);
+    assert_eq!(r.code, 1);
+    assert!(!r.has_ansi());
+    let md = &r.stdout;
+    assert!(
+        md.starts_with("# kubectl flink doctor: bundle examples/canonical\n"),
+        "{md}"
+    );
+    let h1 = md.find("\n## 1. critical: ").expect(md);
+    let h2 = md.find("\n## 2. critical: ").expect(md);
+    assert!(h1 < h2);
+    assert!(md[h1..h2].contains("main_container_misnamed"));
+    assert!(md[h2..].contains("rbac_forbidden"));
+    assert!(
+        md.contains("```yaml\n") && md.contains("```sh\n") && md.contains("```text\n"),
+        "{md}"
+    );
+    assert!(md.contains("**Symptoms explained by this cause**"));
+    assert_eq!(md.matches("```").count() % 2, 0, "fences are balanced");
+}
+
+#[test]
+fn name_and_namespace_narrow_the_bundle() {
+    let all = json(&["doctor", "--from", CANONICAL, "-o", "json"]);
+    let named = json(&["doctor", "orders", "--from", CANONICAL, "-o", "json"]);
+    assert_eq!(all["findings"], named["findings"]);
+    let r = run(&["doctor", "--from", CANONICAL, "-n", "elsewhere"]);
+    assert_eq!(r.code, 0, "{}", r.stdout);
+    assert!(r.stdout.starts_with("No problems found"), "{}", r.stdout);
+}
+
+// ---------------------------------------------------------------- exit codes
+
+#[test]
+fn fail_on_sets_the_threshold() {
+    let code = |extra: &[&str]| {
+        let mut args = vec!["doctor", "--from", CANONICAL, "-o", "json"];
+        args.extend_from_slice(extra);
+        run(&args).code
+    };
+    assert_eq!(code(&[]), 1, "default --fail-on warning");
+    assert_eq!(code(&["--fail-on", "never"]), 0);
+    assert_eq!(
+        code(&["--fail-on", "critical"]),
+        1,
+        "the canonical example has critical findings"
+    );
+    assert_eq!(code(&["--fail-on", "info"]), 1);
+}
+
+#[test]
+fn help_documents_the_exit_codes() {
+    for args in [&["--help"][..], &["doctor", "--help"][..]] {
+        let r = run(args);
+        assert_eq!(r.code, 0);
+        assert!(r.stdout.contains("Exit codes:"), "{}", r.stdout);
+        for code in ["0  ", "1  ", "2  ", "3  "] {
+            assert!(
+                r.stdout.contains(code),
+                "exit code {code} undocumented:\n{}",
+                r.stdout
+            );
+        }
+    }
+}
+
+#[test]
+fn an_empty_bundle_has_no_findings() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().to_str().unwrap();
+    let r = run(&["doctor", "--from", path]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.starts_with("No problems found"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("checks over the"),
+        "says what was checked: {}",
+        r.stdout
+    );
+    let v = json(&["doctor", "--from", path, "-o", "json"]);
+    assert_eq!(v, serde_json::json!({"version": 1, "findings": []}));
+}
+
+// ---------------------------------------------------------------- colour
+
+#[test]
+fn no_colour_unless_asked() {
+    let base = ["doctor", "--from", CANONICAL];
+    assert!(!run(&base).has_ansi(), "auto, not a terminal");
+    assert!(!run_env(&base, &[("NO_COLOR", "1")]).has_ansi());
+    let mut never = base.to_vec();
+    never.extend(["--color", "never"]);
+    assert!(!run_env(&never, &[("CLICOLOR_FORCE", "1")]).has_ansi());
+}
+
+#[test]
+fn colour_always_paints_the_table_but_never_json_or_markdown() {
+    let r = run(&["doctor", "--from", CANONICAL, "--color", "always"]);
+    assert!(r.has_ansi(), "{}", r.stdout);
+    assert!(r.stdout.contains("\x1b[1;31mCRITICAL\x1b[0m"));
+    // --color always is an explicit request: it wins over NO_COLOR (as in stern).
+    let r = run_env(
+        &["doctor", "--from", CANONICAL, "--color", "always"],
+        &[("NO_COLOR", "1")],
+    );
+    assert!(r.has_ansi());
+    for format in ["json", "markdown"] {
+        let r = run(&[
+            "doctor", "--from", CANONICAL, "--color", "always", "-o", format,
+        ]);
+        assert!(!r.has_ansi(), "-o {format} must never be coloured");
+    }
+    let v = json(&[
+        "doctor", "--from", CANONICAL, "--color", "always", "-o", "json",
+    ]);
+    assert_eq!(v["version"], 1);
+}
+
+// ---------------------------------------------------------------- bad input
+
+#[test]
+fn missing_bundle_path() {
+    run(&["doctor", "--from", "no/such/bundle"]).assert_one_line_error(2, "no/such/bundle");
+}
+
+#[test]
+fn invalid_yaml() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(
+        dir.path(),
+        "broken.yaml",
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: [unclosed\n",
+    );
+    run(&["doctor", "--from", path.to_str().unwrap()]).assert_one_line_error(2, "broken.yaml");
+}
+
+#[test]
+fn object_of_an_unknown_kind() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(
+        dir.path(),
+        "gizmo.yaml",
+        "apiVersion: example.com/v1\nkind: Gizmo\nmetadata: {name: g}\n",
+    );
+    run(&["doctor", "--from", path.to_str().unwrap()]).assert_one_line_error(2, "Gizmo");
+}
+
+#[test]
+fn unknown_output_format() {
+    let r = run(&["doctor", "--from", CANONICAL, "-o", "yaml-ish"]);
+    // clap's own usage error: several lines (possible values, --help hint), exit 2, no panic.
+    assert_eq!(r.code, 2);
+    assert!(!r.stderr.contains("panicked"));
+    assert_eq!(r.stdout, "");
+    assert!(
+        r.stderr
+            .starts_with("error: invalid value 'yaml-ish' for '--output"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr.contains("table") && r.stderr.contains("json") && r.stderr.contains("markdown")
+    );
+}
+
+#[test]
+fn name_not_in_the_bundle() {
+    run(&["doctor", "payments", "--from", CANONICAL]).assert_one_line_error(2, "payments");
+}
+
+#[test]
+fn unknown_context() {
+    let dir = tempfile::tempdir().unwrap();
+    let kc = kubeconfig(dir.path(), "https://127.0.0.1:1");
+    run(&[
+        "doctor",
+        "--kubeconfig",
+        kc.to_str().unwrap(),
+        "--context",
+        "no-such-context",
+    ])
+    .assert_one_line_error(2, "no-such-context");
+}
+
+#[test]
+fn garbage_kubeconfig() {
+    let dir = tempfile::tempdir().unwrap();
+    let kc = write(
+        dir.path(),
+        "garbage",
+        "this: is: not [a kubeconfig\n\u{0}\u{1}",
+    );
+    run(&["doctor", "--kubeconfig", kc.to_str().unwrap()]).assert_one_line_error(2, "kubeconfig");
+    // The same through $KUBECONFIG.
+    run_env(&["doctor"], &[("KUBECONFIG", kc.to_str().unwrap())])
+        .assert_one_line_error(2, "kubeconfig");
+}
+
+#[test]
+fn kubeconfig_that_does_not_exist() {
+    run(&["doctor", "--kubeconfig", "/no/such/kubeconfig"]).assert_one_line_error(2, "kubeconfig");
+}
+
+#[test]
+fn bogus_request_timeout() {
+    let dir = tempfile::tempdir().unwrap();
+    let kc = kubeconfig(dir.path(), "https://127.0.0.1:1");
+    run(&[
+        "doctor",
+        "--kubeconfig",
+        kc.to_str().unwrap(),
+        "--request-timeout",
+        "bogus",
+    ])
+    .assert_one_line_error(2, "request-timeout");
+}
+
+// ---------------------------------------------------------------- cluster unreachable
+
+#[test]
+fn unreachable_cluster_exits_3_with_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let kc = kubeconfig(dir.path(), "https://127.0.0.1:1");
+    let r = run(&[
+        "doctor",
+        "--kubeconfig",
+        kc.to_str().unwrap(),
+        "--request-timeout",
+        "5s",
+    ]);
+    r.assert_one_line_error(3, "error:");
+    assert!(
+        r.stderr.contains("127.0.0.1:1") || r.stderr.to_lowercase().contains("reach"),
+        "says what could not be reached: {}",
+        r.stderr
+    );
+}
