@@ -12,6 +12,8 @@ pub struct Cluster {
     /// None means all namespaces.
     pub namespace: Option<String>,
     pub context: String,
+    /// The API server's URL, for messages.
+    pub server: String,
     /// The identity requests are made as, for messages ("alice", "impersonating bob").
     pub verbose: u8,
 }
@@ -59,11 +61,13 @@ pub async fn connect(args: &KubeArgs) -> Result<Cluster, Error> {
     } else {
         Some(args.namespace.clone().unwrap_or_else(|| config.default_namespace.clone()))
     };
+    let server = config.cluster_url.to_string();
     let client = Client::try_from(config).map_err(|e| Error::input("build the Kubernetes client", e))?;
     Ok(Cluster {
         client,
         namespace,
         context,
+        server,
         verbose: 0,
     })
 }

@@ -70,7 +70,7 @@ pub async fn gather(cluster: &Cluster, name: Option<&str>, log_tail: i64) -> Res
     s.cluster_roles = take(crs, &mut gaps, &mut unreachable);
     s.cluster_role_bindings = take(crbs, &mut gaps, &mut unreachable);
     if let Some(e) = unreachable {
-        return Err(Error::incomplete("reach the Kubernetes API server", e));
+        return Err(Error::incomplete(&format!("reach the Kubernetes API server at {}", cluster.server), e));
     }
     s.flink_deployments = decode(fds, &mut gaps);
     s.flink_session_jobs = decode(sjs, &mut gaps);
@@ -184,7 +184,7 @@ pub(crate) fn classify(e: kube::Error, verb: &str, group: &str, resource: &str, 
         },
         other => {
             let text = other.to_string();
-            let source = std::error::Error::source(&other).map(|s| s.to_string()).unwrap_or_default();
+            let source = causes(&other);
             if text.contains("timed out") || source.contains("timed out") || text.contains("elapsed") {
                 gap(GapReason::Timeout, format!("{text} {source}"))
             } else {
@@ -192,6 +192,21 @@ pub(crate) fn classify(e: kube::Error, verb: &str, group: &str, resource: &str, 
             }
         }
     }
+}
+
+/// Every cause in an error's source chain, deepest last, without repeats: "connection refused"
+/// lives several levels below kube's "ServiceError".
+fn causes(e: &dyn std::error::Error) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let mut cur = e.source();
+    while let Some(c) = cur {
+        let text = c.to_string();
+        if !out.iter().any(|o| o.contains(&text)) {
+            out.push(text);
+        }
+        cur = c.source();
+    }
+    out.join(": ")
 }
 
 pub(crate) async fn list<K>(

@@ -282,11 +282,15 @@ fn finding(
     )
     .deployment(deployment);
     let instance = if key.previous { "previous" } else { "current" };
-    for m in sighting.lines.iter().take(3) {
-        f = f.evidence(format!("{}/{} ({instance} log) L{}: {}", key.pod, key.container, m.line_no, m.line));
+    let text = s.log(&key.namespace, &key.pod, &key.container, key.previous).unwrap_or("");
+    let mut line_nos: Vec<usize> = sighting.lines.iter().map(|m| m.line_no).collect();
+    line_nos.dedup();
+    for n in line_nos.iter().take(3) {
+        let line = text.lines().nth(n - 1).unwrap_or("");
+        f = f.evidence(format!("{}/{} ({instance} log) L{n}: {}", key.pod, key.container, excerpt(line)));
     }
-    if sighting.lines.len() > 3 {
-        f = f.evidence(format!("… {} more refused requests in that log", sighting.lines.len() - 3));
+    if line_nos.len() > 3 {
+        f = f.evidence(format!("… {} more lines with refused requests in that log", line_nos.len() - 3));
     }
     for (r, d) in still {
         f = f.evidence(match d {
@@ -351,6 +355,26 @@ fn finding(
     f.fix(fix).verify(format!("{verify}   # expect: yes"))
 }
 
+/// A long fabric8 line cut to what a person needs: its start (the exception) and the API
+/// server's own words from "is forbidden" on. Redacted like every evidence line.
+fn excerpt(line: &str) -> String {
+    const HEAD: usize = 130;
+    const TAIL: usize = 200;
+    let line = crate::signatures::redact(line.trim());
+    if line.chars().count() <= HEAD + TAIL {
+        return line.into_owned();
+    }
+    let anchor = ["Message: ", "is forbidden"]
+        .iter()
+        .find_map(|a| line.find(a))
+        .unwrap_or(0);
+    let head: String = line.chars().take(HEAD).collect();
+    let tail_start = if anchor > head.len() { anchor } else { head.len() };
+    let tail: String = line[tail_start..].chars().take(TAIL).collect();
+    let more = if line.len() - tail_start > tail.len() { " …" } else { "" };
+    format!("{head} … {tail}{more}")
+}
+
 /// `pods` or `deployments.apps`, as `kubectl auth can-i` takes them.
 fn qualified(group: &str, resource: &str) -> String {
     if group.is_empty() {
@@ -397,7 +421,10 @@ mod tests {
         assert_eq!(f.len(), 1, "{f:#?}");
         let f = &f[0];
         assert_eq!(f.title, "ServiceAccount analytics/default may not watch pods (403 from the API server)");
-        assert!(f.evidence.iter().any(|e| e.contains("L9: ") && e.contains("Received 403 on websocket")));
+        assert!(f.evidence.iter().any(|e| e.contains("L9: ")
+            && e.contains("Received 403 on websocket")
+            && e.contains("cannot watch resource \"pods\"")));
+        assert_eq!(f.evidence.iter().filter(|e| e.contains("L9: ")).count(), 1, "one line, once");
         assert!(f.evidence.iter().any(|e| e.starts_with("not confirmed")), "{:?}", f.evidence);
         assert!(f.fix.contains("kind: ServiceAccount\nmetadata:\n  name: flink\n  namespace: analytics"));
         assert!(f.fix.contains("resources: [\"pods\"]\n    verbs: [\"get\", \"list\", \"watch\", \"create\", \"delete\"]"));
