@@ -7,6 +7,7 @@ pub mod cluster;
 pub mod commands;
 pub mod error;
 pub mod finding;
+pub mod lint;
 pub mod permissions;
 pub mod rank;
 pub mod rbac;

@@ -2,6 +2,7 @@
 //!
 //! Ids: FLK0xx install, FLK1xx JobManager and pods, FLK2xx TaskManagers and resources,
 //! FLK3xx state and storage, FLK4xx spec and upgrades, FLK5xx identity and RBAC, FLK9xx the tool.
+//! Taken by `lint`'s own checks (src/lint/checks): FLK451-FLK461 and FLK470-FLK471.
 
 use crate::finding::{Category, Finding, Severity};
 use crate::snapshot::{Index, Snapshot};

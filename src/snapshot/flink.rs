@@ -35,7 +35,7 @@ pub struct FlinkDeploymentSpec {
     pub service_account: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mode: Option<String>,
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(default, deserialize_with = "flat_config", skip_serializing_if = "BTreeMap::is_empty")]
     pub flink_configuration: BTreeMap<String, String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pod_template: Option<PodTemplate>,
@@ -164,7 +164,7 @@ pub struct FlinkSessionJobSpec {
     pub deployment_name: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub job: Option<JobSpec>,
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(default, deserialize_with = "flat_config", skip_serializing_if = "BTreeMap::is_empty")]
     pub flink_configuration: BTreeMap<String, String>,
 }
 
@@ -281,5 +281,64 @@ impl FlinkApplication {
     }
     pub fn namespace(&self) -> &str {
         self.metadata.namespace.as_deref().unwrap_or("default")
+    }
+}
+
+/// `flinkConfiguration` as Flink reads it: keys to string values. The CRD accepts numbers,
+/// booleans and nested maps (`taskmanager: {numberOfTaskSlots: 2}`); nested keys are joined
+/// with dots and scalars written as Flink would print them.
+fn flat_config<'de, D: serde::Deserializer<'de>>(d: D) -> Result<BTreeMap<String, String>, D::Error> {
+    let value = Option::<serde_json::Value>::deserialize(d)?;
+    let mut out = BTreeMap::new();
+    fn walk(prefix: &str, v: &serde_json::Value, out: &mut BTreeMap<String, String>) {
+        match v {
+            serde_json::Value::Object(map) => {
+                for (k, v) in map {
+                    let key = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
+                    walk(&key, v, out);
+                }
+            }
+            serde_json::Value::Null => {}
+            serde_json::Value::String(s) => {
+                out.insert(prefix.to_string(), s.clone());
+            }
+            serde_json::Value::Array(items) => {
+                let parts: Vec<String> = items
+                    .iter()
+                    .map(|i| i.as_str().map(str::to_string).unwrap_or_else(|| i.to_string()))
+                    .collect();
+                out.insert(prefix.to_string(), parts.join(";"));
+            }
+            other => {
+                out.insert(prefix.to_string(), other.to_string());
+            }
+        }
+    }
+    if let Some(v) = value {
+        walk("", &v, &mut out);
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flink_configuration_takes_numbers_booleans_and_nested_maps() {
+        let fd: FlinkDeployment = serde_json::from_value(serde_json::json!({
+            "metadata": {"name": "x"},
+            "spec": {"flinkConfiguration": {
+                "taskmanager.numberOfTaskSlots": 2,
+                "web.cancel.enable": false,
+                "high-availability": {"type": "kubernetes", "storageDir": "s3://b/ha"}
+            }}
+        }))
+        .unwrap();
+        let c = &fd.spec.flink_configuration;
+        assert_eq!(c["taskmanager.numberOfTaskSlots"], "2");
+        assert_eq!(c["web.cancel.enable"], "false");
+        assert_eq!(c["high-availability.type"], "kubernetes");
+        assert_eq!(c["high-availability.storageDir"], "s3://b/ha");
     }
 }
