@@ -30,7 +30,7 @@ pub async fn run(args: &DoctorArgs, kube: &KubeArgs, output: &OutputArgs) -> Res
     let report = diagnose(&snapshot, args.name.as_deref(), offline_namespace(args, kube).as_deref())?;
     let style = Style::decide(output.color);
     let mut stdout = std::io::stdout().lock();
-    match render::render(&report, &Context { scope }, output.output, &style, &mut stdout).and_then(|_| stdout.flush()) {
+    match render::render(&report, &Context { command: "doctor", scope }, output.output, &style, &mut stdout).and_then(|_| stdout.flush()) {
         // `doctor | head`: the reader has what it wanted; that is not a failure.
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
         Err(e) => return Err(Error::incomplete("write the report", e)),

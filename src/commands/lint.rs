@@ -84,6 +84,7 @@ pub fn write(
         return sarif::render(outcome, out);
     }
     let context = Context {
+        command: "lint",
         scope: scope(&args.filename),
     };
     if outcome.report.findings.is_empty() && output.output != Format::Json {

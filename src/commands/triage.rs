@@ -1,8 +1,748 @@
-//! `kubectl flink triage`: explain a pasted log or error offline. TODO(helper).
+//! `kubectl flink triage [FILE|-]`: explain a pasted log or error offline.
+//!
+//! Reads a JobManager/TaskManager/operator log, `kubectl describe` output, an event list, a
+//! FlinkDeployment's `status.error` (the FlinkResourceException JSON, raw, YAML-quoted or
+//! JSON-escaped) or what `kubectl apply` printed, line by line with bounded memory, matches every
+//! line against the shared signature catalogue and returns findings with the same contract as
+//! `doctor`: ranked, linked cause -> symptoms, rendered by the same renderers, same exit codes.
+//! It never talks to a cluster and never reads a kubeconfig.
 
 use crate::cli::{OutputArgs, TriageArgs};
 use crate::error::Error;
+use crate::finding::{Category, Finding, ObjectRef, Severity};
+use crate::rank::{rank, Report};
+use crate::render::{self, Context, Style};
+use crate::signatures::{catalogue, derive_fields, fill, prune_line, Match, Signature};
+use regex::Regex;
+use std::collections::BTreeMap;
+use std::io::{self, BufRead, BufReader, IsTerminal, Read, Write};
+use std::path::Path;
+use std::sync::OnceLock;
 
-pub fn run(_args: &TriageArgs, _output: &OutputArgs) -> Result<i32, Error> {
-    Err(Error::Input("triage: not implemented yet".into()))
+/// A line longer than this is matched in segments of this size (with the same line number), so
+/// memory stays bounded whatever the input (a 1 GiB file without a newline included).
+pub const MAX_SEGMENT: usize = 4 << 20;
+/// Evidence lines kept per finding (the first ones, plus the first line of every other
+/// signature folded into it).
+const MAX_EVIDENCE: usize = 5;
+const MAX_EVIDENCE_WITH_VARIANTS: usize = 8;
+/// Distinct findings kept; more would not be read by anyone.
+const MAX_GROUPS: usize = 200;
+
+/// Fields that tell two matches of one category apart (two ServiceAccounts, two schemes, two
+/// classes). Other fields (pod names, hosts, paths of temp files) do not split a finding.
+const IDENTITY: &[&str] = &[
+    "sa",
+    "namespace",
+    "verb",
+    "resource",
+    "group",
+    "object_namespace",
+    "scheme",
+    "jar",
+    "class",
+    "webhook",
+    "service",
+    "quota",
+    "image",
+    "oom",
+    "exit_code",
+    "key",
+    "kind",
+    "denial",
+    "field",
+    "taint",
+];
+
+pub fn run(args: &TriageArgs, output: &OutputArgs) -> Result<i32, Error> {
+    let from_stdin = args.file.as_deref().is_none_or(|p| p == Path::new("-"));
+    let outcome = if from_stdin {
+        let stdin = io::stdin();
+        if stdin.is_terminal() {
+            eprintln!("kubectl flink triage: reading standard input (paste the text, then Ctrl-D)");
+        }
+        triage_reader(stdin.lock(), "stdin").map_err(|e| Error::input("read standard input", e))?
+    } else {
+        let path = args.file.as_deref().unwrap_or(Path::new("-"));
+        let action = format!("read {}", path.display());
+        if path.is_dir() {
+            return Err(Error::Input(format!(
+                "{action}: is a directory (give a file, or - for standard input)"
+            )));
+        }
+        let file = std::fs::File::open(path).map_err(|e| Error::input(&action, e))?;
+        let label = path.display().to_string();
+        triage_reader(file, &label).map_err(|e| Error::input(&action, e))?
+    };
+    let style = Style::decide(output.color);
+    let mut stdout = io::stdout().lock();
+    write_outcome(&outcome, output.output, &style, &mut stdout)
+        .and_then(|_| stdout.flush())
+        .map_err(|e| Error::incomplete("write the report", e))?;
+    Ok(super::exit_code(&outcome.report, args.fail_on))
+}
+
+/// What triage found in one input.
+#[derive(Debug)]
+pub struct Outcome {
+    pub report: Report,
+    /// Where the text came from (file name or `stdin`).
+    pub source: String,
+    pub lines: usize,
+    pub bytes: u64,
+}
+
+impl Outcome {
+    pub fn scope(&self) -> String {
+        format!("{} ({} lines)", self.source, self.lines)
+    }
+}
+
+/// Renders like doctor; an empty report says so in words (JSON stays a valid, empty report).
+pub fn write_outcome(
+    outcome: &Outcome,
+    format: crate::cli::Format,
+    style: &Style,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let context = Context {
+        command: "triage",
+        scope: outcome.scope(),
+    };
+    if outcome.report.findings.is_empty() && format != crate::cli::Format::Json {
+        return match format {
+            crate::cli::Format::Markdown => {
+                writeln!(
+                    out,
+                    "# kubectl flink triage: {}\n\nNo known problem found.",
+                    context.scope
+                )
+            }
+            _ => writeln!(
+                out,
+                "kubectl flink triage: {}\nNo known problem found.",
+                context.scope
+            ),
+        };
+    }
+    render::render(&outcome.report, &context, format, style, out)
+}
+
+/// Triage of a whole text in memory (tests, small inputs).
+pub fn triage_text(text: &str, source: &str) -> Outcome {
+    triage_reader(text.as_bytes(), source).expect("reading from memory cannot fail")
+}
+
+/// Triage of a stream, line by line: memory is one block of lines (about `BLOCK` bytes, or one
+/// line of at most `MAX_SEGMENT` bytes) plus the findings, whatever the size of the input.
+/// Invalid UTF-8 is decoded lossily.
+pub fn triage_reader<R: Read>(reader: R, source: &str) -> io::Result<Outcome> {
+    let mut reader = BufReader::with_capacity(256 << 10, reader);
+    let mut state = State::default();
+    let mut block = Block::default();
+    let mut buf: Vec<u8> = Vec::with_capacity(8 << 10);
+    let mut line_no = 0usize;
+    let mut continuing = false;
+    let mut bytes = 0u64;
+    loop {
+        buf.clear();
+        let n = (&mut reader)
+            .take(MAX_SEGMENT as u64)
+            .read_until(b'\n', &mut buf)?;
+        if n == 0 {
+            break;
+        }
+        bytes += n as u64;
+        let complete = buf.last() == Some(&b'\n');
+        if !continuing {
+            line_no += 1;
+        }
+        // A segment cut at MAX_SEGMENT continues the same line in the next round.
+        continuing = !complete && n == MAX_SEGMENT;
+        let mut end = buf.len();
+        while end > 0 && (buf[end - 1] == b'\n' || buf[end - 1] == b'\r') {
+            end -= 1;
+        }
+        block.push(&buf[..end], line_no);
+        if block.bytes.len() >= BLOCK {
+            block.flush(&mut state);
+        }
+    }
+    block.flush(&mut state);
+    Ok(Outcome {
+        report: rank(state.findings(source)),
+        source: source.to_string(),
+        lines: line_no,
+        bytes,
+    })
+}
+
+/// Lines are matched a block at a time: one pass of the catalogue's literal automaton (and of
+/// triage's own markers: escapes, status.error JSON, the version banner) over the block finds
+/// the few lines worth a closer look.
+const BLOCK: usize = 1 << 20;
+
+#[derive(Default)]
+struct Block {
+    /// The lines, each followed by `\n`.
+    bytes: Vec<u8>,
+    /// (start offset in `bytes`, line number) of each line.
+    lines: Vec<(usize, usize)>,
+}
+
+impl Block {
+    fn push(&mut self, line: &[u8], line_no: usize) {
+        self.lines.push((self.bytes.len(), line_no));
+        self.bytes.extend_from_slice(line);
+        self.bytes.push(b'\n');
+    }
+
+    fn flush(&mut self, state: &mut State) {
+        if self.lines.is_empty() {
+            return;
+        }
+        let mut hits: Vec<usize> = catalogue()
+            .candidate_offsets(&self.bytes)
+            .chain(markers().find_iter(&self.bytes[..]).map(|m| m.start()))
+            .map(|at| self.lines.partition_point(|(start, _)| *start <= at) - 1)
+            .collect();
+        hits.sort_unstable();
+        hits.dedup();
+        for i in hits {
+            let (start, line_no) = self.lines[i];
+            let end = self.lines.get(i + 1).map_or(self.bytes.len(), |(s, _)| *s) - 1;
+            let text = String::from_utf8_lossy(&self.bytes[start..end]);
+            state.line(&text, line_no);
+        }
+        self.bytes.clear();
+        self.lines.clear();
+    }
+}
+
+/// What makes a line interesting to triage besides the catalogue's literals.
+fn markers() -> &'static aho_corasick::AhoCorasick {
+    static M: OnceLock<aho_corasick::AhoCorasick> = OnceLock::new();
+    M.get_or_init(|| {
+        aho_corasick::AhoCorasick::new(["\\", "{\"type\"", "(Version: "]).expect("markers compile")
+    })
+}
+
+/// One finding in the making: every line of one category that says the same thing.
+#[derive(Debug)]
+struct Group {
+    /// The signature that extracted the most; its title and fix are used.
+    primary: &'static Signature,
+    primary_fields: usize,
+    /// Every signature folded in (for causal links and severity).
+    signatures: Vec<&'static Signature>,
+    fields: BTreeMap<String, String>,
+    evidence: Vec<String>,
+    /// Matching lines.
+    count: usize,
+    first_line: usize,
+}
+
+impl Group {
+    fn compatible(&self, m: &Match) -> bool {
+        self.primary.category == m.signature.category
+            && IDENTITY
+                .iter()
+                .all(|k| match (self.fields.get(*k), m.fields.get(*k)) {
+                    (Some(a), Some(b)) => a == b,
+                    _ => true,
+                })
+    }
+
+    fn add(&mut self, m: Match) {
+        self.count += 1;
+        let new_signature = !self.signatures.iter().any(|s| s.id == m.signature.id);
+        let cap = if new_signature {
+            MAX_EVIDENCE_WITH_VARIANTS
+        } else {
+            MAX_EVIDENCE
+        };
+        if self.evidence.len() < cap {
+            self.evidence.push(evidence_line(&m));
+        }
+        if new_signature {
+            self.signatures.push(m.signature);
+        }
+        if m.fields.len() > self.primary_fields {
+            self.primary = m.signature;
+            self.primary_fields = m.fields.len();
+        }
+        for (k, v) in m.fields {
+            self.fields.entry(k).or_insert(v);
+        }
+    }
+
+    fn explains(&self, other: &Group) -> bool {
+        self.signatures
+            .iter()
+            .any(|c| other.signatures.iter().any(|s| c.explains.contains(&s.id)))
+    }
+
+    fn severity(&self) -> Severity {
+        self.signatures
+            .iter()
+            .map(|s| s.severity)
+            .min()
+            .unwrap_or(self.primary.severity)
+    }
+}
+
+fn evidence_line(m: &Match) -> String {
+    format!("L{}: {}", m.line_no, m.line)
+}
+
+#[derive(Default)]
+struct State {
+    groups: Vec<Group>,
+    flink_version: Option<String>,
+    /// Matches that found no room (more than `MAX_GROUPS` distinct findings).
+    dropped: usize,
+}
+
+impl State {
+    fn line(&mut self, line: &str, line_no: usize) {
+        if self.flink_version.is_none() && line.contains("(Version: ") {
+            self.flink_version = flink_version(line);
+        }
+        let cat = catalogue();
+        let mut matches = Vec::new();
+        // Messages inside JSON (status.error, JSON-formatted logs) have their quotes escaped and
+        // their lines joined: match their decoded text too, first, as it reads better.
+        if line.contains('\\') || line.contains("{\"type\"") {
+            for view in decoded_views(line) {
+                for v in view.lines() {
+                    matches.extend(cat.match_line(v, line_no));
+                }
+            }
+        }
+        matches.extend(cat.match_line(line, line_no));
+        if matches.is_empty() {
+            return;
+        }
+        let mut seen: Vec<&str> = Vec::new();
+        matches.retain(|m| {
+            let first = !seen.contains(&m.signature.id);
+            seen.push(m.signature.id);
+            first
+        });
+        for m in prune_line(matches) {
+            self.add(m);
+        }
+    }
+
+    fn add(&mut self, m: Match) {
+        if let Some(g) = self.groups.iter_mut().find(|g| g.compatible(&m)) {
+            g.add(m);
+            return;
+        }
+        if self.groups.len() >= MAX_GROUPS {
+            self.dropped += 1;
+            return;
+        }
+        self.groups.push(Group {
+            primary: m.signature,
+            primary_fields: m.fields.len(),
+            signatures: vec![m.signature],
+            count: 1,
+            first_line: m.line_no,
+            evidence: vec![evidence_line(&m)],
+            fields: m.fields,
+        });
+    }
+
+    /// The groups as findings, each symptom pointing at the root cause found in the same text.
+    fn findings(mut self, source: &str) -> Vec<Finding> {
+        let causes = link(&self.groups);
+        let version = self.flink_version.take();
+        let mut out: Vec<Finding> = self
+            .groups
+            .iter_mut()
+            .enumerate()
+            .map(|(i, g)| {
+                if let Some(v) = &version {
+                    g.fields.insert("flink_version".into(), v.clone());
+                }
+                derive_fields(&mut g.fields);
+                finding(i, g, causes[i], source)
+            })
+            .collect();
+        if self.dropped > 0 {
+            if let Some(last) = out.last_mut() {
+                last.evidence.push(format!(
+                    "({} more matching lines of other kinds were not grouped)",
+                    self.dropped
+                ));
+            }
+        }
+        out
+    }
+}
+
+/// For each group, the group that causes it (the root of the chain), if any in the same text.
+fn link(groups: &[Group]) -> Vec<Option<usize>> {
+    let n = groups.len();
+    // Of several possible causes, the one logged nearest before the symptom (a 403 and then the
+    // retries of that request), else the nearest after it; then the earlier layer.
+    let rank_key = |c: &Group, s: &Group| {
+        (
+            c.primary.category.is_symptom(),
+            c.first_line > s.first_line,
+            c.first_line.abs_diff(s.first_line),
+            c.primary.category.layer(),
+            c.severity(),
+        )
+    };
+    let direct: Vec<Option<usize>> = (0..n)
+        .map(|s| {
+            (0..n)
+                .filter(|&c| c != s && groups[c].explains(&groups[s]))
+                // Mutual explanation (two groups that each fold a cause of the other): the earlier
+                // line is the cause.
+                .filter(|&c| {
+                    !groups[s].explains(&groups[c]) || groups[c].first_line < groups[s].first_line
+                })
+                .min_by_key(|&c| rank_key(&groups[c], &groups[s]))
+        })
+        .collect();
+    // Collapse chains to their root: one cause, all its symptoms directly under it.
+    let mut root = vec![None; n];
+    for s in 0..n {
+        let mut cur = direct[s];
+        let mut seen = vec![s];
+        let mut last = None;
+        while let Some(c) = cur {
+            if seen.contains(&c) {
+                break;
+            }
+            seen.push(c);
+            last = Some(c);
+            cur = direct[c];
+        }
+        root[s] = last;
+    }
+    // A cycle leaves two groups pointing at each other: keep the link of the later one only.
+    for s in 0..n {
+        if let Some(c) = root[s] {
+            if root[c] == Some(s) && groups[s].first_line < groups[c].first_line {
+                root[s] = None;
+            }
+        }
+    }
+    root
+}
+
+fn finding(i: usize, g: &Group, cause: Option<usize>, source: &str) -> Finding {
+    let category: Category = g.primary.category;
+    let object = match (g.fields.get("namespace"), g.fields.get("sa")) {
+        (Some(ns), Some(sa)) => ObjectRef::namespaced("ServiceAccount", ns, sa),
+        _ => ObjectRef::new("Text", None, source),
+    };
+    let mut evidence = g.evidence.clone();
+    if g.count > evidence.len() {
+        evidence.push(format!(
+            "… and {} more matching lines",
+            g.count - evidence.len()
+        ));
+    }
+    let explanation = fill(g.primary.explanation, &g.fields);
+    let fix = fill(g.primary.fix, &g.fields);
+    Finding {
+        id: provisional_id(i),
+        rule: g.primary.id,
+        category,
+        severity: g.severity(),
+        layer: category.layer(),
+        title: fill(g.primary.title, &g.fields),
+        object,
+        deployment: None,
+        evidence,
+        fix: format!("{}.\n\n{fix}", capitalize(&explanation)),
+        verify: fill(g.primary.verify, &g.fields),
+        caused_by: cause.map(provisional_id),
+        count: g.count,
+        also: Vec::new(),
+        links: Vec::new(),
+    }
+}
+
+fn provisional_id(i: usize) -> String {
+    format!("triage#{i}")
+}
+
+fn capitalize(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
+/// Flink's version from the entrypoint banner (`Starting ... (Version: 1.20.1, Scala: 2.12, Rev:...)`).
+fn flink_version(line: &str) -> Option<String> {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    let re = RE.get_or_init(|| {
+        Regex::new(
+            r"Starting \S.*\(Version: (?P<v>\d+\.\d+(?:\.\d+)?(?:-[A-Za-z0-9.]+)?), (?:Scala|Rev)",
+        )
+        .expect("version pattern")
+    });
+    re.captures(line).map(|c| c["v"].to_string())
+}
+
+/// The texts hidden in one line: the messages of a FlinkResourceException (`status.error`, raw
+/// JSON, YAML single-quoted or JSON-escaped inside `kubectl get -o json`), or, for any other line
+/// with backslash escapes (JSON logs, escaped stack traces), the line unescaped.
+fn decoded_views(line: &str) -> Vec<String> {
+    if let Some(views) = status_error_views(line) {
+        return views;
+    }
+    if line.contains("\\\"") || line.contains("\\n") || line.contains("\\t") {
+        return vec![unescape(line)];
+    }
+    Vec::new()
+}
+
+fn status_error_views(line: &str) -> Option<Vec<String>> {
+    let value = if let Some(i) = line.find("{\"type\"") {
+        if line[..i].ends_with('\'') {
+            // a YAML single-quoted scalar (`kubectl get -o yaml`): '' stands for '
+            first_json(&line[i..].replace("''", "'"))
+        } else {
+            first_json(&line[i..])
+        }
+    } else if let Some(i) = line.find("\"{\\\"type\\\"") {
+        let inner: String = serde_json::Deserializer::from_str(&line[i..])
+            .into_iter::<String>()
+            .next()?
+            .ok()?;
+        first_json(&inner)
+    } else {
+        None
+    }?;
+    let mut views = Vec::new();
+    let mut push = |v: &serde_json::Value| {
+        let ty = v.get("type").and_then(|t| t.as_str()).unwrap_or("");
+        if let Some(msg) = v.get("message").and_then(|m| m.as_str()) {
+            views.push(if ty.is_empty() {
+                msg.to_string()
+            } else {
+                format!("{ty}: {msg}")
+            });
+        }
+    };
+    push(&value);
+    if let Some(list) = value.get("throwableList").and_then(|l| l.as_array()) {
+        for t in list {
+            push(t);
+        }
+    }
+    if let Some(reason) = value
+        .pointer("/additionalMetadata/reason")
+        .and_then(|r| r.as_str())
+    {
+        views.push(format!("reason: {reason}"));
+    }
+    if let Some(trace) = value.get("stackTrace").and_then(|s| s.as_str()) {
+        views.push(trace.to_string());
+    }
+    Some(views)
+}
+
+fn first_json(s: &str) -> Option<serde_json::Value> {
+    serde_json::Deserializer::from_str(s)
+        .into_iter::<serde_json::Value>()
+        .next()?
+        .ok()
+        .filter(|v| v.is_object())
+}
+
+/// JSON-style escapes undone (`\"`, `\\`, `\n`, `\t`, `\/`); anything else is kept.
+fn unescape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some('t') => out.push('\t'),
+            Some('r') => {}
+            Some(c @ ('"' | '\\' | '/')) => out.push(c),
+            Some(other) => {
+                out.push('\\');
+                out.push(other);
+            }
+            None => out.push('\\'),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ids(o: &Outcome) -> Vec<&'static str> {
+        o.report.findings.iter().map(|f| f.rule).collect()
+    }
+
+    const CHAIN: &str = r#"2026-11-28 09:39:10,001 INFO  org.apache.flink.runtime.entrypoint.ClusterEntrypoint [] -  Starting KubernetesApplicationClusterEntrypoint (Version: 1.20.1, Scala: 2.12, Rev:abc, Date:2025-02-01T00:00:00+01:00)
+2026-11-28 09:39:12,034 WARN  org.apache.flink.kubernetes.KubernetesResourceManagerDriver [] - Error while watching the pods
+org.apache.flink.kubernetes.shaded.io.fabric8.kubernetes.client.KubernetesClientException: Received 403 on websocket. Failure executing: GET at: https://10.96.0.1/api/v1/namespaces/analytics/pods?labelSelector=app%3Dorders&watch=true. Message: pods is forbidden: User "system:serviceaccount:analytics:flink" cannot watch resource "pods" in API group "" in the namespace "analytics".
+Caused by: org.apache.flink.kubernetes.shaded.io.fabric8.kubernetes.client.KubernetesClientException: pods is forbidden: User "system:serviceaccount:analytics:flink" cannot watch resource "pods" in API group "" in the namespace "analytics"
+2026-11-28 09:39:13,301 ERROR org.apache.flink.runtime.resourcemanager.active.ActiveResourceManager [] - Fatal error occurred in ResourceManager.
+org.apache.flink.util.concurrent.FutureUtils$RetryException: Could not complete the operation. Number of retries has been exhausted.
+2026-11-28 09:39:13,305 ERROR org.apache.flink.runtime.entrypoint.ClusterEntrypoint [] - Fatal error occurred in the cluster entrypoint.
+2026-11-28 09:39:13,309 ERROR org.apache.flink.util.FatalExitExceptionHandler [] - FATAL: Thread 'flink-pekko.actor.default-dispatcher-5' produced an uncaught exception. Stopping the process...
+"#;
+
+    #[test]
+    fn the_403_chain_is_one_root_with_its_symptoms() {
+        let o = triage_text(CHAIN, "jm.log");
+        let f = &o.report.findings;
+        assert_eq!(f.len(), 2, "{f:#?}");
+        assert_eq!(f[0].category, Category::RbacForbidden);
+        assert!(f[0].caused_by.is_none());
+        assert_eq!(f[0].count, 2);
+        assert!(
+            f[0].fix.contains(
+                "kubectl create role flink-watch-pods -n analytics --verb=watch --resource=pods"
+            ),
+            "{}",
+            f[0].fix
+        );
+        assert_eq!(f[1].category, Category::FlinkFatalExit);
+        assert_eq!(f[1].caused_by.as_deref(), Some(f[0].id.as_str()));
+        assert_eq!(f[1].count, 4);
+        assert!(f[0].evidence[0].starts_with("L3: "), "{:?}", f[0].evidence);
+        assert_eq!(o.lines, 8);
+    }
+
+    #[test]
+    fn repeated_lines_fold_into_one_finding_with_a_count() {
+        let line = "java.lang.OutOfMemoryError: Java heap space\n";
+        let o = triage_text(&line.repeat(50), "tm.log");
+        assert_eq!(ids(&o), ["SIG-JVM-OOM"]);
+        let f = &o.report.findings[0];
+        assert_eq!(f.count, 50);
+        assert_eq!(f.evidence.len(), MAX_EVIDENCE + 1);
+        assert_eq!(f.evidence.last().unwrap(), "… and 45 more matching lines");
+    }
+
+    #[test]
+    fn status_error_json_is_decoded_in_every_quoting() {
+        let json = r#"{"type":"org.apache.flink.kubernetes.operator.exception.ReconciliationException","message":"org.apache.flink.client.deployment.ClusterDeploymentException: Could not create Kubernetes cluster \"orders\".","throwableList":[{"type":"org.apache.flink.kubernetes.shaded.io.fabric8.kubernetes.client.KubernetesClientException","message":"Failure executing: POST at: https://10.96.0.1/apis/apps/v1/namespaces/analytics/deployments. Message: deployments.apps is forbidden: User \"system:serviceaccount:flink-operator:flink-operator\" cannot create resource \"deployments\" in API group \"apps\" in the namespace \"analytics\"."}]}"#;
+        let escaped = serde_json::to_string(json).unwrap();
+        for text in [
+            json.to_string(),
+            format!("  error: '{}'", json.replace('\'', "''")),
+            format!("    \"error\": {escaped},"),
+        ] {
+            let o = triage_text(&text, "status");
+            assert_eq!(ids(&o), ["SIG-K8S-FORBIDDEN-OPERATOR"], "{text}");
+            let f = &o.report.findings[0];
+            assert!(
+                f.fix.contains("--verb=create --resource=deployments.apps"),
+                "{}",
+                f.fix
+            );
+            assert!(f.evidence[0].starts_with("L1: "));
+        }
+    }
+
+    #[test]
+    fn empty_binary_and_crlf_inputs_are_safe() {
+        assert!(triage_text("", "empty").report.findings.is_empty());
+        let garbage: Vec<u8> = (0..200_000u32)
+            .map(|i| (i.wrapping_mul(2654435761) >> 13) as u8)
+            .collect();
+        let o = triage_reader(&garbage[..], "bin").unwrap();
+        assert!(o.report.findings.is_empty());
+        let crlf = "INFO ok\r\njava.lang.OutOfMemoryError: Metaspace\r\n";
+        let o = triage_text(crlf, "crlf");
+        assert_eq!(ids(&o), ["SIG-JVM-OOM"]);
+        assert!(!o.report.findings[0].evidence[0].contains('\r'));
+        let mut bad =
+            b"Caused by: java.lang.OutOfMemoryError: Direct buffer memory \xff\xfe\n".to_vec();
+        bad.extend_from_slice(b"\xc3\x28 more\n");
+        let o = triage_reader(&bad[..], "latin").unwrap();
+        assert_eq!(ids(&o), ["SIG-JVM-OOM"]);
+    }
+
+    #[test]
+    fn a_huge_single_line_is_read_in_bounded_segments() {
+        let mut text = "x".repeat(MAX_SEGMENT * 2 + 10);
+        text.push_str(" java.lang.OutOfMemoryError: Java heap space\nnext line\n");
+        let o = triage_text(&text, "big");
+        assert_eq!(o.lines, 2);
+        assert_eq!(ids(&o), ["SIG-JVM-OOM"]);
+        assert!(o.report.findings[0].evidence[0].starts_with("L1: "));
+    }
+
+    #[test]
+    fn the_flink_version_from_the_banner_names_the_plugin_jar() {
+        let text = format!("{}\nCaused by: org.apache.flink.core.fs.UnsupportedFileSystemSchemeException: Could not find a file system implementation for scheme 's3'. The scheme is directly supported by Flink through the following plugin(s): flink-s3-fs-hadoop, flink-s3-fs-presto.\n", CHAIN.lines().next().unwrap());
+        let o = triage_text(&text, "jm.log");
+        assert!(
+            o.report.findings[0]
+                .fix
+                .contains("ENABLE_BUILT_IN_PLUGINS=flink-s3-fs-hadoop-1.20.1.jar"),
+            "{}",
+            o.report.findings[0].fix
+        );
+    }
+
+    #[test]
+    fn oomkilled_worker_explains_lost_taskmanagers_and_missing_slots() {
+        let text = "Worker orders-taskmanager-1-1 is terminated. Diagnostics: Pod terminated, container termination statuses: [flink-main-container(exitCode=137, reason=OOMKilled, message=null)], pod status: Failed(reason=null, message=null)
+java.util.concurrent.TimeoutException: Heartbeat of TaskManager with id orders-taskmanager-1-2 timed out.
+org.apache.flink.runtime.jobmanager.scheduler.NoResourceAvailableException: Could not acquire the minimum required resources.
+";
+        let o = triage_text(text, "jm.log");
+        let f = &o.report.findings;
+        assert_eq!(f[0].category, Category::OomKilled, "{f:#?}");
+        assert!(
+            f[1..]
+                .iter()
+                .all(|s| s.caused_by.as_deref() == Some(f[0].id.as_str())),
+            "{f:#?}"
+        );
+        assert_eq!(f.len(), 3);
+    }
+
+    #[test]
+    fn the_nearest_preceding_cause_wins() {
+        let text = "pods is forbidden: User \"system:serviceaccount:prod:flink\" cannot watch resource \"pods\" in API group \"\" in the namespace \"prod\"
+org.apache.flink.util.concurrent.FutureUtils$RetryException: Could not complete the operation. Number of retries has been exhausted.
+Caused by: java.lang.OutOfMemoryError: Metaspace. The metaspace out-of-memory error has occurred.
+";
+        let o = triage_text(text, "jm.log");
+        let f = &o.report.findings;
+        let rbac = f
+            .iter()
+            .find(|f| f.category == Category::RbacForbidden)
+            .unwrap();
+        let fatal = f
+            .iter()
+            .find(|f| f.category == Category::FlinkFatalExit)
+            .unwrap();
+        assert_eq!(fatal.caused_by.as_deref(), Some(rbac.id.as_str()), "{f:#?}");
+    }
+
+    #[test]
+    fn no_match_means_an_empty_report() {
+        let o = triage_text("2026-11-28 INFO all good\nWARN nothing to see\n", "ok.log");
+        assert!(o.report.findings.is_empty());
+        let mut out = Vec::new();
+        write_outcome(&o, crate::cli::Format::Table, &Style::PLAIN, &mut out).unwrap();
+        assert!(String::from_utf8(out)
+            .unwrap()
+            .contains("No known problem found"));
+    }
 }

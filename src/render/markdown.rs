@@ -9,9 +9,9 @@ use std::io::{self, Write};
 
 pub fn render(report: &Report, context: &Context, out: &mut dyn Write) -> io::Result<()> {
     let title = if context.scope.is_empty() {
-        "kubectl flink doctor".to_string()
+        format!("kubectl flink {}", context.command)
     } else {
-        format!("kubectl flink doctor: {}", context.scope)
+        format!("kubectl flink {}: {}", context.command, context.scope)
     };
     writeln!(out, "# {}", inline(&title))?;
     writeln!(out)?;
@@ -305,6 +305,7 @@ mod tests {
     fn draw(report: &Report) -> String {
         let mut out = Vec::new();
         let ctx = Context {
+            command: "doctor",
             scope: "bundle examples/canonical".into(),
         };
         render(report, &ctx, &mut out).unwrap();

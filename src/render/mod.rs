@@ -17,6 +17,8 @@ pub use style::Style;
 /// What the report is about, for headings: "namespace prod", "bundle examples/canonical".
 #[derive(Debug, Clone, Default)]
 pub struct Context {
+    /// The command that made the report (`doctor`, `triage`, `lint`), for headings.
+    pub command: &'static str,
     pub scope: String,
 }
 
@@ -400,6 +402,7 @@ mod tests {
     fn summary_names_the_deployment() {
         let report = fixtures::report();
         let ctx = Context {
+            command: "doctor",
             scope: "bundle x".into(),
         };
         assert_eq!(

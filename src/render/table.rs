@@ -439,6 +439,7 @@ mod tests {
     fn draw(report: &Report, style: Style) -> String {
         let mut out = Vec::new();
         let ctx = Context {
+            command: "doctor",
             scope: "bundle examples/canonical".into(),
         };
         render(report, &ctx, &style, &mut out).unwrap();

@@ -1,51 +1,373 @@
-//! The signatures themselves: verbatim strings from ../shared/docs/flink-facts.md (sources there).
-//! Field names used in fix templates: sa, namespace, verb, resource, group, scheme, host, jar,
-//! exit_code, reason, webhook, service.
+//! The signatures themselves: verbatim strings from ../shared/docs/flink-facts.md and from the
+//! Flink, fabric8, operator and Kubernetes sources and public logs named next to each entry.
+//!
+//! Field names (fix and title templates fill `{field}` / `{field|fallback}`): sa, namespace, verb,
+//! resource, group, object_namespace, scheme, host, port, jar, class, exit_code, reason, tm,
+//! container, image, webhook, service, service_namespace, quota, path, key. Alternative spellings
+//! of one field inside one pattern are named `field_2`, `field_3` and folded into `field`.
+//! Derived by `derive_fields`: kubectl_resource, role_name, target_namespace, plugin, plugin_fix,
+//! process, memory_fix, exit_meaning.
 
 use super::Signature;
 use crate::finding::{Category, Severity};
+use std::collections::BTreeMap;
+
+/// Flink's ways of dying, in causal order: retries exhausted -> ResourceManager fatal ->
+/// entrypoint fatal / fatal-thread handler -> the exit code.
+const FATAL: &[&str] = &[
+    "SIG-RETRY-EXHAUSTED",
+    "SIG-RM-FATAL",
+    "SIG-ENTRYPOINT-FATAL",
+    "SIG-FATAL-THREAD",
+    "SIG-TM-FATAL",
+    "SIG-ENTRYPOINT-EXIT-CODE",
+    "SIG-EXIT-CODE-239",
+];
+
+/// A 403/401 from the API server: Flink dies of it, and TaskManager pods are never created.
+const API_REFUSED: &[&str] = &[
+    "SIG-RETRY-EXHAUSTED",
+    "SIG-RM-FATAL",
+    "SIG-ENTRYPOINT-FATAL",
+    "SIG-FATAL-THREAD",
+    "SIG-TM-FATAL",
+    "SIG-ENTRYPOINT-EXIT-CODE",
+    "SIG-EXIT-CODE-239",
+    "SIG-NO-RESOURCES",
+];
+
+/// Memory exhaustion: the process dies, its TaskManager disappears, its slots with it.
+const MEMORY: &[&str] = &[
+    "SIG-RETRY-EXHAUSTED",
+    "SIG-RM-FATAL",
+    "SIG-ENTRYPOINT-FATAL",
+    "SIG-FATAL-THREAD",
+    "SIG-TM-FATAL",
+    "SIG-ENTRYPOINT-EXIT-CODE",
+    "SIG-EXIT-CODE-239",
+    "SIG-TM-HEARTBEAT-TIMEOUT",
+    "SIG-TM-UNREACHABLE",
+    "SIG-TM-WORKER-TERMINATED",
+    "SIG-TM-CONNECTION-LOST",
+    "SIG-NO-RESOURCES",
+];
+
+/// A container killed by its limit: no Flink fatal path runs, the TaskManager just vanishes.
+const KILLED: &[&str] = &[
+    "SIG-TM-HEARTBEAT-TIMEOUT",
+    "SIG-TM-UNREACHABLE",
+    "SIG-TM-WORKER-TERMINATED",
+    "SIG-TM-CONNECTION-LOST",
+    "SIG-NO-RESOURCES",
+];
+
+/// TaskManager pods that never start or never register leave the job without slots.
+const NO_TASKMANAGERS: &[&str] = &["SIG-NO-RESOURCES"];
+
+/// TaskManagers that cannot reach the JobManager give up and leave no slots.
+const JM_UNREACHABLE: &[&str] = &["SIG-TM-FATAL", "SIG-NO-RESOURCES"];
+
+/// The lost TaskManager took its slots with it.
+const TM_LOST: &[&str] = &["SIG-NO-RESOURCES"];
+
+/// A configuration or artifact error that the entrypoint reports fatally.
+const STARTUP: &[&str] = FATAL;
+
+/// A 403 and the fabric8 wrappers around it: a more precise reading of the same line wins.
+const RBAC_WRAPPERS: &[&str] = &[
+    "SIG-K8S-FORBIDDEN",
+    "SIG-FABRIC8-WEBSOCKET-403",
+    "SIG-FABRIC8-FORBIDDEN-CONFIGURED",
+    "SIG-FABRIC8-EXEC-403",
+    "SIG-FABRIC8-STATUS-403",
+];
+
+/// The operator validator's messages are what the webhook denies with.
+const DENIED: &[&str] = &["SIG-WEBHOOK-DENIED"];
+
+const ROLE_FIX: &str = "grant ServiceAccount {namespace}/{sa} exactly `{verb}` on `{kubectl_resource}` in namespace {target_namespace}:
+
+  kubectl create role {role_name} -n {target_namespace} --verb={verb} --resource={kubectl_resource}
+  kubectl create rolebinding {role_name} -n {target_namespace} --role={role_name} --serviceaccount={namespace}:{sa}
+
+(or add the verb to the Role already bound to it, e.g. the operator chart's `flink` Role, which grants pods, configmaps and deployments)";
+
+const CAN_I: &str = "kubectl auth can-i {verb} {kubectl_resource} -n {target_namespace} --as=system:serviceaccount:{namespace}:{sa}";
+
+const STATUS_FIX: &str = "the message after this line names the refused request (`<resource> is forbidden: User \"system:serviceaccount:<ns>:<sa>\" cannot <verb> resource \"<resource>\"`): grant exactly that verb on that resource to the ServiceAccount Flink runs as:
+
+  kubectl create role flink-<verb>-<resource> -n <ns> --verb=<verb> --resource=<resource>
+  kubectl create rolebinding flink-<verb>-<resource> -n <ns> --role=flink-<verb>-<resource> --serviceaccount=<ns>:<sa>
+
+(the operator chart's `flink` Role grants get, list, watch, create, update, patch, delete on pods and configmaps, and on apps deployments)";
+
+const TOKEN_FIX: &str = "make sure the pod gets a valid ServiceAccount token: the ServiceAccount in spec.serviceAccount (or `kubernetes.service-account`) must exist, `automountServiceAccountToken` must not be false on it or in the pod template, and pods started before the ServiceAccount was recreated must be restarted";
+
+const TOKEN_VERIFY: &str = "kubectl get pods -l component=jobmanager -o custom-columns=NAME:.metadata.name,SA:.spec.serviceAccountName,AUTOMOUNT:.spec.automountServiceAccountToken";
+
+const OOMKILLED_FIX: &str = "the container used more memory than its limit ({container|the container}, exit {exit_code|137}). Flink sizes its own memory to the limit, so the overshoot is native memory outside Flink's budget: raise spec.taskManager.resource.memory (or spec.jobManager.resource.memory) and give more of it to JVM overhead (`taskmanager.memory.jvm-overhead.fraction: \"0.2\"`); with RocksDB keep `state.backend.rocksdb.memory.managed: true` (the default) so its memory stays inside managed memory; look for native allocations in user code or connectors";
+
+const OOMKILLED_VERIFY: &str = "kubectl get pods -l component=taskmanager -o custom-columns=NAME:.metadata.name,RESTARTS:.status.containerStatuses[0].restartCount,LAST:.status.containerStatuses[0].lastState.terminated.reason";
+
+const FATAL_FIX: &str = "this is how Flink stops, not why: fix the error logged before it (the first `Caused by:` above this line, or the finding listed as its cause)";
+
+const TM_LOST_FIX: &str = "find why the TaskManager went away: `kubectl describe pod {tm|<taskmanager-pod>}` (OOMKilled, Evicted, preempted, node lost) and its previous log (`kubectl logs {tm|<taskmanager-pod>} --previous`); long GC pauses also miss heartbeats (raise `heartbeat.timeout` only after ruling those out)";
+
+const JM_FIX: &str = "make the JobManager reachable at {host|the address the TaskManagers use}: check that the JobManager pod runs and is Ready, that the Service `{host|<cluster-id>}` exists with endpoints (`kubectl get svc,endpoints {host|<cluster-id>}`), and that `jobmanager.rpc.address` / `rest.address` name that Service; with HA enabled the address comes from the leader ConfigMap instead";
+
+const JM_VERIFY: &str = "kubectl get endpoints {host|<cluster-id>} -o wide";
+
+const SCHEDULE_VERIFY: &str = "kubectl get pods --field-selector=status.phase=Pending";
+
+const IMAGE_VERIFY: &str = "kubectl get pods -o custom-columns=NAME:.metadata.name,IMAGE:.spec.containers[0].image,WAITING:.status.containerStatuses[0].state.waiting.reason";
+
+const SLOTS_FIX: &str = "give the job the slots it asks for: check that TaskManager pods are created and Running (`kubectl get pods -l component=taskmanager`; a cause such as 403, Pending or image pull is listed above when it is in the text), then either add TaskManagers (spec.taskManager.replicas, or let the native ResourceManager create them) or slots (`taskmanager.numberOfTaskSlots`), or lower the job's parallelism";
+
+const FS_FIX: &str = "{plugin_fix}";
+
+const STORAGE_FIX: &str = "give the identity Flink uses for storage access to {path|the checkpoint/savepoint/HA path}: list, read, write and delete on the bucket and prefix of `state.checkpoints.dir`, `state.savepoints.dir` and `high-availability.storageDir` (S3: an IAM policy for the role bound via IRSA/pod identity or the configured keys; GCS: roles/storage.objectAdmin for the Google service account; Azure: Storage Blob Data Contributor for the managed identity)";
+
+const VALIDATION_VERIFY: &str = "kubectl apply --dry-run=server -f <flinkdeployment.yaml>";
 
 pub static SIGNATURES: &[Signature] = &[
     // --- identity: the API server said 403 -------------------------------------------------
+    // Kubernetes' RBAC text (API server), inside fabric8's "Failure executing" in every version.
     Signature {
         id: "SIG-K8S-FORBIDDEN",
         category: Category::RbacForbidden,
         severity: Severity::Critical,
         literals: &["is forbidden: User \"system:serviceaccount:"],
         pattern: r#"(?:(?P<resource_kind>[a-z0-9.-]+(?:/[a-z]+)?)(?: "(?P<object>[^"]*)")? )?is forbidden: User "system:serviceaccount:(?P<namespace>[^:"]+):(?P<sa>[^"]+)" cannot (?P<verb>[a-z]+) resource "(?P<resource>[^"]+)"(?: in API group "(?P<group>[^"]*)")?(?: in the namespace "(?P<object_namespace>[^"]+)")?"#,
+        title: "ServiceAccount {namespace}/{sa} may not {verb} {kubectl_resource} in namespace {target_namespace}",
         explanation: "the API server refused a request of Flink's Kubernetes client: its ServiceAccount lacks this verb on this resource",
-        fix: "grant ServiceAccount {namespace}/{sa} `{verb}` on `{resource}` with a Role and RoleBinding",
-        explains: &["SIG-RETRY-EXHAUSTED", "SIG-RM-FATAL", "SIG-ENTRYPOINT-FATAL", "SIG-FATAL-THREAD"],
+        fix: ROLE_FIX,
+        verify: CAN_I,
+        explains: API_REFUSED,
+        supersedes: &[],
+        examples: &[
+            r#"io.fabric8.kubernetes.client.KubernetesClientException: Failure executing: GET at: https://10.100.0.1/api/v1/namespaces/default/services/flink-session-cluster-rest. Message: Forbidden!Configured service account doesn't have access. Service account may have been revoked. services "flink-session-cluster-rest" is forbidden: User "system:serviceaccount:default:flink" cannot get resource "services" in API group "" in the namespace "default"."#,
+            r#"Message: configmaps "orders-cluster-config-map" is forbidden: User "system:serviceaccount:prod:flink" cannot update resource "configmaps" in API group "" in the namespace "prod"."#,
+        ],
     },
+    Signature {
+        id: "SIG-K8S-FORBIDDEN-DEFAULT-SA",
+        category: Category::DefaultServiceAccount,
+        severity: Severity::Critical,
+        literals: &["is forbidden: User \"system:serviceaccount:"],
+        pattern: r#"(?:(?P<resource_kind>[a-z0-9.-]+(?:/[a-z]+)?)(?: "(?P<object>[^"]*)")? )?is forbidden: User "system:serviceaccount:(?P<namespace>[^:"]+):(?P<sa>default)" cannot (?P<verb>[a-z]+) resource "(?P<resource>[^"]+)"(?: in API group "(?P<group>[^"]*)")?(?: in the namespace "(?P<object_namespace>[^"]+)")?"#,
+        title: "Flink runs as the `default` ServiceAccount of {namespace}, which may not {verb} {kubectl_resource}",
+        explanation: "Flink runs as the namespace's `default` ServiceAccount, which normally has no rights, so the API server refuses its requests",
+        fix: "run Flink as a ServiceAccount that has the rights it needs: set `spec.serviceAccount: flink` in the FlinkDeployment (the operator chart creates `flink` and its Role in the namespaces it manages; elsewhere create both), or `kubernetes.service-account` for native Flink. To keep `default` instead, grant it exactly what was refused:
+
+  kubectl create role {role_name} -n {target_namespace} --verb={verb} --resource={kubectl_resource}
+  kubectl create rolebinding {role_name} -n {target_namespace} --role={role_name} --serviceaccount={namespace}:default",
+        verify: CAN_I,
+        explains: API_REFUSED,
+        supersedes: RBAC_WRAPPERS,
+        examples: &[
+            r#"org.apache.flink.kubernetes.shaded.io.fabric8.kubernetes.client.KubernetesClientException: Failure executing: POST at: https://10.96.0.1/api/v1/namespaces/analytics/pods. Message: pods is forbidden: User "system:serviceaccount:analytics:default" cannot create resource "pods" in API group "" in the namespace "analytics"."#,
+        ],
+    },
+    Signature {
+        id: "SIG-K8S-FORBIDDEN-OPERATOR",
+        category: Category::OperatorRbacMissing,
+        severity: Severity::Critical,
+        literals: &["is forbidden: User \"system:serviceaccount:"],
+        pattern: r#"(?:(?P<resource_kind>[a-z0-9.-]+(?:/[a-z]+)?)(?: "(?P<object>[^"]*)")? )?is forbidden: User "system:serviceaccount:(?P<namespace>[^:"]+):(?P<sa>[^"]*operator[^"]*)" cannot (?P<verb>[a-z]+) resource "(?P<resource>[^"]+)"(?: in API group "(?P<group>[^"]*)")?(?: in the namespace "(?P<object_namespace>[^"]+)")?"#,
+        title: "the operator's ServiceAccount {namespace}/{sa} may not {verb} {kubectl_resource} in namespace {target_namespace}",
+        explanation: "the Flink operator itself was refused: its ServiceAccount has no Role in that namespace (typically a namespace missing from the chart's watchNamespaces)",
+        fix: "if {target_namespace} should be managed, add it to the chart's `watchNamespaces` and `helm upgrade` (that creates the operator's Role and RoleBinding there); otherwise grant exactly what was refused:
+
+  kubectl create role {role_name} -n {target_namespace} --verb={verb} --resource={kubectl_resource}
+  kubectl create rolebinding {role_name} -n {target_namespace} --role={role_name} --serviceaccount={namespace}:{sa}",
+        verify: CAN_I,
+        explains: API_REFUSED,
+        supersedes: RBAC_WRAPPERS,
+        examples: &[
+            r#"Message: deployments.apps is forbidden: User "system:serviceaccount:flink-operator:flink-operator" cannot create resource "deployments" in API group "apps" in the namespace "analytics"."#,
+        ],
+    },
+    // fabric8 >= 6.7.0: every websocket handshake failure is prefixed (flink-facts §2.7).
     Signature {
         id: "SIG-FABRIC8-WEBSOCKET-403",
         category: Category::RbacForbidden,
         severity: Severity::Critical,
         literals: &["Received 403 on websocket"],
         pattern: r"Received 403 on websocket\. Failure executing: GET at: https?://[^/\s]+/apis?/(?:[^/\s]+/)*?namespaces/(?P<namespace>[^/\s]+)/(?P<resource>[a-z]+)",
+        title: "Flink's watch on {resource} in namespace {namespace} was refused (403 on the websocket)",
         explanation: "Flink's watch on the Kubernetes API was refused (HTTP 403 on the websocket handshake): its ServiceAccount may not watch this resource",
-        fix: "grant the JobManager's ServiceAccount `watch` (and get, list) on `{resource}` in namespace {namespace}",
-        explains: &["SIG-RETRY-EXHAUSTED", "SIG-RM-FATAL", "SIG-ENTRYPOINT-FATAL", "SIG-FATAL-THREAD"],
+        fix: "grant the JobManager's ServiceAccount `watch` on `{resource}` in namespace {namespace}:
+
+  kubectl create role flink-watch-{resource} -n {namespace} --verb=watch --resource={resource}
+  kubectl create rolebinding flink-watch-{resource} -n {namespace} --role=flink-watch-{resource} --serviceaccount={namespace}:{sa|<jobmanager-service-account>}",
+        verify: "kubectl auth can-i watch {resource} -n {namespace} --as=system:serviceaccount:{namespace}:{sa|<jobmanager-service-account>}",
+        explains: API_REFUSED,
+        supersedes: &[],
+        examples: &[
+            r#"org.apache.flink.kubernetes.shaded.io.fabric8.kubernetes.client.KubernetesClientException: Received 403 on websocket. Failure executing: GET at: https://10.96.0.1/api/v1/namespaces/analytics/pods?labelSelector=app%3Dorders%2Ccomponent%3Dtaskmanager%2Ctype%3Dflink-native-kubernetes&allowWatchBookmarks=true&watch=true. Message: pods is forbidden: User "system:serviceaccount:analytics:default" cannot watch resource "pods" in API group "" in the namespace "analytics"."#,
+        ],
     },
+    // fabric8 <= 6.7.x with an in-cluster token (Config.java custom 403 text).
     Signature {
         id: "SIG-FABRIC8-FORBIDDEN-CONFIGURED",
         category: Category::RbacForbidden,
         severity: Severity::Critical,
         literals: &["Forbidden!Configured service account doesn't have access"],
         pattern: r"Forbidden!Configured service account doesn't have access",
+        title: "Flink's Kubernetes client got 403 Forbidden: its ServiceAccount lacks a permission",
         explanation: "Flink's Kubernetes client (fabric8 up to 6.7) got 403: the configured ServiceAccount lacks a permission",
-        fix: "grant the ServiceAccount Flink runs as the permissions Flink needs (pods, configmaps, deployments)",
-        explains: &["SIG-RETRY-EXHAUSTED", "SIG-RM-FATAL", "SIG-ENTRYPOINT-FATAL", "SIG-FATAL-THREAD"],
+        fix: STATUS_FIX,
+        verify: "",
+        explains: API_REFUSED,
+        supersedes: &[],
+        examples: &[
+            "io.fabric8.kubernetes.client.KubernetesClientException: Failure executing: GET at: https://10.100.0.1/api/v1/namespaces/default/pods. Message: Forbidden!Configured service account doesn't have access. Service account may have been revoked.",
+        ],
     },
+    // fabric8 <= 6.6.x WatchConnectionManager.
     Signature {
         id: "SIG-FABRIC8-EXEC-403",
         category: Category::RbacForbidden,
         severity: Severity::Critical,
         literals: &["Exec Failure: HTTP 403"],
         pattern: r"Exec Failure: HTTP 403",
+        title: "Flink's watch on the Kubernetes API was refused (HTTP 403)",
         explanation: "Flink's watch on the Kubernetes API was refused with HTTP 403 (fabric8 up to 6.6)",
-        fix: "grant the JobManager's ServiceAccount `watch` on pods in its namespace",
-        explains: &["SIG-RETRY-EXHAUSTED", "SIG-RM-FATAL", "SIG-ENTRYPOINT-FATAL", "SIG-FATAL-THREAD"],
+        fix: "grant the JobManager's ServiceAccount `watch` on pods in its namespace (the TaskManager pod watch):
+
+  kubectl create role flink-watch-pods -n <namespace> --verb=watch --resource=pods
+  kubectl create rolebinding flink-watch-pods -n <namespace> --role=flink-watch-pods --serviceaccount=<namespace>:<jobmanager-service-account>",
+        verify: "",
+        explains: API_REFUSED,
+        supersedes: &[],
+        examples: &["2023-05-02 10:11:12,345 WARN  io.fabric8.kubernetes.client.dsl.internal.WatchConnectionManager [] - Exec Failure: HTTP 403, Status: 403 - pods is forbidden: User \"system:serviceaccount:prod:flink\" cannot watch resource \"pods\" in API group \"\" in the namespace \"prod\""],
+    },
+    // fabric8 >= 6.8: the 403 is only in the server's Status.
+    Signature {
+        id: "SIG-FABRIC8-STATUS-403",
+        category: Category::RbacForbidden,
+        severity: Severity::Critical,
+        literals: &["code=403"],
+        pattern: r"Received status: Status\(apiVersion=[^,]*, code=403,(?:.*?kind=(?P<resource>[a-z][a-z.]*),)?.*?reason=Forbidden",
+        title: "the API server refused a request of Flink's Kubernetes client (403 Forbidden)",
+        explanation: "Flink's Kubernetes client (fabric8 6.8 and later) got 403 Forbidden from the API server",
+        fix: STATUS_FIX,
+        verify: "",
+        explains: API_REFUSED,
+        supersedes: &[],
+        examples: &["Failure executing: GET at: https://10.96.0.1/api/v1/namespaces/prod/configmaps/orders-cluster-config-map. Message: Forbidden. Received status: Status(apiVersion=v1, code=403, details=StatusDetails(causes=[], group=null, kind=configmaps, name=orders-cluster-config-map, retryAfterSeconds=null, uid=null, additionalProperties={}), kind=Status, message=Forbidden, metadata=ListMeta(_continue=null, remainingItemCount=null, resourceVersion=null, selfLink=null, additionalProperties={}), reason=Forbidden, status=Failure, additionalProperties={})."],
+    },
+    // --- identity: no usable token ------------------------------------------------------------
+    Signature {
+        id: "SIG-FABRIC8-UNAUTHORIZED-CONFIGURED",
+        category: Category::SaTokenUnreadable,
+        severity: Severity::Critical,
+        literals: &["Unauthorized! Configured service account doesn't have access"],
+        pattern: r"Unauthorized! Configured service account doesn't have access",
+        title: "the API server did not accept Flink's ServiceAccount token (401 Unauthorized)",
+        explanation: "Flink's Kubernetes client (fabric8 up to 6.7) got 401: its ServiceAccount token is missing, unreadable, expired or belongs to a deleted ServiceAccount",
+        fix: TOKEN_FIX,
+        verify: TOKEN_VERIFY,
+        explains: API_REFUSED,
+        supersedes: &[],
+        examples: &["io.fabric8.kubernetes.client.KubernetesClientException: Failure executing: GET at: https://10.96.0.1/api/v1/namespaces/prod/pods. Message: Unauthorized! Configured service account doesn't have access. Service account may have been revoked. Unauthorized."],
+    },
+    Signature {
+        id: "SIG-K8S-401",
+        category: Category::SaTokenUnreadable,
+        severity: Severity::Critical,
+        literals: &["code=401", "Exec Failure: HTTP 401"],
+        pattern: r"Received status: Status\(apiVersion=[^,]*, code=401,.*?reason=Unauthorized|Exec Failure: HTTP 401\b",
+        title: "the API server did not accept Flink's credentials (401 Unauthorized)",
+        explanation: "the API server answered 401: the request carried no valid ServiceAccount token",
+        fix: TOKEN_FIX,
+        verify: TOKEN_VERIFY,
+        explains: API_REFUSED,
+        supersedes: &[],
+        examples: &["Failure executing: GET at: https://10.96.0.1/api/v1/namespaces/prod/pods. Message: Unauthorized. Received status: Status(apiVersion=v1, code=401, details=null, kind=Status, message=Unauthorized, metadata=ListMeta(_continue=null, remainingItemCount=null, resourceVersion=null, selfLink=null, additionalProperties={}), reason=Unauthorized, status=Failure, additionalProperties={})."],
+    },
+    Signature {
+        id: "SIG-K8S-ANONYMOUS",
+        category: Category::SaTokenUnreadable,
+        severity: Severity::Critical,
+        literals: &["is forbidden: User \"system:anonymous\""],
+        pattern: r#"is forbidden: User "system:anonymous" cannot (?P<verb>[a-z]+) resource "(?P<resource>[^"]+)""#,
+        title: "Flink's requests reach the API server anonymously (no ServiceAccount token)",
+        explanation: "the request arrived as system:anonymous: no ServiceAccount token was sent (not mounted or not readable)",
+        fix: TOKEN_FIX,
+        verify: TOKEN_VERIFY,
+        explains: API_REFUSED,
+        supersedes: &[],
+        examples: &[r#"Message: pods is forbidden: User "system:anonymous" cannot list resource "pods" in API group "" in the namespace "prod"."#],
+    },
+    // fabric8 Config.autoConfigure when the token file is absent.
+    Signature {
+        id: "SIG-SA-TOKEN-MISSING",
+        category: Category::SaTokenUnreadable,
+        severity: Severity::Warning,
+        literals: &["Error reading service account token from"],
+        pattern: r"Error reading service account token from: \[(?P<path>[^\]]+)\]",
+        title: "no ServiceAccount token at {path}",
+        explanation: "the Kubernetes client found no ServiceAccount token in the pod (harmless outside a cluster; inside one, its requests go out anonymous)",
+        fix: TOKEN_FIX,
+        verify: TOKEN_VERIFY,
+        explains: &[],
+        supersedes: &[],
+        examples: &["2020-06-09 18:54:52.939  WARN 1 --- [           main] io.fabric8.kubernetes.client.Config      : Error reading service account token from: [/var/run/secrets/kubernetes.io/serviceaccount/token]. Ignoring."],
+    },
+    // --- runtime: memory -------------------------------------------------------------------
+    // JVM text, enriched by Flink's TaskManagerExceptionUtils / ClusterEntryPointExceptionUtils.
+    Signature {
+        id: "SIG-JVM-OOM",
+        category: Category::JvmOutOfMemory,
+        severity: Severity::Critical,
+        literals: &["OutOfMemoryError: "],
+        pattern: r"OutOfMemoryError: (?P<oom>Java heap space|Metaspace|Direct buffer memory|GC overhead limit exceeded|unable to create (?:new )?native thread|Requested array size exceeds VM limit|Compressed class space)(?:.*?(?P<jm>Flink Master|JobManager)|.*?(?P<tm>task executor|TaskManager|taskmanager\.memory))?",
+        title: "{process|A Flink process} ran out of JVM memory: {oom}",
+        explanation: "the JVM threw OutOfMemoryError inside the container's limit: the memory pool named in the message is too small for the job (or leaks)",
+        fix: "{memory_fix}",
+        verify: "kubectl logs <pod> --previous | grep -c OutOfMemoryError",
+        explains: MEMORY,
+        supersedes: &[],
+        examples: &[
+            "java.lang.OutOfMemoryError: Java heap space",
+            "java.lang.OutOfMemoryError: Metaspace. The metaspace out-of-memory error has occurred. This can mean two things: either the job requires a larger size of JVM metaspace to load classes or there is a class loading leak. In the first case 'taskmanager.memory.jvm-metaspace.size' configuration option should be increased. If the error persists (usually in cluster after several job (re-)submissions) then there is probably a class loading leak in user code or some of its dependencies which has to be investigated and fixed. The task executor has to be shutdown...",
+            "Caused by: java.lang.OutOfMemoryError: Direct buffer memory. The direct out-of-memory error has occurred. This can mean two things: either job(s) require(s) a larger size of JVM direct memory or there is a direct memory leak. The direct memory can be allocated by user code or some of its dependencies. In this case 'taskmanager.memory.task.off-heap.size' configuration option should be increased. The task executor has to be shutdown...",
+            "java.lang.OutOfMemoryError: Java heap space. A heap space-related out-of-memory error has occurred. This can mean two things: either Flink Master requires a larger size of JVM heap space or there is a memory leak. In the first case, 'jobmanager.memory.heap.size' can be used to increase the amount of available heap memory. The Flink Master has to be shutdown...",
+        ],
+    },
+    // flink-kubernetes KubernetesPod.getTerminatedDiagnostics inside ActiveResourceManager's line.
+    Signature {
+        id: "SIG-TM-WORKER-OOMKILLED",
+        category: Category::OomKilled,
+        severity: Severity::Critical,
+        literals: &["reason=OOMKilled"],
+        pattern: r"Worker (?P<tm>\S+) is terminated\. Diagnostics: Pod terminated, container termination statuses: \[(?:[^\]]*?,)?(?P<container>[\w.-]+)\(exitCode=(?P<exit_code>-?\d+), reason=(?P<reason>OOMKilled)",
+        title: "TaskManager {tm} was killed by its memory limit (exit {exit_code}, OOMKilled)",
+        explanation: "the kernel killed the TaskManager container for exceeding its memory limit; Flink lost the TaskManager and its slots",
+        fix: OOMKILLED_FIX,
+        verify: OOMKILLED_VERIFY,
+        explains: KILLED,
+        supersedes: &["SIG-TM-WORKER-TERMINATED", "SIG-K8S-OOMKILLED"],
+        examples: &["Worker flink-app-taskmanager-1-3 is terminated. Diagnostics: Pod terminated, container termination statuses: [flink-task-manager(exitCode=137, reason=OOMKilled, message=null)], pod status: Failed(reason=null, message=null)"],
+    },
+    Signature {
+        id: "SIG-K8S-OOMKILLED",
+        category: Category::OomKilled,
+        severity: Severity::Critical,
+        literals: &["OOMKilled", "Memory cgroup out of memory"],
+        pattern: r"\bOOMKilled\b|Memory cgroup out of memory: Kill(?:ed)? process \d+ \((?P<process_name>[^)]*)\)",
+        title: "a container was killed by its memory limit (OOMKilled)",
+        explanation: "the kernel killed the container for exceeding its memory limit (exit code 137)",
+        fix: OOMKILLED_FIX,
+        verify: OOMKILLED_VERIFY,
+        explains: KILLED,
+        supersedes: &[],
+        examples: &[
+            "      Reason:       OOMKilled",
+            r#"            "reason": "OOMKilled","#,
+            "  Warning  OOMKilling  3m  kernel-monitor, node-7  Memory cgroup out of memory: Killed process 48213 (java) total-vm:9876540kB, anon-rss:4194304kB, file-rss:0kB, shmem-rss:0kB",
+        ],
     },
     // --- runtime: how Flink dies ---------------------------------------------------------------
     Signature {
@@ -54,9 +376,13 @@ pub static SIGNATURES: &[Signature] = &[
         severity: Severity::Warning,
         literals: &["Number of retries has been exhausted"],
         pattern: r"RetryException: Could not complete the operation\. Number of retries has been exhausted",
+        title: "Flink gave up retrying an operation",
         explanation: "Flink gave up retrying an operation; the cause is the error logged before it",
-        fix: "fix the error that was retried (look above this line)",
-        explains: &["SIG-RM-FATAL", "SIG-ENTRYPOINT-FATAL", "SIG-FATAL-THREAD"],
+        fix: "fix the error that was retried (look above this line, or at the finding listed as its cause)",
+        verify: "",
+        explains: &["SIG-RM-FATAL", "SIG-ENTRYPOINT-FATAL", "SIG-FATAL-THREAD", "SIG-ENTRYPOINT-EXIT-CODE", "SIG-EXIT-CODE-239"],
+        supersedes: &[],
+        examples: &["org.apache.flink.util.concurrent.FutureUtils$RetryException: Could not complete the operation. Number of retries has been exhausted."],
     },
     Signature {
         id: "SIG-RM-FATAL",
@@ -64,9 +390,13 @@ pub static SIGNATURES: &[Signature] = &[
         severity: Severity::Warning,
         literals: &["Fatal error occurred in ResourceManager"],
         pattern: r"Fatal error occurred in ResourceManager",
+        title: "the ResourceManager hit a fatal error",
         explanation: "the ResourceManager hit a fatal error and stops the JobManager",
-        fix: "fix the error the ResourceManager reported (the lines before this one)",
-        explains: &["SIG-ENTRYPOINT-FATAL", "SIG-FATAL-THREAD"],
+        fix: "fix the error the ResourceManager reported (the lines before this one, or the finding listed as its cause)",
+        verify: "",
+        explains: &["SIG-ENTRYPOINT-FATAL", "SIG-FATAL-THREAD", "SIG-ENTRYPOINT-EXIT-CODE", "SIG-EXIT-CODE-239"],
+        supersedes: &[],
+        examples: &["2026-11-28 09:39:13,301 ERROR org.apache.flink.runtime.resourcemanager.active.ActiveResourceManager [] - Fatal error occurred in ResourceManager."],
     },
     Signature {
         id: "SIG-ENTRYPOINT-FATAL",
@@ -74,9 +404,16 @@ pub static SIGNATURES: &[Signature] = &[
         severity: Severity::Warning,
         literals: &["Fatal error occurred in the cluster entrypoint", "Could not start cluster entrypoint"],
         pattern: r"Fatal error occurred in the cluster entrypoint|Could not start cluster entrypoint",
+        title: "the JobManager's cluster entrypoint failed",
         explanation: "the JobManager's cluster entrypoint failed and the process exits (code 1 or 2)",
-        fix: "fix the cause printed with this error",
-        explains: &[],
+        fix: FATAL_FIX,
+        verify: "",
+        explains: &["SIG-ENTRYPOINT-EXIT-CODE", "SIG-EXIT-CODE-239"],
+        supersedes: &[],
+        examples: &[
+            "2026-11-28 09:39:13,305 ERROR org.apache.flink.runtime.entrypoint.ClusterEntrypoint [] - Fatal error occurred in the cluster entrypoint.",
+            "2026-11-28 09:39:13,305 ERROR org.apache.flink.runtime.entrypoint.ClusterEntrypoint [] - Could not start cluster entrypoint KubernetesApplicationClusterEntrypoint.",
+        ],
     },
     Signature {
         id: "SIG-FATAL-THREAD",
@@ -84,8 +421,1269 @@ pub static SIGNATURES: &[Signature] = &[
         severity: Severity::Warning,
         literals: &["produced an uncaught exception. Stopping the process"],
         pattern: r"FATAL: Thread '(?P<thread>[^']*)' produced an uncaught exception\. Stopping the process",
+        title: "Flink's fatal-error handler stopped the process (exit code 239)",
         explanation: "Flink's fatal-error handler stops the JVM with exit code 239 (-17)",
-        fix: "fix the exception printed with this line",
+        fix: FATAL_FIX,
+        verify: "",
+        explains: &["SIG-EXIT-CODE-239"],
+        supersedes: &[],
+        examples: &["2026-11-28 09:39:13,309 ERROR org.apache.flink.util.FatalExitExceptionHandler [] - FATAL: Thread 'flink-pekko.actor.default-dispatcher-5' produced an uncaught exception. Stopping the process..."],
+    },
+    Signature {
+        id: "SIG-TM-FATAL",
+        category: Category::FlinkFatalExit,
+        severity: Severity::Warning,
+        literals: &["Fatal error occurred while executing the TaskManager"],
+        pattern: r"Fatal error occurred while executing the TaskManager",
+        title: "the TaskManager hit a fatal error and shut down",
+        explanation: "the TaskManager process hit a fatal error and exits",
+        fix: FATAL_FIX,
+        verify: "",
         explains: &[],
+        supersedes: &[],
+        examples: &["2026-11-28 09:41:02,118 ERROR org.apache.flink.runtime.taskexecutor.TaskManagerRunner [] - Fatal error occurred while executing the TaskManager. Shutting it down..."],
+    },
+    Signature {
+        id: "SIG-ENTRYPOINT-EXIT-CODE",
+        category: Category::FlinkFatalExit,
+        severity: Severity::Warning,
+        literals: &["Terminating cluster entrypoint process"],
+        pattern: r"Terminating cluster entrypoint process (?P<process>\S+) with exit code (?P<exit_code>[1-9]\d*)",
+        title: "the JobManager exits with code {exit_code}: {exit_meaning}",
+        explanation: "the cluster entrypoint terminates the JobManager process with a failure code",
+        fix: FATAL_FIX,
+        verify: "",
+        explains: &[],
+        supersedes: &[],
+        examples: &["2026-11-28 09:39:13,402 INFO  org.apache.flink.runtime.entrypoint.ClusterEntrypoint [] - Terminating cluster entrypoint process KubernetesApplicationClusterEntrypoint with exit code 2."],
+    },
+    Signature {
+        id: "SIG-EXIT-CODE-239",
+        category: Category::FlinkFatalExit,
+        severity: Severity::Warning,
+        literals: &["Exit Code:", "\"exitCode\":", "exitCode: 239"],
+        pattern: r#"(?:Exit Code:\s+|"exitCode":\s*|exitCode: )(?P<exit_code>239)\b"#,
+        title: "a Flink container exited with code 239 (fatal-error handler)",
+        explanation: "exit code 239 is Flink's FatalExitExceptionHandler (System.exit(-17)): an uncaught exception stopped the JVM",
+        fix: "read the container's previous log for the exception before `FATAL: Thread ... produced an uncaught exception` (`kubectl logs <pod> --previous`) and fix that",
+        verify: "",
+        explains: &[],
+        supersedes: &[],
+        examples: &["      Exit Code:    239", r#"                "exitCode": 239,"#],
+    },
+    // --- cluster: TaskManagers going away (symptoms) -------------------------------------------
+    // JobMaster / ResourceManager heartbeat managers.
+    Signature {
+        id: "SIG-TM-HEARTBEAT-TIMEOUT",
+        category: Category::TaskmanagerLost,
+        severity: Severity::Warning,
+        literals: &["eartbeat of TaskManager with id"],
+        pattern: r"[Hh]eartbeat of TaskManager with id (?P<tm>\S+?)\.? timed out",
+        title: "TaskManagers stopped answering heartbeats",
+        explanation: "a TaskManager stopped answering heartbeats: it died, was killed, or stalled (GC) longer than heartbeat.timeout",
+        fix: TM_LOST_FIX,
+        verify: "kubectl get pods -l component=taskmanager",
+        explains: TM_LOST,
+        supersedes: &[],
+        examples: &[
+            "java.util.concurrent.TimeoutException: Heartbeat of TaskManager with id app1172097instance95734073-taskmanager-1-22 timed out.",
+            "java.util.concurrent.TimeoutException: The heartbeat of TaskManager with id orders-taskmanager-1-2 timed out.",
+        ],
+    },
+    Signature {
+        id: "SIG-TM-UNREACHABLE",
+        category: Category::TaskmanagerLost,
+        severity: Severity::Warning,
+        literals: &["is no longer reachable"],
+        pattern: r"TaskManager with id (?P<tm>\S+) is no longer reachable",
+        title: "TaskManagers are no longer reachable",
+        explanation: "the JobManager lost the connection to a TaskManager: the pod is gone or its process died",
+        fix: TM_LOST_FIX,
+        verify: "kubectl get pods -l component=taskmanager",
+        explains: TM_LOST,
+        supersedes: &[],
+        examples: &["org.apache.flink.runtime.jobmaster.JobMasterException: TaskManager with id orders-taskmanager-1-1 is no longer reachable."],
+    },
+    Signature {
+        id: "SIG-TM-WORKER-TERMINATED",
+        category: Category::TaskmanagerLost,
+        severity: Severity::Warning,
+        literals: &["is terminated. Diagnostics:"],
+        pattern: r"Worker (?P<tm>\S+) is terminated\. Diagnostics: (?:Pod terminated, container termination statuses: \[(?:[^\]]*?,)?(?P<container>[\w.-]+)\(exitCode=(?P<exit_code>-?\d+), reason=(?P<reason>[^,)]*))?",
+        title: "TaskManager {tm} terminated (exit {exit_code|?}, {reason|no reason given})",
+        explanation: "Kubernetes reported the TaskManager pod terminated; the exit code says how: {exit_meaning|see the diagnostics}",
+        fix: TM_LOST_FIX,
+        verify: "kubectl get pods -l component=taskmanager",
+        explains: TM_LOST,
+        supersedes: &[],
+        examples: &[
+            "Worker orders-taskmanager-1-4 is terminated. Diagnostics: Pod terminated, container termination statuses: [flink-main-container(exitCode=239, reason=Error, message=null)], pod status: Failed(reason=null, message=null)",
+            "Worker orders-taskmanager-2-1 is terminated. Diagnostics: Pod terminated, pod status: Failed(reason=Evicted, message=The node was low on resource: memory.)",
+        ],
+    },
+    // NettyPartitionRequestClient / CreditBasedPartitionRequestClientHandler.
+    Signature {
+        id: "SIG-TM-CONNECTION-LOST",
+        category: Category::TaskmanagerLost,
+        severity: Severity::Warning,
+        literals: &["Lost connection to task manager"],
+        pattern: r"Lost connection to task manager '(?P<host>[^'\s]+)",
+        title: "data connections to a TaskManager were lost",
+        explanation: "a data exchange connection to another TaskManager was reset: that TaskManager died or was killed",
+        fix: TM_LOST_FIX,
+        verify: "kubectl get pods -l component=taskmanager",
+        explains: TM_LOST,
+        supersedes: &[],
+        examples: &["org.apache.flink.runtime.io.network.netty.exception.RemoteTransportException: Lost connection to task manager 'orders-taskmanager-1-2/10.244.1.17:6121'. This indicates that the remote task manager was lost."],
+    },
+    // --- cluster: who cannot reach whom --------------------------------------------------------
+    Signature {
+        id: "SIG-TM-RPC-UNREACHABLE",
+        category: Category::TaskmanagerUnreachable,
+        severity: Severity::Critical,
+        literals: &["Association with remote system", "Connection refused: "],
+        pattern: r"(?:Association with remote system \[(?:akka|pekko)(?:\.ssl)?\.tcp://flink@|Connection refused: )(?P<host>[A-Za-z0-9.-]+)(?:/[0-9a-fA-F.:]+)?:(?P<port>6122)\b",
+        title: "the JobManager cannot reach TaskManager {host} on its RPC port {port}",
+        explanation: "the JobManager cannot connect to a TaskManager at the address it registered with (wrong advertised address, NetworkPolicy, or the pod is gone)",
+        fix: "check that TaskManagers advertise an address the JobManager can reach (native/operator mode sets `taskmanager.host` to the pod IP; a custom `taskmanager.host` or hostNetwork breaks it) and that no NetworkPolicy blocks port 6122 between Flink pods",
+        verify: "kubectl get pods -l component=taskmanager -o wide",
+        explains: TM_LOST,
+        supersedes: &[],
+        examples: &["Association with remote system [pekko.tcp://flink@10.244.2.31:6122] has failed, address is now gated for [50] ms. Reason: [Association failed with [pekko.tcp://flink@10.244.2.31:6122]] Caused by: [java.net.ConnectException: Connection refused: /10.244.2.31:6122]"],
+    },
+    // TaskExecutor's ResourceManager connection (verbatim in public logs, akka and pekko).
+    Signature {
+        id: "SIG-RM-ADDRESS-UNRESOLVED",
+        category: Category::JobmanagerUnreachable,
+        severity: Severity::Critical,
+        literals: &["Could not resolve ResourceManager address"],
+        pattern: r"Could not resolve ResourceManager address (?:(?:akka|pekko)(?:\.ssl)?\.tcp://[^@\s]+@)?(?P<host>[A-Za-z0-9.-]+)(?::(?P<port>\d+))?",
+        title: "TaskManagers cannot reach the JobManager at {host}",
+        explanation: "the TaskManager cannot reach the JobManager's ResourceManager at this address (DNS, Service, or the JobManager is down)",
+        fix: JM_FIX,
+        verify: JM_VERIFY,
+        explains: JM_UNREACHABLE,
+        supersedes: &[],
+        examples: &[
+            "2022-04-23 16:13:05,459 INFO  org.apache.flink.runtime.taskexecutor.TaskExecutor [] - Could not resolve ResourceManager address akka.tcp://flink@localhost:6123/user/rpc/resourcemanager_*, retrying in 10000 ms: Could not connect to rpc endpoint under address akka.tcp://flink@localhost:6123/user/rpc/resourcemanager_*.",
+            "Could not resolve ResourceManager address pekko.tcp://flink@flink-jobmanager:6123/user/rpc/resourcemanager_*, retrying in 10000 ms: Could not connect to rpc endpoint under address pekko.tcp://flink@flink-jobmanager:6123/user/rpc/resourcemanager_*.",
+        ],
+    },
+    Signature {
+        id: "SIG-JM-ASSOCIATION-FAILED",
+        category: Category::JobmanagerUnreachable,
+        severity: Severity::Critical,
+        literals: &["Association with remote system"],
+        pattern: r"Association with remote system \[(?:akka|pekko)(?:\.ssl)?\.tcp://flink@(?P<host>[A-Za-z0-9.-]+):(?P<port>6123)\] has failed",
+        title: "the connection to the JobManager at {host}:{port} failed",
+        explanation: "the RPC connection to the JobManager failed (it is down, restarting, or its address does not resolve)",
+        fix: JM_FIX,
+        verify: JM_VERIFY,
+        explains: JM_UNREACHABLE,
+        supersedes: &[],
+        examples: &["Association with remote system [akka.tcp://flink@orders-jobmanager:6123] has failed, address is now gated for [50] ms. Reason: [Association failed with [akka.tcp://flink@orders-jobmanager:6123]] Caused by: [java.net.UnknownHostException: orders-jobmanager]"],
+    },
+    Signature {
+        id: "SIG-JM-UNKNOWN-HOST",
+        category: Category::JobmanagerUnreachable,
+        severity: Severity::Critical,
+        literals: &["UnknownHostException: "],
+        pattern: r"UnknownHostException: (?P<host>[A-Za-z0-9.-]*(?:jobmanager|-rest\b|-jm\b)[A-Za-z0-9.-]*)",
+        title: "the JobManager's name {host} does not resolve",
+        explanation: "DNS has no record for the JobManager's address: the Service is missing, in another namespace, or misnamed",
+        fix: JM_FIX,
+        verify: JM_VERIFY,
+        explains: JM_UNREACHABLE,
+        supersedes: &[],
+        examples: &[
+            "java.net.UnknownHostException: flink-jobmanager: Temporary failure in name resolution",
+            "Caused by: java.net.UnknownHostException: orders-rest.analytics: Name or service not known",
+        ],
+    },
+    Signature {
+        id: "SIG-JM-CONNECTION-REFUSED",
+        category: Category::JobmanagerUnreachable,
+        severity: Severity::Critical,
+        literals: &["Connection refused: "],
+        pattern: r"Connection refused: (?P<host>[A-Za-z0-9.-]+)(?:/[0-9a-fA-F.:]+)?:(?P<port>6123|8081)\b",
+        title: "the JobManager at {host}:{port} refuses connections",
+        explanation: "nothing listens on the JobManager's RPC/REST port at that address: it is down, still starting, or the Service points elsewhere",
+        fix: JM_FIX,
+        verify: JM_VERIFY,
+        explains: JM_UNREACHABLE,
+        supersedes: &[],
+        examples: &[
+            "Caused by: org.apache.flink.shaded.netty4.io.netty.channel.AbstractChannel$AnnotatedConnectException: Connection refused: orders-rest.analytics/10.96.14.2:8081",
+            "java.net.ConnectException: Connection refused: flink-jobmanager/10.96.3.7:6123",
+        ],
+    },
+    Signature {
+        id: "SIG-JM-HEARTBEAT-TIMEOUT",
+        category: Category::JobmanagerUnreachable,
+        severity: Severity::Warning,
+        literals: &["eartbeat of JobManager with id", "eartbeat of ResourceManager with id"],
+        pattern: r"[Hh]eartbeat of (?P<component>JobManager|ResourceManager) with id (?P<id>\S+?)\.? timed out",
+        title: "the {component} stopped answering heartbeats",
+        explanation: "the JobManager side stopped answering heartbeats: it restarted, stalled (GC) or the network between the pods broke",
+        fix: "check whether the JobManager restarted (`kubectl get pods -l component=jobmanager`, restart count, its previous log); long GC pauses in the JobManager also miss heartbeats",
+        verify: "kubectl get pods -l component=jobmanager",
+        explains: &[],
+        supersedes: &[],
+        examples: &["java.util.concurrent.TimeoutException: The heartbeat of ResourceManager with id 8e1c0a3c7e2b4f7f9b0c1d2e3f4a5b6c timed out."],
+    },
+    // Operator SessionJobReconciler.
+    Signature {
+        id: "SIG-SESSION-CLUSTER-NOT-FOUND",
+        category: Category::JobmanagerUnreachable,
+        severity: Severity::Critical,
+        literals: &["Session cluster deployment is not found"],
+        pattern: r"Session cluster deployment is not found",
+        title: "the FlinkSessionJob's session cluster does not exist",
+        explanation: "the FlinkSessionJob names a session cluster (spec.deploymentName) that has no FlinkDeployment, so there is no JobManager to submit it to",
+        fix: "create the session FlinkDeployment named in the FlinkSessionJob's spec.deploymentName (in the same namespace, without spec.job), or correct spec.deploymentName",
+        verify: "kubectl get flinksessionjob,flinkdeployment",
+        explains: &[],
+        supersedes: &[],
+        examples: &["2026-11-28 09:40:00,001 WARN  org.apache.flink.kubernetes.operator.reconciler.sessionjob.SessionJobReconciler [prod/orders-job] Session cluster deployment is not found"],
+    },
+    // --- cluster: slots ------------------------------------------------------------------------
+    Signature {
+        id: "SIG-NO-RESOURCES",
+        category: Category::NoSlots,
+        severity: Severity::Critical,
+        literals: &[
+            "NoResourceAvailableException",
+            "Could not acquire the minimum required resources",
+            "Slot request bulk is not fulfillable",
+            "Could not allocate the required slot within slot request timeout",
+            "Could not allocate all requires slots within timeout",
+        ],
+        pattern: r"NoResourceAvailableException|Could not acquire the minimum required resources|Slot request bulk is not fulfillable|Could not allocate the required slot within slot request timeout|Could not allocate all requires slots within timeout",
+        title: "the job cannot get the task slots it needs",
+        explanation: "the scheduler could not get enough task slots in time: too few TaskManagers registered, or the job's parallelism exceeds the slots",
+        fix: SLOTS_FIX,
+        verify: "kubectl get pods -l component=taskmanager",
+        explains: &[],
+        supersedes: &[],
+        examples: &[
+            "org.apache.flink.runtime.jobmanager.scheduler.NoResourceAvailableException: Could not acquire the minimum required resources.",
+            "java.util.concurrent.CompletionException: org.apache.flink.runtime.jobmanager.scheduler.NoResourceAvailableException: Slot request bulk is not fulfillable! Could not allocate the required slot within slot request timeout",
+            "2026-11-28 09:45:00,000 WARN  org.apache.flink.runtime.jobmaster.slotpool.DeclarativeSlotPoolBridge [] - Could not acquire the minimum required resources, failing slot requests. Acquired: []. Current slot pool status: Registered TMs: 0, registered slots: 0 free slots: 0",
+        ],
+    },
+    // --- schedule: Pending pods (kube-scheduler FailedScheduling) ------------------------------
+    Signature {
+        id: "SIG-SCHED-INSUFFICIENT",
+        category: Category::PodUnschedulable,
+        severity: Severity::Critical,
+        literals: &["Insufficient cpu", "Insufficient memory", "Insufficient ephemeral-storage", "Insufficient pods", "Insufficient nvidia.com/gpu"],
+        pattern: r"\d+ Insufficient (?P<resource>cpu|memory|ephemeral-storage|pods|nvidia\.com/gpu)",
+        title: "pods stay Pending: no node has enough {resource}",
+        explanation: "the scheduler found no node with enough free allocatable resources for the pod's requests",
+        fix: "lower the pod's {resource} request (spec.jobManager/taskManager.resource, which Flink uses as request and limit) or add node capacity (a bigger node pool, or let the cluster autoscaler scale up)",
+        verify: SCHEDULE_VERIFY,
+        explains: NO_TASKMANAGERS,
+        supersedes: &[],
+        examples: &["  Warning  FailedScheduling  2m (x5 over 7m)  default-scheduler  0/3 nodes are available: 3 Insufficient memory. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod."],
+    },
+    Signature {
+        id: "SIG-SCHED-AFFINITY",
+        category: Category::PodUnschedulable,
+        severity: Severity::Critical,
+        literals: &["didn't match Pod's node affinity", "didn't match node selector"],
+        pattern: r"node\(s\) didn't match (?:Pod's node affinity(?:/selector)?|node selector)",
+        title: "pods stay Pending: no node matches their node selector/affinity",
+        explanation: "the pod's nodeSelector or node affinity (pod template or kubernetes.*.node-selector) matches no schedulable node",
+        fix: "fix the nodeSelector / affinity in the pod template (or `kubernetes.jobmanager.node-selector` / `kubernetes.taskmanager.node-selector`) so it matches existing node labels (`kubectl get nodes --show-labels`)",
+        verify: SCHEDULE_VERIFY,
+        explains: NO_TASKMANAGERS,
+        supersedes: &[],
+        examples: &["0/5 nodes are available: 5 node(s) didn't match Pod's node affinity/selector. preemption: 0/5 nodes are available: 5 Preemption is not helpful for scheduling."],
+    },
+    Signature {
+        id: "SIG-SCHED-TAINT",
+        category: Category::PodUnschedulable,
+        severity: Severity::Critical,
+        literals: &["untolerated taint", "that the pod didn't tolerate"],
+        pattern: r"had (?:untolerated )?taints? \{(?P<taint>[^}]*)\}",
+        title: "pods stay Pending: nodes have the taint {taint} the pod does not tolerate",
+        explanation: "every candidate node carries a taint the pod has no toleration for",
+        fix: "add a toleration for `{taint}` to the pod template (or `kubernetes.jobmanager.tolerations` / `kubernetes.taskmanager.tolerations`), or schedule onto nodes without it",
+        verify: SCHEDULE_VERIFY,
+        explains: NO_TASKMANAGERS,
+        supersedes: &[],
+        examples: &[
+            "0/1 nodes are available: 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.",
+            "0/3 nodes are available: 3 node(s) had taint {dedicated: kafka}, that the pod didn't tolerate.",
+        ],
+    },
+    Signature {
+        id: "SIG-SCHED-PVC",
+        category: Category::PodUnschedulable,
+        severity: Severity::Critical,
+        literals: &["unbound immediate PersistentVolumeClaims", "persistentvolumeclaim \""],
+        pattern: r#"pod has unbound immediate PersistentVolumeClaims|persistentvolumeclaim "(?P<pvc>[^"]+)" not found"#,
+        title: "pods stay Pending: a PersistentVolumeClaim is missing or unbound",
+        explanation: "the pod mounts a PersistentVolumeClaim that does not exist or cannot be bound",
+        fix: "create the PersistentVolumeClaim {pvc|the pod mounts} (or fix its name in the pod template) and make sure its StorageClass can provision it (`kubectl get pvc`)",
+        verify: "kubectl get pvc",
+        explains: NO_TASKMANAGERS,
+        supersedes: &[],
+        examples: &[
+            "0/3 nodes are available: pod has unbound immediate PersistentVolumeClaims. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.",
+            r#"0/3 nodes are available: persistentvolumeclaim "flink-checkpoints" not found."#,
+        ],
+    },
+    // --- schedule: quota and limits (admission) --------------------------------------------------
+    Signature {
+        id: "SIG-QUOTA-EXCEEDED",
+        category: Category::ResourceQuotaExceeded,
+        severity: Severity::Critical,
+        literals: &["exceeded quota: "],
+        pattern: r#"exceeded quota: (?P<quota>[a-z0-9.-]+)(?:, requested: (?P<requested>[^ ]+), used: (?P<used>[^ ]+), limited: (?P<limited>[^\s"]+))?"#,
+        title: "ResourceQuota {quota} rejects the pod (requested {requested|more than is left})",
+        explanation: "the namespace's ResourceQuota has no room left for the pod, so it is never created",
+        fix: "free quota in the namespace, raise ResourceQuota `{quota}` (`kubectl edit resourcequota {quota}`), or lower spec.jobManager/taskManager.resource (requested {requested|?}, used {used|?}, limited {limited|?})",
+        verify: "kubectl describe resourcequota {quota}",
+        explains: NO_TASKMANAGERS,
+        supersedes: &[],
+        examples: &[r#"Error creating: pods "orders-taskmanager-1-3" is forbidden: exceeded quota: compute-resources, requested: limits.memory=4Gi,requests.memory=4Gi, used: limits.memory=14Gi,requests.memory=14Gi, limited: limits.memory=16Gi,requests.memory=16Gi"#],
+    },
+    Signature {
+        id: "SIG-QUOTA-MUST-SPECIFY",
+        category: Category::ResourceQuotaExceeded,
+        severity: Severity::Critical,
+        literals: &["failed quota: "],
+        pattern: r"failed quota: (?P<quota>[a-z0-9.-]+): must specify (?P<requested>[\w.,]+)",
+        title: "ResourceQuota {quota} rejects pods that do not set {requested}",
+        explanation: "the namespace's ResourceQuota requires every container to declare these requests/limits; a container in the pod does not",
+        fix: "set {requested} on every container of the pod template, sidecars and init containers included (Flink sets them only on flink-main-container), or add a LimitRange with defaults",
+        verify: "kubectl describe resourcequota {quota}",
+        explains: NO_TASKMANAGERS,
+        supersedes: &[],
+        examples: &[r#"Error creating: pods "orders-7c9f8d7b5-x2x9q" is forbidden: failed quota: compute-resources: must specify limits.cpu,limits.memory"#],
+    },
+    Signature {
+        id: "SIG-LIMITRANGE",
+        category: Category::ResourceQuotaExceeded,
+        severity: Severity::Critical,
+        literals: &["usage per Container is", "usage per Pod is"],
+        pattern: r"(?P<bound>maximum|minimum) (?P<resource>cpu|memory|ephemeral-storage) usage per (?P<scope>Container|Pod) is (?P<value>[^,\s]+)",
+        title: "a LimitRange rejects the pod: {bound} {resource} per {scope} is {value}",
+        explanation: "the namespace's LimitRange rejects the pod's requests or limits",
+        fix: "keep spec.jobManager/taskManager.resource within the LimitRange ({bound} {resource} per {scope}: {value}) or change the LimitRange (`kubectl get limitrange -o yaml`)",
+        verify: "kubectl get limitrange -o yaml",
+        explains: NO_TASKMANAGERS,
+        supersedes: &[],
+        examples: &[r#"Error creating: pods "orders-taskmanager-1-1" is forbidden: maximum memory usage per Container is 2Gi, but limit is 4Gi"#],
+    },
+    // --- schedule: images (kubelet events, container waiting reasons) ---------------------------
+    Signature {
+        id: "SIG-IMAGE-PULL-DENIED",
+        category: Category::ImagePullFailed,
+        severity: Severity::Critical,
+        literals: &["pull access denied", "Failed to pull image"],
+        pattern: r#"(?:Failed to pull image "(?P<image>[^"]+)".*?)?(?:pull access denied|authorization failed|: 401 Unauthorized|: 403 Forbidden|no basic auth credentials|: unauthorized)"#,
+        title: "the registry refuses to serve image {image|the image} (no access)",
+        explanation: "the registry refused the pull: the repository does not exist or the pull needs credentials the pod does not have",
+        fix: "check the image name {image|}; for a private registry create a docker-registry Secret and reference it (`kubectl create secret docker-registry regcred --docker-server=... --docker-username=... --docker-password=...`, then `imagePullSecrets: [{name: regcred}]` in the pod template or on the ServiceAccount)",
+        verify: IMAGE_VERIFY,
+        explains: NO_TASKMANAGERS,
+        supersedes: &[],
+        examples: &[r#"  Warning  Failed     14s (x2 over 30s)  kubelet  Failed to pull image "acme/flink-orders:1.4": rpc error: code = Unknown desc = failed to pull and unpack image "docker.io/acme/flink-orders:1.4": failed to resolve reference "docker.io/acme/flink-orders:1.4": pull access denied, repository does not exist or may require authorization: server message: insufficient_scope: authorization failed"#],
+    },
+    Signature {
+        id: "SIG-IMAGE-NOT-FOUND",
+        category: Category::ImagePullFailed,
+        severity: Severity::Critical,
+        literals: &["manifest unknown", "Failed to pull image"],
+        pattern: r#"(?:Failed to pull image "(?P<image>[^"]+)".*?)?(?:manifest unknown|code = NotFound|: not found\b)"#,
+        title: "image {image|the image} does not exist (no such tag)",
+        explanation: "the registry has no image with this name and tag",
+        fix: "use an existing tag for {image|the image} (`docker manifest inspect <image>` or the registry UI), e.g. one of the official `flink:<version>-java17` tags",
+        verify: IMAGE_VERIFY,
+        explains: NO_TASKMANAGERS,
+        supersedes: &[],
+        examples: &[
+            r#"  Warning  Failed     5s    kubelet  Failed to pull image "flink:1.99": rpc error: code = NotFound desc = failed to pull and unpack image "docker.io/library/flink:1.99": failed to resolve reference "docker.io/library/flink:1.99": docker.io/library/flink:1.99: not found"#,
+            "Error response from daemon: manifest for flink:1.99 not found: manifest unknown: manifest unknown",
+        ],
+    },
+    Signature {
+        id: "SIG-IMAGE-PULL-X509",
+        category: Category::ImagePullFailed,
+        severity: Severity::Critical,
+        literals: &["Failed to pull image"],
+        pattern: r#"Failed to pull image "(?P<image>[^"]+)".*?x509: (?P<x509>[^"]+)"#,
+        title: "the node does not trust the registry's certificate for {image}",
+        explanation: "the container runtime on the node cannot verify the registry's TLS certificate (a private CA the nodes do not trust)",
+        fix: "install the registry's CA on the nodes' container runtime (containerd: /etc/containerd/certs.d/<registry>/ca.crt) or use a registry with a publicly trusted certificate",
+        verify: IMAGE_VERIFY,
+        explains: NO_TASKMANAGERS,
+        supersedes: &[],
+        examples: &[r#"Failed to pull image "registry.acme.local/flink:1.20": rpc error: code = Unknown desc = failed to pull and unpack image "registry.acme.local/flink:1.20": failed to resolve reference "registry.acme.local/flink:1.20": failed to do request: Head "https://registry.acme.local/v2/flink/manifests/1.20": tls: failed to verify certificate: x509: certificate signed by unknown authority"#],
+    },
+    Signature {
+        id: "SIG-IMAGE-PULL",
+        category: Category::ImagePullFailed,
+        severity: Severity::Critical,
+        literals: &["ErrImagePull", "ImagePullBackOff", "Back-off pulling image", "Failed to pull image", "InvalidImageName"],
+        pattern: r#"(?:Failed to pull image|Back-off pulling image) "(?P<image>[^"]+)"|\b(?:ErrImagePull|ImagePullBackOff|InvalidImageName)\b"#,
+        title: "image {image|of a Flink container} cannot be pulled",
+        explanation: "the kubelet cannot pull the container image (the events say why: name, tag, credentials or registry TLS)",
+        fix: "check the image reference {image|} (`spec.image` of the FlinkDeployment) and that the node can pull it: `kubectl describe pod <pod>` shows the registry's answer in the Failed event",
+        verify: IMAGE_VERIFY,
+        explains: NO_TASKMANAGERS,
+        supersedes: &[],
+        examples: &[
+            r#"  Normal   BackOff    3s (x4 over 60s)  kubelet  Back-off pulling image "flink:1.99""#,
+            "      Reason:       ImagePullBackOff",
+            "  Warning  Failed     12s (x3 over 50s)  kubelet  Error: ErrImagePull",
+        ],
+    },
+    // --- runtime: the image cannot run Flink as deployed ----------------------------------------
+    Signature {
+        id: "SIG-EXEC-FORMAT",
+        category: Category::ImageIncompatible,
+        severity: Severity::Critical,
+        literals: &["exec format error"],
+        pattern: r"(?:exec (?P<path>/\S+): )?exec format error",
+        title: "the image is built for another CPU architecture",
+        explanation: "the container's entrypoint binary is for another CPU architecture than the node (e.g. an arm64 image on amd64 nodes)",
+        fix: "use an image built for the nodes' architecture (`kubectl get nodes -L kubernetes.io/arch`; build multi-arch with `docker buildx build --platform linux/amd64,linux/arm64`), or pin the pods to matching nodes with a nodeSelector on kubernetes.io/arch",
+        verify: "kubectl get nodes -L kubernetes.io/arch",
+        explains: NO_TASKMANAGERS,
+        supersedes: &[],
+        examples: &["exec /docker-entrypoint.sh: exec format error", "standard_init_linux.go:228: exec user process caused: exec format error"],
+    },
+    Signature {
+        id: "SIG-FLINK-SCRIPT-MISSING",
+        category: Category::ImageIncompatible,
+        severity: Severity::Critical,
+        literals: &["kubernetes-jobmanager.sh", "kubernetes-taskmanager.sh", ".sh: not found", ".sh: No such file or directory", ".sh\": executable file not found"],
+        pattern: r#"(?P<script>[\w./-]*\.sh)"?: (?:line \d+: )?(?:not found|No such file or directory|executable file not found)"#,
+        title: "the image has no {script}: it is not a Flink image (or not the layout Flink expects)",
+        explanation: "the container starts Flink's scripts (docker-entrypoint.sh, kubernetes-jobmanager.sh, ...) but the image does not have them: it is not built FROM the official Flink image, or its FLINK_HOME differs",
+        fix: "build the image FROM the official `flink:<version>` image (keeping /docker-entrypoint.sh and /opt/flink/bin), and do not override the container's command/args in the pod template",
+        verify: "",
+        explains: NO_TASKMANAGERS,
+        supersedes: &[],
+        examples: &[
+            "/docker-entrypoint.sh: line 135: /opt/flink/bin/kubernetes-jobmanager.sh: No such file or directory",
+            "sh: 1: /opt/flink/bin/kubernetes-taskmanager.sh: not found",
+            r#"Error: failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: exec: "kubernetes-jobmanager.sh": executable file not found in $PATH: unknown"#,
+        ],
+    },
+    Signature {
+        id: "SIG-FLINK-DIR-NOT-WRITABLE",
+        category: Category::ImageIncompatible,
+        severity: Severity::Critical,
+        literals: &["Read-only file system", "Permission denied"],
+        pattern: r"(?P<path>/opt/flink/[^\s:'()]*)'?(?::\s*| \()(?P<error>Read-only file system|Permission denied)",
+        title: "Flink cannot write {path}: {error}",
+        explanation: "the entrypoint or Flink writes under /opt/flink (configuration, logs, tmp) and the image's user cannot: a read-only mount, readOnlyRootFilesystem, or a different UID than the image's `flink` user (9999)",
+        fix: "let the container write there: run as the image's user (`securityContext.runAsUser: 9999`, `fsGroup: 9999`), do not mount a ConfigMap read-only over /opt/flink/conf yourself (the operator mounts the Flink configuration), and with readOnlyRootFilesystem mount emptyDirs on /opt/flink/log and /tmp",
+        verify: "",
+        explains: STARTUP,
+        supersedes: &[],
+        examples: &[
+            "sed: couldn't open temporary file /opt/flink/conf/sedVb8qXz: Read-only file system",
+            "cp: cannot create regular file '/opt/flink/conf/flink-conf.yaml': Permission denied",
+            "/docker-entrypoint.sh: line 73: /opt/flink/conf/flink-conf.yaml: Read-only file system",
+        ],
+    },
+    // --- spec -----------------------------------------------------------------------------------
+    // Flink KubernetesUtils.loadPodFromTemplateFile.
+    Signature {
+        id: "SIG-MAIN-CONTAINER-MISSING",
+        category: Category::MainContainerMisnamed,
+        severity: Severity::Critical,
+        literals: &["Could not find main container"],
+        pattern: r"Could not find main container (?P<container>\S+) in pod template",
+        title: "the pod template has no container named {container}",
+        explanation: "Flink found no container named flink-main-container in the pod template, so the template's container runs as an extra sidecar and Flink starts its own from scratch",
+        fix: "rename the main container in the pod template (spec.podTemplate / spec.jobManager.podTemplate / spec.taskManager.podTemplate) to `{container}`",
+        verify: "",
+        explains: &[],
+        supersedes: &[],
+        examples: &["2026-11-28 09:38:01,222 INFO  org.apache.flink.kubernetes.utils.KubernetesUtils [] - Could not find main container flink-main-container in pod template, using empty one to initialize."],
+    },
+    Signature {
+        id: "SIG-MOUNT-OBJECT-MISSING",
+        category: Category::PodtemplateInvalid,
+        severity: Severity::Critical,
+        literals: &["MountVolume.SetUp failed for volume", "Error: configmap \"", "Error: secret \""],
+        pattern: r#"(?:MountVolume\.SetUp failed for volume "(?P<volume>[^"]+)" : |Error: )(?P<kind>configmap|secret) "(?P<object>[^"]+)" not found"#,
+        title: "the pod references {kind} {object}, which does not exist",
+        explanation: "the pod template mounts or reads a ConfigMap/Secret that does not exist in the namespace, so the container never starts",
+        fix: "create {kind} `{object}` in the pod's namespace, or fix its name in the pod template (volume {volume|/ envFrom})",
+        verify: "kubectl get {kind} {object}",
+        explains: NO_TASKMANAGERS,
+        supersedes: &[],
+        examples: &[
+            r#"  Warning  FailedMount  2m  kubelet  MountVolume.SetUp failed for volume "hadoop-conf" : configmap "hadoop-config" not found"#,
+            r#"  Warning  Failed       5s  kubelet  Error: secret "s3-credentials" not found"#,
+        ],
+    },
+    // Flink's memory utils (TaskExecutorFlinkMemoryUtils, JobManagerFlinkMemoryUtils, ...).
+    Signature {
+        id: "SIG-FLINK-MEMORY-CONFIG",
+        category: Category::MemoryConfigInvalid,
+        severity: Severity::Critical,
+        literals: &["exceed configured Total Flink Memory", "exceed configured Total Process Memory", "is not in configured JVM Overhead range", "memory configuration failed:"],
+        pattern: r"(?:(?P<process>TaskManager|JobManager) memory configuration failed: .*?)?(?:exceed configured Total (?:Flink|Process) Memory|is not in configured JVM Overhead range|memory configuration failed:)",
+        title: "{process|Flink}'s memory options contradict each other",
+        explanation: "Flink cannot derive its memory layout: the configured components do not fit the total (process or Flink) memory",
+        fix: "set only the total (spec.taskManager.resource.memory / spec.jobManager.resource.memory) and drop the explicit component sizes (`taskmanager.memory.*.size`, `jobmanager.memory.*.size`) from flinkConfiguration, or raise the total so the components fit as the message computes",
+        verify: "",
+        explains: STARTUP,
+        supersedes: &[],
+        examples: &["org.apache.flink.configuration.IllegalConfigurationException: TaskManager memory configuration failed: Sum of configured Framework Heap Memory (128.000mb (134217728 bytes)), Framework Off-Heap Memory (128.000mb (134217728 bytes)), Task Off-Heap Memory (0 bytes), Managed Memory (100.800mb (105696462 bytes)) and Network Memory (64.000mb (67108864 bytes)) exceed configured Total Flink Memory (252.000mb (264241152 bytes))."],
+    },
+    // --- install: CRDs, cert-manager, webhook ---------------------------------------------------
+    Signature {
+        id: "SIG-CRD-NO-KIND",
+        category: Category::CrdMissing,
+        severity: Severity::Critical,
+        literals: &["no matches for kind"],
+        pattern: r#"no matches for kind "(?P<kind>Flink[A-Za-z]*)" in version "(?P<api_version>[^"]+)""#,
+        title: "the API server does not know {kind} in {api_version}",
+        explanation: "the CRD for this kind is not installed (or does not serve this version), so kubectl cannot create the resource",
+        fix: "install the Flink operator's CRDs (`helm install flink-kubernetes-operator flink-operator-repo/flink-kubernetes-operator`, or `kubectl apply -f` the chart's crds/ for your operator version); if they are installed, use a served version: `kubectl get crd flinkdeployments.flink.apache.org -o jsonpath='{.spec.versions[*].name}'`",
+        verify: "kubectl get crd flinkdeployments.flink.apache.org flinksessionjobs.flink.apache.org",
+        explains: &[],
+        supersedes: &[],
+        examples: &[r#"error: resource mapping not found for name: "basic-example" namespace: "" from "basic.yaml": no matches for kind "FlinkDeployment" in version "flink.apache.org/v1beta1""#],
+    },
+    Signature {
+        id: "SIG-CRD-NO-RESOURCE-TYPE",
+        category: Category::CrdMissing,
+        severity: Severity::Critical,
+        literals: &["doesn't have a resource type"],
+        pattern: r#"the server doesn't have a resource type "(?P<resource>flink[a-z]*|sessionjob|flinkdep|flinksnp|flinkbgdep)""#,
+        title: "the API server has no resource type {resource}",
+        explanation: "the Flink operator's CRDs are not installed in this cluster",
+        fix: "install the Flink operator (its Helm chart installs the CRDs) or apply its CRDs, then retry",
+        verify: "kubectl api-resources --api-group=flink.apache.org",
+        explains: &[],
+        supersedes: &[],
+        examples: &[r#"error: the server doesn't have a resource type "flinkdeployments""#],
+    },
+    Signature {
+        id: "SIG-CRD-SNAPSHOT-INFORMER",
+        category: Category::CrdMissing,
+        severity: Severity::Info,
+        literals: &["as the CRD has not been installed"],
+        pattern: r"Could not initialize informer for snapshots as the CRD has not been installed",
+        title: "the FlinkStateSnapshot CRD is not installed",
+        explanation: "the operator runs without the FlinkStateSnapshot CRD and falls back to the legacy savepoint status fields",
+        fix: "apply the operator version's CRDs (flinkstatesnapshots.flink.apache.org); Helm does not upgrade CRDs on `helm upgrade`",
+        verify: "kubectl get crd flinkstatesnapshots.flink.apache.org",
+        explains: &[],
+        supersedes: &[],
+        examples: &["2026-11-28 09:30:00,000 WARN  org.apache.flink.kubernetes.operator.controller.FlinkDeploymentController [] - Could not initialize informer for snapshots as the CRD has not been installed!"],
+    },
+    Signature {
+        id: "SIG-CRD-UNKNOWN-FIELD",
+        category: Category::CrdVersionMismatch,
+        severity: Severity::Critical,
+        literals: &["strict decoding error: unknown field", "): unknown field \""],
+        pattern: r#"(?P<kind>Flink[A-Za-z]*)(?: in version "(?P<api_version>[^"]+)" cannot be handled as a Flink[A-Za-z]*: strict decoding error|[\w.]*\)): unknown field "(?P<field>[^"]+)""#,
+        title: "the installed {kind} CRD has no field {field}",
+        explanation: "the resource uses a field the installed CRD does not define: the CRDs are older (or newer) than the operator or the example the YAML comes from",
+        fix: "upgrade the CRDs to the operator's version (Helm does not upgrade CRDs: `kubectl replace -f` the chart's crds/), or remove `{field}` from the resource",
+        verify: "kubectl explain {kind}.spec --recursive | head",
+        explains: &[],
+        supersedes: &[],
+        examples: &[
+            r#"Error from server (BadRequest): error when creating "orders.yaml": FlinkDeployment in version "v1beta1" cannot be handled as a FlinkDeployment: strict decoding error: unknown field "spec.jobManager.resources""#,
+            r#"error: error validating "orders.yaml": error validating data: ValidationError(FlinkDeployment.spec.jobManager): unknown field "resources" in org.apache.flink.v1beta1.FlinkDeployment.spec.jobManager; if you choose to ignore these errors, turn validation off with --validate=false"#,
+        ],
+    },
+    Signature {
+        id: "SIG-CERT-MANAGER-KIND-MISSING",
+        category: Category::CertManagerMissing,
+        severity: Severity::Critical,
+        literals: &["no matches for kind"],
+        pattern: r#"no matches for kind "(?P<kind>Certificate|Issuer|ClusterIssuer)" in version "(?P<api_version>cert-manager\.io/[^"]+)""#,
+        title: "cert-manager is not installed ({kind} is unknown)",
+        explanation: "the operator chart creates a cert-manager Certificate and Issuer for its webhook, and cert-manager's CRDs are not installed",
+        fix: "install cert-manager first (`kubectl apply -f https://github.com/cert-manager/cert-manager/releases/download/v1.18.2/cert-manager.yaml`), or install the operator with `--set webhook.create=false`",
+        verify: "kubectl get crd certificates.cert-manager.io",
+        explains: &[],
+        supersedes: &[],
+        examples: &[r#"Error: INSTALLATION FAILED: unable to build kubernetes objects from release manifest: [resource mapping not found for name: "flink-operator-serving-cert" namespace: "flink" from "": no matches for kind "Certificate" in version "cert-manager.io/v1""#],
+    },
+    Signature {
+        id: "SIG-WEBHOOK-CERT-SECRET-MISSING",
+        category: Category::CertManagerMissing,
+        severity: Severity::Critical,
+        literals: &["secret \"webhook-server-cert\" not found"],
+        pattern: r#"secret "webhook-server-cert" not found"#,
+        title: "the webhook's certificate Secret was never issued",
+        explanation: "cert-manager has not issued the operator's serving certificate (Secret webhook-server-cert), so the operator pod cannot mount it and stays ContainerCreating",
+        fix: "check cert-manager runs and the Certificate is Ready (`kubectl get certificate flink-operator-serving-cert -n <operator-ns>`; `kubectl describe` it for the reason), or reinstall the operator with `--set webhook.create=false`",
+        verify: "kubectl get certificate,secret -n <operator-namespace>",
+        explains: &[],
+        supersedes: &["SIG-MOUNT-OBJECT-MISSING"],
+        examples: &[r#"  Warning  FailedMount  3m  kubelet  MountVolume.SetUp failed for volume "keystore" : secret "webhook-server-cert" not found"#],
+    },
+    Signature {
+        id: "SIG-WEBHOOK-PASSWORD-SECRET-MISSING",
+        category: Category::WebhookSecretMissing,
+        severity: Severity::Critical,
+        literals: &["secret \"flink-operator-webhook-secret\" not found"],
+        pattern: r#"secret "(?P<secret>flink-operator-webhook-secret)" not found"#,
+        title: "the webhook keystore password Secret {secret} is missing",
+        explanation: "the operator's webhook container reads its keystore password from this Secret, which does not exist",
+        fix: "reinstall/upgrade the chart with `webhook.keystore.useDefaultPassword: true` (it creates {secret}), or create the Secret named in `webhook.keystore.passwordSecretRef`",
+        verify: "kubectl get secret {secret} -n <operator-namespace>",
+        explains: &[],
+        supersedes: &["SIG-MOUNT-OBJECT-MISSING"],
+        examples: &[r#"  Warning  Failed  10s  kubelet  Error: secret "flink-operator-webhook-secret" not found"#],
+    },
+    // API server admission errors, printed by kubectl apply (flink-facts §1.6).
+    Signature {
+        id: "SIG-WEBHOOK-X509",
+        category: Category::WebhookCertInvalid,
+        severity: Severity::Critical,
+        literals: &["failed calling webhook"],
+        pattern: r#"failed calling webhook "(?P<webhook>[^"]+)":(?:.*?https://(?P<service>[a-z0-9-]+)\.(?P<service_namespace>[a-z0-9-]+)\.svc)?.*?x509: (?P<x509>certificate signed by unknown authority|certificate is valid for [^"]*|certificate relies on legacy Common Name field|certificate is not valid for any names)"#,
+        title: "the API server does not trust webhook {webhook}'s certificate",
+        explanation: "the API server cannot verify the webhook's serving certificate: the caBundle was not injected (cert-manager cainjector), or the certificate does not name the Service",
+        fix: "check that cert-manager's cainjector runs and injected the CA: `kubectl get validatingwebhookconfiguration,mutatingwebhookconfiguration -o yaml | grep -c caBundle`; recreate the Certificate (delete Secret webhook-server-cert) so it is reissued for {service|flink-operator-webhook-service}.{service_namespace|<operator-ns>}.svc, then restart the operator pod",
+        verify: "kubectl apply --dry-run=server -f <flinkdeployment.yaml>",
+        explains: &[],
+        supersedes: &[],
+        examples: &[r#"Error from server (InternalError): error when creating "basic.yaml": Internal error occurred: failed calling webhook "validationwebhook.flink.apache.org": failed to call webhook: Post "https://flink-operator-webhook-service.flink-operator.svc:443/validate?timeout=10s": tls: failed to verify certificate: x509: certificate signed by unknown authority"#],
+    },
+    Signature {
+        id: "SIG-WEBHOOK-CERT-EXPIRED",
+        category: Category::WebhookCertExpired,
+        severity: Severity::Critical,
+        literals: &["failed calling webhook"],
+        pattern: r#"failed calling webhook "(?P<webhook>[^"]+)":(?:.*?https://(?P<service>[a-z0-9-]+)\.(?P<service_namespace>[a-z0-9-]+)\.svc)?.*?x509: certificate has expired or is not yet valid"#,
+        title: "webhook {webhook}'s certificate has expired",
+        explanation: "the webhook's serving certificate is outside its validity period (not renewed, or the operator still serves an old keystore)",
+        fix: "renew it: `cmctl renew flink-operator-serving-cert -n {service_namespace|<operator-ns>}` (or delete Secret webhook-server-cert so cert-manager reissues it), then restart the operator pod so the webhook reloads its keystore",
+        verify: "kubectl get certificate -n {service_namespace|<operator-namespace>}",
+        explains: &[],
+        supersedes: &[],
+        examples: &[r#"Internal error occurred: failed calling webhook "mutationwebhook.flink.apache.org": failed to call webhook: Post "https://flink-operator-webhook-service.flink.svc:443/mutate?timeout=10s": tls: failed to verify certificate: x509: certificate has expired or is not yet valid: current time 2026-11-28T09:00:00Z is after 2026-11-01T00:00:00Z"#],
+    },
+    Signature {
+        id: "SIG-WEBHOOK-UNREACHABLE",
+        category: Category::WebhookUnreachable,
+        severity: Severity::Critical,
+        literals: &["failed calling webhook"],
+        pattern: r#"failed calling webhook "(?P<webhook>[^"]+)":(?:.*?https://(?P<service>[a-z0-9-]+)\.(?P<service_namespace>[a-z0-9-]+)\.svc)?.*?(?P<error>connection refused|no endpoints available for service|service "[^"]+" not found|context deadline exceeded|i/o timeout|no route to host|connection reset by peer)"#,
+        title: "the API server cannot reach webhook {webhook} ({error})",
+        explanation: "the webhook's Service has no running backend: the operator pod (its flink-webhook container) is down, not ready, or the Service is missing",
+        fix: "get the operator pod Running and Ready (`kubectl get pods -n {service_namespace|<operator-ns>} -l app.kubernetes.io/name=flink-kubernetes-operator`; both containers must be ready), check Service {service|flink-operator-webhook-service} has endpoints, and that no NetworkPolicy blocks the API server from port 9443; if the operator was uninstalled, delete its leftover webhook configurations",
+        verify: "kubectl get endpoints {service|flink-operator-webhook-service} -n {service_namespace|<operator-namespace>}",
+        explains: &[],
+        supersedes: &[],
+        examples: &[
+            r#"Internal error occurred: failed calling webhook "mutationwebhook.flink.apache.org": failed to call webhook: Post "https://flink-operator-webhook-service.flink.svc:443/mutate?timeout=10s": no endpoints available for service "flink-operator-webhook-service""#,
+            r#"Error from server (InternalError): error when creating "basic.yaml": Internal error occurred: failed calling webhook "validationwebhook.flink.apache.org": failed to call webhook: Post "https://flink-operator-webhook-service.flink.svc:443/validate?timeout=10s": dial tcp 10.96.12.3:443: connect: connection refused"#,
+            r#"Internal error occurred: failed calling webhook "validationwebhook.flink.apache.org": Post https://flink-operator-webhook-service.flink.svc:443/validate?timeout=30s: service "flink-operator-webhook-service" not found"#,
+        ],
+    },
+    Signature {
+        id: "SIG-WEBHOOK-DENIED",
+        category: Category::WebhookRejected,
+        severity: Severity::Critical,
+        literals: &["denied the request"],
+        pattern: r#"admission webhook "(?P<webhook>[^"]+)" denied the request: (?P<denial>.+?)\s*$"#,
+        title: "webhook {webhook} rejected the resource: {denial}",
+        explanation: "the operator's validating webhook rejected the resource: the spec has an error it reports at admission",
+        fix: "fix the spec as the message says: {denial}",
+        verify: VALIDATION_VERIFY,
+        explains: &[],
+        supersedes: &[],
+        examples: &[r#"Error from server: error when creating "orders.yaml": admission webhook "validationwebhook.flink.apache.org" denied the request: Forbidden Flink config key: kubernetes.namespace"#],
+    },
+    // --- spec: the operator's validator (DefaultValidator @release-1.15.0, flink-facts §1.8) ---
+    Signature {
+        id: "SIG-VALIDATION-SERVICE-ACCOUNT",
+        category: Category::WebhookRejected,
+        severity: Severity::Critical,
+        literals: &["spec.serviceAccount must be defined"],
+        pattern: r"spec\.serviceAccount must be defined",
+        title: "the FlinkDeployment has no spec.serviceAccount",
+        explanation: "the operator's validator rejects a FlinkDeployment without spec.serviceAccount (at admission through the webhook, otherwise as a ValidationError)",
+        fix: "set `spec.serviceAccount: flink` (the chart's jobServiceAccount, which has the `flink` Role in the namespaces the operator manages), or another ServiceAccount with that Role",
+        verify: VALIDATION_VERIFY,
+        explains: &[],
+        supersedes: DENIED,
+        examples: &["spec.serviceAccount must be defined. If you use helm, its value should be the same with the name of jobServiceAccount."],
+    },
+    Signature {
+        id: "SIG-VALIDATION-SPEC",
+        category: Category::WebhookRejected,
+        severity: Severity::Critical,
+        literals: &[
+            "is invalid, must consist of lower case alphanumeric characters",
+            "Flink Version must be defined",
+            "Forbidden Flink config key: ",
+            "TaskManager replicas must be larger than 0",
+            "Job parallelism must be larger than 0",
+            "JobManager replicas should not be configured less than one",
+            "The job spec should not be empty",
+            "Can not submit session job to application cluster",
+            "The session job's cluster id is not match with the session cluster",
+            "The deploymentName can't be changed",
+        ],
+        pattern: r"The FlinkDeployment name: (?P<name>\S+) is invalid|Flink Version must be defined|Forbidden Flink config key: (?P<key>[\w.-]+)|TaskManager replicas must be larger than 0|Job parallelism must be larger than 0|JobManager replicas should not be configured less than one|The job spec should not be empty|Can not submit session job to application cluster|The session job's cluster id is not match with the session cluster|The deploymentName can't be changed",
+        title: "the operator's validator rejected the spec",
+        explanation: "the operator's validator rejected the spec (at admission through the webhook, otherwise as a ValidationError event and in status.error)",
+        fix: "fix the spec as the message says ({key|the field it names}); the operator keeps the last valid spec running until then",
+        verify: VALIDATION_VERIFY,
+        explains: &[],
+        supersedes: DENIED,
+        examples: &[
+            "Forbidden Flink config key: kubernetes.namespace",
+            "The FlinkDeployment name: Orders_V2 is invalid, must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123'), and the length must be no more than 45 characters.",
+            "Job parallelism must be larger than 0",
+        ],
+    },
+    Signature {
+        id: "SIG-FLINK-VERSION-UNSUPPORTED",
+        category: Category::FlinkVersionUnsupported,
+        severity: Severity::Critical,
+        literals: &["is not supported by this operator version"],
+        pattern: r"Flink version (?P<requested>\S+) is not supported by this operator version",
+        title: "the operator does not support Flink version {requested}",
+        explanation: "spec.flinkVersion names a Flink version this operator release no longer (or not yet) supports",
+        fix: "use a Flink version the installed operator supports (and a matching image), or upgrade the operator",
+        verify: "kubectl get flinkdeployment -o custom-columns=NAME:.metadata.name,VERSION:.spec.flinkVersion",
+        explains: &[],
+        supersedes: DENIED,
+        examples: &["Flink version v1_13 is not supported by this operator version"],
+    },
+    Signature {
+        id: "SIG-CRD-FLINK-VERSION-ENUM",
+        category: Category::FlinkVersionUnsupported,
+        severity: Severity::Critical,
+        literals: &["flinkVersion: Unsupported value"],
+        pattern: r#"spec\.flinkVersion: Unsupported value: "(?P<requested>[^"]+)""#,
+        title: "the installed CRD does not know flinkVersion {requested}",
+        explanation: "the FlinkDeployment CRD's enum has no such flinkVersion: the value is misspelled or the CRDs are older than that Flink version",
+        fix: "use one of the values the error lists (spelled `v1_20`, not `1.20`), or upgrade the operator and its CRDs",
+        verify: "kubectl get crd flinkdeployments.flink.apache.org -o jsonpath='{.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.flinkVersion.enum}'",
+        explains: &[],
+        supersedes: &[],
+        examples: &[r#"The FlinkDeployment "orders" is invalid: spec.flinkVersion: Unsupported value: "v1_21": supported values: "v1_13", "v1_14", "v1_15", "v1_16", "v1_17", "v1_18", "v1_19", "v1_20", "v2_0", "v2_1", "v2_2""#],
+    },
+    Signature {
+        id: "SIG-VALIDATION-MEMORY",
+        category: Category::MemoryConfigInvalid,
+        severity: Severity::Critical,
+        literals: &["resource memory must be defined using"],
+        pattern: r"(?P<process>JobManager|TaskManager) resource memory must be defined using",
+        title: "spec.{process|TaskManager} has no resource.memory",
+        explanation: "the operator needs the memory of each Flink process from the spec",
+        fix: "set `memory` (e.g. \"2048m\") under spec.jobManager.resource and spec.taskManager.resource",
+        verify: VALIDATION_VERIFY,
+        explains: &[],
+        supersedes: DENIED,
+        examples: &["TaskManager resource memory must be defined using `spec.taskManager.resource.memory`"],
+    },
+    Signature {
+        id: "SIG-VALIDATION-MODE-SWITCH",
+        category: Category::UpgradeFailed,
+        severity: Severity::Critical,
+        literals: &["Cannot switch from "],
+        pattern: r"Cannot switch from (?P<from>[\w ]+?) to (?P<to>[\w ]+?) cluster",
+        title: "the spec change switches from {from} to {to}, which cannot be upgraded in place",
+        explanation: "the operator cannot turn a running deployment into another kind (session/job, native/standalone) by a spec change",
+        fix: "revert the change, or delete the FlinkDeployment (take a savepoint first) and create it again with the new mode",
+        verify: VALIDATION_VERIFY,
+        explains: &[],
+        supersedes: DENIED,
+        examples: &["Cannot switch from native kubernetes to standalone kubernetes cluster", "Cannot switch from session to job cluster"],
+    },
+    // --- spec: high availability ----------------------------------------------------------------
+    Signature {
+        id: "SIG-HA-STORAGE-DIR-MISSING",
+        category: Category::HaMisconfigured,
+        severity: Severity::Critical,
+        literals: &["mandatory parameter: high-availability.storageDir", "high-availability.storageDir must be set", "Invalid path for highly available storage"],
+        pattern: r"Configuration is missing the mandatory parameter: high-availability\.storageDir|high-availability\.storageDir must be set|Invalid path for highly available storage",
+        title: "high availability is on but high-availability.storageDir is missing or invalid",
+        explanation: "Kubernetes HA keeps only pointers in ConfigMaps; the job graphs and checkpoints metadata need a durable high-availability.storageDir",
+        fix: "set `high-availability.storageDir` in flinkConfiguration to a durable path every JobManager can write (e.g. s3://<bucket>/flink/ha/<name>, with its file system plugin enabled)",
+        verify: "",
+        explains: STARTUP,
+        supersedes: &[],
+        examples: &["org.apache.flink.configuration.IllegalConfigurationException: Configuration is missing the mandatory parameter: high-availability.storageDir"],
+    },
+    Signature {
+        id: "SIG-VALIDATION-HA",
+        category: Category::HaMisconfigured,
+        severity: Severity::Critical,
+        literals: &["HA must be enabled for rollback support", "High availability should be enabled when starting standby JobManagers"],
+        pattern: r"HA must be enabled for rollback support|High availability should be enabled when starting standby JobManagers",
+        title: "the spec needs high availability, which is not enabled",
+        explanation: "rollbacks and more than one JobManager replica need Flink high availability",
+        fix: "enable HA in flinkConfiguration: `high-availability.type: kubernetes` and `high-availability.storageDir: <durable path>` (or set spec.jobManager.replicas: 1 / drop the rollback setting)",
+        verify: VALIDATION_VERIFY,
+        explains: &[],
+        supersedes: DENIED,
+        examples: &["HA must be enabled for rollback support.", "High availability should be enabled when starting standby JobManagers."],
+    },
+    // Operator AbstractJobReconciler.validateHaMetadataExists (RecoveryFailureException / UpgradeFailureException).
+    Signature {
+        id: "SIG-HA-METADATA-MISSING",
+        category: Category::JobmanagerRestartWithoutHa,
+        severity: Severity::Critical,
+        literals: &["HA metadata not available", "HA metadata is not available"],
+        pattern: r"HA metadata (?:not|is not) available",
+        title: "the JobManager is gone and no HA metadata is left to restore the job from",
+        explanation: "the operator cannot restore the job in last-state mode: the JobManager deployment is gone and its HA ConfigMaps are missing (HA off, ConfigMaps deleted, or the job finished/failed long ago)",
+        fix: "restore by hand: find the latest retained checkpoint (under state.checkpoints.dir/<job-id>/chk-N) or savepoint, set `spec.job.initialSavepointPath` to it, and redeploy (delete and recreate the FlinkDeployment, or change spec.job.upgradeMode to savepoint); keep high-availability enabled so this does not recur",
+        verify: "kubectl get flinkdeployment -o custom-columns=NAME:.metadata.name,LIFECYCLE:.status.lifecycleState,JM:.status.jobManagerDeploymentStatus",
+        explains: &[],
+        supersedes: &[],
+        examples: &["org.apache.flink.kubernetes.operator.exception.RecoveryFailureException: HA metadata not available to restore from last state. It is possible that the job has finished or terminally failed, or the configmaps have been deleted. Manual restore required."],
+    },
+    // --- job: state restore -----------------------------------------------------------------------
+    // Flink Checkpoints.loadAndValidateCheckpoint (verbatim in many public logs).
+    Signature {
+        id: "SIG-SAVEPOINT-STATE-UNMAPPED",
+        category: Category::SavepointRestoreFailed,
+        severity: Severity::Critical,
+        literals: &["Failed to rollback to checkpoint/savepoint", "Cannot map checkpoint/savepoint state", "you can set the --allowNonRestoredState option"],
+        pattern: r"Failed to rollback to checkpoint/savepoint (?P<path>\S+?)\.?(?:\s|$)|Cannot map checkpoint/savepoint state for operator (?P<operator>[0-9a-f]+)|you can set the --allowNonRestoredState option",
+        title: "the job's state in {path|the savepoint} does not fit the new program",
+        explanation: "the savepoint/checkpoint holds state for an operator the new program does not have (changed uid or topology) or with another max parallelism",
+        fix: "give operators stable ids (`.uid(...)`) matching the savepoint, keep max parallelism unchanged; to drop the unmatched state deliberately, set `spec.job.allowNonRestoredState: true` (state of those operators is lost)",
+        verify: "",
+        explains: STARTUP,
+        supersedes: &[],
+        examples: &[
+            "Caused by: java.lang.IllegalStateException: Failed to rollback to checkpoint/savepoint hdfs://nn/flink/checkpoints/f00655787414517dbb3346fa5240009c/chk-191. Cannot map checkpoint/savepoint state for operator 77fec41789154996bfa76055dea29472 to the new program, because the operator is not available in the new program. If you want to allow to skip this, you can set the --allowNonRestoredState option on the CLI.",
+            "java.lang.IllegalStateException: Failed to rollback to checkpoint/savepoint s3://flink-state/savepoints/savepoint-5320bf-9ef9c8b06c9b. Max parallelism mismatch between checkpoint/savepoint state and new program. Cannot map operator 5b61d6019ab04da71a4e62533c1a8c40 with max parallelism 128 to new program with max parallelism 256.",
+        ],
+    },
+    // Flink AbstractFsCheckpointStorageAccess.resolveCheckpointPointer.
+    Signature {
+        id: "SIG-SAVEPOINT-NOT-FOUND",
+        category: Category::SavepointRestoreFailed,
+        severity: Severity::Critical,
+        literals: &["Cannot find checkpoint or savepoint file/directory"],
+        pattern: r"Cannot find checkpoint or savepoint file/directory '(?P<path>[^']+)' on file system '(?P<fs_scheme>[^']+)'",
+        title: "the savepoint/checkpoint {path} to restore from does not exist",
+        explanation: "the job is told to restore from a path that does not exist (deleted, wrong path, or local storage lost with the pod)",
+        fix: "point spec.job.initialSavepointPath (or the upgrade savepoint) at an existing savepoint/retained checkpoint; keep checkpoints on durable shared storage (not file:/ in the pod)",
+        verify: "",
+        explains: STARTUP,
+        supersedes: &[],
+        examples: &["Caused by: java.io.FileNotFoundException: Cannot find checkpoint or savepoint file/directory 'file:/tmp/flink-checkpoints/orders/2a9f0f3c0d6e4a7b8c9d0e1f2a3b4c5d/chk-263' on file system 'file'."],
+    },
+    Signature {
+        id: "SIG-VALIDATION-CHECKPOINT-DIR",
+        category: Category::SavepointRestoreFailed,
+        severity: Severity::Critical,
+        literals: &["must be defined for last-state and savepoint upgrade modes", "Job could not be upgraded with savepoint while config key"],
+        pattern: r"(?:Checkpoint directory|Job could not be upgraded with savepoint while config key)\[(?P<key>[^\]]*)\] (?:must be defined for last-state and savepoint upgrade modes|is not set)",
+        title: "stateful upgrades need {key}, which is not set",
+        explanation: "with upgradeMode last-state or savepoint the operator must know where checkpoints/savepoints go; without it state cannot be carried over",
+        fix: "set `{key}` in flinkConfiguration to a durable path (e.g. s3://<bucket>/flink/<name>/checkpoints), or use upgradeMode: stateless",
+        verify: VALIDATION_VERIFY,
+        explains: &[],
+        supersedes: DENIED,
+        examples: &[
+            "Checkpoint directory[execution.checkpointing.dir] must be defined for last-state and savepoint upgrade modes",
+            "Job could not be upgraded with savepoint while config key[execution.checkpointing.savepoint-dir] is not set",
+        ],
+    },
+    // --- job: storage access --------------------------------------------------------------------
+    Signature {
+        id: "SIG-S3-ACCESS-DENIED",
+        category: Category::StorageAccessDenied,
+        severity: Severity::Critical,
+        literals: &["Status Code: 403"],
+        pattern: r"\(Service: (?:Amazon )?S3[;,] Status Code: 403[;,]",
+        title: "S3 denies Flink access to its checkpoint/savepoint/HA storage",
+        explanation: "S3 answered 403: the credentials Flink uses lack permission on the bucket or prefix (or the bucket policy/KMS key denies it)",
+        fix: STORAGE_FIX,
+        verify: "aws s3 ls <checkpoint-path> (as the pod's role)",
+        explains: STARTUP,
+        supersedes: &[],
+        examples: &["Caused by: com.amazonaws.services.s3.model.AmazonS3Exception: Access Denied (Service: Amazon S3; Status Code: 403; Error Code: AccessDenied; Request ID: 1A2B3C4D5E6F; S3 Extended Request ID: abc=; Proxy: null), S3 Extended Request ID: abc="],
+    },
+    Signature {
+        id: "SIG-ACCESS-DENIED-EXCEPTION",
+        category: Category::StorageAccessDenied,
+        severity: Severity::Critical,
+        literals: &["AccessDeniedException: "],
+        pattern: r"AccessDeniedException: (?P<path>(?P<fs_scheme>s3a?|s3p|gs|abfss?|wasbs?|oss|hdfs)://[^\s:]+)",
+        title: "access to {path} is denied",
+        explanation: "the file system refused Flink access to this path: the identity Flink uses lacks permission there",
+        fix: STORAGE_FIX,
+        verify: "",
+        explains: STARTUP,
+        supersedes: &[],
+        examples: &["java.nio.file.AccessDeniedException: s3a://flink-state/checkpoints/orders: getFileStatus on s3a://flink-state/checkpoints/orders: com.amazonaws.services.s3.model.AmazonS3Exception: Forbidden (Service: Amazon S3; Status Code: 403; Error Code: 403 Forbidden; Request ID: 7Q2X; S3 Extended Request ID: q=), S3 Extended Request ID: q=:403 Forbidden"],
+    },
+    Signature {
+        id: "SIG-GCS-403",
+        category: Category::StorageAccessDenied,
+        severity: Severity::Critical,
+        literals: &["GoogleJsonResponseException: 403", "StorageException: 403", "does not have storage."],
+        pattern: r"(?:GoogleJsonResponseException|StorageException): 403(?: Forbidden)?|(?P<principal>[\w.@-]+) does not have (?P<permission>storage\.[a-zA-Z]+\.[a-zA-Z]+) access",
+        title: "Google Cloud Storage denies Flink access ({permission|403 Forbidden})",
+        explanation: "GCS answered 403: the Google service account Flink uses lacks a storage permission on the bucket",
+        fix: STORAGE_FIX,
+        verify: "",
+        explains: STARTUP,
+        supersedes: &[],
+        examples: &[
+            "com.google.cloud.storage.StorageException: 403 Forbidden",
+            r#"  "message" : "flink-sa@acme-prod.iam.gserviceaccount.com does not have storage.objects.create access to the Google Cloud Storage object. Permission 'storage.objects.create' denied on resource (or it may not exist).","#,
+        ],
+    },
+    Signature {
+        id: "SIG-AZURE-AUTH-MISMATCH",
+        category: Category::StorageAccessDenied,
+        severity: Severity::Critical,
+        literals: &["AuthorizationPermissionMismatch", "AuthorizationFailure", "not authorized to perform this operation using this permission"],
+        pattern: r"AuthorizationPermissionMismatch|AuthorizationFailure|not authorized to perform this operation using this permission",
+        title: "Azure Storage denies Flink access to its storage account",
+        explanation: "Azure Storage answered 403: the identity Flink uses has no data-plane role on the container (or a firewall rule blocks it)",
+        fix: STORAGE_FIX,
+        verify: "",
+        explains: STARTUP,
+        supersedes: &[],
+        examples: &["Operation failed: \"This request is not authorized to perform this operation using this permission.\", 403, HEAD, https://acme.dfs.core.windows.net/flink/checkpoints?upn=false&action=getStatus&timeout=90, AuthorizationPermissionMismatch"],
+    },
+    // --- job: file systems (flink-core FileSystem, HadoopFsFactory, Hadoop FileSystem) ----------
+    Signature {
+        id: "SIG-FS-SCHEME-UNSUPPORTED",
+        category: Category::FilesystemPluginMissing,
+        severity: Severity::Critical,
+        literals: &["Could not find a file system implementation for scheme"],
+        pattern: r"Could not find a file system implementation for scheme '(?P<scheme>[^']+)'",
+        title: "no file system for {scheme}:// is available: {plugin|no plugin} is not enabled",
+        explanation: "Flink has no file system for this scheme: the plugin that provides it is not in the plugins directory",
+        fix: FS_FIX,
+        verify: "kubectl exec <jobmanager-pod> -- ls /opt/flink/plugins",
+        explains: STARTUP,
+        supersedes: &[],
+        examples: &[
+            "org.apache.flink.core.fs.UnsupportedFileSystemSchemeException: Could not find a file system implementation for scheme 's3'. The scheme is directly supported by Flink through the following plugin(s): flink-s3-fs-hadoop, flink-s3-fs-presto. Please ensure that each plugin resides within its own subfolder within the plugins directory. See https://nightlies.apache.org/flink/flink-docs-stable/docs/deployment/filesystems/plugins/ for more information. If you want to use a Hadoop file system for that scheme, please add the scheme to the configuration fs.allowed-fallback-filesystems. For a full list of supported file systems, please see https://nightlies.apache.org/flink/flink-docs-stable/ops/filesystems/.",
+            "Could not find a file system implementation for scheme 'gs'. File system schemes are supported by Flink through the following plugin(s): flink-gs-fs-hadoop. No file system to support this scheme could be loaded. Please ensure that each plugin is configured properly and resides within its own subfolder in the plugins directory.",
+        ],
+    },
+    Signature {
+        id: "SIG-FS-HADOOP-MISSING",
+        category: Category::FilesystemPluginMissing,
+        severity: Severity::Critical,
+        literals: &["UnsupportedFileSystemSchemeException: Hadoop is not in the classpath", "Cannot support file system for"],
+        pattern: r"UnsupportedFileSystemSchemeException: Hadoop is not in the classpath|Cannot support file system for '(?P<scheme>[^']+)' via Hadoop",
+        title: "a path needs Hadoop's file systems, which are not on the classpath",
+        explanation: "the path's scheme is only available through Hadoop, and Hadoop is not on Flink's classpath",
+        fix: FS_FIX,
+        verify: "kubectl exec <jobmanager-pod> -- ls /opt/flink/plugins /opt/flink/lib",
+        explains: STARTUP,
+        supersedes: &[],
+        examples: &[
+            "Caused by: org.apache.flink.core.fs.UnsupportedFileSystemSchemeException: Hadoop is not in the classpath/dependencies.",
+            "Caused by: org.apache.flink.core.fs.UnsupportedFileSystemSchemeException: Cannot support file system for 'hdfs' via Hadoop, because Hadoop is not in the classpath, or some classes are missing from the classpath.",
+        ],
+    },
+    Signature {
+        id: "SIG-FS-HADOOP-NO-FS",
+        category: Category::FilesystemPluginMissing,
+        severity: Severity::Critical,
+        literals: &["No FileSystem for scheme"],
+        pattern: r#"No FileSystem for scheme:? "?(?P<scheme>[A-Za-z0-9+.-]+)"?"#,
+        title: "Hadoop has no file system for {scheme}://",
+        explanation: "Hadoop found no FileSystem implementation for this scheme on the classpath",
+        fix: FS_FIX,
+        verify: "",
+        explains: STARTUP,
+        supersedes: &[],
+        examples: &[r#"org.apache.hadoop.fs.UnsupportedFileSystemException: No FileSystem for scheme "s3""#],
+    },
+    // --- job: artifact and entry class ----------------------------------------------------------
+    Signature {
+        id: "SIG-JAR-NOT-FOUND",
+        category: Category::JobJarNotFound,
+        severity: Severity::Critical,
+        literals: &["JAR file does not exist", "Could not find the jar", "Failed to find job JAR on class path", ".jar (No such file or directory)", "local:///"],
+        pattern: r"JAR file does not exist:? '?(?P<jar>[^'\s]+)'?|Could not find the (?:jar|JAR)(?: file)?:? '?(?P<jar_2>[^'\s]*)|(?P<jar_3>/\S+\.jar) \(No such file or directory\)|(?P<jar_4>local:///\S+?\.jar)'?\)?:? does not exist|Failed to find job JAR on class path",
+        title: "the job jar {jar|} is not where the deployment says",
+        explanation: "Flink cannot find the job's jar at the path it was given (spec.job.jarURI, or no jar in /opt/flink/usrlib)",
+        fix: "make spec.job.jarURI point at the jar inside the image (`local:///opt/flink/usrlib/<job>.jar`; build it into the image, or download it with an init container into a shared volume), or use an https:// / s3:// URI the operator can fetch; check the path: `kubectl exec <pod> -- ls -l {jar|/opt/flink/usrlib}`",
+        verify: "",
+        explains: STARTUP,
+        supersedes: &[],
+        examples: &[
+            "Caused by: java.io.IOException: JAR file does not exist '/opt/flink/examples/streaming/customer-analytics.jar'",
+            "org.apache.flink.util.FlinkException: Failed to find job JAR on class path. Please provide the job class name explicitly.",
+            "java.io.FileNotFoundException: local:///opt/flink/usrlib/orders.jar does not exist",
+        ],
+    },
+    Signature {
+        id: "SIG-VALIDATION-JARURI",
+        category: Category::JobJarNotFound,
+        severity: Severity::Critical,
+        literals: &["jarURI must include a scheme"],
+        pattern: r"jarURI must include a scheme",
+        title: "spec.job.jarURI has no scheme",
+        explanation: "the operator needs a URI for the job jar (local://, https://, s3://, ...), not a bare path",
+        fix: "write the jar path as a URI: `jarURI: local:///opt/flink/usrlib/<job>.jar` for a jar inside the image",
+        verify: VALIDATION_VERIFY,
+        explains: &[],
+        supersedes: DENIED,
+        examples: &["jarURI must include a scheme"],
+    },
+    Signature {
+        id: "SIG-ENTRY-CLASS-NOT-FOUND",
+        category: Category::JobEntryClassError,
+        severity: Severity::Critical,
+        literals: &["entry point class '", "Could not find the provided job class"],
+        pattern: r"The program's entry point class '(?P<class>[^']+)' (?:was not found in the jar file|threw an error during initialization|could not be loaded due to a linkage failure)|Could not find the provided job class \((?P<class_2>[^)]+)\) in the user lib directory",
+        title: "the job's entry class {class} cannot be loaded",
+        explanation: "the entry class the job names is not in the jar (or fails to initialise)",
+        fix: "set spec.job.entryClass to the fully qualified main class that is in the jar (`jar tf <job>.jar | grep <Class>.class`), and check the jar is the one you built",
+        verify: "",
+        explains: STARTUP,
+        supersedes: &[],
+        examples: &[
+            "org.apache.flink.client.program.ProgramInvocationException: The program's entry point class 'com.amazonaws.services.kinesisanalytics.StreamingJob' was not found in the jar file.",
+            "org.apache.flink.util.FlinkException: Could not find the provided job class (org.apache.flink.streaming.examples.wordcount.WordCount) in the user lib directory (/opt/flink/usrlib).",
+        ],
+    },
+    Signature {
+        id: "SIG-NO-MAIN-CLASS",
+        category: Category::JobEntryClassError,
+        severity: Severity::Critical,
+        literals: &["nor a 'program-class' entry was found", "Could not find or load main class", "Could not find the main class"],
+        pattern: r"Neither a 'Main-Class', nor a 'program-class' entry was found in the jar file|Could not find (?:or load )?(?:the )?main class:? ?(?P<class>[\w.$]*)",
+        title: "the job has no usable entry class ({class|none named})",
+        explanation: "no entry class was given and the jar's manifest names none (or the named class cannot be loaded)",
+        fix: "set spec.job.entryClass to the job's main class, or write Main-Class into the jar's manifest (maven-shade ManifestResourceTransformer)",
+        verify: "",
+        explains: STARTUP,
+        supersedes: &[],
+        examples: &["org.apache.flink.client.program.ProgramInvocationException: Neither a 'Main-Class', nor a 'program-class' entry was found in the jar file."],
+    },
+    Signature {
+        id: "SIG-CLASS-NOT-FOUND",
+        category: Category::JobEntryClassError,
+        severity: Severity::Warning,
+        literals: &["ClassNotFoundException: "],
+        pattern: r"ClassNotFoundException: (?P<class>[\w.$]+)",
+        title: "class {class} is not on the job's classpath",
+        explanation: "a class the job needs (its entry class or a dependency, e.g. a connector) is not on the classpath",
+        fix: "package {class} into the job's fat jar (or put its jar into /opt/flink/lib or usrlib in the image); if it is the entry class, check spec.job.entryClass",
+        verify: "",
+        explains: STARTUP,
+        supersedes: &[],
+        examples: &["Caused by: java.lang.ClassNotFoundException: org.apache.flink.connector.kafka.source.KafkaSource"],
+    },
+    // --- exposure -------------------------------------------------------------------------------
+    Signature {
+        id: "SIG-REST-SERVICE-NOT-FOUND",
+        category: Category::RestServiceMissing,
+        severity: Severity::Warning,
+        literals: &["-rest\" not found"],
+        pattern: r#"services? "(?P<service>[a-z0-9-]+-rest)" not found"#,
+        title: "the REST Service {service} does not exist",
+        explanation: "the JobManager's REST Service is missing, so the operator (or a client) cannot reach the JobManager's REST API",
+        fix: "check that the JobManager Deployment exists and runs (Flink creates {service} with it); if it was deleted by hand, let the operator redeploy (`kubectl annotate` a restartNonce change or delete the JobManager Deployment)",
+        verify: "kubectl get svc {service}",
+        explains: &[],
+        supersedes: &[],
+        examples: &[r#"Failure executing: GET at: https://10.96.0.1/api/v1/namespaces/prod/services/orders-rest. Message: services "orders-rest" not found. Received status: Status(apiVersion=v1, code=404, details=StatusDetails(causes=[], group=null, kind=services, name=orders-rest, retryAfterSeconds=null, uid=null, additionalProperties={}), kind=Status, message=services "orders-rest" not found, metadata=ListMeta(_continue=null, remainingItemCount=null, resourceVersion=null, selfLink=null, additionalProperties={}), reason=NotFound, status=Failure, additionalProperties={})."#],
     },
 ];
+
+/// Adds the fields fixes need that no message spells out (recomputed from the extracted ones,
+/// so calling it again after merging or adding `flink_version` is safe):
+/// - alternatives `x_2`, `x_3`, ... fold into `x`; `null` values (fabric8's toString) are dropped
+/// - `kubectl_resource` (`deployments.apps`, `pods/log`), `role_name`, `target_namespace`
+/// - `plugin` and `plugin_fix` from `scheme` (uses `flink_version` when known)
+/// - `process` and `memory_fix` from `oom`
+/// - `exit_meaning` from `exit_code`
+pub fn derive_fields(f: &mut BTreeMap<String, String>) {
+    let alternatives: Vec<String> = f
+        .keys()
+        .filter(|k| {
+            k.rsplit_once('_')
+                .is_some_and(|(_, n)| n.len() == 1 && n.as_bytes()[0].is_ascii_digit())
+        })
+        .cloned()
+        .collect();
+    for k in alternatives {
+        let v = f.remove(&k).unwrap_or_default();
+        let base = k
+            .rsplit_once('_')
+            .map(|(b, _)| b.to_string())
+            .unwrap_or_default();
+        if !v.is_empty() && !f.contains_key(&base) {
+            f.insert(base, v);
+        }
+    }
+    f.retain(|_, v| v != "null");
+
+    if let Some(resource) = f.get("resource").cloned() {
+        let group = f
+            .get("group")
+            .filter(|g| !g.is_empty())
+            .map(|g| format!(".{g}"))
+            .unwrap_or_default();
+        let kubectl_resource = match resource.split_once('/') {
+            Some((r, sub)) => format!("{r}{group}/{sub}"),
+            None => format!("{resource}{group}"),
+        };
+        f.insert("kubectl_resource".into(), kubectl_resource);
+        if let Some(verb) = f.get("verb").cloned() {
+            let name: String = format!("flink-{verb}-{resource}")
+                .chars()
+                .map(|c| {
+                    if c.is_ascii_alphanumeric() || c == '-' {
+                        c.to_ascii_lowercase()
+                    } else {
+                        '-'
+                    }
+                })
+                .collect();
+            f.insert("role_name".into(), name);
+        }
+    }
+    if let Some(ns) = f
+        .get("object_namespace")
+        .or_else(|| f.get("namespace"))
+        .cloned()
+    {
+        f.insert("target_namespace".into(), ns);
+    }
+
+    if let Some(scheme) = f.get("scheme").cloned() {
+        let version = f
+            .get("flink_version")
+            .cloned()
+            .unwrap_or_else(|| "<flink-version>".into());
+        let (plugin, plugin_fix) = plugin_for(&scheme.to_ascii_lowercase(), &version);
+        match plugin {
+            Some(p) => f.insert("plugin".into(), p.into()),
+            None => f.remove("plugin"),
+        };
+        f.insert("plugin_fix".into(), plugin_fix);
+    } else if !f.contains_key("plugin_fix") {
+        f.insert(
+            "plugin_fix".into(),
+            "Hadoop is not on Flink's classpath: for s3/gs/abfs/oss paths enable the matching Flink file system plugin (`ENABLE_BUILT_IN_PLUGINS=flink-s3-fs-hadoop-<flink-version>.jar`, flink-gs-fs-hadoop, flink-azure-fs-hadoop, flink-oss-fs-hadoop) in the podTemplate's flink-main-container env of the JobManager and TaskManagers; for hdfs:// put Hadoop on the classpath (`HADOOP_CLASSPATH`, or the Hadoop client jars in /opt/flink/lib)".into(),
+        );
+    }
+
+    if let Some(oom) = f.get("oom").cloned() {
+        if !f.contains_key("process") {
+            if f.contains_key("jm") {
+                f.insert("process".into(), "The JobManager".into());
+            } else if f.contains_key("tm") {
+                f.insert("process".into(), "A TaskManager".into());
+            }
+        }
+        let jm = f.contains_key("jm");
+        let tm = f.contains_key("tm");
+        f.insert("memory_fix".into(), memory_fix(&oom, jm, tm));
+    }
+
+    if let Some(code) = f.get("exit_code").and_then(|c| c.parse::<i64>().ok()) {
+        f.insert("exit_meaning".into(), exit_meaning(code));
+    }
+}
+
+/// The Flink plugin for a file system scheme, and the fix that enables it.
+fn plugin_for(scheme: &str, version: &str) -> (Option<&'static str>, String) {
+    let plugin = match scheme {
+        "s3" | "s3a" => Some("flink-s3-fs-hadoop"),
+        "s3p" => Some("flink-s3-fs-presto"),
+        "gs" => Some("flink-gs-fs-hadoop"),
+        "abfs" | "abfss" | "wasb" | "wasbs" => Some("flink-azure-fs-hadoop"),
+        "oss" => Some("flink-oss-fs-hadoop"),
+        _ => None,
+    };
+    let fix = match (plugin, scheme) {
+        (Some(p), _) => {
+            let alternative = if scheme == "s3" {
+                " (flink-s3-fs-presto also serves s3:// and is the one recommended for checkpoints; enable one of the two)"
+            } else {
+                ""
+            };
+            format!(
+                "enable the {p} plugin on the JobManager and the TaskManagers{alternative}: set the env var \
+                 `ENABLE_BUILT_IN_PLUGINS={p}-{version}.jar` on flink-main-container in spec.podTemplate (the official \
+                 image's entrypoint then links /opt/flink/opt/{p}-{version}.jar into its own folder under \
+                 /opt/flink/plugins/), or copy that jar into /opt/flink/plugins/{p}/ in your image; every plugin needs \
+                 its own subfolder"
+            )
+        }
+        (None, "hdfs" | "viewfs" | "webhdfs" | "har") => format!(
+            "Flink ships no plugin for {scheme}://: put Hadoop on the classpath of the JobManager and TaskManagers \
+             (set `HADOOP_CLASSPATH` to the output of `hadoop classpath` in the image, or add the Hadoop client / \
+             flink-shaded-hadoop jars to /opt/flink/lib) and mount the Hadoop configuration (`kubernetes.hadoop.conf.config-map.name`)"
+        ),
+        (None, _) => format!(
+            "Flink ships no file system for {scheme}://: check the path's scheme for a typo (s3://, gs://, abfss://, hdfs://), \
+             or add a file system plugin that provides `{scheme}` under /opt/flink/plugins/<name>/"
+        ),
+    };
+    (plugin, fix)
+}
+
+fn memory_fix(oom: &str, jm: bool, tm: bool) -> String {
+    let pick = |jm_key: &str, tm_key: &str| -> String {
+        match (jm, tm) {
+            (true, _) => format!("`{jm_key}` (JobManager)"),
+            (false, true) => format!("`{tm_key}` (TaskManager)"),
+            (false, false) => {
+                format!("`{tm_key}` on a TaskManager or `{jm_key}` on the JobManager")
+            }
+        }
+    };
+    let total = "keep spec.jobManager/taskManager.resource.memory large enough that the other pools still fit";
+    match oom {
+        "Java heap space" | "GC overhead limit exceeded" => format!(
+            "raise the heap: {} (or the process total, spec.*.resource.memory, which grows it); {total}. If it keeps \
+             growing over time, take a heap dump (`env.java.opts.all: -XX:+HeapDumpOnOutOfMemoryError`) and look for a leak \
+             or state kept on the heap (consider RocksDB)",
+            pick("jobmanager.memory.heap.size", "taskmanager.memory.task.heap.size")
+        ),
+        "Metaspace" | "Compressed class space" => format!(
+            "raise {}; if it grows with every job restart, user code or a dependency leaks class loaders \
+             (static caches, threads not stopped in close())",
+            pick("jobmanager.memory.jvm-metaspace.size", "taskmanager.memory.jvm-metaspace.size")
+        ),
+        "Direct buffer memory" => format!(
+            "raise {} (direct memory used by user code and connectors); {total}",
+            pick("jobmanager.memory.off-heap.size", "taskmanager.memory.task.off-heap.size")
+        ),
+        "Requested array size exceeds VM limit" => {
+            "a single record or state value is too large for one Java array: look for unbounded collections in state or oversized messages".into()
+        }
+        _ => "the process hit its thread limit: lower the threads it starts (slots per TaskManager, connector thread pools) or raise the pod's pids limit".into(),
+    }
+}
+
+/// What a container exit code means for a Flink process (flink-facts §2.5).
+fn exit_meaning(code: i64) -> String {
+    match code {
+        0 => "normal exit".into(),
+        1 => "startup failure (cluster entrypoint or TaskManagerRunner could not start)".into(),
+        2 => "runtime failure (a fatal error in the running Flink process)".into(),
+        137 => "SIGKILL: killed by its memory limit (OOMKilled) or forcibly stopped".into(),
+        143 => "SIGTERM: stopped from outside (pod deleted, preempted, scaled down)".into(),
+        163 => "application status FAILED (1443)".into(),
+        165 => "application status UNKNOWN (1445)".into(),
+        239 | -17 => {
+            "Flink's FatalExitExceptionHandler stopped the JVM (uncaught exception)".into()
+        }
+        c => format!("exit code {c}"),
+    }
+}

@@ -1,0 +1,393 @@
+//! `kubectl flink triage` from the outside: the binary on the fixture texts in tests/triage/,
+//! read from a file and from standard input, in every output format, with a kubeconfig that
+//! points at garbage (triage must never look at it).
+
+use serde_json::Value;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/triage")
+        .join(name)
+}
+
+fn cmd() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_kubectl-flink"));
+    c.env("KUBECONFIG", "/nonexistent/garbage:/dev/null/also-garbage")
+        .env("NO_COLOR", "1")
+        .env_remove("KUBERNETES_SERVICE_HOST");
+    c
+}
+
+fn triage_file(file: &Path, extra: &[&str]) -> Output {
+    cmd()
+        .arg("triage")
+        .arg(file)
+        .args(extra)
+        .output()
+        .expect("run kubectl-flink")
+}
+
+fn triage_stdin(input: &[u8], args: &[&str]) -> Output {
+    let mut child = cmd()
+        .arg("triage")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run kubectl-flink");
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn json(o: &Output) -> Value {
+    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| {
+        panic!(
+            "not JSON ({e}): {}\nstderr: {}",
+            stdout(o),
+            String::from_utf8_lossy(&o.stderr)
+        )
+    })
+}
+
+fn findings(v: &Value) -> &Vec<Value> {
+    v["findings"].as_array().expect("findings array")
+}
+
+fn categories(v: &Value) -> Vec<String> {
+    findings(v)
+        .iter()
+        .map(|f| f["category"].as_str().unwrap().to_string())
+        .collect()
+}
+
+fn code(o: &Output) -> i32 {
+    o.status.code().expect("exited, not killed")
+}
+
+#[test]
+fn the_canonical_403_chain_is_one_rbac_root_with_its_symptoms_and_the_watch_pods_role() {
+    let o = triage_file(&fixture("jm-403-chain.log"), &["-o", "json"]);
+    assert_eq!(code(&o), 1, "{}", String::from_utf8_lossy(&o.stderr));
+    let v = json(&o);
+    let f = findings(&v);
+    assert_eq!(
+        categories(&v),
+        ["rbac_forbidden", "flink_fatal_exit"],
+        "{v:#}"
+    );
+    let root = &f[0];
+    assert!(root["causedBy"].is_null());
+    assert_eq!(root["rule"], "SIG-K8S-FORBIDDEN");
+    assert_eq!(root["severity"], "critical");
+    assert_eq!(root["object"]["kind"], "ServiceAccount");
+    assert_eq!(root["object"]["namespace"], "analytics");
+    assert_eq!(root["object"]["name"], "flink");
+    let fix = root["fix"].as_str().unwrap();
+    assert!(
+        fix.contains(
+            "kubectl create role flink-watch-pods -n analytics --verb=watch --resource=pods"
+        ),
+        "{fix}"
+    );
+    assert!(fix.contains("kubectl create rolebinding flink-watch-pods -n analytics --role=flink-watch-pods --serviceaccount=analytics:flink"), "{fix}");
+    assert!(root["verify"].as_str().unwrap().contains(
+        "kubectl auth can-i watch pods -n analytics --as=system:serviceaccount:analytics:flink"
+    ));
+    // the 403 is printed three times: one finding, counted
+    assert_eq!(root["count"], 3);
+    let ev: Vec<&str> = root["evidence"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e.as_str().unwrap())
+        .collect();
+    assert!(
+        ev[0].starts_with("L11: ") && ev[0].contains("pods is forbidden"),
+        "{ev:?}"
+    );
+    // the symptoms: retries exhausted, RM fatal, entrypoint fatal, fatal thread, exit code 2
+    let symptom = &f[1];
+    assert_eq!(symptom["causedBy"], root["id"]);
+    assert_eq!(symptom["count"], 5);
+    let ev = symptom["evidence"].to_string();
+    for line in ["L17: ", "L18: ", "L23: ", "L25: ", "L26: "] {
+        assert!(ev.contains(line), "{line} missing from {ev}");
+    }
+}
+
+#[test]
+fn file_and_stdin_give_the_same_report_in_every_format() {
+    let text = std::fs::read(fixture("jm-403-chain.log")).unwrap();
+    for format in ["json", "table", "markdown"] {
+        let from_file = triage_file(&fixture("jm-403-chain.log"), &["-o", format]);
+        let from_dash = triage_stdin(&text, &["-", "-o", format]);
+        let from_nothing = triage_stdin(&text, &["-o", format]);
+        for o in [&from_file, &from_dash, &from_nothing] {
+            assert_eq!(
+                code(o),
+                1,
+                "{format}: {}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+            assert!(
+                stdout(o).contains("flink-watch-pods"),
+                "{format}: {}",
+                stdout(o)
+            );
+        }
+        if format == "json" {
+            let ids = |o: &Output| {
+                findings(&json(o))
+                    .iter()
+                    .map(|f| f["rule"].as_str().unwrap().to_string())
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(ids(&from_file), ids(&from_dash));
+            assert_eq!(ids(&from_file), ids(&from_nothing));
+        }
+    }
+}
+
+#[test]
+fn operator_log() {
+    let o = triage_file(&fixture("operator.log"), &["-o", "json"]);
+    assert_eq!(code(&o), 1);
+    let v = json(&o);
+    let mut cats = categories(&v);
+    cats.sort();
+    assert_eq!(
+        cats,
+        [
+            "crd_missing",
+            "jobmanager_unreachable",
+            "operator_rbac_missing"
+        ],
+        "{v:#}"
+    );
+    let rbac = findings(&v)
+        .iter()
+        .find(|f| f["category"] == "operator_rbac_missing")
+        .unwrap();
+    assert_eq!(rbac["count"], 2);
+    let fix = rbac["fix"].as_str().unwrap();
+    assert!(fix.contains("watchNamespaces"), "{fix}");
+    assert!(
+        fix.contains("--verb=create --resource=deployments.apps"),
+        "{fix}"
+    );
+    assert!(
+        fix.contains("--serviceaccount=flink-operator:flink-operator"),
+        "{fix}"
+    );
+    let crd = findings(&v)
+        .iter()
+        .find(|f| f["category"] == "crd_missing")
+        .unwrap();
+    assert_eq!(crd["severity"], "info");
+}
+
+#[test]
+fn kubectl_describe_of_an_oomkilled_taskmanager() {
+    let o = triage_file(&fixture("describe-tm-oomkilled.txt"), &["-o", "json"]);
+    assert_eq!(code(&o), 1);
+    let v = json(&o);
+    assert_eq!(categories(&v), ["oom_killed"], "{v:#}");
+    let f = &findings(&v)[0];
+    assert!(
+        f["evidence"][0].as_str().unwrap().starts_with("L24: "),
+        "{f:#}"
+    );
+    assert!(f["fix"]
+        .as_str()
+        .unwrap()
+        .contains("spec.taskManager.resource.memory"));
+}
+
+#[test]
+fn a_status_error_json_is_decoded_and_the_plugin_for_its_scheme_named() {
+    let o = triage_file(&fixture("status-error.json"), &["-o", "json"]);
+    assert_eq!(code(&o), 1);
+    let v = json(&o);
+    assert_eq!(categories(&v), ["filesystem_plugin_missing"], "{v:#}");
+    let f = &findings(&v)[0];
+    assert!(f["title"].as_str().unwrap().contains("gs://"), "{f:#}");
+    assert!(
+        f["fix"]
+            .as_str()
+            .unwrap()
+            .contains("ENABLE_BUILT_IN_PLUGINS=flink-gs-fs-hadoop-<flink-version>.jar"),
+        "{f:#}"
+    );
+    assert!(f["evidence"][0].as_str().unwrap().starts_with("L1: org.apache.flink.core.fs.UnsupportedFileSystemSchemeException: Could not find a file system implementation for scheme 'gs'"), "{f:#}");
+    // the same JSON pasted as `kubectl get flinkdeployment -o yaml` prints it
+    let json_text = std::fs::read_to_string(fixture("status-error.json")).unwrap();
+    let yaml = format!(
+        "status:\n  error: '{}'\n  jobManagerDeploymentStatus: ERROR\n",
+        json_text.trim().replace('\'', "''")
+    );
+    let o = triage_stdin(yaml.as_bytes(), &["-o", "json"]);
+    assert_eq!(categories(&json(&o)), ["filesystem_plugin_missing"]);
+}
+
+#[test]
+fn a_kubectl_apply_webhook_x509_error() {
+    let o = triage_file(&fixture("apply-webhook-x509.txt"), &["-o", "json"]);
+    assert_eq!(code(&o), 1);
+    let v = json(&o);
+    assert_eq!(categories(&v), ["webhook_cert_invalid"], "{v:#}");
+    let f = &findings(&v)[0];
+    assert!(f["title"]
+        .as_str()
+        .unwrap()
+        .contains("validationwebhook.flink.apache.org"));
+    assert!(
+        f["fix"]
+            .as_str()
+            .unwrap()
+            .contains("flink-operator-webhook-service.flink-operator.svc"),
+        "{f:#}"
+    );
+    assert!(f["evidence"][0].as_str().unwrap().starts_with("L2: "));
+}
+
+#[test]
+fn planted_secrets_are_masked_in_table_markdown_and_json() {
+    let planted = [
+        "AKIAPLNTD0000SECRET1",
+        "Pl4ntedS3cretKey02",
+        "Pl4ntedAzureKey03",
+        "Pl4ntedGsKey04",
+        "Pl4ntedPassw0rd05",
+        "Pl4ntedT0ken06",
+        "Pl4nted Quoted 07",
+        "Pl4ntedUrlPass08",
+        "Pl4ntedBearer09xyz",
+        "Pl4ntedBasic10",
+        "eyJhbGciOiJSUzI1NiIsImtpZCI6IlBsNG50ZWQxMSJ9",
+        "MIIPl4ntedPem12",
+        "Pl4ntedCred13",
+        "Pl4ntedSig14",
+        "Pl4nted Json 15",
+        "Pl4ntedDenial16",
+    ];
+    let text = std::fs::read_to_string(fixture("secrets.log")).unwrap();
+    for p in planted {
+        assert!(text.contains(p), "fixture lacks {p}");
+    }
+    for format in ["table", "markdown", "json"] {
+        for o in [
+            triage_file(&fixture("secrets.log"), &["-o", format]),
+            triage_stdin(text.as_bytes(), &["-o", format]),
+        ] {
+            assert_eq!(
+                code(&o),
+                1,
+                "{format}: {}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+            let out = stdout(&o);
+            assert!(out.contains("***"), "{format}: nothing was masked?\n{out}");
+            for p in planted {
+                assert!(!out.contains(p), "{format} prints the secret {p}:\n{out}");
+            }
+            assert!(!out.contains("Pl4nted"), "{format}:\n{out}");
+        }
+    }
+    // and the lines that carried them were found (the secrets were in evidence, not skipped)
+    let v = json(&triage_file(&fixture("secrets.log"), &["-o", "json"]));
+    let cats = categories(&v);
+    for c in [
+        "job_jar_not_found",
+        "jvm_out_of_memory",
+        "storage_access_denied",
+        "webhook_rejected",
+        "jobmanager_unreachable",
+        "flink_fatal_exit",
+    ] {
+        assert!(cats.iter().any(|x| x == c), "{c} missing from {cats:?}");
+    }
+}
+
+#[test]
+fn healthy_logs_full_of_harmless_words_have_no_finding() {
+    for name in ["healthy-jm.log", "healthy-tm.log"] {
+        let o = triage_file(&fixture(name), &[]);
+        assert_eq!(code(&o), 0, "{name}: {}", stdout(&o));
+        assert!(
+            stdout(&o).contains("No known problem found"),
+            "{name}: {}",
+            stdout(&o)
+        );
+        let o = triage_file(&fixture(name), &["-o", "json"]);
+        assert_eq!(code(&o), 0);
+        assert!(findings(&json(&o)).is_empty());
+        let o = triage_file(&fixture(name), &["-o", "markdown"]);
+        assert!(stdout(&o).contains("No known problem found"));
+    }
+}
+
+#[test]
+fn empty_binary_and_crlf_input() {
+    let o = triage_stdin(b"", &[]);
+    assert_eq!(code(&o), 0);
+    assert!(stdout(&o).contains("No known problem found"));
+    let garbage: Vec<u8> = (0..3_000_000u32)
+        .map(|i| (i.wrapping_mul(2654435761) >> 11) as u8)
+        .collect();
+    let o = triage_stdin(&garbage, &["-o", "json"]);
+    assert!(
+        matches!(code(&o), 0 | 1),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    json(&o);
+    let crlf = std::fs::read_to_string(fixture("apply-webhook-x509.txt"))
+        .unwrap()
+        .replace('\n', "\r\n");
+    let o = triage_stdin(crlf.as_bytes(), &["-o", "json"]);
+    assert_eq!(categories(&json(&o)), ["webhook_cert_invalid"]);
+    assert!(!stdout(&o).contains("\\r"));
+}
+
+#[test]
+fn unreadable_input_is_a_usage_error() {
+    let o = triage_file(Path::new("/nonexistent/jm.log"), &[]);
+    assert_eq!(code(&o), 2);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("/nonexistent/jm.log"));
+    let o = triage_file(&fixture(""), &[]);
+    assert_eq!(code(&o), 2, "a directory");
+    let o = cmd()
+        .args(["triage", "--fail-on", "sometimes"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&o), 2);
+}
+
+#[test]
+fn fail_on_decides_the_exit_code() {
+    let warning_only = b"2026-11-28 09:39:13,301 ERROR ActiveResourceManager [] - Fatal error occurred in ResourceManager.\n";
+    assert_eq!(code(&triage_stdin(warning_only, &[])), 1);
+    assert_eq!(
+        code(&triage_stdin(warning_only, &["--fail-on", "critical"])),
+        0
+    );
+    assert_eq!(
+        code(&triage_stdin(warning_only, &["--fail-on", "never"])),
+        0
+    );
+    assert_eq!(
+        code(&triage_file(
+            &fixture("jm-403-chain.log"),
+            &["--fail-on", "critical"]
+        )),
+        1
+    );
+}
