@@ -1,10 +1,12 @@
 //! What each Flink component needs from the API server, from the real sources
-//! (../shared/docs/flink-facts.md §1.6: the operator chart's `flink` Role, Flink's native
-//! Kubernetes client). One place, used by `doctor`'s fixes and by `can-i`.
+//! (../shared/docs/flink-facts.md §1.6: the operator chart's `flink` Role and operator ClusterRole,
+//! Flink's native Kubernetes client §2, the Lyft operator's ClusterRole §3.3). One place, used by
+//! `doctor`'s fixes and by `can-i`.
 
 use std::collections::BTreeMap;
 
 /// Verbs on one resource of one API group, and why Flink needs them.
+/// `resource` may name a subresource: `pods/log`, `deployments/finalizers`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Permission {
     pub group: &'static str,
@@ -12,6 +14,19 @@ pub struct Permission {
     pub verbs: &'static [&'static str],
     pub why: &'static str,
 }
+
+/// The verbs in the order people read them (kubectl, the chart), for rules and matrix columns.
+pub const VERB_ORDER: &[&str] = &[
+    "get",
+    "list",
+    "watch",
+    "create",
+    "update",
+    "patch",
+    "delete",
+    "deletecollection",
+    "impersonate",
+];
 
 /// The JobManager of a native-mode cluster (operator native mode or plain Flink native).
 pub const JOBMANAGER_NATIVE: &[Permission] = &[
@@ -35,6 +50,10 @@ pub const JOBMANAGER_NATIVE: &[Permission] = &[
     },
 ];
 
+/// The JobManager of a standalone cluster (operator `spec.mode: standalone`, Lyft): the operator
+/// creates the TaskManager Deployment, so without HA the JobManager never calls the API server.
+pub const JOBMANAGER_STANDALONE: &[Permission] = &[];
+
 /// Added to a component's set when Kubernetes HA is enabled.
 pub const HA: &[Permission] = &[Permission {
     group: "",
@@ -42,6 +61,434 @@ pub const HA: &[Permission] = &[Permission {
     verbs: &["get", "list", "watch", "create", "update", "delete"],
     why: "Kubernetes HA keeps leader election and job state in ConfigMaps",
 }];
+
+/// TaskManagers only read: with Kubernetes HA they find the leaders by watching the HA ConfigMaps.
+/// Without HA they never call the API server.
+pub const TASKMANAGER_HA: &[Permission] = &[Permission {
+    group: "",
+    resource: "configmaps",
+    verbs: &["get", "list", "watch"],
+    why: "with Kubernetes HA, TaskManagers retrieve the leaders by watching the HA ConfigMaps",
+}];
+
+const ALL_8: &[&str] = &[
+    "get",
+    "list",
+    "watch",
+    "create",
+    "update",
+    "patch",
+    "delete",
+    "deletecollection",
+];
+const ALL_7: &[&str] = &[
+    "get", "list", "watch", "create", "update", "patch", "delete",
+];
+const STATUS: &[&str] = &["get", "update", "patch"];
+
+/// The Apache operator's own ServiceAccount: the Helm chart's `flink-operator` ClusterRole
+/// (`flink-operator.rbacRules`, release 1.15.0), without the optional `nodes` rule (see
+/// [`OPERATOR_NODES`]). The same rules become a Role per namespace with `watchNamespaces`.
+pub const OPERATOR: &[Permission] = &[
+    Permission {
+        group: "",
+        resource: "pods",
+        verbs: ALL_8,
+        why: "runs Flink's native client: JobManager pods, cleanup",
+    },
+    Permission {
+        group: "",
+        resource: "services",
+        verbs: ALL_8,
+        why: "creates the REST and internal Services of each cluster",
+    },
+    Permission {
+        group: "",
+        resource: "events",
+        verbs: ALL_8,
+        why: "records reconciliation events on the Flink resources",
+    },
+    Permission {
+        group: "",
+        resource: "configmaps",
+        verbs: ALL_8,
+        why: "Flink config, pod templates, HA and autoscaler ConfigMaps",
+    },
+    Permission {
+        group: "",
+        resource: "secrets",
+        verbs: ALL_8,
+        why: "Kerberos keytabs and TLS secrets of the clusters it deploys",
+    },
+    Permission {
+        group: "apps",
+        resource: "deployments",
+        verbs: ALL_7,
+        why:
+            "creates, upgrades and deletes the JobManager (and standalone TaskManager) Deployments",
+    },
+    Permission {
+        group: "apps",
+        resource: "deployments/finalizers",
+        verbs: ALL_7,
+        why: "owner references with blockOwnerDeletion on Flink objects",
+    },
+    Permission {
+        group: "apps",
+        resource: "replicasets",
+        verbs: ALL_7,
+        why: "observes the JobManager Deployment's rollout",
+    },
+    Permission {
+        group: "apps",
+        resource: "deployments/scale",
+        verbs: STATUS,
+        why: "scales standalone TaskManager Deployments",
+    },
+    Permission {
+        group: "extensions",
+        resource: "deployments",
+        verbs: ALL_7,
+        why: "the chart's legacy API group rule for Deployments",
+    },
+    Permission {
+        group: "extensions",
+        resource: "ingresses",
+        verbs: ALL_7,
+        why: "spec.ingress on clusters without networking.k8s.io/v1",
+    },
+    Permission {
+        group: "flink.apache.org",
+        resource: "flinkdeployments",
+        verbs: ALL_7,
+        why: "reconciles FlinkDeployments",
+    },
+    Permission {
+        group: "flink.apache.org",
+        resource: "flinkdeployments/finalizers",
+        verbs: ALL_7,
+        why: "adds and removes its finalizer on FlinkDeployments",
+    },
+    Permission {
+        group: "flink.apache.org",
+        resource: "flinkdeployments/status",
+        verbs: STATUS,
+        why: "writes FlinkDeployment status",
+    },
+    Permission {
+        group: "flink.apache.org",
+        resource: "flinksessionjobs",
+        verbs: ALL_7,
+        why: "reconciles FlinkSessionJobs",
+    },
+    Permission {
+        group: "flink.apache.org",
+        resource: "flinksessionjobs/finalizers",
+        verbs: ALL_7,
+        why: "adds and removes its finalizer on FlinkSessionJobs",
+    },
+    Permission {
+        group: "flink.apache.org",
+        resource: "flinksessionjobs/status",
+        verbs: STATUS,
+        why: "writes FlinkSessionJob status",
+    },
+    Permission {
+        group: "flink.apache.org",
+        resource: "flinkstatesnapshots",
+        verbs: ALL_7,
+        why: "creates and tracks savepoints and checkpoints",
+    },
+    Permission {
+        group: "flink.apache.org",
+        resource: "flinkstatesnapshots/finalizers",
+        verbs: ALL_7,
+        why: "adds and removes its finalizer on FlinkStateSnapshots",
+    },
+    Permission {
+        group: "flink.apache.org",
+        resource: "flinkstatesnapshots/status",
+        verbs: STATUS,
+        why: "writes FlinkStateSnapshot status",
+    },
+    Permission {
+        group: "flink.apache.org",
+        resource: "flinkbluegreendeployments",
+        verbs: ALL_7,
+        why: "reconciles FlinkBlueGreenDeployments",
+    },
+    Permission {
+        group: "flink.apache.org",
+        resource: "flinkbluegreendeployments/finalizers",
+        verbs: ALL_7,
+        why: "adds and removes its finalizer on FlinkBlueGreenDeployments",
+    },
+    Permission {
+        group: "flink.apache.org",
+        resource: "flinkbluegreendeployments/status",
+        verbs: STATUS,
+        why: "writes FlinkBlueGreenDeployment status",
+    },
+    Permission {
+        group: "networking.k8s.io",
+        resource: "ingresses",
+        verbs: ALL_7,
+        why: "creates the Ingress of spec.ingress",
+    },
+    Permission {
+        group: "coordination.k8s.io",
+        resource: "leases",
+        verbs: ALL_7,
+        why: "leader election between operator replicas",
+    },
+];
+
+/// The chart's optional rule (`rbac.nodesRule.create`, off by default), needed for NodePort REST
+/// Services.
+pub const OPERATOR_NODES: &[Permission] = &[Permission {
+    group: "",
+    resource: "nodes",
+    verbs: &["list"],
+    why: "the REST endpoint of a NodePort Service is read from the nodes' addresses",
+}];
+
+/// lyft/flinkk8soperator's ClusterRole `flinkoperator` (deploy/role.yaml, v0.7.0).
+pub const OPERATOR_LYFT: &[Permission] = &[
+    Permission {
+        group: "",
+        resource: "pods",
+        verbs: &["get", "list", "watch"],
+        why: "observes the JobManager and TaskManager pods",
+    },
+    Permission {
+        group: "",
+        resource: "services",
+        verbs: &["get", "list", "watch", "create", "update", "delete"],
+        why: "creates the JobManager Services",
+    },
+    Permission {
+        group: "",
+        resource: "events",
+        verbs: &["create", "update", "patch"],
+        why: "records events on FlinkApplications",
+    },
+    Permission {
+        group: "apps",
+        resource: "deployments",
+        verbs: &["get", "list", "watch", "create", "update", "delete"],
+        why: "creates the JobManager and TaskManager Deployments",
+    },
+    Permission {
+        group: "apps",
+        resource: "deployments/status",
+        verbs: &["get", "list", "watch", "create", "update", "delete"],
+        why: "reads the Deployments' rollout status",
+    },
+    Permission {
+        group: "extensions",
+        resource: "ingresses",
+        verbs: &["get", "list", "watch", "create", "update", "delete"],
+        why: "creates the JobManager Ingress",
+    },
+    Permission {
+        group: "extensions",
+        resource: "ingresses/status",
+        verbs: &["get", "list", "watch", "create", "update", "delete"],
+        why: "reads the Ingress status",
+    },
+    Permission {
+        group: "apiextensions.k8s.io",
+        resource: "customresourcedefinitions",
+        verbs: &["get", "list", "watch", "create", "update"],
+        why: "installs and checks the FlinkApplication CRD",
+    },
+    Permission {
+        group: "flink.k8s.io",
+        resource: "flinkapplications",
+        verbs: ALL_7,
+        why: "reconciles FlinkApplications",
+    },
+    Permission {
+        group: "flink.k8s.io",
+        resource: "flinkapplications/status",
+        verbs: ALL_7,
+        why: "writes FlinkApplication status",
+    },
+    Permission {
+        group: "flink.k8s.io",
+        resource: "flinkapplications/finalizers",
+        verbs: ALL_7,
+        why: "adds and removes its finalizer",
+    },
+];
+
+/// What the caller needs for `kubectl flink doctor` to see everything (the reads of gather).
+pub const ME: &[Permission] = &[
+    Permission {
+        group: "flink.apache.org",
+        resource: "flinkdeployments",
+        verbs: &["list"],
+        why: "doctor lists FlinkDeployments",
+    },
+    Permission {
+        group: "flink.apache.org",
+        resource: "flinksessionjobs",
+        verbs: &["list"],
+        why: "doctor lists FlinkSessionJobs",
+    },
+    Permission {
+        group: "",
+        resource: "pods",
+        verbs: &["list"],
+        why: "doctor lists the JobManager and TaskManager pods",
+    },
+    Permission {
+        group: "",
+        resource: "pods/log",
+        verbs: &["get"],
+        why: "doctor reads the logs of failing containers",
+    },
+    Permission {
+        group: "apps",
+        resource: "deployments",
+        verbs: &["list"],
+        why: "doctor lists the JobManager Deployments",
+    },
+    Permission {
+        group: "",
+        resource: "events",
+        verbs: &["list"],
+        why: "doctor reads events (scheduling, image pulls, probes)",
+    },
+    Permission {
+        group: "",
+        resource: "serviceaccounts",
+        verbs: &["list"],
+        why: "doctor checks the ServiceAccounts Flink runs as",
+    },
+    Permission {
+        group: "rbac.authorization.k8s.io",
+        resource: "roles",
+        verbs: &["list"],
+        why: "doctor reads the Roles granted to Flink",
+    },
+    Permission {
+        group: "rbac.authorization.k8s.io",
+        resource: "rolebindings",
+        verbs: &["list"],
+        why: "doctor reads the RoleBindings of Flink's ServiceAccounts",
+    },
+    Permission {
+        group: "rbac.authorization.k8s.io",
+        resource: "clusterroles",
+        verbs: &["list"],
+        why: "doctor reads the ClusterRoles granted to Flink",
+    },
+    Permission {
+        group: "rbac.authorization.k8s.io",
+        resource: "clusterrolebindings",
+        verbs: &["list"],
+        why: "doctor reads the ClusterRoleBindings of Flink's ServiceAccounts",
+    },
+    Permission {
+        group: "authorization.k8s.io",
+        resource: "subjectaccessreviews",
+        verbs: &["create"],
+        why: "doctor asks the authorizer about every 403 in the logs",
+    },
+];
+
+/// Who needs the permissions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Component {
+    JobManager,
+    TaskManager,
+    Operator,
+    /// The caller, for `doctor`.
+    Me,
+}
+
+impl Component {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Component::JobManager => "jobmanager",
+            Component::TaskManager => "taskmanager",
+            Component::Operator => "operator",
+            Component::Me => "me",
+        }
+    }
+}
+
+/// How the Flink cluster runs on Kubernetes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Flink's native Kubernetes integration: the JobManager creates TaskManager pods.
+    Native,
+    /// Operator standalone mode: the operator creates a TaskManager Deployment.
+    Standalone,
+    /// lyft/flinkk8soperator: standalone Flink, a different operator.
+    Lyft,
+}
+
+impl Mode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mode::Native => "native",
+            Mode::Standalone => "standalone",
+            Mode::Lyft => "lyft",
+        }
+    }
+}
+
+/// The permission set of a component in a mode, with or without Kubernetes HA.
+pub fn needs(component: Component, mode: Mode, ha: bool) -> Vec<Permission> {
+    let mut out = Vec::new();
+    match component {
+        Component::JobManager => {
+            out.extend_from_slice(match mode {
+                Mode::Native => JOBMANAGER_NATIVE,
+                Mode::Standalone | Mode::Lyft => JOBMANAGER_STANDALONE,
+            });
+            if ha {
+                out.extend_from_slice(HA);
+            }
+        }
+        Component::TaskManager => {
+            if ha {
+                out.extend_from_slice(TASKMANAGER_HA);
+            }
+        }
+        Component::Operator => out.extend_from_slice(match mode {
+            Mode::Lyft => OPERATOR_LYFT,
+            Mode::Native | Mode::Standalone => OPERATOR,
+        }),
+        Component::Me => out.extend_from_slice(ME),
+    }
+    out
+}
+
+/// Resources that live outside namespaces: asked with namespace "" (a namespaced question about a
+/// cluster-scoped resource is answered "allowed" by RoleBindings that do not apply to it), and
+/// granted by a ClusterRole, never a Role.
+pub fn cluster_scoped(group: &str, resource: &str) -> bool {
+    let base = resource.split('/').next().unwrap_or(resource);
+    matches!(
+        (group, base),
+        ("", "nodes")
+            | ("", "namespaces")
+            | ("", "persistentvolumes")
+            | ("rbac.authorization.k8s.io", "clusterroles")
+            | ("rbac.authorization.k8s.io", "clusterrolebindings")
+            | ("authorization.k8s.io", "subjectaccessreviews")
+            | ("authorization.k8s.io", "selfsubjectaccessreviews")
+            | ("authorization.k8s.io", "selfsubjectrulesreviews")
+            | ("authentication.k8s.io", "selfsubjectreviews")
+            | ("authentication.k8s.io", "tokenreviews")
+            | ("apiextensions.k8s.io", "customresourcedefinitions")
+            | ("admissionregistration.k8s.io", _)
+            | ("storage.k8s.io", "storageclasses")
+    )
+}
 
 /// Whether a Flink configuration turns on Kubernetes HA (`high-availability.type`, or the
 /// deprecated `high-availability`, set to `kubernetes` or the factory class).
@@ -64,6 +511,92 @@ pub fn jobmanager(conf: &BTreeMap<String, String>) -> Vec<Permission> {
     out
 }
 
+/// The ServiceAccount a native Flink cluster runs a component as: the component's own key, then
+/// `kubernetes.service-account`, then Flink's default `default` (flink-facts §2.3).
+/// `None` for components Flink's configuration does not name (operator, caller).
+pub fn service_account_from_conf(
+    conf: &BTreeMap<String, String>,
+    component: Component,
+) -> Option<String> {
+    let own = match component {
+        Component::JobManager => "kubernetes.jobmanager.service-account",
+        Component::TaskManager => "kubernetes.taskmanager.service-account",
+        Component::Operator | Component::Me => return None,
+    };
+    Some(
+        conf.get(own)
+            .or_else(|| conf.get("kubernetes.service-account"))
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty())
+            .unwrap_or_else(|| "default".to_string()),
+    )
+}
+
+/// A Flink configuration as flat `key -> value`: `spec.flinkConfiguration` (a flat map or, since
+/// it preserves unknown fields, nested YAML), or Flink 2's nested `config.yaml`. Nested keys are
+/// joined with dots, lists with `;`.
+pub fn flatten_conf(value: &serde_json::Value) -> BTreeMap<String, String> {
+    fn walk(prefix: &str, v: &serde_json::Value, out: &mut BTreeMap<String, String>) {
+        match v {
+            serde_json::Value::Object(map) => {
+                for (k, v) in map {
+                    let key = if prefix.is_empty() {
+                        k.clone()
+                    } else {
+                        format!("{prefix}.{k}")
+                    };
+                    walk(&key, v, out);
+                }
+            }
+            serde_json::Value::Null => {}
+            serde_json::Value::String(s) => {
+                out.insert(prefix.to_string(), s.clone());
+            }
+            serde_json::Value::Array(items) => {
+                let parts: Vec<String> = items
+                    .iter()
+                    .map(|i| match i {
+                        serde_json::Value::String(s) => s.clone(),
+                        other => other.to_string(),
+                    })
+                    .collect();
+                out.insert(prefix.to_string(), parts.join(";"));
+            }
+            other => {
+                out.insert(prefix.to_string(), other.to_string());
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    if value.is_object() {
+        walk("", value, &mut out);
+    }
+    out
+}
+
+/// The text of `flink-conf.yaml` (legacy, one `key: value` a line) or `config.yaml` (Flink 2,
+/// standard YAML, possibly nested), as flat `key -> value`.
+pub fn parse_flink_conf(text: &str) -> BTreeMap<String, String> {
+    if let Ok(v) = serde_yaml::from_str::<serde_json::Value>(text) {
+        let flat = flatten_conf(&v);
+        if !flat.is_empty() {
+            return flat;
+        }
+    }
+    // The legacy parser is line based: `key: value`, `#` comments; values are not YAML.
+    text.lines()
+        .filter_map(|line| {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                return None;
+            }
+            let (k, v) = line.split_once(": ").or_else(|| line.split_once(':'))?;
+            let k = k.trim();
+            (!k.is_empty()).then(|| (k.to_string(), v.trim().to_string()))
+        })
+        .collect()
+}
+
 /// A namespaced Role + RoleBinding granting `rules` to a ServiceAccount, as YAML that
 /// `kubectl apply -f -` accepts. Never wildcards, never a ClusterRole.
 pub fn role_yaml(
@@ -72,19 +605,90 @@ pub fn role_yaml(
     service_account: &str,
     rules: &[(String, String, Vec<String>)],
 ) -> String {
-    let mut y = format!(
-        "apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata:\n  name: {name}\n  namespace: {namespace}\nrules:\n"
-    );
-    for (group, resource, verbs) in rules {
-        y.push_str(&format!(
-            "  - apiGroups: [\"{group}\"]\n    resources: [\"{resource}\"]\n    verbs: [{}]\n",
-            verbs.iter().map(|v| format!("\"{v}\"")).collect::<Vec<_>>().join(", ")
+    let grantee = Grantee::ServiceAccount {
+        namespace: namespace.to_string(),
+        name: service_account.to_string(),
+    };
+    fix_yaml(namespace, name, &grantee, rules, &[])
+}
+
+/// Who a fix grants to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Grantee {
+    ServiceAccount { namespace: String, name: String },
+    User(String),
+}
+
+/// The minimal fix: a Role + RoleBinding in `namespace` for the namespaced `rules`, and, only when
+/// `cluster_rules` is not empty (resources that live outside namespaces), a ClusterRole +
+/// ClusterRoleBinding for exactly those. Explicit verbs and resources only: no wildcards, never
+/// `edit`, `admin` or `cluster-admin`. YAML that `kubectl apply -f -` accepts; empty when there
+/// is nothing to grant.
+pub fn fix_yaml(
+    namespace: &str,
+    name: &str,
+    grantee: &Grantee,
+    rules: &[(String, String, Vec<String>)],
+    cluster_rules: &[(String, String, Vec<String>)],
+) -> String {
+    let subject = match grantee {
+        Grantee::ServiceAccount {
+            namespace: sa_ns,
+            name,
+        } => format!(
+            "  - kind: ServiceAccount\n    name: {}\n    namespace: {}\n",
+            quote(name),
+            quote(sa_ns)
+        ),
+        Grantee::User(user) => format!(
+            "  - apiGroup: rbac.authorization.k8s.io\n    kind: User\n    name: {}\n",
+            quote(user)
+        ),
+    };
+    let rules_yaml =
+        |rules: &[(String, String, Vec<String>)]| {
+            let mut y = String::new();
+            for (group, resource, verbs) in rules {
+                y.push_str(&format!(
+                "  - apiGroups: [\"{group}\"]\n    resources: [\"{resource}\"]\n    verbs: [{}]\n",
+                verbs.iter().map(|v| format!("\"{v}\"")).collect::<Vec<_>>().join(", ")
+            ));
+            }
+            y
+        };
+    let (name, namespace) = (quote(name), quote(namespace));
+    let mut docs = Vec::new();
+    if !rules.is_empty() {
+        docs.push(format!(
+            "apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata:\n  name: {name}\n  namespace: {namespace}\nrules:\n{}",
+            rules_yaml(rules)
+        ));
+        docs.push(format!(
+            "apiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata:\n  name: {name}\n  namespace: {namespace}\nroleRef:\n  apiGroup: rbac.authorization.k8s.io\n  kind: Role\n  name: {name}\nsubjects:\n{subject}"
         ));
     }
-    y.push_str(&format!(
-        "---\napiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata:\n  name: {name}\n  namespace: {namespace}\nroleRef:\n  apiGroup: rbac.authorization.k8s.io\n  kind: Role\n  name: {name}\nsubjects:\n  - kind: ServiceAccount\n    name: {service_account}\n    namespace: {namespace}\n"
-    ));
-    y
+    if !cluster_rules.is_empty() {
+        docs.push(format!(
+            "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: {name}\nrules:\n{}",
+            rules_yaml(cluster_rules)
+        ));
+        docs.push(format!(
+            "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRoleBinding\nmetadata:\n  name: {name}\nroleRef:\n  apiGroup: rbac.authorization.k8s.io\n  kind: ClusterRole\n  name: {name}\nsubjects:\n{subject}"
+        ));
+    }
+    docs.join("---\n")
+}
+
+/// A YAML scalar: plain when it is a plain Kubernetes name, JSON-quoted (valid YAML) otherwise.
+fn quote(s: &str) -> String {
+    if !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '.')
+    {
+        s.to_string()
+    } else {
+        serde_json::to_string(s).unwrap_or_else(|_| format!("\"{s}\""))
+    }
 }
 
 /// Merges permission sets and extra (group, resource, verb) needs into sorted Role rules.
@@ -94,20 +698,41 @@ pub fn merge_rules(
 ) -> Vec<(String, String, Vec<String>)> {
     let mut map: BTreeMap<(String, String), Vec<String>> = BTreeMap::new();
     for p in sets {
-        let e = map.entry((p.group.to_string(), p.resource.to_string())).or_default();
+        let e = map
+            .entry((p.group.to_string(), p.resource.to_string()))
+            .or_default();
         e.extend(p.verbs.iter().map(|v| v.to_string()));
     }
     for (g, r, v) in extra {
-        map.entry((g.clone(), r.clone())).or_default().push(v.clone());
+        map.entry((g.clone(), r.clone()))
+            .or_default()
+            .push(v.clone());
     }
     map.into_iter()
         .map(|((g, r), mut verbs)| {
-            let order = ["get", "list", "watch", "create", "update", "patch", "delete", "deletecollection"];
-            verbs.sort_by_key(|v| order.iter().position(|o| o == v).unwrap_or(order.len()));
+            verbs.sort_by_key(|v| verb_rank(v));
             verbs.dedup();
             (g, r, verbs)
         })
         .collect()
+}
+
+/// Position of a verb in [`VERB_ORDER`]; unknown verbs sort last (then by name where it matters).
+pub fn verb_rank(verb: &str) -> usize {
+    VERB_ORDER
+        .iter()
+        .position(|o| *o == verb)
+        .unwrap_or(VERB_ORDER.len())
+}
+
+/// A short, stable hex digest (FNV-1a, 32 bits) for names that must change with their content.
+pub fn short_hash(text: &str) -> String {
+    let mut h: u32 = 0x811c9dc5;
+    for b in text.bytes() {
+        h ^= u32::from(b);
+        h = h.wrapping_mul(0x01000193);
+    }
+    format!("{h:08x}")
 }
 
 #[cfg(test)]
@@ -124,12 +749,218 @@ mod tests {
 
     #[test]
     fn role_yaml_is_valid_yaml_without_wildcards() {
-        let rules = merge_rules(JOBMANAGER_NATIVE, &[("".into(), "pods".into(), "watch".into())]);
+        let rules = merge_rules(
+            JOBMANAGER_NATIVE,
+            &[("".into(), "pods".into(), "watch".into())],
+        );
         let y = role_yaml("prod", "flink-jobmanager", "flink", &rules);
         assert!(!y.contains('*'));
         let docs = crate::snapshot::bundle::parse_documents(&y).unwrap();
         assert_eq!(docs.len(), 2);
         assert_eq!(docs[0]["rules"][0]["resources"][0], "pods");
         assert_eq!(docs[1]["subjects"][0]["name"], "flink");
+    }
+
+    #[test]
+    fn sets_by_component_mode_and_ha() {
+        let res = |v: &[Permission]| v.iter().map(|p| p.resource).collect::<Vec<_>>();
+        assert_eq!(
+            res(&needs(Component::JobManager, Mode::Native, false)),
+            vec!["pods", "deployments", "deployments/finalizers"]
+        );
+        assert!(res(&needs(Component::JobManager, Mode::Native, true)).contains(&"configmaps"));
+        assert!(needs(Component::JobManager, Mode::Standalone, false).is_empty());
+        assert_eq!(
+            res(&needs(Component::JobManager, Mode::Standalone, true)),
+            vec!["configmaps"]
+        );
+        assert!(needs(Component::TaskManager, Mode::Native, false).is_empty());
+        let tm = needs(Component::TaskManager, Mode::Native, true);
+        assert_eq!(tm[0].verbs, &["get", "list", "watch"]);
+        // The TaskManagers only read what the JobManager writes.
+        let jm_ha = needs(Component::JobManager, Mode::Native, true);
+        let jm_cm = jm_ha.iter().find(|p| p.resource == "configmaps").unwrap();
+        assert!(tm[0].verbs.iter().all(|v| jm_cm.verbs.contains(v)));
+        assert_eq!(needs(Component::Me, Mode::Native, false), ME.to_vec());
+        assert!(needs(Component::Operator, Mode::Lyft, false)
+            .iter()
+            .any(|p| p.group == "flink.k8s.io"));
+    }
+
+    #[test]
+    fn every_permission_has_a_reason_and_no_wildcard() {
+        for set in [
+            JOBMANAGER_NATIVE,
+            HA,
+            TASKMANAGER_HA,
+            OPERATOR,
+            OPERATOR_NODES,
+            OPERATOR_LYFT,
+            ME,
+        ] {
+            for p in set {
+                assert!(!p.why.is_empty(), "{p:?}");
+                assert!(!p.verbs.is_empty(), "{p:?}");
+                assert!(
+                    !p.resource.contains('*') && !p.verbs.contains(&"*"),
+                    "{p:?}"
+                );
+                assert!(p.verbs.iter().all(|v| VERB_ORDER.contains(v)), "{p:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn operator_set_is_the_charts_cluster_role() {
+        let find = |g: &str, r: &str| {
+            OPERATOR
+                .iter()
+                .find(|p| p.group == g && p.resource == r)
+                .unwrap()
+        };
+        assert_eq!(find("", "pods").verbs.len(), 8);
+        assert!(find("", "secrets").verbs.contains(&"deletecollection"));
+        assert_eq!(
+            find("apps", "deployments/scale").verbs,
+            &["get", "update", "patch"]
+        );
+        assert_eq!(
+            find("flink.apache.org", "flinkdeployments/status").verbs,
+            &["get", "update", "patch"]
+        );
+        assert!(find("coordination.k8s.io", "leases")
+            .verbs
+            .contains(&"create"));
+        assert!(!OPERATOR.iter().any(|p| p.resource == "nodes"));
+    }
+
+    #[test]
+    fn me_needs_cluster_scoped_reads() {
+        let cluster: Vec<_> = ME
+            .iter()
+            .filter(|p| cluster_scoped(p.group, p.resource))
+            .map(|p| p.resource)
+            .collect();
+        assert_eq!(
+            cluster,
+            vec![
+                "clusterroles",
+                "clusterrolebindings",
+                "subjectaccessreviews"
+            ]
+        );
+        assert!(!cluster_scoped("", "pods/log"));
+        assert!(cluster_scoped("", "nodes"));
+    }
+
+    #[test]
+    fn service_account_keys_and_defaults() {
+        let mut conf = BTreeMap::new();
+        assert_eq!(
+            service_account_from_conf(&conf, Component::JobManager).as_deref(),
+            Some("default")
+        );
+        conf.insert("kubernetes.service-account".into(), "flink".into());
+        assert_eq!(
+            service_account_from_conf(&conf, Component::TaskManager).as_deref(),
+            Some("flink")
+        );
+        conf.insert(
+            "kubernetes.jobmanager.service-account".into(),
+            "flink-jm".into(),
+        );
+        assert_eq!(
+            service_account_from_conf(&conf, Component::JobManager).as_deref(),
+            Some("flink-jm")
+        );
+        assert_eq!(
+            service_account_from_conf(&conf, Component::TaskManager).as_deref(),
+            Some("flink")
+        );
+        assert_eq!(service_account_from_conf(&conf, Component::Operator), None);
+    }
+
+    #[test]
+    fn flink_conf_legacy_nested_and_spec() {
+        let legacy = "# comment\nkubernetes.service-account: flink\nhigh-availability.type: kubernetes\nweird: a: b\n";
+        let c = parse_flink_conf(legacy);
+        assert_eq!(c["kubernetes.service-account"], "flink");
+        assert!(ha_enabled(&c));
+        let nested = "kubernetes:\n  service-account: flink2\n  jobmanager:\n    replicas: 2\nhigh-availability:\n  type: kubernetes\n";
+        let c = parse_flink_conf(nested);
+        assert_eq!(c["kubernetes.service-account"], "flink2");
+        assert_eq!(c["kubernetes.jobmanager.replicas"], "2");
+        assert!(ha_enabled(&c));
+        let spec = serde_json::json!({"high-availability.type": "kubernetes", "taskmanager.numberOfTaskSlots": 2});
+        let c = flatten_conf(&spec);
+        assert_eq!(c["taskmanager.numberOfTaskSlots"], "2");
+        assert!(ha_enabled(&c));
+        assert!(flatten_conf(&serde_json::Value::Null).is_empty());
+    }
+
+    #[test]
+    fn fix_yaml_for_users_and_cluster_scoped_needs() {
+        let ns_rules = merge_rules(&ME[..2], &[]);
+        let cl_rules = merge_rules(&ME[11..], &[]);
+        let y = fix_yaml(
+            "prod",
+            "kubectl-flink-me-0011aabb",
+            &Grantee::User("system:admin:alice".into()),
+            &ns_rules,
+            &cl_rules,
+        );
+        assert!(!y.contains('*'));
+        let docs = crate::snapshot::bundle::parse_documents(&y).unwrap();
+        let kinds: Vec<_> = docs
+            .iter()
+            .map(|d| d["kind"].as_str().unwrap().to_string())
+            .collect();
+        assert_eq!(
+            kinds,
+            vec!["Role", "RoleBinding", "ClusterRole", "ClusterRoleBinding"]
+        );
+        assert_eq!(docs[1]["subjects"][0]["name"], "system:admin:alice");
+        assert_eq!(docs[1]["subjects"][0]["kind"], "User");
+        assert_eq!(docs[2]["rules"][0]["resources"][0], "subjectaccessreviews");
+        assert!(docs[2]["metadata"].get("namespace").is_none());
+        // Only cluster-scoped needs: no Role at all.
+        let y = fix_yaml("prod", "x", &Grantee::User("bob".into()), &[], &cl_rules);
+        assert_eq!(
+            crate::snapshot::bundle::parse_documents(&y).unwrap().len(),
+            2
+        );
+        assert!(fix_yaml("prod", "x", &Grantee::User("bob".into()), &[], &[]).is_empty());
+        // A ServiceAccount of another namespace (the operator's) bound in the target namespace.
+        let sa = Grantee::ServiceAccount {
+            namespace: "flink-operator".into(),
+            name: "flink-operator".into(),
+        };
+        let y = fix_yaml("prod", "x", &sa, &ns_rules, &[]);
+        let docs = crate::snapshot::bundle::parse_documents(&y).unwrap();
+        assert_eq!(docs[1]["metadata"]["namespace"], "prod");
+        assert_eq!(docs[1]["subjects"][0]["namespace"], "flink-operator");
+    }
+
+    #[test]
+    fn merge_orders_verbs_and_hash_is_stable() {
+        let rules = merge_rules(
+            &[],
+            &[
+                ("".into(), "pods".into(), "delete".into()),
+                ("".into(), "pods".into(), "get".into()),
+                ("".into(), "pods".into(), "get".into()),
+            ],
+        );
+        assert_eq!(
+            rules,
+            vec![(
+                "".into(),
+                "pods".into(),
+                vec!["get".to_string(), "delete".to_string()]
+            )]
+        );
+        assert_eq!(short_hash("abc"), short_hash("abc"));
+        assert_ne!(short_hash("abc"), short_hash("abd"));
+        assert_eq!(short_hash("").len(), 8);
     }
 }

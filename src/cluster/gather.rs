@@ -9,18 +9,14 @@
 use super::client::Cluster;
 use crate::error::Error;
 use crate::snapshot::flink::{GROUP, VERSION};
-use crate::snapshot::{bundle::strip_secret, Gap, GapReason, LogKey, Snapshot, AccessReview};
+use crate::snapshot::{Gap, GapReason, LogKey, Snapshot};
 use futures::stream::{self, StreamExt};
 use k8s_openapi::api::apps::v1::Deployment;
-use k8s_openapi::api::authorization::v1::{
-    ResourceAttributes, SubjectAccessReview, SubjectAccessReviewSpec,
-};
 use k8s_openapi::api::core::v1::{Event, Pod, ServiceAccount};
 use k8s_openapi::api::rbac::v1::{ClusterRole, ClusterRoleBinding, Role, RoleBinding};
-use kube::api::{Api, ApiResource, DynamicObject, ListParams, LogParams, PostParams};
+use kube::api::{Api, ApiResource, DynamicObject, ListParams, LogParams};
 use kube::core::GroupVersionKind;
 use serde::de::DeserializeOwned;
-use serde::Serialize;
 use std::fmt::Debug;
 
 /// Flink's pods and Deployments carry `component=jobmanager|taskmanager` and `app=<cluster-id>`.
@@ -80,8 +76,6 @@ pub async fn gather(cluster: &Cluster, name: Option<&str>, log_tail: i64) -> Res
     }
     // RBAC conclusions from objects are only safe when every kind of binding was readable.
     s.rbac_complete = !gaps.iter().any(|g| g.group == "rbac.authorization.k8s.io");
-    // Secrets are never listed here; if a later layer needs them, only metadata is kept.
-    let _ = strip_secret;
 
     let all_failed = gaps.len() >= 10;
     if all_failed {
@@ -133,7 +127,7 @@ pub async fn gather(cluster: &Cluster, name: Option<&str>, log_tail: i64) -> Res
     }
 
     // Wave 2b: ask the authorizer about every refusal the logs show.
-    s.access_reviews = review_refusals(c, &s, &mut gaps).await;
+    s.access_reviews = super::access::review_refusals(c, &s, &mut gaps).await;
     gaps.sort();
     gaps.dedup();
     s.gaps = gaps;
@@ -330,66 +324,4 @@ pub fn logs_to_fetch(pods: &[Pod]) -> Vec<LogKey> {
     out
 }
 
-/// Access reviews for the refusals the logs show (for the ServiceAccount the log names and the
-/// one the deployment is configured with now): the authorizer's answer, which the rules prefer
-/// to old logs. The questions come from the rule itself, so gather and rule always agree.
-async fn review_refusals(c: &kube::Client, s: &Snapshot, gaps: &mut Vec<Gap>) -> Vec<AccessReview> {
-    let questions: Vec<(String, String, String, String, String)> = crate::rules::rbac_forbidden::questions(s)
-        .into_iter()
-        .map(|r| (r.user(), r.verb, r.group, r.resource, r.namespace))
-        .collect();
-    let api: Api<SubjectAccessReview> = Api::all(c.clone());
-    let mut out = Vec::new();
-    for (user, verb, group, resource, namespace) in questions {
-        let (res, sub) = match resource.split_once('/') {
-            Some((r, s)) => (r.to_string(), s.to_string()),
-            None => (resource.clone(), String::new()),
-        };
-        let sa_ns = user.split(':').nth(2).unwrap_or("").to_string();
-        let review = SubjectAccessReview {
-            spec: SubjectAccessReviewSpec {
-                user: Some(user.clone()),
-                groups: Some(vec![
-                    "system:serviceaccounts".into(),
-                    format!("system:serviceaccounts:{sa_ns}"),
-                    "system:authenticated".into(),
-                ]),
-                resource_attributes: Some(ResourceAttributes {
-                    namespace: Some(namespace.clone()),
-                    verb: Some(verb.clone()),
-                    group: Some(group.clone()),
-                    resource: Some(res.clone()),
-                    subresource: (!sub.is_empty()).then(|| sub.clone()),
-                    ..ResourceAttributes::default()
-                }),
-                ..SubjectAccessReviewSpec::default()
-            },
-            ..SubjectAccessReview::default()
-        };
-        match api.create(&PostParams::default(), &review).await {
-            Ok(r) => {
-                let status = r.status.unwrap_or_default();
-                out.push(AccessReview {
-                    user,
-                    verb,
-                    group,
-                    resource: res,
-                    subresource: sub,
-                    namespace,
-                    allowed: status.allowed,
-                    reason: status.reason.unwrap_or_default(),
-                });
-            }
-            Err(e) => {
-                if let Failure::Gap(g) = classify(e, "create", "authorization.k8s.io", "subjectaccessreviews", None) {
-                    gaps.push(g);
-                }
-                break;
-            }
-        }
-    }
-    out
-}
 
-#[allow(dead_code)]
-fn _assert_serialize<T: Serialize>() {}

@@ -1,5 +1,6 @@
 //! The only part of kubectl-flink that talks to the API server.
 
+pub mod access;
 pub mod client;
 pub mod gather;
 pub mod install;
