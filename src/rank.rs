@@ -2,11 +2,13 @@
 //!
 //! 1. Fold the same finding over many objects (same rule, deployment and title) into one with a count.
 //! 2. Link causes to symptoms: a finding whose rule is in another's `explains`, in the same Flink
-//!    deployment, sharing a link key (container, ServiceAccount) when both have keys.
+//!    deployment, sharing a link key (container, ServiceAccount) when both have keys. An
+//!    install-layer cause that belongs to no deployment (the operator, its webhooks, CRDs) serves
+//!    every namespace, so it may explain symptoms in any group (link keys still have to match).
 //! 3. Order root causes by layer (taxonomy order), then severity, then a stable tie-break; each
 //!    cause is followed by the symptoms it explains.
 
-use crate::finding::{Finding, ObjectRef};
+use crate::finding::{Finding, Layer, ObjectRef};
 use crate::rules::meta_of;
 use serde::Serialize;
 use std::cmp::Ordering;
@@ -22,8 +24,20 @@ pub struct Report {
 pub const REPORT_VERSION: u32 = 1;
 
 pub fn rank(mut findings: Vec<Finding>) -> Report {
+    // A caller may link findings itself before ranking (triage links causes inside one text):
+    // its `caused_by` names the ids the findings came in with, so follow them to the final ids.
+    let mut renamed: HashMap<String, String> = HashMap::new();
     for f in &mut findings {
-        f.id = identity(f);
+        let id = identity(f);
+        if !f.id.is_empty() {
+            renamed.insert(std::mem::take(&mut f.id), id.clone());
+        }
+        f.id = id;
+    }
+    for f in &mut findings {
+        if let Some(new) = f.caused_by.as_ref().and_then(|c| renamed.get(c)) {
+            f.caused_by = Some(new.clone());
+        }
     }
     findings.sort_by(stable_order);
     findings.dedup_by(|a, b| a.id == b.id);
@@ -80,8 +94,15 @@ fn same_group(a: &Finding, b: &Finding) -> bool {
     }
 }
 
+/// The operator's installation (its Deployment, CRDs, webhooks) serves every namespace: an
+/// install-layer finding that belongs to no deployment may explain symptoms in any group. Links,
+/// when both sides have them, still have to match.
+fn installation_wide(cause: &Finding) -> bool {
+    cause.layer == Layer::Install && cause.deployment.is_none()
+}
+
 fn explains(cause: &Finding, symptom: &Finding) -> bool {
-    if cause.id == symptom.id || !same_group(cause, symptom) {
+    if cause.id == symptom.id || !(same_group(cause, symptom) || installation_wide(cause)) {
         return false;
     }
     let Some(meta) = meta_of(cause.rule) else {
@@ -188,11 +209,13 @@ fn order(findings: Vec<Finding>) -> Vec<Finding> {
         visit(r, &findings, &ids, &mut placed, &mut sequence);
     }
     // Anything left (a cause that was folded away) goes last, still in stable order.
-    for i in 0..findings.len() {
-        if !placed[i] {
-            sequence.push(i);
-        }
-    }
+    sequence.extend(
+        placed
+            .iter()
+            .enumerate()
+            .filter(|(_, done)| !**done)
+            .map(|(i, _)| i),
+    );
     let mut slots: Vec<Option<Finding>> = findings.into_iter().map(Some).collect();
     sequence.into_iter().filter_map(|i| slots[i].take()).collect()
 }
@@ -262,6 +285,62 @@ mod tests {
         assert_eq!(r.findings.len(), 1);
         assert_eq!(r.findings[0].count, 3);
         assert_eq!(r.findings[0].also.len(), 2);
+    }
+
+    #[test]
+    fn an_installation_cause_explains_symptoms_in_any_namespace() {
+        // The operator (FLK003, namespace flink-operator, no deployment) explains a
+        // FlinkDeployment's missing status (FLK401) in prod.
+        let op = crate::rules::meta_of("FLK003").unwrap();
+        let no_status = crate::rules::meta_of("FLK401").unwrap();
+        assert!(op.explains.contains(&no_status.id));
+        let cause = Finding::new(
+            op,
+            ObjectRef::namespaced("Deployment", "flink-operator", "flink-kubernetes-operator"),
+            "operator down",
+        )
+        .link("operator:flink-operator");
+        let symptom = Finding::new(
+            no_status,
+            ObjectRef::namespaced("FlinkDeployment", "prod", "orders"),
+            "no status",
+        )
+        .deployment(Some(ObjectRef::namespaced(
+            "FlinkDeployment",
+            "prod",
+            "orders",
+        )));
+        let r = rank(vec![symptom.clone(), cause.clone()]);
+        assert_eq!(r.findings[0].rule, "FLK003", "{:#?}", r.findings);
+        assert_eq!(
+            r.findings[1].caused_by.as_deref(),
+            Some(r.findings[0].id.as_str())
+        );
+
+        // Links, when both sides have them, must still match: another installation's operator
+        // explains nothing here.
+        let other = Finding::new(
+            op,
+            ObjectRef::namespaced("Deployment", "ops-b", "flink-kubernetes-operator"),
+            "operator down",
+        )
+        .link("operator:ops-b");
+        let linked = symptom.clone().link("operator:flink-operator");
+        let r = rank(vec![other, linked]);
+        assert!(
+            r.findings.iter().all(|f| f.caused_by.is_none()),
+            "{:#?}",
+            r.findings
+        );
+
+        // A cause bound to a deployment stays within it.
+        let bound = cause.deployment(Some(ObjectRef::namespaced(
+            "FlinkDeployment",
+            "staging",
+            "x",
+        )));
+        let r = rank(vec![bound, symptom]);
+        assert!(r.findings.iter().all(|f| f.caused_by.is_none()));
     }
 
     #[test]

@@ -1,6 +1,477 @@
-//! Collector for the install layer: the operator's Deployment, pods and ConfigMap, CRDs, webhook
-//! configurations and what they point at. TODO(issue 6).
+//! Collector for the install layer: the operator's Deployment, pods and ConfigMap, the Flink and
+//! cert-manager CRDs, the webhook configurations for Flink resources and what they point at
+//! (Services, EndpointSlices, the TLS and password Secrets, cert-manager's Certificate and
+//! Issuer), and the events of the operator's namespace.
+//!
+//! Reads are cluster-wide where the operator may live anywhere. A 403 or timeout becomes a Gap
+//! (the diagnosis is incomplete there); a 404 on something optional (cert-manager, a Secret, a
+//! CRD) is a fact the rules read, not a gap. Secrets are fetched by name and kept only through
+//! `bundle::public_only`: the public certificate keys, never a private key or password.
 
-use crate::snapshot::{Gap, Snapshot};
+use super::gather::{classify, list, list_cluster, list_dynamic, Failure};
+use crate::rules::install as names;
+use crate::snapshot::bundle::public_only;
+use crate::snapshot::{Gap, GapReason, LogKey, Snapshot};
+use k8s_openapi::api::admissionregistration::v1::{
+    MutatingWebhookConfiguration, ValidatingWebhookConfiguration,
+};
+use k8s_openapi::api::apps::v1::Deployment;
+use k8s_openapi::api::core::v1::{ConfigMap, Event, Pod, Secret, Service};
+use k8s_openapi::api::discovery::v1::EndpointSlice;
+use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
+use kube::api::{Api, ApiResource, DynamicObject, LogParams};
+use kube::core::GroupVersionKind;
+use std::collections::BTreeSet;
 
-pub async fn gather(_c: &kube::Client, _s: &mut Snapshot, _gaps: &mut Vec<Gap>) {}
+const ADMISSION: &str = "admissionregistration.k8s.io";
+const LOG_TAIL: i64 = 200;
+
+pub async fn gather(c: &kube::Client, s: &mut Snapshot, gaps: &mut Vec<Gap>) {
+    let selector = format!("{}={}", names::OPERATOR_LABEL, names::CHART);
+    let crd_names: Vec<&str> = names::FLINK_CRDS
+        .iter()
+        .map(|(n, _, _)| *n)
+        .chain([names::CERT_MANAGER_CRD])
+        .collect();
+    let (deployments, pods, vwcs, mwcs, crds) = futures::join!(
+        list::<Deployment>(c, None, "deployments", "apps", Some(&selector)),
+        list::<Pod>(c, None, "pods", "", Some(&selector)),
+        list_cluster::<ValidatingWebhookConfiguration>(
+            c,
+            "validatingwebhookconfigurations",
+            ADMISSION
+        ),
+        list_cluster::<MutatingWebhookConfiguration>(c, "mutatingwebhookconfigurations", ADMISSION),
+        get_crds(c, &crd_names),
+    );
+    s.install_checked = deployments.is_ok();
+    add_all(&mut s.operator_deployments, keep(deployments, gaps), |d| {
+        key(&d.metadata)
+    });
+    add_all(&mut s.operator_pods, keep(pods, gaps), |p| key(&p.metadata));
+    s.validating_webhooks = keep(vwcs, gaps)
+        .into_iter()
+        .filter(|w| {
+            w.webhooks
+                .iter()
+                .flatten()
+                .any(|h| serves_flink(&h.name, h.rules.as_ref()))
+        })
+        .collect();
+    s.mutating_webhooks = keep(mwcs, gaps)
+        .into_iter()
+        .filter(|w| {
+            w.webhooks
+                .iter()
+                .flatten()
+                .any(|h| serves_flink(&h.name, h.rules.as_ref()))
+        })
+        .collect();
+    add_all(&mut s.crds, keep(crds, gaps), |c| {
+        (String::new(), c.metadata.name.clone().unwrap_or_default())
+    });
+
+    // The webhooks' Services, by namespace.
+    let mut services: BTreeSet<(String, String)> = BTreeSet::new();
+    for h in s
+        .validating_webhooks
+        .iter()
+        .flat_map(|w| w.webhooks.iter().flatten().map(|h| &h.client_config))
+    {
+        if let Some(svc) = &h.service {
+            services.insert((svc.namespace.clone(), svc.name.clone()));
+        }
+    }
+    for h in s
+        .mutating_webhooks
+        .iter()
+        .flat_map(|w| w.webhooks.iter().flatten().map(|h| &h.client_config))
+    {
+        if let Some(svc) = &h.service {
+            services.insert((svc.namespace.clone(), svc.name.clone()));
+        }
+    }
+    let mut namespaces: BTreeSet<String> = s
+        .operator_deployments
+        .iter()
+        .filter_map(|d| d.metadata.namespace.clone())
+        .chain(
+            s.operator_pods
+                .iter()
+                .filter_map(|p| p.metadata.namespace.clone()),
+        )
+        .collect();
+    namespaces.extend(services.iter().map(|(ns, _)| ns.clone()));
+
+    let cert_manager = s
+        .crds
+        .iter()
+        .any(|c| c.metadata.name.as_deref() == Some(names::CERT_MANAGER_CRD));
+    for ns in &namespaces {
+        // The webhook's Services and their endpoints.
+        for (_, name) in services.iter().filter(|(n, _)| n == ns) {
+            match get::<Service>(c, ns, name, "services", "").await {
+                Ok(Some(svc)) => {
+                    if s.operator_deployments
+                        .iter()
+                        .all(|d| d.metadata.namespace.as_deref() != Some(ns))
+                    {
+                        find_by_selector(c, ns, &svc, s, gaps).await;
+                    }
+                    add_all(&mut s.services, vec![svc], |x| key(&x.metadata));
+                }
+                Ok(None) => {}
+                Err(g) => gaps.push(g),
+            }
+            let sel = format!("kubernetes.io/service-name={name}");
+            match list::<EndpointSlice>(
+                c,
+                Some(ns),
+                "endpointslices",
+                "discovery.k8s.io",
+                Some(&sel),
+            )
+            .await
+            {
+                Ok(v) => add_all(&mut s.endpoint_slices, v, |x| key(&x.metadata)),
+                Err(f) => push_failure(f, gaps),
+            }
+        }
+        match get::<ConfigMap>(c, ns, names::CONFIG_MAP, "configmaps", "").await {
+            Ok(Some(cm)) => add_all(&mut s.operator_config_maps, vec![cm], |x| key(&x.metadata)),
+            Ok(None) => {}
+            Err(g) => gaps.push(g),
+        }
+        // Events of the operator's namespace, unless the main gather read them already.
+        if !s.namespaces.is_empty() && !s.namespaces.iter().any(|n| n == ns) {
+            match list::<Event>(c, Some(ns), "events", "", None).await {
+                Ok(v) => add_all(&mut s.events, v, |x| key(&x.metadata)),
+                Err(f) => push_failure(f, gaps),
+            }
+        }
+        // cert-manager's Certificate and Issuer, where its API exists.
+        if cert_manager {
+            for kind in ["Certificate", "Issuer"] {
+                let ar = ApiResource::from_gvk_with_plural(
+                    &GroupVersionKind::gvk(names::CERT_MANAGER_GROUP, "v1", kind),
+                    &format!("{}s", kind.to_ascii_lowercase()),
+                );
+                match list_dynamic(c, Some(ns), &ar, None).await {
+                    Ok(objects) => {
+                        for o in objects {
+                            if let Some(v) = untyped(o, kind) {
+                                s.cert_manager_objects.push(v);
+                            }
+                        }
+                    }
+                    Err(Failure::Gap(g)) if g.reason == GapReason::NotInstalled => {}
+                    Err(f) => push_failure(f, gaps),
+                }
+            }
+        }
+        // The webhook's Secrets, by name, public certificates only.
+        let wanted = secret_names(s, ns, &services);
+        let mut forbidden = false;
+        for name in wanted {
+            if forbidden {
+                break;
+            }
+            match get::<Secret>(c, ns, &name, "secrets", "").await {
+                Ok(Some(secret)) => add_all(&mut s.secrets, vec![public_only(secret)], |x| {
+                    key(&x.metadata)
+                }),
+                Ok(None) => {}
+                Err(g) => {
+                    forbidden = g.reason == GapReason::Forbidden;
+                    gaps.push(g);
+                }
+            }
+        }
+    }
+    operator_logs(c, s).await;
+}
+
+/// A Deployment whose pods a webhook Service selects: the operator installed under other labels.
+async fn find_by_selector(
+    c: &kube::Client,
+    ns: &str,
+    svc: &Service,
+    s: &mut Snapshot,
+    gaps: &mut Vec<Gap>,
+) {
+    let Some(sel) = svc
+        .spec
+        .as_ref()
+        .and_then(|sp| sp.selector.as_ref())
+        .filter(|m| !m.is_empty())
+    else {
+        return;
+    };
+    let selector = sel
+        .iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect::<Vec<_>>()
+        .join(",");
+    match list::<Deployment>(c, Some(ns), "deployments", "apps", None).await {
+        Ok(ds) => {
+            let matching: Vec<Deployment> = ds
+                .into_iter()
+                .filter(|d| {
+                    let labels = d
+                        .spec
+                        .template
+                        .metadata
+                        .as_ref()
+                        .and_then(|m| m.labels.as_ref());
+                    labels.is_some_and(|l| sel.iter().all(|(k, v)| l.get(k) == Some(v)))
+                })
+                .collect();
+            if matching.is_empty() {
+                return;
+            }
+            add_all(&mut s.operator_deployments, matching, |d| key(&d.metadata));
+        }
+        Err(f) => {
+            push_failure(f, gaps);
+            return;
+        }
+    }
+    match list::<Pod>(c, Some(ns), "pods", "", Some(&selector)).await {
+        Ok(ps) => add_all(&mut s.operator_pods, ps, |p| key(&p.metadata)),
+        Err(f) => push_failure(f, gaps),
+    }
+}
+
+/// The Secrets the webhook in `ns` uses: the chart's names, and those its Deployment and
+/// Certificate name (keystore volume, password env, secretName, passwordSecretRef).
+fn secret_names(s: &Snapshot, ns: &str, services: &BTreeSet<(String, String)>) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let deployments: Vec<&Deployment> = s
+        .operator_deployments
+        .iter()
+        .filter(|d| d.metadata.namespace.as_deref() == Some(ns))
+        .collect();
+    let webhook_runs = deployments.iter().any(|d| {
+        d.spec.template.spec.as_ref().is_some_and(|p| {
+            p.containers
+                .iter()
+                .any(|c| c.name == names::WEBHOOK_CONTAINER)
+        })
+    });
+    if !webhook_runs && !services.iter().any(|(n, _)| n == ns) {
+        return out;
+    }
+    out.insert(names::TLS_SECRET.to_string());
+    out.insert(names::PASSWORD_SECRET.to_string());
+    for d in deployments {
+        let Some(p) = d.spec.template.spec.as_ref() else {
+            continue;
+        };
+        for v in p.volumes.iter().flatten() {
+            if let Some(name) = v.secret.as_ref().and_then(|x| x.secret_name.clone()) {
+                out.insert(name);
+            }
+        }
+        for c in p
+            .containers
+            .iter()
+            .filter(|c| c.name == names::WEBHOOK_CONTAINER)
+        {
+            for e in c.env.iter().flatten() {
+                if let Some(r) = e
+                    .value_from
+                    .as_ref()
+                    .and_then(|v| v.secret_key_ref.as_ref())
+                {
+                    out.insert(r.name.clone());
+                }
+            }
+        }
+    }
+    for cert in s.cert_manager_objects.iter().filter(|v| {
+        v.get("kind").and_then(|k| k.as_str()) == Some("Certificate")
+            && v.pointer("/metadata/namespace").and_then(|n| n.as_str()) == Some(ns)
+    }) {
+        for ptr in [
+            "/spec/secretName",
+            "/spec/keystores/pkcs12/passwordSecretRef/name",
+        ] {
+            if let Some(name) = cert.pointer(ptr).and_then(|n| n.as_str()) {
+                out.insert(name.to_string());
+            }
+        }
+    }
+    out
+}
+
+/// The operator's own log tail: previous and current for containers that restart or wait, and
+/// the current one of the operator container when the FlinkStateSnapshot CRD is absent (it logs
+/// that it cannot watch snapshots).
+async fn operator_logs(c: &kube::Client, s: &mut Snapshot) {
+    let snapshot_crd_missing = !s
+        .crds
+        .iter()
+        .any(|c| c.metadata.name.as_deref() == Some("flinkstatesnapshots.flink.apache.org"));
+    let mut wanted = Vec::new();
+    for p in &s.operator_pods {
+        let ns = p.metadata.namespace.as_deref().unwrap_or("default");
+        let name = p.metadata.name.as_deref().unwrap_or("");
+        for cs in p
+            .status
+            .iter()
+            .flat_map(|st| st.container_statuses.iter().flatten())
+        {
+            let running = cs.state.as_ref().is_some_and(|st| st.running.is_some());
+            if cs.restart_count > 0 {
+                wanted.push(LogKey::new(ns, name, &cs.name, true));
+            }
+            if running
+                && (!cs.ready || (snapshot_crd_missing && cs.name == names::OPERATOR_CONTAINER))
+            {
+                wanted.push(LogKey::new(ns, name, &cs.name, false));
+            }
+        }
+    }
+    for key in wanted {
+        let api: Api<Pod> = Api::namespaced(c.clone(), &key.namespace);
+        let params = LogParams {
+            container: Some(key.container.clone()),
+            previous: key.previous,
+            tail_lines: Some(LOG_TAIL),
+            ..LogParams::default()
+        };
+        // Logs are evidence, not a requirement: a failure here leaves no gap.
+        if let Ok(text) = api.logs(&key.pod, &params).await {
+            s.logs.insert(key, text);
+        }
+    }
+}
+
+fn serves_flink(
+    name: &str,
+    rules: Option<&Vec<k8s_openapi::api::admissionregistration::v1::RuleWithOperations>>,
+) -> bool {
+    name.ends_with(".flink.apache.org")
+        || rules.into_iter().flatten().any(|r| {
+            r.api_groups
+                .iter()
+                .flatten()
+                .any(|g| g == crate::snapshot::flink::GROUP)
+        })
+}
+
+/// The Flink and cert-manager CRDs by name: absent ones are simply not returned.
+async fn get_crds(
+    c: &kube::Client,
+    names: &[&str],
+) -> Result<Vec<CustomResourceDefinition>, Failure> {
+    let api: Api<CustomResourceDefinition> = Api::all(c.clone());
+    let mut out = Vec::new();
+    for name in names {
+        match api.get_opt(name).await {
+            Ok(Some(crd)) => out.push(crd),
+            Ok(None) => {}
+            Err(e) => {
+                return Err(classify(
+                    e,
+                    "get",
+                    "apiextensions.k8s.io",
+                    "customresourcedefinitions",
+                    None,
+                ))
+            }
+        }
+    }
+    Ok(out)
+}
+
+async fn get<K>(
+    c: &kube::Client,
+    ns: &str,
+    name: &str,
+    resource: &str,
+    group: &str,
+) -> Result<Option<K>, Gap>
+where
+    K: kube::Resource<Scope = kube::core::NamespaceResourceScope>
+        + Clone
+        + serde::de::DeserializeOwned
+        + std::fmt::Debug,
+    K::DynamicType: Default,
+{
+    let api: Api<K> = Api::namespaced(c.clone(), ns);
+    api.get_opt(name)
+        .await
+        .map_err(|e| match classify(e, "get", group, resource, Some(ns)) {
+            Failure::Gap(g) => g,
+            Failure::Unreachable(m) => unreachable_gap("get", group, resource, Some(ns), m),
+        })
+}
+
+/// A list result, or nothing with its failure recorded (an unreachable server mid-gather is a
+/// gap here: the first wave already proved it reachable).
+fn keep<T>(r: Result<Vec<T>, Failure>, gaps: &mut Vec<Gap>) -> Vec<T> {
+    match r {
+        Ok(v) => v,
+        Err(f) => {
+            push_failure(f, gaps);
+            Vec::new()
+        }
+    }
+}
+
+fn push_failure(f: Failure, gaps: &mut Vec<Gap>) {
+    match f {
+        Failure::Gap(g) => gaps.push(g),
+        Failure::Unreachable(m) => gaps.push(unreachable_gap("read", "", "installation", None, m)),
+    }
+}
+
+fn unreachable_gap(
+    verb: &str,
+    group: &str,
+    resource: &str,
+    ns: Option<&str>,
+    message: String,
+) -> Gap {
+    Gap {
+        verb: verb.into(),
+        group: group.into(),
+        resource: resource.into(),
+        namespace: ns.map(str::to_string),
+        reason: GapReason::Error,
+        message: crate::error::one_line(&message),
+    }
+}
+
+fn key(m: &k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta) -> (String, String) {
+    (
+        m.namespace.clone().unwrap_or_default(),
+        m.name.clone().unwrap_or_default(),
+    )
+}
+
+/// Appends what is not there yet (the main gather may have read some of it).
+fn add_all<T>(into: &mut Vec<T>, items: Vec<T>, k: impl Fn(&T) -> (String, String)) {
+    for item in items {
+        let id = k(&item);
+        if !into.iter().any(|x| k(x) == id) {
+            into.push(item);
+        }
+    }
+}
+
+/// A cert-manager object as the snapshot keeps it: untyped JSON with its apiVersion and kind.
+fn untyped(o: DynamicObject, kind: &str) -> Option<serde_json::Value> {
+    let mut v = serde_json::to_value(&o).ok()?;
+    let m = v.as_object_mut()?;
+    m.insert(
+        "apiVersion".into(),
+        serde_json::Value::String(format!("{}/v1", names::CERT_MANAGER_GROUP)),
+    );
+    m.insert("kind".into(), serde_json::Value::String(kind.into()));
+    if let Some(meta) = m.get_mut("metadata").and_then(|x| x.as_object_mut()) {
+        meta.remove("managedFields");
+    }
+    Some(v)
+}

@@ -9,19 +9,30 @@ use crate::snapshot::{Index, Snapshot};
 
 pub mod pod_status;
 
+mod cert_manager_missing;
 mod container_exit_zero_restarting;
+mod crd_missing;
+mod crd_version_mismatch;
 mod crashloop_backoff;
 mod default_service_account;
 mod flink_fatal_exit;
 mod flink_resource_status;
 mod image_pull_failed;
 mod inspect_forbidden;
+pub(crate) mod install;
 mod jvm_out_of_memory;
 mod main_container_misnamed;
 mod oom_killed;
+mod operator_not_running;
+mod operator_not_watching_namespace;
+mod operator_rbac_missing;
 mod pod_unschedulable;
 mod resource_quota_exceeded;
 pub mod rbac_forbidden;
+mod webhook_cert_expired;
+mod webhook_cert_invalid;
+mod webhook_secret_missing;
+mod webhook_unreachable;
 
 #[cfg(test)]
 pub mod testing;
@@ -47,6 +58,16 @@ pub trait Rule: Sync {
 /// Every rule, in id order. A test checks that every rule file is registered here.
 pub static RULES: &[&dyn Rule] = &[
     &inspect_forbidden::InspectForbidden,
+    &crd_missing::CrdMissing,
+    &crd_version_mismatch::CrdVersionMismatch,
+    &operator_not_running::OperatorNotRunning,
+    &operator_not_watching_namespace::OperatorNotWatchingNamespace,
+    &operator_rbac_missing::OperatorRbacMissing,
+    &cert_manager_missing::CertManagerMissing,
+    &webhook_secret_missing::WebhookSecretMissing,
+    &webhook_unreachable::WebhookUnreachable,
+    &webhook_cert_invalid::WebhookCertInvalid,
+    &webhook_cert_expired::WebhookCertExpired,
     &main_container_misnamed::MainContainerMisnamed,
     &container_exit_zero_restarting::ContainerExitZeroRestarting,
     &flink_fatal_exit::FlinkFatalExit,

@@ -88,11 +88,24 @@ pub fn load(path: &Path) -> Result<Snapshot, BundleError> {
         load_logs(&path.join("logs"), &mut snapshot)?;
     }
     classify_operator(&mut snapshot);
+    snapshot.install_checked = holds_installation(&snapshot);
     snapshot.rbac_complete = !snapshot.roles.is_empty()
         || !snapshot.role_bindings.is_empty()
         || !snapshot.cluster_role_bindings.is_empty();
     snapshot.captured_at = newest_timestamp(&snapshot).unwrap_or_default();
     Ok(snapshot)
+}
+
+/// A bundle speaks about the installation only when it holds some of it: the operator's objects,
+/// CRDs or webhook configurations. Without them, absence proves nothing.
+pub fn holds_installation(s: &Snapshot) -> bool {
+    !s.operator_deployments.is_empty()
+        || !s.operator_pods.is_empty()
+        || !s.operator_config_maps.is_empty()
+        || !s.crds.is_empty()
+        || !s.validating_webhooks.is_empty()
+        || !s.mutating_webhooks.is_empty()
+        || !s.cert_manager_objects.is_empty()
 }
 
 /// Labels that mark the Flink operators' own Deployment and pods (the Apache chart; Lyft's).
@@ -211,6 +224,7 @@ pub fn add_value(s: &mut Snapshot, v: Value) -> Result<(), String> {
         ("CustomResourceDefinition", _) => s.crds.push(de(v).map_err(ctx)?),
         ("ValidatingWebhookConfiguration", _) => s.validating_webhooks.push(de(v).map_err(ctx)?),
         ("MutatingWebhookConfiguration", _) => s.mutating_webhooks.push(de(v).map_err(ctx)?),
+        ("Certificate" | "Issuer" | "ClusterIssuer", "cert-manager.io") => s.cert_manager_objects.push(v),
         ("EndpointSlice", _) => s.endpoint_slices.push(de(v).map_err(ctx)?),
         ("Pod", _) => s.pods.push(de(v).map_err(ctx)?),
         ("Deployment", _) => s.deployments.push(de(v).map_err(ctx)?),
@@ -395,6 +409,7 @@ fn write_all(s: &Snapshot, dir: &Path) -> Result<(), BundleError> {
         ("validatingwebhookconfigurations", with_kind(&s.validating_webhooks, "admissionregistration.k8s.io/v1", "ValidatingWebhookConfiguration")),
         ("mutatingwebhookconfigurations", with_kind(&s.mutating_webhooks, "admissionregistration.k8s.io/v1", "MutatingWebhookConfiguration")),
         ("endpointslices", with_kind(&s.endpoint_slices, "discovery.k8s.io/v1", "EndpointSlice")),
+        ("cert-manager", s.cert_manager_objects.clone()),
         ("operator-deployments", with_kind(&s.operator_deployments, "apps/v1", "Deployment")),
         ("operator-pods", with_kind(&s.operator_pods, "v1", "Pod")),
         ("operator-configmaps", with_kind(&s.operator_config_maps, "v1", "ConfigMap")),

@@ -49,6 +49,9 @@ pub struct Snapshot {
     pub crds: Vec<CustomResourceDefinition>,
     pub validating_webhooks: Vec<ValidatingWebhookConfiguration>,
     pub mutating_webhooks: Vec<MutatingWebhookConfiguration>,
+    /// cert-manager.io objects (Certificate, Issuer, ClusterIssuer) in the operator's
+    /// namespace(s), untyped: read only when cert-manager's CRDs exist.
+    pub cert_manager_objects: Vec<serde_json::Value>,
     pub events: Vec<Event>,
     pub namespaces_objects: Vec<Namespace>,
     pub service_accounts: Vec<ServiceAccount>,
@@ -64,6 +67,10 @@ pub struct Snapshot {
     pub gaps: Vec<Gap>,
     /// Whether RBAC objects were read (so rules may reason from their absence).
     pub rbac_complete: bool,
+    /// Whether the installation (operator Deployment, CRDs, webhooks) was looked for: set by the
+    /// live gather when it could read it, and by bundles that hold installation objects. Rules
+    /// conclude that something of the installation is absent only when this is true.
+    pub install_checked: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]

@@ -1,0 +1,476 @@
+//! FLK003: the Flink Kubernetes Operator is missing, scaled to zero, not ready, crash-looping or
+//! OOMKilled. Nothing reconciles Flink resources then: they get no status, and the webhook (a
+//! container of the same pod) has no endpoint.
+//!
+//! "Missing" is concluded only when the gather looked for it (the snapshot's `install_checked`)
+//! and Flink resources have waited for a status for a while: an operator we cannot recognise
+//! (another chart, a renamed label) still reconciles, and then they have one.
+
+use super::install::{
+    self, human, operators, pod_name, pod_troubles, Operator, Trouble, OPERATOR_CONTAINER,
+    WEBHOOK_CONTAINER,
+};
+use super::{Rule, RuleMeta};
+use crate::finding::{link, Category, Finding, ObjectRef, Severity};
+use crate::snapshot::{Index, Snapshot};
+
+pub struct OperatorNotRunning;
+
+static META: RuleMeta = RuleMeta {
+    id: "FLK003",
+    name: "operator_not_running",
+    category: Category::OperatorNotRunning,
+    severity: Severity::Critical,
+    explains: &["FLK012", "FLK401"],
+};
+
+impl Rule for OperatorNotRunning {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, s: &Snapshot, _index: &Index) -> Vec<Finding> {
+        if !s.install_checked {
+            return Vec::new();
+        }
+        let ops = operators(s);
+        if ops.is_empty() {
+            return missing(s).into_iter().collect();
+        }
+        ops.iter().filter_map(|op| unhealthy(s, op)).collect()
+    }
+}
+
+fn missing(s: &Snapshot) -> Option<Finding> {
+    let waiting = install::unreconciled(s, install::UNRECONCILED_AFTER);
+    if waiting.is_empty() {
+        return None;
+    }
+    let mut f = Finding::new(
+        &META,
+        ObjectRef::new("Deployment", None, install::CHART),
+        format!(
+            "no Flink Kubernetes Operator runs in the cluster: {} Flink resource(s) were never reconciled",
+            waiting.len()
+        ),
+    )
+    .evidence(format!(
+        "no Deployment or pod labelled {}={} in any namespace",
+        install::OPERATOR_LABEL,
+        install::CHART
+    ));
+    for (kind, ns, name, age) in waiting.iter().take(5) {
+        f = f.evidence(format!(
+            "{kind} {ns}/{name}: no status {} after creation",
+            human(*age)
+        ));
+    }
+    if waiting.len() > 5 {
+        f = f.evidence(format!("… and {} more without a status", waiting.len() - 5));
+    }
+    let cert_manager = install::cert_manager_installed(s);
+    let extra = if cert_manager == Some(false) {
+        "--set webhook.create=false"
+    } else {
+        ""
+    };
+    let note = match cert_manager {
+        Some(false) => "\n\n(cert-manager is not installed, so the webhook is left out; install cert-manager first to keep it)",
+        _ => "\n\n(the chart's webhook needs cert-manager: kubectl get crd certificates.cert-manager.io)",
+    };
+    Some(
+        f.fix(format!(
+            "Install the operator (it watches every namespace by default):\n\n{}{note}",
+            install::helm_install("flink-operator", extra)
+        ))
+        .verify(format!(
+            "kubectl get deployment -A -l {}={}   # expect READY 1/1",
+            install::OPERATOR_LABEL,
+            install::CHART
+        )),
+    )
+}
+
+/// The operator of one installation, when it is not healthy.
+fn unhealthy(s: &Snapshot, op: &Operator) -> Option<Finding> {
+    let ns = op.namespace;
+    let name = op.name();
+    let mut evidence = Vec::new();
+    let mut troubles = Vec::new();
+    let mut links = vec![install::link(ns)];
+
+    let desired = op
+        .deployment
+        .map(|d| &d.spec)
+        .and_then(|sp| sp.replicas)
+        .unwrap_or(1);
+    let status = op.deployment.and_then(|d| d.status.as_ref());
+    let ready = status.and_then(|st| st.ready_replicas).unwrap_or(0);
+    let available = status.and_then(|st| st.available_replicas).unwrap_or(0);
+    if let Some(d) = op.deployment {
+        if desired == 0 {
+            return Some(
+                Finding::new(
+                    &META,
+                    op.object(),
+                    format!("the operator Deployment {ns}/{name} is scaled to 0 replicas"),
+                )
+                .evidence(format!("Deployment {ns}/{name}: spec.replicas 0"))
+                .fix(format!(
+                    "kubectl scale deployment/{name} -n {ns} --replicas=1"
+                ))
+                .verify(format!(
+                    "kubectl rollout status deployment/{name} -n {ns} --timeout=180s"
+                ))
+                .link(install::link(ns)),
+            );
+        }
+        if ready < desired || available < desired {
+            evidence.push(format!(
+                "Deployment {ns}/{name}: {ready}/{desired} ready, {available} available"
+            ));
+        }
+        for c in d
+            .status
+            .as_ref()
+            .and_then(|st| st.conditions.as_ref())
+            .into_iter()
+            .flatten()
+        {
+            let (type_, status) = (
+                c.type_.as_deref().unwrap_or(""),
+                c.status.as_deref().unwrap_or(""),
+            );
+            if status == "False" || type_ == "ReplicaFailure" {
+                evidence.push(format!(
+                    "Deployment condition {type_}={status}: {}",
+                    c.message.as_deref().unwrap_or("")
+                ));
+            }
+        }
+    }
+    for p in &op.pods {
+        for t in pod_troubles(p) {
+            let container = if t.container.is_empty() {
+                String::new()
+            } else {
+                format!("/{}", t.container)
+            };
+            evidence.push(format!("pod {}{container}: {}", pod_name(p), t.detail));
+            if !t.container.is_empty() {
+                links.push(link::container(ns, pod_name(p), &t.container));
+            }
+            troubles.push((pod_name(p).to_string(), t));
+        }
+    }
+    if op.deployment.is_some() && op.pods.is_empty() && (ready < desired) {
+        evidence.push(format!(
+            "no pod of {ns}/{name} exists (selector {})",
+            op.selector()
+        ));
+    }
+    if evidence.is_empty() {
+        return None;
+    }
+    // Mount and config errors name the missing Secret/ConfigMap in events.
+    for e in install::events_in(s, ns).into_iter().rev() {
+        let reason = e.reason.as_deref().unwrap_or("");
+        let on_operator = e
+            .involved_object
+            .name
+            .as_deref()
+            .is_some_and(|n| op.pods.iter().any(|p| pod_name(p) == n) || n.starts_with(name));
+        if on_operator
+            && matches!(
+                reason,
+                "FailedMount" | "FailedCreate" | "FailedScheduling" | "BackOff" | "Failed"
+            )
+        {
+            evidence.push(install::event_line(e));
+            if evidence.len() > 12 {
+                break;
+            }
+        }
+    }
+    troubles.sort_by_key(|(_, t)| t.kind);
+    let worst = troubles.first();
+    let (title, fix, verify) = match worst.map(|(pod, t)| (pod.as_str(), t)) {
+        Some((pod, t)) if t.kind == Trouble::OomKilled => {
+            let key = if t.container == WEBHOOK_CONTAINER { "operatorPod.webhook.resources" } else { "operatorPod.resources" };
+            (
+                format!("the operator's `{}` container is OOMKilled: its memory limit is too small", t.container),
+                format!(
+                    "Give the container more memory (the chart's `{key}`), e.g. 2Gi:\n\n{}\n\n\
+                     and keep the JVM inside it (jvmArgs.{} in the chart's values, e.g. -Xmx1536m)",
+                    op.release().upgrade(&format!(
+                        "--set {key}.limits.memory=2Gi --set {key}.requests.memory=2Gi"
+                    )),
+                    if t.container == WEBHOOK_CONTAINER { "webhook" } else { "operator" }
+                ),
+                format!(
+                "kubectl get pod {pod} -n {ns} -o jsonpath='{{.status.containerStatuses[?(@.name==\"{}\")].lastState.terminated.reason}}'   # the new pod's: expect empty",
+                t.container
+                ),
+            )
+        }
+        Some((pod, t)) if t.kind == Trouble::CrashLoop => (
+            format!(
+                "the operator's `{}` container is crash-looping: {}",
+                t.container,
+                if t.container == WEBHOOK_CONTAINER {
+                    "the Flink webhooks have no backend"
+                } else {
+                    "Flink resources are not reconciled"
+                }
+            ),
+            format!(
+                "Read why it exits, then fix that cause:\n\n\
+                 kubectl logs -n {ns} {pod} -c {} --previous --tail=100\n\n\
+                 The usual causes: a Flink CRD missing (kubectl get crd | grep flink.apache.org), RBAC of its\n\
+                 ServiceAccount (kubectl auth can-i list flinkdeployments.flink.apache.org -A --as=system:serviceaccount:{ns}:{}),\n\
+                 a broken {}/{} ConfigMap. Then: kubectl rollout restart deployment/{name} -n {ns}",
+                t.container,
+                service_account(op),
+                ns,
+                install::CONFIG_MAP
+            ),
+            rollout(ns, name),
+        ),
+        Some((pod, t)) if t.kind == Trouble::ConfigError || t.kind == Trouble::Creating => {
+            let missing_secret = secret_in(&evidence);
+            let fix = match &missing_secret {
+                Some(secret) => format!(
+                    "The pod cannot start until Secret {ns}/{secret} exists (see the webhook_secret_missing finding for how it\n\
+                     is made). Once it exists the kubelet retries on its own; to restart at once:\n\n\
+                     kubectl get secret {secret} -n {ns}\n\
+                     kubectl delete pod {pod} -n {ns}"
+                ),
+                None => format!(
+                    "See what the kubelet reports for the pod and fix the object it names:\n\n\
+                     kubectl describe pod {pod} -n {ns}\n\
+                     kubectl get events -n {ns} --field-selector involvedObject.name={pod}"
+                ),
+            };
+            let what = match &missing_secret {
+                Some(secret) => format!(": Secret `{secret}` not found"),
+                None => String::new(),
+            };
+            (
+                format!("the operator pod {ns}/{pod} cannot start ({}){what}", short(&t.detail)),
+                fix,
+                rollout(ns, name),
+            )
+        }
+        Some((pod, t)) if t.kind == Trouble::ImagePull => (
+            format!("the operator's image cannot be pulled ({})", short(&t.detail)),
+            format!(
+                "Check the image name and tag, and the pull secret if the registry is private:\n\n\
+                 kubectl get deployment/{name} -n {ns} -o jsonpath='{{.spec.template.spec.containers[*].image}}'\n\
+                 {}",
+                op.release().upgrade("--set image.repository=ghcr.io/apache/flink-kubernetes-operator --set image.tag=<an existing tag, e.g. 1.15.0>")
+            ),
+            format!("kubectl get pod {pod} -n {ns}   # expect Running"),
+        ),
+        Some((pod, t)) => (
+            format!("the operator's `{}` container is not ready", if t.container.is_empty() { OPERATOR_CONTAINER } else { &t.container }),
+            format!(
+                "Read its log and the pod's events, fix what they report, then restart it:\n\n\
+                 kubectl logs -n {ns} {pod} -c {} --tail=100\n\
+                 kubectl describe pod {pod} -n {ns}\n\
+                 kubectl rollout restart deployment/{name} -n {ns}",
+                if t.container.is_empty() { OPERATOR_CONTAINER } else { &t.container }
+            ),
+            rollout(ns, name),
+        ),
+        None => (
+            format!("the operator Deployment {ns}/{name} has no ready replica"),
+            format!(
+                "The Deployment creates no running pod; its conditions and events say why:\n\n\
+                 kubectl describe deployment/{name} -n {ns}\n\
+                 kubectl get events -n {ns} --sort-by=.lastTimestamp | tail -20"
+            ),
+            rollout(ns, name),
+        ),
+    };
+    let mut f = Finding::new(&META, op.object(), title);
+    for e in evidence {
+        f = f.evidence(e);
+    }
+    for l in links {
+        if !f.links.contains(&l) {
+            f = f.link(l);
+        }
+    }
+    Some(f.fix(fix).verify(verify))
+}
+
+fn rollout(ns: &str, name: &str) -> String {
+    format!("kubectl rollout status deployment/{name} -n {ns} --timeout=180s   # expect \"successfully rolled out\"")
+}
+
+fn service_account(op: &Operator) -> String {
+    op.deployment
+        .map(|d| &d.spec)
+        .and_then(|s| s.template.spec.as_ref())
+        .and_then(|p| p.service_account_name.clone())
+        .unwrap_or_else(|| "flink-operator".into())
+}
+
+/// `secret "webhook-server-cert" not found` in an evidence line.
+fn secret_in(evidence: &[String]) -> Option<String> {
+    let re = regex::Regex::new(r#"secret "([^"]+)" not found"#).ok()?;
+    evidence
+        .iter()
+        .find_map(|e| re.captures(e).map(|c| c[1].to_string()))
+}
+
+fn short(detail: &str) -> String {
+    let d = detail.split(": ").next().unwrap_or(detail);
+    d.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::install::testing::{healthy_yaml, load, without, NS};
+    use crate::rules::testing::run;
+
+    const POD_STATUS: &str = r#"status:
+  phase: Running
+  conditions: [{type: Ready, status: "True"}]
+  containerStatuses:
+  - {name: flink-kubernetes-operator, image: x, imageID: "", ready: true, restartCount: 0, state: {running: {startedAt: "2026-11-20T09:00:10Z"}}}
+  - {name: flink-webhook, image: x, imageID: "", ready: true, restartCount: 0, state: {running: {startedAt: "2026-11-20T09:00:10Z"}}}"#;
+
+    fn with_pod_status(status: &str) -> String {
+        healthy_yaml().replace(POD_STATUS, status).replace(
+            "status: {replicas: 1, readyReplicas: 1, availableReplicas: 1, updatedReplicas: 1}",
+            "status: {replicas: 1, readyReplicas: 0, availableReplicas: 0, unavailableReplicas: 1}",
+        )
+    }
+
+    #[test]
+    fn silent_on_a_healthy_operator() {
+        assert!(run(&OperatorNotRunning, &load(&healthy_yaml())).is_empty());
+    }
+
+    #[test]
+    fn an_oom_killed_operator_gets_more_memory() {
+        let yaml = with_pod_status(
+            r#"status:
+  phase: Running
+  containerStatuses:
+  - name: flink-kubernetes-operator
+    image: x
+    imageID: ""
+    ready: false
+    restartCount: 6
+    state: {waiting: {reason: CrashLoopBackOff, message: back-off 5m0s}}
+    lastState: {terminated: {reason: OOMKilled, exitCode: 137, finishedAt: "2026-11-20T09:58:00Z"}}
+  - {name: flink-webhook, image: x, imageID: "", ready: true, restartCount: 0, state: {running: {startedAt: "2026-11-20T09:00:10Z"}}}"#,
+        );
+        let f = run(&OperatorNotRunning, &load(&yaml));
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(f[0].category, Category::OperatorNotRunning);
+        assert!(f[0].title.contains("OOMKilled"), "{}", f[0].title);
+        assert!(
+            f[0].fix
+                .contains("--set operatorPod.resources.limits.memory=2Gi"),
+            "{}",
+            f[0].fix
+        );
+        assert!(f[0].evidence.iter().any(|e| e.contains("0/1 ready")));
+        assert!(f[0].links.contains(&install::link(NS)));
+    }
+
+    #[test]
+    fn a_crash_looping_operator_points_at_its_previous_log() {
+        let yaml = with_pod_status(
+            r#"status:
+  phase: Running
+  containerStatuses:
+  - name: flink-kubernetes-operator
+    image: x
+    imageID: ""
+    ready: false
+    restartCount: 9
+    state: {waiting: {reason: CrashLoopBackOff}}
+    lastState: {terminated: {reason: Error, exitCode: 1}}"#,
+        );
+        let f = run(&OperatorNotRunning, &load(&yaml));
+        assert_eq!(f.len(), 1);
+        assert!(f[0].title.contains("crash-looping"));
+        assert!(f[0].fix.contains("kubectl logs -n flink-operator flink-kubernetes-operator-7d9c6b5f4-abcde -c flink-kubernetes-operator --previous"));
+    }
+
+    #[test]
+    fn a_pod_stuck_on_a_missing_secret_names_it() {
+        let yaml = with_pod_status(
+            r#"status:
+  phase: Pending
+  containerStatuses:
+  - {name: flink-kubernetes-operator, image: x, imageID: "", ready: false, restartCount: 0, state: {waiting: {reason: ContainerCreating}}}
+  - {name: flink-webhook, image: x, imageID: "", ready: false, restartCount: 0, state: {waiting: {reason: ContainerCreating}}}"#,
+        ) + r#"
+---
+apiVersion: v1
+kind: Event
+metadata: {name: op.1, namespace: flink-operator}
+involvedObject: {kind: Pod, namespace: flink-operator, name: flink-kubernetes-operator-7d9c6b5f4-abcde}
+reason: FailedMount
+type: Warning
+message: 'MountVolume.SetUp failed for volume "keystore" : secret "webhook-server-cert" not found'
+count: 12
+lastTimestamp: "2026-11-20T09:59:00Z"
+"#;
+        let f = run(&OperatorNotRunning, &load(&yaml));
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(
+            f[0].title
+                .contains("Secret `webhook-server-cert` not found"),
+            "{}",
+            f[0].title
+        );
+        assert!(f[0]
+            .evidence
+            .iter()
+            .any(|e| e.starts_with("event FailedMount on Pod/")));
+    }
+
+    #[test]
+    fn a_missing_operator_is_reported_only_when_resources_wait_for_it() {
+        let no_operator = without(
+            &without(&healthy_yaml(), "Deployment", "flink-kubernetes-operator"),
+            "Pod",
+            "flink-kubernetes-operator-7d9c6b5f4-abcde",
+        );
+        // The FlinkDeployment has a status: something reconciles it.
+        assert!(run(&OperatorNotRunning, &load(&no_operator)).is_empty());
+        let waiting = no_operator.replace(
+            "status: {lifecycleState: STABLE, jobManagerDeploymentStatus: READY}\n",
+            "",
+        );
+        let f = run(&OperatorNotRunning, &load(&waiting));
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(
+            f[0].evidence
+                .iter()
+                .any(|e| e == "FlinkDeployment prod/orders: no status 30m after creation"),
+            "{:#?}",
+            f[0].evidence
+        );
+        assert!(f[0].fix.contains("helm install flink-kubernetes-operator"));
+        // A bundle with no installation objects says nothing about the operator.
+        let mut s = load(&waiting);
+        s.install_checked = false;
+        assert!(run(&OperatorNotRunning, &s).is_empty());
+    }
+
+    #[test]
+    fn scaled_to_zero() {
+        let yaml = healthy_yaml().replacen("spec:\n  replicas: 1\n", "spec:\n  replicas: 0\n", 1);
+        let f = run(&OperatorNotRunning, &load(&yaml));
+        assert_eq!(f.len(), 1);
+        assert!(f[0].fix.contains("--replicas=1"));
+    }
+}

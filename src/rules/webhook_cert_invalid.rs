@@ -1,0 +1,384 @@
+//! FLK013: the API server cannot verify the Flink webhook's serving certificate, so every call
+//! fails with `x509: certificate signed by unknown authority` (or a name mismatch): the
+//! configuration's `caBundle` is empty (also the blank `Cg==`, a lone newline), is not PEM, or
+//! holds a CA that did not sign the certificate in the TLS Secret; or the certificate's
+//! subjectAltNames lack `<service>.<namespace>.svc`, the name the API server dials (a CN alone is
+//! ignored since Go 1.15). Certificates are parsed with x509-parser; nothing is shelled out.
+
+use super::install::x509::{chain_verifies, parse_pem, Cert};
+use super::install::{
+    self, cert_manager_installed, flink_hooks, secret, secret_data, serving_chain, tls_secret_name,
+    Hook,
+};
+use super::{Rule, RuleMeta};
+use crate::finding::{Category, Finding, ObjectRef, Severity};
+use crate::snapshot::{Index, Snapshot};
+use std::collections::BTreeMap;
+
+pub struct WebhookCertInvalid;
+
+static META: RuleMeta = RuleMeta {
+    id: "FLK013",
+    name: "webhook_cert_invalid",
+    category: Category::WebhookCertInvalid,
+    severity: Severity::Critical,
+    explains: &[],
+};
+
+/// One webhook with what is wrong with its caBundle.
+type Sighting<'a> = (Hook<'a>, String);
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Problem {
+    Empty,
+    NotPem,
+    OtherCa,
+}
+
+impl Rule for WebhookCertInvalid {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, s: &Snapshot, _index: &Index) -> Vec<Finding> {
+        if !s.install_checked {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        // (kind, configuration, problem) -> hooks, with the evidence for each.
+        let mut grouped: BTreeMap<(&str, &str, Problem), Vec<Sighting>> = BTreeMap::new();
+        // Installation namespace -> the hosts its webhooks dial.
+        let mut hosts: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        for h in flink_hooks(s) {
+            let Some(ns) = h.namespace() else { continue };
+            if let Some(host) = h.host() {
+                let e = hosts.entry(ns.to_string()).or_default();
+                if !e.contains(&host) {
+                    e.push(host);
+                }
+            }
+            let bundle = h
+                .client
+                .ca_bundle
+                .as_ref()
+                .map(|b| b.0.as_slice())
+                .unwrap_or(&[]);
+            let roots = match parse_pem(bundle) {
+                Ok(r) if r.is_empty() => {
+                    let what = if bundle.is_empty() {
+                        "caBundle is empty".to_string()
+                    } else if bundle == b"\n" {
+                        "caBundle is `Cg==`: a lone newline, no certificate".to_string()
+                    } else {
+                        format!(
+                            "caBundle is blank ({} byte(s) of whitespace, no certificate)",
+                            bundle.len()
+                        )
+                    };
+                    grouped
+                        .entry((h.kind, h.config, Problem::Empty))
+                        .or_default()
+                        .push((h.clone(), what));
+                    continue;
+                }
+                Ok(r) => r,
+                Err(e) => {
+                    grouped
+                        .entry((h.kind, h.config, Problem::NotPem))
+                        .or_default()
+                        .push((h.clone(), format!("caBundle is not a PEM certificate: {e}")));
+                    continue;
+                }
+            };
+            let Some((secret_name, Ok(chain))) = serving_chain(s, ns) else {
+                continue;
+            };
+            if !chain_verifies(&chain, &roots) {
+                let held: Vec<String> = roots
+                    .iter()
+                    .map(|r| format!("`{}` (serial {})", r.subject, r.serial))
+                    .collect();
+                grouped.entry((h.kind, h.config, Problem::OtherCa)).or_default().push((
+                    h.clone(),
+                    format!(
+                        "caBundle holds {}; the serving certificate in Secret {ns}/{secret_name} (serial {}) is issued by `{}`, and none of them signed it",
+                        held.join(", "),
+                        chain[0].serial,
+                        chain[0].issuer
+                    ),
+                ));
+            }
+        }
+        for ((kind, config, problem), hooks) in grouped {
+            out.push(ca_finding(s, kind, config, problem, &hooks));
+        }
+        for (ns, hosts) in hosts {
+            if let Some(f) = wrong_names(s, &ns, &hosts) {
+                out.push(f);
+            }
+        }
+        out
+    }
+}
+
+fn ca_finding(
+    s: &Snapshot,
+    kind: &str,
+    config: &str,
+    problem: Problem,
+    hooks: &[(Hook, String)],
+) -> Finding {
+    let first = &hooks[0].0;
+    let ns = first.namespace().unwrap_or("");
+    let closed = hooks.iter().any(|(h, _)| h.fails_closed());
+    let title = match problem {
+        Problem::Empty => format!(
+            "{kind} {config} has no caBundle: the API server cannot verify the Flink webhook"
+        ),
+        Problem::NotPem => format!("{kind} {config} has a caBundle that is not a certificate"),
+        Problem::OtherCa => format!(
+            "{kind} {config} trusts another CA than the one that issued the webhook's certificate"
+        ),
+    };
+    let mut f = Finding::new(&META, first.object(), title).severity(if closed {
+        Severity::Critical
+    } else {
+        Severity::Warning
+    });
+    for (h, what) in hooks {
+        f = f.evidence(format!("{} (webhooks[{}]): {what}", h.name, h.index));
+    }
+    let injector = first.inject_ca_from();
+    if let Some((cns, cert)) = injector {
+        f = f.evidence(format!(
+            "annotation {}: {cns}/{cert}: cert-manager's cainjector should keep caBundle in step with that Certificate",
+            install::INJECT_CA_FROM
+        ));
+    }
+    f = f.evidence(format!(
+        "the API server fails each call with `x509: certificate signed by unknown authority`; {}",
+        first.consequence()
+    ));
+    let tls = tls_secret_name(s, ns);
+    let ca_key = match secret(s, ns, &tls) {
+        Some(sec) if secret_data(sec, "ca.crt").is_some_and(|b| !install::x509::is_blank(b)) => {
+            "ca.crt"
+        }
+        _ => "tls.crt",
+    };
+    let patches: Vec<String> = hooks
+        .iter()
+        .map(|(h, _)| {
+            format!(
+                "kubectl patch {} --type=json -p \"[{{\\\"op\\\":\\\"add\\\",\\\"path\\\":\\\"/webhooks/{}/clientConfig/caBundle\\\",\\\"value\\\":\\\"$CA\\\"}}]\"",
+                h.kubectl(),
+                h.index
+            )
+        })
+        .collect();
+    let by_hand = format!(
+        "CA=$(kubectl get secret {tls} -n {ns} -o jsonpath='{{.data.{}}}')\n{}",
+        ca_key.replace('.', "\\."),
+        patches.join("\n")
+    );
+    let fix = match (injector, cert_manager_installed(s)) {
+        (Some(_), Some(true)) => format!(
+            "cert-manager's cainjector injects the CA from the Certificate; make sure it runs and let it re-inject:\n\n\
+             kubectl get pods -n cert-manager -l app.kubernetes.io/component=cainjector\n\
+             kubectl rollout restart deployment -n cert-manager -l app.kubernetes.io/component=cainjector\n\n\
+             or set caBundle yourself from the TLS Secret:\n\n{by_hand}"
+        ),
+        _ => format!("Set caBundle to the CA that issued the webhook's certificate (from its TLS Secret):\n\n{by_hand}"),
+    };
+    f.fix(fix)
+        .verify(format!(
+            "kubectl get {} -o jsonpath='{{.webhooks[{}].clientConfig.caBundle}}' | base64 -d | openssl x509 -noout -subject   # expect the CA of Secret {ns}/{tls}",
+            first.kubectl(),
+            first.index
+        ))
+        .link(install::link(ns))
+}
+
+/// The serving certificate does not name the host the API server dials.
+fn wrong_names(s: &Snapshot, ns: &str, hosts: &[String]) -> Option<Finding> {
+    let (secret_name, chain) = serving_chain(s, ns)?;
+    let chain = chain.ok()?;
+    let leaf: &Cert = chain.first()?;
+    let missing: Vec<&String> = hosts.iter().filter(|h| !leaf.covers(h)).collect();
+    if missing.is_empty() {
+        return None;
+    }
+    let legacy = !leaf.has_san
+        && leaf
+            .common_name
+            .as_deref()
+            .is_some_and(|cn| hosts.iter().any(|h| h == cn));
+    let closed = flink_hooks(s)
+        .iter()
+        .any(|h| h.namespace() == Some(ns) && h.fails_closed());
+    let list = missing
+        .iter()
+        .map(|h| h.as_str())
+        .collect::<Vec<_>>()
+        .join(", ");
+    let f = Finding::new(
+        &META,
+        ObjectRef::namespaced("Secret", ns, &secret_name),
+        if legacy {
+            format!("the webhook's certificate names {list} only in its CN (legacy): the API server requires a subjectAltName")
+        } else {
+            format!("the webhook's certificate is not valid for {list}, the name the API server dials")
+        },
+    )
+    .severity(if closed { Severity::Critical } else { Severity::Warning })
+    .evidence(format!("Secret {ns}/{secret_name} tls.crt: {}", leaf.names()))
+    .evidence(format!("Secret {ns}/{secret_name} tls.crt: {}", leaf.describe()))
+    .evidence(format!(
+        "the API server calls https://{}:443 and fails with `x509: certificate is valid for ..., not {}`",
+        missing[0], missing[0]
+    ));
+    let names: Vec<String> = hosts
+        .iter()
+        .flat_map(|h| [h.clone(), format!("{h}.cluster.local")])
+        .collect();
+    let cert = install::certificate(s, ns)
+        .and_then(|c| c.pointer("/metadata/name"))
+        .and_then(|v| v.as_str())
+        .map(str::to_string);
+    let op = install::operator_in(s, ns);
+    let restart = format!(
+        "kubectl rollout restart deployment/{} -n {ns}   # the webhook loads its keystore at start-up",
+        op.as_ref().map(|o| o.name()).unwrap_or(install::CHART)
+    );
+    let fix = match cert {
+        Some(cert) => format!(
+            "Give the Certificate the service's DNS names; cert-manager re-issues it:\n\n\
+             kubectl patch certificate {cert} -n {ns} --type=merge -p '{{\"spec\":{{\"dnsNames\":[{}]}}}}'\n\
+             kubectl wait --for=condition=Ready certificate/{cert} -n {ns} --timeout=120s\n\
+             {restart}",
+            names.iter().map(|n| format!("\"{n}\"")).collect::<Vec<_>>().join(",")
+        ),
+        None => format!(
+            "Issue a certificate with subjectAltName {} (cert-manager's Certificate from the chart does it:\n\
+             {}), then\n{restart}",
+            names.iter().map(|n| format!("DNS:{n}")).collect::<Vec<_>>().join(","),
+            install::release_in(s, ns).upgrade("").lines().last().unwrap_or("")
+        ),
+    };
+    Some(
+        f.fix(fix)
+            .verify(format!(
+                "kubectl get secret {secret_name} -n {ns} -o jsonpath='{{.data.tls\\.crt}}' | base64 -d | openssl x509 -noout -ext subjectAltName   # expect DNS:{}",
+                missing[0]
+            ))
+            .link(install::link(ns)),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::install::testing::{b64, good_certs, installation, load, HOST, NS};
+    use crate::rules::install::x509::testing::{ca, leaf};
+    use crate::rules::testing::run;
+
+    #[test]
+    fn silent_when_the_bundle_verifies_the_certificate() {
+        let c = good_certs();
+        let s = load(&installation(
+            &c.tls_crt,
+            &c.ca.pem,
+            &b64(c.ca.pem.as_bytes()),
+        ));
+        assert!(run(&WebhookCertInvalid, &s).is_empty());
+    }
+
+    #[test]
+    fn a_blank_ca_bundle() {
+        let c = good_certs();
+        for blank in ["Cg==", ""] {
+            let f = run(
+                &WebhookCertInvalid,
+                &load(&installation(&c.tls_crt, &c.ca.pem, blank)),
+            );
+            assert_eq!(f.len(), 2, "one per configuration: {f:#?}");
+            assert!(f.iter().all(|f| f.category == Category::WebhookCertInvalid));
+            assert!(f[0].title.contains("has no caBundle"), "{}", f[0].title);
+            assert!(
+                f[0].fix.contains("jsonpath='{.data.ca\\.crt}'"),
+                "{}",
+                f[0].fix
+            );
+            assert!(f[0].fix.contains("/webhooks/0/clientConfig/caBundle"));
+            assert!(f[0].evidence.iter().any(|e| e.contains("cainjector")));
+        }
+        let f = run(
+            &WebhookCertInvalid,
+            &load(&installation(&c.tls_crt, &c.ca.pem, "Cg==")),
+        );
+        assert!(
+            f[0].evidence[0].contains("caBundle is `Cg==`: a lone newline"),
+            "{:#?}",
+            f[0].evidence
+        );
+    }
+
+    #[test]
+    fn a_ca_bundle_from_another_ca() {
+        let c = good_certs();
+        let other = ca("someone-else");
+        let f = run(
+            &WebhookCertInvalid,
+            &load(&installation(
+                &c.tls_crt,
+                &c.ca.pem,
+                &b64(other.pem.as_bytes()),
+            )),
+        );
+        assert_eq!(f.len(), 2, "{f:#?}");
+        assert!(f[0].title.contains("trusts another CA"));
+        assert!(
+            f[0].evidence[0].contains("CN=someone-else"),
+            "{:#?}",
+            f[0].evidence
+        );
+        assert!(f[0].evidence[0].contains("CN=flink-operator-selfsigned"));
+    }
+
+    #[test]
+    fn a_certificate_for_the_wrong_name() {
+        let c = good_certs();
+        let wrong = leaf(
+            &c.ca,
+            &["flink-operator-webhook-service.default.svc"],
+            (2025, 1, 1),
+            (2030, 1, 1),
+        );
+        let f = run(
+            &WebhookCertInvalid,
+            &load(&installation(&wrong, &c.ca.pem, &b64(c.ca.pem.as_bytes()))),
+        );
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(
+            f[0].object,
+            ObjectRef::namespaced("Secret", NS, "webhook-server-cert")
+        );
+        assert!(f[0].title.contains(HOST));
+        assert!(f[0].evidence[0].contains("DNS names flink-operator-webhook-service.default.svc"));
+        assert!(f[0]
+            .fix
+            .contains("kubectl patch certificate flink-operator-serving-cert -n flink-operator"));
+
+        let cn_only = leaf(&c.ca, &[], (2025, 1, 1), (2030, 1, 1));
+        let f = run(
+            &WebhookCertInvalid,
+            &load(&installation(
+                &cn_only,
+                &c.ca.pem,
+                &b64(c.ca.pem.as_bytes()),
+            )),
+        );
+        assert_eq!(f.len(), 1);
+        assert!(f[0].evidence[0].contains("no subjectAltName"));
+    }
+}
