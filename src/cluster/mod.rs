@@ -5,3 +5,4 @@ pub mod client;
 pub mod gather;
 pub mod install;
 pub mod modes;
+pub mod logs;

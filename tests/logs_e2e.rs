@@ -1,0 +1,1114 @@
+//! End-to-end tests of `kubectl flink logs`: the real binary against a real kube-apiserver, which
+//! proxies `pods/log` to the fake kubelet serving files (scripts/test-cluster.sh).
+//!
+//! Run with `scripts/test-cluster.sh run cargo test --workspace` (or `--test logs_e2e`). Without the
+//! harness these tests FAIL when `CI` is set and print a loud SKIPPED message otherwise.
+//!
+//! Each test seeds its own namespace from a bundle it writes in a temporary directory: a native
+//! Flink deployment `orders` (a JobManager pod with two containers, two TaskManager pods, current
+//! and previous logs) plus a pod of another application that must never show up.
+
+use chrono::{DateTime, Duration as ChronoDuration, Utc};
+use serde_json::Value;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+const PLUGIN: &str = env!("CARGO_BIN_EXE_kubectl-flink");
+const JM: &str = "orders-5d8f9c7b6d-x7k2p";
+const TM1: &str = "orders-taskmanager-1-1";
+const TM2: &str = "orders-taskmanager-1-2";
+const TM3: &str = "orders-taskmanager-1-3";
+const MAIN: &str = "flink-main-container";
+const SIDECAR: &str = "log-shipper";
+const FORBIDDEN_LINE: &str = "org.apache.flink.kubernetes.shaded.io.fabric8.kubernetes.client.KubernetesClientException: \
+Failure executing: GET at: https://10.96.0.1/api/v1/namespaces/NS/pods. Message: pods is forbidden: \
+User \"system:serviceaccount:NS:default\" cannot watch resource \"pods\" in API group \"\" in the namespace \"NS\".";
+
+struct Harness {
+    script: PathBuf,
+    admin: PathBuf,
+    e2e: PathBuf,
+    limited: PathBuf,
+    kubectl: PathBuf,
+    log_root: PathBuf,
+    node: String,
+}
+
+fn env_path(name: &str) -> Option<PathBuf> {
+    std::env::var_os(name)
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+}
+
+fn in_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0")
+}
+
+fn harness() -> Result<&'static Harness, String> {
+    static H: OnceLock<Result<Harness, String>> = OnceLock::new();
+    H.get_or_init(|| {
+        let dir = env_path("KUBE_HARNESS_DIR").ok_or("KUBE_HARNESS_DIR is not set")?;
+        let need = |name: &str| -> Result<PathBuf, String> {
+            let p = env_path(name).ok_or(format!(
+                "{name} is not set (KUBE_HARNESS_DIR={})",
+                dir.display()
+            ))?;
+            if p.exists() {
+                Ok(p)
+            } else {
+                Err(format!("{name}={} does not exist", p.display()))
+            }
+        };
+        Ok(Harness {
+            script: PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scripts/test-cluster.sh"),
+            admin: need("KUBECONFIG")?,
+            e2e: need("KUBE_E2E_KUBECONFIG")?,
+            limited: need("KUBE_LIMITED_KUBECONFIG")?,
+            kubectl: need("KUBE_HARNESS_KUBECTL")?,
+            log_root: need("KUBE_HARNESS_LOG_ROOT")?,
+            node: std::env::var("KUBE_HARNESS_NODE").unwrap_or_else(|_| "fake-node".into()),
+        })
+    })
+    .as_ref()
+    .map_err(Clone::clone)
+}
+
+fn harness_or_skip(test: &str) -> Option<&'static Harness> {
+    match harness() {
+        Ok(h) => Some(h),
+        Err(why) if in_ci() => panic!(
+            "logs e2e test {test} cannot run: no test cluster ({why}). CI must run the suite as \
+             `scripts/test-cluster.sh run cargo test --workspace`."
+        ),
+        Err(why) => {
+            // Straight to stderr, past the test harness's output capture: a skip must be seen.
+            let _ = writeln!(
+                std::io::stderr(),
+                "\n******** SKIPPED logs e2e test {test}: no test cluster ({why}).\n\
+                 ******** Run: scripts/test-cluster.sh run cargo test --test logs_e2e\n"
+            );
+            None
+        }
+    }
+}
+
+// ------------------------------------------------------------------------------------ fixtures
+
+fn log4j(t: DateTime<Utc>) -> String {
+    t.format("%Y-%m-%d %H:%M:%S,%3f").to_string()
+}
+
+fn rfc3339(t: DateTime<Utc>) -> String {
+    t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+}
+
+/// `n` lines for one stream, the first ones two hours old, the last `recent` ones a few seconds old.
+fn lines(marker: &str, n: usize, recent: usize, now: DateTime<Utc>) -> Vec<String> {
+    (0..n)
+        .map(|i| {
+            let t = if i + recent >= n {
+                now - ChronoDuration::seconds(5) + ChronoDuration::milliseconds(i as i64)
+            } else {
+                now - ChronoDuration::hours(2) + ChronoDuration::seconds(i as i64)
+            };
+            format!(
+                "{} INFO  org.apache.flink.Test [] - {marker} line {i}",
+                log4j(t)
+            )
+        })
+        .collect()
+}
+
+fn container_status(
+    name: &str,
+    restarts: i32,
+    last_exit: Option<i32>,
+    started: DateTime<Utc>,
+) -> String {
+    let last = match last_exit {
+        Some(code) => format!(
+            ", lastState: {{terminated: {{exitCode: {code}, reason: Error, startedAt: \"{}\", finishedAt: \"{}\"}}}}",
+            rfc3339(started - ChronoDuration::minutes(5)),
+            rfc3339(started - ChronoDuration::seconds(10))
+        ),
+        None => String::new(),
+    };
+    format!(
+        "    - {{name: {name}, image: flink:1.20, imageID: \"docker.io/library/flink@sha256:00\", ready: true, started: true, \
+         restartCount: {restarts}, state: {{running: {{startedAt: \"{}\"}}}}{last}}}",
+        rfc3339(started)
+    )
+}
+
+fn pod_yaml(
+    ns: &str,
+    name: &str,
+    labels: &str,
+    containers: &[&str],
+    statuses: &[String],
+    node: &str,
+    started: DateTime<Utc>,
+) -> String {
+    let specs: String = containers
+        .iter()
+        .map(|c| format!("    - {{name: {c}, image: flink:1.20}}\n"))
+        .collect();
+    format!(
+        "apiVersion: v1\nkind: Pod\nmetadata:\n  name: {name}\n  namespace: {ns}\n  labels: {labels}\nspec:\n  nodeName: {node}\n  \
+         containers:\n{specs}status:\n  phase: Running\n  startTime: \"{}\"\n  hostIP: 127.0.0.1\n  podIP: 10.244.0.9\n  \
+         containerStatuses:\n{}\n",
+        rfc3339(started),
+        statuses.join("\n")
+    )
+}
+
+const JM_LABELS: &str = "{app: orders, component: jobmanager, type: flink-native-kubernetes, pod-template-hash: 5d8f9c7b6d}";
+const TM_LABELS: &str = "{app: orders, component: taskmanager, type: flink-native-kubernetes}";
+
+struct Fixture {
+    ns: String,
+    now: DateTime<Utc>,
+    _dir: tempfile::TempDir,
+}
+
+static SEQ: AtomicUsize = AtomicUsize::new(0);
+
+/// Seeds a fresh namespace with the `orders` deployment and returns its name.
+fn seed(h: &Harness, test: &str, jm_lines: usize) -> Fixture {
+    let ns = format!(
+        "logs-{test}-{}-{}",
+        std::process::id(),
+        SEQ.fetch_add(1, Ordering::SeqCst)
+    );
+    let now = Utc::now();
+    let started = now - ChronoDuration::minutes(30);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let b = dir.path();
+    let mut yaml = format!("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: {ns}\n---\n");
+    yaml += &pod_yaml(
+        &ns,
+        JM,
+        JM_LABELS,
+        &[MAIN, SIDECAR],
+        &[
+            container_status(MAIN, 1, Some(239), started),
+            container_status(SIDECAR, 0, None, started),
+        ],
+        &h.node,
+        started,
+    );
+    for tm in [TM1, TM2] {
+        yaml += "---\n";
+        yaml += &pod_yaml(
+            &ns,
+            tm,
+            TM_LABELS,
+            &[MAIN],
+            &[container_status(MAIN, 0, None, started)],
+            &h.node,
+            started,
+        );
+    }
+    yaml += "---\n";
+    yaml += &pod_yaml(
+        &ns,
+        "web-7f7f7f-abcde",
+        "{app: web}",
+        &[MAIN],
+        &[container_status(MAIN, 0, None, started)],
+        &h.node,
+        started,
+    );
+    std::fs::write(b.join("objects.yaml"), yaml).expect("write bundle");
+
+    let write = |pod: &str, file: &str, content: Vec<String>| {
+        let d = b.join("logs").join(&ns).join(pod);
+        std::fs::create_dir_all(&d).expect("mkdir logs");
+        std::fs::write(d.join(file), content.join("\n") + "\n").expect("write log");
+    };
+    let mut jm = lines("JM-CURRENT", jm_lines, 3, now);
+    jm.insert(
+        jm.len() - 3,
+        format!(
+            "{} WARN  Fabric8FlinkKubeClient [] - {}",
+            log4j(now - ChronoDuration::seconds(6)),
+            FORBIDDEN_LINE.replace("NS", &ns)
+        ),
+    );
+    write(JM, &format!("{MAIN}.log"), jm);
+    let mut prev = lines("JM-PREVIOUS", 20, 0, now - ChronoDuration::minutes(31));
+    prev.push(format!(
+        "{} ERROR ClusterEntrypoint [] - Fatal error occurred in the cluster entrypoint.",
+        log4j(now - ChronoDuration::minutes(31))
+    ));
+    write(JM, &format!("{MAIN}.previous.log"), prev);
+    write(JM, &format!("{SIDECAR}.log"), lines("SIDECAR", 10, 2, now));
+    write(
+        TM1,
+        &format!("{MAIN}.log"),
+        lines("TM1-CURRENT", 10, 2, now),
+    );
+    write(
+        TM2,
+        &format!("{MAIN}.log"),
+        lines("TM2-CURRENT", 10, 2, now),
+    );
+    write(
+        "web-7f7f7f-abcde",
+        &format!("{MAIN}.log"),
+        lines("WEB", 5, 1, now),
+    );
+
+    let out = Command::new(&h.script)
+        .arg("seed")
+        .arg(b)
+        .output()
+        .expect("run test-cluster.sh seed");
+    assert!(
+        out.status.success(),
+        "seeding {ns} failed:\n{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    Fixture { ns, now, _dir: dir }
+}
+
+// ------------------------------------------------------------------------------------ running
+
+fn flink_cmd(h: &Harness, kubeconfig: &Path, args: &[&str]) -> Command {
+    let mut c = Command::new(PLUGIN);
+    c.args(args)
+        .env("KUBECONFIG", kubeconfig)
+        .env_remove("NO_COLOR")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let _ = h;
+    c
+}
+
+/// Runs to completion (60 s at most).
+fn flink(h: &Harness, args: &[&str]) -> (i32, String, String) {
+    run_as(h, &h.e2e, args)
+}
+
+fn run_as(h: &Harness, kubeconfig: &Path, args: &[&str]) -> (i32, String, String) {
+    let mut child = flink_cmd(h, kubeconfig, args)
+        .spawn()
+        .expect("start kubectl-flink");
+    let out = wait_output(&mut child, Duration::from_secs(60), args);
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn wait_output(child: &mut Child, limit: Duration, what: &[&str]) -> Output {
+    let stdout = child.stdout.take();
+    let stderr = child.stderr.take();
+    let t_out = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        if let Some(mut r) = stdout {
+            let _ = r.read_to_end(&mut v);
+        }
+        v
+    });
+    let t_err = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        if let Some(mut r) = stderr {
+            let _ = r.read_to_end(&mut v);
+        }
+        v
+    });
+    let deadline = Instant::now() + limit;
+    let status = loop {
+        if let Some(s) = child.try_wait().expect("wait") {
+            break s;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("kubectl-flink {what:?} did not finish within {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    Output {
+        status,
+        stdout: t_out.join().unwrap_or_default(),
+        stderr: t_err.join().unwrap_or_default(),
+    }
+}
+
+fn kubectl(h: &Harness, args: &[&str], stdin: Option<&str>) {
+    let mut c = Command::new(&h.kubectl);
+    c.arg("--kubeconfig").arg(&h.admin).args(args);
+    c.stdin(if stdin.is_some() {
+        Stdio::piped()
+    } else {
+        Stdio::null()
+    })
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped());
+    let mut child = c.spawn().expect("run kubectl");
+    if let Some(input) = stdin {
+        child
+            .stdin
+            .take()
+            .expect("stdin")
+            .write_all(input.as_bytes())
+            .expect("write kubectl stdin");
+    }
+    let out = child.wait_with_output().expect("kubectl output");
+    assert!(
+        out.status.success(),
+        "kubectl {args:?} failed: {}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// A running `logs -f`, its output collected line by line as it comes.
+struct Follower {
+    child: Child,
+    stdout: Arc<Mutex<Vec<String>>>,
+    stderr: Arc<Mutex<Vec<String>>>,
+}
+
+impl Follower {
+    fn start(h: &Harness, args: &[&str]) -> Follower {
+        let mut child = flink_cmd(h, &h.e2e, args)
+            .spawn()
+            .expect("start kubectl-flink -f");
+        let collect = |r: Box<dyn Read + Send>| {
+            let sink = Arc::new(Mutex::new(Vec::new()));
+            let s = sink.clone();
+            std::thread::spawn(move || {
+                for line in BufReader::new(r).lines() {
+                    match line {
+                        Ok(l) => s.lock().unwrap().push(l),
+                        Err(_) => break,
+                    }
+                }
+            });
+            sink
+        };
+        let stdout = collect(Box::new(child.stdout.take().expect("stdout")));
+        let stderr = collect(Box::new(child.stderr.take().expect("stderr")));
+        Follower {
+            child,
+            stdout,
+            stderr,
+        }
+    }
+
+    fn wait_for(
+        &self,
+        what: &str,
+        stream: &Arc<Mutex<Vec<String>>>,
+        pred: impl Fn(&[String]) -> bool,
+    ) {
+        let deadline = Instant::now() + Duration::from_secs(40);
+        while Instant::now() < deadline {
+            if pred(&stream.lock().unwrap()) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        panic!(
+            "timed out waiting for {what}\n--- stdout:\n{}\n--- stderr:\n{}",
+            self.stdout.lock().unwrap().join("\n"),
+            self.stderr.lock().unwrap().join("\n")
+        );
+    }
+
+    fn wait_out(&self, what: &str, needle: &str) {
+        let n = needle.to_string();
+        self.wait_for(what, &self.stdout, move |l| {
+            l.iter().any(|x| x.contains(&n))
+        });
+    }
+
+    fn wait_err(&self, what: &str, needle: &str) {
+        let n = needle.to_string();
+        self.wait_for(what, &self.stderr, move |l| {
+            l.iter().any(|x| x.contains(&n))
+        });
+    }
+
+    fn count_out(&self, needle: &str) -> usize {
+        self.stdout
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|l| l.contains(needle))
+            .count()
+    }
+
+    /// Ctrl-C: must exit 0 promptly.
+    fn interrupt(mut self) -> (i32, Vec<String>, Vec<String>) {
+        let pid = self.child.id().to_string();
+        let _ = Command::new("kill").args(["-INT", &pid]).status();
+        let deadline = Instant::now() + Duration::from_secs(10);
+        let status = loop {
+            if let Some(s) = self.child.try_wait().expect("wait") {
+                break s;
+            }
+            if Instant::now() > deadline {
+                let _ = self.child.kill();
+                panic!("kubectl-flink -f did not stop within 10 s of SIGINT");
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        std::thread::sleep(Duration::from_millis(200));
+        (
+            status.code().unwrap_or(-1),
+            self.stdout.lock().unwrap().clone(),
+            self.stderr.lock().unwrap().clone(),
+        )
+    }
+}
+
+impl Drop for Follower {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn pos(out: &str, needle: &str) -> usize {
+    out.find(needle)
+        .unwrap_or_else(|| panic!("{needle:?} not in output:\n{out}"))
+}
+
+// ------------------------------------------------------------------------------------ tests
+
+#[test]
+fn every_pod_of_the_deployment_prefixed_in_stable_order() {
+    let Some(h) = harness_or_skip("every_pod_of_the_deployment_prefixed_in_stable_order") else {
+        return;
+    };
+    let f = seed(h, "order", 12);
+    let (code, out, err) = flink(h, &["logs", "orders", "-n", &f.ns]);
+    assert_eq!(code, 0, "stderr: {err}");
+    // The main container of each pod, JobManager first, TaskManagers by name.
+    let jm = pos(&out, &format!("{JM}/{MAIN} "));
+    let tm1 = pos(&out, &format!("{TM1}/{MAIN} "));
+    let tm2 = pos(&out, &format!("{TM2}/{MAIN} "));
+    assert!(jm < tm1 && tm1 < tm2, "{out}");
+    assert!(
+        out.contains("JM-CURRENT line 0") && out.contains("TM2-CURRENT line 9"),
+        "{out}"
+    );
+    // Not the sidecar by default, never another application's pod, never a previous instance.
+    assert!(
+        !out.contains("SIDECAR") && !out.contains("WEB") && !out.contains("JM-PREVIOUS"),
+        "{out}"
+    );
+    for l in out.lines() {
+        assert!(
+            l.starts_with(&format!("{JM}/{MAIN} ")) || l.starts_with("orders-taskmanager-1-"),
+            "unprefixed: {l}"
+        );
+    }
+    // The JobManager restarted: say how to see the crashed instance.
+    assert!(err.contains("restarted") && err.contains("-p"), "{err}");
+
+    // Several containers.
+    let (code, out, _) = flink(
+        h,
+        &[
+            "logs",
+            "orders",
+            "-n",
+            &f.ns,
+            "--all-containers",
+            "--component",
+            "jobmanager",
+        ],
+    );
+    assert_eq!(code, 0);
+    assert!(
+        out.contains(&format!("{JM}/{SIDECAR} ")) && out.contains("SIDECAR line 0"),
+        "{out}"
+    );
+    assert!(
+        pos(&out, &format!("{JM}/{MAIN} ")) < pos(&out, &format!("{JM}/{SIDECAR} ")),
+        "{out}"
+    );
+    assert!(!out.contains("TM1-CURRENT"), "{out}");
+    let (code, out, _) = flink(h, &["logs", "orders", "-n", &f.ns, "-c", SIDECAR]);
+    assert_eq!(code, 0);
+    assert!(
+        out.lines()
+            .all(|l| l.starts_with(&format!("{JM}/{SIDECAR} "))),
+        "{out}"
+    );
+
+    // -l for anything else; --no-prefix.
+    let (code, out, _) = flink(h, &["logs", "-l", "app=web", "-n", &f.ns, "--no-prefix"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.lines().count() == 5 && out.lines().all(|l| l.contains("WEB line")),
+        "{out}"
+    );
+}
+
+#[test]
+fn previous_tail_since_grep_and_timestamps() {
+    let Some(h) = harness_or_skip("previous_tail_since_grep_and_timestamps") else {
+        return;
+    };
+    let f = seed(h, "flags", 12);
+
+    let (code, out, err) = flink(h, &["logs", "orders", "-n", &f.ns, "-p"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.lines()
+            .all(|l| l.starts_with(&format!("{JM}/{MAIN} [previous] "))),
+        "{out}"
+    );
+    assert!(
+        out.contains("JM-PREVIOUS line 0")
+            && out.contains("Fatal error occurred in the cluster entrypoint"),
+        "{out}"
+    );
+    // TaskManagers never restarted: said once, with what to change.
+    assert!(
+        err.contains("no previous instance") && err.contains(TM1) && err.contains("drop -p"),
+        "{err}"
+    );
+
+    let (code, out, _) = flink(h, &["logs", "orders", "-n", &f.ns, "--tail", "2"]);
+    assert_eq!(code, 0);
+    for p in [JM, TM1, TM2] {
+        assert_eq!(out.lines().filter(|l| l.starts_with(p)).count(), 2, "{out}");
+    }
+    assert!(
+        out.contains("JM-CURRENT line 11")
+            && !out.lines().any(|l| l.ends_with("JM-CURRENT line 9")),
+        "{out}"
+    );
+
+    // --since: only the lines of the last five minutes (the rest are two hours old); all of them.
+    let (code, out, _) = flink(h, &["logs", "orders", "-n", &f.ns, "--since", "5m"]);
+    assert_eq!(code, 0);
+    assert!(
+        !out.contains("line 0")
+            && out.contains("JM-CURRENT line 11")
+            && out.contains("TM1-CURRENT line 8"),
+        "{out}"
+    );
+    assert_eq!(
+        out.lines().filter(|l| l.starts_with(TM1)).count(),
+        2,
+        "{out}"
+    );
+    let since_time = rfc3339(f.now - ChronoDuration::minutes(5));
+    let (code, out2, _) = flink(
+        h,
+        &["logs", "orders", "-n", &f.ns, "--since-time", &since_time],
+    );
+    assert_eq!(code, 0);
+    assert_eq!(out, out2);
+
+    let (code, out, _) = flink(
+        h,
+        &[
+            "logs",
+            "orders",
+            "-n",
+            &f.ns,
+            "--grep",
+            "line (3|7)$",
+            "--tail=-1",
+        ],
+    );
+    assert_eq!(code, 0);
+    assert_eq!(out.lines().count(), 6, "{out}");
+
+    let (code, out, _) = flink(
+        h,
+        &[
+            "logs",
+            "orders",
+            "-n",
+            &f.ns,
+            "--timestamps",
+            "--tail",
+            "1",
+            "-c",
+            MAIN,
+        ],
+    );
+    assert_eq!(code, 0);
+    for l in out.lines() {
+        let ts = l.split(' ').nth(1).unwrap_or("");
+        assert!(
+            DateTime::parse_from_rfc3339(ts).is_ok(),
+            "no timestamp after the prefix: {l}"
+        );
+    }
+}
+
+#[test]
+fn json_lines_carry_the_403_signature() {
+    let Some(h) = harness_or_skip("json_lines_carry_the_403_signature") else {
+        return;
+    };
+    let f = seed(h, "json", 12);
+    let (code, out, err) = flink(
+        h,
+        &[
+            "logs",
+            "orders",
+            "-n",
+            &f.ns,
+            "-o",
+            "json",
+            "--timestamps",
+            "--component",
+            "jobmanager",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    let records: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("one JSON object per line"))
+        .collect();
+    assert_eq!(records.len(), 13, "{out}");
+    for r in &records {
+        assert_eq!(r["pod"], JM);
+        assert_eq!(r["container"], MAIN);
+        assert_eq!(r["previous"], false);
+        assert!(
+            r["timestamp"]
+                .as_str()
+                .is_some_and(|t| DateTime::parse_from_rfc3339(t).is_ok()),
+            "{r}"
+        );
+        // The kubelet's timestamp is split off the line.
+        let (ts, line) = (
+            r["timestamp"].as_str().unwrap_or(""),
+            r["line"].as_str().unwrap_or(""),
+        );
+        assert!(!line.starts_with(ts) && line.contains("- "), "{r}");
+    }
+    let hits: Vec<&Value> = records
+        .iter()
+        .filter(|r| !r["signature"].is_null())
+        .collect();
+    assert_eq!(hits.len(), 1, "{out}");
+    assert_eq!(hits[0]["signature"], "SIG-K8S-FORBIDDEN");
+    assert_eq!(hits[0]["category"], "rbac_forbidden");
+    assert!(
+        hits[0]["line"]
+            .as_str()
+            .unwrap_or("")
+            .contains("is forbidden"),
+        "{out}"
+    );
+
+    // The same line highlighted in the table output when asked for (no colour: stdout is a pipe).
+    let (_, out, _) = flink(
+        h,
+        &[
+            "logs",
+            "orders",
+            "-n",
+            &f.ns,
+            "--highlight",
+            "--component",
+            "jobmanager",
+        ],
+    );
+    let marked: Vec<&str> = out.lines().filter(|l| l.contains('⟵')).collect();
+    assert_eq!(marked.len(), 1, "{out}");
+    assert!(
+        marked[0].contains("is forbidden") && marked[0].contains("⟵ rbac_forbidden:"),
+        "{out}"
+    );
+    let (_, coloured, _) = flink(
+        h,
+        &[
+            "logs",
+            "orders",
+            "-n",
+            &f.ns,
+            "--color",
+            "always",
+            "--component",
+            "jobmanager",
+        ],
+    );
+    assert!(
+        coloured.contains("\x1b[31m") && coloured.contains('⟵'),
+        "{coloured}"
+    );
+}
+
+#[test]
+fn errors_and_exit_codes() {
+    let Some(h) = harness_or_skip("errors_and_exit_codes") else {
+        return;
+    };
+    let f = seed(h, "errors", 5);
+    let (code, out, err) = flink(h, &["logs", "nosuchapp", "-n", &f.ns]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert_eq!(err.trim().lines().count(), 1, "one clear line: {err}");
+    assert!(
+        err.contains("no pods match") && err.contains("app=nosuchapp"),
+        "{err}"
+    );
+    let (code, _, err) = flink(h, &["logs", "orders", "-n", &f.ns, "-c", "nope"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("nope") && err.contains(SIDECAR), "{err}");
+    // May list pods but not read their logs.
+    let (code, _, err) = run_as(h, &h.limited, &["logs", "orders", "-n", &f.ns]);
+    assert_eq!(code, 3, "{err}");
+    assert!(err.contains("forbidden"), "{err}");
+    // Nothing listens there.
+    let dir = tempfile::tempdir().expect("tmp");
+    let kc = dir.path().join("kubeconfig");
+    std::fs::write(
+        &kc,
+        "apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: \"https://127.0.0.1:9\"}}]\n\
+         users: [{name: u, user: {token: x}}]\ncontexts: [{name: c, context: {cluster: c, user: u}}]\ncurrent-context: c\n",
+    )
+    .expect("write kubeconfig");
+    let (code, _, err) = run_as(h, &kc, &["logs", "orders", "--request-timeout", "5s"]);
+    assert_eq!(code, 3, "{err}");
+}
+
+#[test]
+fn closed_stdout_is_not_an_error_and_bytes_are_shown_safely() {
+    let Some(h) = harness_or_skip("closed_stdout_is_not_an_error_and_bytes_are_shown_safely")
+    else {
+        return;
+    };
+    let f = seed(h, "pipe", 60_000);
+    // Non-UTF-8 bytes in a log.
+    let tm = h.log_root.join(&f.ns).join(TM1).join(format!("{MAIN}.log"));
+    let mut file = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&tm)
+        .expect("open TM log");
+    file.write_all(b"bad bytes \xff\xfe here\n")
+        .expect("append");
+    drop(file);
+    let (code, out, _) = flink(
+        h,
+        &[
+            "logs",
+            "orders",
+            "-n",
+            &f.ns,
+            "--component",
+            "taskmanager",
+            "--tail",
+            "1",
+        ],
+    );
+    assert_eq!(code, 0);
+    assert!(out.contains("bad bytes \u{fffd}\u{fffd} here"), "{out}");
+
+    // `| head -1`: read one line, close the pipe.
+    let mut child = flink_cmd(h, &h.e2e, &["logs", "orders", "-n", &f.ns, "--tail=-1"])
+        .spawn()
+        .expect("start");
+    let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
+    let mut first = String::new();
+    stdout.read_line(&mut first).expect("first line");
+    assert!(first.starts_with(JM), "{first}");
+    drop(stdout);
+    let out = wait_output(&mut child, Duration::from_secs(60), &["logs", "| head"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(
+        !err.contains("Broken pipe") && !err.contains("panicked"),
+        "{err}"
+    );
+}
+
+#[test]
+fn follow_picks_up_new_pods_restarts_and_deletions() {
+    let Some(h) = harness_or_skip("follow_picks_up_new_pods_restarts_and_deletions") else {
+        return;
+    };
+    let f = seed(h, "follow", 12);
+    let ns = f.ns.as_str();
+    let fl = Follower::start(h, &["logs", "orders", "-n", ns, "-f"]);
+    fl.wait_out("the initial lines", "TM2-CURRENT line 9");
+    assert_eq!(fl.count_out("JM-CURRENT line 0"), 1);
+
+    // A line appended to a running container.
+    let tm1_log = h.log_root.join(ns).join(TM1).join(format!("{MAIN}.log"));
+    let append = |path: &Path, line: &str| {
+        let mut file = std::fs::OpenOptions::new()
+            .append(true)
+            .create(true)
+            .open(path)
+            .expect("open log");
+        writeln!(file, "{line}").expect("append");
+    };
+    append(
+        &tm1_log,
+        &format!("{} INFO  x [] - TM1-APPENDED", log4j(Utc::now())),
+    );
+    fl.wait_out("an appended line", "TM1-APPENDED");
+
+    // A TaskManager pod appears mid-stream.
+    let started = Utc::now();
+    let tm3_dir = h.log_root.join(ns).join(TM3);
+    std::fs::create_dir_all(&tm3_dir).expect("mkdir");
+    std::fs::write(
+        tm3_dir.join(format!("{MAIN}.log")),
+        format!("{} INFO  x [] - TM3-FIRST\n", log4j(started)),
+    )
+    .expect("write TM3 log");
+    let pod = pod_yaml(ns, TM3, TM_LABELS, &[MAIN], &[], &h.node, started);
+    let spec_only = pod.split("status:").next().unwrap_or(&pod).to_string();
+    kubectl(h, &["create", "-f", "-"], Some(&spec_only));
+    let status = format!(
+        "{{\"status\":{{\"phase\":\"Running\",\"containerStatuses\":[{{\"name\":\"{MAIN}\",\"image\":\"flink:1.20\",\"imageID\":\"x\",\
+         \"ready\":true,\"restartCount\":0,\"state\":{{\"running\":{{\"startedAt\":\"{}\"}}}}}}]}}}}",
+        rfc3339(started)
+    );
+    kubectl(
+        h,
+        &[
+            "-n",
+            ns,
+            "patch",
+            "pod",
+            TM3,
+            "--subresource=status",
+            "--type=merge",
+            "-p",
+            &status,
+        ],
+        None,
+    );
+    fl.wait_err(
+        "the new pod noticed",
+        &format!("pod/{TM3} (TaskManager) appeared"),
+    );
+    fl.wait_out("the new pod's first line", &format!("{TM3}/{MAIN} "));
+    fl.wait_out("the new pod's first line", "TM3-FIRST");
+    append(
+        &tm3_dir.join(format!("{MAIN}.log")),
+        &format!("{} INFO  x [] - TM3-SECOND", log4j(Utc::now())),
+    );
+    fl.wait_out("a line appended to the new pod", "TM3-SECOND");
+
+    // TM1 restarts: the old instance's log becomes the previous one, the new one starts empty-ish.
+    let restarted = Utc::now();
+    std::fs::rename(
+        &tm1_log,
+        tm1_log.with_file_name(format!("{MAIN}.previous.log")),
+    )
+    .expect("rotate");
+    std::fs::write(
+        &tm1_log,
+        format!("{} INFO  x [] - TM1-NEW-INSTANCE\n", log4j(restarted)),
+    )
+    .expect("write new instance");
+    let status = format!(
+        "{{\"status\":{{\"containerStatuses\":[{{\"name\":\"{MAIN}\",\"image\":\"flink:1.20\",\"imageID\":\"x\",\"ready\":true,\
+         \"restartCount\":1,\"state\":{{\"running\":{{\"startedAt\":\"{}\"}}}},\"lastState\":{{\"terminated\":{{\"exitCode\":239,\
+         \"reason\":\"Error\",\"startedAt\":\"{}\",\"finishedAt\":\"{}\"}}}}}}]}}}}",
+        rfc3339(restarted),
+        rfc3339(started - ChronoDuration::minutes(30)),
+        rfc3339(restarted)
+    );
+    kubectl(
+        h,
+        &[
+            "-n",
+            ns,
+            "patch",
+            "pod",
+            TM1,
+            "--subresource=status",
+            "--type=merge",
+            "-p",
+            &status,
+        ],
+        None,
+    );
+    fl.wait_err(
+        "the restart noticed",
+        &format!("{TM1}/{MAIN} restarted (restart 1)"),
+    );
+    fl.wait_out("the new instance's line", "TM1-NEW-INSTANCE");
+    append(
+        &tm1_log,
+        &format!("{} INFO  x [] - TM1-NEW-SECOND", log4j(Utc::now())),
+    );
+    fl.wait_out("a line of the new instance", "TM1-NEW-SECOND");
+
+    // TM2 is deleted: said once.
+    kubectl(
+        h,
+        &[
+            "-n",
+            ns,
+            "delete",
+            "pod",
+            TM2,
+            "--grace-period=0",
+            "--force",
+        ],
+        None,
+    );
+    fl.wait_err(
+        "the deletion noticed",
+        &format!("pod/{TM2} (TaskManager) is gone"),
+    );
+
+    std::thread::sleep(Duration::from_millis(500));
+    let (code, out, err) = fl.interrupt();
+    assert_eq!(code, 0, "Ctrl-C exits 0\n{}", err.join("\n"));
+    // Nothing printed twice, nothing dropped.
+    for needle in [
+        "JM-CURRENT line 0",
+        "TM1-APPENDED",
+        "TM3-FIRST",
+        "TM3-SECOND",
+        "TM1-NEW-INSTANCE",
+        "TM1-NEW-SECOND",
+    ] {
+        assert_eq!(
+            out.iter().filter(|l| l.contains(needle)).count(),
+            1,
+            "{needle} once:\n{}",
+            out.join("\n")
+        );
+    }
+    assert_eq!(
+        err.iter().filter(|l| l.contains("is gone")).count(),
+        1,
+        "{}",
+        err.join("\n")
+    );
+    assert_eq!(
+        err.iter().filter(|l| l.contains("appeared")).count(),
+        1,
+        "{}",
+        err.join("\n")
+    );
+}
+
+#[test]
+fn follow_waits_for_pods_and_warns_at_the_stream_cap() {
+    let Some(h) = harness_or_skip("follow_waits_for_pods_and_warns_at_the_stream_cap") else {
+        return;
+    };
+    let f = seed(h, "cap", 12);
+    let ns = f.ns.as_str();
+
+    // Three containers, two allowed: warned once, and the first two (in order) are followed.
+    let fl = Follower::start(
+        h,
+        &["logs", "orders", "-n", ns, "-f", "--max-log-requests", "2"],
+    );
+    fl.wait_err("the cap warning", "--max-log-requests 2");
+    fl.wait_out("the followed streams", "TM1-CURRENT line 9");
+    let err = fl.stderr.lock().unwrap().join("\n");
+    assert!(
+        err.contains("following 2 of 3") && err.contains(TM2),
+        "{err}"
+    );
+    assert_eq!(fl.count_out("TM2-CURRENT"), 0);
+    let (code, _, err) = fl.interrupt();
+    assert_eq!(code, 0);
+    assert_eq!(
+        err.iter()
+            .filter(|l| l.contains("--max-log-requests"))
+            .count(),
+        1,
+        "{}",
+        err.join("\n")
+    );
+
+    // Without -f the cap only bounds concurrency: everything is printed, no warning.
+    let (code, out, err) = flink(
+        h,
+        &[
+            "logs",
+            "orders",
+            "-n",
+            ns,
+            "--max-log-requests",
+            "1",
+            "--all-containers",
+        ],
+    );
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("SIDECAR line 9")
+            && out.contains("TM2-CURRENT line 9")
+            && !err.contains("warning"),
+        "{err}"
+    );
+
+    // A name with no pods yet: with -f, wait (said once) and pick them up when they come.
+    let fl = Follower::start(h, &["logs", "later", "-n", ns, "-f"]);
+    fl.wait_err("the waiting note", "waiting for them to appear");
+    let started = Utc::now();
+    let dir = h.log_root.join(ns).join("later-taskmanager-1-1");
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    std::fs::write(
+        dir.join(format!("{MAIN}.log")),
+        format!("{} INFO  x [] - LATER-FIRST\n", log4j(started)),
+    )
+    .expect("write");
+    let pod = pod_yaml(
+        ns,
+        "later-taskmanager-1-1",
+        "{app: later, component: taskmanager, type: flink-native-kubernetes}",
+        &[MAIN],
+        &[],
+        &h.node,
+        started,
+    );
+    kubectl(
+        h,
+        &["create", "-f", "-"],
+        Some(pod.split("status:").next().unwrap_or(&pod)),
+    );
+    let status = format!(
+        "{{\"status\":{{\"phase\":\"Running\",\"containerStatuses\":[{{\"name\":\"{MAIN}\",\"image\":\"flink:1.20\",\"imageID\":\"x\",\
+         \"ready\":true,\"restartCount\":0,\"state\":{{\"running\":{{\"startedAt\":\"{}\"}}}}}}]}}}}",
+        rfc3339(started)
+    );
+    kubectl(
+        h,
+        &[
+            "-n",
+            ns,
+            "patch",
+            "pod",
+            "later-taskmanager-1-1",
+            "--subresource=status",
+            "--type=merge",
+            "-p",
+            &status,
+        ],
+        None,
+    );
+    fl.wait_out("the late pod's line", "LATER-FIRST");
+    let (code, _, err) = fl.interrupt();
+    assert_eq!(code, 0);
+    assert_eq!(
+        err.iter()
+            .filter(|l| l.contains("waiting for them"))
+            .count(),
+        1,
+        "{}",
+        err.join("\n")
+    );
+}
