@@ -8,6 +8,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=${KUBE_HARNESS_CACHE:-$HOME/.cache/kubectl-flink-test-cluster}
 BIN=$ROOT/bin/k8s-$K8S_VERSION-etcd-$ETCD_VERSION
 if [[ -x $BIN/kube-apiserver && -x $BIN/kubectl && -x $BIN/etcd ]]; then echo "$BIN"; exit 0; fi
+command -v go >/dev/null 2>&1 || { echo "build.sh: Go is needed to build kube-apiserver, kubectl and etcd ($BIN)" >&2; exit 1; }
 mkdir -p "$BIN"
 STG=v0.${K8S_VERSION#v1.}                    # v1.36.3 -> v0.36.3
 export GOFLAGS=-mod=mod CGO_ENABLED=0 GOTOOLCHAIN=local

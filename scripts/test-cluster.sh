@@ -1,0 +1,354 @@
+#!/usr/bin/env bash
+# A real Kubernetes API server for kubectl-flink's end-to-end tests and demo, with no containers:
+# etcd + kube-apiserver (built from Go modules by test-cluster/build.sh) + a fake kubelet that
+# serves pod logs from files, all as plain processes on 127.0.0.1. See test-cluster/README.md.
+#
+#   scripts/test-cluster.sh up            start a cluster, print `export ...` lines, leave it running
+#                                          (eval "$(scripts/test-cluster.sh up)")
+#   scripts/test-cluster.sh seed DIR...   load offline bundles into it ($KUBE_HARNESS_DIR, else the
+#                                          only running cluster); seed options go before DIR
+#   scripts/test-cluster.sh down          stop it and remove its files
+#   scripts/test-cluster.sh run CMD...    up, run CMD with the cluster's env, down; exits with CMD's code
+#
+# Several clusters can run at once: each has its own state directory, ports and processes.
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO=$(cd "$HERE/.." && pwd)
+# shellcheck source=test-cluster/versions.env
+. "$HERE/test-cluster/versions.env"
+NODE_NAME=fake-node
+STATE_BASE=${KUBE_HARNESS_STATE_BASE:-}
+if [[ -z $STATE_BASE ]]; then
+  if [[ -d /dev/shm && -w /dev/shm ]]; then STATE_BASE=/dev/shm/kubectl-flink-test-cluster; else STATE_BASE=${TMPDIR:-/tmp}/kubectl-flink-test-cluster; fi
+fi
+
+log() { printf 'test-cluster: %s\n' "$*" >&2; }
+die() { log "error: $*"; exit 1; }
+now_ms() { date +%s%3N; }
+
+usage() {
+  sed -n '2,13p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+  exit 2
+}
+
+need_tools() {
+  local t missing=()
+  for t in "$@"; do command -v "$t" >/dev/null 2>&1 || missing+=("$t"); done
+  ((${#missing[@]} == 0)) || die "missing tools: ${missing[*]}"
+}
+
+# A loopback port nobody uses right now (no socket in any state on it). Binding can still race with
+# another process; callers retry their start-up on a fresh port.
+free_port() {
+  local p hex
+  for _ in $(seq 1 200); do
+    p=$((20000 + RANDOM % 40000))
+    hex=$(printf ':%04X ' "$p")
+    if ! grep -qi -- "$hex" /proc/net/tcp /proc/net/tcp6 2>/dev/null; then echo "$p"; return 0; fi
+  done
+  die "no free port found"
+}
+
+wait_http() { # url timeout_s [curl args...]
+  local url=$1 t=$2; shift 2
+  local deadline=$(($(date +%s) + t))
+  while (($(date +%s) < deadline)); do
+    curl -fsS -o /dev/null --max-time 2 "$@" "$url" 2>/dev/null && return 0
+    sleep 0.2
+  done
+  return 1
+}
+
+# Starts a daemon in its own session (so Ctrl-C at the terminal and the caller's exit do not reach
+# it; `down` stops it), records its pid.
+start_daemon() { # name logfile cmd...
+  local name=$1 logf=$2; shift 2
+  setsid "$@" </dev/null >"$logf" 2>&1 &
+  echo $! >"$D/$name.pid"
+}
+
+stop_daemon() { # name
+  local f=$D/$1.pid pid
+  [[ -f $f ]] || return 0
+  pid=$(cat "$f")
+  if kill -0 "$pid" 2>/dev/null; then
+    kill -TERM "$pid" 2>/dev/null || true
+    for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    kill -KILL "$pid" 2>/dev/null || true
+  fi
+  rm -f "$f"
+}
+
+alive() { [[ -f $D/$1.pid ]] && kill -0 "$(cat "$D/$1.pid")" 2>/dev/null; }
+
+# The directory of the test-support binaries (fake-kubelet, seed), built with cargo.
+build_support() {
+  local target
+  log "building the test-support binaries (cargo build -p kubectl-flink-test-support)"
+  (cd "$REPO" && cargo build -q -p kubectl-flink-test-support --bins >&2) || die "cargo build -p kubectl-flink-test-support failed"
+  target=$(cd "$REPO" && cargo metadata --format-version 1 --no-deps 2>/dev/null | sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')
+  [[ -n $target ]] || target=${CARGO_TARGET_DIR:-$REPO/target}
+  echo "$target/debug"
+}
+
+# ---------------------------------------------------------------------------------------------- up
+cluster_up() {
+  need_tools cargo openssl curl setsid flock
+  local t0 t_start t_api t_ready
+  t0=$(now_ms)
+  BIN=$("$HERE/test-cluster/build.sh")
+  local support
+  support=$(build_support)
+
+  t_start=$(now_ms)
+  mkdir -p "$STATE_BASE"
+  if [[ -n ${KUBE_HARNESS_NAME:-} ]]; then
+    D=$STATE_BASE/$KUBE_HARNESS_NAME
+    [[ ! -e $D ]] || die "a cluster named $KUBE_HARNESS_NAME exists ($D); run down first"
+    mkdir -p "$D"
+  else
+    D=$(mktemp -d "$STATE_BASE/c.XXXXXX")
+  fi
+  CLUSTER_STARTED=1
+  log "starting in $D"
+  mkdir -p "$D/bin" "$D/pki" "$D/logs" "$D/kubecache"
+  # Private copies: a rebuild of the workspace while the cluster runs must not swap them.
+  cp "$support/fake-kubelet" "$support/seed" "$D/bin/"
+  ln -s "$BIN/kubectl" "$D/bin/kubectl"
+  echo "$BIN" >"$D/k8s-bin"
+
+  # PKI: one CA signs the API server's and the fake kubelet's serving certs and client certs.
+  local P=$D/pki
+  (
+    cd "$P"
+    openssl req -x509 -newkey rsa:2048 -nodes -keyout ca.key -out ca.crt -days 30 -subj "/CN=kubectl-flink-test-ca" 2>/dev/null
+    leaf() { # name subject eku [san]
+      openssl req -newkey rsa:2048 -nodes -keyout "$1.key" -out "$1.csr" -subj "$2" 2>/dev/null
+      printf 'basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature,keyEncipherment\nextendedKeyUsage=%s\n%s\n' "$3" "${4:-}" >"$1.ext"
+      openssl x509 -req -in "$1.csr" -CA ca.crt -CAkey ca.key -CAcreateserial -days 30 -out "$1.crt" -extfile "$1.ext" 2>/dev/null
+    }
+    leaf serving "/CN=kube-apiserver" serverAuth "subjectAltName=IP:127.0.0.1,DNS:localhost,IP:10.96.0.1,DNS:kubernetes.default.svc"
+    leaf kubelet "/CN=system:node:$NODE_NAME" serverAuth "subjectAltName=IP:127.0.0.1,DNS:localhost"
+    openssl genrsa -out sa.key 2048 2>/dev/null
+  ) || die "openssl failed"
+
+  # Static tokens: the admin (seeding, fixtures), the plugin's own identity in the e2e tests (so the
+  # audit log tells its requests apart), and a limited user that may only get/list pods.
+  ADMIN_TOKEN=$(openssl rand -hex 16)
+  E2E_TOKEN=$(openssl rand -hex 16)
+  LIMITED_TOKEN=$(openssl rand -hex 16)
+  cat >"$D/tokens.csv" <<CSV
+$ADMIN_TOKEN,harness-admin,uid-admin,"system:masters"
+$E2E_TOKEN,kubectl-flink-e2e,uid-e2e,"system:masters"
+$LIMITED_TOKEN,kubectl-flink-limited,uid-limited,"kubectl-flink-pod-readers"
+CSV
+  chmod 600 "$D/tokens.csv"
+  cat >"$D/audit-policy.yaml" <<'YAML'
+apiVersion: audit.k8s.io/v1
+kind: Policy
+omitStages: [RequestReceived]
+rules:
+- level: Metadata
+YAML
+
+  # etcd (data on tmpfs when the state dir is; fsync off).
+  local attempt ETCD_PORT PEER_PORT
+  for attempt in 1 2 3; do
+    ETCD_PORT=$(free_port); PEER_PORT=$(free_port)
+    rm -rf "$D/etcd"
+    start_daemon etcd "$D/etcd.log" "$BIN/etcd" --name=harness --data-dir="$D/etcd" \
+      --listen-client-urls="http://127.0.0.1:$ETCD_PORT" --advertise-client-urls="http://127.0.0.1:$ETCD_PORT" \
+      --listen-peer-urls="http://127.0.0.1:$PEER_PORT" --initial-advertise-peer-urls="http://127.0.0.1:$PEER_PORT" \
+      --initial-cluster="harness=http://127.0.0.1:$PEER_PORT" \
+      --unsafe-no-fsync --log-level=warn
+    if wait_http "http://127.0.0.1:$ETCD_PORT/health" 30 && alive etcd; then break; fi
+    stop_daemon etcd
+    ((attempt < 3)) || { tail -n 30 "$D/etcd.log" >&2; die "etcd did not start"; }
+  done
+
+  # The fake kubelet: picks its own port and writes it to a file.
+  start_daemon fake-kubelet "$D/fake-kubelet.log" "$D/bin/fake-kubelet" --root "$D/logs" \
+    --cert "$P/kubelet.crt" --key "$P/kubelet.key" --port-file "$D/kubelet.port" --request-log "$D/kubelet-requests.log"
+  for _ in $(seq 1 100); do [[ -s $D/kubelet.port ]] && break; alive fake-kubelet || break; sleep 0.1; done
+  [[ -s $D/kubelet.port ]] || { cat "$D/fake-kubelet.log" >&2; die "fake kubelet did not start"; }
+  KUBELET_PORT=$(cat "$D/kubelet.port")
+
+  # kube-apiserver: RBAC only, static tokens, audit log, kubelet = the fake one (not verified: no CA).
+  local API_PORT
+  for attempt in 1 2 3; do
+    API_PORT=$(free_port)
+    t_api=$(now_ms)
+    start_daemon kube-apiserver "$D/kube-apiserver.log" "$BIN/kube-apiserver" \
+      --bind-address=127.0.0.1 --advertise-address=127.0.0.1 --secure-port="$API_PORT" \
+      --tls-cert-file="$P/serving.crt" --tls-private-key-file="$P/serving.key" \
+      --client-ca-file="$P/ca.crt" --token-auth-file="$D/tokens.csv" \
+      --authorization-mode=RBAC \
+      --etcd-servers="http://127.0.0.1:$ETCD_PORT" \
+      --service-account-issuer=https://kubernetes.default.svc.cluster.local \
+      --service-account-key-file="$P/sa.key" --service-account-signing-key-file="$P/sa.key" \
+      --service-cluster-ip-range=10.96.0.0/12 --endpoint-reconciler-type=none --allow-privileged=true \
+      --kubelet-preferred-address-types=InternalIP \
+      --audit-policy-file="$D/audit-policy.yaml" --audit-log-path="$D/audit.log" --audit-log-format=json \
+      --audit-log-maxsize=0 --audit-log-mode=blocking \
+      --profiling=false --v=1
+    if wait_http "https://127.0.0.1:$API_PORT/readyz" 120 --cacert "$P/ca.crt" -H "Authorization: Bearer $ADMIN_TOKEN"; then break; fi
+    stop_daemon kube-apiserver
+    ((attempt < 3)) || { tail -n 40 "$D/kube-apiserver.log" >&2; die "kube-apiserver did not become ready"; }
+    log "kube-apiserver did not start on port $API_PORT; retrying"
+  done
+  t_ready=$(now_ms)
+
+  # Kubeconfigs, written directly.
+  kubeconfig() { # file user token
+    cat >"$1" <<YAML
+apiVersion: v1
+kind: Config
+clusters:
+- name: kubectl-flink-test
+  cluster:
+    server: https://127.0.0.1:$API_PORT
+    certificate-authority: $P/ca.crt
+users:
+- name: $2
+  user:
+    token: $3
+contexts:
+- name: kubectl-flink-test
+  context: {cluster: kubectl-flink-test, user: $2, namespace: default}
+current-context: kubectl-flink-test
+YAML
+    chmod 600 "$1"
+  }
+  kubeconfig "$D/admin.kubeconfig" harness-admin "$ADMIN_TOKEN"
+  kubeconfig "$D/e2e.kubeconfig" kubectl-flink-e2e "$E2E_TOKEN"
+  kubeconfig "$D/limited.kubeconfig" kubectl-flink-limited "$LIMITED_TOKEN"
+
+  # The fake Node (created with its status in one POST) and the limited user's RBAC.
+  "$BIN/kubectl" --kubeconfig "$D/admin.kubeconfig" --cache-dir "$D/kubecache" create -f - >/dev/null <<YAML
+apiVersion: v1
+kind: Node
+metadata: {name: $NODE_NAME, labels: {kubernetes.io/hostname: $NODE_NAME}}
+status:
+  addresses: [{type: InternalIP, address: 127.0.0.1}, {type: Hostname, address: $NODE_NAME}]
+  daemonEndpoints: {kubeletEndpoint: {Port: $KUBELET_PORT}}
+  conditions: [{type: Ready, status: "True", reason: KubeletReady, message: fake kubelet}]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata: {name: kubectl-flink-test-pod-reader}
+rules: [{apiGroups: [""], resources: [pods], verbs: [get, list]}]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata: {name: kubectl-flink-test-pod-reader}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: kubectl-flink-test-pod-reader}
+subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: kubectl-flink-limited}]
+YAML
+
+  local shared=${KUBECTL_FLINK_SHARED_DIR:-$REPO/../shared}
+  [[ -d $shared/fixtures/crds ]] || log "warning: no Flink CRD fixtures at $shared/fixtures/crds (set KUBECTL_FLINK_SHARED_DIR); seeding Flink bundles will fail"
+  cat >"$D/env" <<ENV
+export KUBE_HARNESS_DIR=$D
+export KUBECONFIG=$D/admin.kubeconfig
+export KUBE_E2E_KUBECONFIG=$D/e2e.kubeconfig
+export KUBE_LIMITED_KUBECONFIG=$D/limited.kubeconfig
+export KUBE_AUDIT_LOG=$D/audit.log
+export KUBE_HARNESS_BIN=$BIN
+export KUBE_HARNESS_KUBECTL=$BIN/kubectl
+export KUBE_HARNESS_LOG_ROOT=$D/logs
+export KUBE_HARNESS_NODE=$NODE_NAME
+export KUBE_HARNESS_CRDS=$shared/fixtures/crds
+export KUBE_HARNESS_SEED_RECORD=$D/seeded-cluster-objects.tsv
+export KUBECACHEDIR=$D/kubecache
+ENV
+  log "ready: https://127.0.0.1:$API_PORT (etcd :$ETCD_PORT, fake kubelet :$KUBELET_PORT)"
+  log "timings: binaries $((t_start - t0)) ms; start to /readyz $((t_ready - t_start)) ms (kube-apiserver alone $((t_ready - t_api)) ms)"
+}
+
+# Which cluster: $KUBE_HARNESS_DIR, else the only one running.
+find_cluster() {
+  if [[ -n ${KUBE_HARNESS_DIR:-} ]]; then
+    D=$KUBE_HARNESS_DIR
+    [[ -f $D/env ]] || die "KUBE_HARNESS_DIR=$D is not a test cluster"
+    return 0
+  fi
+  local found=()
+  shopt -s nullglob
+  for f in "$STATE_BASE"/*/env; do found+=("$(dirname "$f")"); done
+  shopt -u nullglob
+  ((${#found[@]} == 1)) || die "$( ((${#found[@]} == 0)) && echo "no test cluster is running (scripts/test-cluster.sh up)" || echo "several test clusters run (${found[*]}); set KUBE_HARNESS_DIR")"
+  D=${found[0]}
+}
+
+cluster_down() {
+  [[ -n ${D:-} && -d $D ]] || return 0
+  local p
+  for p in kube-apiserver fake-kubelet etcd; do stop_daemon "$p"; done
+  if [[ -n ${KUBE_HARNESS_KEEP:-} ]]; then log "KUBE_HARNESS_KEEP set: stopped, files kept in $D"; return 0; fi
+  rm -rf "$D"
+  log "stopped and removed $D"
+}
+
+cmd_up() {
+  trap 'rc=$?; if ((rc != 0)) && [[ -n ${CLUSTER_STARTED:-} ]]; then cluster_down; fi' EXIT
+  cluster_up
+  trap - EXIT
+  cat "$D/env"
+  echo "export PATH=\"$BIN:\$PATH\"   # version-matched kubectl $K8S_VERSION"
+  echo "# stop it with: KUBE_HARNESS_DIR=$D $0 down"
+}
+
+cmd_seed() {
+  find_cluster
+  # A caller may keep a seed record of its own in the state directory (each e2e test binary
+  # does, so that its `--reset` never removes what another one seeded).
+  local record=${KUBE_HARNESS_SEED_RECORD:-}
+  # shellcheck disable=SC1091
+  . "$D/env"
+  if [[ $record == "$D"/* ]]; then export KUBE_HARNESS_SEED_RECORD=$record; fi
+  "$D/bin/seed" "$@"
+}
+
+cmd_down() {
+  find_cluster
+  cluster_down
+}
+
+CHILD=
+on_signal() {
+  if [[ -n $CHILD ]]; then
+    kill -TERM -- "-$CHILD" 2>/dev/null || kill -TERM "$CHILD" 2>/dev/null || true
+    wait "$CHILD" 2>/dev/null || true
+  fi
+  exit "$1"
+}
+
+cmd_run() {
+  (($# > 0)) || usage
+  trap 'cluster_down' EXIT
+  trap 'on_signal 130' INT
+  trap 'on_signal 143' TERM
+  cluster_up
+  # shellcheck disable=SC1091
+  . "$D/env"
+  export PATH="$BIN:$PATH"
+  cd "$REPO"
+  # In its own process group, so an interrupt can stop all of it (cargo and the test binaries).
+  set +e
+  setsid "$@" <&0 &
+  CHILD=$!
+  wait "$CHILD"
+  local rc=$?
+  CHILD=
+  set -e
+  exit "$rc"
+}
+
+case ${1:-} in
+  up) shift; (($# == 0)) || usage; cmd_up ;;
+  seed) shift; (($# > 0)) || usage; cmd_seed "$@" ;;
+  down) shift; (($# == 0)) || usage; cmd_down ;;
+  run) shift; cmd_run "$@" ;;
+  *) usage ;;
+esac

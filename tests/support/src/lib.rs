@@ -1,0 +1,9 @@
+//! Test support for kubectl-flink's end-to-end tests (never part of the shipped plugin):
+//!
+//! - [`kubelet`]: the log-serving half of a kubelet (`/containerLogs/...` from files), behind the
+//!   fake Node the test cluster's API server proxies `pods/log` to;
+//! - [`seed`]: loads an offline bundle (the `doctor --from` format) into a live test cluster.
+
+pub mod args;
+pub mod kubelet;
+pub mod seed;
