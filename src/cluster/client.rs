@@ -53,6 +53,11 @@ pub async fn connect(args: &KubeArgs) -> Result<Cluster, Error> {
     if !args.as_group.is_empty() {
         config.auth_info.impersonate_groups = Some(args.as_group.clone());
     }
+    // Audit logs then tell the plugin's requests apart from kubectl's.
+    config.headers.push((
+        http::header::USER_AGENT,
+        http::HeaderValue::from_static(concat!("kubectl-flink/", env!("CARGO_PKG_VERSION"))),
+    ));
     let timeout = parse_duration(&args.request_timeout)?;
     config.read_timeout = timeout;
     config.connect_timeout = timeout.map(|t| t.min(Duration::from_secs(10)));
