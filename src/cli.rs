@@ -73,7 +73,7 @@ pub struct OutputArgs {
     /// When to colour: auto = only on a terminal, and never with NO_COLOR set or TERM=dumb
     #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
-    /// Diagnostics on stderr (-v: progress and gaps, -vv: every request)
+    /// Diagnostics on stderr: what was read, and what could not be and why
     #[arg(short = 'v', long = "verbose", global = true, action = clap::ArgAction::Count)]
     pub verbose: u8,
 }
