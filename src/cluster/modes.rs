@@ -1,6 +1,432 @@
-//! Collector for the deployment modes beyond the operator's native mode: plain Flink native
-//! clusters, standalone, Lyft FlinkApplications. TODO(issue 8).
+//! Collector for the deployment modes beyond what the first wave lists (flink-facts §0):
+//!
+//! - plain Flink native clusters (no operator) and the operator's standalone mode: their pods and
+//!   Deployments carry `component=jobmanager|taskmanager` and are listed by the first wave already;
+//!   this adds their Services (`<cluster-id>-rest`, the internal `<cluster-id>`) and ConfigMaps
+//!   (`flink-config-<cluster-id>` with Flink's configuration, the HA ConfigMaps with
+//!   `configmap-type=high-availability`), all selected by Flink's `type` label;
+//! - Lyft flinkk8soperator: the FlinkApplications (`flink.k8s.io/v1beta1`; a 404 means Lyft's CRD
+//!   is not installed, which is no gap), their Deployments, pods and Services (`flink-app` label);
+//! - a second wave of its own: the JobManager log of native-mode clusters whose TaskManager pods
+//!   are missing or were replaced (`jobmanager_logs_wanted`), which the general wave skips when
+//!   the JobManager looks healthy; its lines say why TaskManagers are not there.
+//!
+//! With NAME, every list is narrowed to it (`app=NAME`, `flink-app=NAME`). Objects the first wave
+//! or the install collector read already are not added twice. Values of sensitive keys in Flink's
+//! configuration (passwords, secrets, tokens, keys) are masked the moment they are read, as Flink
+//! masks them in its own logs.
 
-use crate::snapshot::{Gap, Snapshot};
+use super::gather::{decode, list, list_dynamic, Failure};
+use crate::snapshot::flink::LYFT_GROUP;
+use crate::snapshot::index::{
+    pod_name, pod_namespace, pod_phase, Index, KIND_FLINK_APPLICATION, KIND_FLINK_CLUSTER,
+    LABEL_APP, LABEL_FLINK_APP, LABEL_TYPE, TYPE_NATIVE, TYPE_STANDALONE,
+};
+use crate::snapshot::{FlinkApplication, Gap, GapReason, LogKey, Snapshot};
+use k8s_openapi::api::apps::v1::Deployment;
+use k8s_openapi::api::core::v1::{ConfigMap, Pod, Service};
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+use kube::api::{Api, ApiResource, LogParams};
+use kube::core::GroupVersionKind;
 
-pub async fn gather(_c: &kube::Client, _ns: Option<&str>, _name: Option<&str>, _s: &mut Snapshot, _gaps: &mut Vec<Gap>) {}
+/// Lines of a JobManager log read by this collector (the CLI's `--log-tail` default).
+const LOG_TAIL: i64 = 500;
+/// Key fragments whose values Flink itself masks (`GlobalConfiguration.SENSITIVE_KEYS`).
+const SENSITIVE: &[&str] = &[
+    "password",
+    "secret",
+    "fs.azure.account.key",
+    "apikey",
+    "api-key",
+    "auth-params",
+    "service-key",
+    "token",
+    "basic-auth",
+    "jaas.config",
+    "http-headers",
+];
+const MASK: &str = "******";
+
+pub async fn gather(
+    c: &kube::Client,
+    ns: Option<&str>,
+    name: Option<&str>,
+    s: &mut Snapshot,
+    gaps: &mut Vec<Gap>,
+) {
+    let flink_types = format!("{LABEL_TYPE} in ({TYPE_NATIVE},{TYPE_STANDALONE})");
+    let (flink_sel, lyft_sel) = match name {
+        Some(n) => (
+            format!("{flink_types},{LABEL_APP}={n}"),
+            format!("{LABEL_FLINK_APP}={n}"),
+        ),
+        None => (flink_types, LABEL_FLINK_APP.to_string()),
+    };
+    let apps_res = ApiResource::from_gvk_with_plural(
+        &GroupVersionKind::gvk(LYFT_GROUP, "v1beta1", "FlinkApplication"),
+        "flinkapplications",
+    );
+    let (services, config_maps, apps, lyft_pods, lyft_deployments, lyft_services) = futures::join!(
+        list::<Service>(c, ns, "services", "", Some(&flink_sel)),
+        list::<ConfigMap>(c, ns, "configmaps", "", Some(&flink_sel)),
+        list_dynamic(c, ns, &apps_res, None),
+        list::<Pod>(c, ns, "pods", "", Some(&lyft_sel)),
+        list::<Deployment>(c, ns, "deployments", "apps", Some(&lyft_sel)),
+        list::<Service>(c, ns, "services", "", Some(&lyft_sel)),
+    );
+    let lyft_pods = keep(lyft_pods, gaps);
+    let lyft_deployments = keep(lyft_deployments, gaps);
+    let lyft_seen = !lyft_pods.is_empty() || !lyft_deployments.is_empty();
+    add_all(&mut s.pods, lyft_pods, |p| &p.metadata);
+    add_all(&mut s.deployments, lyft_deployments, |d| &d.metadata);
+    add_all(&mut s.services, keep(services, gaps), |x| &x.metadata);
+    add_all(&mut s.services, keep(lyft_services, gaps), |x| &x.metadata);
+    let config_maps: Vec<ConfigMap> = keep(config_maps, gaps)
+        .into_iter()
+        .map(mask_config_map)
+        .collect();
+    add_all(&mut s.config_maps, config_maps, |x| &x.metadata);
+    match apps {
+        Ok(objects) => {
+            let mut apps: Vec<FlinkApplication> = decode(objects, gaps);
+            if let Some(n) = name {
+                apps.retain(|a| a.name() == n);
+            }
+            for a in apps {
+                let id = (a.namespace().to_string(), a.name().to_string());
+                if !s
+                    .flink_applications
+                    .iter()
+                    .any(|x| (x.namespace().to_string(), x.name().to_string()) == id)
+                {
+                    s.flink_applications.push(a);
+                }
+            }
+        }
+        // Lyft's CRD is not installed: nothing to read, nothing missing.
+        Err(Failure::Gap(g)) if g.reason == GapReason::NotInstalled => {}
+        // Refused: a gap only where Lyft's objects show it is in use; everyone else would get a
+        // warning about an operator they never installed.
+        Err(Failure::Gap(g)) if g.reason == GapReason::Forbidden && !lyft_seen => {}
+        Err(f) => push_failure(f, gaps),
+    }
+    drop_apache_crd_gaps(s, gaps);
+
+    // Second wave: JobManager logs that say where the TaskManagers are.
+    for key in jobmanager_logs_wanted(s) {
+        if s.logs.contains_key(&key) {
+            continue;
+        }
+        let api: Api<Pod> = Api::namespaced(c.clone(), &key.namespace);
+        let params = LogParams {
+            container: Some(key.container.clone()),
+            previous: key.previous,
+            tail_lines: Some(LOG_TAIL),
+            ..LogParams::default()
+        };
+        // Logs are evidence, not a requirement: a failure here leaves no gap (the general wave
+        // records a refused log read).
+        if let Ok(text) = api.logs(&key.pod, &params).await {
+            s.logs.insert(key, text);
+        }
+    }
+}
+
+/// A 404 on FlinkDeployments / FlinkSessionJobs says the Apache operator's CRDs are not installed.
+/// That is the problem to report when Flink is meant to run under that operator, and a false
+/// alarm when the Flink in scope runs without it: plain native clusters or Lyft FlinkApplications,
+/// and no Apache operator anywhere. Then the gap is dropped.
+pub fn drop_apache_crd_gaps(s: &Snapshot, gaps: &mut Vec<Gap>) {
+    let apache_operator = s
+        .operator_deployments
+        .iter()
+        .any(|d| is_apache_operator(&d.metadata))
+        || s.operator_pods
+            .iter()
+            .any(|p| is_apache_operator(&p.metadata));
+    if apache_operator || !s.flink_deployments.is_empty() || !s.flink_session_jobs.is_empty() {
+        return;
+    }
+    let index = Index::new(s);
+    let other_modes = index.clusters().iter().any(|c| {
+        matches!(
+            c.reference.kind.as_str(),
+            KIND_FLINK_CLUSTER | KIND_FLINK_APPLICATION
+        )
+    });
+    if other_modes {
+        gaps.retain(|g| {
+            !(g.reason == GapReason::NotInstalled && g.group == crate::snapshot::flink::GROUP)
+        });
+    }
+}
+
+fn is_apache_operator(m: &ObjectMeta) -> bool {
+    m.labels
+        .as_ref()
+        .and_then(|l| l.get("app.kubernetes.io/name"))
+        .is_some_and(|v| v == "flink-kubernetes-operator")
+}
+
+/// The JobManager logs to read for clusters whose JobManager creates TaskManager pods itself
+/// (operator native mode, plain native): the current log of each running JobManager when the
+/// cluster has no TaskManager pod left, one has failed, or some were replaced (a pod index
+/// `<id>-taskmanager-<attempt>-<index>` above the number of TaskManager pods there are). Pure, so
+/// a bundle holds exactly the logs a live gather reads.
+pub fn jobmanager_logs_wanted(s: &Snapshot) -> Vec<LogKey> {
+    let index = Index::new(s);
+    let mut out = Vec::new();
+    for c in index.clusters() {
+        if !c.mode.native_taskmanagers() {
+            continue;
+        }
+        let tms = &c.taskmanager_pods;
+        let failed = tms.iter().any(|p| pod_phase(p) == "Failed");
+        let highest = tms
+            .iter()
+            .filter_map(|p| taskmanager_pod_index(c.name(), pod_name(p)))
+            .max()
+            .unwrap_or(0);
+        let replaced = highest as usize > tms.len();
+        if !(tms.is_empty() || failed || replaced) {
+            continue;
+        }
+        for jm in &c.jobmanager_pods {
+            if pod_phase(jm) != "Running" {
+                continue;
+            }
+            let Some(container) = main_container(jm) else {
+                continue;
+            };
+            out.push(LogKey::new(
+                pod_namespace(jm),
+                pod_name(jm),
+                container,
+                false,
+            ));
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// `<cluster-id>-taskmanager-<attempt>-<index>` -> index.
+pub fn taskmanager_pod_index(cluster_id: &str, pod: &str) -> Option<u32> {
+    let rest = pod
+        .strip_prefix(cluster_id)?
+        .strip_prefix("-taskmanager-")?;
+    let (attempt, index) = rest.split_once('-')?;
+    attempt.parse::<u32>().ok()?;
+    index.parse().ok()
+}
+
+/// Flink's main container, else the pod's first container.
+fn main_container(pod: &Pod) -> Option<&str> {
+    let containers = &pod.spec.as_ref()?.containers;
+    containers
+        .iter()
+        .find(|c| c.name == crate::snapshot::flink::MAIN_CONTAINER)
+        .or_else(|| containers.first())
+        .map(|c| c.name.as_str())
+}
+
+/// Flink's configuration in a ConfigMap with the values of sensitive keys masked.
+pub fn mask_config_map(mut cm: ConfigMap) -> ConfigMap {
+    if let Some(data) = cm.data.as_mut() {
+        for key in crate::snapshot::index::FLINK_CONF_KEYS {
+            if let Some(text) = data.get_mut(*key) {
+                *text = mask_flink_conf(text);
+            }
+        }
+    }
+    if let Some(a) = cm.metadata.annotations.as_mut() {
+        a.remove("kubectl.kubernetes.io/last-applied-configuration");
+    }
+    cm
+}
+
+/// `s3.secret-key: abc` -> `s3.secret-key: ******`, line by line (flat `flink-conf.yaml` and
+/// nested `config.yaml` alike); everything else unchanged.
+pub fn mask_flink_conf(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        let body = line.trim_end_matches(['\n', '\r']);
+        let ending = &line[body.len()..];
+        let trimmed = body.trim_start();
+        let masked = match trimmed.split_once(':') {
+            Some((k, v)) if !trimmed.starts_with('#') && !v.trim().is_empty() => {
+                let key = k.trim().trim_start_matches("- ").to_ascii_lowercase();
+                if SENSITIVE.iter().any(|s| key.contains(s)) {
+                    let indent = &body[..body.len() - trimmed.len()];
+                    Some(format!("{indent}{}: {MASK}", k.trim_end()))
+                } else {
+                    None
+                }
+            }
+            _ => None,
+        };
+        match masked {
+            Some(m) => {
+                out.push_str(&m);
+                out.push_str(ending);
+            }
+            None => out.push_str(line),
+        }
+    }
+    out
+}
+
+fn keep<T>(r: Result<Vec<T>, Failure>, gaps: &mut Vec<Gap>) -> Vec<T> {
+    match r {
+        Ok(v) => v,
+        Err(f) => {
+            push_failure(f, gaps);
+            Vec::new()
+        }
+    }
+}
+
+fn push_failure(f: Failure, gaps: &mut Vec<Gap>) {
+    match f {
+        Failure::Gap(g) => gaps.push(g),
+        // The first wave proved the server reachable: a failure now is a gap of this read.
+        Failure::Unreachable(m) => gaps.push(Gap {
+            verb: "list".into(),
+            group: String::new(),
+            resource: "flink objects".into(),
+            namespace: None,
+            reason: GapReason::Error,
+            message: crate::error::one_line(&m),
+        }),
+    }
+}
+
+/// Appends what is not there yet, by namespace and name.
+fn add_all<T>(into: &mut Vec<T>, items: Vec<T>, meta: impl Fn(&T) -> &ObjectMeta) {
+    for item in items {
+        let m = meta(&item);
+        let id = (m.namespace.clone(), m.name.clone());
+        if !into.iter().any(|x| {
+            let n = meta(x);
+            (n.namespace.clone(), n.name.clone()) == id
+        }) {
+            into.push(item);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::testing::snapshot;
+
+    #[test]
+    fn sensitive_values_are_masked_and_the_rest_kept() {
+        let text = "s3.access-key: AKIA123\ns3.secret-key: abc/def\nkubernetes.cluster-id: x\n# password: in a comment\nsecurity:\n  ssl:\n    rest:\n      keystore-password: hunter2\n";
+        let masked = mask_flink_conf(text);
+        assert_eq!(
+            masked,
+            "s3.access-key: AKIA123\ns3.secret-key: ******\nkubernetes.cluster-id: x\n# password: in a comment\nsecurity:\n  ssl:\n    rest:\n      keystore-password: ******\n"
+        );
+    }
+
+    #[test]
+    fn taskmanager_pod_indexes() {
+        assert_eq!(
+            taskmanager_pod_index("orders", "orders-taskmanager-1-12"),
+            Some(12)
+        );
+        assert_eq!(
+            taskmanager_pod_index("orders", "orders-taskmanager-7d9f-abcde"),
+            None
+        );
+        assert_eq!(
+            taskmanager_pod_index("orders", "other-taskmanager-1-1"),
+            None
+        );
+    }
+
+    const JM: &str = r#"
+apiVersion: v1
+kind: Pod
+metadata:
+  name: wordcount-6d4f7c9b8-abcde
+  namespace: stream
+  labels: {app: wordcount, component: jobmanager, type: flink-native-kubernetes}
+spec: {containers: [{name: flink-main-container, image: "flink:1.20"}]}
+status: {phase: Running}
+"#;
+
+    fn tm(name: &str, phase: &str) -> String {
+        format!(
+            "---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: {name}\n  namespace: stream\n  labels: {{app: wordcount, component: taskmanager, type: flink-native-kubernetes}}\nspec: {{containers: [{{name: flink-main-container, image: \"flink:1.20\"}}]}}\nstatus: {{phase: {phase}}}\n"
+        )
+    }
+
+    #[test]
+    fn the_jobmanager_log_is_read_when_taskmanagers_are_missing_or_replaced() {
+        let want = vec![LogKey::new(
+            "stream",
+            "wordcount-6d4f7c9b8-abcde",
+            "flink-main-container",
+            false,
+        )];
+        assert_eq!(
+            jobmanager_logs_wanted(&snapshot(JM)),
+            want,
+            "no TaskManager"
+        );
+        let replaced = format!("{JM}{}", tm("wordcount-taskmanager-1-3", "Running"));
+        assert_eq!(
+            jobmanager_logs_wanted(&snapshot(&replaced)),
+            want,
+            "1-1 and 1-2 are gone"
+        );
+        let failed = format!("{JM}{}", tm("wordcount-taskmanager-1-1", "Failed"));
+        assert_eq!(jobmanager_logs_wanted(&snapshot(&failed)), want);
+        let healthy = format!(
+            "{JM}{}{}",
+            tm("wordcount-taskmanager-1-1", "Running"),
+            tm("wordcount-taskmanager-1-2", "Running")
+        );
+        assert!(jobmanager_logs_wanted(&snapshot(&healthy)).is_empty());
+    }
+
+    #[test]
+    fn apache_crd_gaps_are_dropped_only_where_flink_runs_without_that_operator() {
+        let gap = Gap {
+            verb: "list".into(),
+            group: "flink.apache.org".into(),
+            resource: "flinkdeployments".into(),
+            namespace: Some("stream".into()),
+            reason: GapReason::NotInstalled,
+            message: "404".into(),
+        };
+        let mut gaps = vec![gap.clone()];
+        drop_apache_crd_gaps(&snapshot(JM), &mut gaps);
+        assert!(
+            gaps.is_empty(),
+            "a plain native cluster needs no operator CRD"
+        );
+        let mut gaps = vec![gap.clone()];
+        drop_apache_crd_gaps(&Snapshot::default(), &mut gaps);
+        assert_eq!(
+            gaps.len(),
+            1,
+            "no Flink at all: the missing CRD stays reported"
+        );
+        let mut with_operator = snapshot(JM);
+        with_operator.operator_pods = snapshot(
+            "apiVersion: v1\nkind: Pod\nmetadata: {name: op, namespace: flink-operator, labels: {app.kubernetes.io/name: flink-kubernetes-operator}}\nspec: {containers: [{name: c, image: i}]}\n",
+        )
+        .pods;
+        let mut gaps = vec![gap];
+        drop_apache_crd_gaps(&with_operator, &mut gaps);
+        assert_eq!(
+            gaps.len(),
+            1,
+            "an Apache operator without its CRDs is a problem"
+        );
+    }
+}

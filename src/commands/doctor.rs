@@ -27,10 +27,22 @@ pub async fn run(args: &DoctorArgs, kube: &KubeArgs, output: &OutputArgs) -> Res
     if output.verbose > 0 {
         describe_snapshot(&snapshot);
     }
-    let report = diagnose(&snapshot, args.name.as_deref(), offline_namespace(args, kube).as_deref())?;
+    let namespace = offline_namespace(args, kube);
+    let report = diagnose(&snapshot, args.name.as_deref(), namespace.as_deref())?;
     let style = Style::decide(output.color);
     let mut stdout = std::io::stdout().lock();
-    match render::render(&report, &Context { command: "doctor", scope }, output.output, &style, &mut stdout).and_then(|_| stdout.flush()) {
+    // Without NAME: every Flink cluster in scope, one line each, before the details.
+    let clusters = match &args.name {
+        None => super::overview::clusters(&snapshot, &report, namespace.as_deref()),
+        Some(_) => Vec::new(),
+    };
+    let context = Context { command: "doctor", scope };
+    let written = match output.output {
+        crate::cli::Format::Json if args.name.is_none() => super::overview::write_json(&report, &clusters, &mut stdout),
+        crate::cli::Format::Table => render::table::render_with_clusters(&report, &context, &clusters, &style, &mut stdout),
+        _ => render::render(&report, &context, output.output, &style, &mut stdout),
+    };
+    match written.and_then(|_| stdout.flush()) {
         // `doctor | head`: the reader has what it wanted; that is not a failure.
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
         Err(e) => return Err(Error::incomplete("write the report", e)),
@@ -81,16 +93,11 @@ fn offline_namespace(args: &DoctorArgs, kube: &KubeArgs) -> Option<String> {
 /// The pure part of doctor: rules and rank over a snapshot, narrowed to NAME and a namespace.
 pub fn diagnose(snapshot: &Snapshot, name: Option<&str>, namespace: Option<&str>) -> Result<Report, Error> {
     if let Some(name) = name {
-        let known = snapshot
-            .flink_deployments
-            .iter()
-            .map(|d| (d.namespace(), d.name()))
-            .chain(snapshot.flink_session_jobs.iter().map(|j| (j.namespace(), j.name())))
-            .any(|(ns, n)| n == name && namespace.is_none_or(|want| want == ns));
+        let known = super::overview::is_known(snapshot, name, namespace);
         let gaps = !snapshot.gaps.is_empty();
         if !known && !gaps {
             return Err(Error::Input(format!(
-                "no FlinkDeployment or FlinkSessionJob named {name}{}",
+                "no Flink deployment named {name}{} (a FlinkDeployment, FlinkSessionJob, native cluster-id or FlinkApplication)",
                 namespace.map(|n| format!(" in namespace {n}")).unwrap_or_default()
             )));
         }

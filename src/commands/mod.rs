@@ -4,6 +4,7 @@ pub mod can_i;
 pub mod doctor;
 pub mod lint;
 pub mod logs;
+pub mod overview;
 pub mod triage;
 
 use crate::cli::FailOn;

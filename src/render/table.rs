@@ -34,6 +34,17 @@ pub fn render(
     style: &Style,
     out: &mut dyn Write,
 ) -> io::Result<()> {
+    render_with_clusters(report, context, &[], style, out)
+}
+
+/// `doctor` without NAME: the list of Flink clusters in scope goes under the header line.
+pub fn render_with_clusters(
+    report: &Report,
+    context: &Context,
+    clusters: &[crate::commands::overview::ClusterLine],
+    style: &Style,
+    out: &mut dyn Write,
+) -> io::Result<()> {
     if report.findings.is_empty() {
         let scope = if context.scope.is_empty() {
             String::new()
@@ -49,12 +60,17 @@ pub fn render(
                 writeln!(out, "{line}")?;
             }
         }
+        if !clusters.is_empty() {
+            writeln!(out)?;
+            crate::commands::overview::write_table(clusters, style, out)?;
+        }
         return Ok(());
     }
 
     let outline = Outline::new(report);
     header(report, context, style, out)?;
     writeln!(out)?;
+    crate::commands::overview::write_table(clusters, style, out)?;
     summary_table(&outline, style, out)?;
     let entries = &outline.entries;
     for (i, root) in entries.iter().enumerate().filter(|(_, e)| e.depth == 0) {

@@ -87,7 +87,7 @@ impl Rule for DefaultServiceAccount {
         for pod in &s.pods {
             let ns = pod_namespace(pod);
             if label(pod, LABEL_COMPONENT) != Some("jobmanager")
-                || index.deployment_of_pod(pod).is_some()
+                || index.deployment_of_pod(pod).is_some_and(|d| d.kind == "FlinkDeployment")
                 || pod_service_account(pod) != "default"
                 || default_has_rights(s, ns)
             {
@@ -99,6 +99,7 @@ impl Rule for DefaultServiceAccount {
                     ObjectRef::namespaced("Pod", ns, pod_name(pod)),
                     "the JobManager runs as the namespace's `default` ServiceAccount, which has no rights to manage TaskManager pods",
                 )
+                .deployment(index.deployment_of_pod(pod))
                 .evidence(format!("pod {} runs with serviceAccountName default", pod_name(pod)))
                 .fix(fix(ns, None))
                 .verify(format!("kubectl auth can-i watch pods -n {ns} --as=system:serviceaccount:{ns}:flink   # expect: yes"))

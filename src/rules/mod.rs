@@ -17,11 +17,16 @@ mod crashloop_backoff;
 mod default_service_account;
 mod flink_fatal_exit;
 mod flink_resource_status;
+mod flink_version_mismatch;
+mod ha_configmap_rights_missing;
+mod ha_misconfigured;
 mod image_pull_failed;
 mod inspect_forbidden;
 pub(crate) mod install;
 mod jvm_out_of_memory;
+mod lyft_application_failed;
 mod main_container_misnamed;
+pub(crate) mod modes;
 mod oom_killed;
 mod operator_not_running;
 mod operator_not_watching_namespace;
@@ -29,6 +34,10 @@ mod operator_rbac_missing;
 mod pod_unschedulable;
 mod resource_quota_exceeded;
 pub mod rbac_forbidden;
+mod rest_exposed_publicly;
+mod taskmanager_lost;
+mod taskmanager_replicas_short;
+mod taskmanagers_not_created;
 mod webhook_cert_expired;
 mod webhook_cert_invalid;
 mod webhook_secret_missing;
@@ -77,7 +86,15 @@ pub static RULES: &[&dyn Rule] = &[
     &oom_killed::OomKilled,
     &resource_quota_exceeded::ResourceQuotaExceeded,
     &jvm_out_of_memory::JvmOutOfMemory,
+    &taskmanagers_not_created::TaskmanagersNotCreated,
+    &taskmanager_lost::TaskmanagerLost,
+    &taskmanager_replicas_short::TaskmanagerReplicasShort,
+    &ha_misconfigured::HaMisconfigured,
+    &ha_configmap_rights_missing::HaConfigmapRightsMissing,
     &flink_resource_status::FlinkResourceStatus,
+    &lyft_application_failed::LyftApplicationFailed,
+    &flink_version_mismatch::FlinkVersionMismatch,
+    &rest_exposed_publicly::RestExposedPublicly,
     &rbac_forbidden::RbacForbidden,
     &default_service_account::DefaultServiceAccount,
 ];

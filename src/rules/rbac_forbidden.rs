@@ -18,7 +18,7 @@ static META: RuleMeta = RuleMeta {
     name: "rbac_forbidden",
     category: Category::RbacForbidden,
     severity: Severity::Critical,
-    explains: &["FLK103", "FLK104", "FLK401", "FLK502"],
+    explains: &["FLK103", "FLK104", "FLK201", "FLK401", "FLK502"],
 };
 
 /// One refused request, as the log tells it.

@@ -1,18 +1,226 @@
 //! Lookups over a Snapshot that many rules share: which Flink deployment a pod belongs to,
-//! the events of an object, a pod's ServiceAccount.
+//! the Flink clusters in scope in every deployment mode, their configuration, the events of an
+//! object, a pod's ServiceAccount.
+//!
+//! A Flink cluster is named by the object a person would `kubectl get` (flink-facts §0):
+//!
+//! | mode | ObjectRef kind | name |
+//! |---|---|---|
+//! | Apache operator, native or standalone | `FlinkDeployment` | the CR's name (= cluster-id) |
+//! | Flink native Kubernetes without an operator (`flink run-application --target kubernetes-application`, `kubernetes-session.sh`) | `FlinkCluster` | the cluster-id (`kubernetes.cluster-id`): the JobManager Deployment's name and the `app` label. There is no such Kubernetes kind: it names the group of objects Flink created, so findings of one cluster rank together |
+//! | Lyft flinkk8soperator | `FlinkApplication` | the CR's name (the `flink-app` label) |
 
-use super::{FlinkDeployment, Snapshot};
+use super::{FlinkApplication, FlinkDeployment, Snapshot};
 use crate::finding::ObjectRef;
-use k8s_openapi::api::core::v1::{Event, Pod};
-use std::collections::HashMap;
+use k8s_openapi::api::apps::v1::Deployment;
+use k8s_openapi::api::core::v1::{ConfigMap, Event, Pod, Service};
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+use std::collections::{BTreeMap, HashMap};
 
 pub const LABEL_APP: &str = "app";
 pub const LABEL_COMPONENT: &str = "component";
 pub const LABEL_TYPE: &str = "type";
+/// `type` of the objects Flink's native Kubernetes integration creates (operator native mode and
+/// plain native clusters).
+pub const TYPE_NATIVE: &str = "flink-native-kubernetes";
+/// `type` of the objects of the operator's standalone mode.
+pub const TYPE_STANDALONE: &str = "flink-standalone-kubernetes";
+/// `configmap-type=high-availability` marks Flink's Kubernetes HA ConfigMaps.
+pub const LABEL_CONFIGMAP_TYPE: &str = "configmap-type";
+/// Lyft flinkk8soperator: `flink-app=<app>` on its Deployments, pods and Services.
+pub const LABEL_FLINK_APP: &str = "flink-app";
+/// Lyft flinkk8soperator: `flink-deployment-type=jobmanager|taskmanager`.
+pub const LABEL_LYFT_COMPONENT: &str = "flink-deployment-type";
+/// Lyft flinkk8soperator: `flink-app-hash` on Deployments (an annotation on pods).
+pub const LABEL_LYFT_HASH: &str = "flink-app-hash";
+
+pub const KIND_FLINK_DEPLOYMENT: &str = "FlinkDeployment";
+/// A Flink native cluster that no custom resource describes; named by its cluster-id.
+pub const KIND_FLINK_CLUSTER: &str = "FlinkCluster";
+pub const KIND_FLINK_APPLICATION: &str = "FlinkApplication";
+
+/// How a Flink cluster runs on Kubernetes (flink-facts §0).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Mode {
+    /// Apache operator, native mode (the default): the JobManager creates bare TaskManager pods.
+    Operator,
+    /// Apache operator, `spec.mode: standalone`: a TaskManager Deployment `<name>-taskmanager`.
+    Standalone,
+    /// Flink's native Kubernetes integration with no operator.
+    Native,
+    /// Lyft flinkk8soperator (FlinkApplication): JobManager and TaskManager Deployments.
+    Lyft,
+}
+
+impl Mode {
+    /// Short, stable names for tables and JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mode::Operator => "operator",
+            Mode::Standalone => "standalone",
+            Mode::Native => "native",
+            Mode::Lyft => "lyft",
+        }
+    }
+    /// Whether the JobManager itself creates bare TaskManager pods (Flink's ResourceManager).
+    pub fn native_taskmanagers(self) -> bool {
+        matches!(self, Mode::Operator | Mode::Native)
+    }
+    /// The permission model of the mode (`crate::permissions`).
+    pub fn permissions(self) -> crate::permissions::Mode {
+        match self {
+            Mode::Operator | Mode::Native => crate::permissions::Mode::Native,
+            Mode::Standalone => crate::permissions::Mode::Standalone,
+            Mode::Lyft => crate::permissions::Mode::Lyft,
+        }
+    }
+}
+
+/// One Flink cluster in scope, with the Kubernetes objects that make it up.
+#[derive(Debug, Clone)]
+pub struct Cluster<'a> {
+    /// What findings about it are grouped under (`Finding::deployment`).
+    pub reference: ObjectRef,
+    pub mode: Mode,
+    pub flink_deployment: Option<&'a FlinkDeployment>,
+    pub flink_application: Option<&'a FlinkApplication>,
+    pub jobmanager_deployments: Vec<&'a Deployment>,
+    pub taskmanager_deployments: Vec<&'a Deployment>,
+    pub jobmanager_pods: Vec<&'a Pod>,
+    pub taskmanager_pods: Vec<&'a Pod>,
+}
+
+impl<'a> Cluster<'a> {
+    pub fn name(&self) -> &str {
+        &self.reference.name
+    }
+    pub fn namespace(&self) -> &str {
+        self.reference.namespace.as_deref().unwrap_or("default")
+    }
+    /// `kubectl get <this> -n NS`: `flinkdeployment x`, `flinkapplication x`, or for a plain
+    /// native cluster its JobManager Deployment.
+    pub fn kubectl_object(&self) -> String {
+        match self.reference.kind.as_str() {
+            KIND_FLINK_DEPLOYMENT => format!("flinkdeployment {}", self.name()),
+            KIND_FLINK_APPLICATION => format!("flinkapplication {}", self.name()),
+            _ => format!("deployment {}", self.name()),
+        }
+    }
+    /// The label selector of its pods of one component (`jobmanager` / `taskmanager`).
+    pub fn selector(&self, component: &str) -> String {
+        match self.mode {
+            Mode::Lyft => format!(
+                "{LABEL_FLINK_APP}={},{LABEL_LYFT_COMPONENT}={component}",
+                self.name()
+            ),
+            _ => format!("{LABEL_APP}={},{LABEL_COMPONENT}={component}", self.name()),
+        }
+    }
+    /// The ServiceAccount the JobManager runs as: its pod's, else the one the spec names, else
+    /// Flink's configuration, else `default`.
+    pub fn jobmanager_service_account(&self, conf: &Conf) -> String {
+        if let Some(p) = self.jobmanager_pods.first() {
+            return pod_service_account(p).to_string();
+        }
+        if let Some(d) = self.jobmanager_deployments.first() {
+            if let Some(sa) = d
+                .spec
+                .template
+                .spec
+                .as_ref()
+                .and_then(|s| s.service_account_name.as_deref())
+                .filter(|s| !s.is_empty())
+            {
+                return sa.to_string();
+            }
+        }
+        if let Some(fd) = self.flink_deployment {
+            return fd.service_account().to_string();
+        }
+        if let Some(sa) = self
+            .flink_application
+            .and_then(|a| a.spec.service_account_name.as_deref())
+            .filter(|s| !s.is_empty())
+        {
+            return sa.to_string();
+        }
+        crate::permissions::service_account_from_conf(
+            &conf.flat(),
+            crate::permissions::Component::JobManager,
+        )
+        .unwrap_or_else(|| "default".into())
+    }
+    /// The TaskManager pods that have not ended (phase other than Succeeded / Failed).
+    pub fn live_taskmanager_pods(&self) -> Vec<&'a Pod> {
+        self.taskmanager_pods
+            .iter()
+            .copied()
+            .filter(|p| !matches!(pod_phase(p), "Succeeded" | "Failed"))
+            .collect()
+    }
+}
+
+/// One configuration value and where it was read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfValue {
+    pub value: String,
+    /// `FlinkDeployment spec.flinkConfiguration`, `ConfigMap flink-config-x config.yaml`, ...
+    pub source: String,
+}
+
+/// A cluster's Flink configuration as flat `key -> value`, each with its source.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Conf {
+    pub values: BTreeMap<String, ConfValue>,
+}
+
+impl Conf {
+    pub fn get(&self, key: &str) -> Option<&str> {
+        self.values.get(key).map(|v| v.value.as_str())
+    }
+    /// The first of several keys that is set (a key and its deprecated names).
+    pub fn get_any(&self, keys: &[&str]) -> Option<(&str, &ConfValue)> {
+        keys.iter()
+            .find_map(|k| self.values.get_key_value(*k))
+            .map(|(k, v)| (k.as_str(), v))
+    }
+    /// `ConfigMap flink-config-x config.yaml: key: value`, for evidence.
+    pub fn evidence(&self, key: &str) -> Option<String> {
+        self.values
+            .get(key)
+            .map(|v| format!("{}: {key}: {}", v.source, v.value))
+    }
+    pub fn flat(&self) -> BTreeMap<String, String> {
+        self.values
+            .iter()
+            .map(|(k, v)| (k.clone(), v.value.clone()))
+            .collect()
+    }
+    fn extend(&mut self, values: BTreeMap<String, String>, source: &str) {
+        for (k, v) in values {
+            self.values.insert(
+                k,
+                ConfValue {
+                    value: v,
+                    source: source.to_string(),
+                },
+            );
+        }
+    }
+}
+
+/// The data keys of `flink-config-<id>` that hold Flink's configuration (Flink ≥ 2.0, older).
+pub const FLINK_CONF_KEYS: &[&str] = &["config.yaml", "flink-conf.yaml"];
+/// Flink's configuration ConfigMap of a native or standalone cluster.
+pub fn flink_config_map_name(cluster_id: &str) -> String {
+    format!("flink-config-{cluster_id}")
+}
 
 pub struct Index<'a> {
     pub snapshot: &'a Snapshot,
     deployments: HashMap<(&'a str, &'a str), &'a FlinkDeployment>,
+    applications: HashMap<(&'a str, &'a str), &'a FlinkApplication>,
+    k8s_deployments: HashMap<(&'a str, &'a str), &'a Deployment>,
     events: HashMap<(&'a str, &'a str, &'a str), Vec<&'a Event>>,
 }
 
@@ -22,6 +230,16 @@ impl<'a> Index<'a> {
             .flink_deployments
             .iter()
             .map(|fd| ((fd.namespace(), fd.name()), fd))
+            .collect();
+        let applications = snapshot
+            .flink_applications
+            .iter()
+            .map(|a| ((a.namespace(), a.name()), a))
+            .collect();
+        let k8s_deployments = snapshot
+            .deployments
+            .iter()
+            .map(|d| ((meta_namespace(&d.metadata), meta_name(&d.metadata)), d))
             .collect();
         let mut events: HashMap<_, Vec<&Event>> = HashMap::new();
         for e in &snapshot.events {
@@ -43,6 +261,8 @@ impl<'a> Index<'a> {
         Index {
             snapshot,
             deployments,
+            applications,
+            k8s_deployments,
             events,
         }
     }
@@ -51,13 +271,62 @@ impl<'a> Index<'a> {
         self.deployments.get(&(namespace, name)).copied()
     }
 
-    /// The Flink deployment a pod belongs to, by the labels Flink puts on every pod it creates.
+    pub fn flink_application(&self, namespace: &str, name: &str) -> Option<&'a FlinkApplication> {
+        self.applications.get(&(namespace, name)).copied()
+    }
+
+    /// A Deployment (apps/v1) of a Flink cluster in the snapshot, by namespace and name.
+    pub fn k8s_deployment(&self, namespace: &str, name: &str) -> Option<&'a Deployment> {
+        self.k8s_deployments.get(&(namespace, name)).copied()
+    }
+
+    /// The Flink deployment a pod belongs to, by the labels Flink puts on every pod it creates:
+    /// a FlinkDeployment (operator, native or standalone), a `FlinkCluster` (a native cluster
+    /// with no custom resource, named by its cluster-id) or a FlinkApplication (Lyft).
     pub fn deployment_of_pod(&self, pod: &Pod) -> Option<ObjectRef> {
-        let ns = pod.metadata.namespace.as_deref().unwrap_or("default");
-        let app = label(pod, LABEL_APP)?;
-        label(pod, LABEL_COMPONENT)?;
-        let fd = self.flink_deployment(ns, app)?;
-        Some(deployment_ref(fd))
+        self.cluster_of(&pod.metadata, true)
+    }
+
+    /// The Flink deployment a Deployment (apps/v1) belongs to, as for pods.
+    pub fn deployment_of_deployment(&self, d: &Deployment) -> Option<ObjectRef> {
+        self.cluster_of(&d.metadata, true)
+    }
+
+    /// The Flink deployment a Service or ConfigMap Flink created belongs to (`type` and `app`
+    /// labels, or Lyft's `flink-app`).
+    pub fn deployment_of_object(&self, meta: &ObjectMeta) -> Option<ObjectRef> {
+        self.cluster_of(meta, false)
+    }
+
+    fn cluster_of(&self, meta: &ObjectMeta, needs_component: bool) -> Option<ObjectRef> {
+        let ns = meta_namespace(meta);
+        if let Some(app) = meta_label(meta, LABEL_FLINK_APP) {
+            return Some(ObjectRef::namespaced(KIND_FLINK_APPLICATION, ns, app));
+        }
+        let app = meta_label(meta, LABEL_APP)?;
+        let typ = meta_label(meta, LABEL_TYPE);
+        if needs_component || typ.is_none() {
+            meta_label(meta, LABEL_COMPONENT)?;
+        }
+        if let Some(fd) = self.flink_deployment(ns, app) {
+            return Some(deployment_ref(fd));
+        }
+        let typ = typ?;
+        // The JobManager Deployment `<cluster-id>` says who made the cluster: the operator sets
+        // an ownerReference to the FlinkDeployment (also when the CR itself is not readable).
+        let owner = self
+            .k8s_deployment(ns, app)
+            .and_then(|d| d.metadata.owner_references.as_ref())
+            .and_then(|o| o.iter().find(|r| r.kind == KIND_FLINK_DEPLOYMENT));
+        if let Some(o) = owner {
+            return Some(ObjectRef::namespaced(KIND_FLINK_DEPLOYMENT, ns, &o.name));
+        }
+        match typ {
+            TYPE_NATIVE => Some(ObjectRef::namespaced(KIND_FLINK_CLUSTER, ns, app)),
+            // Only the operator makes standalone clusters with these labels.
+            TYPE_STANDALONE => Some(ObjectRef::namespaced(KIND_FLINK_DEPLOYMENT, ns, app)),
+            _ => None,
+        }
     }
 
     /// Pods of a FlinkDeployment (`app=<name>` with a Flink `component` label).
@@ -70,6 +339,166 @@ impl<'a> Index<'a> {
                     && label(p, LABEL_APP) == Some(fd.name())
                     && label(p, LABEL_COMPONENT).is_some()
             })
+            .collect()
+    }
+
+    /// Pods of any Flink deployment, by the reference `deployment_of_pod` gives.
+    pub fn pods_of_ref(&self, reference: &ObjectRef) -> Vec<&'a Pod> {
+        self.snapshot
+            .pods
+            .iter()
+            .filter(|p| self.deployment_of_pod(p).as_ref() == Some(reference))
+            .collect()
+    }
+
+    /// Every Flink cluster in scope, in every mode, sorted by namespace, name and kind: the
+    /// FlinkDeployments and FlinkApplications, and the clusters only their Deployments and pods
+    /// show (plain native clusters; the objects of a CR that could not be read).
+    pub fn clusters(&self) -> Vec<Cluster<'a>> {
+        let s = self.snapshot;
+        let mut out: Vec<Cluster<'a>> = Vec::new();
+        let mut position: HashMap<ObjectRef, usize> = HashMap::new();
+        let mut add = |out: &mut Vec<Cluster<'a>>, reference: ObjectRef, mode: Mode| -> usize {
+            if let Some(&i) = position.get(&reference) {
+                return i;
+            }
+            let ns = reference.namespace.clone().unwrap_or_default();
+            let name = reference.name.clone();
+            let flink_deployment = (reference.kind == KIND_FLINK_DEPLOYMENT)
+                .then(|| self.flink_deployment(&ns, &name))
+                .flatten();
+            let flink_application = (reference.kind == KIND_FLINK_APPLICATION)
+                .then(|| self.flink_application(&ns, &name))
+                .flatten();
+            position.insert(reference.clone(), out.len());
+            out.push(Cluster {
+                reference,
+                mode,
+                flink_deployment,
+                flink_application,
+                jobmanager_deployments: Vec::new(),
+                taskmanager_deployments: Vec::new(),
+                jobmanager_pods: Vec::new(),
+                taskmanager_pods: Vec::new(),
+            });
+            out.len() - 1
+        };
+        for fd in &s.flink_deployments {
+            let mode = if fd.spec.mode.as_deref() == Some("standalone") {
+                Mode::Standalone
+            } else {
+                Mode::Operator
+            };
+            add(&mut out, deployment_ref(fd), mode);
+        }
+        for a in &s.flink_applications {
+            add(
+                &mut out,
+                ObjectRef::namespaced(KIND_FLINK_APPLICATION, a.namespace(), a.name()),
+                Mode::Lyft,
+            );
+        }
+        let mode_of = |reference: &ObjectRef, meta: &ObjectMeta| match reference.kind.as_str() {
+            KIND_FLINK_APPLICATION => Mode::Lyft,
+            KIND_FLINK_CLUSTER => Mode::Native,
+            _ if meta_label(meta, LABEL_TYPE) == Some(TYPE_STANDALONE) => Mode::Standalone,
+            _ => Mode::Operator,
+        };
+        for d in &s.deployments {
+            let Some(reference) = self.deployment_of_deployment(d) else {
+                continue;
+            };
+            let mode = mode_of(&reference, &d.metadata);
+            let i = add(&mut out, reference, mode);
+            match component(&d.metadata) {
+                Some("jobmanager") => out[i].jobmanager_deployments.push(d),
+                Some("taskmanager") => out[i].taskmanager_deployments.push(d),
+                _ => {}
+            }
+        }
+        for p in &s.pods {
+            let Some(reference) = self.deployment_of_pod(p) else {
+                continue;
+            };
+            let mode = mode_of(&reference, &p.metadata);
+            let i = add(&mut out, reference, mode);
+            match component(&p.metadata) {
+                Some("jobmanager") => out[i].jobmanager_pods.push(p),
+                Some("taskmanager") => out[i].taskmanager_pods.push(p),
+                _ => {}
+            }
+        }
+        out.sort_by(|a, b| {
+            (a.namespace(), a.name(), &a.reference.kind).cmp(&(
+                b.namespace(),
+                b.name(),
+                &b.reference.kind,
+            ))
+        });
+        out
+    }
+
+    /// The cluster a reference names, if it is in scope.
+    pub fn cluster(&self, reference: &ObjectRef) -> Option<Cluster<'a>> {
+        self.clusters()
+            .into_iter()
+            .find(|c| &c.reference == reference)
+    }
+
+    /// Flink's configuration of a cluster, flat, each value with its source:
+    /// - FlinkDeployment: the deployed `flink-config-<name>` ConfigMap, overridden by
+    ///   `spec.flinkConfiguration` (what a fix changes);
+    /// - plain native / standalone: the `flink-config-<cluster-id>` ConfigMap;
+    /// - FlinkApplication: `spec.flinkConfig`.
+    pub fn conf(&self, cluster: &Cluster) -> Conf {
+        let mut conf = Conf::default();
+        if cluster.mode != Mode::Lyft {
+            if let Some((cm, key, text)) =
+                self.flink_config_map(cluster.namespace(), cluster.name())
+            {
+                let source = format!("ConfigMap {} {key}", meta_name(&cm.metadata));
+                conf.extend(crate::permissions::parse_flink_conf(text), &source);
+            }
+        }
+        if let Some(fd) = cluster.flink_deployment {
+            conf.extend(
+                fd.spec.flink_configuration.clone(),
+                "FlinkDeployment spec.flinkConfiguration",
+            );
+        }
+        if let Some(app) = cluster.flink_application {
+            let value = serde_json::to_value(&app.spec.flink_config).unwrap_or_default();
+            conf.extend(
+                crate::permissions::flatten_conf(&value),
+                "FlinkApplication spec.flinkConfig",
+            );
+        }
+        conf
+    }
+
+    /// `flink-config-<cluster-id>` and the key holding Flink's configuration in it.
+    pub fn flink_config_map(
+        &self,
+        namespace: &str,
+        cluster_id: &str,
+    ) -> Option<(&'a ConfigMap, &'static str, &'a str)> {
+        let name = flink_config_map_name(cluster_id);
+        let cm =
+            self.snapshot.config_maps.iter().find(|c| {
+                meta_namespace(&c.metadata) == namespace && meta_name(&c.metadata) == name
+            })?;
+        let data = cm.data.as_ref()?;
+        FLINK_CONF_KEYS
+            .iter()
+            .find_map(|k| data.get(*k).map(|text| (cm, *k, text.as_str())))
+    }
+
+    /// The Services of a cluster (by the labels Flink and the Lyft operator put on them).
+    pub fn services_of(&self, reference: &ObjectRef) -> Vec<&'a Service> {
+        self.snapshot
+            .services
+            .iter()
+            .filter(|svc| self.deployment_of_object(&svc.metadata).as_ref() == Some(reference))
             .collect()
     }
 
@@ -97,12 +526,51 @@ pub fn label<'p>(pod: &'p Pod, key: &str) -> Option<&'p str> {
         .map(String::as_str)
 }
 
+/// A label of any object.
+pub fn meta_label<'m>(meta: &'m ObjectMeta, key: &str) -> Option<&'m str> {
+    meta.labels
+        .as_ref()
+        .and_then(|l| l.get(key))
+        .map(String::as_str)
+}
+
+pub fn meta_name(meta: &ObjectMeta) -> &str {
+    meta.name.as_deref().unwrap_or("")
+}
+
+pub fn meta_namespace(meta: &ObjectMeta) -> &str {
+    meta.namespace.as_deref().unwrap_or("default")
+}
+
+/// `jobmanager` or `taskmanager`, from Flink's `component` label or Lyft's
+/// `flink-deployment-type`.
+pub fn component(meta: &ObjectMeta) -> Option<&str> {
+    meta_label(meta, LABEL_COMPONENT)
+        .or_else(|| meta_label(meta, LABEL_LYFT_COMPONENT))
+        .filter(|c| matches!(*c, "jobmanager" | "taskmanager"))
+}
+
 pub fn pod_name(pod: &Pod) -> &str {
     pod.metadata.name.as_deref().unwrap_or("")
 }
 
 pub fn pod_namespace(pod: &Pod) -> &str {
     pod.metadata.namespace.as_deref().unwrap_or("default")
+}
+
+pub fn pod_phase(pod: &Pod) -> &str {
+    pod.status
+        .as_ref()
+        .and_then(|s| s.phase.as_deref())
+        .unwrap_or("")
+}
+
+/// Whether the pod's `Ready` condition is true.
+pub fn pod_ready(pod: &Pod) -> bool {
+    pod.status
+        .as_ref()
+        .and_then(|s| s.conditions.as_ref())
+        .is_some_and(|cs| cs.iter().any(|c| c.type_ == "Ready" && c.status == "True"))
 }
 
 /// The ServiceAccount a pod runs as (`default` when the spec names none).
@@ -118,6 +586,17 @@ pub fn pod_service_account(pod: &Pod) -> &str {
         .unwrap_or("default")
 }
 
+/// `spec.replicas` (1 when unset, as the API server defaults it) and `status.readyReplicas`.
+pub fn deployment_replicas(d: &Deployment) -> (i32, i32) {
+    let wanted = d.spec.replicas.unwrap_or(1);
+    let ready = d
+        .status
+        .as_ref()
+        .and_then(|s| s.ready_replicas)
+        .unwrap_or(0);
+    (wanted, ready)
+}
+
 pub fn event_time(e: &Event) -> Option<chrono::DateTime<chrono::Utc>> {
     use super::{micro_to_utc, to_utc};
     e.last_timestamp
@@ -126,4 +605,206 @@ pub fn event_time(e: &Event) -> Option<chrono::DateTime<chrono::Utc>> {
         .or_else(|| e.event_time.as_ref().and_then(micro_to_utc))
         .or_else(|| e.first_timestamp.as_ref().and_then(to_utc))
         .or_else(|| e.metadata.creation_timestamp.as_ref().and_then(to_utc))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::testing::{snapshot, HEALTHY};
+
+    const PLAIN_NATIVE: &str = r#"
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: wordcount
+  namespace: stream
+  labels: {app: wordcount, component: jobmanager, type: flink-native-kubernetes}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: wordcount, component: jobmanager, type: flink-native-kubernetes}}
+  template:
+    metadata: {labels: {app: wordcount, component: jobmanager, type: flink-native-kubernetes}}
+    spec: {serviceAccountName: flink, containers: [{name: flink-main-container, image: "flink:1.20"}]}
+status: {replicas: 1, readyReplicas: 1}
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: wordcount-taskmanager-1-1
+  namespace: stream
+  labels: {app: wordcount, component: taskmanager, type: flink-native-kubernetes}
+  ownerReferences: [{apiVersion: apps/v1, kind: Deployment, name: wordcount, uid: "1", controller: true}]
+spec: {containers: [{name: flink-main-container, image: "flink:1.20"}]}
+status: {phase: Running}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: flink-config-wordcount
+  namespace: stream
+  labels: {app: wordcount, type: flink-native-kubernetes}
+data:
+  flink-conf.yaml: |
+    kubernetes.cluster-id: wordcount
+    taskmanager.numberOfTaskSlots: 4
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: wordcount-rest
+  namespace: stream
+  labels: {app: wordcount, type: flink-native-kubernetes}
+spec: {type: ClusterIP, ports: [{name: rest, port: 8081}]}
+"#;
+
+    const STANDALONE: &str = r#"
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: ledger
+  namespace: fin
+  labels: {app: ledger, component: jobmanager, type: flink-standalone-kubernetes}
+  ownerReferences: [{apiVersion: flink.apache.org/v1beta1, kind: FlinkDeployment, name: ledger, uid: "1"}]
+spec:
+  selector: {matchLabels: {app: ledger, component: jobmanager}}
+  template: {spec: {containers: [{name: flink-main-container, image: "flink:1.20"}]}}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: ledger-taskmanager
+  namespace: fin
+  labels: {app: ledger, component: taskmanager, type: flink-standalone-kubernetes}
+spec:
+  replicas: 3
+  selector: {matchLabels: {app: ledger, component: taskmanager}}
+  template: {spec: {containers: [{name: flink-main-container, image: "flink:1.20"}]}}
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: ledger-taskmanager-7d9f-abcde
+  namespace: fin
+  labels: {app: ledger, component: taskmanager, type: flink-standalone-kubernetes}
+spec: {containers: [{name: flink-main-container, image: "flink:1.20"}]}
+"#;
+
+    const LYFT: &str = r#"
+apiVersion: flink.k8s.io/v1beta1
+kind: FlinkApplication
+metadata: {name: clicks, namespace: lyft}
+spec: {image: "flink:1.11", flinkVersion: "1.11", parallelism: 4, jarName: a.jar, flinkConfig: {taskmanager.numberOfTaskSlots: 2}}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: clicks-2a6f3b1c-tm
+  namespace: lyft
+  labels: {flink-app: clicks, flink-deployment-type: taskmanager, flink-app-hash: 2a6f3b1c}
+spec:
+  replicas: 2
+  selector: {matchLabels: {pod-deployment-selector: x}}
+  template: {spec: {containers: [{name: taskmanager, image: "flink:1.11"}]}}
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: clicks-2a6f3b1c-jm-5d8f-abcde
+  namespace: lyft
+  labels: {flink-app: clicks, flink-deployment-type: jobmanager}
+spec: {containers: [{name: jobmanager, image: "flink:1.11"}]}
+"#;
+
+    #[test]
+    fn operator_pods_map_to_their_flink_deployment() {
+        let s = snapshot(HEALTHY);
+        let index = Index::new(&s);
+        for p in &s.pods {
+            assert_eq!(
+                index.deployment_of_pod(p),
+                Some(ObjectRef::namespaced("FlinkDeployment", "flink", "basic"))
+            );
+        }
+        let clusters = index.clusters();
+        assert_eq!(clusters.len(), 1);
+        assert_eq!(clusters[0].mode, Mode::Operator);
+        assert_eq!(clusters[0].jobmanager_pods.len(), 1);
+        assert_eq!(clusters[0].taskmanager_pods.len(), 1);
+    }
+
+    #[test]
+    fn plain_native_pods_map_to_a_flink_cluster_named_by_the_cluster_id() {
+        let s = snapshot(PLAIN_NATIVE);
+        let index = Index::new(&s);
+        let want = ObjectRef::namespaced(KIND_FLINK_CLUSTER, "stream", "wordcount");
+        assert_eq!(index.deployment_of_pod(&s.pods[0]), Some(want.clone()));
+        assert_eq!(
+            index.deployment_of_deployment(&s.deployments[0]),
+            Some(want.clone())
+        );
+        assert_eq!(
+            index.deployment_of_object(&s.services[0].metadata),
+            Some(want.clone())
+        );
+        let c = index.cluster(&want).unwrap();
+        assert_eq!(c.mode, Mode::Native);
+        assert_eq!(c.jobmanager_deployments.len(), 1);
+        assert_eq!(c.taskmanager_pods.len(), 1);
+        assert_eq!(index.services_of(&want).len(), 1);
+        let conf = index.conf(&c);
+        assert_eq!(conf.get("taskmanager.numberOfTaskSlots"), Some("4"));
+        assert_eq!(
+            conf.evidence("taskmanager.numberOfTaskSlots").unwrap(),
+            "ConfigMap flink-config-wordcount flink-conf.yaml: taskmanager.numberOfTaskSlots: 4"
+        );
+        assert_eq!(c.jobmanager_service_account(&conf), "flink");
+        assert_eq!(
+            c.selector("taskmanager"),
+            "app=wordcount,component=taskmanager"
+        );
+    }
+
+    #[test]
+    fn standalone_objects_map_to_their_flink_deployment_even_without_the_cr() {
+        let s = snapshot(STANDALONE);
+        let index = Index::new(&s);
+        let want = ObjectRef::namespaced(KIND_FLINK_DEPLOYMENT, "fin", "ledger");
+        assert_eq!(index.deployment_of_pod(&s.pods[0]), Some(want.clone()));
+        let c = index.cluster(&want).unwrap();
+        assert_eq!(c.mode, Mode::Standalone);
+        assert_eq!(c.taskmanager_deployments.len(), 1);
+        assert_eq!(deployment_replicas(c.taskmanager_deployments[0]), (3, 0));
+    }
+
+    #[test]
+    fn lyft_objects_map_to_their_flink_application() {
+        let s = snapshot(LYFT);
+        let index = Index::new(&s);
+        let want = ObjectRef::namespaced(KIND_FLINK_APPLICATION, "lyft", "clicks");
+        assert_eq!(index.deployment_of_pod(&s.pods[0]), Some(want.clone()));
+        let clusters = index.clusters();
+        assert_eq!(clusters.len(), 1);
+        let c = &clusters[0];
+        assert_eq!(c.mode, Mode::Lyft);
+        assert!(c.flink_application.is_some());
+        assert_eq!(c.jobmanager_pods.len(), 1);
+        assert_eq!(c.taskmanager_deployments.len(), 1);
+        assert_eq!(
+            index.conf(c).get("taskmanager.numberOfTaskSlots"),
+            Some("2")
+        );
+        assert_eq!(
+            c.selector("jobmanager"),
+            "flink-app=clicks,flink-deployment-type=jobmanager"
+        );
+    }
+
+    #[test]
+    fn pods_without_flink_labels_belong_to_nothing() {
+        let s = snapshot(
+            "apiVersion: v1\nkind: Pod\nmetadata: {name: x, namespace: a, labels: {app: x}}\nspec: {containers: [{name: c, image: i}]}\n",
+        );
+        assert_eq!(Index::new(&s).deployment_of_pod(&s.pods[0]), None);
+        assert!(Index::new(&s).clusters().is_empty());
+    }
 }

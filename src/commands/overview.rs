@@ -1,0 +1,379 @@
+//! `kubectl flink doctor` without NAME: one line per Flink cluster in scope, in every mode
+//! (Apache operator native and standalone, plain Flink native, Lyft), with its health; the
+//! details of the unhealthy ones follow as the report's findings.
+//!
+//! `clusters` is pure (Snapshot + Report -> lines); `write_table` and `json_with_clusters` draw
+//! them. In JSON the lines are an extra top-level `clusters` array beside the v1 contract's
+//! `version` and `findings`, which stay as they are.
+
+use crate::finding::{ObjectRef, Severity};
+use crate::rank::Report;
+use crate::render::Style;
+use crate::snapshot::index::{
+    deployment_replicas, pod_ready, Cluster, Index, KIND_FLINK_APPLICATION, KIND_FLINK_DEPLOYMENT,
+};
+use crate::snapshot::Snapshot;
+use serde::Serialize;
+use std::io::{self, Write};
+
+/// One Flink cluster and its health.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ClusterLine {
+    /// What findings name in `deployment`: FlinkDeployment, FlinkCluster (plain native, named by
+    /// its cluster-id) or FlinkApplication.
+    pub kind: String,
+    pub namespace: String,
+    pub name: String,
+    /// `operator`, `standalone`, `native` or `lyft`.
+    pub mode: &'static str,
+    pub jobmanagers_ready: u32,
+    pub jobmanagers_wanted: u32,
+    pub taskmanagers_ready: u32,
+    pub taskmanagers: u32,
+    /// The CR's own state: FlinkDeployment `status.lifecycleState`, FlinkApplication
+    /// `status.phase`; None for a plain native cluster.
+    pub status: Option<String>,
+    /// The job's state as the CR reports it (`RUNNING`, `FAILED`, ...); None when unknown (plain
+    /// native, a session cluster).
+    pub job: Option<String>,
+    pub critical: usize,
+    pub warnings: usize,
+    pub info: usize,
+    /// `ok`, or `2 critical, 1 warning`.
+    pub health: String,
+}
+
+impl ClusterLine {
+    pub fn healthy(&self) -> bool {
+        self.critical == 0 && self.warnings == 0
+    }
+    pub fn reference(&self) -> ObjectRef {
+        ObjectRef::namespaced(&self.kind, &self.namespace, &self.name)
+    }
+}
+
+/// Every Flink cluster in scope (narrowed to `namespace` when given, as `doctor --from DIR -n NS`
+/// narrows its findings), sorted by namespace and name, with the findings of the report counted
+/// against the cluster they belong to.
+pub fn clusters(snapshot: &Snapshot, report: &Report, namespace: Option<&str>) -> Vec<ClusterLine> {
+    let index = Index::new(snapshot);
+    index
+        .clusters()
+        .iter()
+        .filter(|c| namespace.is_none_or(|n| c.namespace() == n))
+        .map(|c| line(c, report))
+        .collect()
+}
+
+/// Whether NAME names a Flink cluster of any mode (or a FlinkSessionJob) in the snapshot, for
+/// `doctor NAME`'s "no such deployment" check.
+pub fn is_known(snapshot: &Snapshot, name: &str, namespace: Option<&str>) -> bool {
+    let index = Index::new(snapshot);
+    index
+        .clusters()
+        .iter()
+        .any(|c| c.name() == name && namespace.is_none_or(|n| c.namespace() == n))
+        || snapshot
+            .flink_session_jobs
+            .iter()
+            .any(|j| j.name() == name && namespace.is_none_or(|n| j.namespace() == n))
+}
+
+fn line(c: &Cluster, report: &Report) -> ClusterLine {
+    let (jm_ready, jm_wanted) = jobmanagers(c);
+    let (tm_ready, tms) = taskmanagers(c);
+    let count = |sev: Severity| {
+        report
+            .findings
+            .iter()
+            .filter(|f| f.severity == sev)
+            .filter(|f| f.deployment.as_ref() == Some(&c.reference) || f.object == c.reference)
+            .map(|f| f.count.max(1))
+            .sum::<usize>()
+    };
+    let (critical, warnings, info) = (
+        count(Severity::Critical),
+        count(Severity::Warning),
+        count(Severity::Info),
+    );
+    let mut parts = Vec::new();
+    if critical > 0 {
+        parts.push(format!("{critical} critical"));
+    }
+    if warnings > 0 {
+        parts.push(format!(
+            "{warnings} warning{}",
+            if warnings == 1 { "" } else { "s" }
+        ));
+    }
+    let health = if parts.is_empty() {
+        "ok".to_string()
+    } else {
+        parts.join(", ")
+    };
+    let (status, job) = match c.reference.kind.as_str() {
+        KIND_FLINK_DEPLOYMENT => {
+            let st = c.flink_deployment.and_then(|fd| fd.status.as_ref());
+            (
+                st.and_then(|s| s.lifecycle_state.clone()),
+                st.and_then(|s| s.job_status.as_ref())
+                    .and_then(|j| j.state.clone()),
+            )
+        }
+        KIND_FLINK_APPLICATION => {
+            let st = c.flink_application.and_then(|a| a.status.as_ref());
+            (
+                st.and_then(|s| s.phase.clone()),
+                st.and_then(|s| s.job_status.as_ref())
+                    .and_then(|j| j.get("state"))
+                    .and_then(|v| v.as_str())
+                    .map(str::to_string),
+            )
+        }
+        _ => (None, None),
+    };
+    let (status, job) = (
+        status.filter(|s| !s.is_empty()),
+        job.filter(|s| !s.is_empty()),
+    );
+    ClusterLine {
+        kind: c.reference.kind.clone(),
+        namespace: c.namespace().to_string(),
+        name: c.name().to_string(),
+        mode: c.mode.as_str(),
+        jobmanagers_ready: jm_ready,
+        jobmanagers_wanted: jm_wanted,
+        taskmanagers_ready: tm_ready,
+        taskmanagers: tms,
+        status,
+        job,
+        critical,
+        warnings,
+        info,
+        health,
+    }
+}
+
+/// Ready / wanted JobManagers: the Deployment's replicas when it is there, else the pods.
+fn jobmanagers(c: &Cluster) -> (u32, u32) {
+    if !c.jobmanager_deployments.is_empty() {
+        let (wanted, ready) = c
+            .jobmanager_deployments
+            .iter()
+            .map(|d| deployment_replicas(d))
+            .fold((0, 0), |(w, r), (dw, dr)| (w + dw, r + dr));
+        return (ready.max(0) as u32, wanted.max(0) as u32);
+    }
+    let wanted = c
+        .flink_deployment
+        .and_then(|fd| fd.spec.job_manager.as_ref())
+        .and_then(|j| j.replicas)
+        .unwrap_or(1)
+        .max(c.jobmanager_pods.len() as i64);
+    let ready = c.jobmanager_pods.iter().filter(|p| pod_ready(p)).count();
+    (ready as u32, wanted.max(0) as u32)
+}
+
+/// Ready / all TaskManagers: bare pods in native modes, the Deployment in standalone and Lyft
+/// (its pods when the Deployment is not there).
+fn taskmanagers(c: &Cluster) -> (u32, u32) {
+    if !c.mode.native_taskmanagers() && !c.taskmanager_deployments.is_empty() {
+        let (wanted, ready) = c
+            .taskmanager_deployments
+            .iter()
+            .map(|d| deployment_replicas(d))
+            .fold((0, 0), |(w, r), (dw, dr)| (w + dw, r + dr));
+        return (ready.max(0) as u32, wanted.max(0) as u32);
+    }
+    let live = c.live_taskmanager_pods();
+    let ready = live.iter().filter(|p| pod_ready(p)).count();
+    (ready as u32, live.len() as u32)
+}
+
+/// The cluster list as a table (kubectl's style: upper-case headings, no borders), then a blank
+/// line. Nothing when there is no cluster.
+pub fn write_table(lines: &[ClusterLine], style: &Style, out: &mut dyn Write) -> io::Result<()> {
+    if lines.is_empty() {
+        return Ok(());
+    }
+    let heading = [
+        "NAMESPACE",
+        "NAME",
+        "KIND",
+        "MODE",
+        "JM",
+        "TM",
+        "STATUS",
+        "JOB",
+        "HEALTH",
+    ];
+    let rows: Vec<[String; 9]> = lines
+        .iter()
+        .map(|l| {
+            [
+                l.namespace.clone(),
+                l.name.clone(),
+                l.kind.clone(),
+                l.mode.to_string(),
+                format!("{}/{}", l.jobmanagers_ready, l.jobmanagers_wanted),
+                format!("{}/{}", l.taskmanagers_ready, l.taskmanagers),
+                l.status.clone().unwrap_or_else(|| "-".into()),
+                l.job.clone().unwrap_or_else(|| "-".into()),
+                l.health.clone(),
+            ]
+        })
+        .collect();
+    let widths: Vec<usize> = (0..heading.len())
+        .map(|i| {
+            rows.iter()
+                .map(|r| r[i].chars().count())
+                .chain([heading[i].len()])
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let last = heading.len() - 1;
+    let mut head = String::new();
+    for (i, h) in heading.iter().enumerate() {
+        if i == last {
+            head.push_str(h);
+        } else {
+            head.push_str(&format!("{h:<w$}  ", w = widths[i]));
+        }
+    }
+    writeln!(out, "{}", style.bold(head.trim_end()))?;
+    for (l, r) in lines.iter().zip(&rows) {
+        let mut s = String::new();
+        for (i, cell) in r.iter().enumerate() {
+            if i == last {
+                let health = if l.critical > 0 {
+                    style.severity(Severity::Critical).replace("critical", cell)
+                } else if l.warnings > 0 {
+                    style.severity(Severity::Warning).replace("warning", cell)
+                } else {
+                    cell.clone()
+                };
+                s.push_str(&health);
+            } else {
+                s.push_str(&format!("{cell:<w$}  ", w = widths[i]));
+            }
+        }
+        writeln!(out, "{}", s.trim_end())?;
+    }
+    writeln!(out)
+}
+
+/// The v1 JSON report with the cluster list added as a top-level `clusters` array, after
+/// `version` and `findings` (which keep their contract); without it when there is no cluster.
+#[derive(Serialize)]
+pub struct JsonWithClusters<'a> {
+    #[serde(flatten)]
+    pub report: crate::render::json::JsonReport<'a>,
+    /// Left out when no Flink cluster is in scope (the plain v1 report).
+    #[serde(skip_serializing_if = "<[ClusterLine]>::is_empty")]
+    pub clusters: &'a [ClusterLine],
+}
+
+pub fn json_with_clusters<'a>(
+    report: &'a Report,
+    lines: &'a [ClusterLine],
+) -> JsonWithClusters<'a> {
+    JsonWithClusters {
+        report: crate::render::json::JsonReport::from(report),
+        clusters: lines,
+    }
+}
+
+/// `{"version": 1, "findings": [...], "clusters": [...]}`, pretty, then a newline.
+pub fn write_json(report: &Report, lines: &[ClusterLine], out: &mut dyn Write) -> io::Result<()> {
+    serde_json::to_writer_pretty(&mut *out, &json_with_clusters(report, lines))?;
+    writeln!(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rank::rank;
+    use std::path::Path;
+
+    fn load(name: &str) -> Snapshot {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/scenarios")
+            .join(name);
+        crate::snapshot::bundle::load(&dir).unwrap()
+    }
+
+    #[test]
+    fn one_line_per_cluster_in_every_mode() {
+        let mut s = load("mode-native-healthy");
+        for other in ["mode-standalone-no-slots", "mode-lyft-deploy-failed"] {
+            let o = load(other);
+            s.flink_deployments.extend(o.flink_deployments);
+            s.flink_applications.extend(o.flink_applications);
+            s.deployments.extend(o.deployments);
+            s.pods.extend(o.pods);
+            s.config_maps.extend(o.config_maps);
+            s.events.extend(o.events);
+        }
+        let report = rank(crate::rules::run_all(&s));
+        let lines = clusters(&s, &report, None);
+        let modes: Vec<(&str, &str)> = lines.iter().map(|l| (l.name.as_str(), l.mode)).collect();
+        assert_eq!(
+            modes,
+            [
+                ("clicks", "lyft"),
+                ("pageviews", "native"),
+                ("ledger", "standalone")
+            ],
+            "{lines:#?}"
+        );
+        let native = &lines[1];
+        assert_eq!(native.kind, "FlinkCluster");
+        assert_eq!(
+            (native.jobmanagers_ready, native.jobmanagers_wanted),
+            (1, 1)
+        );
+        assert_eq!((native.taskmanagers_ready, native.taskmanagers), (2, 2));
+        assert_eq!(native.health, "ok");
+        assert!(lines[2].critical > 0, "{:#?}", lines[2]);
+        assert_eq!(lines[0].status.as_deref(), Some("DeployFailed"));
+        assert_eq!(lines[0].job, None);
+        assert_eq!(lines[0].health, "2 critical, 1 warning");
+        assert!(!lines[0].healthy());
+
+        let mut out = Vec::new();
+        write_table(&lines, &Style::PLAIN, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let first = text.lines().next().unwrap();
+        assert!(
+            first.starts_with("NAMESPACE") && first.ends_with("HEALTH"),
+            "{text}"
+        );
+        assert!(
+            text.contains("pageviews") && text.contains("FlinkCluster") && text.contains("ok"),
+            "{text}"
+        );
+
+        let mut out = Vec::new();
+        write_json(&report, &lines, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let (v, f, c) = (
+            text.find("\"version\"").unwrap(),
+            text.find("\"findings\"").unwrap(),
+            text.find("\"clusters\"").unwrap(),
+        );
+        assert!(v < f && f < c, "version, findings, then clusters: {text}");
+        let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(json["version"], 1);
+        assert!(json["findings"].is_array());
+        assert_eq!(json["clusters"][1]["name"], "pageviews");
+        assert_eq!(json["clusters"][1]["jobmanagersReady"], 1);
+
+        assert!(is_known(&s, "pageviews", None));
+        assert!(is_known(&s, "clicks", Some("scn-mode-lyft-failed")));
+        assert!(!is_known(&s, "clicks", Some("elsewhere")));
+        let narrowed = clusters(&s, &report, Some("scn-mode-native-healthy"));
+        assert_eq!(narrowed.len(), 1);
+    }
+}

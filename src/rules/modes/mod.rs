@@ -1,0 +1,377 @@
+//! What the deployment-mode rules (FLK2xx TaskManagers, FLK3xx HA, FLK41x-42x spec and exposure
+//! across native, standalone and Lyft) share: a cluster's JobManager logs, its parallelism and
+//! slots, how to change its Flink configuration in its mode, access decisions, the commands that
+//! verify a fix. The clusters themselves come from `snapshot::index` (`Index::clusters`).
+
+use crate::finding::Category;
+use crate::rbac;
+use crate::snapshot::index::{
+    pod_name, pod_namespace, Cluster, Conf, KIND_FLINK_APPLICATION, KIND_FLINK_DEPLOYMENT,
+};
+use crate::snapshot::{LogKey, Snapshot};
+
+/// `taskmanager.numberOfTaskSlots` in Flink (and the Apache operator).
+pub const FLINK_DEFAULT_SLOTS: i64 = 1;
+/// The Lyft operator's default `taskSlots` (flink-facts §3.3).
+pub const LYFT_DEFAULT_SLOTS: i64 = 16;
+
+/// The logs (current and previous) of a cluster's JobManager pods, in key order.
+pub fn jobmanager_logs<'s>(s: &'s Snapshot, c: &Cluster) -> Vec<(&'s LogKey, &'s str)> {
+    s.logs
+        .iter()
+        .filter(|(k, _)| {
+            c.jobmanager_pods
+                .iter()
+                .any(|p| pod_namespace(p) == k.namespace && pod_name(p) == k.pod)
+        })
+        .map(|(k, v)| (k, v.as_str()))
+        .collect()
+}
+
+/// The job's parallelism: the FlinkDeployment's `spec.job.parallelism`, the FlinkApplication's
+/// `spec.parallelism`, else `parallelism.default`. None for a session cluster without a job.
+pub fn parallelism(c: &Cluster, conf: &Conf) -> Option<(i64, String)> {
+    if let Some(fd) = c.flink_deployment {
+        let job = fd.spec.job.as_ref()?;
+        if let Some(p) = job.parallelism {
+            return Some((p, format!("FlinkDeployment spec.job.parallelism: {p}")));
+        }
+    }
+    if let Some(app) = c.flink_application {
+        if let Some(p) = app.spec.parallelism {
+            return Some((p, format!("FlinkApplication spec.parallelism: {p}")));
+        }
+    }
+    let v = conf.values.get("parallelism.default")?;
+    let p = v.value.trim().parse().ok()?;
+    Some((p, format!("{}: parallelism.default: {}", v.source, v.value)))
+}
+
+/// Slots per TaskManager and where that came from.
+pub fn slots(c: &Cluster, conf: &Conf) -> (i64, String) {
+    if let Some(app) = c.flink_application {
+        if let Some(n) = app
+            .spec
+            .task_manager_config
+            .as_ref()
+            .and_then(|t| t.get("taskSlots"))
+            .and_then(|v| {
+                v.as_i64()
+                    .or_else(|| v.as_str().and_then(|s| s.trim().parse().ok()))
+            })
+        {
+            return (
+                n,
+                format!("FlinkApplication spec.taskManagerConfig.taskSlots: {n}"),
+            );
+        }
+    }
+    if let Some(v) = conf.values.get("taskmanager.numberOfTaskSlots") {
+        if let Ok(n) = v.value.trim().parse::<i64>() {
+            return (
+                n,
+                format!("{}: taskmanager.numberOfTaskSlots: {}", v.source, v.value),
+            );
+        }
+    }
+    if c.flink_application.is_some() {
+        (
+            LYFT_DEFAULT_SLOTS,
+            format!("taskSlots not set: the Lyft operator's default {LYFT_DEFAULT_SLOTS}"),
+        )
+    } else {
+        (
+            FLINK_DEFAULT_SLOTS,
+            format!("taskmanager.numberOfTaskSlots not set: Flink's default {FLINK_DEFAULT_SLOTS}"),
+        )
+    }
+}
+
+pub fn ceil_div(a: i64, b: i64) -> i64 {
+    if b <= 0 {
+        return a.max(0);
+    }
+    (a + b - 1) / b
+}
+
+/// How to set Flink configuration keys on this cluster, as commands a person runs as they are.
+pub fn conf_fix(c: &Cluster, pairs: &[(&str, &str)]) -> String {
+    let (ns, name) = (c.namespace(), c.name());
+    let json = |field: &str| {
+        let inner: Vec<String> = pairs
+            .iter()
+            .map(|(k, v)| format!("\"{k}\":\"{v}\""))
+            .collect();
+        format!("'{{\"spec\":{{\"{field}\":{{{}}}}}}}'", inner.join(","))
+    };
+    match c.reference.kind.as_str() {
+        KIND_FLINK_DEPLOYMENT => format!(
+            "kubectl patch flinkdeployment {name} -n {ns} --type=merge -p {}\n(the operator redeploys the cluster with it)",
+            json("flinkConfiguration")
+        ),
+        KIND_FLINK_APPLICATION => format!(
+            "kubectl patch flinkapplication {name} -n {ns} --type=merge -p {}\n(the Lyft operator deploys the changed spec)",
+            json("flinkConfig")
+        ),
+        _ => {
+            let flags: Vec<String> = pairs.iter().map(|(k, v)| format!("-D{k}={v}")).collect();
+            format!(
+                "Flink reads its configuration when the cluster starts: add\n\n  {}\n\nto the command that starts it (`flink run-application --target kubernetes-application -Dkubernetes.cluster-id={name} ...` or `kubernetes-session.sh -Dkubernetes.cluster-id={name} ...`), or set it in the conf/config.yaml that command reads, and start it again. ConfigMap flink-config-{name} only shows the configuration the cluster was started with.",
+                flags.join(" ")
+            )
+        }
+    }
+}
+
+/// The command that shows a Flink configuration key as the cluster now has it.
+pub fn conf_verify(c: &Cluster, key: &str, expect: &str) -> String {
+    let (ns, name) = (c.namespace(), c.name());
+    let escaped = key.replace('.', "\\.");
+    match c.reference.kind.as_str() {
+        KIND_FLINK_DEPLOYMENT => format!(
+            "kubectl get flinkdeployment {name} -n {ns} -o jsonpath='{{.spec.flinkConfiguration.{escaped}}}'   # expect: {expect}"
+        ),
+        KIND_FLINK_APPLICATION => format!(
+            "kubectl get flinkapplication {name} -n {ns} -o jsonpath='{{.spec.flinkConfig.{escaped}}}'   # expect: {expect}"
+        ),
+        _ => format!("kubectl get configmap flink-config-{name} -n {ns} -o yaml | grep '{key}'   # expect: {key}: {expect}"),
+    }
+}
+
+/// `kubectl get pods -n NS -l SELECTOR`, for verify lines.
+pub fn pods_verify(c: &Cluster, component: &str) -> String {
+    format!(
+        "kubectl get pods -n {} -l {}",
+        c.namespace(),
+        c.selector(component)
+    )
+}
+
+/// Who answered an access question.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Decided {
+    Authorizer,
+    RbacObjects,
+}
+
+impl Decided {
+    pub fn label(self) -> &'static str {
+        match self {
+            Decided::Authorizer => "the API server's authorizer (SubjectAccessReview)",
+            Decided::RbacObjects => "the RBAC objects read (not authoritative)",
+        }
+    }
+}
+
+/// May this ServiceAccount do this in its namespace? The authorizer's answer when gather asked it,
+/// else the RBAC objects' answer, else None (nothing to decide from).
+pub fn may(
+    s: &Snapshot,
+    ns: &str,
+    sa: &str,
+    verb: &str,
+    group: &str,
+    resource: &str,
+) -> Option<(bool, Decided)> {
+    let user = format!("system:serviceaccount:{ns}:{sa}");
+    let (res, sub) = resource.split_once('/').unwrap_or((resource, ""));
+    if let Some(r) = s.access_reviews.iter().find(|a| {
+        a.user == user
+            && a.verb == verb
+            && a.group == group
+            && a.resource == res
+            && a.subresource == sub
+            && a.namespace == ns
+    }) {
+        return Some((r.allowed, Decided::Authorizer));
+    }
+    let req = rbac::Request {
+        namespace: ns,
+        service_account: sa,
+        verb,
+        group,
+        resource: res,
+        subresource: sub,
+    };
+    rbac::allows(s, &req).map(|a| (a, Decided::RbacObjects))
+}
+
+/// A Role name for a fix that does not overwrite a Role of that name already there.
+pub fn free_role_name(s: &Snapshot, ns: &str, wanted: &str, cluster: &str) -> String {
+    let taken = |n: &str| {
+        s.roles.iter().any(|r| {
+            r.metadata.namespace.as_deref() == Some(ns) && r.metadata.name.as_deref() == Some(n)
+        })
+    };
+    if !taken(wanted) {
+        return wanted.to_string();
+    }
+    format!("{cluster}-{wanted}")
+}
+
+/// Whether high availability is on, and as what: `high-availability.type` (or its deprecated
+/// names) set to anything but NONE.
+pub fn ha_mode(conf: &Conf) -> Option<(String, String)> {
+    let (key, v) = conf.get_any(&[
+        "high-availability.type",
+        "high-availability",
+        "recovery.mode",
+    ])?;
+    let mode = v.value.trim();
+    if mode.is_empty() || mode.eq_ignore_ascii_case("none") {
+        return None;
+    }
+    Some((key.to_string(), mode.to_string()))
+}
+
+/// Whether Kubernetes HA (ConfigMaps) is on.
+pub fn kubernetes_ha(conf: &Conf) -> bool {
+    crate::permissions::ha_enabled(&conf.flat())
+}
+
+/// A category from the words of an error (Lyft's `lastSeenError`, its events).
+pub fn words_category(text: &str) -> Option<Category> {
+    let lower = text.to_ascii_lowercase();
+    let has = |ks: &[&str]| ks.iter().any(|k| lower.contains(&k.to_ascii_lowercase()));
+    Some(
+        if has(&[
+            "ClassNotFoundException",
+            "NoClassDefFoundError",
+            "Could not find the provided job class",
+            "entry class",
+        ]) {
+            Category::JobEntryClassError
+        } else if has(&[".jar"])
+            && has(&[
+                "not found",
+                "no such file",
+                "does not exist",
+                "404",
+                "FileNotFoundException",
+            ])
+        {
+            Category::JobJarNotFound
+        } else if has(&["Could not find a file system implementation for scheme"]) {
+            Category::FilesystemPluginMissing
+        } else if has(&[
+            "NoResourceAvailableException",
+            "Could not acquire the minimum required resources",
+        ]) {
+            Category::NoSlots
+        } else if has(&["exceeded quota", "failed quota"]) {
+            Category::ResourceQuotaExceeded
+        } else if has(&[
+            "ErrImagePull",
+            "ImagePullBackOff",
+            "pull access denied",
+            "manifest unknown",
+        ]) {
+            Category::ImagePullFailed
+        } else if has(&["is forbidden: User \"system:serviceaccount:"]) {
+            if has(&["operator"]) {
+                Category::OperatorRbacMissing
+            } else {
+                Category::RbacForbidden
+            }
+        } else if has(&["savepoint", "checkpoint"])
+            && has(&[
+                "restore",
+                "could not",
+                "failed",
+                "not found",
+                "does not exist",
+            ])
+        {
+            Category::SavepointRestoreFailed
+        } else if has(&["OutOfMemoryError"]) {
+            Category::JvmOutOfMemory
+        } else {
+            return None;
+        },
+    )
+}
+
+/// `flink:1.20.1-scala_2.12-java17` -> (1, 20), only for Flink's own images (a last path
+/// component named `flink`): an application image's tag is the application's version.
+pub fn flink_image_version(image: &str) -> Option<(u32, u32)> {
+    let without_digest = image.split('@').next().unwrap_or(image);
+    let (repo, tag) = without_digest.rsplit_once(':')?;
+    if repo.contains(':') && !repo.contains('/') {
+        return None;
+    }
+    let last = repo.rsplit('/').next().unwrap_or(repo);
+    if last != "flink" {
+        return None;
+    }
+    let mut parts = tag.split(['.', '-', '_']);
+    let major = parts.next()?.parse().ok()?;
+    let minor = parts.next()?.parse().ok()?;
+    Some((major, minor))
+}
+
+/// `v1_20`, `1.20`, `1.20.1`, `v2_0` -> (major, minor).
+pub fn flink_version(text: &str) -> Option<(u32, u32)> {
+    let t = text.trim().trim_start_matches(['v', 'V']);
+    let mut parts = t.split(['.', '_', '-']);
+    let major = parts.next()?.parse().ok()?;
+    let minor = parts.next()?.parse().ok()?;
+    Some((major, minor))
+}
+
+/// The healthy bundles of each mode (tests/scenarios/mode-*-healthy), on which no rule may fire.
+#[cfg(test)]
+pub const HEALTHY_MODE_SCENARIOS: &[&str] = &[
+    "mode-native-healthy",
+    "mode-standalone-healthy",
+    "mode-lyft-healthy",
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versions_of_images_and_specs() {
+        assert_eq!(
+            flink_image_version("flink:1.20.1-scala_2.12-java17"),
+            Some((1, 20))
+        );
+        assert_eq!(
+            flink_image_version("docker.io/library/flink:1.11.2-scala_2.12"),
+            Some((1, 11))
+        );
+        assert_eq!(
+            flink_image_version("registry.local:5000/mirror/flink:2.0"),
+            Some((2, 0))
+        );
+        assert_eq!(
+            flink_image_version("registry.example.com/risk/fraud-flink:1.20.1"),
+            None
+        );
+        assert_eq!(flink_image_version("flink"), None);
+        assert_eq!(flink_image_version("flink:latest"), None);
+        assert_eq!(flink_version("v1_20"), Some((1, 20)));
+        assert_eq!(flink_version("1.11"), Some((1, 11)));
+        assert_eq!(flink_version("v2_0"), Some((2, 0)));
+    }
+
+    #[test]
+    fn categories_from_words() {
+        assert_eq!(
+            words_category("java.lang.ClassNotFoundException: com.example.Main"),
+            Some(Category::JobEntryClassError)
+        );
+        assert_eq!(
+            words_category("jar file job.jar not found in /opt/flink/usrlib"),
+            Some(Category::JobJarNotFound)
+        );
+        assert_eq!(words_category("everything is fine"), None);
+    }
+
+    #[test]
+    fn ceil_division() {
+        assert_eq!(ceil_div(4, 16), 1);
+        assert_eq!(ceil_div(33, 16), 3);
+        assert_eq!(ceil_div(0, 2), 0);
+    }
+}
