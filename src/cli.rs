@@ -61,7 +61,12 @@ pub struct KubeArgs {
     #[arg(long = "as-group", global = true, value_name = "GROUP")]
     pub as_group: Vec<String>,
     /// How long to wait for one request to the API server (e.g. 10s, 1m; 0 = no limit)
-    #[arg(long = "request-timeout", global = true, value_name = "DURATION", default_value = "30s")]
+    #[arg(
+        long = "request-timeout",
+        global = true,
+        value_name = "DURATION",
+        default_value = "30s"
+    )]
     pub request_timeout: String,
 }
 

@@ -12,6 +12,6 @@ pub mod permissions;
 pub mod rank;
 pub mod rbac;
 pub mod render;
-pub mod signatures;
 pub mod rules;
+pub mod signatures;
 pub mod snapshot;

@@ -140,7 +140,10 @@ fn link(findings: &mut [Finding]) {
                 break;
             }
             seen.push(id.clone());
-            cur = findings.iter().find(|f| f.id == id).and_then(|f| f.caused_by.clone());
+            cur = findings
+                .iter()
+                .find(|f| f.id == id)
+                .and_then(|f| f.caused_by.clone());
         }
     }
 }
@@ -217,12 +220,19 @@ fn order(findings: Vec<Finding>) -> Vec<Finding> {
             .map(|(i, _)| i),
     );
     let mut slots: Vec<Option<Finding>> = findings.into_iter().map(Some).collect();
-    sequence.into_iter().filter_map(|i| slots[i].take()).collect()
+    sequence
+        .into_iter()
+        .filter_map(|i| slots[i].take())
+        .collect()
 }
 
 /// The deployments a report speaks about, for summaries.
 pub fn deployments(report: &Report) -> Vec<&ObjectRef> {
-    let mut out: Vec<&ObjectRef> = report.findings.iter().filter_map(|f| f.deployment.as_ref()).collect();
+    let mut out: Vec<&ObjectRef> = report
+        .findings
+        .iter()
+        .filter_map(|f| f.deployment.as_ref())
+        .collect();
     out.sort();
     out.dedup();
     out
@@ -235,15 +245,29 @@ mod tests {
     use std::path::Path;
 
     fn canonical_report() -> Report {
-        let s = bundle::load(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/canonical"))).unwrap();
+        let s = bundle::load(Path::new(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/examples/canonical"
+        )))
+        .unwrap();
         rank(crate::rules::run_all(&s))
     }
 
     #[test]
     fn canonical_has_two_root_causes_with_their_symptoms_folded_under_them() {
         let r = canonical_report();
-        let roots: Vec<_> = r.findings.iter().filter(|f| f.caused_by.is_none()).map(|f| f.category.id()).collect();
-        assert_eq!(roots, ["main_container_misnamed", "rbac_forbidden"], "{:#?}", r.findings);
+        let roots: Vec<_> = r
+            .findings
+            .iter()
+            .filter(|f| f.caused_by.is_none())
+            .map(|f| f.category.id())
+            .collect();
+        assert_eq!(
+            roots,
+            ["main_container_misnamed", "rbac_forbidden"],
+            "{:#?}",
+            r.findings
+        );
         let by_id = |id: &str| r.findings.iter().find(|f| f.id == id).unwrap();
         for f in r.findings.iter().filter(|f| f.caused_by.is_some()) {
             let cause = by_id(f.caused_by.as_deref().unwrap());
@@ -264,7 +288,11 @@ mod tests {
 
     #[test]
     fn order_is_stable_whatever_order_rules_report_in() {
-        let s = bundle::load(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/canonical"))).unwrap();
+        let s = bundle::load(Path::new(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/examples/canonical"
+        )))
+        .unwrap();
         let mut findings = crate::rules::run_all(&s);
         let a = rank(findings.clone());
         findings.reverse();
@@ -277,9 +305,17 @@ mod tests {
     fn the_same_finding_on_many_pods_is_folded_with_a_count() {
         let meta = crate::rules::meta_of("FLK102").unwrap();
         let mk = |pod: &str| {
-            Finding::new(meta, ObjectRef::namespaced("Pod", "prod", pod), "container `x` exits 0")
-                .deployment(Some(ObjectRef::namespaced("FlinkDeployment", "prod", "orders")))
-                .evidence(format!("{pod}: exitCode=0"))
+            Finding::new(
+                meta,
+                ObjectRef::namespaced("Pod", "prod", pod),
+                "container `x` exits 0",
+            )
+            .deployment(Some(ObjectRef::namespaced(
+                "FlinkDeployment",
+                "prod",
+                "orders",
+            )))
+            .evidence(format!("{pod}: exitCode=0"))
         };
         let r = rank(vec![mk("tm-1"), mk("tm-2"), mk("tm-3")]);
         assert_eq!(r.findings.len(), 1);
@@ -347,12 +383,20 @@ mod tests {
     fn causes_in_another_deployment_explain_nothing() {
         let cause = crate::rules::meta_of("FLK101").unwrap();
         let symptom = crate::rules::meta_of("FLK102").unwrap();
-        let a = Finding::new(cause, ObjectRef::namespaced("FlinkDeployment", "prod", "a"), "misnamed")
-            .deployment(Some(ObjectRef::namespaced("FlinkDeployment", "prod", "a")))
-            .link("container-name:x");
-        let b = Finding::new(symptom, ObjectRef::namespaced("Pod", "prod", "b-1"), "exit 0")
-            .deployment(Some(ObjectRef::namespaced("FlinkDeployment", "prod", "b")))
-            .link("container-name:x");
+        let a = Finding::new(
+            cause,
+            ObjectRef::namespaced("FlinkDeployment", "prod", "a"),
+            "misnamed",
+        )
+        .deployment(Some(ObjectRef::namespaced("FlinkDeployment", "prod", "a")))
+        .link("container-name:x");
+        let b = Finding::new(
+            symptom,
+            ObjectRef::namespaced("Pod", "prod", "b-1"),
+            "exit 0",
+        )
+        .deployment(Some(ObjectRef::namespaced("FlinkDeployment", "prod", "b")))
+        .link("container-name:x");
         let r = rank(vec![a, b]);
         assert!(r.findings.iter().all(|f| f.caused_by.is_none()));
     }

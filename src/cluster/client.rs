@@ -41,7 +41,9 @@ pub async fn connect(args: &KubeArgs) -> Result<Cluster, Error> {
         .unwrap_or_default();
     if let Some(want) = &args.context {
         if !kubeconfig.contexts.iter().any(|c| &c.name == want) {
-            return Err(Error::Input(format!("context \"{want}\" not found in the kubeconfig")));
+            return Err(Error::Input(format!(
+                "context \"{want}\" not found in the kubeconfig"
+            )));
         }
     }
     let mut config = Config::from_custom_kubeconfig(kubeconfig, &options)
@@ -64,10 +66,15 @@ pub async fn connect(args: &KubeArgs) -> Result<Cluster, Error> {
     let namespace = if args.all_namespaces {
         None
     } else {
-        Some(args.namespace.clone().unwrap_or_else(|| config.default_namespace.clone()))
+        Some(
+            args.namespace
+                .clone()
+                .unwrap_or_else(|| config.default_namespace.clone()),
+        )
     };
     let server = config.cluster_url.to_string();
-    let client = Client::try_from(config).map_err(|e| Error::input("build the Kubernetes client", e))?;
+    let client =
+        Client::try_from(config).map_err(|e| Error::input("build the Kubernetes client", e))?;
     Ok(Cluster {
         client,
         namespace,
@@ -86,19 +93,28 @@ fn read_kubeconfig(args: &KubeArgs) -> Result<Kubeconfig, Error> {
     }
     match Kubeconfig::from_env() {
         Ok(Some(k)) => Ok(k),
-        Ok(None) => Kubeconfig::read().map_err(|e| Error::input("read kubeconfig ~/.kube/config", e)),
+        Ok(None) => {
+            Kubeconfig::read().map_err(|e| Error::input("read kubeconfig ~/.kube/config", e))
+        }
         Err(e) => Err(Error::input("read the kubeconfig files in KUBECONFIG", e)),
     }
 }
 
 /// kubectl's `--request-timeout`: `0` (no limit), a bare number of seconds, or `30s`, `2m`, `1h`.
 pub fn parse_duration(text: &str) -> Result<Option<Duration>, Error> {
-    let bad = || Error::Input(format!("invalid --request-timeout \"{text}\": use a duration such as 30s, 2m or 0"));
+    let bad = || {
+        Error::Input(format!(
+            "invalid --request-timeout \"{text}\": use a duration such as 30s, 2m or 0"
+        ))
+    };
     let t = text.trim();
     if t == "0" {
         return Ok(None);
     }
-    let (num, unit) = t.split_at(t.find(|c: char| !c.is_ascii_digit() && c != '.').unwrap_or(t.len()));
+    let (num, unit) = t.split_at(
+        t.find(|c: char| !c.is_ascii_digit() && c != '.')
+            .unwrap_or(t.len()),
+    );
     let value: f64 = num.parse().map_err(|_| bad())?;
     let seconds = match unit {
         "" | "s" => value,
@@ -120,8 +136,14 @@ mod tests {
 
     #[test]
     fn durations_as_kubectl_takes_them() {
-        assert_eq!(parse_duration("30s").unwrap(), Some(Duration::from_secs(30)));
-        assert_eq!(parse_duration("2m").unwrap(), Some(Duration::from_secs(120)));
+        assert_eq!(
+            parse_duration("30s").unwrap(),
+            Some(Duration::from_secs(30))
+        );
+        assert_eq!(
+            parse_duration("2m").unwrap(),
+            Some(Duration::from_secs(120))
+        );
         assert_eq!(parse_duration("5").unwrap(), Some(Duration::from_secs(5)));
         assert_eq!(parse_duration("0").unwrap(), None);
         assert!(parse_duration("soon").is_err());

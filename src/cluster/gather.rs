@@ -24,7 +24,11 @@ const FLINK_COMPONENTS: &str = "component in (jobmanager,taskmanager)";
 const PAGE: u32 = 500;
 const LOG_FETCH_CONCURRENCY: usize = 8;
 
-pub async fn gather(cluster: &Cluster, name: Option<&str>, log_tail: i64) -> Result<Snapshot, Error> {
+pub async fn gather(
+    cluster: &Cluster,
+    name: Option<&str>,
+    log_tail: i64,
+) -> Result<Snapshot, Error> {
     let ns = cluster.namespace.as_deref();
     let c = &cluster.client;
     let selector = match name {
@@ -66,13 +70,17 @@ pub async fn gather(cluster: &Cluster, name: Option<&str>, log_tail: i64) -> Res
     s.cluster_roles = take(crs, &mut gaps, &mut unreachable);
     s.cluster_role_bindings = take(crbs, &mut gaps, &mut unreachable);
     if let Some(e) = unreachable {
-        return Err(Error::incomplete(&format!("reach the Kubernetes API server at {}", cluster.server), e));
+        return Err(Error::incomplete(
+            &format!("reach the Kubernetes API server at {}", cluster.server),
+            e,
+        ));
     }
     s.flink_deployments = decode(fds, &mut gaps);
     s.flink_session_jobs = decode(sjs, &mut gaps);
     if let Some(n) = name {
         s.flink_deployments.retain(|d| d.name() == n);
-        s.flink_session_jobs.retain(|j| j.name() == n || j.spec.deployment_name.as_deref() == Some(n));
+        s.flink_session_jobs
+            .retain(|j| j.name() == n || j.spec.deployment_name.as_deref() == Some(n));
     }
     // RBAC conclusions from objects are only safe when every kind of binding was readable.
     s.rbac_complete = !gaps.iter().any(|g| g.group == "rbac.authorization.k8s.io");
@@ -135,7 +143,11 @@ pub async fn gather(cluster: &Cluster, name: Option<&str>, log_tail: i64) -> Res
 }
 
 /// A list result into the snapshot: a gap, or an unreachable cluster, is recorded instead.
-pub(crate) fn take<T>(r: Result<Vec<T>, Failure>, gaps: &mut Vec<Gap>, unreachable: &mut Option<String>) -> Vec<T> {
+pub(crate) fn take<T>(
+    r: Result<Vec<T>, Failure>,
+    gaps: &mut Vec<Gap>,
+    unreachable: &mut Option<String>,
+) -> Vec<T> {
     match r {
         Ok(v) => v,
         Err(Failure::Gap(g)) => {
@@ -157,7 +169,13 @@ pub(crate) enum Failure {
     Unreachable(String),
 }
 
-pub(crate) fn classify(e: kube::Error, verb: &str, group: &str, resource: &str, ns: Option<&str>) -> Failure {
+pub(crate) fn classify(
+    e: kube::Error,
+    verb: &str,
+    group: &str,
+    resource: &str,
+    ns: Option<&str>,
+) -> Failure {
     let gap = |reason, message: String| {
         Failure::Gap(Gap {
             verb: verb.to_string(),
@@ -174,12 +192,18 @@ pub(crate) fn classify(e: kube::Error, verb: &str, group: &str, resource: &str, 
             403 => gap(GapReason::Forbidden, status.message.clone()),
             404 => gap(GapReason::NotInstalled, status.message.clone()),
             504 => gap(GapReason::Timeout, status.message.clone()),
-            _ => gap(GapReason::Error, format!("{} {}", status.code, status.message)),
+            _ => gap(
+                GapReason::Error,
+                format!("{} {}", status.code, status.message),
+            ),
         },
         other => {
             let text = other.to_string();
             let source = causes(&other);
-            if text.contains("timed out") || source.contains("timed out") || text.contains("elapsed") {
+            if text.contains("timed out")
+                || source.contains("timed out")
+                || text.contains("elapsed")
+            {
                 gap(GapReason::Timeout, format!("{text} {source}"))
             } else {
                 Failure::Unreachable(format!("{text} {source}"))
@@ -211,7 +235,10 @@ pub(crate) async fn list<K>(
     selector: Option<&str>,
 ) -> Result<Vec<K>, Failure>
 where
-    K: kube::Resource<Scope = kube::core::NamespaceResourceScope> + Clone + DeserializeOwned + Debug,
+    K: kube::Resource<Scope = kube::core::NamespaceResourceScope>
+        + Clone
+        + DeserializeOwned
+        + Debug,
     K::DynamicType: Default,
 {
     let api: Api<K> = match ns {
@@ -223,7 +250,11 @@ where
         .map_err(|e| classify(e, "list", group, resource, ns))
 }
 
-pub(crate) async fn list_cluster<K>(c: &kube::Client, resource: &str, group: &str) -> Result<Vec<K>, Failure>
+pub(crate) async fn list_cluster<K>(
+    c: &kube::Client,
+    resource: &str,
+    group: &str,
+) -> Result<Vec<K>, Failure>
 where
     K: kube::Resource<Scope = kube::core::ClusterResourceScope> + Clone + DeserializeOwned + Debug,
     K::DynamicType: Default,
@@ -270,7 +301,10 @@ where
 }
 
 /// Custom resources arrive untyped; a malformed one becomes a gap, not a crash.
-pub(crate) fn decode<T: DeserializeOwned>(objects: Vec<DynamicObject>, gaps: &mut Vec<Gap>) -> Vec<T> {
+pub(crate) fn decode<T: DeserializeOwned>(
+    objects: Vec<DynamicObject>,
+    gaps: &mut Vec<Gap>,
+) -> Vec<T> {
     objects
         .into_iter()
         .filter_map(|o| {
@@ -301,10 +335,12 @@ pub fn logs_to_fetch(pods: &[Pod]) -> Vec<LogKey> {
     for pod in pods {
         let ns = pod.metadata.namespace.as_deref().unwrap_or("default");
         let name = pod.metadata.name.as_deref().unwrap_or("");
-        let statuses = pod
-            .status
-            .iter()
-            .flat_map(|s| s.container_statuses.iter().flatten().chain(s.init_container_statuses.iter().flatten()));
+        let statuses = pod.status.iter().flat_map(|s| {
+            s.container_statuses
+                .iter()
+                .flatten()
+                .chain(s.init_container_statuses.iter().flatten())
+        });
         for c in statuses {
             let waiting = c.state.as_ref().and_then(|s| s.waiting.as_ref()).is_some();
             let failed = c
@@ -316,12 +352,15 @@ pub fn logs_to_fetch(pods: &[Pod]) -> Vec<LogKey> {
             if restarted || waiting || failed || !c.ready {
                 out.push(LogKey::new(ns, name, &c.name, false));
             }
-            if restarted || c.last_state.as_ref().and_then(|s| s.terminated.as_ref()).is_some() {
+            if restarted
+                || c.last_state
+                    .as_ref()
+                    .and_then(|s| s.terminated.as_ref())
+                    .is_some()
+            {
                 out.push(LogKey::new(ns, name, &c.name, true));
             }
         }
     }
     out
 }
-
-

@@ -4,5 +4,5 @@ pub mod access;
 pub mod client;
 pub mod gather;
 pub mod install;
-pub mod modes;
 pub mod logs;
+pub mod modes;

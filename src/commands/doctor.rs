@@ -17,7 +17,9 @@ pub async fn run(args: &DoctorArgs, kube: &KubeArgs, output: &OutputArgs) -> Res
         None => {
             let client = crate::cluster::client::connect(kube).await?;
             let scope = client.scope_description();
-            let snapshot = crate::cluster::gather::gather(&client, args.name.as_deref(), args.log_tail).await?;
+            let snapshot =
+                crate::cluster::gather::gather(&client, args.name.as_deref(), args.log_tail)
+                    .await?;
             if let Some(dir) = &args.save {
                 bundle::save(&snapshot, dir)?;
             }
@@ -36,10 +38,17 @@ pub async fn run(args: &DoctorArgs, kube: &KubeArgs, output: &OutputArgs) -> Res
         None => super::overview::clusters(&snapshot, &report, namespace.as_deref()),
         Some(_) => Vec::new(),
     };
-    let context = Context { command: "doctor", scope };
+    let context = Context {
+        command: "doctor",
+        scope,
+    };
     let written = match output.output {
-        crate::cli::Format::Json if args.name.is_none() => super::overview::write_json(&report, &clusters, &mut stdout),
-        crate::cli::Format::Table => render::table::render_with_clusters(&report, &context, &clusters, &style, &mut stdout),
+        crate::cli::Format::Json if args.name.is_none() => {
+            super::overview::write_json(&report, &clusters, &mut stdout)
+        }
+        crate::cli::Format::Table => {
+            render::table::render_with_clusters(&report, &context, &clusters, &style, &mut stdout)
+        }
         _ => render::render(&report, &context, output.output, &style, &mut stdout),
     };
     match written.and_then(|_| stdout.flush()) {
@@ -73,8 +82,15 @@ fn describe_snapshot(s: &Snapshot) {
         eprintln!(
             "could not {} {}{}: {:?}: {}",
             g.verb,
-            if g.group.is_empty() { g.resource.clone() } else { format!("{}.{}", g.resource, g.group) },
-            g.namespace.as_deref().map(|n| format!(" in {n}")).unwrap_or_default(),
+            if g.group.is_empty() {
+                g.resource.clone()
+            } else {
+                format!("{}.{}", g.resource, g.group)
+            },
+            g.namespace
+                .as_deref()
+                .map(|n| format!(" in {n}"))
+                .unwrap_or_default(),
             g.reason,
             g.message
         );
@@ -91,7 +107,11 @@ fn offline_namespace(args: &DoctorArgs, kube: &KubeArgs) -> Option<String> {
 }
 
 /// The pure part of doctor: rules and rank over a snapshot, narrowed to NAME and a namespace.
-pub fn diagnose(snapshot: &Snapshot, name: Option<&str>, namespace: Option<&str>) -> Result<Report, Error> {
+pub fn diagnose(
+    snapshot: &Snapshot,
+    name: Option<&str>,
+    namespace: Option<&str>,
+) -> Result<Report, Error> {
     if let Some(name) = name {
         let known = super::overview::is_known(snapshot, name, namespace);
         let gaps = !snapshot.gaps.is_empty();
@@ -110,7 +130,11 @@ pub fn diagnose(snapshot: &Snapshot, name: Option<&str>, namespace: Option<&str>
 }
 
 fn in_scope(f: &Finding, name: Option<&str>, namespace: Option<&str>) -> bool {
-    let ns = f.deployment.as_ref().and_then(|d| d.namespace.as_deref()).or(f.object.namespace.as_deref());
+    let ns = f
+        .deployment
+        .as_ref()
+        .and_then(|d| d.namespace.as_deref())
+        .or(f.object.namespace.as_deref());
     if let (Some(want), Some(ns)) = (namespace, ns) {
         if want != ns {
             return false;
@@ -120,7 +144,9 @@ fn in_scope(f: &Finding, name: Option<&str>, namespace: Option<&str>) -> bool {
         None => true,
         Some(name) => match &f.deployment {
             Some(d) => d.name == name,
-            None => f.object.name == name || f.object.namespace.is_none() || f.rule.starts_with("FLK9"),
+            None => {
+                f.object.name == name || f.object.namespace.is_none() || f.rule.starts_with("FLK9")
+            }
         },
     }
 }

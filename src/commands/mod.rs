@@ -20,7 +20,11 @@ pub fn exit_code(report: &Report, fail_on: FailOn) -> i32 {
         FailOn::Info => Severity::Info,
         FailOn::Never => return EXIT_OK,
     };
-    if report.findings.iter().any(|f| f.severity.at_least(threshold)) {
+    if report
+        .findings
+        .iter()
+        .any(|f| f.severity.at_least(threshold))
+    {
         EXIT_FINDINGS
     } else {
         EXIT_OK

@@ -30,7 +30,9 @@ impl Rule for ContainerExitZeroRestarting {
             }
             let (ns, name) = (pod_namespace(pod), pod_name(pod));
             for c in containers(pod).into_iter().filter(|c| !c.init) {
-                let Some(t) = c.last_termination() else { continue };
+                let Some(t) = c.last_termination() else {
+                    continue;
+                };
                 if t.exit_code != 0 || c.restart_count() == 0 {
                     continue;
                 }
@@ -111,15 +113,21 @@ status:
     fn fires_on_a_container_that_exits_zero_and_restarts() {
         let f = run(&ContainerExitZeroRestarting, &snapshot(SIDECAR_LOOP));
         assert_eq!(f.len(), 1);
-        assert!(f[0].evidence[0].contains("exitCode=0 reason=Completed, restartCount=12, now CrashLoopBackOff"));
+        assert!(f[0].evidence[0]
+            .contains("exitCode=0 reason=Completed, restartCount=12, now CrashLoopBackOff"));
         assert!(f[0].evidence[1].contains("has no command"));
-        assert!(f[0].links.contains(&link::container_name("flink-job-manager")));
+        assert!(f[0]
+            .links
+            .contains(&link::container_name("flink-job-manager")));
     }
 
     #[test]
     fn silent_on_healthy_pods_and_on_finished_jobs_that_are_not_restarted() {
         assert!(run(&ContainerExitZeroRestarting, &snapshot(HEALTHY)).is_empty());
-        let never = SIDECAR_LOOP.replace("spec:\n  containers:", "spec:\n  restartPolicy: Never\n  containers:");
+        let never = SIDECAR_LOOP.replace(
+            "spec:\n  containers:",
+            "spec:\n  restartPolicy: Never\n  containers:",
+        );
         assert!(run(&ContainerExitZeroRestarting, &snapshot(&never)).is_empty());
     }
 }

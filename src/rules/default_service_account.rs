@@ -5,7 +5,9 @@ use super::{Rule, RuleMeta};
 use crate::finding::{link, Category, Finding, ObjectRef, Severity};
 use crate::permissions;
 use crate::rbac;
-use crate::snapshot::index::{deployment_ref, label, pod_name, pod_namespace, pod_service_account, LABEL_COMPONENT};
+use crate::snapshot::index::{
+    deployment_ref, label, pod_name, pod_namespace, pod_service_account, LABEL_COMPONENT,
+};
 use crate::snapshot::{Index, Snapshot};
 
 pub struct DefaultServiceAccount;
@@ -62,7 +64,9 @@ impl Rule for DefaultServiceAccount {
             }
             let field = match fd.spec.service_account.as_deref() {
                 Some(sa) => format!("spec.serviceAccount: {sa}"),
-                None => "spec.serviceAccount is not set (Flink falls back to `default`)".to_string(),
+                None => {
+                    "spec.serviceAccount is not set (Flink falls back to `default`)".to_string()
+                }
             };
             out.push(
                 Finding::new(
@@ -87,7 +91,9 @@ impl Rule for DefaultServiceAccount {
         for pod in &s.pods {
             let ns = pod_namespace(pod);
             if label(pod, LABEL_COMPONENT) != Some("jobmanager")
-                || index.deployment_of_pod(pod).is_some_and(|d| d.kind == "FlinkDeployment")
+                || index
+                    .deployment_of_pod(pod)
+                    .is_some_and(|d| d.kind == "FlinkDeployment")
                 || pod_service_account(pod) != "default"
                 || default_has_rights(s, ns)
             {
@@ -121,7 +127,9 @@ mod tests {
         let f = run(&DefaultServiceAccount, &s);
         assert_eq!(f.len(), 1);
         assert_eq!(f[0].evidence[0], "spec.serviceAccount: default");
-        assert!(f[0].fix.contains("kubectl patch flinkdeployment basic -n flink"));
+        assert!(f[0]
+            .fix
+            .contains("kubectl patch flinkdeployment basic -n flink"));
     }
 
     #[test]

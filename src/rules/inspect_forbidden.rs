@@ -41,11 +41,19 @@ fn finding(g: &Gap) -> Finding {
         .as_deref()
         .map(|n| format!(" in namespace {n}"))
         .unwrap_or_else(|| " cluster-wide".to_string());
-    let ns_flag = g.namespace.as_deref().map(|n| format!(" -n {n}")).unwrap_or_default();
+    let ns_flag = g
+        .namespace
+        .as_deref()
+        .map(|n| format!(" -n {n}"))
+        .unwrap_or_default();
     let res = resource_arg(g);
     let object = ObjectRef::new("Resource", g.namespace.as_deref(), &res);
     if g.reason == GapReason::NotInstalled && g.group == GROUP {
-        let kind = if g.resource.contains("session") { "FlinkSessionJob" } else { "FlinkDeployment" };
+        let kind = if g.resource.contains("session") {
+            "FlinkSessionJob"
+        } else {
+            "FlinkDeployment"
+        };
         let mut f = Finding::new(&META, object, format!("the {kind} CRD ({res}) is not installed"))
             .evidence(format!("{} {res}{scope}: 404 {}", g.verb, g.message))
             .fix(
@@ -69,9 +77,15 @@ fn finding(g: &Gap) -> Finding {
     let f = Finding::new(
         &META,
         object,
-        format!("kubectl-flink {what} {} {res}{scope}: the diagnosis is incomplete there", g.verb),
+        format!(
+            "kubectl-flink {what} {} {res}{scope}: the diagnosis is incomplete there",
+            g.verb
+        ),
     )
-    .evidence(format!("{} {res}{scope}: {:?}: {}", g.verb, g.reason, g.message));
+    .evidence(format!(
+        "{} {res}{scope}: {:?}: {}",
+        g.verb, g.reason, g.message
+    ));
     match g.reason {
         GapReason::Forbidden => {
             let (kind, binding) = if g.namespace.is_some() { ("role", "rolebinding") } else { ("clusterrole", "clusterrolebinding") };
@@ -110,22 +124,32 @@ mod tests {
     #[test]
     fn a_forbidden_list_names_verb_and_resource_and_the_fix() {
         let mut s = snapshot(HEALTHY);
-        s.gaps.push(gap("flinkdeployments", GROUP, GapReason::Forbidden));
+        s.gaps
+            .push(gap("flinkdeployments", GROUP, GapReason::Forbidden));
         let f = run(&InspectForbidden, &s);
         assert_eq!(f.len(), 1);
         assert_eq!(f[0].category, Category::InspectForbidden);
-        assert!(f[0].title.contains("may not list flinkdeployments.flink.apache.org in namespace prod"));
+        assert!(f[0]
+            .title
+            .contains("may not list flinkdeployments.flink.apache.org in namespace prod"));
         assert!(f[0].fix.contains("kubectl create role kubectl-flink-reader -n prod --verb=get,list,watch --resource=flinkdeployments.flink.apache.org"));
-        assert_eq!(f[0].verify, "kubectl auth can-i list flinkdeployments.flink.apache.org -n prod");
+        assert_eq!(
+            f[0].verify,
+            "kubectl auth can-i list flinkdeployments.flink.apache.org -n prod"
+        );
     }
 
     #[test]
     fn a_missing_flink_crd_is_crd_missing() {
         let mut s = snapshot(HEALTHY);
-        s.gaps.push(gap("flinkdeployments", GROUP, GapReason::NotInstalled));
+        s.gaps
+            .push(gap("flinkdeployments", GROUP, GapReason::NotInstalled));
         let f = run(&InspectForbidden, &s);
         assert_eq!(f[0].category, Category::CrdMissing);
-        assert_eq!(f[0].verify, "kubectl get crd flinkdeployments.flink.apache.org");
+        assert_eq!(
+            f[0].verify,
+            "kubectl get crd flinkdeployments.flink.apache.org"
+        );
     }
 
     #[test]

@@ -49,9 +49,16 @@ fn misnamed_main<'t>(fd: &FlinkDeployment, t: &'t PodTemplate) -> Option<(usize,
     }
     containers.iter().enumerate().find(|(_, c)| {
         let no_command = c.command.as_ref().is_none_or(Vec::is_empty);
-        let flinky_name = ["flink", "jobmanager", "job-manager", "taskmanager", "task-manager", "main"]
-            .iter()
-            .any(|k| c.name.contains(k));
+        let flinky_name = [
+            "flink",
+            "jobmanager",
+            "job-manager",
+            "taskmanager",
+            "task-manager",
+            "main",
+        ]
+        .iter()
+        .any(|k| c.name.contains(k));
         let flink_image = match (&c.image, &fd.spec.image) {
             (Some(img), Some(main)) => img == main || img.contains("flink"),
             (Some(img), None) => img.contains("flink"),
@@ -64,7 +71,11 @@ fn misnamed_main<'t>(fd: &FlinkDeployment, t: &'t PodTemplate) -> Option<(usize,
 fn finding(fd: &FlinkDeployment, path: &str, index: usize, c: &Container) -> Finding {
     let (ns, name) = (fd.namespace(), fd.name());
     let json_path = format!("/{}/spec/containers/{index}/name", path.replace('.', "/"));
-    let component = if path.contains("taskManager") { "taskmanager" } else { "jobmanager" };
+    let component = if path.contains("taskManager") {
+        "taskmanager"
+    } else {
+        "jobmanager"
+    };
     Finding::new(
         &META,
         ObjectRef::namespaced("FlinkDeployment", ns, name),
@@ -132,9 +143,17 @@ spec:
         let f = run(&MainContainerMisnamed, &snapshot(MISNAMED));
         assert_eq!(f.len(), 1);
         assert_eq!(f[0].category, Category::MainContainerMisnamed);
-        assert!(f[0].evidence[0].contains("spec.jobManager.podTemplate.spec.containers[0].name: flink-job-manager"));
-        assert!(f[0].fix.contains("/spec/jobManager/podTemplate/spec/containers/0/name"), "{}", f[0].fix);
-        assert!(f[0].fix.contains("- name: flink-main-container   # was: flink-job-manager"));
+        assert!(f[0].evidence[0]
+            .contains("spec.jobManager.podTemplate.spec.containers[0].name: flink-job-manager"));
+        assert!(
+            f[0].fix
+                .contains("/spec/jobManager/podTemplate/spec/containers/0/name"),
+            "{}",
+            f[0].fix
+        );
+        assert!(f[0]
+            .fix
+            .contains("- name: flink-main-container   # was: flink-job-manager"));
         assert!(f[0].verify.contains("component=jobmanager"));
     }
 

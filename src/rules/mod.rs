@@ -11,9 +11,9 @@ pub mod pod_status;
 
 mod cert_manager_missing;
 mod container_exit_zero_restarting;
+mod crashloop_backoff;
 mod crd_missing;
 mod crd_version_mismatch;
-mod crashloop_backoff;
 mod default_service_account;
 mod flink_fatal_exit;
 mod flink_resource_status;
@@ -32,8 +32,8 @@ mod operator_not_running;
 mod operator_not_watching_namespace;
 mod operator_rbac_missing;
 mod pod_unschedulable;
-mod resource_quota_exceeded;
 pub mod rbac_forbidden;
+mod resource_quota_exceeded;
 mod rest_exposed_publicly;
 mod taskmanager_lost;
 mod taskmanager_replicas_short;
@@ -102,7 +102,10 @@ pub static RULES: &[&dyn Rule] = &[
 /// Runs every rule over the snapshot. Findings come back unranked.
 pub fn run_all(snapshot: &Snapshot) -> Vec<Finding> {
     let index = Index::new(snapshot);
-    RULES.iter().flat_map(|r| r.check(snapshot, &index)).collect()
+    RULES
+        .iter()
+        .flat_map(|r| r.check(snapshot, &index))
+        .collect()
 }
 
 pub fn meta_of(id: &str) -> Option<&'static RuleMeta> {
@@ -120,7 +123,11 @@ mod tests {
         for r in RULES {
             let m = r.meta();
             assert!(seen.insert(m.id), "duplicate rule id {}", m.id);
-            assert!(m.id.len() == 6 && m.id.starts_with("FLK"), "bad id {}", m.id);
+            assert!(
+                m.id.len() == 6 && m.id.starts_with("FLK"),
+                "bad id {}",
+                m.id
+            );
             for e in m.explains {
                 assert!(meta_of(e).is_some(), "{} explains unknown rule {e}", m.id);
             }
@@ -133,18 +140,25 @@ mod tests {
         let registered: BTreeSet<&str> = RULES.iter().map(|r| r.meta().name).collect();
         for entry in std::fs::read_dir(dir).unwrap() {
             let name = entry.unwrap().file_name().into_string().unwrap();
-            let Some(stem) = name.strip_suffix(".rs") else { continue };
+            let Some(stem) = name.strip_suffix(".rs") else {
+                continue;
+            };
             if ["mod", "testing", "pod_status"].contains(&stem) {
                 continue;
             }
-            assert!(registered.contains(stem), "rule file {name} is not in RULES");
+            assert!(
+                registered.contains(stem),
+                "rule file {name} is not in RULES"
+            );
         }
     }
 
     #[test]
     fn explains_graph_has_no_cycle() {
-        let graph: HashMap<&str, &[&str]> =
-            RULES.iter().map(|r| (r.meta().id, r.meta().explains)).collect();
+        let graph: HashMap<&str, &[&str]> = RULES
+            .iter()
+            .map(|r| (r.meta().id, r.meta().explains))
+            .collect();
         fn visit<'a>(n: &'a str, g: &HashMap<&'a str, &'a [&'a str]>, path: &mut Vec<&'a str>) {
             assert!(!path.contains(&n), "cycle in explains: {path:?} -> {n}");
             path.push(n);

@@ -15,10 +15,22 @@ impl<'a> ContainerView<'a> {
         &self.status.name
     }
     pub fn waiting_reason(&self) -> Option<&'a str> {
-        self.status.state.as_ref()?.waiting.as_ref()?.reason.as_deref()
+        self.status
+            .state
+            .as_ref()?
+            .waiting
+            .as_ref()?
+            .reason
+            .as_deref()
     }
     pub fn waiting_message(&self) -> Option<&'a str> {
-        self.status.state.as_ref()?.waiting.as_ref()?.message.as_deref()
+        self.status
+            .state
+            .as_ref()?
+            .waiting
+            .as_ref()?
+            .message
+            .as_deref()
     }
     /// The most recent termination: the current state if terminated, else the last state.
     pub fn last_termination(&self) -> Option<&'a ContainerStateTerminated> {
@@ -67,12 +79,16 @@ pub fn containers(pod: &Pod) -> Vec<ContainerView<'_>> {
             spec: find(&c.name, true),
             init: true,
         });
-    let main = status.container_statuses.iter().flatten().map(|c| ContainerView {
-        pod,
-        status: c,
-        spec: find(&c.name, false),
-        init: false,
-    });
+    let main = status
+        .container_statuses
+        .iter()
+        .flatten()
+        .map(|c| ContainerView {
+            pod,
+            status: c,
+            spec: find(&c.name, false),
+            init: false,
+        });
     init.chain(main).collect()
 }
 

@@ -35,7 +35,10 @@ pub struct Refusal {
 
 impl Refusal {
     pub fn user(&self) -> String {
-        format!("system:serviceaccount:{}:{}", self.service_account_namespace, self.service_account)
+        format!(
+            "system:serviceaccount:{}:{}",
+            self.service_account_namespace, self.service_account
+        )
     }
 }
 
@@ -93,7 +96,10 @@ fn sightings<'a>(s: &'a Snapshot) -> Vec<Sighting<'a>> {
         for m in &matches {
             let r = match m.signature.id {
                 "SIG-K8S-FORBIDDEN" => Refusal {
-                    service_account_namespace: m.field("namespace").unwrap_or(&key.namespace).to_string(),
+                    service_account_namespace: m
+                        .field("namespace")
+                        .unwrap_or(&key.namespace)
+                        .to_string(),
                     service_account: m.field("sa").unwrap_or(pod_sa).to_string(),
                     verb: m.field("verb").unwrap_or("get").to_string(),
                     group: m.field("group").unwrap_or("").to_string(),
@@ -172,7 +178,8 @@ pub fn questions(s: &Snapshot) -> Vec<Refusal> {
 /// The ServiceAccount the FlinkDeployment owning this pod names in its spec now.
 fn configured_sa(s: &Snapshot, index: &Index, key: &LogKey) -> Option<String> {
     let pod = s.pods.iter().find(|p| {
-        p.metadata.name.as_deref() == Some(&key.pod) && p.metadata.namespace.as_deref() == Some(&key.namespace)
+        p.metadata.name.as_deref() == Some(&key.pod)
+            && p.metadata.namespace.as_deref() == Some(&key.namespace)
     })?;
     let d = index.deployment_of_pod(pod)?;
     index
@@ -226,7 +233,8 @@ impl Rule for RbacForbidden {
         for sighting in sightings(s) {
             let key = sighting.key;
             let pod = s.pods.iter().find(|p| {
-                p.metadata.name.as_deref() == Some(&key.pod) && p.metadata.namespace.as_deref() == Some(&key.namespace)
+                p.metadata.name.as_deref() == Some(&key.pod)
+                    && p.metadata.namespace.as_deref() == Some(&key.namespace)
             });
             let deployment = pod.and_then(|p| index.deployment_of_pod(p));
             let fd = deployment
@@ -242,7 +250,15 @@ impl Rule for RbacForbidden {
                 let for_configured = configured
                     .as_ref()
                     .filter(|sa| **sa != r.service_account)
-                    .map(|sa| decide(s, &Refusal { service_account: sa.clone(), ..r.clone() }));
+                    .map(|sa| {
+                        decide(
+                            s,
+                            &Refusal {
+                                service_account: sa.clone(),
+                                ..r.clone()
+                            },
+                        )
+                    });
                 let fixed = matches!(now, Decision::Allowed(_))
                     || matches!(for_configured, Some(Decision::Allowed(_)));
                 if !fixed {
@@ -282,15 +298,25 @@ fn finding(
     )
     .deployment(deployment);
     let instance = if key.previous { "previous" } else { "current" };
-    let text = s.log(&key.namespace, &key.pod, &key.container, key.previous).unwrap_or("");
+    let text = s
+        .log(&key.namespace, &key.pod, &key.container, key.previous)
+        .unwrap_or("");
     let mut line_nos: Vec<usize> = sighting.lines.iter().map(|m| m.line_no).collect();
     line_nos.dedup();
     for n in line_nos.iter().take(3) {
         let line = text.lines().nth(n - 1).unwrap_or("");
-        f = f.evidence(format!("{}/{} ({instance} log) L{n}: {}", key.pod, key.container, excerpt(line)));
+        f = f.evidence(format!(
+            "{}/{} ({instance} log) L{n}: {}",
+            key.pod,
+            key.container,
+            excerpt(line)
+        ));
     }
     if line_nos.len() > 3 {
-        f = f.evidence(format!("… {} more lines with refused requests in that log", line_nos.len() - 3));
+        f = f.evidence(format!(
+            "… {} more lines with refused requests in that log",
+            line_nos.len() - 3
+        ));
     }
     for (r, d) in still {
         f = f.evidence(match d {
@@ -315,13 +341,19 @@ fn finding(
 
     // The fix: a dedicated ServiceAccount when Flink runs as `default`, a Role with what the
     // JobManager needs plus whatever else was refused, bound to it, and the spec pointing at it.
-    let conf = fd.map(|d| d.spec.flink_configuration.clone()).unwrap_or_default();
+    let conf = fd
+        .map(|d| d.spec.flink_configuration.clone())
+        .unwrap_or_default();
     let extra: Vec<(String, String, String)> = still
         .iter()
         .map(|(r, _)| (r.group.clone(), r.resource.clone(), r.verb.clone()))
         .collect();
     let rules = permissions::merge_rules(&permissions::jobmanager(&conf), &extra);
-    let target_sa = if sa == "default" { "flink" } else { sa.as_str() };
+    let target_sa = if sa == "default" {
+        "flink"
+    } else {
+        sa.as_str()
+    };
     let role_name = free_role_name(s, ns, fd.map(|d| d.name()));
     let mut yaml = String::new();
     if target_sa != sa {
@@ -369,9 +401,17 @@ fn excerpt(line: &str) -> String {
         .find_map(|a| line.find(a))
         .unwrap_or(0);
     let head: String = line.chars().take(HEAD).collect();
-    let tail_start = if anchor > head.len() { anchor } else { head.len() };
+    let tail_start = if anchor > head.len() {
+        anchor
+    } else {
+        head.len()
+    };
     let tail: String = line[tail_start..].chars().take(TAIL).collect();
-    let more = if line.len() - tail_start > tail.len() { " …" } else { "" };
+    let more = if line.len() - tail_start > tail.len() {
+        " …"
+    } else {
+        ""
+    };
     format!("{head} … {tail}{more}")
 }
 
@@ -391,9 +431,9 @@ fn qualified(group: &str, resource: &str) -> String {
 /// its other rules); then one named after the deployment.
 fn free_role_name(s: &Snapshot, ns: &str, deployment: Option<&str>) -> String {
     let taken = |n: &str| {
-        s.roles
-            .iter()
-            .any(|r| r.metadata.namespace.as_deref() == Some(ns) && r.metadata.name.as_deref() == Some(n))
+        s.roles.iter().any(|r| {
+            r.metadata.namespace.as_deref() == Some(ns) && r.metadata.name.as_deref() == Some(n)
+        })
     };
     if !taken("flink-jobmanager") {
         return "flink-jobmanager".into();
@@ -420,25 +460,54 @@ mod tests {
         let f = run(&RbacForbidden, &canonical());
         assert_eq!(f.len(), 1, "{f:#?}");
         let f = &f[0];
-        assert_eq!(f.title, "ServiceAccount analytics/default may not watch pods (403 from the API server)");
+        assert_eq!(
+            f.title,
+            "ServiceAccount analytics/default may not watch pods (403 from the API server)"
+        );
         assert!(f.evidence.iter().any(|e| e.contains("L9: ")
             && e.contains("Received 403 on websocket")
             && e.contains("cannot watch resource \"pods\"")));
-        assert_eq!(f.evidence.iter().filter(|e| e.contains("L9: ")).count(), 1, "one line, once");
-        assert!(f.evidence.iter().any(|e| e.starts_with("not confirmed")), "{:?}", f.evidence);
-        assert!(f.fix.contains("kind: ServiceAccount\nmetadata:\n  name: flink\n  namespace: analytics"));
+        assert_eq!(
+            f.evidence.iter().filter(|e| e.contains("L9: ")).count(),
+            1,
+            "one line, once"
+        );
+        assert!(
+            f.evidence.iter().any(|e| e.starts_with("not confirmed")),
+            "{:?}",
+            f.evidence
+        );
+        assert!(f
+            .fix
+            .contains("kind: ServiceAccount\nmetadata:\n  name: flink\n  namespace: analytics"));
         assert!(f.fix.contains("resources: [\"pods\"]\n    verbs: [\"get\", \"list\", \"watch\", \"create\", \"delete\"]"));
         assert!(f.fix.contains("kubectl patch flinkdeployment orders -n analytics --type=merge -p '{\"spec\":{\"serviceAccount\":\"flink\"}}'"));
-        assert!(f.verify.contains("kubectl auth can-i watch pods -n analytics --as=system:serviceaccount:analytics:flink"));
-        assert!(f.links.contains(&link::container("analytics", "orders-5d8f9c7b6d-x7k2p", "flink-main-container")));
+        assert!(f.verify.contains(
+            "kubectl auth can-i watch pods -n analytics --as=system:serviceaccount:analytics:flink"
+        ));
+        assert!(f.links.contains(&link::container(
+            "analytics",
+            "orders-5d8f9c7b6d-x7k2p",
+            "flink-main-container"
+        )));
     }
 
     #[test]
     fn the_fix_yaml_parses_as_three_objects() {
         let f = &run(&RbacForbidden, &canonical())[0];
-        let yaml = f.fix.split("<<'EOF'\n").nth(1).unwrap().split("EOF\n").next().unwrap();
+        let yaml = f
+            .fix
+            .split("<<'EOF'\n")
+            .nth(1)
+            .unwrap()
+            .split("EOF\n")
+            .next()
+            .unwrap();
         let docs = crate::snapshot::bundle::parse_documents(yaml).unwrap();
-        let kinds: Vec<_> = docs.iter().map(|d| d["kind"].as_str().unwrap().to_string()).collect();
+        let kinds: Vec<_> = docs
+            .iter()
+            .map(|d| d["kind"].as_str().unwrap().to_string())
+            .collect();
         assert_eq!(kinds, ["ServiceAccount", "Role", "RoleBinding"]);
     }
 
@@ -456,7 +525,10 @@ mod tests {
             reason: "".into(),
         });
         let f = run(&RbacForbidden, &s);
-        assert!(f[0].evidence.iter().any(|e| e.starts_with("confirmed by the API server's authorizer")));
+        assert!(f[0]
+            .evidence
+            .iter()
+            .any(|e| e.starts_with("confirmed by the API server's authorizer")));
     }
 
     #[test]
@@ -482,12 +554,28 @@ mod tests {
     #[test]
     fn older_fabric8_and_plain_api_server_forms_are_recognised() {
         let line = r#"io.fabric8.kubernetes.client.KubernetesClientException: Failure executing: GET at: https://10.100.0.1/api/v1/namespaces/default/services/flink-session-cluster-rest. Message: Forbidden!Configured service account doesn't have access. Service account may have been revoked. services "flink-session-cluster-rest" is forbidden: User "system:serviceaccount:default:flink" cannot get resource "services" in API group "" in the namespace "default"."#;
-        let s = with_log(snapshot(HEALTHY), "default", "jm", "flink-main-container", false, line);
+        let s = with_log(
+            snapshot(HEALTHY),
+            "default",
+            "jm",
+            "flink-main-container",
+            false,
+            line,
+        );
         let f = run(&RbacForbidden, &s);
         assert_eq!(f.len(), 1);
-        assert!(f[0].title.contains("default/flink may not get services"), "{}", f[0].title);
-        assert!(f[0].fix.contains("resources: [\"services\"]\n    verbs: [\"get\"]"));
-        assert!(!f[0].fix.contains("kind: ServiceAccount\nmetadata"), "flink exists: no new ServiceAccount");
+        assert!(
+            f[0].title.contains("default/flink may not get services"),
+            "{}",
+            f[0].title
+        );
+        assert!(f[0]
+            .fix
+            .contains("resources: [\"services\"]\n    verbs: [\"get\"]"));
+        assert!(
+            !f[0].fix.contains("kind: ServiceAccount\nmetadata"),
+            "flink exists: no new ServiceAccount"
+        );
     }
 
     #[test]

@@ -14,8 +14,16 @@ pub fn snapshot(yaml: &str) -> Snapshot {
 }
 
 /// Adds a container log (current or previous instance).
-pub fn with_log(mut s: Snapshot, ns: &str, pod: &str, container: &str, previous: bool, text: &str) -> Snapshot {
-    s.logs.insert(LogKey::new(ns, pod, container, previous), text.to_string());
+pub fn with_log(
+    mut s: Snapshot,
+    ns: &str,
+    pod: &str,
+    container: &str,
+    previous: bool,
+    text: &str,
+) -> Snapshot {
+    s.logs
+        .insert(LogKey::new(ns, pod, container, previous), text.to_string());
     s
 }
 

@@ -206,11 +206,39 @@ impl Catalogue {
     }
 
     /// Every match in a text, in line order.
+    ///
+    /// One prefilter pass over the whole text finds the candidate lines; only those are split
+    /// out and matched, so a long log with few problems costs one Aho-Corasick scan.
     pub fn scan(&self, text: &str) -> Vec<Match> {
-        text.lines()
-            .enumerate()
-            .flat_map(|(i, line)| self.match_line(line, i + 1))
-            .collect()
+        let bytes = text.as_bytes();
+        let mut out = Vec::new();
+        let mut line_no = 0; // newlines before `counted`
+        let mut counted = 0;
+        let mut last_start = None;
+        for offset in self.candidate_offsets(bytes) {
+            let start = bytes[..offset]
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |i| i + 1);
+            if last_start == Some(start) {
+                continue;
+            }
+            last_start = Some(start);
+            line_no += bytes[counted..start]
+                .iter()
+                .filter(|&&b| b == b'\n')
+                .count();
+            counted = start;
+            let end = bytes[offset..]
+                .iter()
+                .position(|&b| b == b'\n')
+                .map_or(bytes.len(), |i| offset + i);
+            let line = text[start..end]
+                .strip_suffix('\r')
+                .unwrap_or(&text[start..end]);
+            out.extend(self.match_line(line, line_no + 1));
+        }
+        out
     }
 }
 
@@ -653,5 +681,34 @@ mod tests {
             kept.iter().map(|m| m.signature.id).collect::<Vec<_>>(),
             ["SIG-K8S-FORBIDDEN-OPERATOR"]
         );
+    }
+
+    #[test]
+    fn scan_finds_what_matching_every_line_finds() {
+        let mut text = String::new();
+        for (i, sig) in SIGNATURES.iter().enumerate() {
+            text.push_str(&format!(
+                "2026-11-28 09:39:{:02},118 INFO  ordinary line {i}\r\n",
+                i % 60
+            ));
+            for e in sig.examples {
+                text.push_str(e);
+                text.push('\n');
+            }
+        }
+        let c = catalogue();
+        let slow: Vec<(usize, &str)> = text
+            .lines()
+            .enumerate()
+            .flat_map(|(i, l)| c.match_line(l, i + 1))
+            .map(|m| (m.line_no, m.signature.id))
+            .collect();
+        let fast: Vec<(usize, &str)> = c
+            .scan(&text)
+            .into_iter()
+            .map(|m| (m.line_no, m.signature.id))
+            .collect();
+        assert!(!fast.is_empty());
+        assert_eq!(fast, slow);
     }
 }

@@ -117,7 +117,11 @@ pub const OPERATOR_SELECTORS: &[(&str, &str)] = &[
 pub const OPERATOR_CONFIG_MAP: &str = "flink-operator-config";
 
 fn is_operator(labels: Option<&std::collections::BTreeMap<String, String>>) -> bool {
-    labels.is_some_and(|l| OPERATOR_SELECTORS.iter().any(|(k, v)| l.get(*k).map(String::as_str) == Some(*v)))
+    labels.is_some_and(|l| {
+        OPERATOR_SELECTORS
+            .iter()
+            .any(|(k, v)| l.get(*k).map(String::as_str) == Some(*v))
+    })
 }
 
 /// A bundle holds the operator's objects beside Flink's; the live gather reads them separately,
@@ -191,7 +195,11 @@ impl FromYaml for Value {
 
 /// Adds one object (or a List of them) to the snapshot.
 pub fn add_value(s: &mut Snapshot, v: Value) -> Result<(), String> {
-    let kind = v.get("kind").and_then(Value::as_str).unwrap_or("").to_string();
+    let kind = v
+        .get("kind")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_string();
     let api_version = v
         .get("apiVersion")
         .and_then(Value::as_str)
@@ -224,7 +232,9 @@ pub fn add_value(s: &mut Snapshot, v: Value) -> Result<(), String> {
         ("CustomResourceDefinition", _) => s.crds.push(de(v).map_err(ctx)?),
         ("ValidatingWebhookConfiguration", _) => s.validating_webhooks.push(de(v).map_err(ctx)?),
         ("MutatingWebhookConfiguration", _) => s.mutating_webhooks.push(de(v).map_err(ctx)?),
-        ("Certificate" | "Issuer" | "ClusterIssuer", "cert-manager.io") => s.cert_manager_objects.push(v),
+        ("Certificate" | "Issuer" | "ClusterIssuer", "cert-manager.io") => {
+            s.cert_manager_objects.push(v)
+        }
         ("EndpointSlice", _) => s.endpoint_slices.push(de(v).map_err(ctx)?),
         ("Pod", _) => s.pods.push(de(v).map_err(ctx)?),
         ("Deployment", _) => s.deployments.push(de(v).map_err(ctx)?),
@@ -253,7 +263,9 @@ pub const PUBLIC_SECRET_KEYS: &[&str] = &["tls.crt", "ca.crt"];
 
 /// A Secret as the diagnosis keeps it: metadata, type, and public certificates only. Private keys,
 /// passwords and keystores are dropped the moment they are read.
-pub fn public_only(mut secret: k8s_openapi::api::core::v1::Secret) -> k8s_openapi::api::core::v1::Secret {
+pub fn public_only(
+    mut secret: k8s_openapi::api::core::v1::Secret,
+) -> k8s_openapi::api::core::v1::Secret {
     if let Some(data) = secret.data.as_mut() {
         data.retain(|k, _| PUBLIC_SECRET_KEYS.contains(&k.as_str()));
     }
@@ -265,7 +277,9 @@ pub fn public_only(mut secret: k8s_openapi::api::core::v1::Secret) -> k8s_openap
 }
 
 /// Secrets as a saved bundle keeps them: metadata only, no `data`, no `stringData`, ever.
-pub fn strip_secret(mut secret: k8s_openapi::api::core::v1::Secret) -> k8s_openapi::api::core::v1::Secret {
+pub fn strip_secret(
+    mut secret: k8s_openapi::api::core::v1::Secret,
+) -> k8s_openapi::api::core::v1::Secret {
     secret.data = None;
     secret.string_data = None;
     if let Some(a) = secret.metadata.annotations.as_mut() {
@@ -321,7 +335,8 @@ fn load_logs(dir: &Path, s: &mut Snapshot) -> Result<(), BundleError> {
 }
 
 fn lossy(name: Option<&std::ffi::OsStr>) -> String {
-    name.map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
+    name.map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
 }
 
 /// A bundle has no capture time of its own: "now" is the newest timestamp it mentions, so the
@@ -402,24 +417,108 @@ fn write_all(s: &Snapshot, dir: &Path) -> Result<(), BundleError> {
     fs::create_dir_all(dir).map_err(werr(dir))?;
     let secrets: Vec<_> = s.secrets.iter().cloned().map(strip_secret).collect();
     let lists: Vec<(&str, Vec<Value>)> = vec![
-        ("flinkdeployments", with_kind(&s.flink_deployments, "flink.apache.org/v1beta1", "FlinkDeployment")),
-        ("flinksessionjobs", with_kind(&s.flink_session_jobs, "flink.apache.org/v1beta1", "FlinkSessionJob")),
-        ("flinkapplications", with_kind(&s.flink_applications, "flink.k8s.io/v1beta1", "FlinkApplication")),
-        ("customresourcedefinitions", with_kind(&s.crds, "apiextensions.k8s.io/v1", "CustomResourceDefinition")),
-        ("validatingwebhookconfigurations", with_kind(&s.validating_webhooks, "admissionregistration.k8s.io/v1", "ValidatingWebhookConfiguration")),
-        ("mutatingwebhookconfigurations", with_kind(&s.mutating_webhooks, "admissionregistration.k8s.io/v1", "MutatingWebhookConfiguration")),
-        ("endpointslices", with_kind(&s.endpoint_slices, "discovery.k8s.io/v1", "EndpointSlice")),
+        (
+            "flinkdeployments",
+            with_kind(
+                &s.flink_deployments,
+                "flink.apache.org/v1beta1",
+                "FlinkDeployment",
+            ),
+        ),
+        (
+            "flinksessionjobs",
+            with_kind(
+                &s.flink_session_jobs,
+                "flink.apache.org/v1beta1",
+                "FlinkSessionJob",
+            ),
+        ),
+        (
+            "flinkapplications",
+            with_kind(
+                &s.flink_applications,
+                "flink.k8s.io/v1beta1",
+                "FlinkApplication",
+            ),
+        ),
+        (
+            "customresourcedefinitions",
+            with_kind(
+                &s.crds,
+                "apiextensions.k8s.io/v1",
+                "CustomResourceDefinition",
+            ),
+        ),
+        (
+            "validatingwebhookconfigurations",
+            with_kind(
+                &s.validating_webhooks,
+                "admissionregistration.k8s.io/v1",
+                "ValidatingWebhookConfiguration",
+            ),
+        ),
+        (
+            "mutatingwebhookconfigurations",
+            with_kind(
+                &s.mutating_webhooks,
+                "admissionregistration.k8s.io/v1",
+                "MutatingWebhookConfiguration",
+            ),
+        ),
+        (
+            "endpointslices",
+            with_kind(&s.endpoint_slices, "discovery.k8s.io/v1", "EndpointSlice"),
+        ),
         ("cert-manager", s.cert_manager_objects.clone()),
-        ("operator-deployments", with_kind(&s.operator_deployments, "apps/v1", "Deployment")),
+        (
+            "operator-deployments",
+            with_kind(&s.operator_deployments, "apps/v1", "Deployment"),
+        ),
         ("operator-pods", with_kind(&s.operator_pods, "v1", "Pod")),
-        ("operator-configmaps", with_kind(&s.operator_config_maps, "v1", "ConfigMap")),
-        ("namespaces", with_kind(&s.namespaces_objects, "v1", "Namespace")),
-        ("serviceaccounts", with_kind(&s.service_accounts, "v1", "ServiceAccount")),
-        ("roles", with_kind(&s.roles, "rbac.authorization.k8s.io/v1", "Role")),
-        ("rolebindings", with_kind(&s.role_bindings, "rbac.authorization.k8s.io/v1", "RoleBinding")),
-        ("clusterroles", with_kind(&s.cluster_roles, "rbac.authorization.k8s.io/v1", "ClusterRole")),
-        ("clusterrolebindings", with_kind(&s.cluster_role_bindings, "rbac.authorization.k8s.io/v1", "ClusterRoleBinding")),
-        ("deployments", with_kind(&s.deployments, "apps/v1", "Deployment")),
+        (
+            "operator-configmaps",
+            with_kind(&s.operator_config_maps, "v1", "ConfigMap"),
+        ),
+        (
+            "namespaces",
+            with_kind(&s.namespaces_objects, "v1", "Namespace"),
+        ),
+        (
+            "serviceaccounts",
+            with_kind(&s.service_accounts, "v1", "ServiceAccount"),
+        ),
+        (
+            "roles",
+            with_kind(&s.roles, "rbac.authorization.k8s.io/v1", "Role"),
+        ),
+        (
+            "rolebindings",
+            with_kind(
+                &s.role_bindings,
+                "rbac.authorization.k8s.io/v1",
+                "RoleBinding",
+            ),
+        ),
+        (
+            "clusterroles",
+            with_kind(
+                &s.cluster_roles,
+                "rbac.authorization.k8s.io/v1",
+                "ClusterRole",
+            ),
+        ),
+        (
+            "clusterrolebindings",
+            with_kind(
+                &s.cluster_role_bindings,
+                "rbac.authorization.k8s.io/v1",
+                "ClusterRoleBinding",
+            ),
+        ),
+        (
+            "deployments",
+            with_kind(&s.deployments, "apps/v1", "Deployment"),
+        ),
         ("services", with_kind(&s.services, "v1", "Service")),
         ("configmaps", with_kind(&s.config_maps, "v1", "ConfigMap")),
         ("secrets", with_kind(&secrets, "v1", "Secret")),
@@ -441,7 +540,11 @@ fn write_all(s: &Snapshot, dir: &Path) -> Result<(), BundleError> {
     for (key, text) in &s.logs {
         let pod_dir = dir.join("logs").join(&key.namespace).join(&key.pod);
         fs::create_dir_all(&pod_dir).map_err(werr(&pod_dir))?;
-        let suffix = if key.previous { ".previous.log" } else { ".log" };
+        let suffix = if key.previous {
+            ".previous.log"
+        } else {
+            ".log"
+        };
         let path = pod_dir.join(format!("{}{suffix}", key.container));
         fs::write(&path, text).map_err(werr(&path))?;
     }

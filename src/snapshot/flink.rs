@@ -35,7 +35,11 @@ pub struct FlinkDeploymentSpec {
     pub service_account: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mode: Option<String>,
-    #[serde(default, deserialize_with = "flat_config", skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(
+        default,
+        deserialize_with = "flat_config",
+        skip_serializing_if = "BTreeMap::is_empty"
+    )]
     pub flink_configuration: BTreeMap<String, String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pod_template: Option<PodTemplate>,
@@ -164,7 +168,11 @@ pub struct FlinkSessionJobSpec {
     pub deployment_name: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub job: Option<JobSpec>,
-    #[serde(default, deserialize_with = "flat_config", skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(
+        default,
+        deserialize_with = "flat_config",
+        skip_serializing_if = "BTreeMap::is_empty"
+    )]
     pub flink_configuration: BTreeMap<String, String>,
 }
 
@@ -192,17 +200,31 @@ impl FlinkDeployment {
         if let Some(t) = &self.spec.pod_template {
             out.push(("spec.podTemplate", t));
         }
-        if let Some(t) = self.spec.job_manager.as_ref().and_then(|c| c.pod_template.as_ref()) {
+        if let Some(t) = self
+            .spec
+            .job_manager
+            .as_ref()
+            .and_then(|c| c.pod_template.as_ref())
+        {
             out.push(("spec.jobManager.podTemplate", t));
         }
-        if let Some(t) = self.spec.task_manager.as_ref().and_then(|c| c.pod_template.as_ref()) {
+        if let Some(t) = self
+            .spec
+            .task_manager
+            .as_ref()
+            .and_then(|c| c.pod_template.as_ref())
+        {
             out.push(("spec.taskManager.podTemplate", t));
         }
         out
     }
     /// `spec.serviceAccount`, or `default` when unset (what Flink then runs as).
     pub fn service_account(&self) -> &str {
-        self.spec.service_account.as_deref().filter(|s| !s.is_empty()).unwrap_or("default")
+        self.spec
+            .service_account
+            .as_deref()
+            .filter(|s| !s.is_empty())
+            .unwrap_or("default")
     }
 }
 
@@ -287,14 +309,20 @@ impl FlinkApplication {
 /// `flinkConfiguration` as Flink reads it: keys to string values. The CRD accepts numbers,
 /// booleans and nested maps (`taskmanager: {numberOfTaskSlots: 2}`); nested keys are joined
 /// with dots and scalars written as Flink would print them.
-fn flat_config<'de, D: serde::Deserializer<'de>>(d: D) -> Result<BTreeMap<String, String>, D::Error> {
+fn flat_config<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<BTreeMap<String, String>, D::Error> {
     let value = Option::<serde_json::Value>::deserialize(d)?;
     let mut out = BTreeMap::new();
     fn walk(prefix: &str, v: &serde_json::Value, out: &mut BTreeMap<String, String>) {
         match v {
             serde_json::Value::Object(map) => {
                 for (k, v) in map {
-                    let key = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
+                    let key = if prefix.is_empty() {
+                        k.clone()
+                    } else {
+                        format!("{prefix}.{k}")
+                    };
                     walk(&key, v, out);
                 }
             }
@@ -305,7 +333,11 @@ fn flat_config<'de, D: serde::Deserializer<'de>>(d: D) -> Result<BTreeMap<String
             serde_json::Value::Array(items) => {
                 let parts: Vec<String> = items
                     .iter()
-                    .map(|i| i.as_str().map(str::to_string).unwrap_or_else(|| i.to_string()))
+                    .map(|i| {
+                        i.as_str()
+                            .map(str::to_string)
+                            .unwrap_or_else(|| i.to_string())
+                    })
                     .collect();
                 out.insert(prefix.to_string(), parts.join(";"));
             }
