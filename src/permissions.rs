@@ -532,47 +532,7 @@ pub fn service_account_from_conf(
     )
 }
 
-/// A Flink configuration as flat `key -> value`: `spec.flinkConfiguration` (a flat map or, since
-/// it preserves unknown fields, nested YAML), or Flink 2's nested `config.yaml`. Nested keys are
-/// joined with dots, lists with `;`.
-pub fn flatten_conf(value: &serde_json::Value) -> BTreeMap<String, String> {
-    fn walk(prefix: &str, v: &serde_json::Value, out: &mut BTreeMap<String, String>) {
-        match v {
-            serde_json::Value::Object(map) => {
-                for (k, v) in map {
-                    let key = if prefix.is_empty() {
-                        k.clone()
-                    } else {
-                        format!("{prefix}.{k}")
-                    };
-                    walk(&key, v, out);
-                }
-            }
-            serde_json::Value::Null => {}
-            serde_json::Value::String(s) => {
-                out.insert(prefix.to_string(), s.clone());
-            }
-            serde_json::Value::Array(items) => {
-                let parts: Vec<String> = items
-                    .iter()
-                    .map(|i| match i {
-                        serde_json::Value::String(s) => s.clone(),
-                        other => other.to_string(),
-                    })
-                    .collect();
-                out.insert(prefix.to_string(), parts.join(";"));
-            }
-            other => {
-                out.insert(prefix.to_string(), other.to_string());
-            }
-        }
-    }
-    let mut out = BTreeMap::new();
-    if value.is_object() {
-        walk("", value, &mut out);
-    }
-    out
-}
+pub use crate::snapshot::flink::flatten_conf;
 
 /// The text of `flink-conf.yaml` (legacy, one `key: value` a line) or `config.yaml` (Flink 2,
 /// standard YAML, possibly nested), as flat `key -> value`.

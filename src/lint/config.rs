@@ -14,12 +14,10 @@ pub struct FlinkConfig {
 
 impl FlinkConfig {
     pub fn from_value(v: Option<&Value>) -> Self {
-        let mut entries = BTreeMap::new();
-        if let Some(Value::Object(map)) = v {
-            for (k, v) in map {
-                flatten(k, v, &mut entries);
-            }
-        }
+        let entries = match v {
+            Some(v @ Value::Object(_)) => crate::snapshot::flink::flatten_conf(v),
+            _ => BTreeMap::new(),
+        };
         FlinkConfig { entries }
     }
 
@@ -46,30 +44,6 @@ impl FlinkConfig {
         let mut entries = defaults.entries.clone();
         entries.extend(self.entries.iter().map(|(k, v)| (k.clone(), v.clone())));
         FlinkConfig { entries }
-    }
-}
-
-fn flatten(prefix: &str, v: &Value, out: &mut BTreeMap<String, String>) {
-    match v {
-        Value::Object(map) => {
-            for (k, v) in map {
-                flatten(&format!("{prefix}.{k}"), v, out);
-            }
-        }
-        Value::Null => {}
-        other => {
-            out.insert(prefix.to_string(), scalar(other));
-        }
-    }
-}
-
-/// A value as Flink's configuration reads it (lists as Flink's `a;b` list syntax).
-pub fn scalar(v: &Value) -> String {
-    match v {
-        Value::String(s) => s.clone(),
-        Value::Array(items) => items.iter().map(scalar).collect::<Vec<_>>().join(";"),
-        Value::Null => String::new(),
-        other => other.to_string(),
     }
 }
 

@@ -313,7 +313,23 @@ fn flat_config<'de, D: serde::Deserializer<'de>>(
     d: D,
 ) -> Result<BTreeMap<String, String>, D::Error> {
     let value = Option::<serde_json::Value>::deserialize(d)?;
-    let mut out = BTreeMap::new();
+    Ok(value.as_ref().map(flatten_conf).unwrap_or_default())
+}
+
+/// A Flink configuration as flat `key -> value`: `spec.flinkConfiguration` (a flat map or nested
+/// YAML), or Flink 2's nested `config.yaml`. Nested keys are joined with dots, lists with `;`
+/// (Flink's list syntax), other scalars printed as Flink prints them.
+pub fn flatten_conf(value: &serde_json::Value) -> BTreeMap<String, String> {
+    fn scalar(v: &serde_json::Value) -> String {
+        match v {
+            serde_json::Value::String(s) => s.clone(),
+            serde_json::Value::Array(items) => {
+                items.iter().map(scalar).collect::<Vec<_>>().join(";")
+            }
+            serde_json::Value::Null => String::new(),
+            other => other.to_string(),
+        }
+    }
     fn walk(prefix: &str, v: &serde_json::Value, out: &mut BTreeMap<String, String>) {
         match v {
             serde_json::Value::Object(map) => {
@@ -327,29 +343,14 @@ fn flat_config<'de, D: serde::Deserializer<'de>>(
                 }
             }
             serde_json::Value::Null => {}
-            serde_json::Value::String(s) => {
-                out.insert(prefix.to_string(), s.clone());
-            }
-            serde_json::Value::Array(items) => {
-                let parts: Vec<String> = items
-                    .iter()
-                    .map(|i| {
-                        i.as_str()
-                            .map(str::to_string)
-                            .unwrap_or_else(|| i.to_string())
-                    })
-                    .collect();
-                out.insert(prefix.to_string(), parts.join(";"));
-            }
             other => {
-                out.insert(prefix.to_string(), other.to_string());
+                out.insert(prefix.to_string(), scalar(other));
             }
         }
     }
-    if let Some(v) = value {
-        walk("", &v, &mut out);
-    }
-    Ok(out)
+    let mut out = BTreeMap::new();
+    walk("", value, &mut out);
+    out
 }
 
 #[cfg(test)]
