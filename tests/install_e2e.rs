@@ -18,6 +18,9 @@
 //! since the installation layer is cluster-wide by nature (an operator, webhooks and CRDs serve
 //! every namespace).
 
+mod common;
+use common::{env_path, no_cluster};
+
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -537,16 +540,6 @@ struct Harness {
     crds: Option<PathBuf>,
 }
 
-fn env_path(name: &str) -> Option<PathBuf> {
-    std::env::var_os(name)
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
-}
-
-fn in_ci() -> bool {
-    std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0")
-}
-
 fn harness(test: &str) -> Option<Harness> {
     let found = (|| -> Result<Harness, String> {
         env_path("KUBE_HARNESS_DIR").ok_or("KUBE_HARNESS_DIR is not set")?;
@@ -568,17 +561,8 @@ fn harness(test: &str) -> Option<Harness> {
     })();
     match found {
         Ok(h) => Some(h),
-        Err(why) if in_ci() => panic!(
-            "e2e test {test} cannot run: no test cluster ({why}). CI runs the suite as \
-             `scripts/test-cluster.sh run cargo test --workspace`."
-        ),
         Err(why) => {
-            use std::io::Write;
-            let _ = writeln!(
-                std::io::stderr(),
-                "\n******** SKIPPED {test}: no test cluster ({why}).\n\
-                 ******** Run: scripts/test-cluster.sh run cargo test --test install_e2e\n"
-            );
+            no_cluster("install_e2e", test, &why);
             None
         }
     }

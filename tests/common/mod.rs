@@ -1,0 +1,52 @@
+//! What every end-to-end test file needs to find the test cluster that
+//! `scripts/test-cluster.sh run` started, and to refuse to pass silently without one.
+#![allow(dead_code)] // each test binary uses its own subset
+
+use std::io::Write;
+use std::path::PathBuf;
+
+/// An environment variable naming a path, when set and not empty.
+pub fn env_path(name: &str) -> Option<PathBuf> {
+    std::env::var_os(name)
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+}
+
+pub fn in_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0")
+}
+
+/// The harness's state directory (`KUBE_HARNESS_DIR`), the switch for "is there a cluster".
+pub fn harness_dir() -> Result<PathBuf, String> {
+    env_path("KUBE_HARNESS_DIR").ok_or_else(|| "KUBE_HARNESS_DIR is not set".to_string())
+}
+
+/// A path the harness exports, which must exist.
+pub fn need(name: &str) -> Result<PathBuf, String> {
+    let dir = harness_dir()?;
+    let p = env_path(name).ok_or(format!(
+        "{name} is not set (KUBE_HARNESS_DIR={})",
+        dir.display()
+    ))?;
+    if p.exists() {
+        Ok(p)
+    } else {
+        Err(format!("{name}={} does not exist", p.display()))
+    }
+}
+
+/// No cluster: a test must fail under CI (a skipped e2e suite would hide a broken harness) and
+/// say so loudly otherwise. Written straight to stderr, which libtest does not capture.
+pub fn no_cluster(suite: &str, test: &str, why: &str) {
+    if in_ci() {
+        panic!(
+            "{suite} test {test} cannot run: no test cluster ({why}). CI must run the suite as \
+             `scripts/test-cluster.sh run cargo test --workspace`."
+        );
+    }
+    let _ = writeln!(
+        std::io::stderr(),
+        "******** SKIPPED {suite} test {test}: no test cluster ({why}). \
+         Run: scripts/test-cluster.sh run cargo test --test {suite}"
+    );
+}
