@@ -17,7 +17,7 @@
 //! then fills the rules by hand as the controller would and checks the two agree.
 
 mod common;
-use common::{env_path, no_cluster};
+use common::{env_path, harness_dir, need, no_cluster};
 
 use serde_json::Value;
 use std::io::Write;
@@ -41,18 +41,7 @@ struct Harness {
 fn harness() -> Result<&'static Harness, String> {
     static H: OnceLock<Result<Harness, String>> = OnceLock::new();
     H.get_or_init(|| {
-        let dir = env_path("KUBE_HARNESS_DIR").ok_or("KUBE_HARNESS_DIR is not set")?;
-        let need = |name: &str| -> Result<PathBuf, String> {
-            let p = env_path(name).ok_or(format!(
-                "{name} is not set (KUBE_HARNESS_DIR={})",
-                dir.display()
-            ))?;
-            if p.exists() {
-                Ok(p)
-            } else {
-                Err(format!("{name}={} does not exist", p.display()))
-            }
-        };
+        harness_dir()?;
         let scratch =
             std::env::temp_dir().join(format!("kubectl-flink-can-i-e2e-{}", std::process::id()));
         std::fs::create_dir_all(&scratch)

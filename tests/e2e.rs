@@ -12,7 +12,7 @@
 //! why) is left out of the live comparison.
 
 mod common;
-use common::{env_path, no_cluster};
+use common::{harness_dir, need, no_cluster};
 
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
@@ -43,18 +43,7 @@ struct Harness {
 fn harness() -> Result<&'static Harness, String> {
     static H: OnceLock<Result<Harness, String>> = OnceLock::new();
     H.get_or_init(|| {
-        let dir = env_path("KUBE_HARNESS_DIR").ok_or("KUBE_HARNESS_DIR is not set")?;
-        let need = |name: &str| -> Result<PathBuf, String> {
-            let p = env_path(name).ok_or(format!(
-                "{name} is not set (KUBE_HARNESS_DIR={})",
-                dir.display()
-            ))?;
-            if p.exists() {
-                Ok(p)
-            } else {
-                Err(format!("{name}={} does not exist", p.display()))
-            }
-        };
+        let dir = harness_dir()?;
         let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
         Ok(Harness {
             script: repo.join("scripts/test-cluster.sh"),

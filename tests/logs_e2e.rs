@@ -9,7 +9,7 @@
 //! and previous logs) plus a pod of another application that must never show up.
 
 mod common;
-use common::{env_path, no_cluster};
+use common::{harness_dir, need, no_cluster};
 
 use chrono::{DateTime, Duration as ChronoDuration, Utc};
 use serde_json::Value;
@@ -44,18 +44,7 @@ struct Harness {
 fn harness() -> Result<&'static Harness, String> {
     static H: OnceLock<Result<Harness, String>> = OnceLock::new();
     H.get_or_init(|| {
-        let dir = env_path("KUBE_HARNESS_DIR").ok_or("KUBE_HARNESS_DIR is not set")?;
-        let need = |name: &str| -> Result<PathBuf, String> {
-            let p = env_path(name).ok_or(format!(
-                "{name} is not set (KUBE_HARNESS_DIR={})",
-                dir.display()
-            ))?;
-            if p.exists() {
-                Ok(p)
-            } else {
-                Err(format!("{name}={} does not exist", p.display()))
-            }
-        };
+        harness_dir()?;
         Ok(Harness {
             script: PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scripts/test-cluster.sh"),
             admin: need("KUBECONFIG")?,

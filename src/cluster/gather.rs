@@ -39,6 +39,7 @@ pub async fn gather(
 
     let fd_res = flink_resource("FlinkDeployment", "flinkdeployments");
     let sj_res = flink_resource("FlinkSessionJob", "flinksessionjobs");
+    const WAVE1_LISTS: usize = 10;
     let (fds, sjs, pods, deployments, events, sas, roles, rbs, crs, crbs) = futures::join!(
         list_dynamic(c, ns, &fd_res, None),
         list_dynamic(c, ns, &sj_res, None),
@@ -75,6 +76,14 @@ pub async fn gather(
             e,
         ));
     }
+    // Every list of wave 1 refused: nothing to diagnose. Counted before decoding, whose gaps
+    // (malformed resources) say nothing about access.
+    if gaps.len() == WAVE1_LISTS {
+        return Err(Error::Incomplete(format!(
+            "every read was refused or failed ({}); nothing to diagnose",
+            gaps.first().map(|g| g.message.as_str()).unwrap_or("")
+        )));
+    }
     s.flink_deployments = decode(fds, &mut gaps);
     s.flink_session_jobs = decode(sjs, &mut gaps);
     if let Some(n) = name {
@@ -84,14 +93,6 @@ pub async fn gather(
     }
     // RBAC conclusions from objects are only safe when every kind of binding was readable.
     s.rbac_complete = !gaps.iter().any(|g| g.group == "rbac.authorization.k8s.io");
-
-    let all_failed = gaps.len() >= 10;
-    if all_failed {
-        return Err(Error::Incomplete(format!(
-            "every read was refused or failed ({}); nothing to diagnose",
-            gaps.first().map(|g| g.message.as_str()).unwrap_or("")
-        )));
-    }
 
     // The operator's installation and the other deployment modes have collectors of their own.
     super::install::gather(c, &mut s, &mut gaps).await;

@@ -236,6 +236,19 @@ pub struct Target {
     pub notes: Vec<String>,
 }
 
+impl Target {
+    /// `--for me`: the caller, who needs what doctor reads (no Flink mode or HA involved).
+    pub fn caller(source: String) -> Self {
+        Target {
+            subject: Subject::Caller,
+            source,
+            mode: Mode::Native,
+            ha: Some(false),
+            notes: Vec::new(),
+        }
+    }
+}
+
 /// What is known of a Flink deployment: where its ServiceAccount came from, its mode and HA.
 #[derive(Debug, Default)]
 struct Found {
@@ -261,13 +274,7 @@ async fn resolve(
             Some(u) => format!("--as {u}"),
             None => "the caller".to_string(),
         };
-        return Ok(Target {
-            subject: Subject::Caller,
-            source,
-            mode: Mode::Native,
-            ha: Some(false),
-            notes: Vec::new(),
-        });
+        return Ok(Target::caller(source));
     }
     let found = match &args.name {
         Some(name) => {
@@ -1410,13 +1417,7 @@ mod tests {
                 question: q,
             })
             .collect();
-        let t = Target {
-            subject: Subject::Caller,
-            source: "the caller".into(),
-            mode: Mode::Native,
-            ha: Some(false),
-            notes: vec![],
-        };
+        let t = Target::caller("the caller".into());
         let r = Report::new(&t, Component::Me, "prod", Some("alice"), &needs, &d);
         assert_eq!(r.subject_display, "you (alice)");
         let y = fix_for(&r, None, Some("alice")).unwrap();
@@ -1601,13 +1602,7 @@ mod tests {
                 question: q,
             })
             .collect();
-        let t = Target {
-            subject: Subject::Caller,
-            source: "the caller".into(),
-            mode: Mode::Native,
-            ha: Some(false),
-            notes: vec![],
-        };
+        let t = Target::caller("the caller".into());
         let r = Report::new(&t, Component::Me, "prod", Some("alice"), &needs, &d);
         let pods = r.rows.iter().find(|r| r.resource == "pods").unwrap();
         let log = r.rows.iter().find(|r| r.resource == "pods/log").unwrap();

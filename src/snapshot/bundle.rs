@@ -66,10 +66,7 @@ pub fn load(path: &Path) -> Result<Snapshot, BundleError> {
         rbac_complete: false,
         ..Snapshot::default()
     };
-    let mut files = Vec::new();
-    collect_files(path, &mut files)?;
-    files.sort();
-    for file in &files {
+    for file in &object_files(path)? {
         let text = fs::read_to_string(file).map_err(|source| BundleError::Io {
             path: file.clone(),
             source,
@@ -142,6 +139,16 @@ pub fn classify_operator(s: &mut Snapshot) {
         .partition(|c| c.metadata.name.as_deref() == Some(OPERATOR_CONFIG_MAP));
     s.operator_config_maps.extend(ops);
     s.config_maps = rest;
+}
+
+/// The files of a bundle that hold objects: PATH itself, or every `*.yaml`, `*.yml` and `*.json`
+/// below it outside `logs/`, in sorted order. The test cluster's seeder reads bundles through this
+/// too, so both always see the same objects.
+pub fn object_files(path: &Path) -> Result<Vec<PathBuf>, BundleError> {
+    let mut files = Vec::new();
+    collect_files(path, &mut files)?;
+    files.sort();
+    Ok(files)
 }
 
 fn collect_files(path: &Path, out: &mut Vec<PathBuf>) -> Result<(), BundleError> {

@@ -34,7 +34,7 @@ use kube::api::{
 use kube::core::GroupVersionKind;
 use kube::discovery::{ApiCapabilities, Scope};
 use kube::Client;
-use kubectl_flink::snapshot::bundle::parse_documents;
+use kubectl_flink::snapshot::bundle::{object_files, parse_documents};
 use serde_json::{json, Map, Value};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fs;
@@ -113,9 +113,7 @@ pub fn read_bundle(path: &Path) -> Result<Bundle, String> {
             path.display()
         ));
     }
-    let mut files = Vec::new();
-    collect_files(path, &mut files)?;
-    files.sort();
+    let files = object_files(path).map_err(|e| e.to_string())?;
     let mut bundle = Bundle::default();
     for file in files {
         let text =
@@ -136,12 +134,12 @@ pub fn read_bundle(path: &Path) -> Result<Bundle, String> {
                     continue;
                 }
                 for f in sorted_dir(&pod)? {
-                    let file_name = file_name(&f);
-                    if f.is_file() && file_name.ends_with(".log") {
+                    let name = file_name(&f);
+                    if f.is_file() && name.ends_with(".log") {
                         bundle.logs.push(BundleLog {
-                            namespace: file_name_of(&ns),
-                            pod: file_name_of(&pod),
-                            file_name,
+                            namespace: file_name(&ns),
+                            pod: file_name(&pod),
+                            file_name: name,
                             path: f,
                         });
                     }
@@ -158,10 +156,6 @@ fn file_name(p: &Path) -> String {
         .unwrap_or_default()
 }
 
-fn file_name_of(p: &Path) -> String {
-    file_name(p)
-}
-
 fn sorted_dir(dir: &Path) -> Result<Vec<PathBuf>, String> {
     let mut out: Vec<PathBuf> = fs::read_dir(dir)
         .map_err(|e| format!("read {}: {e}", dir.display()))?
@@ -169,27 +163,6 @@ fn sorted_dir(dir: &Path) -> Result<Vec<PathBuf>, String> {
         .collect();
     out.sort();
     Ok(out)
-}
-
-fn collect_files(path: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
-    if path.is_file() {
-        out.push(path.to_path_buf());
-        return Ok(());
-    }
-    for p in sorted_dir(path)? {
-        if p.is_dir() {
-            if p.file_name().is_some_and(|n| n == "logs") {
-                continue;
-            }
-            collect_files(&p, out)?;
-        } else if matches!(
-            p.extension().and_then(|e| e.to_str()),
-            Some("yaml" | "yml" | "json")
-        ) {
-            out.push(p);
-        }
-    }
-    Ok(())
 }
 
 fn flatten(v: Value, file: &Path, out: &mut Vec<BundleObject>) -> Result<(), String> {
