@@ -246,8 +246,6 @@ roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: kubectl-
 subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: kubectl-flink-limited}]
 YAML
 
-  local shared=${KUBECTL_FLINK_SHARED_DIR:-$REPO/../shared}
-  [[ -d $shared/fixtures/crds ]] || log "warning: no Flink CRD fixtures at $shared/fixtures/crds (set KUBECTL_FLINK_SHARED_DIR); seeding Flink bundles will fail"
   cat >"$D/env" <<ENV
 export KUBE_HARNESS_DIR=$D
 export KUBECONFIG=$D/admin.kubeconfig
@@ -258,7 +256,7 @@ export KUBE_HARNESS_BIN=$BIN
 export KUBE_HARNESS_KUBECTL=$BIN/kubectl
 export KUBE_HARNESS_LOG_ROOT=$D/logs
 export KUBE_HARNESS_NODE=$NODE_NAME
-export KUBE_HARNESS_CRDS=$shared/fixtures/crds
+export KUBE_HARNESS_CRDS=$REPO/src/lint/crds
 export KUBE_HARNESS_SEED_RECORD=$D/seeded-cluster-objects.tsv
 export KUBECACHEDIR=$D/kubecache
 ENV

@@ -1,10 +1,11 @@
 //! What a diagnosis is made of: findings, their taxonomy category, layer and severity.
-//! The category ids are a public contract (../shared/taxonomy.md): never rename or reuse one.
+//! The category ids are a public contract (docs/categories.md, generated from `Category`): never
+//! rename or reuse one.
 
 use serde::Serialize;
 use std::fmt;
 
-/// The layers of ../shared/taxonomy.md, in causal order: an earlier layer explains later ones.
+/// The layers of the taxonomy (docs/categories.md), in causal order: an earlier layer explains later ones.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Layer {
@@ -36,8 +37,8 @@ impl Layer {
 }
 
 macro_rules! categories {
-    ($( $variant:ident => $id:literal, $layer:ident, $symptom:literal; )*) => {
-        /// One root-cause category of ../shared/taxonomy.md.
+    ($( $variant:ident => $id:literal, $layer:ident, $symptom:literal, $meaning:literal; )*) => {
+        /// One root-cause category of the taxonomy (docs/categories.md).
         #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
         pub enum Category { $( $variant, )* }
 
@@ -47,6 +48,8 @@ macro_rules! categories {
             pub fn layer(self) -> Layer { match self { $( Category::$variant => Layer::$layer, )* } }
             /// Taxonomy marks these as effects whose cause should be looked for elsewhere.
             pub fn is_symptom(self) -> bool { match self { $( Category::$variant => $symptom, )* } }
+            /// What the category means, in one sentence (docs/categories.md is made from these).
+            pub fn meaning(self) -> &'static str { match self { $( Category::$variant => $meaning, )* } }
             pub fn from_id(id: &str) -> Option<Category> {
                 match id { $( $id => Some(Category::$variant), )* _ => None }
             }
@@ -55,49 +58,92 @@ macro_rules! categories {
 }
 
 categories! {
-    InspectForbidden => "inspect_forbidden", Access, false;
-    CrdMissing => "crd_missing", Install, false;
-    CrdVersionMismatch => "crd_version_mismatch", Install, false;
-    OperatorNotRunning => "operator_not_running", Install, false;
-    OperatorNotWatchingNamespace => "operator_not_watching_namespace", Install, false;
-    OperatorRbacMissing => "operator_rbac_missing", Install, false;
-    CertManagerMissing => "cert_manager_missing", Install, false;
-    WebhookUnreachable => "webhook_unreachable", Install, false;
-    WebhookSecretMissing => "webhook_secret_missing", Install, false;
-    WebhookCertInvalid => "webhook_cert_invalid", Install, false;
-    WebhookCertExpired => "webhook_cert_expired", Install, false;
-    WebhookRejected => "webhook_rejected", Install, false;
-    MainContainerMisnamed => "main_container_misnamed", Spec, false;
-    PodtemplateOverridesEntrypoint => "podtemplate_overrides_entrypoint", Spec, false;
-    PodtemplateInvalid => "podtemplate_invalid", Spec, false;
-    FlinkVersionMismatch => "flink_version_mismatch", Spec, false;
-    FlinkVersionUnsupported => "flink_version_unsupported", Spec, false;
-    MemoryConfigInvalid => "memory_config_invalid", Spec, false;
-    HaMisconfigured => "ha_misconfigured", Spec, false;
-    ImagePullFailed => "image_pull_failed", Schedule, false;
-    PodUnschedulable => "pod_unschedulable", Schedule, false;
-    ResourceQuotaExceeded => "resource_quota_exceeded", Schedule, false;
-    ContainerExitZeroRestarting => "container_exit_zero_restarting", Runtime, true;
-    FlinkFatalExit => "flink_fatal_exit", Runtime, true;
-    OomKilled => "oom_killed", Runtime, false;
-    JvmOutOfMemory => "jvm_out_of_memory", Runtime, false;
-    ImageIncompatible => "image_incompatible", Runtime, false;
-    RbacForbidden => "rbac_forbidden", Identity, false;
-    DefaultServiceAccount => "default_service_account", Identity, false;
-    SaTokenUnreadable => "sa_token_unreadable", Identity, false;
-    JobmanagerUnreachable => "jobmanager_unreachable", Cluster, false;
-    TaskmanagerUnreachable => "taskmanager_unreachable", Cluster, false;
-    NoSlots => "no_slots", Cluster, false;
-    TaskmanagerLost => "taskmanager_lost", Cluster, true;
-    JobmanagerRestartWithoutHa => "jobmanager_restart_without_ha", Cluster, false;
-    JobJarNotFound => "job_jar_not_found", Job, false;
-    JobEntryClassError => "job_entry_class_error", Job, false;
-    FilesystemPluginMissing => "filesystem_plugin_missing", Job, false;
-    StorageAccessDenied => "storage_access_denied", Job, false;
-    SavepointRestoreFailed => "savepoint_restore_failed", Job, false;
-    UpgradeFailed => "upgrade_failed", Job, false;
-    RestExposedPublicly => "rest_exposed_publicly", Exposure, false;
-    RestServiceMissing => "rest_service_missing", Exposure, false;
+    InspectForbidden => "inspect_forbidden", Access, false,
+        "the person running the tool may not read something the diagnosis needs; the result is incomplete there";
+    CrdMissing => "crd_missing", Install, false,
+        "a Flink CRD (FlinkDeployment, FlinkSessionJob, FlinkApplication, ...) is not installed, or the kind is unknown to the API server";
+    CrdVersionMismatch => "crd_version_mismatch", Install, false,
+        "installed CRDs and the running operator (or the submitted resource) disagree on schema/version";
+    OperatorNotRunning => "operator_not_running", Install, false,
+        "the operator Deployment is missing, not ready, crash-looping or keeps being killed";
+    OperatorNotWatchingNamespace => "operator_not_watching_namespace", Install, false,
+        "the operator runs but does not watch the namespace of the resource, so nothing reconciles it";
+    OperatorRbacMissing => "operator_rbac_missing", Install, false,
+        "the operator's own ServiceAccount lacks permissions it needs";
+    CertManagerMissing => "cert_manager_missing", Install, false,
+        "cert-manager (CRDs, pods or the Certificate/Issuer the operator chart expects) is absent or not ready";
+    WebhookUnreachable => "webhook_unreachable", Install, false,
+        "an admission webhook for Flink resources has no reachable backend (service, endpoints, pod, port)";
+    WebhookSecretMissing => "webhook_secret_missing", Install, false,
+        "the Secret holding the webhook's TLS material or keystore password is missing";
+    WebhookCertInvalid => "webhook_cert_invalid", Install, false,
+        "the webhook certificate does not verify: caBundle empty or not the issuer, wrong SANs, legacy CN";
+    WebhookCertExpired => "webhook_cert_expired", Install, false,
+        "the webhook serving certificate is expired or not yet valid";
+    WebhookRejected => "webhook_rejected", Install, false,
+        "the operator's validating webhook denied the resource: a spec error reported at admission";
+    MainContainerMisnamed => "main_container_misnamed", Spec, false,
+        "a pod template's main container is not named `flink-main-container`, so it runs as an extra sidecar";
+    PodtemplateOverridesEntrypoint => "podtemplate_overrides_entrypoint", Spec, false,
+        "a pod template sets `command`/`args` on the main container and replaces the Flink entrypoint";
+    PodtemplateInvalid => "podtemplate_invalid", Spec, false,
+        "a pod template references something that does not exist or cannot be merged (volume, configMap, secret)";
+    FlinkVersionMismatch => "flink_version_mismatch", Spec, false,
+        "`flinkVersion` (or the operator's idea of it) does not match the Flink inside the image";
+    FlinkVersionUnsupported => "flink_version_unsupported", Spec, false,
+        "the requested Flink version is not supported by the installed operator/CRD";
+    MemoryConfigInvalid => "memory_config_invalid", Spec, false,
+        "Flink memory options are inconsistent or too small to start";
+    HaMisconfigured => "ha_misconfigured", Spec, false,
+        "high availability is required but absent or incomplete (replicas > 1 without HA, HA without storage dir)";
+    ImagePullFailed => "image_pull_failed", Schedule, false,
+        "an image cannot be pulled (name, tag, registry auth, pull secret, registry TLS)";
+    PodUnschedulable => "pod_unschedulable", Schedule, false,
+        "a pod stays Pending: insufficient resources, affinity/taints, missing PVC";
+    ResourceQuotaExceeded => "resource_quota_exceeded", Schedule, false,
+        "a ResourceQuota or LimitRange rejects pod creation";
+    ContainerExitZeroRestarting => "container_exit_zero_restarting", Runtime, true,
+        "a container exits 0 yet is restarted (restartPolicy Always), e.g. a sidecar with nothing to do";
+    FlinkFatalExit => "flink_fatal_exit", Runtime, true,
+        "a Flink process died through its fatal-error handler (exit code 239) or entrypoint failure (1, 2)";
+    OomKilled => "oom_killed", Runtime, false,
+        "the container was killed by its memory limit (137 / OOMKilled), e.g. no headroom over Flink's process memory";
+    JvmOutOfMemory => "jvm_out_of_memory", Runtime, false,
+        "the JVM threw OutOfMemoryError (heap, metaspace, direct) inside the limit";
+    ImageIncompatible => "image_incompatible", Runtime, false,
+        "the image cannot run Flink as deployed: scripts missing, read-only config dir, unwritable workdir, wrong user";
+    RbacForbidden => "rbac_forbidden", Identity, false,
+        "a Flink process (JobManager, TaskManager, client) got 403 from the API server: its ServiceAccount lacks a verb on a resource";
+    DefaultServiceAccount => "default_service_account", Identity, false,
+        "Flink runs as the namespace's `default` ServiceAccount, which normally has no rights";
+    SaTokenUnreadable => "sa_token_unreadable", Identity, false,
+        "the ServiceAccount token cannot be read or is not mounted, so requests go out anonymous/unauthorized";
+    JobmanagerUnreachable => "jobmanager_unreachable", Cluster, false,
+        "TaskManagers or clients cannot resolve or connect to the JobManager (rpc address, service, DNS)";
+    TaskmanagerUnreachable => "taskmanager_unreachable", Cluster, false,
+        "the JobManager cannot reach TaskManagers at the address they registered with";
+    NoSlots => "no_slots", Cluster, false,
+        "the job cannot get the slots it needs (NoResourceAvailableException, no TaskManagers)";
+    TaskmanagerLost => "taskmanager_lost", Cluster, true,
+        "TaskManagers disappear (heartbeat timeouts, pods deleted or preempted)";
+    JobmanagerRestartWithoutHa => "jobmanager_restart_without_ha", Cluster, false,
+        "the JobManager restarted without HA and the job or its state was lost";
+    JobJarNotFound => "job_jar_not_found", Job, false,
+        "the job artifact (`jarURI`, usrlib) is not where the deployment says";
+    JobEntryClassError => "job_entry_class_error", Job, false,
+        "the entry class is missing, ambiguous, or fails to load";
+    FilesystemPluginMissing => "filesystem_plugin_missing", Job, false,
+        "no file system for a scheme (s3, gs, abfs, hdfs ...): the plugin is not enabled or not in the image";
+    StorageAccessDenied => "storage_access_denied", Job, false,
+        "checkpoint, savepoint or HA storage exists but access is denied";
+    SavepointRestoreFailed => "savepoint_restore_failed", Job, false,
+        "the job cannot restore from its savepoint/checkpoint (incompatible state, missing path, not configured)";
+    UpgradeFailed => "upgrade_failed", Job, false,
+        "a spec change or upgrade failed (savepoint on stop failed, rollback)";
+    RestExposedPublicly => "rest_exposed_publicly", Exposure, false,
+        "the Flink REST endpoint (which can run arbitrary code) is exposed outside the cluster";
+    RestServiceMissing => "rest_service_missing", Exposure, false,
+        "the REST service is missing or has no endpoints";
 }
 
 impl fmt::Display for Category {

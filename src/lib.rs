@@ -5,6 +5,7 @@
 pub mod cli;
 pub mod cluster;
 pub mod commands;
+pub mod docs;
 pub mod error;
 pub mod finding;
 pub mod lint;

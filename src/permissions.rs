@@ -1,6 +1,8 @@
 //! What each Flink component needs from the API server, from the real sources
-//! (../shared/docs/flink-facts.md §1.6: the operator chart's `flink` Role and operator ClusterRole,
-//! Flink's native Kubernetes client §2, the Lyft operator's ClusterRole §3.3). One place, used by
+//! (the operator chart's `flink` Role and operator ClusterRole,
+//! apache/flink-kubernetes-operator@release-1.15.0:helm/flink-kubernetes-operator/templates/rbac/;
+//! Flink's native Kubernetes client, apache/flink flink-kubernetes; the Lyft operator's ClusterRole,
+//! lyft/flinkk8soperator@v0.7.0:deploy/role.yaml). One place, used by
 //! `doctor`'s fixes and by `can-i`.
 
 use std::collections::BTreeMap;
@@ -512,7 +514,8 @@ pub fn jobmanager(conf: &BTreeMap<String, String>) -> Vec<Permission> {
 }
 
 /// The ServiceAccount a native Flink cluster runs a component as: the component's own key, then
-/// `kubernetes.service-account`, then Flink's default `default` (flink-facts §2.3).
+/// `kubernetes.service-account`, then Flink's default `default` (apache/flink
+/// flink-kubernetes `configuration/KubernetesConfigOptions.java`).
 /// `None` for components Flink's configuration does not name (operator, caller).
 pub fn service_account_from_conf(
     conf: &BTreeMap<String, String>,

@@ -283,8 +283,22 @@ fn help_documents_the_exit_codes() {
 }
 
 #[test]
-fn an_empty_bundle_has_no_findings() {
+fn an_empty_bundle_is_an_input_error_not_a_clean_bill_of_health() {
     let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().to_str().unwrap();
+    run(&["doctor", "--from", path]).assert_one_line_error(2, "no Kubernetes objects");
+    write(dir.path(), "notes.json", "{\"ticket\": 42}\n");
+    run(&["doctor", "--from", path]).assert_one_line_error(2, "no Kubernetes objects");
+}
+
+#[test]
+fn a_bundle_with_no_kind_we_read_has_no_findings() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "namespace.yaml",
+        "apiVersion: v1\nkind: Namespace\nmetadata: {name: analytics}\n",
+    );
     let path = dir.path().to_str().unwrap();
     let r = run(&["doctor", "--from", path]);
     assert_eq!(r.code, 0, "{}", r.stderr);
@@ -352,14 +366,38 @@ fn invalid_yaml() {
 }
 
 #[test]
-fn object_of_an_unknown_kind() {
+fn objects_of_unknown_kinds_and_stray_files_are_left_out_with_one_note() {
     let dir = tempfile::tempdir().unwrap();
-    let path = write(
+    std::fs::copy(
+        Path::new(CANONICAL).join("flinkdeployment.yaml"),
+        dir.path().join("flinkdeployment.yaml"),
+    )
+    .expect("copy the canonical FlinkDeployment");
+    write(
         dir.path(),
         "gizmo.yaml",
-        "apiVersion: example.com/v1\nkind: Gizmo\nmetadata: {name: g}\n",
+        "apiVersion: example.com/v1\nkind: Gizmo\nmetadata: {name: g}\n---\napiVersion: example.com/v1\nkind: Gizmo\nmetadata: {name: h}\n",
     );
-    run(&["doctor", "--from", path.to_str().unwrap()]).assert_one_line_error(2, "Gizmo");
+    write(dir.path(), "cluster-info.json", "{\"nodes\": 3}\n");
+    let r = run(&["doctor", "--from", dir.path().to_str().unwrap()]);
+    assert!(!r.stderr.contains("panicked"), "{}", r.stderr);
+    assert!(r.code == 0 || r.code == 1, "exit {}: {}", r.code, r.stderr);
+    let notes: Vec<&str> = r
+        .stderr
+        .lines()
+        .filter(|l| l.starts_with("note:"))
+        .collect();
+    assert_eq!(notes.len(), 1, "{}", r.stderr);
+    assert!(
+        notes[0].contains("2 Gizmo (example.com/v1)"),
+        "{}",
+        notes[0]
+    );
+    assert!(
+        notes[0].contains("cluster-info.json: not a Kubernetes object"),
+        "{}",
+        notes[0]
+    );
 }
 
 #[test]

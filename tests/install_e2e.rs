@@ -19,7 +19,7 @@
 //! every namespace).
 
 mod common;
-use common::{env_path, no_cluster};
+use common::{env_path, no_cluster, repo};
 
 use serde_json::Value;
 use std::collections::BTreeSet;
@@ -29,10 +29,6 @@ use std::sync::{Mutex, MutexGuard, OnceLock};
 
 const PLUGIN: &str = env!("CARGO_BIN_EXE_kubectl-flink");
 const SOURCE_ANNOTATION: &str = "kubectl-flink.test/crd-source";
-
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
 
 fn scenario(dir: &str) -> PathBuf {
     repo().join("tests/scenarios").join(dir)
@@ -683,12 +679,12 @@ impl Harness {
         Ok(())
     }
 
-    /// Puts a Flink CRD back from the shared fixtures, marked as the seeder marks them.
+    /// Puts a Flink CRD back from the operator's release CRDs, marked as the seeder marks them.
     fn restore_crd(&self, name: &str) -> Result<(), String> {
         let dir = self
             .crds
             .clone()
-            .unwrap_or_else(|| repo().join("../shared/fixtures/crds"));
+            .unwrap_or_else(|| repo().join("src/lint/crds"));
         let file = dir.join(format!("{name}-v1.yml"));
         let r = self.kubectl(&[
             "apply",
@@ -1128,7 +1124,7 @@ mod generate {
         }
         out.push(("namespaces.yaml".into(), ns));
 
-        // CRDs: stand-ins of the chart's (the real ones are in ../shared/fixtures/crds), and
+        // CRDs: stand-ins of the chart's (the real ones are in src/lint/crds), and
         // cert-manager's Certificate CRD when it is installed.
         let mut crds = Vec::new();
         for plural in c.crds {

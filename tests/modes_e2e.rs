@@ -10,7 +10,7 @@
 //! that a cluster without an operator gets no "CRD missing" alarm, and that the fixes work.
 
 mod common;
-use common::{env_path, no_cluster};
+use common::{env_path, no_cluster, repo};
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -19,10 +19,6 @@ use std::sync::{Mutex, MutexGuard, OnceLock};
 use std::time::{Duration, Instant};
 
 const PLUGIN: &str = env!("CARGO_BIN_EXE_kubectl-flink");
-
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
 
 fn scenario(dir: &str) -> PathBuf {
     repo().join("tests/scenarios").join(dir)

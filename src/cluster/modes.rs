@@ -1,4 +1,5 @@
-//! Collector for the deployment modes beyond what the first wave lists (flink-facts §0):
+//! Collector for the deployment modes beyond what the first wave lists (how they are told apart:
+//! `snapshot::index`):
 //!
 //! - plain Flink native clusters (no operator) and the operator's standalone mode: their pods and
 //!   Deployments carry `component=jobmanager|taskmanager` and are listed by the first wave already;

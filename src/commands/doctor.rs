@@ -11,8 +11,17 @@ use std::io::Write;
 pub async fn run(args: &DoctorArgs, kube: &KubeArgs, output: &OutputArgs) -> Result<i32, Error> {
     let (snapshot, scope) = match &args.from {
         Some(path) => {
-            let snapshot = bundle::load(path)?;
-            (snapshot, format!("bundle {}", path.display()))
+            let options = bundle::LoadOptions {
+                log_tail: usize::try_from(args.log_tail).ok(),
+            };
+            let loaded = bundle::load_with(path, &options)?;
+            if !loaded.skipped.is_empty() {
+                eprintln!(
+                    "note: left out of the diagnosis: {}",
+                    loaded.skipped.join("; ")
+                );
+            }
+            (loaded.snapshot, format!("bundle {}", path.display()))
         }
         None => {
             let client = crate::cluster::client::connect(kube).await?;

@@ -33,7 +33,7 @@ fn rules() -> Vec<Value> {
         out.push(rule(
             c.meta.id,
             c.meta.name,
-            c.summary,
+            c.meta.summary,
             c.help,
             c.meta.severity,
             c.meta.category.id(),
@@ -48,11 +48,7 @@ fn rules() -> Vec<Value> {
             continue;
         }
         ids.push(r.id);
-        let summary = format!(
-            "{} (kubectl flink doctor rule {})",
-            r.name.replace('_', " "),
-            r.id
-        );
+        let summary = format!("{} (kubectl flink doctor rule {})", r.summary, r.id);
         out.push(rule(
             r.id,
             r.name,

@@ -18,6 +18,7 @@ pub struct CertManagerMissing;
 static META: RuleMeta = RuleMeta {
     id: "FLK010",
     name: "cert_manager_missing",
+    summary: "the operator webhook needs cert-manager, and cert-manager (or its Certificate/Issuer) is absent or not ready",
     category: Category::CertManagerMissing,
     severity: Severity::Critical,
     explains: &["FLK003", "FLK011", "FLK012", "FLK013", "FLK014"],

@@ -12,6 +12,7 @@ pub struct ContainerExitZeroRestarting;
 static META: RuleMeta = RuleMeta {
     id: "FLK102",
     name: "container_exit_zero_restarting",
+    summary: "a container exits 0 and is restarted forever (symptom)",
     category: Category::ContainerExitZeroRestarting,
     severity: Severity::Warning,
     explains: &[],

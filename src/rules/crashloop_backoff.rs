@@ -38,6 +38,8 @@ pub struct CrashLoopBackOff;
 static META: RuleMeta = RuleMeta {
     id: "FLK104",
     name: "crashloop_backoff",
+    summary:
+        "a container in CrashLoopBackOff with any other exit code, with the reason its log gives",
     category: Category::FlinkFatalExit,
     severity: Severity::Critical,
     explains: &["FLK401"],

@@ -17,6 +17,7 @@ pub struct CrdMissing;
 static META: RuleMeta = RuleMeta {
     id: "FLK001",
     name: "crd_missing",
+    summary: "a Flink CRD the operator or the resources need is not installed",
     category: Category::CrdMissing,
     severity: Severity::Critical,
     explains: &["FLK003"],

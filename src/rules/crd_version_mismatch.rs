@@ -17,6 +17,7 @@ pub struct CrdVersionMismatch;
 static META: RuleMeta = RuleMeta {
     id: "FLK002",
     name: "crd_version_mismatch",
+    summary: "the installed Flink CRDs and the running operator or the resources disagree on versions or fields",
     category: Category::CrdVersionMismatch,
     severity: Severity::Warning,
     explains: &[],

@@ -15,6 +15,7 @@ pub struct DefaultServiceAccount;
 static META: RuleMeta = RuleMeta {
     id: "FLK502",
     name: "default_service_account",
+    summary: "Flink runs as the namespace's `default` ServiceAccount",
     category: Category::DefaultServiceAccount,
     severity: Severity::Warning,
     explains: &[],

@@ -28,6 +28,7 @@ pub struct FlinkFatalExit;
 static META: RuleMeta = RuleMeta {
     id: "FLK103",
     name: "flink_fatal_exit",
+    summary: "a Flink process died through its fatal-error path (exit codes 239, 1, 2), with the cause from its previous log (symptom)",
     category: Category::FlinkFatalExit,
     severity: Severity::Critical,
     explains: &["FLK401"],

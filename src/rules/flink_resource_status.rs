@@ -1,6 +1,7 @@
 //! FLK401: the operator reports a FlinkDeployment or FlinkSessionJob as broken in its status.
 //!
-//! Read from `.status` (facts: ../shared/docs/flink-facts.md §1.2):
+//! Read from `.status` (the CRD status schema and the API enums of
+//! apache/flink-kubernetes-operator@release-1.15.0, `flink-kubernetes-operator-api`):
 //! - `jobManagerDeploymentStatus` `ERROR` (a `DeploymentFailedException`: CrashLoopBackOff,
 //!   ImagePullBackOff, FailedMount, FailedCreate, ...) or `MISSING` after a deployment;
 //! - `DEPLOYING` / `DEPLOYED_NOT_READY` for longer than
@@ -35,6 +36,7 @@ pub struct FlinkResourceStatus;
 static META: RuleMeta = RuleMeta {
     id: "FLK401",
     name: "flink_resource_status",
+    summary: "the operator reports a FlinkDeployment or FlinkSessionJob as broken in its status (`status.error` decoded)",
     category: Category::FlinkFatalExit,
     severity: Severity::Critical,
     explains: &[],

@@ -26,6 +26,7 @@ pub struct FlinkVersionMismatch;
 static META: RuleMeta = RuleMeta {
     id: "FLK411",
     name: "flink_version_mismatch",
+    summary: "`flinkVersion` does not match the Flink inside the image",
     category: Category::FlinkVersionMismatch,
     severity: Severity::Warning,
     explains: &[],

@@ -3,7 +3,8 @@
 //! Kubernetes HA (`high-availability.type: kubernetes`) keeps leader election and the pointers to
 //! job graphs and checkpoints in ConfigMaps (`<cluster-id>-cluster-config-map`,
 //! `<cluster-id>-<job-id>-config-map`): the JobManager needs get, list, watch, create, update and
-//! delete on `configmaps` in its namespace (flink-facts §2.4; `permissions::HA`). Without them leader
+//! delete on `configmaps` in its namespace (apache/flink flink-kubernetes
+//! `highavailability/KubernetesLeaderElectionHaServices.java`; `permissions::HA`). Without them leader
 //! election fails and the JobManager dies on its first 403, in every mode (operator native and
 //! standalone, plain native, Lyft with Kubernetes HA).
 //!
@@ -22,6 +23,7 @@ pub struct HaConfigmapRightsMissing;
 static META: RuleMeta = RuleMeta {
     id: "FLK302",
     name: "ha_configmap_rights_missing",
+    summary: "Kubernetes HA is on, but the JobManager may not use ConfigMaps",
     category: Category::HaMisconfigured,
     severity: Severity::Critical,
     explains: &["FLK103", "FLK401"],

@@ -25,6 +25,7 @@ pub struct HaMisconfigured;
 static META: RuleMeta = RuleMeta {
     id: "FLK301",
     name: "ha_misconfigured",
+    summary: "HA without a storage directory, or several JobManagers without HA",
     category: Category::HaMisconfigured,
     severity: Severity::Critical,
     explains: &["FLK103", "FLK401"],

@@ -26,6 +26,7 @@ pub struct ImagePullFailed;
 static META: RuleMeta = RuleMeta {
     id: "FLK105",
     name: "image_pull_failed",
+    summary: "an image cannot be pulled (ErrImagePull, ImagePullBackOff)",
     category: Category::ImagePullFailed,
     severity: Severity::Critical,
     explains: &["FLK401"],

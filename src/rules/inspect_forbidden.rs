@@ -11,6 +11,8 @@ pub struct InspectForbidden;
 static META: RuleMeta = RuleMeta {
     id: "FLK901",
     name: "inspect_forbidden",
+    summary:
+        "what the tool itself could not read (403, timeout), so the diagnosis is incomplete there",
     category: Category::InspectForbidden,
     severity: Severity::Warning,
     explains: &[],

@@ -8,8 +8,9 @@
 //! same container is its symptom.
 //!
 //! Lines come from the signature catalogue (category `jvm_out_of_memory`) and, so that the rule
-//! does not depend on the catalogue's coverage, from the verbatim prefixes of
-//! ../shared/docs/flink-facts.md §2.6 matched here.
+//! does not depend on the catalogue's coverage, from the verbatim prefixes of the JVM's
+//! `java.lang.OutOfMemoryError` messages as Flink logs them (`TaskManagerExceptionUtils`,
+//! `ClusterEntryPointExceptionUtils` in apache/flink flink-runtime) matched here.
 
 use super::flink_fatal_exit::one_line;
 use super::{Rule, RuleMeta};
@@ -27,6 +28,7 @@ pub struct JvmOutOfMemory;
 static META: RuleMeta = RuleMeta {
     id: "FLK109",
     name: "jvm_out_of_memory",
+    summary: "a Flink JVM threw OutOfMemoryError (heap, metaspace, direct)",
     category: Category::JvmOutOfMemory,
     severity: Severity::Critical,
     explains: &["FLK103", "FLK104", "FLK401"],

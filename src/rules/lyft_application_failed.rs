@@ -23,6 +23,7 @@ pub struct LyftApplicationFailed;
 static META: RuleMeta = RuleMeta {
     id: "FLK410",
     name: "lyft_application_failed",
+    summary: "a Lyft FlinkApplication is in DeployFailed or Failed, with its decoded error",
     category: Category::UpgradeFailed,
     severity: Severity::Critical,
     explains: &[],

@@ -17,6 +17,7 @@ pub struct MainContainerMisnamed;
 static META: RuleMeta = RuleMeta {
     id: "FLK101",
     name: "main_container_misnamed",
+    summary: "a pod template's main container is not named `flink-main-container`, so it runs as an extra sidecar",
     category: Category::MainContainerMisnamed,
     severity: Severity::Critical,
     explains: &["FLK102", "FLK104", "FLK401"],

@@ -53,6 +53,8 @@ pub struct RuleMeta {
     pub id: &'static str,
     /// What it detects, as its file is named.
     pub name: &'static str,
+    /// One line a person reads: what it detects (the README's rules table, SARIF, `--help`).
+    pub summary: &'static str,
     pub category: Category,
     pub severity: Severity,
     /// Ids of the rules whose findings this rule's findings can explain (cause -> symptom).

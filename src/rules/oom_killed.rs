@@ -34,6 +34,7 @@ pub struct OomKilled;
 static META: RuleMeta = RuleMeta {
     id: "FLK107",
     name: "oom_killed",
+    summary: "a container was OOMKilled, with the headroom over Flink's process memory",
     category: Category::OomKilled,
     severity: Severity::Critical,
     explains: &["FLK401"],

@@ -19,6 +19,7 @@ pub struct OperatorNotRunning;
 static META: RuleMeta = RuleMeta {
     id: "FLK003",
     name: "operator_not_running",
+    summary: "the Flink Kubernetes Operator is missing, not ready, crash-looping or being killed",
     category: Category::OperatorNotRunning,
     severity: Severity::Critical,
     explains: &["FLK012", "FLK401"],

@@ -14,6 +14,7 @@ pub struct OperatorNotWatchingNamespace;
 static META: RuleMeta = RuleMeta {
     id: "FLK004",
     name: "operator_not_watching_namespace",
+    summary: "the operator runs but does not watch the namespace of a Flink resource",
     category: Category::OperatorNotWatchingNamespace,
     severity: Severity::Critical,
     explains: &["FLK401"],

@@ -17,6 +17,7 @@ pub struct OperatorRbacMissing;
 static META: RuleMeta = RuleMeta {
     id: "FLK005",
     name: "operator_rbac_missing",
+    summary: "the operator's ServiceAccount lacks permissions the chart grants it",
     category: Category::OperatorRbacMissing,
     severity: Severity::Critical,
     explains: &["FLK003", "FLK401"],

@@ -25,6 +25,7 @@ pub struct PodUnschedulable;
 static META: RuleMeta = RuleMeta {
     id: "FLK106",
     name: "pod_unschedulable",
+    summary: "a Flink pod stays Pending: FailedScheduling",
     category: Category::PodUnschedulable,
     severity: Severity::Critical,
     explains: &["FLK401"],

@@ -16,6 +16,7 @@ pub struct RbacForbidden;
 static META: RuleMeta = RuleMeta {
     id: "FLK501",
     name: "rbac_forbidden",
+    summary: "a Flink process got a 403 from the API server, confirmed by an access review or the RBAC objects",
     category: Category::RbacForbidden,
     severity: Severity::Critical,
     explains: &["FLK103", "FLK104", "FLK201", "FLK401", "FLK502"],

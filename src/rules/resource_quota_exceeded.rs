@@ -27,6 +27,7 @@ pub struct ResourceQuotaExceeded;
 static META: RuleMeta = RuleMeta {
     id: "FLK108",
     name: "resource_quota_exceeded",
+    summary: "a ResourceQuota or LimitRange rejects pod creation",
     category: Category::ResourceQuotaExceeded,
     severity: Severity::Critical,
     explains: &["FLK401"],

@@ -23,6 +23,8 @@ pub struct RestExposedPublicly;
 static META: RuleMeta = RuleMeta {
     id: "FLK420",
     name: "rest_exposed_publicly",
+    summary:
+        "the Flink REST service is exposed as LoadBalancer or NodePort (it runs arbitrary code)",
     category: Category::RestExposedPublicly,
     severity: Severity::Critical,
     explains: &[],

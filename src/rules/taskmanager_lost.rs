@@ -27,6 +27,7 @@ pub struct TaskmanagerLost;
 static META: RuleMeta = RuleMeta {
     id: "FLK202",
     name: "taskmanager_lost",
+    summary: "TaskManager pods were gone before anyone read their logs",
     category: Category::TaskmanagerLost,
     severity: Severity::Warning,
     explains: &[],

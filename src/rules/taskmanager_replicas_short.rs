@@ -26,6 +26,7 @@ pub struct TaskmanagerReplicasShort;
 static META: RuleMeta = RuleMeta {
     id: "FLK203",
     name: "taskmanager_replicas_short",
+    summary: "standalone or Lyft TaskManager replicas × slots are below the job's parallelism",
     category: Category::NoSlots,
     severity: Severity::Critical,
     explains: &[],

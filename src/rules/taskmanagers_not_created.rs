@@ -27,6 +27,7 @@ pub struct TaskmanagersNotCreated;
 static META: RuleMeta = RuleMeta {
     id: "FLK201",
     name: "taskmanagers_not_created",
+    summary: "a native cluster is short of TaskManagers while the JobManager may not create pods",
     category: Category::NoSlots,
     severity: Severity::Critical,
     explains: &[],

@@ -17,6 +17,7 @@ pub struct WebhookCertExpired;
 static META: RuleMeta = RuleMeta {
     id: "FLK014",
     name: "webhook_cert_expired",
+    summary: "the webhook's serving certificate is expired or not yet valid",
     category: Category::WebhookCertExpired,
     severity: Severity::Critical,
     explains: &[],

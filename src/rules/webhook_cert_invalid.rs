@@ -20,6 +20,7 @@ pub struct WebhookCertInvalid;
 static META: RuleMeta = RuleMeta {
     id: "FLK013",
     name: "webhook_cert_invalid",
+    summary: "the webhook's caBundle does not verify its serving certificate, or the certificate lacks the Service's name",
     category: Category::WebhookCertInvalid,
     severity: Severity::Critical,
     explains: &[],

@@ -19,6 +19,7 @@ pub struct WebhookSecretMissing;
 static META: RuleMeta = RuleMeta {
     id: "FLK011",
     name: "webhook_secret_missing",
+    summary: "the Secret holding the webhook's TLS certificate or keystore password is missing",
     category: Category::WebhookSecretMissing,
     severity: Severity::Critical,
     explains: &["FLK003", "FLK012", "FLK013"],

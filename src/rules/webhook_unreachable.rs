@@ -18,6 +18,8 @@ pub struct WebhookUnreachable;
 static META: RuleMeta = RuleMeta {
     id: "FLK012",
     name: "webhook_unreachable",
+    summary:
+        "the admission webhook's Service has no ready endpoint, so every Flink resource write fails",
     category: Category::WebhookUnreachable,
     severity: Severity::Critical,
     explains: &[],
@@ -60,7 +62,10 @@ impl Rule for WebhookUnreachable {
                 out.push(f);
                 continue;
             }
-            if unreadable(s, "discovery.k8s.io", "endpointslices", Some(&ns)) {
+            // `v1 Endpoints` come only from bundles (the live gather reads EndpointSlices).
+            let endpoints_read =
+                s.bundle_kinds.is_some() && !unreadable(s, "", "endpoints", Some(&ns));
+            if unreadable(s, "discovery.k8s.io", "endpointslices", Some(&ns)) && !endpoints_read {
                 continue;
             }
             if let Some(f) = no_endpoints(s, svc, &ns, &name, &hooks) {
@@ -314,7 +319,20 @@ fn no_endpoints(
         .iter()
         .filter(|e| e.conditions.as_ref().and_then(|c| c.ready).unwrap_or(true))
         .count();
-    if ready > 0 {
+    // `v1 Endpoints` (what `kubectl get endpoints` and older bundles hold): ready addresses.
+    let legacy: Vec<_> = s
+        .endpoints
+        .iter()
+        .filter(|e| {
+            e.metadata.namespace.as_deref() == Some(ns) && e.metadata.name.as_deref() == Some(name)
+        })
+        .collect();
+    let legacy_ready = legacy
+        .iter()
+        .flat_map(|e| e.subsets.iter().flatten())
+        .map(|sub| sub.addresses.as_ref().map_or(0, Vec::len))
+        .sum::<usize>();
+    if ready > 0 || legacy_ready > 0 {
         return None;
     }
     let selector = svc
@@ -344,7 +362,14 @@ fn no_endpoints(
         format!("the webhook Service {ns}/{name} has no ready endpoint: nothing answers the Flink webhooks"),
     )
     .severity(severity(hooks))
-    .evidence(if slices.is_empty() {
+    .evidence(if slices.is_empty() && !legacy.is_empty() {
+        let not_ready = legacy
+            .iter()
+            .flat_map(|e| e.subsets.iter().flatten())
+            .map(|sub| sub.not_ready_addresses.as_ref().map_or(0, Vec::len))
+            .sum::<usize>();
+        format!("Endpoints {ns}/{name}: no ready address ({not_ready} not ready)")
+    } else if slices.is_empty() {
         format!("no EndpointSlice labelled kubernetes.io/service-name={name} in {ns}")
     } else {
         format!(

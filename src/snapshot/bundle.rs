@@ -32,15 +32,13 @@ pub enum BundleError {
 }
 
 /// Kinds a bundle may hold that the diagnosis does not read (what `kubectl get all -o yaml`
-/// and friends print besides). Anything else unknown is an input error, so a typo never passes
-/// silently.
+/// and friends print besides): left out silently. Any other kind is left out with a note.
 const IGNORED_KINDS: &[&str] = &[
     "ReplicaSet",
     "StatefulSet",
     "DaemonSet",
     "Job",
     "CronJob",
-    "Endpoints",
     "Ingress",
     "NetworkPolicy",
     "PersistentVolumeClaim",
@@ -57,8 +55,30 @@ const IGNORED_KINDS: &[&str] = &[
     "FlinkBlueGreenDeployment",
 ];
 
-/// Reads a bundle from a file or directory.
+/// How a bundle is read.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct LoadOptions {
+    /// Lines kept from the end of each log file (`--log-tail`); `None` keeps whole logs. The file
+    /// is read backwards from its end, so a 1 GB log costs what its tail costs.
+    pub log_tail: Option<usize>,
+}
+
+/// A bundle as read: the snapshot, and what was left out of it (one line each), for a note.
+#[derive(Debug)]
+pub struct Loaded {
+    pub snapshot: Snapshot,
+    pub skipped: Vec<String>,
+}
+
+/// Reads a bundle from a file or directory, whole logs included.
 pub fn load(path: &Path) -> Result<Snapshot, BundleError> {
+    load_with(path, &LoadOptions::default()).map(|l| l.snapshot)
+}
+
+/// Reads a bundle from a file or directory. Objects of kinds the diagnosis does not read and files
+/// that hold no Kubernetes object are left out and named in `skipped`; a bundle with no Kubernetes
+/// object at all is an error (an empty or mistyped folder is not "no problems found").
+pub fn load_with(path: &Path, options: &LoadOptions) -> Result<Loaded, BundleError> {
     if !path.exists() {
         return Err(BundleError::Missing(path.to_path_buf()));
     }
@@ -66,23 +86,58 @@ pub fn load(path: &Path) -> Result<Snapshot, BundleError> {
         rbac_complete: false,
         ..Snapshot::default()
     };
+    let mut tally = Tally::default();
+    let mut skipped = Vec::new();
+    let mut first_error = None;
     for file in &object_files(path)? {
         let text = fs::read_to_string(file).map_err(|source| BundleError::Io {
             path: file.clone(),
             source,
         })?;
-        for doc in parse_documents(&text).map_err(|message| BundleError::Parse {
-            path: file.clone(),
-            message,
-        })? {
-            add_value(&mut snapshot, doc).map_err(|what| BundleError::Object {
+        let docs = match parse_documents(&text) {
+            Ok(docs) => docs,
+            Err(message) => {
+                skipped.push(format!("{}: not YAML or JSON ({message})", file.display()));
+                first_error.get_or_insert(BundleError::Parse {
+                    path: file.clone(),
+                    message,
+                });
+                continue;
+            }
+        };
+        let before = tally.objects;
+        let mut no_kind = 0;
+        for doc in docs {
+            if !is_object(&doc) {
+                no_kind += 1;
+                continue;
+            }
+            add_counted(&mut snapshot, doc, &mut tally).map_err(|what| BundleError::Object {
                 path: file.clone(),
                 what,
             })?;
         }
+        if tally.objects == before && no_kind > 0 {
+            skipped.push(format!(
+                "{}: not a Kubernetes object (no apiVersion and kind)",
+                file.display()
+            ));
+        }
+    }
+    if tally.objects == 0 && tally.foreign.is_empty() {
+        return Err(first_error.unwrap_or_else(|| BundleError::Object {
+            path: path.to_path_buf(),
+            what: "no Kubernetes objects (files *.yaml, *.yml or *.json with apiVersion and kind)"
+                .into(),
+        }));
+    }
+    for ((kind, api_version), n) in &tally.foreign {
+        skipped.push(format!(
+            "{n} {kind} ({api_version}): a kind kubectl-flink does not read"
+        ));
     }
     if path.is_dir() {
-        load_logs(&path.join("logs"), &mut snapshot)?;
+        load_logs(&path.join("logs"), &mut snapshot, options.log_tail)?;
     }
     classify_operator(&mut snapshot);
     snapshot.install_checked = holds_installation(&snapshot);
@@ -90,7 +145,28 @@ pub fn load(path: &Path) -> Result<Snapshot, BundleError> {
         || !snapshot.role_bindings.is_empty()
         || !snapshot.cluster_role_bindings.is_empty();
     snapshot.captured_at = newest_timestamp(&snapshot).unwrap_or_default();
-    Ok(snapshot)
+    snapshot.bundle_kinds = Some(tally.kinds);
+    Ok(Loaded { snapshot, skipped })
+}
+
+/// A document that claims to be a Kubernetes object (or a list of them).
+fn is_object(v: &Value) -> bool {
+    v.get("kind")
+        .and_then(Value::as_str)
+        .is_some_and(|k| !k.is_empty())
+        && v.get("apiVersion").and_then(Value::as_str).is_some()
+}
+
+/// What a bundle held, by kind.
+#[derive(Debug, Default)]
+struct Tally {
+    /// Objects of kinds the diagnosis reads or knowingly ignores.
+    objects: usize,
+    /// Kinds the bundle speaks about: an object of the kind, or a typed list (`EndpointSliceList`),
+    /// even an empty one. Only for these does a missing object prove anything.
+    kinds: std::collections::BTreeSet<String>,
+    /// Kinds nobody here reads: (kind, apiVersion) -> count.
+    foreign: std::collections::BTreeMap<(String, String), usize>,
 }
 
 /// A bundle speaks about the installation only when it holds some of it: the operator's objects,
@@ -200,8 +276,20 @@ impl FromYaml for Value {
     }
 }
 
-/// Adds one object (or a List of them) to the snapshot.
+/// Adds one object (or a List of them) to the snapshot. An object of a kind kubectl-flink does not
+/// read is an error here (lint and the tests want to know); bundles skip them instead.
 pub fn add_value(s: &mut Snapshot, v: Value) -> Result<(), String> {
+    let mut tally = Tally::default();
+    add_counted(s, v, &mut tally)?;
+    match tally.foreign.keys().next() {
+        Some((kind, api_version)) => Err(format!(
+            "an object of kind {kind} ({api_version}), which kubectl-flink does not read"
+        )),
+        None => Ok(()),
+    }
+}
+
+fn add_counted(s: &mut Snapshot, mut v: Value, tally: &mut Tally) -> Result<(), String> {
     let kind = v
         .get("kind")
         .and_then(Value::as_str)
@@ -215,10 +303,23 @@ pub fn add_value(s: &mut Snapshot, v: Value) -> Result<(), String> {
     if kind.is_empty() {
         return Err("an object without `kind`".into());
     }
-    if kind.ends_with("List") {
-        if let Some(items) = v.get("items").and_then(Value::as_array) {
-            for item in items.clone() {
-                add_value(s, item)?;
+    if let Some(item_kind) = kind.strip_suffix("List") {
+        if let Some(Value::Array(items)) = v.get_mut("items").map(Value::take) {
+            // A typed list (`PodList`, what the API itself returns) says which kind it lists,
+            // even when empty, and its items may omit their own kind and apiVersion.
+            if !item_kind.is_empty() {
+                tally.kinds.insert(item_kind.to_string());
+            }
+            for mut item in items {
+                if !item_kind.is_empty() {
+                    if let Some(o) = item.as_object_mut() {
+                        o.entry("kind")
+                            .or_insert_with(|| Value::String(item_kind.into()));
+                        o.entry("apiVersion")
+                            .or_insert_with(|| Value::String(api_version.clone()));
+                    }
+                }
+                add_counted(s, item, tally)?;
             }
             return Ok(());
         }
@@ -232,36 +333,45 @@ pub fn add_value(s: &mut Snapshot, v: Value) -> Result<(), String> {
     fn de<T: DeserializeOwned>(v: Value) -> Result<T, serde_json::Error> {
         serde_json::from_value(v)
     }
-    match (kind.as_str(), api_version.split('/').next().unwrap_or("")) {
+    let group = api_version.split_once('/').map(|(g, _)| g).unwrap_or("");
+    match (kind.as_str(), group) {
         ("FlinkDeployment", "flink.apache.org") => s.flink_deployments.push(de(v).map_err(ctx)?),
         ("FlinkSessionJob", "flink.apache.org") => s.flink_session_jobs.push(de(v).map_err(ctx)?),
         ("FlinkApplication", "flink.k8s.io") => s.flink_applications.push(de(v).map_err(ctx)?),
-        ("CustomResourceDefinition", _) => s.crds.push(de(v).map_err(ctx)?),
-        ("ValidatingWebhookConfiguration", _) => s.validating_webhooks.push(de(v).map_err(ctx)?),
-        ("MutatingWebhookConfiguration", _) => s.mutating_webhooks.push(de(v).map_err(ctx)?),
+        ("CustomResourceDefinition", "apiextensions.k8s.io") => s.crds.push(de(v).map_err(ctx)?),
+        ("ValidatingWebhookConfiguration", "admissionregistration.k8s.io") => {
+            s.validating_webhooks.push(de(v).map_err(ctx)?)
+        }
+        ("MutatingWebhookConfiguration", "admissionregistration.k8s.io") => {
+            s.mutating_webhooks.push(de(v).map_err(ctx)?)
+        }
         ("Certificate" | "Issuer" | "ClusterIssuer", "cert-manager.io") => {
             s.cert_manager_objects.push(v)
         }
-        ("EndpointSlice", _) => s.endpoint_slices.push(de(v).map_err(ctx)?),
-        ("Pod", _) => s.pods.push(de(v).map_err(ctx)?),
-        ("Deployment", _) => s.deployments.push(de(v).map_err(ctx)?),
-        ("Service", _) => s.services.push(de(v).map_err(ctx)?),
-        ("ConfigMap", _) => s.config_maps.push(de(v).map_err(ctx)?),
-        ("Secret", _) => s.secrets.push(public_only(de(v).map_err(ctx)?)),
-        ("Event", _) => s.events.push(de(v).map_err(ctx)?),
-        ("Namespace", _) => s.namespaces_objects.push(de(v).map_err(ctx)?),
-        ("ServiceAccount", _) => s.service_accounts.push(de(v).map_err(ctx)?),
-        ("Role", _) => s.roles.push(de(v).map_err(ctx)?),
-        ("RoleBinding", _) => s.role_bindings.push(de(v).map_err(ctx)?),
-        ("ClusterRole", _) => s.cluster_roles.push(de(v).map_err(ctx)?),
-        ("ClusterRoleBinding", _) => s.cluster_role_bindings.push(de(v).map_err(ctx)?),
+        ("EndpointSlice", "discovery.k8s.io") => s.endpoint_slices.push(de(v).map_err(ctx)?),
+        ("Endpoints", "") => s.endpoints.push(de(v).map_err(ctx)?),
+        ("Pod", "") => s.pods.push(de(v).map_err(ctx)?),
+        ("Deployment", "apps") => s.deployments.push(de(v).map_err(ctx)?),
+        ("Service", "") => s.services.push(de(v).map_err(ctx)?),
+        ("ConfigMap", "") => s.config_maps.push(de(v).map_err(ctx)?),
+        ("Secret", "") => s.secrets.push(public_only(de(v).map_err(ctx)?)),
+        ("Event", "") => s.events.push(de(v).map_err(ctx)?),
+        ("Namespace", "") => s.namespaces_objects.push(de(v).map_err(ctx)?),
+        ("ServiceAccount", "") => s.service_accounts.push(de(v).map_err(ctx)?),
+        ("Role", "rbac.authorization.k8s.io") => s.roles.push(de(v).map_err(ctx)?),
+        ("RoleBinding", "rbac.authorization.k8s.io") => s.role_bindings.push(de(v).map_err(ctx)?),
+        ("ClusterRole", "rbac.authorization.k8s.io") => s.cluster_roles.push(de(v).map_err(ctx)?),
+        ("ClusterRoleBinding", "rbac.authorization.k8s.io") => {
+            s.cluster_role_bindings.push(de(v).map_err(ctx)?)
+        }
         (k, _) if IGNORED_KINDS.contains(&k) => {}
         _ => {
-            return Err(format!(
-                "object {name} has kind {kind} ({api_version}), which kubectl-flink does not read"
-            ))
+            *tally.foreign.entry((kind, api_version)).or_default() += 1;
+            return Ok(());
         }
     }
+    tally.objects += 1;
+    tally.kinds.insert(kind);
     Ok(())
 }
 
@@ -295,7 +405,7 @@ pub fn strip_secret(
     secret
 }
 
-fn load_logs(dir: &Path, s: &mut Snapshot) -> Result<(), BundleError> {
+fn load_logs(dir: &Path, s: &mut Snapshot, tail: Option<usize>) -> Result<(), BundleError> {
     if !dir.is_dir() {
         return Ok(());
     }
@@ -325,7 +435,7 @@ fn load_logs(dir: &Path, s: &mut Snapshot) -> Result<(), BundleError> {
                 } else {
                     continue;
                 };
-                let bytes = fs::read(&file).map_err(io(&file))?;
+                let bytes = read_tail(&file, tail).map_err(io(&file))?;
                 s.logs.insert(
                     LogKey::new(
                         &lossy(ns.file_name()),
@@ -339,6 +449,71 @@ fn load_logs(dir: &Path, s: &mut Snapshot) -> Result<(), BundleError> {
         }
     }
     Ok(())
+}
+
+/// Bytes kept per log line on average when reading a tail: past `lines` times this, the tail is
+/// cut at a line boundary (a log of a few huge lines stays bounded too).
+const TAIL_BYTES_PER_LINE: u64 = 4096;
+
+/// The last `lines` lines of a file (all of it for `None`), read backwards from the end in blocks,
+/// so time and memory follow the tail, not the file.
+pub fn read_tail(path: &Path, lines: Option<usize>) -> std::io::Result<Vec<u8>> {
+    use std::io::{Read, Seek, SeekFrom};
+    let Some(lines) = lines else {
+        return fs::read(path);
+    };
+    let mut f = fs::File::open(path)?;
+    let len = f.seek(SeekFrom::End(0))?;
+    let budget = (lines as u64)
+        .saturating_mul(TAIL_BYTES_PER_LINE)
+        .max(TAIL_BYTES_PER_LINE);
+    const BLOCK: u64 = 64 * 1024;
+    let mut pos = len;
+    let mut buf: Vec<u8> = Vec::new();
+    // A last line without its newline counts as a line too.
+    let mut newlines = 0usize;
+    let ends_with_newline = {
+        if len == 0 {
+            true
+        } else {
+            let mut last = [0u8; 1];
+            f.seek(SeekFrom::Start(len - 1))?;
+            f.read_exact(&mut last)?;
+            last[0] == b'\n'
+        }
+    };
+    let want = if ends_with_newline { lines + 1 } else { lines };
+    while pos > 0 && newlines < want && (len - pos) < budget {
+        let step = BLOCK.min(pos);
+        pos -= step;
+        f.seek(SeekFrom::Start(pos))?;
+        let mut block = vec![0u8; step as usize];
+        f.read_exact(&mut block)?;
+        newlines += block.iter().filter(|&&b| b == b'\n').count();
+        block.extend_from_slice(&buf);
+        buf = block;
+    }
+    // Drop what lies before the first of the wanted lines.
+    let mut seen = 0usize;
+    let mut start = 0usize;
+    for (i, b) in buf.iter().enumerate().rev() {
+        if *b == b'\n' {
+            seen += 1;
+            if seen == want {
+                start = i + 1;
+                break;
+            }
+        }
+    }
+    if seen < want && pos > 0 {
+        // Cut by the byte budget: start at the first whole line inside it.
+        start = buf
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(buf.len(), |i| i + 1);
+    }
+    buf.drain(..start);
+    Ok(buf)
 }
 
 fn lossy(name: Option<&std::ffi::OsStr>) -> String {
@@ -423,122 +598,114 @@ fn write_all(s: &Snapshot, dir: &Path) -> Result<(), BundleError> {
     };
     fs::create_dir_all(dir).map_err(werr(dir))?;
     let secrets: Vec<_> = s.secrets.iter().cloned().map(strip_secret).collect();
-    let lists: Vec<(&str, Vec<Value>)> = vec![
-        (
+    let lists: Vec<ListFile> = vec![
+        ListFile::typed(
             "flinkdeployments",
-            with_kind(
-                &s.flink_deployments,
-                "flink.apache.org/v1beta1",
-                "FlinkDeployment",
-            ),
+            &s.flink_deployments,
+            "flink.apache.org/v1beta1",
+            "FlinkDeployment",
         ),
-        (
+        ListFile::typed(
             "flinksessionjobs",
-            with_kind(
-                &s.flink_session_jobs,
-                "flink.apache.org/v1beta1",
-                "FlinkSessionJob",
-            ),
+            &s.flink_session_jobs,
+            "flink.apache.org/v1beta1",
+            "FlinkSessionJob",
         ),
-        (
+        ListFile::typed(
             "flinkapplications",
-            with_kind(
-                &s.flink_applications,
-                "flink.k8s.io/v1beta1",
-                "FlinkApplication",
-            ),
+            &s.flink_applications,
+            "flink.k8s.io/v1beta1",
+            "FlinkApplication",
         ),
-        (
+        ListFile::typed(
             "customresourcedefinitions",
-            with_kind(
-                &s.crds,
-                "apiextensions.k8s.io/v1",
-                "CustomResourceDefinition",
-            ),
+            &s.crds,
+            "apiextensions.k8s.io/v1",
+            "CustomResourceDefinition",
         ),
-        (
+        ListFile::typed(
             "validatingwebhookconfigurations",
-            with_kind(
-                &s.validating_webhooks,
-                "admissionregistration.k8s.io/v1",
-                "ValidatingWebhookConfiguration",
-            ),
+            &s.validating_webhooks,
+            "admissionregistration.k8s.io/v1",
+            "ValidatingWebhookConfiguration",
         ),
-        (
+        ListFile::typed(
             "mutatingwebhookconfigurations",
-            with_kind(
-                &s.mutating_webhooks,
-                "admissionregistration.k8s.io/v1",
-                "MutatingWebhookConfiguration",
-            ),
+            &s.mutating_webhooks,
+            "admissionregistration.k8s.io/v1",
+            "MutatingWebhookConfiguration",
         ),
-        (
+        ListFile::typed(
             "endpointslices",
-            with_kind(&s.endpoint_slices, "discovery.k8s.io/v1", "EndpointSlice"),
+            &s.endpoint_slices,
+            "discovery.k8s.io/v1",
+            "EndpointSlice",
         ),
-        ("cert-manager", s.cert_manager_objects.clone()),
-        (
+        ListFile::typed("endpoints", &s.endpoints, "v1", "Endpoints"),
+        ListFile::mixed("cert-manager", s.cert_manager_objects.clone()),
+        ListFile::typed(
             "operator-deployments",
-            with_kind(&s.operator_deployments, "apps/v1", "Deployment"),
+            &s.operator_deployments,
+            "apps/v1",
+            "Deployment",
         ),
-        ("operator-pods", with_kind(&s.operator_pods, "v1", "Pod")),
-        (
+        ListFile::typed("operator-pods", &s.operator_pods, "v1", "Pod"),
+        ListFile::typed(
             "operator-configmaps",
-            with_kind(&s.operator_config_maps, "v1", "ConfigMap"),
+            &s.operator_config_maps,
+            "v1",
+            "ConfigMap",
         ),
-        (
-            "namespaces",
-            with_kind(&s.namespaces_objects, "v1", "Namespace"),
-        ),
-        (
+        ListFile::typed("namespaces", &s.namespaces_objects, "v1", "Namespace"),
+        ListFile::typed(
             "serviceaccounts",
-            with_kind(&s.service_accounts, "v1", "ServiceAccount"),
+            &s.service_accounts,
+            "v1",
+            "ServiceAccount",
         ),
-        (
-            "roles",
-            with_kind(&s.roles, "rbac.authorization.k8s.io/v1", "Role"),
-        ),
-        (
+        ListFile::typed("roles", &s.roles, "rbac.authorization.k8s.io/v1", "Role"),
+        ListFile::typed(
             "rolebindings",
-            with_kind(
-                &s.role_bindings,
-                "rbac.authorization.k8s.io/v1",
-                "RoleBinding",
-            ),
+            &s.role_bindings,
+            "rbac.authorization.k8s.io/v1",
+            "RoleBinding",
         ),
-        (
+        ListFile::typed(
             "clusterroles",
-            with_kind(
-                &s.cluster_roles,
-                "rbac.authorization.k8s.io/v1",
-                "ClusterRole",
-            ),
+            &s.cluster_roles,
+            "rbac.authorization.k8s.io/v1",
+            "ClusterRole",
         ),
-        (
+        ListFile::typed(
             "clusterrolebindings",
-            with_kind(
-                &s.cluster_role_bindings,
-                "rbac.authorization.k8s.io/v1",
-                "ClusterRoleBinding",
-            ),
+            &s.cluster_role_bindings,
+            "rbac.authorization.k8s.io/v1",
+            "ClusterRoleBinding",
         ),
-        (
-            "deployments",
-            with_kind(&s.deployments, "apps/v1", "Deployment"),
-        ),
-        ("services", with_kind(&s.services, "v1", "Service")),
-        ("configmaps", with_kind(&s.config_maps, "v1", "ConfigMap")),
-        ("secrets", with_kind(&secrets, "v1", "Secret")),
-        ("pods", with_kind(&s.pods, "v1", "Pod")),
-        ("events", with_kind(&s.events, "v1", "Event")),
+        ListFile::typed("deployments", &s.deployments, "apps/v1", "Deployment"),
+        ListFile::typed("services", &s.services, "v1", "Service"),
+        ListFile::typed("configmaps", &s.config_maps, "v1", "ConfigMap"),
+        ListFile::typed("secrets", &secrets, "v1", "Secret"),
+        ListFile::typed("pods", &s.pods, "v1", "Pod"),
+        ListFile::typed("events", &s.events, "v1", "Event"),
     ];
-    for (file, items) in lists {
-        if items.is_empty() {
+    for list in lists {
+        // A kind the live gather listed is written even when empty, as the API's own typed list
+        // (`EndpointSliceList`): "read, and there were none" is evidence that a missing file is not.
+        let read = !list.items.is_empty()
+            || list
+                .kind
+                .is_some_and(|k| !s.gaps.iter().any(|g| gap_of_kind(g, k)));
+        if !read {
             continue;
         }
-        let list = serde_json::json!({"apiVersion": "v1", "kind": "List", "items": items});
-        let path = dir.join(format!("{file}.yaml"));
-        let text = serde_yaml::to_string(&list).map_err(|e| BundleError::Write {
+        let (api_version, kind) = match list.kind {
+            Some(kind) => (list.api_version, format!("{kind}List")),
+            None => ("v1", "List".to_string()),
+        };
+        let doc = serde_json::json!({"apiVersion": api_version, "kind": kind, "items": list.items});
+        let path = dir.join(format!("{}.yaml", list.file));
+        let text = serde_yaml::to_string(&doc).map_err(|e| BundleError::Write {
             path: path.clone(),
             source: std::io::Error::other(e.to_string()),
         })?;
@@ -556,6 +723,45 @@ fn write_all(s: &Snapshot, dir: &Path) -> Result<(), BundleError> {
         fs::write(&path, text).map_err(werr(&path))?;
     }
     Ok(())
+}
+
+/// One file of a saved bundle: the objects of one kind (or, for cert-manager, several).
+struct ListFile {
+    file: &'static str,
+    api_version: &'static str,
+    kind: Option<&'static str>,
+    items: Vec<Value>,
+}
+
+impl ListFile {
+    fn typed<T: serde::Serialize>(
+        file: &'static str,
+        items: &[T],
+        api_version: &'static str,
+        kind: &'static str,
+    ) -> Self {
+        ListFile {
+            file,
+            api_version,
+            kind: Some(kind),
+            items: with_kind(items, api_version, kind),
+        }
+    }
+    fn mixed(file: &'static str, items: Vec<Value>) -> Self {
+        ListFile {
+            file,
+            api_version: "v1",
+            kind: None,
+            items,
+        }
+    }
+}
+
+/// Whether a gap is about listing objects of this kind (by the resource's plural).
+fn gap_of_kind(g: &super::Gap, kind: &str) -> bool {
+    let resource = g.resource.split('/').next().unwrap_or("");
+    let plural = kind.to_ascii_lowercase();
+    resource == plural || resource == format!("{plural}s") || resource == format!("{plural}es")
 }
 
 fn with_kind<T: serde::Serialize>(items: &[T], api_version: &str, kind: &str) -> Vec<Value> {

@@ -2,7 +2,7 @@
 //! the Flink clusters in scope in every deployment mode, their configuration, the events of an
 //! object, a pod's ServiceAccount.
 //!
-//! A Flink cluster is named by the object a person would `kubectl get` (flink-facts §0):
+//! A Flink cluster is named by the object a person would `kubectl get` (operator `KubernetesDeploymentMode.java` and `StandaloneKubernetesUtils.java` @release-1.15.0, Flink `KubernetesUtils.getCommonLabels`, Lyft `deploy/crd.yaml`):
 //!
 //! | mode | ObjectRef kind | name |
 //! |---|---|---|
@@ -39,7 +39,7 @@ pub const KIND_FLINK_DEPLOYMENT: &str = "FlinkDeployment";
 pub const KIND_FLINK_CLUSTER: &str = "FlinkCluster";
 pub const KIND_FLINK_APPLICATION: &str = "FlinkApplication";
 
-/// How a Flink cluster runs on Kubernetes (flink-facts §0).
+/// How a Flink cluster runs on Kubernetes (see the table at the top of this file).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Mode {
     /// Apache operator, native mode (the default): the JobManager creates bare TaskManager pods.

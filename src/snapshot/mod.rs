@@ -11,7 +11,7 @@ use k8s_openapi::api::admissionregistration::v1::{
 };
 use k8s_openapi::api::apps::v1::Deployment;
 use k8s_openapi::api::core::v1::{
-    ConfigMap, Event, Namespace, Pod, Secret, Service, ServiceAccount,
+    ConfigMap, Endpoints, Event, Namespace, Pod, Secret, Service, ServiceAccount,
 };
 use k8s_openapi::api::discovery::v1::EndpointSlice;
 use k8s_openapi::api::rbac::v1::{ClusterRole, ClusterRoleBinding, Role, RoleBinding};
@@ -42,6 +42,9 @@ pub struct Snapshot {
     /// and `--save` drops those too (metadata only).
     pub secrets: Vec<Secret>,
     pub endpoint_slices: Vec<EndpointSlice>,
+    /// `v1 Endpoints`, which older tools and `kubectl get endpoints` put in bundles instead of
+    /// EndpointSlices (the live gather reads EndpointSlices only).
+    pub endpoints: Vec<Endpoints>,
     /// The operator's installation, wherever it runs (cluster-wide reads).
     pub operator_deployments: Vec<Deployment>,
     pub operator_pods: Vec<Pod>,
@@ -71,6 +74,10 @@ pub struct Snapshot {
     /// live gather when it could read it, and by bundles that hold installation objects. Rules
     /// conclude that something of the installation is absent only when this is true.
     pub install_checked: bool,
+    /// For a bundle: the kinds it speaks about (an object of the kind, or a typed list such as
+    /// `EndpointSliceList`, even empty). `None` for a live cluster, which lists every kind it
+    /// needs (what it could not list is in `gaps`). See `Snapshot::holds`.
+    pub bundle_kinds: Option<std::collections::BTreeSet<String>>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -128,10 +135,34 @@ pub struct Gap {
 }
 
 impl Snapshot {
+    /// Whether the absence of an object of `kind` means something: a live cluster listed it
+    /// (unless a gap says otherwise), a bundle only when it holds that kind at all.
+    pub fn holds(&self, kind: &str) -> bool {
+        self.bundle_kinds.as_ref().is_none_or(|k| k.contains(kind))
+    }
+
+    /// `holds`, by the resource's plural as the API names it (`endpointslices`, `secrets`).
+    pub fn holds_resource(&self, resource: &str) -> bool {
+        self.bundle_kinds
+            .as_ref()
+            .is_none_or(|kinds| kinds.iter().any(|k| plural(k) == resource))
+    }
     pub fn log(&self, namespace: &str, pod: &str, container: &str, previous: bool) -> Option<&str> {
         self.logs
             .get(&LogKey::new(namespace, pod, container, previous))
             .map(String::as_str)
+    }
+}
+
+/// The API's plural of a kind: `Endpoints` -> `endpoints`, `Policy` -> `policies`, `Pod` -> `pods`.
+pub fn plural(kind: &str) -> String {
+    let lower = kind.to_ascii_lowercase();
+    if lower.ends_with('s') {
+        lower
+    } else if let Some(stem) = lower.strip_suffix('y') {
+        format!("{stem}ies")
+    } else {
+        format!("{lower}s")
     }
 }
 

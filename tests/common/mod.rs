@@ -5,6 +5,11 @@
 use std::io::Write;
 use std::path::PathBuf;
 
+/// The repository root (the main crate's manifest directory).
+pub fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
 /// An environment variable naming a path, when set and not empty.
 pub fn env_path(name: &str) -> Option<PathBuf> {
     std::env::var_os(name)

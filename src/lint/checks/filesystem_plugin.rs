@@ -25,11 +25,11 @@ pub static CHECK: Check = Check {
     meta: RuleMeta {
         id: "FLK461",
         name: "filesystem_plugin_missing",
+        summary: "A file system scheme (s3://, gs://, abfss://, oss:// ...) is used without its Flink plugin enabled.",
         category: Category::FilesystemPluginMissing,
         severity: Severity::Critical,
         explains: &[],
     },
-    summary: "A file system scheme (s3://, gs://, abfss://, oss:// ...) is used without its Flink plugin enabled.",
     help: "Flink loads the s3, gs, Azure and OSS file systems from plugins. The official image keeps them in \
 /opt/flink/opt and enables the ones named in the ENABLE_BUILT_IN_PLUGINS environment variable (jar file names, \
 separated by ;). Without it, checkpoints, savepoints, HA storage or a remote jarURI on that scheme fail with \

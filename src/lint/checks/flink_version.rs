@@ -20,11 +20,11 @@ pub static UNSUPPORTED: Check = Check {
     meta: RuleMeta {
         id: "FLK454",
         name: "flink_version_unsupported",
+        summary: "spec.flinkVersion is missing or not a value the FlinkDeployment CRD accepts.",
         category: Category::FlinkVersionUnsupported,
         severity: Severity::Critical,
         explains: &[],
     },
-    summary: "spec.flinkVersion is missing or not a value the FlinkDeployment CRD accepts.",
     help: "The operator needs spec.flinkVersion to build the cluster's configuration: without it the validator \
 rejects the resource (\"Flink Version must be defined.\"), and a value outside the CRD's enum (v1_13 ... v2_2 for \
 operator 1.15.0, written with an underscore) is refused by the API server. Use the enum value of the Flink version \
@@ -36,11 +36,11 @@ pub static IMAGE_MISMATCH: Check = Check {
     meta: RuleMeta {
         id: "FLK455",
         name: "flink_version_image_mismatch",
+        summary: "spec.flinkVersion names another Flink version than the stock image's tag.",
         category: Category::FlinkVersionMismatch,
         severity: Severity::Warning,
         explains: &[],
     },
-    summary: "spec.flinkVersion names another Flink version than the stock image's tag.",
     help: "The operator configures the cluster for spec.flinkVersion (config file name, option keys, features), \
 while the image runs the Flink of its tag. When they differ the JobManager can fail on options it does not know \
 or ignore ones it needs. Make flinkVersion match the image.",

@@ -19,11 +19,11 @@ pub static CHECK: Check = Check {
     meta: RuleMeta {
         id: "FLK457",
         name: "ha_incomplete",
+        summary: "High availability is required or turned on but incomplete (no storageDir, standby JobManagers or rollback without HA).",
         category: Category::HaMisconfigured,
         severity: Severity::Critical,
         explains: &[],
     },
-    summary: "High availability is required or turned on but incomplete (no storageDir, standby JobManagers or rollback without HA).",
     help: "Flink's HA keeps leader information in ConfigMaps (or ZooKeeper) and the job graphs and checkpoint \
 metadata in high-availability.storageDir; without that directory the JobManager cannot start. The operator refuses \
 spec.jobManager.replicas > 1 and deployment rollbacks without HA. Set high-availability.type: kubernetes together \
@@ -31,7 +31,8 @@ with high-availability.storageDir on durable storage (s3://, gs://, abfss://, a 
     run,
 };
 
-/// The verbatim validator messages (flink-facts §1.8, DefaultValidator @release-1.15.0).
+/// The verbatim validator messages (apache/flink-kubernetes-operator@release-1.15.0:
+/// flink-kubernetes-operator/src/main/java/org/apache/flink/kubernetes/operator/validation/DefaultValidator.java).
 pub const STANDBY_MESSAGE: &str =
     "High availability should be enabled when starting standby JobManagers.";
 pub const ROLLBACK_MESSAGE: &str = "HA must be enabled for rollback support.";

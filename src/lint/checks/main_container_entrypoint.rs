@@ -19,11 +19,11 @@ pub static CHECK: Check = Check {
     meta: RuleMeta {
         id: "FLK451",
         name: "main_container_entrypoint",
+        summary: "A pod template sets command or args on flink-main-container, where Flink's entrypoint must run.",
         category: Category::PodtemplateOverridesEntrypoint,
         severity: Severity::Warning,
         explains: &[],
     },
-    summary: "A pod template sets command or args on flink-main-container, where Flink's entrypoint must run.",
     help: "Flink starts the main container itself: it sets command to kubernetes.entry.path (/docker-entrypoint.sh) \
 and args to the JobManager or TaskManager start command, replacing what the pod template says. A command there \
 never runs as intended (and where it were kept, Flink would not start). Run preparation steps in an initContainer \

@@ -23,11 +23,11 @@ pub static CHECK: Check = Check {
     meta: RuleMeta {
         id: "FLK456",
         name: "memory_headroom",
+        summary: "A container memory limit leaves less than 10% headroom over Flink's process memory.",
         category: Category::MemoryConfigInvalid,
         severity: Severity::Warning,
         explains: &[],
     },
-    summary: "A container memory limit leaves less than 10% headroom over Flink's process memory.",
     help: "Flink's process memory (spec.*.resource.memory, *.memory.process.size) is a budget for the JVM; native \
 memory outside it (RocksDB beyond managed memory, glibc arenas, native libraries) needs room below the container's \
 memory limit, or the container is OOMKilled (exit 137). Keep the limit at least 10% above the process memory: with \

@@ -24,9 +24,8 @@ mod upgrade_mode_state_dirs;
 
 /// One lint check.
 pub struct Check {
+    /// Id, name, category and the one-line summary (SARIF shortDescription).
     pub meta: RuleMeta,
-    /// One sentence: what it detects (SARIF shortDescription).
-    pub summary: &'static str,
     /// Why it matters and the usual fix (SARIF help).
     pub help: &'static str,
     pub run: fn(&Manifest, &Lint) -> Vec<Hit>,
@@ -201,7 +200,7 @@ mod tests {
                 c.meta.id
             );
             assert!(
-                !c.summary.is_empty() && !c.help.is_empty(),
+                !c.meta.summary.is_empty() && !c.help.is_empty(),
                 "{} needs a summary and help",
                 c.meta.id
             );

@@ -15,11 +15,11 @@ pub static CHECK: Check = Check {
     meta: RuleMeta {
         id: "FLK101",
         name: "main_container_misnamed",
+        summary: "A pod template's main container is not named flink-main-container, so Flink runs it as an extra sidecar.",
         category: Category::MainContainerMisnamed,
         severity: Severity::Critical,
         explains: &[],
     },
-    summary: "A pod template's main container is not named flink-main-container, so Flink runs it as an extra sidecar.",
     help: "Flink takes the container named flink-main-container from a pod template as the base of its main \
 container and keeps every other container as a sidecar. A container meant as the main one but named otherwise \
 runs next to Flink's with the Flink image and no command: it prints usage, exits 0 and is restarted forever. \

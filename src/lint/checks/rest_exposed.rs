@@ -15,11 +15,11 @@ pub static CHECK: Check = Check {
     meta: RuleMeta {
         id: "FLK460",
         name: "rest_exposed_load_balancer",
+        summary: "kubernetes.rest-service.exposed.type: LoadBalancer exposes Flink's REST API outside the cluster.",
         category: Category::RestExposedPublicly,
         severity: Severity::Warning,
         explains: &[],
     },
-    summary: "kubernetes.rest-service.exposed.type: LoadBalancer exposes Flink's REST API outside the cluster.",
     help: "Flink's REST API accepts job submissions (arbitrary code) and has no authentication by default. A \
 LoadBalancer gives it an external address. Keep the REST service ClusterIP (the operator's default) and reach the \
 UI with kubectl port-forward, or put an authenticating ingress in front of it.",

@@ -26,11 +26,11 @@ pub static UNKNOWN_FIELD: Check = Check {
     meta: RuleMeta {
         id: "FLK470",
         name: "schema_unknown_field",
+        summary: "A field that the operator's CRD schema does not have (a typo, or a field of another operator release).",
         category: Category::CrdVersionMismatch,
         severity: Severity::Warning,
         explains: &[],
     },
-    summary: "A field that the operator's CRD schema does not have (a typo, or a field of another operator release).",
     help: "The API server validates Flink resources against the installed CRD. A field the schema does not list is \
 refused by kubectl's strict field validation (the default) or silently dropped by other clients, so the setting \
 never reaches the operator. Check the spelling (the finding suggests the closest field) and the operator release \
@@ -42,11 +42,11 @@ pub static INVALID_VALUE: Check = Check {
     meta: RuleMeta {
         id: "FLK471",
         name: "schema_invalid_value",
+        summary: "A value of the wrong type or outside an enum of the operator's CRD schema (the API server refuses the resource).",
         category: Category::CrdVersionMismatch,
         severity: Severity::Critical,
         explains: &[],
     },
-    summary: "A value of the wrong type or outside an enum of the operator's CRD schema (the API server refuses the resource).",
     help: "The API server refuses a Flink resource whose fields do not match the CRD's types (a number where a \
 string is expected, as in resource.memory: 2048 instead of \"2048m\") or enums (upgradeMode, state, mode). Quote \
 strings, write integers without quotes, and use the enum's exact spelling.",

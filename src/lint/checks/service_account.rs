@@ -14,7 +14,7 @@ use crate::lint::Lint;
 use crate::permissions;
 use crate::rules::RuleMeta;
 
-/// `validation/DefaultValidator.java` @release-1.15.0, verbatim (flink-facts §1.8).
+/// apache/flink-kubernetes-operator@release-1.15.0:flink-kubernetes-operator/src/main/java/org/apache/flink/kubernetes/operator/validation/DefaultValidator.java, verbatim.
 pub const VALIDATOR_MESSAGE: &str =
     "spec.serviceAccount must be defined. If you use helm, its value should be the same with the name of jobServiceAccount.";
 
@@ -22,11 +22,11 @@ pub static MISSING: Check = Check {
     meta: RuleMeta {
         id: "FLK452",
         name: "service_account_missing",
+        summary: "A FlinkDeployment has no spec.serviceAccount, which the operator's validator rejects.",
         category: Category::DefaultServiceAccount,
         severity: Severity::Critical,
         explains: &[],
     },
-    summary: "A FlinkDeployment has no spec.serviceAccount, which the operator's validator rejects.",
     help: "The operator refuses a FlinkDeployment without spec.serviceAccount (\"spec.serviceAccount must be \
 defined...\"), so nothing is deployed. Set it to the job ServiceAccount the operator's Helm chart creates \
 (jobServiceAccount, `flink` by default), which is bound to the Role the JobManager needs to manage TaskManager pods \
@@ -38,11 +38,11 @@ pub static DEFAULT: Check = Check {
     meta: RuleMeta {
         id: "FLK453",
         name: "default_service_account",
+        summary: "A FlinkDeployment runs as the namespace's default ServiceAccount, which normally has no rights.",
         category: Category::DefaultServiceAccount,
         severity: Severity::Warning,
         explains: &[],
     },
-    summary: "A FlinkDeployment runs as the namespace's default ServiceAccount, which normally has no rights.",
     help: "In native mode the JobManager creates, watches and deletes its TaskManager pods (and, with HA, ConfigMaps) \
 through the Kubernetes API as spec.serviceAccount. The namespace's `default` account has none of those rights \
 unless someone granted them, so the JobManager fails with 403 Forbidden. Use a dedicated ServiceAccount (the \

@@ -15,11 +15,11 @@ pub static CHECK: Check = Check {
     meta: RuleMeta {
         id: "FLK459",
         name: "session_job_local_jar",
+        summary: "A FlinkSessionJob's jarURI is local://, which session mode cannot read.",
         category: Category::JobJarNotFound,
         severity: Severity::Critical,
         explains: &[],
     },
-    summary: "A FlinkSessionJob's jarURI is local://, which session mode cannot read.",
     help: "A session job's jar is fetched by the operator and uploaded to the session cluster over REST; local:// \
 names a file inside a container image, which the operator cannot reach. Publish the jar where the operator can \
 fetch it (https://, or s3:// / gs:// with the matching plugin in the operator's image), or run the job in \

@@ -1,7 +1,7 @@
 //! FLK458: a job with `upgradeMode: savepoint` or `last-state` and nowhere to keep its state.
 //!
-//! The operator's validator rejects it with these messages (DefaultValidator @release-1.15.0,
-//! flink-facts §1.8; the `%s` is the option key of the Flink 1.20 the operator is built with):
+//! The operator's validator rejects it with these messages (apache/flink-kubernetes-operator@release-1.15.0:
+//! .../operator/validation/DefaultValidator.java; the `%s` is the option key of the Flink 1.20 the operator is built with):
 //! - last-state and savepoint need a checkpoint directory,
 //! - savepoint also needs a savepoint directory.
 //!
@@ -25,11 +25,11 @@ pub static CHECK: Check = Check {
     meta: RuleMeta {
         id: "FLK458",
         name: "upgrade_mode_state_dirs",
+        summary: "A job with upgradeMode savepoint or last-state has no checkpoint (or savepoint) directory, which the operator's validator rejects.",
         category: Category::SavepointRestoreFailed,
         severity: Severity::Critical,
         explains: &[],
     },
-    summary: "A job with upgradeMode savepoint or last-state has no checkpoint (or savepoint) directory, which the operator's validator rejects.",
     help: "Stateful upgrade modes restore the job from its latest checkpoint (last-state) or a savepoint taken on \
 upgrade (savepoint); the operator refuses them unless execution.checkpointing.dir (state.checkpoints.dir) is set, \
 and for savepoint also execution.checkpointing.savepoint-dir (state.savepoints.dir). Set both to durable storage, \

@@ -1,8 +1,8 @@
 //! What the install-layer rules (FLK0xx) share: where the Flink Kubernetes Operator runs, its
 //! webhook chain (cert-manager -> Certificate -> TLS Secret -> password Secret -> webhook
 //! configurations -> Service -> endpoints -> the `flink-webhook` container), the chart's names,
-//! and the Helm commands a fix needs. Names come from the chart (../shared/docs/flink-facts.md
-//! §1.6); where a live object names something else (a volume's Secret, a Certificate's
+//! and the Helm commands a fix needs. Names come from the chart (apache/flink-kubernetes-operator@release-1.15.0:
+//! helm/flink-kubernetes-operator/values.yaml and templates/); where a live object names something else (a volume's Secret, a Certificate's
 //! secretName), the object wins.
 
 pub mod x509;
@@ -577,13 +577,16 @@ pub fn release_in(s: &Snapshot, ns: &str) -> Release {
 // ----------------------------------------------------------------------------- objects, gaps
 
 /// Whether a read of `resource` in `ns` (or cluster-wide) failed, so absence proves nothing.
+/// Whether the absence of `resource` objects proves nothing: listing them failed (a gap), or the
+/// bundle does not hold that kind at all.
 pub fn unreadable(s: &Snapshot, group: &str, resource: &str, ns: Option<&str>) -> bool {
-    s.gaps.iter().any(|g| {
-        g.group == group
-            && g.resource.split('/').next() == Some(resource)
-            && g.reason != GapReason::NotInstalled
-            && (g.namespace.is_none() || g.namespace.as_deref() == ns)
-    })
+    !s.holds_resource(resource)
+        || s.gaps.iter().any(|g| {
+            g.group == group
+                && g.resource.split('/').next() == Some(resource)
+                && g.reason != GapReason::NotInstalled
+                && (g.namespace.is_none() || g.namespace.as_deref() == ns)
+        })
 }
 
 pub fn secret<'a>(s: &'a Snapshot, ns: &str, name: &str) -> Option<&'a Secret> {

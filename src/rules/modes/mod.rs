@@ -12,7 +12,7 @@ use crate::snapshot::{LogKey, Snapshot};
 
 /// `taskmanager.numberOfTaskSlots` in Flink (and the Apache operator).
 pub const FLINK_DEFAULT_SLOTS: i64 = 1;
-/// The Lyft operator's default `taskSlots` (flink-facts §3.3).
+/// The Lyft operator's default `taskSlots` (lyft/flinkk8soperator@v0.7.0:pkg/controller/flink/config.go).
 pub const LYFT_DEFAULT_SLOTS: i64 = 16;
 
 /// The logs (current and previous) of a cluster's JobManager pods, in key order.

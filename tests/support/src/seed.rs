@@ -301,7 +301,7 @@ pub struct Options {
     pub log_root: Option<PathBuf>,
     /// The fake Node pods are bound to when the bundle does not name one.
     pub node: String,
-    /// The real Flink operator CRDs (`../shared/fixtures/crds`).
+    /// The real Flink operator CRDs (the repository's `src/lint/crds`, operator release 1.15.0).
     pub crds_dir: Option<PathBuf>,
     /// Remove what earlier seeds recorded first, so the bundle is seeded as into a fresh cluster.
     pub reset: bool,
@@ -781,7 +781,7 @@ impl Seeder {
             .opts
             .crds_dir
             .clone()
-            .ok_or("the bundle has flink.apache.org objects and no CRDs; pass --crds DIR (the shared fixtures)")?;
+            .ok_or("the bundle has flink.apache.org objects and no CRDs; pass --crds DIR (the repository's src/lint/crds)")?;
         let api: Api<CustomResourceDefinition> = Api::all(self.client.clone());
         let mut names = Vec::new();
         for file in sorted_dir(&dir)? {
@@ -1280,7 +1280,7 @@ fn was_scheduled(status: Option<&Value>) -> bool {
         || scheduled
 }
 
-/// The pod status rules of ../shared/docs/test-cluster.md §4: `qosClass` is immutable (the server
+/// The API server's pod status validation (kubernetes `pkg/apis/core/validation`): `qosClass` is immutable (the server
 /// computed it at create), and `podIPs`/`hostIPs` must start with `podIP`/`hostIP`.
 fn pod_status_fixups(status: &mut Value) {
     let Some(s) = status.as_object_mut() else {

@@ -16,7 +16,7 @@ options (each falls back to the environment variable shown):
   --kubeconfig FILE   cluster to seed                    KUBECONFIG
   --log-root DIR      the fake kubelet's log directory   KUBE_HARNESS_LOG_ROOT
   --node NAME         Node to bind pods to               KUBE_HARNESS_NODE (default fake-node)
-  --crds DIR          the real Flink operator CRDs       KUBE_HARNESS_CRDS (default ../shared/fixtures/crds)
+  --crds DIR          the real Flink operator CRDs       KUBE_HARNESS_CRDS (default: the repository's src/lint/crds)
   --record FILE       where seeds record what they create KUBE_HARNESS_SEED_RECORD
   --reset             first remove everything earlier seeds recorded (namespaces, cluster-scoped
                       objects, logs), so the bundle meets a cluster as fresh as `up` left it
@@ -59,7 +59,7 @@ fn main() -> ExitCode {
         }
         return ExitCode::SUCCESS;
     }
-    let default_crds = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/fixtures/crds");
+    let default_crds = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../src/lint/crds");
     let opts = Options {
         log_root: args
             .value_or_env("log-root", "KUBE_HARNESS_LOG_ROOT")
