@@ -5,8 +5,12 @@
 //!    deployment, sharing a link key (container, ServiceAccount) when both have keys. An
 //!    install-layer cause that belongs to no deployment (the operator, its webhooks, CRDs) serves
 //!    every namespace, so it may explain symptoms in any group (link keys still have to match).
-//! 3. Order root causes by layer (taxonomy order), then severity, then a stable tie-break; each
-//!    cause is followed by the symptoms it explains.
+//!    A generic outcome (a symptom category: the process died, the container restarts) is
+//!    explained by any specific finding of the same deployment that shares a link key with it, or
+//!    that has none (the operator's status of the deployment): the specific cause wins, and a
+//!    generic outcome never explains a specific finding.
+//! 3. Order root causes: specific before generic, then by layer (taxonomy order), then severity,
+//!    then a stable tie-break; each cause is followed by the symptoms it explains.
 
 use crate::finding::{Finding, Layer, ObjectRef};
 use crate::rules::meta_of;
@@ -77,8 +81,9 @@ fn short_hash(s: &str) -> String {
 }
 
 fn stable_order(a: &Finding, b: &Finding) -> Ordering {
-    a.layer
-        .cmp(&b.layer)
+    generic(a)
+        .cmp(&generic(b))
+        .then(a.layer.cmp(&b.layer))
         .then(a.severity.cmp(&b.severity))
         .then(a.rule.cmp(b.rule))
         .then(a.deployment.cmp(&b.deployment))
@@ -101,19 +106,35 @@ fn installation_wide(cause: &Finding) -> bool {
     cause.layer == Layer::Install && cause.deployment.is_none()
 }
 
+/// A generic outcome: the taxonomy's symptom categories (a Flink process died, a container exits 0
+/// and restarts, TaskManagers went away), whatever rule reported it.
+fn generic(f: &Finding) -> bool {
+    f.category.is_symptom()
+}
+
+fn links_match(cause: &Finding, symptom: &Finding) -> bool {
+    cause.links.is_empty()
+        || symptom.links.is_empty()
+        || cause.links.iter().any(|l| symptom.links.contains(l))
+}
+
 fn explains(cause: &Finding, symptom: &Finding) -> bool {
     if cause.id == symptom.id || !(same_group(cause, symptom) || installation_wide(cause)) {
         return false;
     }
+    // The specific cause wins: a generic outcome never explains a specific finding, and any
+    // specific finding of the same deployment explains a generic outcome it is linked to.
+    match (generic(cause), generic(symptom)) {
+        (true, false) => return false,
+        (false, true) if cause.deployment.is_some() && same_group(cause, symptom) => {
+            return links_match(cause, symptom);
+        }
+        _ => {}
+    }
     let Some(meta) = meta_of(cause.rule) else {
         return false;
     };
-    if !meta.explains.contains(&symptom.rule) {
-        return false;
-    }
-    cause.links.is_empty()
-        || symptom.links.is_empty()
-        || cause.links.iter().any(|l| symptom.links.contains(l))
+    meta.explains.contains(&symptom.rule) && links_match(cause, symptom)
 }
 
 /// Sets `caused_by` on every symptom that some other finding explains. The best cause is the

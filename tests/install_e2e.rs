@@ -59,6 +59,16 @@ const CASES: &[Expect] = &[
         live_fix: None,
         symptoms: &[],
     },
+    // The same installation with v1 Endpoints instead of EndpointSlices (what other tools save);
+    // the seeder adds the EndpointSlice a real control plane keeps beside them.
+    Expect {
+        dir: "install-endpoints-no-slices",
+        namespaces: &["install-healthy-op", "install-healthy-apps"],
+        root: None,
+        fix: "",
+        live_fix: None,
+        symptoms: &[],
+    },
     Expect {
         dir: "install-no-cert-manager",
         namespaces: &["install-nocm-op", "install-nocm-apps"],

@@ -511,6 +511,59 @@ mod tests {
         assert!(run(&WebhookUnreachable, &load(&healthy_yaml())).is_empty());
     }
 
+    /// The healthy installation as a bundle of another tool holds it: `v1 Endpoints`, no
+    /// EndpointSlice. `ready` says whether the Endpoints list the pod as ready.
+    fn as_bundle_with_endpoints(ready: bool) -> crate::snapshot::Snapshot {
+        let key = if ready {
+            "addresses"
+        } else {
+            "notReadyAddresses"
+        };
+        let y = without(&healthy_yaml(), "EndpointSlice", "flink-operator-webhook-service")
+            + &format!(
+                "\n---\napiVersion: v1\nkind: Endpoints\nmetadata: {{name: flink-operator-webhook-service, namespace: {NS}}}\n\
+                 subsets:\n- {key}: [{{ip: 10.0.0.12}}]\n  ports: [{{port: 9443}}]\n"
+            );
+        let mut s = load(&y);
+        let kinds = crate::snapshot::bundle::parse_documents(&y)
+            .unwrap()
+            .iter()
+            .filter_map(|d| d.get("kind").and_then(|k| k.as_str()).map(String::from))
+            .collect();
+        s.bundle_kinds = Some(kinds);
+        s
+    }
+
+    #[test]
+    fn a_bundle_with_ready_endpoints_and_no_endpointslices_is_healthy() {
+        let s = as_bundle_with_endpoints(true);
+        assert!(s.endpoint_slices.is_empty() && s.endpoints.len() == 1);
+        assert!(run(&WebhookUnreachable, &s).is_empty());
+    }
+
+    #[test]
+    fn a_bundle_whose_endpoints_list_no_ready_address_says_so() {
+        let f = run(&WebhookUnreachable, &as_bundle_with_endpoints(false));
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(
+            f[0].evidence
+                .iter()
+                .any(|e| e.contains("no ready address (1 not ready)")),
+            "{:#?}",
+            f[0].evidence
+        );
+    }
+
+    #[test]
+    fn a_bundle_without_any_endpoints_proves_nothing() {
+        let mut s = as_bundle_with_endpoints(true);
+        s.endpoints.clear();
+        if let Some(k) = s.bundle_kinds.as_mut() {
+            k.remove("Endpoints");
+        }
+        assert!(run(&WebhookUnreachable, &s).is_empty());
+    }
+
     #[test]
     fn a_selector_that_matches_no_pod_leaves_no_endpoint() {
         let y = healthy_yaml()

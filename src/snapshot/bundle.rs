@@ -124,7 +124,7 @@ pub fn load_with(path: &Path, options: &LoadOptions) -> Result<Loaded, BundleErr
             ));
         }
     }
-    if tally.objects == 0 && tally.foreign.is_empty() {
+    if tally.objects == 0 && tally.foreign.is_empty() && tally.kinds.is_empty() {
         return Err(first_error.unwrap_or_else(|| BundleError::Object {
             path: path.to_path_buf(),
             what: "no Kubernetes objects (files *.yaml, *.yml or *.json with apiVersion and kind)"
@@ -776,4 +776,135 @@ fn with_kind<T: serde::Serialize>(items: &[T], api_version: &str, kind: &str) ->
             v
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(dir: &Path, name: &str, text: &str) {
+        let path = dir.join(name);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(path, text).unwrap();
+    }
+
+    #[test]
+    fn a_tail_is_the_last_lines_whatever_the_file_ends_with() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("x.log");
+        for (text, n, want) in [
+            ("a\nb\nc\n", 2, "b\nc\n"),
+            ("a\nb\nc", 2, "b\nc"),
+            ("a\nb\nc\n", 5, "a\nb\nc\n"),
+            ("", 3, ""),
+            ("only\n", 1, "only\n"),
+        ] {
+            fs::write(&p, text).unwrap();
+            let got = read_tail(&p, Some(n)).unwrap();
+            assert_eq!(String::from_utf8(got).unwrap(), want, "{text:?} tail {n}");
+        }
+        fs::write(&p, "a\nb\n").unwrap();
+        assert_eq!(read_tail(&p, None).unwrap(), b"a\nb\n");
+    }
+
+    #[test]
+    fn a_tail_of_a_long_log_reads_only_its_end() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("big.log");
+        let line = "x".repeat(99) + "\n";
+        fs::write(&p, line.repeat(100_000) + "the last line\n").unwrap();
+        let got = String::from_utf8(read_tail(&p, Some(3)).unwrap()).unwrap();
+        assert_eq!(got, format!("{line}{line}the last line\n"));
+        // One 10 MB line: cut at the byte budget, never the whole file.
+        fs::write(&p, "y".repeat(10 << 20) + "\nend\n").unwrap();
+        let got = read_tail(&p, Some(2)).unwrap();
+        assert!(
+            got.len() <= 2 * TAIL_BYTES_PER_LINE as usize + 64 * 1024,
+            "{}",
+            got.len()
+        );
+        assert!(got.ends_with(b"end\n"));
+    }
+
+    #[test]
+    fn foreign_kinds_and_stray_files_are_skipped_and_named() {
+        let dir = tempfile::tempdir().unwrap();
+        write(
+            dir.path(),
+            "pods.json",
+            r#"{"apiVersion":"v1","kind":"PodList","items":[{"metadata":{"name":"jm","namespace":"a"}}]}"#,
+        );
+        write(
+            dir.path(),
+            "cluster.yaml",
+            "apiVersion: flinkoperator.k8s.io/v1beta1\nkind: FlinkCluster\nmetadata: {name: c}\n",
+        );
+        write(dir.path(), "values.yaml", "replicas: 3\n");
+        write(dir.path(), "broken.yaml", "a: [\n");
+        let loaded = load_with(dir.path(), &LoadOptions::default()).unwrap();
+        assert_eq!(
+            loaded.snapshot.pods.len(),
+            1,
+            "typed list items take the list's kind"
+        );
+        assert!(loaded.snapshot.holds("Pod"));
+        assert!(!loaded.snapshot.holds("EndpointSlice"));
+        let skipped = loaded.skipped.join("\n");
+        assert!(
+            skipped.contains("1 FlinkCluster (flinkoperator.k8s.io/v1beta1)"),
+            "{skipped}"
+        );
+        assert!(
+            skipped.contains("values.yaml: not a Kubernetes object"),
+            "{skipped}"
+        );
+        assert!(
+            skipped.contains("broken.yaml: not YAML or JSON"),
+            "{skipped}"
+        );
+    }
+
+    #[test]
+    fn an_empty_typed_list_says_the_kind_was_read_and_a_bundle_without_objects_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        write(
+            dir.path(),
+            "slices.yaml",
+            "apiVersion: discovery.k8s.io/v1\nkind: EndpointSliceList\nitems: []\n",
+        );
+        let s = load(dir.path()).unwrap();
+        assert!(s.holds("EndpointSlice") && s.holds_resource("endpointslices"));
+        let empty = tempfile::tempdir().unwrap();
+        assert!(load(empty.path()).is_err());
+        write(empty.path(), "notes.yaml", "hello: world\n");
+        assert!(load(empty.path()).is_err());
+    }
+
+    #[test]
+    fn a_saved_bundle_keeps_the_kinds_that_were_listed_even_empty() {
+        let live = Snapshot {
+            pods: vec![serde_json::from_value(
+                serde_json::json!({"metadata": {"name": "jm", "namespace": "a"}}),
+            )
+            .unwrap()],
+            gaps: vec![super::super::Gap {
+                verb: "list".into(),
+                group: "".into(),
+                resource: "secrets".into(),
+                namespace: None,
+                reason: super::super::GapReason::Forbidden,
+                message: "forbidden".into(),
+            }],
+            ..Snapshot::default()
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("bundle");
+        save(&live, &out).unwrap();
+        let s = load(&out).unwrap();
+        assert!(s.holds("Pod") && s.holds("EndpointSlice") && s.holds("Service"));
+        assert!(
+            !s.holds("Secret"),
+            "a kind that could not be listed is not claimed"
+        );
+    }
 }

@@ -118,7 +118,11 @@ pub fn read_bundle(path: &Path) -> Result<Bundle, String> {
     for file in files {
         let text =
             fs::read_to_string(&file).map_err(|e| format!("read {}: {e}", file.display()))?;
-        let docs = parse_documents(&text).map_err(|e| format!("parse {}: {e}", file.display()))?;
+        // What doctor leaves out of a bundle (text that is not YAML, documents that are not
+        // Kubernetes objects), the seeder leaves out too.
+        let Ok(docs) = parse_documents(&text) else {
+            continue;
+        };
         for doc in docs {
             flatten(doc, &file, &mut bundle.objects)?;
         }
@@ -167,15 +171,30 @@ fn sorted_dir(dir: &Path) -> Result<Vec<PathBuf>, String> {
 
 fn flatten(v: Value, file: &Path, out: &mut Vec<BundleObject>) -> Result<(), String> {
     let kind = v.get("kind").and_then(Value::as_str).unwrap_or("");
-    if kind.is_empty() {
-        return Err(format!("{}: an object without `kind`", file.display()));
+    if kind.is_empty() || v.get("apiVersion").and_then(Value::as_str).is_none() {
+        return Ok(()); // not a Kubernetes object: doctor skips it too
     }
-    if kind.ends_with("List") {
+    if let Some(item_kind) = kind.strip_suffix("List") {
         if let Some(items) = v.get("items").and_then(Value::as_array) {
+            let api_version = v.get("apiVersion").cloned().unwrap_or_default();
             for item in items {
-                flatten(item.clone(), file, out)?;
+                let mut item = item.clone();
+                // A typed list's items may omit their kind (what the API itself returns).
+                if let (false, Some(o)) = (item_kind.is_empty(), item.as_object_mut()) {
+                    o.entry("kind").or_insert_with(|| json!(item_kind));
+                    o.entry("apiVersion").or_insert_with(|| api_version.clone());
+                }
+                flatten(item, file, out)?;
             }
             return Ok(());
+        }
+    }
+    if kind == "Endpoints" && v.get("apiVersion").and_then(Value::as_str) == Some("v1") {
+        if let Some(slice) = mirrored_endpoint_slice(&v) {
+            out.push(BundleObject {
+                value: slice,
+                file: file.to_path_buf(),
+            });
         }
     }
     out.push(BundleObject {
@@ -183,6 +202,61 @@ fn flatten(v: Value, file: &Path, out: &mut Vec<BundleObject>) -> Result<(), Str
         file: file.to_path_buf(),
     });
     Ok(())
+}
+
+/// The EndpointSlice a real control plane keeps beside a Service's `v1 Endpoints` (the
+/// EndpointSlice controller). The test cluster runs no controllers, and the live gather reads
+/// EndpointSlices only, so a bundle that holds Endpoints (what older tools save) is seeded with
+/// the slice the cluster it came from had.
+fn mirrored_endpoint_slice(endpoints: &Value) -> Option<Value> {
+    let name = endpoints.pointer("/metadata/name")?.as_str()?;
+    let namespace = endpoints.pointer("/metadata/namespace")?.as_str()?;
+    let mut list = Vec::new();
+    let mut ports = Vec::new();
+    for subset in endpoints
+        .get("subsets")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        for (key, ready) in [("addresses", true), ("notReadyAddresses", false)] {
+            for a in subset
+                .get(key)
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                let mut e = json!({"addresses": [a.get("ip")?], "conditions": {"ready": ready}});
+                if let Some(t) = a.get("targetRef") {
+                    e["targetRef"] = t.clone();
+                }
+                list.push(e);
+            }
+        }
+        for p in subset
+            .get("ports")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            ports.push(p.clone());
+        }
+    }
+    Some(json!({
+        "apiVersion": "discovery.k8s.io/v1",
+        "kind": "EndpointSlice",
+        "metadata": {
+            "name": format!("{name}-mirrored"),
+            "namespace": namespace,
+            "labels": {
+                "kubernetes.io/service-name": name,
+                "endpointslice.kubernetes.io/managed-by": "endpointslice-controller.k8s.io",
+            },
+        },
+        "addressType": "IPv4",
+        "endpoints": list,
+        "ports": ports,
+    }))
 }
 
 /// Kinds that live outside namespaces (the ones a bundle may plausibly hold).
