@@ -1,5 +1,7 @@
-//! The signatures themselves: verbatim strings from ../shared/docs/flink-facts.md and from the
-//! Flink, fabric8, operator and Kubernetes sources and public logs named next to each entry.
+//! The signatures themselves: the wording of each message as the program that prints it formats
+//! it. Every entry's `sources` names where that is (`owner/repo@version:path`: Flink, fabric8,
+//! the Apache operator, Kubernetes, the container runtime, the JDK, ...), or `observed:` for text
+//! only seen in real output (assembled from pieces, or sent by a server whose code is not public).
 //!
 //! Field names (fix and title templates fill `{field}` / `{field|fallback}`): sa, namespace, verb,
 //! resource, group, object_namespace, scheme, host, port, jar, class, exit_code, reason, tm,
@@ -148,6 +150,12 @@ pub static SIGNATURES: &[Signature] = &[
             r#"io.fabric8.kubernetes.client.KubernetesClientException: Failure executing: GET at: https://10.100.0.1/api/v1/namespaces/default/services/flink-session-cluster-rest. Message: Forbidden!Configured service account doesn't have access. Service account may have been revoked. services "flink-session-cluster-rest" is forbidden: User "system:serviceaccount:default:flink" cannot get resource "services" in API group "" in the namespace "default"."#,
             r#"Message: configmaps "orders-cluster-config-map" is forbidden: User "system:serviceaccount:prod:flink" cannot update resource "configmaps" in API group "" in the namespace "prod"."#,
         ],
+        sources: &[
+            "kubernetes/apiserver@kubernetes-1.36.3:pkg/endpoints/handlers/responsewriters/errors.go",
+            "kubernetes/apimachinery@kubernetes-1.36.3:pkg/api/errors/errors.go",
+            "fabric8io/kubernetes-client@v6.7.2:kubernetes-client-api/src/main/java/io/fabric8/kubernetes/client/Config.java",
+            "fabric8io/kubernetes-client@v7.8.0:kubernetes-client/src/main/java/io/fabric8/kubernetes/client/dsl/internal/OperationSupport.java",
+        ],
     },
     Signature {
         id: "SIG-K8S-FORBIDDEN-DEFAULT-SA",
@@ -166,6 +174,11 @@ pub static SIGNATURES: &[Signature] = &[
         supersedes: RBAC_WRAPPERS,
         examples: &[
             r#"org.apache.flink.kubernetes.shaded.io.fabric8.kubernetes.client.KubernetesClientException: Failure executing: POST at: https://10.96.0.1/api/v1/namespaces/analytics/pods. Message: pods is forbidden: User "system:serviceaccount:analytics:default" cannot create resource "pods" in API group "" in the namespace "analytics"."#,
+        ],
+        sources: &[
+            "kubernetes/apiserver@kubernetes-1.36.3:pkg/endpoints/handlers/responsewriters/errors.go",
+            "kubernetes/apimachinery@kubernetes-1.36.3:pkg/api/errors/errors.go",
+            "fabric8io/kubernetes-client@v7.8.0:kubernetes-client/src/main/java/io/fabric8/kubernetes/client/dsl/internal/OperationSupport.java",
         ],
     },
     Signature {
@@ -186,8 +199,14 @@ pub static SIGNATURES: &[Signature] = &[
         examples: &[
             r#"Message: deployments.apps is forbidden: User "system:serviceaccount:flink-operator:flink-operator" cannot create resource "deployments" in API group "apps" in the namespace "analytics"."#,
         ],
+        sources: &[
+            "kubernetes/apiserver@kubernetes-1.36.3:pkg/endpoints/handlers/responsewriters/errors.go",
+            "kubernetes/apimachinery@kubernetes-1.36.3:pkg/api/errors/errors.go",
+            "fabric8io/kubernetes-client@v7.8.0:kubernetes-client/src/main/java/io/fabric8/kubernetes/client/dsl/internal/OperationSupport.java",
+            "apache/flink-kubernetes-operator@release-1.15.0:helm/flink-kubernetes-operator/values.yaml",
+        ],
     },
-    // fabric8 >= 6.7.0: every websocket handshake failure is prefixed (flink-facts §2.7).
+    // fabric8 >= 6.7.0: every websocket handshake failure is prefixed (WatchConnectionManager.start).
     Signature {
         id: "SIG-FABRIC8-WEBSOCKET-403",
         category: Category::RbacForbidden,
@@ -206,6 +225,11 @@ pub static SIGNATURES: &[Signature] = &[
         examples: &[
             r#"org.apache.flink.kubernetes.shaded.io.fabric8.kubernetes.client.KubernetesClientException: Received 403 on websocket. Failure executing: GET at: https://10.96.0.1/api/v1/namespaces/analytics/pods?labelSelector=app%3Dorders%2Ccomponent%3Dtaskmanager%2Ctype%3Dflink-native-kubernetes&allowWatchBookmarks=true&watch=true. Message: pods is forbidden: User "system:serviceaccount:analytics:default" cannot watch resource "pods" in API group "" in the namespace "analytics"."#,
         ],
+        sources: &[
+            "fabric8io/kubernetes-client@v7.8.0:kubernetes-client/src/main/java/io/fabric8/kubernetes/client/dsl/internal/WatchConnectionManager.java",
+            "fabric8io/kubernetes-client@v6.7.0:kubernetes-client/src/main/java/io/fabric8/kubernetes/client/dsl/internal/WatchConnectionManager.java",
+            "fabric8io/kubernetes-client@v7.8.0:kubernetes-client/src/main/java/io/fabric8/kubernetes/client/dsl/internal/OperationSupport.java",
+        ],
     },
     // fabric8 <= 6.7.x with an in-cluster token (Config.java custom 403 text).
     Signature {
@@ -223,24 +247,38 @@ pub static SIGNATURES: &[Signature] = &[
         examples: &[
             "io.fabric8.kubernetes.client.KubernetesClientException: Failure executing: GET at: https://10.100.0.1/api/v1/namespaces/default/pods. Message: Forbidden!Configured service account doesn't have access. Service account may have been revoked.",
         ],
+        sources: &[
+            "fabric8io/kubernetes-client@v5.12.4:kubernetes-client/src/main/java/io/fabric8/kubernetes/client/Config.java",
+            "fabric8io/kubernetes-client@v6.7.2:kubernetes-client-api/src/main/java/io/fabric8/kubernetes/client/Config.java",
+            "fabric8io/kubernetes-client@v6.7.2:kubernetes-client/src/main/java/io/fabric8/kubernetes/client/dsl/internal/OperationSupport.java",
+        ],
     },
-    // fabric8 <= 6.6.x WatchConnectionManager.
+    // fabric8 <= 6.6.x WatchConnectionManager: a WARN line, then the watch's exception; when the
+    // handshake response has no Status body the exception carries only the reason phrase.
     Signature {
         id: "SIG-FABRIC8-EXEC-403",
         category: Category::RbacForbidden,
         severity: Severity::Critical,
-        literals: &["Exec Failure: HTTP 403"],
-        pattern: r"Exec Failure: HTTP 403",
+        literals: &["Exec Failure: HTTP 403", "Message: Forbidden."],
+        pattern: r"Exec Failure: HTTP 403|Failure executing: GET at: https?://[^/\s]+/apis?/(?:[^/\s]+/)*?namespaces/(?P<namespace>[^/\s]+)/(?P<resource>[a-z]+)\?\S*?watch=true\S*?\. Message: Forbidden\.(?:\s|$)",
         title: "Flink's watch on the Kubernetes API was refused (HTTP 403)",
         explanation: "Flink's watch on the Kubernetes API was refused with HTTP 403 (fabric8 up to 6.6)",
-        fix: "grant the JobManager's ServiceAccount `watch` on pods in its namespace (the TaskManager pod watch):
+        fix: "grant the JobManager's ServiceAccount `watch` on {resource|pods} in its namespace (the TaskManager pod watch):
 
-  kubectl create role flink-watch-pods -n <namespace> --verb=watch --resource=pods
-  kubectl create rolebinding flink-watch-pods -n <namespace> --role=flink-watch-pods --serviceaccount=<namespace>:<jobmanager-service-account>",
+  kubectl create role flink-watch-{resource|pods} -n {namespace|<namespace>} --verb=watch --resource={resource|pods}
+  kubectl create rolebinding flink-watch-{resource|pods} -n {namespace|<namespace>} --role=flink-watch-{resource|pods} --serviceaccount={namespace|<namespace>}:<jobmanager-service-account>",
         verify: "",
         explains: API_REFUSED,
         supersedes: &[],
-        examples: &["2023-05-02 10:11:12,345 WARN  io.fabric8.kubernetes.client.dsl.internal.WatchConnectionManager [] - Exec Failure: HTTP 403, Status: 403 - pods is forbidden: User \"system:serviceaccount:prod:flink\" cannot watch resource \"pods\" in API group \"\" in the namespace \"prod\""],
+        examples: &[
+            "2023-05-02 10:11:12,345 WARN  io.fabric8.kubernetes.client.dsl.internal.WatchConnectionManager [] - Exec Failure: HTTP 403, Status: 403 - pods is forbidden: User \"system:serviceaccount:prod:flink\" cannot watch resource \"pods\" in API group \"\" in the namespace \"prod\"",
+            "Caused by: org.apache.flink.kubernetes.shaded.io.fabric8.kubernetes.client.KubernetesClientException: Failure executing: GET at: https://10.96.0.1/api/v1/namespaces/default/pods?labelSelector=app%3Dyjztest-pg-cdc001%2Ccomponent%3Dtaskmanager%2Ctype%3Dflink-native-kubernetes&allowWatchBookmarks=true&watch=true. Message: Forbidden.",
+        ],
+        sources: &[
+            "fabric8io/kubernetes-client@v5.12.4:kubernetes-client/src/main/java/io/fabric8/kubernetes/client/dsl/internal/WatchConnectionManager.java",
+            "fabric8io/kubernetes-client@v6.6.2:kubernetes-client/src/main/java/io/fabric8/kubernetes/client/dsl/internal/WatchConnectionManager.java",
+            "fabric8io/kubernetes-client@v5.12.4:kubernetes-client/src/main/java/io/fabric8/kubernetes/client/dsl/base/OperationSupport.java",
+        ],
     },
     // fabric8 >= 6.8: the 403 is only in the server's Status.
     Signature {
@@ -255,7 +293,13 @@ pub static SIGNATURES: &[Signature] = &[
         verify: "",
         explains: API_REFUSED,
         supersedes: &[],
-        examples: &["Failure executing: GET at: https://10.96.0.1/api/v1/namespaces/prod/configmaps/orders-cluster-config-map. Message: Forbidden. Received status: Status(apiVersion=v1, code=403, details=StatusDetails(causes=[], group=null, kind=configmaps, name=orders-cluster-config-map, retryAfterSeconds=null, uid=null, additionalProperties={}), kind=Status, message=Forbidden, metadata=ListMeta(_continue=null, remainingItemCount=null, resourceVersion=null, selfLink=null, additionalProperties={}), reason=Forbidden, status=Failure, additionalProperties={})."],
+        examples: &[r#"Failure executing: GET at: https://10.96.0.1/api/v1/namespaces/prod/configmaps/orders-cluster-config-map. Message: configmaps "orders-cluster-config-map" is forbidden: User "system:serviceaccount:prod:flink" cannot get resource "configmaps" in API group "" in the namespace "prod". Received status: Status(apiVersion=v1, code=403, details=StatusDetails(causes=[], group=null, kind=configmaps, name=orders-cluster-config-map, retryAfterSeconds=null, uid=null, additionalProperties={}), kind=Status, message=configmaps "orders-cluster-config-map" is forbidden: User "system:serviceaccount:prod:flink" cannot get resource "configmaps" in API group "" in the namespace "prod", metadata=ListMeta(_continue=null, remainingItemCount=null, resourceVersion=null, selfLink=null, additionalProperties={}), reason=Forbidden, status=Failure, additionalProperties={})."#],
+        sources: &[
+            "fabric8io/kubernetes-client@v7.8.0:kubernetes-client/src/main/java/io/fabric8/kubernetes/client/dsl/internal/OperationSupport.java",
+            "fabric8io/kubernetes-client@v7.8.0:kubernetes-model-generator/kubernetes-model-core/src/generated/java/io/fabric8/kubernetes/api/model/Status.java",
+            "kubernetes/apiserver@kubernetes-1.36.3:pkg/endpoints/handlers/responsewriters/errors.go",
+            "kubernetes/apimachinery@kubernetes-1.36.3:pkg/api/errors/errors.go",
+        ],
     },
     // --- identity: no usable token ------------------------------------------------------------
     Signature {
@@ -271,6 +315,11 @@ pub static SIGNATURES: &[Signature] = &[
         explains: API_REFUSED,
         supersedes: &[],
         examples: &["io.fabric8.kubernetes.client.KubernetesClientException: Failure executing: GET at: https://10.96.0.1/api/v1/namespaces/prod/pods. Message: Unauthorized! Configured service account doesn't have access. Service account may have been revoked. Unauthorized."],
+        sources: &[
+            "fabric8io/kubernetes-client@v5.12.4:kubernetes-client/src/main/java/io/fabric8/kubernetes/client/Config.java",
+            "fabric8io/kubernetes-client@v6.7.2:kubernetes-client-api/src/main/java/io/fabric8/kubernetes/client/Config.java",
+            "fabric8io/kubernetes-client@v6.7.2:kubernetes-client/src/main/java/io/fabric8/kubernetes/client/dsl/internal/OperationSupport.java",
+        ],
     },
     Signature {
         id: "SIG-K8S-401",
@@ -285,6 +334,12 @@ pub static SIGNATURES: &[Signature] = &[
         explains: API_REFUSED,
         supersedes: &[],
         examples: &["Failure executing: GET at: https://10.96.0.1/api/v1/namespaces/prod/pods. Message: Unauthorized. Received status: Status(apiVersion=v1, code=401, details=null, kind=Status, message=Unauthorized, metadata=ListMeta(_continue=null, remainingItemCount=null, resourceVersion=null, selfLink=null, additionalProperties={}), reason=Unauthorized, status=Failure, additionalProperties={})."],
+        sources: &[
+            "kubernetes/apiserver@kubernetes-1.36.3:pkg/endpoints/filters/authentication.go",
+            "fabric8io/kubernetes-client@v7.8.0:kubernetes-client/src/main/java/io/fabric8/kubernetes/client/dsl/internal/OperationSupport.java",
+            "fabric8io/kubernetes-client@v7.8.0:kubernetes-model-generator/kubernetes-model-core/src/generated/java/io/fabric8/kubernetes/api/model/Status.java",
+            "fabric8io/kubernetes-client@v6.6.2:kubernetes-client/src/main/java/io/fabric8/kubernetes/client/dsl/internal/WatchConnectionManager.java",
+        ],
     },
     Signature {
         id: "SIG-K8S-ANONYMOUS",
@@ -299,8 +354,13 @@ pub static SIGNATURES: &[Signature] = &[
         explains: API_REFUSED,
         supersedes: &[],
         examples: &[r#"Message: pods is forbidden: User "system:anonymous" cannot list resource "pods" in API group "" in the namespace "prod"."#],
+        sources: &[
+            "kubernetes/apiserver@kubernetes-1.36.3:pkg/authentication/user/user.go",
+            "kubernetes/apiserver@kubernetes-1.36.3:pkg/endpoints/handlers/responsewriters/errors.go",
+            "kubernetes/apimachinery@kubernetes-1.36.3:pkg/api/errors/errors.go",
+        ],
     },
-    // fabric8 Config.autoConfigure when the token file is absent.
+    // fabric8 Config.tryServiceAccount when the token file exists but cannot be read.
     Signature {
         id: "SIG-SA-TOKEN-MISSING",
         category: Category::SaTokenUnreadable,
@@ -308,12 +368,16 @@ pub static SIGNATURES: &[Signature] = &[
         literals: &["Error reading service account token from"],
         pattern: r"Error reading service account token from: \[(?P<path>[^\]]+)\]",
         title: "no ServiceAccount token at {path}",
-        explanation: "the Kubernetes client found no ServiceAccount token in the pod (harmless outside a cluster; inside one, its requests go out anonymous)",
+        explanation: "the Kubernetes client could not read the ServiceAccount token file in the pod (harmless outside a cluster; inside one, its requests go out anonymous)",
         fix: TOKEN_FIX,
         verify: TOKEN_VERIFY,
         explains: &[],
         supersedes: &[],
         examples: &["2020-06-09 18:54:52.939  WARN 1 --- [           main] io.fabric8.kubernetes.client.Config      : Error reading service account token from: [/var/run/secrets/kubernetes.io/serviceaccount/token]. Ignoring."],
+        sources: &[
+            "fabric8io/kubernetes-client@v7.8.0:kubernetes-client-api/src/main/java/io/fabric8/kubernetes/client/Config.java",
+            "fabric8io/kubernetes-client@v5.12.4:kubernetes-client/src/main/java/io/fabric8/kubernetes/client/Config.java",
+        ],
     },
     // --- runtime: memory -------------------------------------------------------------------
     // JVM text, enriched by Flink's TaskManagerExceptionUtils / ClusterEntryPointExceptionUtils.
@@ -322,7 +386,7 @@ pub static SIGNATURES: &[Signature] = &[
         category: Category::JvmOutOfMemory,
         severity: Severity::Critical,
         literals: &["OutOfMemoryError: "],
-        pattern: r"OutOfMemoryError: (?P<oom>Java heap space|Metaspace|Direct buffer memory|GC overhead limit exceeded|unable to create (?:new )?native thread|Requested array size exceeds VM limit|Compressed class space)(?:.*?(?P<jm>Flink Master|JobManager)|.*?(?P<tm>task executor|TaskManager|taskmanager\.memory))?",
+        pattern: r"OutOfMemoryError: (?:Cannot reserve \d+ bytes of (?P<oom_2>direct buffer memory)|(?P<oom>Java heap space|Metaspace|Direct buffer memory|GC overhead limit exceeded|unable to create (?:new )?native thread|Requested array size exceeds VM limit|Compressed class space))(?:.*?(?P<jm>Flink Master|JobManager)|.*?(?P<tm>task executor|TaskManager|taskmanager\.memory))?",
         title: "{process|A Flink process} ran out of JVM memory: {oom}",
         explanation: "the JVM threw OutOfMemoryError inside the container's limit: the memory pool named in the message is too small for the job (or leaks)",
         fix: "{memory_fix}",
@@ -332,8 +396,17 @@ pub static SIGNATURES: &[Signature] = &[
         examples: &[
             "java.lang.OutOfMemoryError: Java heap space",
             "java.lang.OutOfMemoryError: Metaspace. The metaspace out-of-memory error has occurred. This can mean two things: either the job requires a larger size of JVM metaspace to load classes or there is a class loading leak. In the first case 'taskmanager.memory.jvm-metaspace.size' configuration option should be increased. If the error persists (usually in cluster after several job (re-)submissions) then there is probably a class loading leak in user code or some of its dependencies which has to be investigated and fixed. The task executor has to be shutdown...",
-            "Caused by: java.lang.OutOfMemoryError: Direct buffer memory. The direct out-of-memory error has occurred. This can mean two things: either job(s) require(s) a larger size of JVM direct memory or there is a direct memory leak. The direct memory can be allocated by user code or some of its dependencies. In this case 'taskmanager.memory.task.off-heap.size' configuration option should be increased. The task executor has to be shutdown...",
-            "java.lang.OutOfMemoryError: Java heap space. A heap space-related out-of-memory error has occurred. This can mean two things: either Flink Master requires a larger size of JVM heap space or there is a memory leak. In the first case, 'jobmanager.memory.heap.size' can be used to increase the amount of available heap memory. The Flink Master has to be shutdown...",
+            "Caused by: java.lang.OutOfMemoryError: Direct buffer memory. The direct out-of-memory error has occurred. This can mean two things: either job(s) require(s) a larger size of JVM direct memory or there is a direct memory leak. The direct memory can be allocated by user code or some of its dependencies. In this case 'taskmanager.memory.task.off-heap.size' configuration option should be increased. Flink framework and its dependencies also consume the direct memory, mostly for network communication. The most of network memory is managed by Flink and should not result in out-of-memory error. In certain special cases, in particular for jobs with high parallelism, the framework may require more direct memory which is not managed by Flink. In this case 'taskmanager.memory.framework.off-heap.size' configuration option should be increased. If the error persists then there is probably a direct memory leak in user code or some of its dependencies which has to be investigated and fixed. The task executor has to be shutdown...",
+            "java.lang.OutOfMemoryError: Java heap space. A heap space-related out-of-memory error has occurred. This can mean two things: either Flink Master requires a larger size of JVM heap space or there is a memory leak. In the first case, 'jobmanager.memory.heap.size' can be used to increase the amount of available heap memory. If the problem is not resolved by increasing the heap size, it indicates a memory leak in the user code or its dependencies which needs to be investigated and fixed. The Flink Master has to be shutdown...",
+            "java.lang.OutOfMemoryError: Cannot reserve 8192 bytes of direct buffer memory (allocated: 134213632, limit: 134217728)",
+            "java.lang.OutOfMemoryError: unable to create native thread: possibly out of memory or process/resource limits reached",
+        ],
+        sources: &[
+            "openjdk/jdk@b3eb4c3ce855:src/hotspot/share/memory/universe.cpp",
+            "openjdk/jdk@13cbbaafed6c:src/java.base/share/classes/java/nio/Bits.java",
+            "apache/flink@c20d1003e68e:flink-core/src/main/java/org/apache/flink/util/TaskManagerExceptionUtils.java",
+            "apache/flink@c20d1003e68e:flink-runtime/src/main/java/org/apache/flink/runtime/entrypoint/ClusterEntryPointExceptionUtils.java",
+            "observed:java.lang.OutOfMemoryError: unable to create native thread: possibly out of memory or process/resource limits reached (HotSpot on JDK 11+; JDK 8 says 'unable to create new native thread')",
         ],
     },
     // flink-kubernetes KubernetesPod.getTerminatedDiagnostics inside ActiveResourceManager's line.
@@ -350,6 +423,11 @@ pub static SIGNATURES: &[Signature] = &[
         explains: KILLED,
         supersedes: &["SIG-TM-WORKER-TERMINATED", "SIG-K8S-OOMKILLED"],
         examples: &["Worker flink-app-taskmanager-1-3 is terminated. Diagnostics: Pod terminated, container termination statuses: [flink-task-manager(exitCode=137, reason=OOMKilled, message=null)], pod status: Failed(reason=null, message=null)"],
+        sources: &[
+            "apache/flink@c20d1003e68e:flink-runtime/src/main/java/org/apache/flink/runtime/resourcemanager/active/ActiveResourceManager.java",
+            "apache/flink@c20d1003e68e:flink-kubernetes/src/main/java/org/apache/flink/kubernetes/kubeclient/resources/KubernetesPod.java",
+            "containerd/containerd@v2.2.7:internal/cri/server/helpers.go",
+        ],
     },
     Signature {
         id: "SIG-K8S-OOMKILLED",
@@ -368,6 +446,12 @@ pub static SIGNATURES: &[Signature] = &[
             r#"            "reason": "OOMKilled","#,
             "  Warning  OOMKilling  3m  kernel-monitor, node-7  Memory cgroup out of memory: Killed process 48213 (java) total-vm:9876540kB, anon-rss:4194304kB, file-rss:0kB, shmem-rss:0kB",
         ],
+        sources: &[
+            "kubernetes/kubectl@kubernetes-1.36.3:pkg/describe/describe.go",
+            "containerd/containerd@v2.2.7:internal/cri/server/helpers.go",
+            "torvalds/linux@c797bc88f77b:mm/oom_kill.c",
+            "kubernetes/node-problem-detector@v1.34.4:config/kernel-monitor.json",
+        ],
     },
     // --- runtime: how Flink dies ---------------------------------------------------------------
     Signature {
@@ -383,6 +467,9 @@ pub static SIGNATURES: &[Signature] = &[
         explains: &["SIG-RM-FATAL", "SIG-ENTRYPOINT-FATAL", "SIG-FATAL-THREAD", "SIG-ENTRYPOINT-EXIT-CODE", "SIG-EXIT-CODE-239"],
         supersedes: &[],
         examples: &["org.apache.flink.util.concurrent.FutureUtils$RetryException: Could not complete the operation. Number of retries has been exhausted."],
+        sources: &[
+            "apache/flink@c20d1003e68e:flink-core/src/main/java/org/apache/flink/util/concurrent/FutureUtils.java",
+        ],
     },
     Signature {
         id: "SIG-RM-FATAL",
@@ -397,6 +484,9 @@ pub static SIGNATURES: &[Signature] = &[
         explains: &["SIG-ENTRYPOINT-FATAL", "SIG-FATAL-THREAD", "SIG-ENTRYPOINT-EXIT-CODE", "SIG-EXIT-CODE-239"],
         supersedes: &[],
         examples: &["2026-11-28 09:39:13,301 ERROR org.apache.flink.runtime.resourcemanager.active.ActiveResourceManager [] - Fatal error occurred in ResourceManager."],
+        sources: &[
+            "apache/flink@c20d1003e68e:flink-runtime/src/main/java/org/apache/flink/runtime/resourcemanager/ResourceManager.java",
+        ],
     },
     Signature {
         id: "SIG-ENTRYPOINT-FATAL",
@@ -414,6 +504,9 @@ pub static SIGNATURES: &[Signature] = &[
             "2026-11-28 09:39:13,305 ERROR org.apache.flink.runtime.entrypoint.ClusterEntrypoint [] - Fatal error occurred in the cluster entrypoint.",
             "2026-11-28 09:39:13,305 ERROR org.apache.flink.runtime.entrypoint.ClusterEntrypoint [] - Could not start cluster entrypoint KubernetesApplicationClusterEntrypoint.",
         ],
+        sources: &[
+            "apache/flink@c20d1003e68e:flink-runtime/src/main/java/org/apache/flink/runtime/entrypoint/ClusterEntrypoint.java",
+        ],
     },
     Signature {
         id: "SIG-FATAL-THREAD",
@@ -428,6 +521,9 @@ pub static SIGNATURES: &[Signature] = &[
         explains: &["SIG-EXIT-CODE-239"],
         supersedes: &[],
         examples: &["2026-11-28 09:39:13,309 ERROR org.apache.flink.util.FatalExitExceptionHandler [] - FATAL: Thread 'flink-pekko.actor.default-dispatcher-5' produced an uncaught exception. Stopping the process..."],
+        sources: &[
+            "apache/flink@c20d1003e68e:flink-core/src/main/java/org/apache/flink/util/FatalExitExceptionHandler.java",
+        ],
     },
     Signature {
         id: "SIG-TM-FATAL",
@@ -442,6 +538,9 @@ pub static SIGNATURES: &[Signature] = &[
         explains: &[],
         supersedes: &[],
         examples: &["2026-11-28 09:41:02,118 ERROR org.apache.flink.runtime.taskexecutor.TaskManagerRunner [] - Fatal error occurred while executing the TaskManager. Shutting it down..."],
+        sources: &[
+            "apache/flink@c20d1003e68e:flink-runtime/src/main/java/org/apache/flink/runtime/taskexecutor/TaskManagerRunner.java",
+        ],
     },
     Signature {
         id: "SIG-ENTRYPOINT-EXIT-CODE",
@@ -456,6 +555,9 @@ pub static SIGNATURES: &[Signature] = &[
         explains: &[],
         supersedes: &[],
         examples: &["2026-11-28 09:39:13,402 INFO  org.apache.flink.runtime.entrypoint.ClusterEntrypoint [] - Terminating cluster entrypoint process KubernetesApplicationClusterEntrypoint with exit code 2."],
+        sources: &[
+            "apache/flink@c20d1003e68e:flink-runtime/src/main/java/org/apache/flink/runtime/entrypoint/ClusterEntrypoint.java",
+        ],
     },
     Signature {
         id: "SIG-EXIT-CODE-239",
@@ -470,6 +572,11 @@ pub static SIGNATURES: &[Signature] = &[
         explains: &[],
         supersedes: &[],
         examples: &["      Exit Code:    239", r#"                "exitCode": 239,"#],
+        sources: &[
+            "kubernetes/kubectl@kubernetes-1.36.3:pkg/describe/describe.go",
+            "kubernetes/api@kubernetes-1.36.3:core/v1/types.go",
+            "apache/flink@c20d1003e68e:flink-core/src/main/java/org/apache/flink/util/FatalExitExceptionHandler.java",
+        ],
     },
     // --- cluster: TaskManagers going away (symptoms) -------------------------------------------
     // JobMaster / ResourceManager heartbeat managers.
@@ -489,6 +596,10 @@ pub static SIGNATURES: &[Signature] = &[
             "java.util.concurrent.TimeoutException: Heartbeat of TaskManager with id app1172097instance95734073-taskmanager-1-22 timed out.",
             "java.util.concurrent.TimeoutException: The heartbeat of TaskManager with id orders-taskmanager-1-2 timed out.",
         ],
+        sources: &[
+            "apache/flink@c20d1003e68e:flink-runtime/src/main/java/org/apache/flink/runtime/jobmaster/JobMaster.java",
+            "apache/flink@c20d1003e68e:flink-runtime/src/main/java/org/apache/flink/runtime/resourcemanager/ResourceManager.java",
+        ],
     },
     Signature {
         id: "SIG-TM-UNREACHABLE",
@@ -503,6 +614,10 @@ pub static SIGNATURES: &[Signature] = &[
         explains: TM_LOST,
         supersedes: &[],
         examples: &["org.apache.flink.runtime.jobmaster.JobMasterException: TaskManager with id orders-taskmanager-1-1 is no longer reachable."],
+        sources: &[
+            "apache/flink@c20d1003e68e:flink-runtime/src/main/java/org/apache/flink/runtime/jobmaster/JobMaster.java",
+            "apache/flink@c20d1003e68e:flink-runtime/src/main/java/org/apache/flink/runtime/resourcemanager/ResourceManager.java",
+        ],
     },
     Signature {
         id: "SIG-TM-WORKER-TERMINATED",
@@ -518,7 +633,12 @@ pub static SIGNATURES: &[Signature] = &[
         supersedes: &[],
         examples: &[
             "Worker orders-taskmanager-1-4 is terminated. Diagnostics: Pod terminated, container termination statuses: [flink-main-container(exitCode=239, reason=Error, message=null)], pod status: Failed(reason=null, message=null)",
-            "Worker orders-taskmanager-2-1 is terminated. Diagnostics: Pod terminated, pod status: Failed(reason=Evicted, message=The node was low on resource: memory.)",
+            "Worker orders-taskmanager-2-1 is terminated. Diagnostics: Pod terminated, container termination statuses: [flink-main-container(exitCode=137, reason=Error, message=null)], pod status: Failed(reason=Evicted, message=The node was low on resource: memory. Threshold quantity: 100Mi, available: 61Mi. Container flink-main-container was using 2101388Ki, request is 2Gi, has larger consumption of memory. )",
+        ],
+        sources: &[
+            "apache/flink@c20d1003e68e:flink-runtime/src/main/java/org/apache/flink/runtime/resourcemanager/active/ActiveResourceManager.java",
+            "apache/flink@c20d1003e68e:flink-kubernetes/src/main/java/org/apache/flink/kubernetes/kubeclient/resources/KubernetesPod.java",
+            "kubernetes/autoscaler@cluster-autoscaler-1.30.0:cluster-autoscaler/vendor/k8s.io/kubernetes/pkg/kubelet/eviction/helpers.go",
         ],
     },
     // NettyPartitionRequestClient / CreditBasedPartitionRequestClientHandler.
@@ -527,14 +647,20 @@ pub static SIGNATURES: &[Signature] = &[
         category: Category::TaskmanagerLost,
         severity: Severity::Warning,
         literals: &["Lost connection to task manager"],
-        pattern: r"Lost connection to task manager '(?P<host>[^'\s]+)",
+        pattern: r"Lost connection to task manager '(?P<host>[^'\s]+)(?: \[ (?P<tm>[^\]\s]+) \] )?'",
         title: "data connections to a TaskManager were lost",
         explanation: "a data exchange connection to another TaskManager was reset: that TaskManager died or was killed",
         fix: TM_LOST_FIX,
         verify: "kubectl get pods -l component=taskmanager",
         explains: TM_LOST,
         supersedes: &[],
-        examples: &["org.apache.flink.runtime.io.network.netty.exception.RemoteTransportException: Lost connection to task manager 'orders-taskmanager-1-2/10.244.1.17:6121'. This indicates that the remote task manager was lost."],
+        examples: &[
+            "org.apache.flink.runtime.io.network.netty.exception.RemoteTransportException: Lost connection to task manager 'orders-taskmanager-1-2/10.244.1.17:6121'. This indicates that the remote task manager was lost.",
+            "org.apache.flink.runtime.io.network.netty.exception.RemoteTransportException: Lost connection to task manager '/10.244.1.17:6121 [ orders-taskmanager-1-2 ] '. This indicates that the remote task manager was lost.",
+        ],
+        sources: &[
+            "apache/flink@c20d1003e68e:flink-runtime/src/main/java/org/apache/flink/runtime/io/network/netty/CreditBasedPartitionRequestClientHandler.java",
+        ],
     },
     // --- cluster: who cannot reach whom --------------------------------------------------------
     Signature {
@@ -550,6 +676,10 @@ pub static SIGNATURES: &[Signature] = &[
         explains: TM_LOST,
         supersedes: &[],
         examples: &["Association with remote system [pekko.tcp://flink@10.244.2.31:6122] has failed, address is now gated for [50] ms. Reason: [Association failed with [pekko.tcp://flink@10.244.2.31:6122]] Caused by: [java.net.ConnectException: Connection refused: /10.244.2.31:6122]"],
+        sources: &[
+            "apache/pekko@v1.1.0:remote/src/main/scala/org/apache/pekko/remote/Endpoint.scala",
+            "netty/netty@netty-4.1.128.Final:transport/src/main/java/io/netty/channel/AbstractChannel.java",
+        ],
     },
     // TaskExecutor's ResourceManager connection (verbatim in public logs, akka and pekko).
     Signature {
@@ -568,6 +698,9 @@ pub static SIGNATURES: &[Signature] = &[
             "2022-04-23 16:13:05,459 INFO  org.apache.flink.runtime.taskexecutor.TaskExecutor [] - Could not resolve ResourceManager address akka.tcp://flink@localhost:6123/user/rpc/resourcemanager_*, retrying in 10000 ms: Could not connect to rpc endpoint under address akka.tcp://flink@localhost:6123/user/rpc/resourcemanager_*.",
             "Could not resolve ResourceManager address pekko.tcp://flink@flink-jobmanager:6123/user/rpc/resourcemanager_*, retrying in 10000 ms: Could not connect to rpc endpoint under address pekko.tcp://flink@flink-jobmanager:6123/user/rpc/resourcemanager_*.",
         ],
+        sources: &[
+            "apache/flink@c20d1003e68e:flink-runtime/src/main/java/org/apache/flink/runtime/registration/RetryingRegistration.java",
+        ],
     },
     Signature {
         id: "SIG-JM-ASSOCIATION-FAILED",
@@ -582,6 +715,9 @@ pub static SIGNATURES: &[Signature] = &[
         explains: JM_UNREACHABLE,
         supersedes: &[],
         examples: &["Association with remote system [akka.tcp://flink@orders-jobmanager:6123] has failed, address is now gated for [50] ms. Reason: [Association failed with [akka.tcp://flink@orders-jobmanager:6123]] Caused by: [java.net.UnknownHostException: orders-jobmanager]"],
+        sources: &[
+            "apache/pekko@v1.1.0:remote/src/main/scala/org/apache/pekko/remote/Endpoint.scala",
+        ],
     },
     Signature {
         id: "SIG-JM-UNKNOWN-HOST",
@@ -598,6 +734,9 @@ pub static SIGNATURES: &[Signature] = &[
         examples: &[
             "java.net.UnknownHostException: flink-jobmanager: Temporary failure in name resolution",
             "Caused by: java.net.UnknownHostException: orders-rest.analytics: Name or service not known",
+        ],
+        sources: &[
+            "observed:java.net.UnknownHostException: <host>: Temporary failure in name resolution / Name or service not known (JDK resolver with the glibc gai_strerror text)",
         ],
     },
     Signature {
@@ -616,6 +755,10 @@ pub static SIGNATURES: &[Signature] = &[
             "Caused by: org.apache.flink.shaded.netty4.io.netty.channel.AbstractChannel$AnnotatedConnectException: Connection refused: orders-rest.analytics/10.96.14.2:8081",
             "java.net.ConnectException: Connection refused: flink-jobmanager/10.96.3.7:6123",
         ],
+        sources: &[
+            "netty/netty@netty-4.1.128.Final:transport/src/main/java/io/netty/channel/AbstractChannel.java",
+            "observed:java.net.ConnectException: Connection refused (JDK socket connect, ECONNREFUSED)",
+        ],
     },
     Signature {
         id: "SIG-JM-HEARTBEAT-TIMEOUT",
@@ -630,6 +773,11 @@ pub static SIGNATURES: &[Signature] = &[
         explains: &[],
         supersedes: &[],
         examples: &["java.util.concurrent.TimeoutException: The heartbeat of ResourceManager with id 8e1c0a3c7e2b4f7f9b0c1d2e3f4a5b6c timed out."],
+        sources: &[
+            "apache/flink@c20d1003e68e:flink-runtime/src/main/java/org/apache/flink/runtime/jobmaster/JobMaster.java",
+            "apache/flink@c20d1003e68e:flink-runtime/src/main/java/org/apache/flink/runtime/taskexecutor/TaskExecutor.java",
+            "apache/flink@c20d1003e68e:flink-runtime/src/main/java/org/apache/flink/runtime/resourcemanager/ResourceManager.java",
+        ],
     },
     // Operator SessionJobReconciler.
     Signature {
@@ -645,6 +793,9 @@ pub static SIGNATURES: &[Signature] = &[
         explains: &[],
         supersedes: &[],
         examples: &["2026-11-28 09:40:00,001 WARN  org.apache.flink.kubernetes.operator.reconciler.sessionjob.SessionJobReconciler [prod/orders-job] Session cluster deployment is not found"],
+        sources: &[
+            "apache/flink-kubernetes-operator@release-1.15.0:flink-kubernetes-operator/src/main/java/org/apache/flink/kubernetes/operator/reconciler/sessionjob/SessionJobReconciler.java",
+        ],
     },
     // --- cluster: slots ------------------------------------------------------------------------
     Signature {
@@ -670,21 +821,34 @@ pub static SIGNATURES: &[Signature] = &[
             "java.util.concurrent.CompletionException: org.apache.flink.runtime.jobmanager.scheduler.NoResourceAvailableException: Slot request bulk is not fulfillable! Could not allocate the required slot within slot request timeout",
             "2026-11-28 09:45:00,000 WARN  org.apache.flink.runtime.jobmaster.slotpool.DeclarativeSlotPoolBridge [] - Could not acquire the minimum required resources, failing slot requests. Acquired: []. Current slot pool status: Registered TMs: 0, registered slots: 0 free slots: 0",
         ],
+        sources: &[
+            "apache/flink@c20d1003e68e:flink-runtime/src/main/java/org/apache/flink/runtime/jobmaster/slotpool/DeclarativeSlotPoolBridge.java",
+            "apache/flink@c20d1003e68e:flink-runtime/src/main/java/org/apache/flink/runtime/jobmaster/slotpool/PhysicalSlotRequestBulkCheckerImpl.java",
+            "apache/flink@c20d1003e68e:flink-runtime/src/main/java/org/apache/flink/runtime/scheduler/DefaultExecutionDeployer.java",
+            "apache/flink@e6f888e62741:flink-runtime/src/main/java/org/apache/flink/runtime/executiongraph/SchedulingUtils.java",
+        ],
     },
     // --- schedule: Pending pods (kube-scheduler FailedScheduling) ------------------------------
     Signature {
         id: "SIG-SCHED-INSUFFICIENT",
         category: Category::PodUnschedulable,
         severity: Severity::Critical,
-        literals: &["Insufficient cpu", "Insufficient memory", "Insufficient ephemeral-storage", "Insufficient pods", "Insufficient nvidia.com/gpu"],
-        pattern: r"\d+ Insufficient (?P<resource>cpu|memory|ephemeral-storage|pods|nvidia\.com/gpu)",
+        literals: &["Insufficient cpu", "Insufficient memory", "Insufficient ephemeral-storage", "Too many pods", "Insufficient nvidia.com/gpu"],
+        pattern: r"\d+ (?:Insufficient (?P<resource>cpu|memory|ephemeral-storage|nvidia\.com/gpu)|Too many (?P<resource_2>pods))",
         title: "pods stay Pending: no node has enough {resource}",
         explanation: "the scheduler found no node with enough free allocatable resources for the pod's requests",
         fix: "lower the pod's {resource} request (spec.jobManager/taskManager.resource, which Flink uses as request and limit) or add node capacity (a bigger node pool, or let the cluster autoscaler scale up)",
         verify: SCHEDULE_VERIFY,
         explains: NO_TASKMANAGERS,
         supersedes: &[],
-        examples: &["  Warning  FailedScheduling  2m (x5 over 7m)  default-scheduler  0/3 nodes are available: 3 Insufficient memory. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod."],
+        examples: &[
+            "  Warning  FailedScheduling  2m (x5 over 7m)  default-scheduler  0/3 nodes are available: 3 Insufficient memory. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.",
+            "0/2 nodes are available: 2 Too many pods. preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod.",
+        ],
+        sources: &[
+            "kubernetes/autoscaler@cluster-autoscaler-1.30.0:cluster-autoscaler/vendor/k8s.io/kubernetes/pkg/scheduler/framework/plugins/noderesources/fit.go",
+            "kubernetes/autoscaler@cluster-autoscaler-1.30.0:cluster-autoscaler/vendor/k8s.io/kubernetes/pkg/scheduler/framework/types.go",
+        ],
     },
     Signature {
         id: "SIG-SCHED-AFFINITY",
@@ -699,22 +863,33 @@ pub static SIGNATURES: &[Signature] = &[
         explains: NO_TASKMANAGERS,
         supersedes: &[],
         examples: &["0/5 nodes are available: 5 node(s) didn't match Pod's node affinity/selector. preemption: 0/5 nodes are available: 5 Preemption is not helpful for scheduling."],
+        sources: &[
+            "kubernetes/kubernetes@00d375050338:pkg/scheduler/framework/plugins/nodeaffinity/node_affinity.go",
+            "kubernetes/autoscaler@cluster-autoscaler-1.30.0:cluster-autoscaler/vendor/k8s.io/kubernetes/pkg/scheduler/framework/plugins/nodeaffinity/node_affinity.go",
+            "observed:kube-scheduler up to Kubernetes 1.19 reports 'node(s) didn't match node selector'",
+        ],
     },
     Signature {
         id: "SIG-SCHED-TAINT",
         category: Category::PodUnschedulable,
         severity: Severity::Critical,
         literals: &["untolerated taint", "that the pod didn't tolerate"],
-        pattern: r"had (?:untolerated )?taints? \{(?P<taint>[^}]*)\}",
-        title: "pods stay Pending: nodes have the taint {taint} the pod does not tolerate",
+        pattern: r"had (?:untolerated )?taints? \{(?P<taint>[^}]*)\}|had untolerated taint\(s\)|had taints that the pod didn't tolerate",
+        title: "pods stay Pending: nodes have the taint {taint|(see `kubectl describe nodes`)} the pod does not tolerate",
         explanation: "every candidate node carries a taint the pod has no toleration for",
-        fix: "add a toleration for `{taint}` to the pod template (or `kubernetes.jobmanager.tolerations` / `kubernetes.taskmanager.tolerations`), or schedule onto nodes without it",
+        fix: "add a toleration for `{taint|the nodes' taint (kubectl describe nodes | grep Taints)}` to the pod template (or `kubernetes.jobmanager.tolerations` / `kubernetes.taskmanager.tolerations`), or schedule onto nodes without it",
         verify: SCHEDULE_VERIFY,
         explains: NO_TASKMANAGERS,
         supersedes: &[],
         examples: &[
             "0/1 nodes are available: 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.",
             "0/3 nodes are available: 3 node(s) had taint {dedicated: kafka}, that the pod didn't tolerate.",
+            "  Warning  FailedScheduling  5s    default-scheduler  0/2 nodes are available: 1 Insufficient cpu, 1 Insufficient memory, 1 node(s) had untolerated taint(s). preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.",
+        ],
+        sources: &[
+            "kubernetes/autoscaler@cluster-autoscaler-1.30.0:cluster-autoscaler/vendor/k8s.io/kubernetes/pkg/scheduler/framework/plugins/tainttoleration/taint_toleration.go",
+            "kubernetes/kubernetes@007f7ae7dc21:pkg/scheduler/framework/plugins/tainttoleration/taint_toleration.go",
+            "observed:FailedScheduling events of recent kube-scheduler releases say 'N node(s) had untolerated taint(s)' without the taint",
         ],
     },
     Signature {
@@ -733,6 +908,11 @@ pub static SIGNATURES: &[Signature] = &[
             "0/3 nodes are available: pod has unbound immediate PersistentVolumeClaims. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.",
             r#"0/3 nodes are available: persistentvolumeclaim "flink-checkpoints" not found."#,
         ],
+        sources: &[
+            "kubernetes/autoscaler@cluster-autoscaler-1.30.0:cluster-autoscaler/vendor/k8s.io/kubernetes/pkg/scheduler/framework/plugins/volumebinding/volume_binding.go",
+            "kubernetes/apimachinery@kubernetes-1.36.3:pkg/api/errors/errors.go",
+            "kubernetes/autoscaler@cluster-autoscaler-1.30.0:cluster-autoscaler/vendor/k8s.io/kubernetes/pkg/scheduler/framework/types.go",
+        ],
     },
     // --- schedule: quota and limits (admission) --------------------------------------------------
     Signature {
@@ -746,8 +926,11 @@ pub static SIGNATURES: &[Signature] = &[
         fix: "free quota in the namespace, raise ResourceQuota `{quota}` (`kubectl edit resourcequota {quota}`), or lower spec.jobManager/taskManager.resource (requested {requested|?}, used {used|?}, limited {limited|?})",
         verify: "kubectl describe resourcequota {quota}",
         explains: NO_TASKMANAGERS,
-        supersedes: &[],
+        supersedes: &["SIG-FABRIC8-STATUS-403"],
         examples: &[r#"Error creating: pods "orders-taskmanager-1-3" is forbidden: exceeded quota: compute-resources, requested: limits.memory=4Gi,requests.memory=4Gi, used: limits.memory=14Gi,requests.memory=14Gi, limited: limits.memory=16Gi,requests.memory=16Gi"#],
+        sources: &[
+            "kubernetes/apiserver@kubernetes-1.36.3:pkg/admission/plugin/resourcequota/controller.go",
+        ],
     },
     Signature {
         id: "SIG-QUOTA-MUST-SPECIFY",
@@ -760,22 +943,34 @@ pub static SIGNATURES: &[Signature] = &[
         fix: "set {requested} on every container of the pod template, sidecars and init containers included (Flink sets them only on flink-main-container), or add a LimitRange with defaults",
         verify: "kubectl describe resourcequota {quota}",
         explains: NO_TASKMANAGERS,
-        supersedes: &[],
+        supersedes: &["SIG-FABRIC8-STATUS-403"],
         examples: &[r#"Error creating: pods "orders-7c9f8d7b5-x2x9q" is forbidden: failed quota: compute-resources: must specify limits.cpu,limits.memory"#],
+        sources: &[
+            "kubernetes/apiserver@kubernetes-1.36.3:pkg/admission/plugin/resourcequota/controller.go",
+            "kubernetes/kubernetes@d7ce957d8a87:pkg/quota/v1/evaluator/core/pods.go",
+        ],
     },
     Signature {
         id: "SIG-LIMITRANGE",
         category: Category::ResourceQuotaExceeded,
         severity: Severity::Critical,
         literals: &["usage per Container is", "usage per Pod is"],
-        pattern: r"(?P<bound>maximum|minimum) (?P<resource>cpu|memory|ephemeral-storage) usage per (?P<scope>Container|Pod) is (?P<value>[^,\s]+)",
+        pattern: r"(?P<bound>[Mm]aximum|[Mm]inimum) (?P<resource>cpu|memory|ephemeral-storage) usage per (?P<scope>Container|Pod) is (?P<value>[^,\s]+?)\.?(?:,|\s|$)",
         title: "a LimitRange rejects the pod: {bound} {resource} per {scope} is {value}",
         explanation: "the namespace's LimitRange rejects the pod's requests or limits",
         fix: "keep spec.jobManager/taskManager.resource within the LimitRange ({bound} {resource} per {scope}: {value}) or change the LimitRange (`kubectl get limitrange -o yaml`)",
         verify: "kubectl get limitrange -o yaml",
         explains: NO_TASKMANAGERS,
-        supersedes: &[],
-        examples: &[r#"Error creating: pods "orders-taskmanager-1-1" is forbidden: maximum memory usage per Container is 2Gi, but limit is 4Gi"#],
+        supersedes: &["SIG-FABRIC8-STATUS-403"],
+        examples: &[
+            r#"Error creating: pods "orders-taskmanager-1-1" is forbidden: maximum memory usage per Container is 2Gi, but limit is 4Gi"#,
+            r#"Error creating: pods "orders-taskmanager-1-1" is forbidden: [maximum memory usage per Pod is 8Gi, but limit is 12Gi., maximum cpu usage per Container is 2, but limit is 4.]"#,
+            r#"Error creating: pods "orders-taskmanager-1-1" is forbidden: Maximum memory usage per Container is 2Gi.  No limit is specified."#,
+        ],
+        sources: &[
+            "kubernetes/kubernetes@8f672ecf2088:plugin/pkg/admission/limitranger/admission.go",
+            "kubernetes/kubernetes@0061479890dd:plugin/pkg/admission/limitranger/admission.go",
+        ],
     },
     // --- schedule: images (kubelet events, container waiting reasons) ---------------------------
     Signature {
@@ -791,6 +986,14 @@ pub static SIGNATURES: &[Signature] = &[
         explains: NO_TASKMANAGERS,
         supersedes: &[],
         examples: &[r#"  Warning  Failed     14s (x2 over 30s)  kubelet  Failed to pull image "acme/flink-orders:1.4": rpc error: code = Unknown desc = failed to pull and unpack image "docker.io/acme/flink-orders:1.4": failed to resolve reference "docker.io/acme/flink-orders:1.4": pull access denied, repository does not exist or may require authorization: server message: insufficient_scope: authorization failed"#],
+        sources: &[
+            "kubernetes/autoscaler@cluster-autoscaler-1.30.0:cluster-autoscaler/vendor/k8s.io/kubernetes/pkg/kubelet/images/image_manager.go",
+            "containerd/containerd@v2.2.7:internal/cri/server/images/image_pull.go",
+            "containerd/containerd@v2.2.7:client/pull.go",
+            "containerd/containerd@v2.2.7:core/remotes/docker/resolver.go",
+            "containerd/containerd@v2.2.7:core/remotes/docker/authorizer.go",
+            "containerd/containerd@v2.2.7:core/remotes/errors/errors.go",
+        ],
     },
     Signature {
         id: "SIG-IMAGE-NOT-FOUND",
@@ -808,6 +1011,14 @@ pub static SIGNATURES: &[Signature] = &[
             r#"  Warning  Failed     5s    kubelet  Failed to pull image "flink:1.99": rpc error: code = NotFound desc = failed to pull and unpack image "docker.io/library/flink:1.99": failed to resolve reference "docker.io/library/flink:1.99": docker.io/library/flink:1.99: not found"#,
             "Error response from daemon: manifest for flink:1.99 not found: manifest unknown: manifest unknown",
         ],
+        sources: &[
+            "kubernetes/autoscaler@cluster-autoscaler-1.30.0:cluster-autoscaler/vendor/k8s.io/kubernetes/pkg/kubelet/images/image_manager.go",
+            "containerd/containerd@v2.2.7:internal/cri/server/images/image_pull.go",
+            "containerd/containerd@v2.2.7:client/pull.go",
+            "containerd/containerd@v2.2.7:core/remotes/docker/resolver.go",
+            "distribution/distribution@v3.1.1:registry/api/errcode/register.go",
+            "observed:Docker daemon: Error response from daemon: manifest for <image> not found: manifest unknown",
+        ],
     },
     Signature {
         id: "SIG-IMAGE-PULL-X509",
@@ -822,6 +1033,14 @@ pub static SIGNATURES: &[Signature] = &[
         explains: NO_TASKMANAGERS,
         supersedes: &[],
         examples: &[r#"Failed to pull image "registry.acme.local/flink:1.20": rpc error: code = Unknown desc = failed to pull and unpack image "registry.acme.local/flink:1.20": failed to resolve reference "registry.acme.local/flink:1.20": failed to do request: Head "https://registry.acme.local/v2/flink/manifests/1.20": tls: failed to verify certificate: x509: certificate signed by unknown authority"#],
+        sources: &[
+            "kubernetes/autoscaler@cluster-autoscaler-1.30.0:cluster-autoscaler/vendor/k8s.io/kubernetes/pkg/kubelet/images/image_manager.go",
+            "containerd/containerd@v2.2.7:internal/cri/server/images/image_pull.go",
+            "containerd/containerd@v2.2.7:client/pull.go",
+            "containerd/containerd@v2.2.7:core/remotes/docker/resolver.go",
+            "golang/go@ab02c2e0290a:src/crypto/tls/handshake_client.go",
+            "golang/go@0184fe5ece4f:src/crypto/x509/verify.go",
+        ],
     },
     Signature {
         id: "SIG-IMAGE-PULL",
@@ -840,6 +1059,11 @@ pub static SIGNATURES: &[Signature] = &[
             "      Reason:       ImagePullBackOff",
             "  Warning  Failed     12s (x3 over 50s)  kubelet  Error: ErrImagePull",
         ],
+        sources: &[
+            "kubernetes/autoscaler@cluster-autoscaler-1.30.0:cluster-autoscaler/vendor/k8s.io/kubernetes/pkg/kubelet/images/image_manager.go",
+            "kubernetes/kubernetes@0a2f5b122db7:pkg/kubelet/images/types.go",
+            "kubernetes/kubectl@kubernetes-1.36.3:pkg/describe/describe.go",
+        ],
     },
     // --- runtime: the image cannot run Flink as deployed ----------------------------------------
     Signature {
@@ -855,6 +1079,10 @@ pub static SIGNATURES: &[Signature] = &[
         explains: NO_TASKMANAGERS,
         supersedes: &[],
         examples: &["exec /docker-entrypoint.sh: exec format error", "standard_init_linux.go:228: exec user process caused: exec format error"],
+        sources: &[
+            "opencontainers/runc@v1.5.1:internal/linux/linux.go",
+            "opencontainers/runc@v1.0.0:libcontainer/standard_init_linux.go",
+        ],
     },
     Signature {
         id: "SIG-FLINK-SCRIPT-MISSING",
@@ -872,6 +1100,11 @@ pub static SIGNATURES: &[Signature] = &[
             "/docker-entrypoint.sh: line 135: /opt/flink/bin/kubernetes-jobmanager.sh: No such file or directory",
             "sh: 1: /opt/flink/bin/kubernetes-taskmanager.sh: not found",
             r#"Error: failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: exec: "kubernetes-jobmanager.sh": executable file not found in $PATH: unknown"#,
+        ],
+        sources: &[
+            "apache/flink@c20d1003e68e:flink-kubernetes/src/main/java/org/apache/flink/kubernetes/utils/Constants.java",
+            "apache/flink-docker@0ac313e39fda:docker-entrypoint.sh",
+            r#"observed:bash/dash 'No such file or directory' / 'not found', and runc's 'exec: "<cmd>": executable file not found in $PATH', for a script the image lacks"#,
         ],
     },
     Signature {
@@ -891,6 +1124,10 @@ pub static SIGNATURES: &[Signature] = &[
             "cp: cannot create regular file '/opt/flink/conf/flink-conf.yaml': Permission denied",
             "/docker-entrypoint.sh: line 73: /opt/flink/conf/flink-conf.yaml: Read-only file system",
         ],
+        sources: &[
+            "apache/flink-docker@0ac313e39fda:docker-entrypoint.sh",
+            "observed:GNU sed, cp and bash redirection errors (Read-only file system, Permission denied) on /opt/flink/conf",
+        ],
     },
     // --- spec -----------------------------------------------------------------------------------
     // Flink KubernetesUtils.loadPodFromTemplateFile.
@@ -907,6 +1144,9 @@ pub static SIGNATURES: &[Signature] = &[
         explains: &[],
         supersedes: &[],
         examples: &["2026-11-28 09:38:01,222 INFO  org.apache.flink.kubernetes.utils.KubernetesUtils [] - Could not find main container flink-main-container in pod template, using empty one to initialize."],
+        sources: &[
+            "apache/flink@c20d1003e68e:flink-kubernetes/src/main/java/org/apache/flink/kubernetes/utils/KubernetesUtils.java",
+        ],
     },
     Signature {
         id: "SIG-MOUNT-OBJECT-MISSING",
@@ -924,6 +1164,12 @@ pub static SIGNATURES: &[Signature] = &[
             r#"  Warning  FailedMount  2m  kubelet  MountVolume.SetUp failed for volume "hadoop-conf" : configmap "hadoop-config" not found"#,
             r#"  Warning  Failed       5s  kubelet  Error: secret "s3-credentials" not found"#,
         ],
+        sources: &[
+            "kubernetes/autoscaler@cluster-autoscaler-1.30.0:cluster-autoscaler/vendor/k8s.io/kubernetes/pkg/volume/util/operationexecutor/operation_generator.go",
+            "kubernetes/autoscaler@cluster-autoscaler-1.30.0:cluster-autoscaler/vendor/k8s.io/kubernetes/pkg/volume/util/operationexecutor/operation_executor.go",
+            "kubernetes/autoscaler@cluster-autoscaler-1.30.0:cluster-autoscaler/vendor/k8s.io/kubernetes/pkg/kubelet/kuberuntime/kuberuntime_container.go",
+            "kubernetes/apimachinery@kubernetes-1.36.3:pkg/api/errors/errors.go",
+        ],
     },
     // Flink's memory utils (TaskExecutorFlinkMemoryUtils, JobManagerFlinkMemoryUtils, ...).
     Signature {
@@ -939,6 +1185,12 @@ pub static SIGNATURES: &[Signature] = &[
         explains: STARTUP,
         supersedes: &[],
         examples: &["org.apache.flink.configuration.IllegalConfigurationException: TaskManager memory configuration failed: Sum of configured Framework Heap Memory (128.000mb (134217728 bytes)), Framework Off-Heap Memory (128.000mb (134217728 bytes)), Task Off-Heap Memory (0 bytes), Managed Memory (100.800mb (105696462 bytes)) and Network Memory (64.000mb (67108864 bytes)) exceed configured Total Flink Memory (252.000mb (264241152 bytes))."],
+        sources: &[
+            "apache/flink@c20d1003e68e:flink-runtime/src/main/java/org/apache/flink/runtime/clusterframework/TaskExecutorProcessUtils.java",
+            "apache/flink@c20d1003e68e:flink-runtime/src/main/java/org/apache/flink/runtime/jobmanager/JobManagerProcessUtils.java",
+            "apache/flink@c20d1003e68e:flink-runtime/src/main/java/org/apache/flink/runtime/util/config/memory/taskmanager/TaskExecutorFlinkMemoryUtils.java",
+            "apache/flink@c20d1003e68e:flink-runtime/src/main/java/org/apache/flink/runtime/util/config/memory/ProcessMemoryUtils.java",
+        ],
     },
     // --- install: CRDs, cert-manager, webhook ---------------------------------------------------
     Signature {
@@ -954,6 +1206,10 @@ pub static SIGNATURES: &[Signature] = &[
         explains: &[],
         supersedes: &[],
         examples: &[r#"error: resource mapping not found for name: "basic-example" namespace: "" from "basic.yaml": no matches for kind "FlinkDeployment" in version "flink.apache.org/v1beta1""#],
+        sources: &[
+            "kubernetes/apimachinery@kubernetes-1.36.3:pkg/api/meta/errors.go",
+            "kubernetes/cli-runtime@kubernetes-1.36.2:pkg/resource/mapper.go",
+        ],
     },
     Signature {
         id: "SIG-CRD-NO-RESOURCE-TYPE",
@@ -968,6 +1224,7 @@ pub static SIGNATURES: &[Signature] = &[
         explains: &[],
         supersedes: &[],
         examples: &[r#"error: the server doesn't have a resource type "flinkdeployments""#],
+        sources: &["kubernetes/cli-runtime@kubernetes-1.36.2:pkg/resource/builder.go"],
     },
     Signature {
         id: "SIG-CRD-SNAPSHOT-INFORMER",
@@ -982,6 +1239,10 @@ pub static SIGNATURES: &[Signature] = &[
         explains: &[],
         supersedes: &[],
         examples: &["2026-11-28 09:30:00,000 WARN  org.apache.flink.kubernetes.operator.controller.FlinkDeploymentController [] - Could not initialize informer for snapshots as the CRD has not been installed!"],
+        sources: &[
+            "apache/flink-kubernetes-operator@release-1.15.0:flink-kubernetes-operator/src/main/java/org/apache/flink/kubernetes/operator/controller/FlinkDeploymentController.java",
+            "apache/flink-kubernetes-operator@release-1.15.0:flink-kubernetes-operator/src/main/java/org/apache/flink/kubernetes/operator/controller/FlinkSessionJobController.java",
+        ],
     },
     Signature {
         id: "SIG-CRD-UNKNOWN-FIELD",
@@ -999,6 +1260,13 @@ pub static SIGNATURES: &[Signature] = &[
             r#"Error from server (BadRequest): error when creating "orders.yaml": FlinkDeployment in version "v1beta1" cannot be handled as a FlinkDeployment: strict decoding error: unknown field "spec.jobManager.resources""#,
             r#"error: error validating "orders.yaml": error validating data: ValidationError(FlinkDeployment.spec.jobManager): unknown field "resources" in org.apache.flink.v1beta1.FlinkDeployment.spec.jobManager; if you choose to ignore these errors, turn validation off with --validate=false"#,
         ],
+        sources: &[
+            "kubernetes/apiserver@kubernetes-1.36.3:pkg/endpoints/handlers/rest.go",
+            "kubernetes/apimachinery@kubernetes-1.36.3:pkg/runtime/error.go",
+            "kubernetes/apiextensions-apiserver@kubernetes-1.36.3:pkg/apiserver/customresource_handler.go",
+            "kubernetes/kube-openapi@d427ff9ee9ad:pkg/util/proto/validation/errors.go",
+            "kubernetes/cli-runtime@kubernetes-1.36.2:pkg/resource/visitor.go",
+        ],
     },
     Signature {
         id: "SIG-CERT-MANAGER-KIND-MISSING",
@@ -1013,6 +1281,13 @@ pub static SIGNATURES: &[Signature] = &[
         explains: &[],
         supersedes: &[],
         examples: &[r#"Error: INSTALLATION FAILED: unable to build kubernetes objects from release manifest: [resource mapping not found for name: "flink-operator-serving-cert" namespace: "flink" from "": no matches for kind "Certificate" in version "cert-manager.io/v1""#],
+        sources: &[
+            "helm/helm@v3.21.4:cmd/helm/install.go",
+            "helm/helm@v3.21.4:pkg/action/install.go",
+            "kubernetes/cli-runtime@kubernetes-1.36.2:pkg/resource/mapper.go",
+            "kubernetes/apimachinery@kubernetes-1.36.3:pkg/api/meta/errors.go",
+            "apache/flink-kubernetes-operator@release-1.15.0:helm/flink-kubernetes-operator/templates/cert-manager/certificate.yaml",
+        ],
     },
     Signature {
         id: "SIG-WEBHOOK-CERT-SECRET-MISSING",
@@ -1027,6 +1302,12 @@ pub static SIGNATURES: &[Signature] = &[
         explains: &[],
         supersedes: &["SIG-MOUNT-OBJECT-MISSING"],
         examples: &[r#"  Warning  FailedMount  3m  kubelet  MountVolume.SetUp failed for volume "keystore" : secret "webhook-server-cert" not found"#],
+        sources: &[
+            "apache/flink-kubernetes-operator@release-1.15.0:helm/flink-kubernetes-operator/templates/controller/deployment.yaml",
+            "kubernetes/autoscaler@cluster-autoscaler-1.30.0:cluster-autoscaler/vendor/k8s.io/kubernetes/pkg/volume/util/operationexecutor/operation_generator.go",
+            "kubernetes/autoscaler@cluster-autoscaler-1.30.0:cluster-autoscaler/vendor/k8s.io/kubernetes/pkg/volume/util/operationexecutor/operation_executor.go",
+            "kubernetes/apimachinery@kubernetes-1.36.3:pkg/api/errors/errors.go",
+        ],
     },
     Signature {
         id: "SIG-WEBHOOK-PASSWORD-SECRET-MISSING",
@@ -1041,8 +1322,13 @@ pub static SIGNATURES: &[Signature] = &[
         explains: &[],
         supersedes: &["SIG-MOUNT-OBJECT-MISSING"],
         examples: &[r#"  Warning  Failed  10s  kubelet  Error: secret "flink-operator-webhook-secret" not found"#],
+        sources: &[
+            "apache/flink-kubernetes-operator@release-1.15.0:helm/flink-kubernetes-operator/templates/controller/deployment.yaml",
+            "kubernetes/autoscaler@cluster-autoscaler-1.30.0:cluster-autoscaler/vendor/k8s.io/kubernetes/pkg/kubelet/kuberuntime/kuberuntime_container.go",
+            "kubernetes/apimachinery@kubernetes-1.36.3:pkg/api/errors/errors.go",
+        ],
     },
-    // API server admission errors, printed by kubectl apply (flink-facts §1.6).
+    // API server admission errors, printed by kubectl apply.
     Signature {
         id: "SIG-WEBHOOK-X509",
         category: Category::WebhookCertInvalid,
@@ -1056,6 +1342,13 @@ pub static SIGNATURES: &[Signature] = &[
         explains: &[],
         supersedes: &[],
         examples: &[r#"Error from server (InternalError): error when creating "basic.yaml": Internal error occurred: failed calling webhook "validationwebhook.flink.apache.org": failed to call webhook: Post "https://flink-operator-webhook-service.flink-operator.svc:443/validate?timeout=10s": tls: failed to verify certificate: x509: certificate signed by unknown authority"#],
+        sources: &[
+            "kubernetes/apiserver@kubernetes-1.36.3:pkg/util/webhook/error.go",
+            "kubernetes/apiserver@kubernetes-1.36.3:pkg/admission/plugin/webhook/validating/dispatcher.go",
+            "golang/go@ab02c2e0290a:src/crypto/tls/handshake_client.go",
+            "golang/go@0184fe5ece4f:src/crypto/x509/verify.go",
+            "apache/flink-kubernetes-operator@release-1.15.0:helm/flink-kubernetes-operator/templates/webhook/validating_webhook_configuration.yaml",
+        ],
     },
     Signature {
         id: "SIG-WEBHOOK-CERT-EXPIRED",
@@ -1070,6 +1363,12 @@ pub static SIGNATURES: &[Signature] = &[
         explains: &[],
         supersedes: &[],
         examples: &[r#"Internal error occurred: failed calling webhook "mutationwebhook.flink.apache.org": failed to call webhook: Post "https://flink-operator-webhook-service.flink.svc:443/mutate?timeout=10s": tls: failed to verify certificate: x509: certificate has expired or is not yet valid: current time 2026-11-28T09:00:00Z is after 2026-11-01T00:00:00Z"#],
+        sources: &[
+            "kubernetes/apiserver@kubernetes-1.36.3:pkg/util/webhook/error.go",
+            "kubernetes/apiserver@kubernetes-1.36.3:pkg/admission/plugin/webhook/validating/dispatcher.go",
+            "golang/go@ab02c2e0290a:src/crypto/tls/handshake_client.go",
+            "golang/go@0184fe5ece4f:src/crypto/x509/verify.go",
+        ],
     },
     Signature {
         id: "SIG-WEBHOOK-UNREACHABLE",
@@ -1088,6 +1387,13 @@ pub static SIGNATURES: &[Signature] = &[
             r#"Error from server (InternalError): error when creating "basic.yaml": Internal error occurred: failed calling webhook "validationwebhook.flink.apache.org": failed to call webhook: Post "https://flink-operator-webhook-service.flink.svc:443/validate?timeout=10s": dial tcp 10.96.12.3:443: connect: connection refused"#,
             r#"Internal error occurred: failed calling webhook "validationwebhook.flink.apache.org": Post https://flink-operator-webhook-service.flink.svc:443/validate?timeout=30s: service "flink-operator-webhook-service" not found"#,
         ],
+        sources: &[
+            "kubernetes/apiserver@kubernetes-1.36.3:pkg/util/webhook/error.go",
+            "kubernetes/apiserver@kubernetes-1.36.3:pkg/admission/plugin/webhook/validating/dispatcher.go",
+            "kubernetes/apiserver@kubernetes-1.36.3:pkg/util/proxy/proxy.go",
+            "kubernetes/apimachinery@kubernetes-1.36.3:pkg/api/errors/errors.go",
+            "observed:Go net dial errors after 'failed to call webhook' (connect: connection refused, i/o timeout, context deadline exceeded)",
+        ],
     },
     Signature {
         id: "SIG-WEBHOOK-DENIED",
@@ -1102,8 +1408,12 @@ pub static SIGNATURES: &[Signature] = &[
         explains: &[],
         supersedes: &[],
         examples: &[r#"Error from server: error when creating "orders.yaml": admission webhook "validationwebhook.flink.apache.org" denied the request: Forbidden Flink config key: kubernetes.namespace"#],
+        sources: &[
+            "kubernetes/apiserver@kubernetes-1.36.3:pkg/admission/plugin/webhook/errors/statuserror.go",
+            "kubernetes/kubectl@kubernetes-1.36.3:pkg/cmd/util/helpers.go",
+        ],
     },
-    // --- spec: the operator's validator (DefaultValidator @release-1.15.0, flink-facts §1.8) ---
+    // --- spec: the operator's validator (DefaultValidator @release-1.15.0) ---
     Signature {
         id: "SIG-VALIDATION-SERVICE-ACCOUNT",
         category: Category::WebhookRejected,
@@ -1117,6 +1427,9 @@ pub static SIGNATURES: &[Signature] = &[
         explains: &[],
         supersedes: DENIED,
         examples: &["spec.serviceAccount must be defined. If you use helm, its value should be the same with the name of jobServiceAccount."],
+        sources: &[
+            "apache/flink-kubernetes-operator@release-1.15.0:flink-kubernetes-operator/src/main/java/org/apache/flink/kubernetes/operator/validation/DefaultValidator.java",
+        ],
     },
     Signature {
         id: "SIG-VALIDATION-SPEC",
@@ -1146,6 +1459,9 @@ pub static SIGNATURES: &[Signature] = &[
             "The FlinkDeployment name: Orders_V2 is invalid, must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123'), and the length must be no more than 45 characters.",
             "Job parallelism must be larger than 0",
         ],
+        sources: &[
+            "apache/flink-kubernetes-operator@release-1.15.0:flink-kubernetes-operator/src/main/java/org/apache/flink/kubernetes/operator/validation/DefaultValidator.java",
+        ],
     },
     Signature {
         id: "SIG-FLINK-VERSION-UNSUPPORTED",
@@ -1160,6 +1476,10 @@ pub static SIGNATURES: &[Signature] = &[
         explains: &[],
         supersedes: DENIED,
         examples: &["Flink version v1_13 is not supported by this operator version"],
+        sources: &[
+            "apache/flink-kubernetes-operator@release-1.15.0:flink-kubernetes-operator/src/main/java/org/apache/flink/kubernetes/operator/validation/DefaultValidator.java",
+            "apache/flink-kubernetes-operator@release-1.15.0:flink-kubernetes-operator/src/main/java/org/apache/flink/kubernetes/operator/utils/ValidatorUtils.java",
+        ],
     },
     Signature {
         id: "SIG-CRD-FLINK-VERSION-ENUM",
@@ -1174,6 +1494,11 @@ pub static SIGNATURES: &[Signature] = &[
         explains: &[],
         supersedes: &[],
         examples: &[r#"The FlinkDeployment "orders" is invalid: spec.flinkVersion: Unsupported value: "v1_21": supported values: "v1_13", "v1_14", "v1_15", "v1_16", "v1_17", "v1_18", "v1_19", "v1_20", "v2_0", "v2_1", "v2_2""#],
+        sources: &[
+            "kubernetes/apimachinery@kubernetes-1.36.3:pkg/util/validation/field/errors.go",
+            "kubernetes/apimachinery@kubernetes-1.36.3:pkg/api/errors/errors.go",
+            "apache/flink-kubernetes-operator@release-1.15.0:helm/flink-kubernetes-operator/crds/flinkdeployments.flink.apache.org-v1.yml",
+        ],
     },
     Signature {
         id: "SIG-VALIDATION-MEMORY",
@@ -1188,6 +1513,9 @@ pub static SIGNATURES: &[Signature] = &[
         explains: &[],
         supersedes: DENIED,
         examples: &["TaskManager resource memory must be defined using `spec.taskManager.resource.memory`"],
+        sources: &[
+            "apache/flink-kubernetes-operator@release-1.15.0:flink-kubernetes-operator/src/main/java/org/apache/flink/kubernetes/operator/validation/DefaultValidator.java",
+        ],
     },
     Signature {
         id: "SIG-VALIDATION-MODE-SWITCH",
@@ -1202,21 +1530,31 @@ pub static SIGNATURES: &[Signature] = &[
         explains: &[],
         supersedes: DENIED,
         examples: &["Cannot switch from native kubernetes to standalone kubernetes cluster", "Cannot switch from session to job cluster"],
+        sources: &[
+            "apache/flink-kubernetes-operator@release-1.15.0:flink-kubernetes-operator/src/main/java/org/apache/flink/kubernetes/operator/validation/DefaultValidator.java",
+        ],
     },
     // --- spec: high availability ----------------------------------------------------------------
     Signature {
         id: "SIG-HA-STORAGE-DIR-MISSING",
         category: Category::HaMisconfigured,
         severity: Severity::Critical,
-        literals: &["mandatory parameter: high-availability.storageDir", "high-availability.storageDir must be set", "Invalid path for highly available storage"],
-        pattern: r"Configuration is missing the mandatory parameter: high-availability\.storageDir|high-availability\.storageDir must be set|Invalid path for highly available storage",
+        literals: &["Configuration is missing the mandatory parameter", "Invalid path for highly available storage"],
+        pattern: r"Configuration is missing the mandatory parameter: (?:Key: ')?high-availability\.storageDir|Invalid path for highly available storage",
         title: "high availability is on but high-availability.storageDir is missing or invalid",
         explanation: "Kubernetes HA keeps only pointers in ConfigMaps; the job graphs and checkpoints metadata need a durable high-availability.storageDir",
         fix: "set `high-availability.storageDir` in flinkConfiguration to a durable path every JobManager can write (e.g. s3://<bucket>/flink/ha/<name>, with its file system plugin enabled)",
         verify: "",
         explains: STARTUP,
         supersedes: &[],
-        examples: &["org.apache.flink.configuration.IllegalConfigurationException: Configuration is missing the mandatory parameter: high-availability.storageDir"],
+        examples: &[
+            "Caused by: org.apache.flink.configuration.IllegalConfigurationException: Configuration is missing the mandatory parameter: Key: 'high-availability.storageDir' , default: null (fallback keys: [{key=high-availability.zookeeper.storageDir, isDeprecated=true}, {key=recovery.zookeeper.storageDir, isDeprecated=true}])",
+            "org.apache.flink.configuration.IllegalConfigurationException: Invalid path for highly available storage (high-availability.storageDir)",
+        ],
+        sources: &[
+            "apache/flink@c20d1003e68e:flink-runtime/src/main/java/org/apache/flink/runtime/highavailability/HighAvailabilityServicesUtils.java",
+            "apache/flink@c20d1003e68e:flink-core/src/main/java/org/apache/flink/configuration/ConfigOption.java",
+        ],
     },
     Signature {
         id: "SIG-VALIDATION-HA",
@@ -1231,8 +1569,12 @@ pub static SIGNATURES: &[Signature] = &[
         explains: &[],
         supersedes: DENIED,
         examples: &["HA must be enabled for rollback support.", "High availability should be enabled when starting standby JobManagers."],
+        sources: &[
+            "apache/flink-kubernetes-operator@release-1.15.0:flink-kubernetes-operator/src/main/java/org/apache/flink/kubernetes/operator/validation/DefaultValidator.java",
+        ],
     },
-    // Operator AbstractJobReconciler.validateHaMetadataExists (RecoveryFailureException / UpgradeFailureException).
+    // Operator AbstractFlinkService.validateHaMetadataExists ("HA metadata not available" up to 1.12,
+    // "HA metadata is not available" from 1.13) and ApplicationReconciler (JobManager deployment missing).
     Signature {
         id: "SIG-HA-METADATA-MISSING",
         category: Category::JobmanagerRestartWithoutHa,
@@ -1245,7 +1587,17 @@ pub static SIGNATURES: &[Signature] = &[
         verify: "kubectl get flinkdeployment -o custom-columns=NAME:.metadata.name,LIFECYCLE:.status.lifecycleState,JM:.status.jobManagerDeploymentStatus",
         explains: &[],
         supersedes: &[],
-        examples: &["org.apache.flink.kubernetes.operator.exception.RecoveryFailureException: HA metadata not available to restore from last state. It is possible that the job has finished or terminally failed, or the configmaps have been deleted. Manual restore required."],
+        examples: &[
+            "org.apache.flink.kubernetes.operator.exception.RecoveryFailureException: HA metadata not available to restore from last state. It is possible that the job has finished or terminally failed, or the configmaps have been deleted. Manual restore required.",
+            "org.apache.flink.kubernetes.operator.exception.UpgradeFailureException: JobManager deployment is missing and HA metadata is not available to make stateful upgrades. It is possible that the job has finished or terminally failed, or the configmaps have been deleted.Manual restore required.",
+            "org.apache.flink.kubernetes.operator.exception.UpgradeFailureException: HA metadata is not available to restore from last state.It is possible that the job has finished or terminally failed, or the configmaps have been deleted.",
+        ],
+        sources: &[
+            "apache/flink-kubernetes-operator@release-1.5.0:flink-kubernetes-operator/src/main/java/org/apache/flink/kubernetes/operator/service/AbstractFlinkService.java",
+            "apache/flink-kubernetes-operator@release-1.15.0:flink-kubernetes-operator/src/main/java/org/apache/flink/kubernetes/operator/service/AbstractFlinkService.java",
+            "apache/flink-kubernetes-operator@release-1.15.0:flink-kubernetes-operator/src/main/java/org/apache/flink/kubernetes/operator/reconciler/deployment/ApplicationReconciler.java",
+            "apache/flink-kubernetes-operator@release-1.15.0:flink-kubernetes-operator-api/src/main/java/org/apache/flink/kubernetes/operator/api/status/CommonStatus.java",
+        ],
     },
     // --- job: state restore -----------------------------------------------------------------------
     // Flink Checkpoints.loadAndValidateCheckpoint (verbatim in many public logs).
@@ -1254,7 +1606,7 @@ pub static SIGNATURES: &[Signature] = &[
         category: Category::SavepointRestoreFailed,
         severity: Severity::Critical,
         literals: &["Failed to rollback to checkpoint/savepoint", "Cannot map checkpoint/savepoint state", "you can set the --allowNonRestoredState option"],
-        pattern: r"Failed to rollback to checkpoint/savepoint (?P<path>\S+?)\.?(?:\s|$)|Cannot map checkpoint/savepoint state for operator (?P<operator>[0-9a-f]+)|you can set the --allowNonRestoredState option",
+        pattern: r"Failed to rollback to checkpoint/savepoint (?:Checkpoint Metadata|(?P<path>\S+?))\.?(?:\s|$)|Cannot map checkpoint/savepoint state for operator (?P<operator>[0-9a-f]+)|you can set the --allowNonRestoredState option",
         title: "the job's state in {path|the savepoint} does not fit the new program",
         explanation: "the savepoint/checkpoint holds state for an operator the new program does not have (changed uid or topology) or with another max parallelism",
         fix: "give operators stable ids (`.uid(...)`) matching the savepoint, keep max parallelism unchanged; to drop the unmatched state deliberately, set `spec.job.allowNonRestoredState: true` (state of those operators is lost)",
@@ -1263,7 +1615,11 @@ pub static SIGNATURES: &[Signature] = &[
         supersedes: &[],
         examples: &[
             "Caused by: java.lang.IllegalStateException: Failed to rollback to checkpoint/savepoint hdfs://nn/flink/checkpoints/f00655787414517dbb3346fa5240009c/chk-191. Cannot map checkpoint/savepoint state for operator 77fec41789154996bfa76055dea29472 to the new program, because the operator is not available in the new program. If you want to allow to skip this, you can set the --allowNonRestoredState option on the CLI.",
-            "java.lang.IllegalStateException: Failed to rollback to checkpoint/savepoint s3://flink-state/savepoints/savepoint-5320bf-9ef9c8b06c9b. Max parallelism mismatch between checkpoint/savepoint state and new program. Cannot map operator 5b61d6019ab04da71a4e62533c1a8c40 with max parallelism 128 to new program with max parallelism 256.",
+            "java.lang.IllegalStateException: Failed to rollback to checkpoint/savepoint Checkpoint Metadata. Max parallelism mismatch between checkpoint/savepoint state and new program. Cannot map operator 5b61d6019ab04da71a4e62533c1a8c40 with max parallelism 128 to new program with max parallelism 256. This indicates that the program has been changed in a non-compatible way after the checkpoint/savepoint.",
+        ],
+        sources: &[
+            "apache/flink@c20d1003e68e:flink-runtime/src/main/java/org/apache/flink/runtime/checkpoint/Checkpoints.java",
+            "apache/flink@c20d1003e68e:flink-runtime/src/main/java/org/apache/flink/runtime/checkpoint/metadata/CheckpointMetadata.java",
         ],
     },
     // Flink AbstractFsCheckpointStorageAccess.resolveCheckpointPointer.
@@ -1280,6 +1636,9 @@ pub static SIGNATURES: &[Signature] = &[
         explains: STARTUP,
         supersedes: &[],
         examples: &["Caused by: java.io.FileNotFoundException: Cannot find checkpoint or savepoint file/directory 'file:/tmp/flink-checkpoints/orders/2a9f0f3c0d6e4a7b8c9d0e1f2a3b4c5d/chk-263' on file system 'file'."],
+        sources: &[
+            "apache/flink@c20d1003e68e:flink-runtime/src/main/java/org/apache/flink/runtime/state/filesystem/AbstractFsCheckpointStorageAccess.java",
+        ],
     },
     Signature {
         id: "SIG-VALIDATION-CHECKPOINT-DIR",
@@ -1297,6 +1656,9 @@ pub static SIGNATURES: &[Signature] = &[
             "Checkpoint directory[execution.checkpointing.dir] must be defined for last-state and savepoint upgrade modes",
             "Job could not be upgraded with savepoint while config key[execution.checkpointing.savepoint-dir] is not set",
         ],
+        sources: &[
+            "apache/flink-kubernetes-operator@release-1.15.0:flink-kubernetes-operator/src/main/java/org/apache/flink/kubernetes/operator/validation/DefaultValidator.java",
+        ],
     },
     // --- job: storage access --------------------------------------------------------------------
     Signature {
@@ -1311,7 +1673,14 @@ pub static SIGNATURES: &[Signature] = &[
         verify: "aws s3 ls <checkpoint-path> (as the pod's role)",
         explains: STARTUP,
         supersedes: &[],
-        examples: &["Caused by: com.amazonaws.services.s3.model.AmazonS3Exception: Access Denied (Service: Amazon S3; Status Code: 403; Error Code: AccessDenied; Request ID: 1A2B3C4D5E6F; S3 Extended Request ID: abc=; Proxy: null), S3 Extended Request ID: abc="],
+        examples: &[
+            "Caused by: com.amazonaws.services.s3.model.AmazonS3Exception: Access Denied (Service: Amazon S3; Status Code: 403; Error Code: AccessDenied; Request ID: 1A2B3C4D5E6F; S3 Extended Request ID: abc=; Proxy: null), S3 Extended Request ID: abc=",
+            "Caused by: software.amazon.awssdk.services.s3.model.S3Exception: Access Denied (Service: S3, Status Code: 403, Request ID: 1A2B3C4D5E6F, Extended Request ID: abc=)",
+        ],
+        sources: &[
+            "aws/aws-sdk-java@05f60d218fec:aws-java-sdk-core/src/main/java/com/amazonaws/AmazonServiceException.java",
+            "aws/aws-sdk-java-v2@187b7154ef45:core/aws-core/src/main/java/software/amazon/awssdk/awscore/exception/AwsServiceException.java",
+        ],
     },
     Signature {
         id: "SIG-ACCESS-DENIED-EXCEPTION",
@@ -1326,6 +1695,9 @@ pub static SIGNATURES: &[Signature] = &[
         explains: STARTUP,
         supersedes: &[],
         examples: &["java.nio.file.AccessDeniedException: s3a://flink-state/checkpoints/orders: getFileStatus on s3a://flink-state/checkpoints/orders: com.amazonaws.services.s3.model.AmazonS3Exception: Forbidden (Service: Amazon S3; Status Code: 403; Error Code: 403 Forbidden; Request ID: 7Q2X; S3 Extended Request ID: q=), S3 Extended Request ID: q=:403 Forbidden"],
+        sources: &[
+            "apache/hadoop@7c58cfea8fea:hadoop-tools/hadoop-aws/src/main/java/org/apache/hadoop/fs/s3a/S3AUtils.java",
+        ],
     },
     Signature {
         id: "SIG-GCS-403",
@@ -1343,6 +1715,10 @@ pub static SIGNATURES: &[Signature] = &[
             "com.google.cloud.storage.StorageException: 403 Forbidden",
             r#"  "message" : "flink-sa@acme-prod.iam.gserviceaccount.com does not have storage.objects.create access to the Google Cloud Storage object. Permission 'storage.objects.create' denied on resource (or it may not exist).","#,
         ],
+        sources: &[
+            "googleapis/google-http-java-client@0984ccdf60cf:google-http-client/src/main/java/com/google/api/client/http/HttpResponseException.java",
+            "observed:the Cloud Storage JSON API's error message '<principal> does not have storage.<resource>.<verb> access to the Google Cloud Storage object'",
+        ],
     },
     Signature {
         id: "SIG-AZURE-AUTH-MISMATCH",
@@ -1356,7 +1732,11 @@ pub static SIGNATURES: &[Signature] = &[
         verify: "",
         explains: STARTUP,
         supersedes: &[],
-        examples: &["Operation failed: \"This request is not authorized to perform this operation using this permission.\", 403, HEAD, https://acme.dfs.core.windows.net/flink/checkpoints?upn=false&action=getStatus&timeout=90, AuthorizationPermissionMismatch"],
+        examples: &[r#"Operation failed: "This request is not authorized to perform this operation using this permission.", 403, PUT, https://acme.dfs.core.windows.net/flink/checkpoints/orders?resource=directory&timeout=90, rId: 5d1c3a2e-201f-0045-2b7d-1f6b3c000000, AuthorizationPermissionMismatch, "This request is not authorized to perform this operation using this permission. RequestId:5d1c3a2e-201f-0045-2b7d-1f6b3c000000 Time:2026-11-28T09:40:00.0000000Z""#],
+        sources: &[
+            "apache/hadoop@114af3ecaef8:hadoop-tools/hadoop-azure/src/main/java/org/apache/hadoop/fs/azurebfs/contracts/exceptions/AbfsRestOperationException.java",
+            "observed:Azure Storage error codes AuthorizationPermissionMismatch / AuthorizationFailure and their server messages",
+        ],
     },
     // --- job: file systems (flink-core FileSystem, HadoopFsFactory, Hadoop FileSystem) ----------
     Signature {
@@ -1375,6 +1755,9 @@ pub static SIGNATURES: &[Signature] = &[
             "org.apache.flink.core.fs.UnsupportedFileSystemSchemeException: Could not find a file system implementation for scheme 's3'. The scheme is directly supported by Flink through the following plugin(s): flink-s3-fs-hadoop, flink-s3-fs-presto. Please ensure that each plugin resides within its own subfolder within the plugins directory. See https://nightlies.apache.org/flink/flink-docs-stable/docs/deployment/filesystems/plugins/ for more information. If you want to use a Hadoop file system for that scheme, please add the scheme to the configuration fs.allowed-fallback-filesystems. For a full list of supported file systems, please see https://nightlies.apache.org/flink/flink-docs-stable/ops/filesystems/.",
             "Could not find a file system implementation for scheme 'gs'. File system schemes are supported by Flink through the following plugin(s): flink-gs-fs-hadoop. No file system to support this scheme could be loaded. Please ensure that each plugin is configured properly and resides within its own subfolder in the plugins directory.",
         ],
+        sources: &[
+            "apache/flink@c20d1003e68e:flink-core/src/main/java/org/apache/flink/core/fs/FileSystem.java",
+        ],
     },
     Signature {
         id: "SIG-FS-HADOOP-MISSING",
@@ -1392,6 +1775,10 @@ pub static SIGNATURES: &[Signature] = &[
             "Caused by: org.apache.flink.core.fs.UnsupportedFileSystemSchemeException: Hadoop is not in the classpath/dependencies.",
             "Caused by: org.apache.flink.core.fs.UnsupportedFileSystemSchemeException: Cannot support file system for 'hdfs' via Hadoop, because Hadoop is not in the classpath, or some classes are missing from the classpath.",
         ],
+        sources: &[
+            "apache/flink@c20d1003e68e:flink-core/src/main/java/org/apache/flink/core/fs/FileSystem.java",
+            "apache/flink@c20d1003e68e:flink-filesystems/flink-hadoop-fs/src/main/java/org/apache/flink/runtime/fs/hdfs/HadoopFsFactory.java",
+        ],
     },
     Signature {
         id: "SIG-FS-HADOOP-NO-FS",
@@ -1406,14 +1793,17 @@ pub static SIGNATURES: &[Signature] = &[
         explains: STARTUP,
         supersedes: &[],
         examples: &[r#"org.apache.hadoop.fs.UnsupportedFileSystemException: No FileSystem for scheme "s3""#],
+        sources: &[
+            "apache/hadoop@9df555d193a0:hadoop-common-project/hadoop-common/src/main/java/org/apache/hadoop/fs/FileSystem.java",
+        ],
     },
     // --- job: artifact and entry class ----------------------------------------------------------
     Signature {
         id: "SIG-JAR-NOT-FOUND",
         category: Category::JobJarNotFound,
         severity: Severity::Critical,
-        literals: &["JAR file does not exist", "Could not find the jar", "Failed to find job JAR on class path", ".jar (No such file or directory)", "local:///"],
-        pattern: r"JAR file does not exist:? '?(?P<jar>[^'\s]+)'?|Could not find the (?:jar|JAR)(?: file)?:? '?(?P<jar_2>[^'\s]*)|(?P<jar_3>/\S+\.jar) \(No such file or directory\)|(?P<jar_4>local:///\S+?\.jar)'?\)?:? does not exist|Failed to find job JAR on class path",
+        literals: &["JAR file does not exist", "Failed to find job JAR on class path", "No JAR found on classpath", ".jar (No such file or directory)"],
+        pattern: r"JAR file does not exist:? '?(?P<jar>[^'\s]+)'?|(?P<jar_3>/\S+\.jar) \(No such file or directory\)|Failed to find job JAR on class path|No JAR found on classpath",
         title: "the job jar {jar|} is not where the deployment says",
         explanation: "Flink cannot find the job's jar at the path it was given (spec.job.jarURI, or no jar in /opt/flink/usrlib)",
         fix: "make spec.job.jarURI point at the jar inside the image (`local:///opt/flink/usrlib/<job>.jar`; build it into the image, or download it with an init container into a shared volume), or use an https:// / s3:// URI the operator can fetch; check the path: `kubectl exec <pod> -- ls -l {jar|/opt/flink/usrlib}`",
@@ -1423,7 +1813,15 @@ pub static SIGNATURES: &[Signature] = &[
         examples: &[
             "Caused by: java.io.IOException: JAR file does not exist '/opt/flink/examples/streaming/customer-analytics.jar'",
             "org.apache.flink.util.FlinkException: Failed to find job JAR on class path. Please provide the job class name explicitly.",
-            "java.io.FileNotFoundException: local:///opt/flink/usrlib/orders.jar does not exist",
+            "org.apache.flink.util.FlinkException: No JAR found on classpath. Please provide a JAR explicitly.",
+            "java.io.FileNotFoundException: JAR file does not exist: /opt/flink/usrlib/orders.jar",
+        ],
+        sources: &[
+            "apache/flink@c20d1003e68e:flink-core/src/main/java/org/apache/flink/util/JarUtils.java",
+            "apache/flink@c20d1003e68e:flink-clients/src/main/java/org/apache/flink/client/cli/CliFrontend.java",
+            "apache/flink@c20d1003e68e:flink-clients/src/main/java/org/apache/flink/client/deployment/application/FromClasspathEntryClassInformationProvider.java",
+            "apache/flink@c919edff962e:flink-clients/src/main/java/org/apache/flink/client/deployment/application/ClassPathPackagedProgramRetriever.java",
+            "observed:java.io.FileNotFoundException: <path>.jar (No such file or directory) from the JDK's file open",
         ],
     },
     Signature {
@@ -1439,13 +1837,16 @@ pub static SIGNATURES: &[Signature] = &[
         explains: &[],
         supersedes: DENIED,
         examples: &["jarURI must include a scheme"],
+        sources: &[
+            "apache/flink-kubernetes-operator@release-1.15.0:flink-kubernetes-operator/src/main/java/org/apache/flink/kubernetes/operator/validation/DefaultValidator.java",
+        ],
     },
     Signature {
         id: "SIG-ENTRY-CLASS-NOT-FOUND",
         category: Category::JobEntryClassError,
         severity: Severity::Critical,
         literals: &["entry point class '", "Could not find the provided job class"],
-        pattern: r"The program's entry point class '(?P<class>[^']+)' (?:was not found in the jar file|threw an error during initialization|could not be loaded due to a linkage failure)|Could not find the provided job class \((?P<class_2>[^)]+)\) in the user lib directory",
+        pattern: r"The program's entry point class '(?P<class>[^']+)' (?:was not found in the jar file|threw an error during initialization|could not be loaded due to a linkage failure|caused an exception during initialization)|Could not find the provided job class \((?P<class_2>[^)]+)\) in the user lib directory",
         title: "the job's entry class {class} cannot be loaded",
         explanation: "the entry class the job names is not in the jar (or fails to initialise)",
         fix: "set spec.job.entryClass to the fully qualified main class that is in the jar (`jar tf <job>.jar | grep <Class>.class`), and check the jar is the one you built",
@@ -1456,20 +1857,32 @@ pub static SIGNATURES: &[Signature] = &[
             "org.apache.flink.client.program.ProgramInvocationException: The program's entry point class 'com.amazonaws.services.kinesisanalytics.StreamingJob' was not found in the jar file.",
             "org.apache.flink.util.FlinkException: Could not find the provided job class (org.apache.flink.streaming.examples.wordcount.WordCount) in the user lib directory (/opt/flink/usrlib).",
         ],
+        sources: &[
+            "apache/flink@c20d1003e68e:flink-clients/src/main/java/org/apache/flink/client/program/PackagedProgram.java",
+            "apache/flink@c919edff962e:flink-clients/src/main/java/org/apache/flink/client/deployment/application/ClassPathPackagedProgramRetriever.java",
+            "apache/flink@93c834be953f:flink-clients/src/main/java/org/apache/flink/client/deployment/application/FromClasspathEntryClassInformationProvider.java",
+        ],
     },
     Signature {
         id: "SIG-NO-MAIN-CLASS",
         category: Category::JobEntryClassError,
         severity: Severity::Critical,
-        literals: &["nor a 'program-class' entry was found", "Could not find or load main class", "Could not find the main class"],
-        pattern: r"Neither a 'Main-Class', nor a 'program-class' entry was found in the jar file|Could not find (?:or load )?(?:the )?main class:? ?(?P<class>[\w.$]*)",
+        literals: &["nor a 'program-class' entry was found", "Could not find or load main class"],
+        pattern: r"Neither a 'Main-Class', nor a 'program-class' entry was found in the jar file|Could not find or load main class (?P<class>[\w.$]+)",
         title: "the job has no usable entry class ({class|none named})",
         explanation: "no entry class was given and the jar's manifest names none (or the named class cannot be loaded)",
         fix: "set spec.job.entryClass to the job's main class, or write Main-Class into the jar's manifest (maven-shade ManifestResourceTransformer)",
         verify: "",
         explains: STARTUP,
         supersedes: &[],
-        examples: &["org.apache.flink.client.program.ProgramInvocationException: Neither a 'Main-Class', nor a 'program-class' entry was found in the jar file."],
+        examples: &[
+            "org.apache.flink.client.program.ProgramInvocationException: Neither a 'Main-Class', nor a 'program-class' entry was found in the jar file.",
+            "Error: Could not find or load main class org.apache.flink.kubernetes.entrypoint.KubernetesApplicationClusterEntrypoint",
+        ],
+        sources: &[
+            "apache/flink@c20d1003e68e:flink-clients/src/main/java/org/apache/flink/client/program/PackagedProgram.java",
+            "openjdk/jdk@0265b5941a90:src/java.base/share/classes/sun/launcher/resources/launcher.properties",
+        ],
     },
     Signature {
         id: "SIG-CLASS-NOT-FOUND",
@@ -1484,6 +1897,9 @@ pub static SIGNATURES: &[Signature] = &[
         explains: STARTUP,
         supersedes: &[],
         examples: &["Caused by: java.lang.ClassNotFoundException: org.apache.flink.connector.kafka.source.KafkaSource"],
+        sources: &[
+            "observed:java.lang.ClassNotFoundException: <class> from the JDK class loaders (the message is the class name)",
+        ],
     },
     // --- exposure -------------------------------------------------------------------------------
     Signature {
@@ -1499,6 +1915,11 @@ pub static SIGNATURES: &[Signature] = &[
         explains: &[],
         supersedes: &[],
         examples: &[r#"Failure executing: GET at: https://10.96.0.1/api/v1/namespaces/prod/services/orders-rest. Message: services "orders-rest" not found. Received status: Status(apiVersion=v1, code=404, details=StatusDetails(causes=[], group=null, kind=services, name=orders-rest, retryAfterSeconds=null, uid=null, additionalProperties={}), kind=Status, message=services "orders-rest" not found, metadata=ListMeta(_continue=null, remainingItemCount=null, resourceVersion=null, selfLink=null, additionalProperties={}), reason=NotFound, status=Failure, additionalProperties={})."#],
+        sources: &[
+            "kubernetes/apimachinery@kubernetes-1.36.3:pkg/api/errors/errors.go",
+            "fabric8io/kubernetes-client@v7.8.0:kubernetes-client/src/main/java/io/fabric8/kubernetes/client/dsl/internal/OperationSupport.java",
+            "apache/flink@c20d1003e68e:flink-kubernetes/src/main/java/org/apache/flink/kubernetes/kubeclient/decorators/ExternalServiceDecorator.java",
+        ],
     },
 ];
 
@@ -1660,7 +2081,7 @@ fn memory_fix(oom: &str, jm: bool, tm: bool) -> String {
              (static caches, threads not stopped in close())",
             pick("jobmanager.memory.jvm-metaspace.size", "taskmanager.memory.jvm-metaspace.size")
         ),
-        "Direct buffer memory" => format!(
+        "Direct buffer memory" | "direct buffer memory" => format!(
             "raise {} (direct memory used by user code and connectors); {total}",
             pick("jobmanager.memory.off-heap.size", "taskmanager.memory.task.off-heap.size")
         ),
@@ -1671,7 +2092,8 @@ fn memory_fix(oom: &str, jm: bool, tm: bool) -> String {
     }
 }
 
-/// What a container exit code means for a Flink process (flink-facts §2.5).
+/// What a container exit code means for a Flink process (ClusterEntrypoint's return codes,
+/// FatalExitExceptionHandler.EXIT_CODE, ApplicationStatus.processExitCode).
 fn exit_meaning(code: i64) -> String {
     match code {
         0 => "normal exit".into(),

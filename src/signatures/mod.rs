@@ -3,6 +3,8 @@
 //! the signature's regex on candidate lines only, so cost stays flat as the catalogue grows.
 
 mod catalogue;
+mod kubernetes;
+mod operators;
 pub mod redact;
 
 use crate::finding::{Category, Severity};
@@ -11,7 +13,22 @@ use regex::Regex;
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
-pub use catalogue::{derive_fields, SIGNATURES};
+pub use catalogue::derive_fields;
+
+/// Every signature: Flink, fabric8 and the Apache operator (`catalogue`), the Kubernetes tools'
+/// own output (`kubernetes`: kubectl, the kubelet, the scheduler, the API server, Helm), and the
+/// other operators (`operators`: the GCP/Spotify FlinkCluster operator, Lyft's). Order matters
+/// only as a tie-break: of two signatures of one category on one line, the earlier wins.
+pub fn all() -> &'static [&'static Signature] {
+    static ALL: OnceLock<Vec<&'static Signature>> = OnceLock::new();
+    ALL.get_or_init(|| {
+        catalogue::SIGNATURES
+            .iter()
+            .chain(kubernetes::SIGNATURES)
+            .chain(operators::SIGNATURES)
+            .collect()
+    })
+}
 pub use redact::redact;
 
 /// One known log line or error message.
@@ -38,8 +55,14 @@ pub struct Signature {
     /// Signatures that say the same thing less precisely: when both match one line, only this
     /// one counts (e.g. the operator-ServiceAccount 403 over the generic 403).
     pub supersedes: &'static [&'static str],
-    /// Real lines (from ../shared/docs/flink-facts.md or public logs) this signature must match.
+    /// Real lines this signature must match: public logs, or the printing site's format string
+    /// (see `sources`) filled in.
     pub examples: &'static [&'static str],
+    /// Where the text is printed, as `owner/repo@version:path` (one or more: a message assembled
+    /// from several places, or worded differently across versions), or `observed:<what>` for text
+    /// only seen in real output with no single printing site in source (e.g. kubelet event text
+    /// assembled from pieces, a cloud service's error message).
+    pub sources: &'static [&'static str],
 }
 
 /// A line that matched a signature.
@@ -123,7 +146,7 @@ pub fn catalogue() -> &'static Catalogue {
     CATALOGUE.get_or_init(|| {
         let mut literals = Vec::new();
         let mut owner = Vec::new();
-        for (i, s) in SIGNATURES.iter().enumerate() {
+        for (i, s) in all().iter().enumerate() {
             for l in s.literals {
                 literals.push(*l);
                 owner.push(i);
@@ -136,7 +159,7 @@ pub fn catalogue() -> &'static Catalogue {
                 .build(&literals)
                 .expect("catalogue literals compile"),
             owner,
-            regexes: SIGNATURES
+            regexes: all()
                 .iter()
                 .map(|s| Regex::new(s.pattern).expect("catalogue patterns compile"))
                 .collect(),
@@ -192,7 +215,7 @@ impl Catalogue {
             let red = redacted.get_or_insert_with(|| redact(line).into_owned());
             // Where the match is in the redacted line (redaction may have shifted it): the
             // signature's literal is its anchor; optional leading groups may start much earlier.
-            let at = SIGNATURES[i]
+            let at = all()[i]
                 .literals
                 .iter()
                 .filter_map(|l| red.find(l))
@@ -200,7 +223,7 @@ impl Catalogue {
                 .or_else(|| self.regexes[i].find(red).map(|m| m.start()))
                 .unwrap_or(0);
             out.push(Match {
-                signature: &SIGNATURES[i],
+                signature: all()[i],
                 line_no,
                 line: shorten(red, at),
                 fields,
@@ -260,7 +283,7 @@ pub fn prune_line(matches: Vec<Match>) -> Vec<Match> {
     };
     let kept: Vec<&Match> = matches.iter().filter(|m| !superseded(m)).collect();
     let index = |m: &Match| {
-        SIGNATURES
+        all()
             .iter()
             .position(|s| s.id == m.signature.id)
             .unwrap_or(usize::MAX)
@@ -328,7 +351,7 @@ fn shorten(line: &str, at: usize) -> String {
 }
 
 pub fn by_id(id: &str) -> Option<&'static Signature> {
-    SIGNATURES.iter().find(|s| s.id == id)
+    all().iter().copied().find(|s| s.id == id)
 }
 
 #[cfg(test)]
@@ -339,7 +362,7 @@ mod tests {
     #[test]
     fn ids_unique_patterns_compile_and_explains_resolve() {
         let mut ids = BTreeSet::new();
-        for s in SIGNATURES {
+        for s in all() {
             assert!(ids.insert(s.id), "duplicate signature {}", s.id);
             assert!(
                 s.id.starts_with("SIG-")
@@ -366,7 +389,7 @@ mod tests {
 
     #[test]
     fn explains_graph_has_no_cycle() {
-        let graph: HashMap<&str, &[&str]> = SIGNATURES.iter().map(|s| (s.id, s.explains)).collect();
+        let graph: HashMap<&str, &[&str]> = all().iter().map(|s| (s.id, s.explains)).collect();
         fn visit<'a>(n: &'a str, g: &HashMap<&'a str, &'a [&'a str]>, path: &mut Vec<&'a str>) {
             assert!(!path.contains(&n), "cycle in explains: {path:?} -> {n}");
             path.push(n);
@@ -375,8 +398,28 @@ mod tests {
             }
             path.pop();
         }
-        for s in SIGNATURES {
+        for s in all() {
             visit(s.id, &graph, &mut Vec::new());
+        }
+    }
+
+    /// Every signature says where its text comes from: a public source file at a version, or
+    /// `observed:` with what was seen.
+    #[test]
+    fn every_signature_cites_its_sources() {
+        let cited = Regex::new(r"^[\w.-]+/[\w.-]+@[\w.+-]+:\S+$").unwrap();
+        for s in all() {
+            assert!(!s.sources.is_empty(), "{} cites no source", s.id);
+            for src in s.sources {
+                assert!(
+                    cited.is_match(src)
+                        || src
+                            .strip_prefix("observed:")
+                            .is_some_and(|w| !w.trim().is_empty()),
+                    "{}: source {src:?} is neither owner/repo@version:path nor observed:<what>",
+                    s.id
+                );
+            }
         }
     }
 
@@ -384,7 +427,7 @@ mod tests {
     /// healthy log become candidates.
     #[test]
     fn literals_are_specific() {
-        for s in SIGNATURES {
+        for s in all() {
             for l in s.literals {
                 assert!(
                     l.chars().count() >= 8,
@@ -411,7 +454,7 @@ mod tests {
     /// never see lines it could match: every example contains one of the literals.
     #[test]
     fn every_signature_has_examples_that_it_matches_and_that_contain_a_literal() {
-        for s in SIGNATURES {
+        for s in all() {
             assert!(!s.examples.is_empty(), "{} has no example line", s.id);
             for e in s.examples {
                 assert!(
@@ -468,7 +511,7 @@ mod tests {
                     .any(|(x, y)| (*x == a.id && *y == b.id) || (*x == b.id && *y == a.id))
         };
         let mut bad = Vec::new();
-        for s in SIGNATURES {
+        for s in all() {
             for e in s.examples {
                 for m in catalogue().match_line(e, 1) {
                     if m.signature.id != s.id && !related(s, m.signature) {
@@ -634,6 +677,56 @@ mod tests {
         );
     }
 
+    /// Fields from the message forms the sources print (see each signature's `sources`).
+    #[test]
+    fn fields_come_from_the_printed_forms() {
+        let field = |line: &str, id: &str, name: &str| -> Option<String> {
+            catalogue()
+                .match_line(line, 1)
+                .into_iter()
+                .find(|m| m.signature.id == id)
+                .unwrap_or_else(|| panic!("{id} does not match {line}"))
+                .field(name)
+                .map(str::to_string)
+        };
+        // Checkpoints: the max-parallelism message names no path, only "Checkpoint Metadata"
+        let l = "java.lang.IllegalStateException: Failed to rollback to checkpoint/savepoint Checkpoint Metadata. Max parallelism mismatch between checkpoint/savepoint state and new program.";
+        assert_eq!(field(l, "SIG-SAVEPOINT-STATE-UNMAPPED", "path"), None);
+        let l = "java.lang.IllegalStateException: Failed to rollback to checkpoint/savepoint s3://b/chk-7. Cannot map checkpoint/savepoint state for operator 77fec41789154996bfa76055dea29472 to the new program";
+        assert_eq!(
+            field(l, "SIG-SAVEPOINT-STATE-UNMAPPED", "path").as_deref(),
+            Some("s3://b/chk-7")
+        );
+        // Flink >= 1.17 names the TaskManager after the address
+        let l = "Lost connection to task manager '/10.244.1.17:6121 [ orders-taskmanager-1-2 ] '. This indicates that the remote task manager was lost.";
+        assert_eq!(
+            field(l, "SIG-TM-CONNECTION-LOST", "tm").as_deref(),
+            Some("orders-taskmanager-1-2")
+        );
+        // the scheduler's pod-count reason
+        let l = "0/2 nodes are available: 2 Too many pods.";
+        assert_eq!(
+            field(l, "SIG-SCHED-INSUFFICIENT", "resource").as_deref(),
+            Some("pods")
+        );
+        // LimitRange, old capitalised form with its final period
+        let l = "Maximum memory usage per Container is 2Gi.  No limit is specified.";
+        assert_eq!(field(l, "SIG-LIMITRANGE", "value").as_deref(), Some("2Gi"));
+        // JDK 16+ direct memory message gets the direct-memory advice
+        let m = catalogue()
+            .match_line("java.lang.OutOfMemoryError: Cannot reserve 8192 bytes of direct buffer memory (allocated: 1, limit: 2)", 1)
+            .into_iter()
+            .find(|m| m.signature.id == "SIG-JVM-OOM")
+            .unwrap();
+        assert!(m.fix().contains("off-heap"), "{}", m.fix());
+        // the fabric8 5.x watch refusal without a Status body
+        let l = "Failure executing: GET at: https://10.96.0.1/api/v1/namespaces/analytics/pods?labelSelector=app%3Dorders&allowWatchBookmarks=true&watch=true. Message: Forbidden.";
+        assert_eq!(
+            field(l, "SIG-FABRIC8-EXEC-403", "namespace").as_deref(),
+            Some("analytics")
+        );
+    }
+
     #[test]
     fn host_and_jar_and_class_are_extracted() {
         let m = &catalogue().match_line("Could not resolve ResourceManager address pekko.tcp://flink@orders-jobmanager:6123/user/rpc/resourcemanager_*, retrying in 10000 ms: Could not connect to rpc endpoint under address pekko.tcp://flink@orders-jobmanager:6123/user/rpc/resourcemanager_*.", 1)[0];
@@ -690,7 +783,7 @@ mod tests {
     #[test]
     fn scan_finds_what_matching_every_line_finds() {
         let mut text = String::new();
-        for (i, sig) in SIGNATURES.iter().enumerate() {
+        for (i, sig) in all().iter().enumerate() {
             text.push_str(&format!(
                 "2026-11-28 09:39:{:02},118 INFO  ordinary line {i}\r\n",
                 i % 60
