@@ -144,6 +144,7 @@ pub fn triage_reader<R: Read>(reader: R, source: &str) -> io::Result<Outcome> {
     let mut line_no = 0usize;
     let mut continuing = false;
     let mut bytes = 0u64;
+    let mut manifests = ManifestCapture::default();
     loop {
         buf.clear();
         let n = (&mut reader)
@@ -164,17 +165,107 @@ pub fn triage_reader<R: Read>(reader: R, source: &str) -> io::Result<Outcome> {
             end -= 1;
         }
         block.push(&buf[..end], line_no);
+        manifests.line(&buf[..end], line_no);
         if block.bytes.len() >= BLOCK {
             block.flush(&mut state);
         }
     }
     block.flush(&mut state);
+    // What the text says happened comes first; the traps lint sees in a pasted manifest follow.
+    let mut report = rank(state.findings(source));
+    report
+        .findings
+        .extend(rank(manifests.lint(source)).findings);
     Ok(Outcome {
-        report: rank(state.findings(source)),
+        report,
         source: source.to_string(),
         lines: line_no,
         bytes,
     })
+}
+
+/// Flink resources pasted as YAML (a FlinkDeployment beside the error it gave), kept to be linted
+/// like `kubectl flink lint` would: from an `apiVersion: flink.apache.org/...` line to the end of
+/// that YAML document (`---`, a Markdown fence, or a line that is not YAML at its indentation).
+#[derive(Default)]
+struct ManifestCapture {
+    open: Option<Captured>,
+    done: Vec<Captured>,
+}
+
+struct Captured {
+    first_line: usize,
+    indent: usize,
+    text: String,
+}
+
+/// At most this many manifests, of at most this many bytes each, are kept from one text.
+const MAX_MANIFESTS: usize = 8;
+const MAX_MANIFEST_BYTES: usize = 256 << 10;
+
+impl ManifestCapture {
+    fn line(&mut self, raw: &[u8], line_no: usize) {
+        if self.open.is_none() && self.done.len() >= MAX_MANIFESTS {
+            return;
+        }
+        let line = String::from_utf8_lossy(raw);
+        let indent = line.len() - line.trim_start().len();
+        let trimmed = line.trim();
+        if let Some(open) = &mut self.open {
+            let ends = trimmed == "---"
+                || trimmed.starts_with("```")
+                || open.text.len() + line.len() > MAX_MANIFEST_BYTES
+                || (!trimmed.is_empty() && indent < open.indent)
+                || (!trimmed.is_empty() && indent == open.indent && !yaml_key_line(trimmed));
+            if !ends {
+                let body = line.get(open.indent..).unwrap_or(trimmed);
+                open.text.push_str(body);
+                open.text.push('\n');
+                return;
+            }
+            if let Some(done) = self.open.take() {
+                self.done.push(done);
+            }
+        }
+        let t = trimmed.trim_start_matches("- ");
+        if t.starts_with("apiVersion:") && t.contains("flink.apache.org/") {
+            self.open = Some(Captured {
+                first_line: line_no,
+                indent,
+                text: format!("{}\n", line.get(indent..).unwrap_or(trimmed)),
+            });
+        }
+    }
+
+    /// Lint's findings on the captured resources, with lines numbered as in the pasted text.
+    fn lint(mut self, source: &str) -> Vec<Finding> {
+        self.done.extend(self.open.take());
+        let mut out = Vec::new();
+        for m in self.done {
+            if !m.text.contains("kind:") {
+                continue;
+            }
+            let text = "\n".repeat(m.first_line.saturating_sub(1)) + &m.text;
+            let sources = [crate::lint::source::Source {
+                name: source.to_string(),
+                text,
+            }];
+            // Not YAML after all (prose that looked like it): nothing to say about it.
+            if let Ok(outcome) = crate::lint::run(&sources) {
+                out.extend(outcome.report.findings);
+            }
+        }
+        out
+    }
+}
+
+/// `key: value`, `key:`, `- item` or a comment: a line a YAML mapping may hold.
+fn yaml_key_line(t: &str) -> bool {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(r#"^(?:-(?:\s|$)|#|["']?[\w./-]+["']?\s*:(?:\s|$))"#).expect("yaml key pattern")
+    })
+    .is_match(t)
 }
 
 /// Lines are matched a block at a time: one pass of the catalogue's literal automaton (and of
@@ -223,7 +314,8 @@ impl Block {
 fn markers() -> &'static aho_corasick::AhoCorasick {
     static M: OnceLock<aho_corasick::AhoCorasick> = OnceLock::new();
     M.get_or_init(|| {
-        aho_corasick::AhoCorasick::new(["\\", "{\"type\"", "(Version: "]).expect("markers compile")
+        aho_corasick::AhoCorasick::new(["\\", "{\"type\"", "(Version: ", "Caused by:"])
+            .expect("markers compile")
     })
 }
 
@@ -240,6 +332,9 @@ struct Group {
     /// Matching lines.
     count: usize,
     first_line: usize,
+    /// Where its lines stand in Java exception chains: (chain, depth), depth 0 for the head and
+    /// one more for every `Caused by:` below it (the first few only).
+    positions: Vec<(usize, usize)>,
 }
 
 impl Group {
@@ -253,8 +348,11 @@ impl Group {
                 })
     }
 
-    fn add(&mut self, m: Match) {
+    fn add(&mut self, m: Match, position: (usize, usize)) {
         self.count += 1;
+        if self.positions.len() < MAX_POSITIONS && !self.positions.contains(&position) {
+            self.positions.push(position);
+        }
         let new_signature = !self.signatures.iter().any(|s| s.id == m.signature.id);
         let cap = if new_signature {
             MAX_EVIDENCE_WITH_VARIANTS
@@ -280,6 +378,19 @@ impl Group {
         self.signatures
             .iter()
             .any(|c| other.signatures.iter().any(|s| c.explains.contains(&s.id)))
+            || self.deeper_in_a_chain(other)
+    }
+
+    /// In a Java exception chain the deepest `Caused by:` is the root: a specific finding below
+    /// another specific finding in the same chain explains it (`Could not load the provided
+    /// entrypoint class` ... `Caused by: ... JAR file does not exist`).
+    fn deeper_in_a_chain(&self, other: &Group) -> bool {
+        !self.primary.category.is_symptom()
+            && self.primary.category != other.primary.category
+            && self
+                .positions
+                .iter()
+                .any(|(chain, depth)| other.positions.iter().any(|(c, d)| c == chain && d < depth))
     }
 
     fn severity(&self) -> Severity {
@@ -295,9 +406,16 @@ fn evidence_line(m: &Match) -> String {
     format!("L{}: {}", m.line_no, m.line)
 }
 
+/// Chain positions kept per finding.
+const MAX_POSITIONS: usize = 16;
+
 #[derive(Default)]
 struct State {
     groups: Vec<Group>,
+    /// The Java exception chain the text is in: its number, and how many `Caused by:` lines
+    /// deep the current line is.
+    chain: usize,
+    depth: usize,
     flink_version: Option<String>,
     /// Matches that found no room (more than `MAX_GROUPS` distinct findings).
     dropped: usize,
@@ -307,6 +425,13 @@ impl State {
     fn line(&mut self, line: &str, line_no: usize) {
         if self.flink_version.is_none() && line.contains("(Version: ") {
             self.flink_version = flink_version(line);
+        }
+        let trimmed = line.trim_start();
+        if trimmed.starts_with("Caused by:") {
+            self.depth += 1;
+        } else if !trimmed.starts_with("at ") && !trimmed.starts_with("...") {
+            self.chain += 1;
+            self.depth = 0;
         }
         let cat = catalogue();
         let mut matches = Vec::new();
@@ -335,8 +460,9 @@ impl State {
     }
 
     fn add(&mut self, m: Match) {
+        let position = (self.chain, self.depth);
         if let Some(g) = self.groups.iter_mut().find(|g| g.compatible(&m)) {
-            g.add(m);
+            g.add(m, position);
             return;
         }
         if self.groups.len() >= MAX_GROUPS {
@@ -351,6 +477,7 @@ impl State {
             first_line: m.line_no,
             evidence: vec![evidence_line(&m)],
             fields: m.fields,
+            positions: vec![position],
         });
     }
 
@@ -733,6 +860,39 @@ Caused by: java.lang.OutOfMemoryError: Metaspace. The metaspace out-of-memory er
             .find(|f| f.category == Category::FlinkFatalExit)
             .unwrap();
         assert_eq!(fatal.caused_by.as_deref(), Some(rbac.id.as_str()), "{f:#?}");
+    }
+
+    #[test]
+    fn a_pasted_flinkdeployment_is_linted_with_the_lines_of_the_paste() {
+        let text = "My job does not start, here is my deployment:\n\n```yaml\napiVersion: flink.apache.org/v1beta1\nkind: FlinkDeployment\nmetadata:\n  name: basic-example\nspec:\n  image: flink:1.15\n  flinkVersion: v1_14\n  serviceAccount: flink\n  jobManager:\n    resource: {memory: 2048m, cpu: 1}\n  taskManager:\n    resource: {memory: 2048m, cpu: 1}\n```\nWhat is wrong?\n";
+        let o = triage_text(text, "paste");
+        let f = o
+            .report
+            .findings
+            .iter()
+            .find(|f| f.category == Category::FlinkVersionMismatch)
+            .unwrap_or_else(|| panic!("{:#?}", o.report.findings));
+        assert!(
+            f.evidence.iter().any(|e| e.starts_with("paste:10: spec.flinkVersion: v1_14")),
+            "{:?}",
+            f.evidence
+        );
+        // Prose after the fence is not part of the manifest; a paste without one stays quiet.
+        assert!(
+            triage_text("apiVersion: flink.apache.org/v1beta1 is what I use\n", "p")
+                .report
+                .findings
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn the_deepest_cause_of_a_java_chain_is_the_root() {
+        let text = "org.apache.flink.client.program.ProgramInvocationException: The main method caused an error: Could not load the provided entrypoint class.\n\tat org.apache.flink.client.program.PackagedProgram.callMainMethod(PackagedProgram.java:372)\nCaused by: java.io.IOException: JAR file does not exist '/opt/flink/usrlib/job.jar'\n\tat org.apache.flink.util.JarUtils.checkJarFile(JarUtils.java:46)\n";
+        let o = triage_text(text, "jm.log");
+        let f = &o.report.findings;
+        assert_eq!(f[0].category, Category::JobJarNotFound, "{f:#?}");
+        assert!(f[1..].iter().all(|s| s.caused_by.is_some()), "{f:#?}");
     }
 
     #[test]
