@@ -1,7 +1,9 @@
 //! FLK103: a Flink process died with one of Flink's own exit codes.
 //!
-//! - 239: `FatalExitExceptionHandler` (`System.exit(-17)`, seen as `-17 & 0xFF`) after an uncaught
-//!   exception in any thread;
+//! - 239 (`-17 & 0xFF`): `FatalExitExceptionHandler` (`System.exit(-17)`) after an uncaught
+//!   exception in any thread, or `JvmShutdownSafeguard` (`Runtime.halt(-17)`) when the shutdown
+//!   after a fatal error (`ClusterEntrypoint.onFatalError` calls `System.exit(2)`) does not finish
+//!   within 5 s: what a real Flink 1.20.1 JobManager refused a pod list did, 3 runs of 3;
 //! - 1: `ClusterEntrypoint` / `TaskManagerRunner` could not start;
 //! - 2: a fatal error at runtime (`ClusterEntrypoint.onFatalError`, `TaskManagerRunner.terminateJVM`);
 //! - 163 / 165: the entrypoint terminated with `ApplicationStatus.FAILED` (1443) / `UNKNOWN` (1445),
@@ -58,7 +60,7 @@ impl Rule for FlinkFatalExit {
 /// What an exit code means in Flink, for the exit codes this rule owns.
 pub(super) fn exit_meaning(code: i32) -> Option<&'static str> {
     Some(match code {
-        239 => "stopped by Flink's fatal-error handler (exit code 239 = System.exit(-17))",
+        239 => "stopped on a fatal error (exit code 239 = -17: FatalExitExceptionHandler, or JvmShutdownSafeguard halting a shutdown that hung)",
         1 => "failed to start (exit code 1: Flink's startup failure code)",
         2 => "stopped on a fatal runtime error (exit code 2: Flink's runtime failure code)",
         163 => "terminated with application status FAILED (exit code 163 = 1443 & 0xFF)",
@@ -146,6 +148,12 @@ fn finding(
         c.name(),
         logs.previous.unwrap_or(!current_is_terminated),
     );
+    // The log names a specific cause that no other rule reports (a missing plugin or jar, a bad
+    // memory setting): this finding is that cause, not just the exit.
+    if let Some(m) = logs.root().filter(|m| named_here(m.signature.category)) {
+        f = with_category(f, m.signature.category);
+        f.title = format!("{}: {}", f.title, m.title());
+    }
     let fix = match logs.root() {
         Some(m) => format!(
             "The exit is the symptom; the log names the cause at line {}: {}.\n{}\n\n\
@@ -165,6 +173,23 @@ fn finding(
         ),
     };
     f.fix(fix).verify(pod_verify(pod, c.name()))
+}
+
+/// Whether FLK103 reports a cause its log names under that cause's category: a specific one that
+/// no other rule reports from the same log or pod (those rules explain FLK103 instead: FLK501 the
+/// 403s, FLK109 OutOfMemoryError, FLK107 OOMKilled, FLK301/302 and FLK502 what the configuration
+/// and ServiceAccount already show).
+fn named_here(category: Category) -> bool {
+    !category.is_symptom()
+        && !matches!(
+            category,
+            Category::RbacForbidden
+                | Category::DefaultServiceAccount
+                | Category::SaTokenUnreadable
+                | Category::JvmOutOfMemory
+                | Category::OomKilled
+                | Category::HaMisconfigured
+        )
 }
 
 // ----------------------------------------------------------------------------------------------
