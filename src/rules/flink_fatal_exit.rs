@@ -30,7 +30,7 @@ pub struct FlinkFatalExit;
 static META: RuleMeta = RuleMeta {
     id: "FLK103",
     name: "flink_fatal_exit",
-    summary: "a Flink process died through its fatal-error path (exit codes 239, 1, 2), with the cause from its previous log (symptom)",
+    summary: "a Flink process died through its fatal-error path (exit codes 239, 1, 2); reported as the cause its log names when no other rule reports it, else a symptom",
     category: Category::FlinkFatalExit,
     severity: Severity::Critical,
     explains: &["FLK401"],
