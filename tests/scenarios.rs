@@ -1,4 +1,4 @@
-//! Scenario bundles whose expectations are data: every `tests/scenarios/*/expect.yaml` says what
+//! Scenario bundles whose expectations are data: every `tests/scenarios/*/expect.txt` says what
 //! `kubectl flink doctor --from` must report on its bundle (findings in rank order with rule,
 //! category, object and cause; the exit code; what the stderr note names), and this test runs the
 //! real binary on each. The e2e tests seed the same bundles into a real API server and check that
@@ -15,13 +15,13 @@ fn bundles_with_expectations() -> Vec<PathBuf> {
     let mut out: Vec<PathBuf> = std::fs::read_dir(&root)
         .expect("tests/scenarios")
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.join("expect.yaml").is_file())
+        .filter(|p| p.join("expect.txt").is_file())
         .collect();
     out.sort();
     out
 }
 
-/// One finding as expect.yaml writes it: `rule category Kind/name <- cause index`.
+/// One finding as expect.txt writes it: `rule category Kind/name <- cause index`.
 fn describe(f: &Value, causes: &[Option<usize>], i: usize) -> String {
     let cause = causes[i].map(|c| format!(" <- {c}")).unwrap_or_default();
     format!(
@@ -36,14 +36,14 @@ fn describe(f: &Value, causes: &[Option<usize>], i: usize) -> String {
 #[test]
 fn every_bundle_with_an_expect_file_is_diagnosed_as_it_says() {
     let bundles = bundles_with_expectations();
-    assert!(bundles.len() >= 5, "expect.yaml files: {bundles:?}");
+    assert!(bundles.len() >= 30, "expect.txt files: {bundles:?}");
     let mut failures = Vec::new();
     for dir in &bundles {
         let name = dir.file_name().unwrap().to_string_lossy().into_owned();
         let expect: Value = serde_yaml::from_str(
-            &std::fs::read_to_string(dir.join("expect.yaml")).expect("read expect.yaml"),
+            &std::fs::read_to_string(dir.join("expect.txt")).expect("read expect.txt"),
         )
-        .unwrap_or_else(|e| panic!("{name}/expect.yaml: {e}"));
+        .unwrap_or_else(|e| panic!("{name}/expect.txt: {e}"));
         let out = Command::new(PLUGIN)
             .args(["doctor", "--from"])
             .arg(dir)
@@ -68,7 +68,7 @@ fn every_bundle_with_an_expect_file_is_diagnosed_as_it_says() {
             .collect();
         let want: Vec<String> = expect["findings"]
             .as_array()
-            .unwrap_or_else(|| panic!("{name}/expect.yaml: no findings list"))
+            .unwrap_or_else(|| panic!("{name}/expect.txt: no findings list"))
             .iter()
             .map(|f| {
                 let cause = f["causedBy"]
