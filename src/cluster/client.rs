@@ -126,13 +126,23 @@ pub fn parse_duration(text: &str) -> Result<Option<Duration>, Error> {
     if !seconds.is_finite() || seconds < 0.0 {
         return Err(bad());
     }
-    Ok((seconds > 0.0).then(|| Duration::from_secs_f64(seconds)))
+    // Beyond what a Duration holds (about 584 billion years) is a typo, not a timeout.
+    Duration::try_from_secs_f64(seconds)
+        .map(|d| (!d.is_zero()).then_some(d))
+        .map_err(|_| bad())
 }
 
 #[cfg(test)]
 mod tests {
     use super::parse_duration;
     use std::time::Duration;
+
+    #[test]
+    fn absurd_durations_are_an_input_error_not_a_panic() {
+        for t in ["99999999999999999999", "9999999999999999h", "1e400", "-1s", "1e309m"] {
+            assert!(parse_duration(t).is_err(), "{t}");
+        }
+    }
 
     #[test]
     fn durations_as_kubectl_takes_them() {
