@@ -490,3 +490,41 @@ fn unreachable_cluster_exits_3_with_one_line() {
         r.stderr
     );
 }
+
+#[test]
+fn save_into_a_full_folder_is_refused_before_the_cluster_is_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let full = dir.path().join("bundle");
+    std::fs::create_dir(&full).unwrap();
+    write(&full, "keep.txt", "mine\n");
+    // A kubeconfig that points nowhere: were the cluster read first, this would be the error.
+    let cfg = kubeconfig(dir.path(), "https://127.0.0.1:1");
+    run(&[
+        "doctor",
+        "--kubeconfig",
+        cfg.to_str().unwrap(),
+        "--save",
+        full.to_str().unwrap(),
+    ])
+    .assert_one_line_error(2, "not empty");
+    assert_eq!(
+        std::fs::read_to_string(full.join("keep.txt")).unwrap(),
+        "mine\n"
+    );
+}
+
+#[test]
+fn an_absurd_request_timeout_is_an_input_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = kubeconfig(dir.path(), "https://127.0.0.1:1");
+    for t in ["99999999999999999999", "9999999999999999h"] {
+        run(&[
+            "doctor",
+            "--kubeconfig",
+            cfg.to_str().unwrap(),
+            "--request-timeout",
+            t,
+        ])
+        .assert_one_line_error(2, "invalid --request-timeout");
+    }
+}

@@ -24,6 +24,9 @@ pub async fn run(args: &DoctorArgs, kube: &KubeArgs, output: &OutputArgs) -> Res
             (loaded.snapshot, format!("bundle {}", path.display()))
         }
         None => {
+            if let Some(dir) = &args.save {
+                bundle::check_save_target(dir)?;
+            }
             let client = crate::cluster::client::connect(kube).await?;
             let scope = client.scope_description();
             let snapshot =

@@ -548,6 +548,22 @@ fn newest_timestamp(s: &Snapshot) -> Option<chrono::DateTime<chrono::Utc>> {
     events.chain(pods).chain(crs).max()
 }
 
+/// Whether `--save DIR` can be written: DIR is new, or an empty directory. Checked before the
+/// cluster is read, so that a long gather is never lost to a full folder.
+pub fn check_save_target(dir: &Path) -> Result<(), BundleError> {
+    let werr = |source| BundleError::Write {
+        path: dir.to_path_buf(),
+        source,
+    };
+    if dir.exists() && fs::read_dir(dir).map_err(werr)?.next().is_some() {
+        return Err(werr(std::io::Error::new(
+            std::io::ErrorKind::AlreadyExists,
+            "directory exists and is not empty",
+        )));
+    }
+    Ok(())
+}
+
 /// Writes a snapshot as a bundle directory (the `--save` layout). Secrets keep metadata only.
 /// Everything is written to a temporary directory first and renamed into place, so a failure
 /// never leaves a half-written bundle.
@@ -556,15 +572,7 @@ pub fn save(s: &Snapshot, dir: &Path) -> Result<(), BundleError> {
         let path = path.to_path_buf();
         move |source| BundleError::Write { path, source }
     };
-    if dir.exists() && fs::read_dir(dir).map_err(werr(dir))?.next().is_some() {
-        return Err(BundleError::Write {
-            path: dir.to_path_buf(),
-            source: std::io::Error::new(
-                std::io::ErrorKind::AlreadyExists,
-                "directory exists and is not empty",
-            ),
-        });
-    }
+    check_save_target(dir)?;
     let parent = dir
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
