@@ -139,7 +139,13 @@ mod tests {
 
     #[test]
     fn absurd_durations_are_an_input_error_not_a_panic() {
-        for t in ["99999999999999999999", "9999999999999999h", "1e400", "-1s", "1e309m"] {
+        for t in [
+            "99999999999999999999",
+            "9999999999999999h",
+            "1e400",
+            "-1s",
+            "1e309m",
+        ] {
             assert!(parse_duration(t).is_err(), "{t}");
         }
     }

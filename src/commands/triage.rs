@@ -873,7 +873,9 @@ Caused by: java.lang.OutOfMemoryError: Metaspace. The metaspace out-of-memory er
             .find(|f| f.category == Category::FlinkVersionMismatch)
             .unwrap_or_else(|| panic!("{:#?}", o.report.findings));
         assert!(
-            f.evidence.iter().any(|e| e.starts_with("paste:10: spec.flinkVersion: v1_14")),
+            f.evidence
+                .iter()
+                .any(|e| e.starts_with("paste:10: spec.flinkVersion: v1_14")),
             "{:?}",
             f.evidence
         );
