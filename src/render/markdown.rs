@@ -8,6 +8,7 @@ use crate::rank::Report;
 use std::io::{self, Write};
 
 pub fn render(report: &Report, context: &Context, out: &mut dyn Write) -> io::Result<()> {
+    let report = &*super::printable(report);
     let title = if context.scope.is_empty() {
         format!("kubectl flink {}", context.command)
     } else {

@@ -36,6 +36,50 @@ pub fn render(
     }
 }
 
+/// The report as a terminal or a Markdown viewer may show it: control characters other than
+/// newline and tab (an escape sequence in a log line, a carriage return, a bell) shown as `�`,
+/// so that text taken from a cluster or a paste cannot move the cursor, clear the screen or set
+/// the window title. Borrowed unchanged when there is nothing to replace (the usual case).
+pub(crate) fn printable(report: &Report) -> std::borrow::Cow<'_, Report> {
+    fn unsafe_char(c: char) -> bool {
+        c.is_control() && c != '\n' && c != '\t'
+    }
+    fn clean(s: &mut String) {
+        if s.chars().any(unsafe_char) {
+            *s = s
+                .chars()
+                .map(|c| if unsafe_char(c) { '\u{FFFD}' } else { c })
+                .collect();
+        }
+    }
+    fn clean_object(o: &mut ObjectRef) {
+        clean(&mut o.kind);
+        clean(&mut o.name);
+        if let Some(ns) = o.namespace.as_mut() {
+            clean(ns);
+        }
+    }
+    let dirty = |f: &Finding| {
+        std::iter::once(&f.title)
+            .chain(&f.evidence)
+            .chain([&f.fix, &f.verify, &f.object.name])
+            .any(|s| s.chars().any(unsafe_char))
+    };
+    if !report.findings.iter().any(dirty) {
+        return std::borrow::Cow::Borrowed(report);
+    }
+    let mut r = report.clone();
+    for f in &mut r.findings {
+        clean(&mut f.title);
+        f.evidence.iter_mut().for_each(clean);
+        clean(&mut f.fix);
+        clean(&mut f.verify);
+        clean_object(&mut f.object);
+        f.also.iter_mut().for_each(clean_object);
+    }
+    std::borrow::Cow::Owned(r)
+}
+
 /// One finding placed in the cause tree: roots at depth 0, the symptoms they explain below.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Entry<'a> {
@@ -428,5 +472,27 @@ mod tests {
             object_line(&report.findings[0]),
             "FlinkDeployment/orders -n analytics"
         );
+    }
+
+    #[test]
+    fn control_characters_never_reach_a_terminal() {
+        let mut report = fixtures::report();
+        report.findings[0].evidence[0] =
+            "L3: ERROR boom \u{1b}]0;pwned\u{7} \u{1b}[2J\r done".into();
+        report.findings[0].fix = "step one\n\tstep two".into();
+        let style = Style::PLAIN;
+        let ctx = Context::default();
+        for format in [Format::Table, Format::Markdown] {
+            let mut out = Vec::new();
+            render(&report, &ctx, format, &style, &mut out).unwrap();
+            let text = String::from_utf8(out).unwrap();
+            assert!(
+                !text.contains('\u{1b}') && !text.contains('\u{7}') && !text.contains('\r'),
+                "{format:?}: {text}"
+            );
+            assert!(text.contains("ERROR boom"), "{text}");
+        }
+        let clean = fixtures::report();
+        assert!(matches!(printable(&clean), std::borrow::Cow::Borrowed(_)));
     }
 }

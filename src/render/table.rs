@@ -45,6 +45,7 @@ pub fn render_with_clusters(
     style: &Style,
     out: &mut dyn Write,
 ) -> io::Result<()> {
+    let report = &*super::printable(report);
     if report.findings.is_empty() {
         let scope = if context.scope.is_empty() {
             String::new()
