@@ -681,6 +681,25 @@ pub static SIGNATURES: &[Signature] = &[
             "netty/netty@netty-4.1.128.Final:transport/src/main/java/io/netty/channel/AbstractChannel.java",
         ],
     },
+    // JobMaster.resolveTaskManagerLocation: the TaskManager registered with a name the JobManager
+    // cannot resolve (taskmanager.host set to a name without a DNS record).
+    Signature {
+        id: "SIG-TM-ADDRESS-UNRESOLVED",
+        category: Category::TaskmanagerUnreachable,
+        severity: Severity::Critical,
+        literals: &["Could not accept TaskManager registration", "TaskManager address "],
+        pattern: r"TaskManager address (?P<host>[A-Za-z0-9.-]+) cannot be resolved",
+        title: "the JobManager cannot resolve the address TaskManager {host} registered with",
+        explanation: "a TaskManager registered with a host name (its `taskmanager.host`) that does not resolve from the JobManager, so the JobManager rejects it and its slots never count",
+        fix: "make every TaskManager advertise an address the JobManager can resolve: leave `taskmanager.host` unset (Flink then uses the pod IP), or set it to the pod IP from the downward API (`status.podIP`); a per-pod DNS name needs a headless Service whose name is the pod's `spec.subdomain` and whose selector matches the TaskManager pods",
+        verify: "kubectl get pods -l component=taskmanager -o wide",
+        explains: NO_TASKMANAGERS,
+        supersedes: &[],
+        examples: &["org.apache.flink.util.FlinkException: TaskManager address flink-taskmanager-2.flink-taskmanager-headless.flink.svc.cluster.local cannot be resolved. flink-taskmanager-2.flink-taskmanager-headless.flink.svc.cluster.local: Name or service not known"],
+        sources: &[
+            "apache/flink@c20d1003e68e:flink-runtime/src/main/java/org/apache/flink/runtime/jobmaster/JobMaster.java",
+        ],
+    },
     // TaskExecutor's ResourceManager connection (verbatim in public logs, akka and pekko).
     Signature {
         id: "SIG-RM-ADDRESS-UNRESOLVED",
@@ -758,6 +777,105 @@ pub static SIGNATURES: &[Signature] = &[
         sources: &[
             "netty/netty@netty-4.1.128.Final:transport/src/main/java/io/netty/channel/AbstractChannel.java",
             "observed:java.net.ConnectException: Connection refused (JDK socket connect, ECONNREFUSED)",
+        ],
+    },
+    // Flink's REST client (shaded Netty) refused on a port of the NodePort range (30000-32767):
+    // the JobManager's REST Service exposed as NodePort, reached at an address that does not serve it.
+    Signature {
+        id: "SIG-REST-NODEPORT-REFUSED",
+        category: Category::JobmanagerUnreachable,
+        severity: Severity::Critical,
+        literals: &["AnnotatedConnectException: Connection refused: "],
+        pattern: r"shaded\.netty4\.io\.netty\.channel\.AbstractChannel\$AnnotatedConnectException: Connection refused: (?P<host>[A-Za-z0-9.-]+)?/(?P<ip>[0-9a-fA-F.:]+?):(?P<port>3[01]\d{3}|32[0-6]\d{2}|327[0-5]\d|3276[0-7])\b",
+        title: "the JobManager's REST NodePort {port} refuses connections at {ip}",
+        explanation: "Flink's REST client was refused on a NodePort: the JobManager's REST Service is exposed as NodePort, and the address the client uses does not serve that port (not a node's IP, or no Ready JobManager behind it)",
+        fix: "reach the NodePort on a node's IP (`kubectl get nodes -o wide`) and check the REST Service has endpoints; Flink clients before 1.14 build the NodePort URL from the Kubernetes API server's address, which is not a node in managed clusters: use `kubernetes.rest-service.exposed.type: LoadBalancer` (or an Ingress), run the client inside the cluster with ClusterIP, or use Flink 1.14 or later",
+        verify: "kubectl get svc -o wide | grep -- -rest",
+        explains: &[],
+        supersedes: &[],
+        examples: &["Caused by: org.apache.flink.shaded.netty4.io.netty.channel.AbstractChannel$AnnotatedConnectException: Connection refused: /10.192.0.1:30990"],
+        sources: &[
+            "netty/netty@netty-4.1.128.Final:transport/src/main/java/io/netty/channel/AbstractChannel.java",
+            "apache/flink@c20d1003e68e:flink-kubernetes/src/main/java/org/apache/flink/kubernetes/kubeclient/services/NodePortService.java",
+        ],
+    },
+    // Flink's KubernetesClusterDescriptor: the REST client cannot be built, in practice because the
+    // REST address does not resolve from where the client runs (a ClusterIP Service name outside the
+    // cluster; FLINK-20944).
+    Signature {
+        id: "SIG-REST-CLIENT-NOT-CREATED",
+        category: Category::JobmanagerUnreachable,
+        severity: Severity::Warning,
+        literals: &["Could not create the RestClusterClient"],
+        pattern: r"Could not create the RestClusterClient",
+        title: "the Flink client cannot reach the JobManager's REST endpoint",
+        explanation: "the Flink client could not build its REST client for the cluster: the REST address it got from the Kubernetes Service (with `kubernetes.rest-service.exposed.type: ClusterIP`, the in-cluster name `<cluster-id>-rest.<namespace>`) does not resolve or connect from where the client runs",
+        fix: "run the client (or the tool that submits and watches jobs) inside the cluster network, or expose the REST Service so the client can reach it: `kubernetes.rest-service.exposed.type: LoadBalancer` or `NodePort`, or an Ingress; the `Caused by:` below this line names the address that failed",
+        verify: "kubectl get svc -o wide | grep -- -rest",
+        explains: &[],
+        supersedes: &[],
+        examples: &["java.lang.RuntimeException: org.apache.flink.client.deployment.ClusterRetrieveException: Could not create the RestClusterClient."],
+        sources: &[
+            "apache/flink@c20d1003e68e:flink-kubernetes/src/main/java/org/apache/flink/kubernetes/KubernetesClusterDescriptor.java",
+        ],
+    },
+    // Flink <= 1.4 client (JobSubmissionClientActor): the job jars go to the JobManager's BlobServer
+    // on blob.server.port, a second port besides 6123.
+    Signature {
+        id: "SIG-BLOB-UPLOAD-FAILED",
+        category: Category::JobmanagerUnreachable,
+        severity: Severity::Critical,
+        literals: &["Could not upload the jar files to the job manager"],
+        pattern: r"Could not upload the jar files to the job manager",
+        title: "the client cannot upload the job's jars to the JobManager's BlobServer",
+        explanation: "the client reached the JobManager's RPC port but not its BlobServer, which receives the job jars on `blob.server.port` (random unless fixed): the port is not exposed by the Service or the network drops the connection",
+        fix: "fix the BlobServer port (`blob.server.port: 6124` in flink-conf.yaml) and expose it on the JobManager Service next to 6123 and 8081; check that no NetworkPolicy or CNI rule blocks it between the client and the JobManager pod",
+        verify: JM_VERIFY,
+        explains: &[],
+        supersedes: &[],
+        examples: &["org.apache.flink.client.program.ProgramInvocationException: The program execution failed: Could not upload the jar files to the job manager."],
+        sources: &[
+            "apache/flink@45397fe974e1:flink-runtime/src/main/java/org/apache/flink/runtime/client/JobSubmissionClientActor.java",
+        ],
+    },
+    // Flink <= 1.4 JobManager: its actor system cannot start at jobmanager.rpc.address.
+    Signature {
+        id: "SIG-JM-ACTOR-SYSTEM-FAILED",
+        category: Category::JobmanagerUnreachable,
+        severity: Severity::Critical,
+        literals: &["Could not create JobManager actor system", "Unable to create JobManager at address"],
+        pattern: r"Could not create JobManager actor system|Unable to create JobManager at address (?P<host>[A-Za-z0-9.-]+)",
+        title: "the JobManager cannot start its RPC endpoint at jobmanager.rpc.address",
+        explanation: "the JobManager binds its RPC endpoint to `jobmanager.rpc.address`; in Kubernetes that is the JobManager Service's name, which must resolve (the Service exists) before the JobManager starts",
+        fix: "create the JobManager Service before (or with) the JobManager, in the same namespace, and set `jobmanager.rpc.address` to its name; the `Caused by:` below this line says whether the name did not resolve or the address is not this pod's",
+        verify: JM_VERIFY,
+        explains: STARTUP,
+        supersedes: &[],
+        examples: &[
+            "java.lang.Exception: Could not create JobManager actor system",
+            "java.lang.Exception: Unable to create JobManager at address flink-jobmanager:6123 - Cannot assign requested address",
+        ],
+        sources: &[
+            "apache/flink@174ea06cc6b1:flink-runtime/src/main/scala/org/apache/flink/runtime/jobmanager/JobManager.scala",
+        ],
+    },
+    // Akka/Pekko remoting: a message addressed to flink@<name>:6123 reached a JobManager bound to
+    // another name (jobmanager.rpc.address differs from the name the TaskManagers use).
+    Signature {
+        id: "SIG-JM-NON-LOCAL-RECIPIENT",
+        category: Category::JobmanagerUnreachable,
+        severity: Severity::Critical,
+        literals: &["for non-local recipient [Actor["],
+        pattern: r"dropping message \[[^\]]*\] for non-local recipient \[Actor\[(?:akka|pekko)(?:\.ssl)?\.tcp://flink@(?P<host>[A-Za-z0-9.-]+):(?P<port>6123)/[^\]]*\]\] arriving at \[[^\]]*\] inbound addresses are \[(?:akka|pekko)(?:\.ssl)?\.tcp://flink@(?P<bound>[A-Za-z0-9.-]+):\d+\]",
+        title: "the JobManager drops messages for {host}:{port}: it is bound to {bound}",
+        explanation: "Flink's RPC only accepts messages addressed to the exact host name the JobManager bound to: the TaskManagers use {host}, the JobManager's `jobmanager.rpc.address` is {bound}",
+        fix: "use one name on both sides: set `jobmanager.rpc.address` on the JobManager to the Service name the TaskManagers connect to ({host}), and do not override it with the pod IP or another host name in the JobManager's args or environment",
+        verify: JM_VERIFY,
+        explains: JM_UNREACHABLE,
+        supersedes: &[],
+        examples: &["2021-08-27 09:16:57,917 ERROR akka.remote.EndpointWriter [] - dropping message [class akka.actor.ActorSelectionMessage] for non-local recipient [Actor[akka.tcp://flink@jobmanager-hs:6123/]] arriving at [akka.tcp://flink@jobmanager-hs:6123] inbound addresses are [akka.tcp://flink@cluster:6123]"],
+        sources: &[
+            "apache/pekko@v1.1.0:remote/src/main/scala/org/apache/pekko/remote/Endpoint.scala",
         ],
     },
     Signature {
@@ -1107,6 +1225,30 @@ pub static SIGNATURES: &[Signature] = &[
             r#"observed:bash/dash 'No such file or directory' / 'not found', and runc's 'exec: "<cmd>": executable file not found in $PATH', for a script the image lacks"#,
         ],
     },
+    // flink-dist's bin/taskmanager.sh and jobmanager.sh (1.10+) call functions that only the
+    // config.sh of the same release defines: scripts of two Flink versions mixed in one image.
+    Signature {
+        id: "SIG-FLINK-SCRIPTS-MIXED-VERSIONS",
+        category: Category::ImageIncompatible,
+        severity: Severity::Critical,
+        literals: &["runBashJavaUtilsCmd: command not found", "extractExecutionParams: command not found", "extractExecutionResults: command not found", "extractLoggingOutputs: command not found"],
+        pattern: r"(?P<script>[\w./-]*\.sh): line \d+: (?P<function>runBashJavaUtilsCmd|extractExecutionParams|extractExecutionResults|extractLoggingOutputs): command not found",
+        title: "{script} calls {function}, which the image's config.sh does not define: Flink scripts of two versions are mixed",
+        explanation: "Flink's start scripts and bin/config.sh come from different Flink releases (the functions they call were added to config.sh in Flink 1.10): the image, or an operator or chart that brings its own scripts, mixes two Flink versions",
+        fix: "use start scripts of the image's own Flink version: build the image FROM one official `flink:<version>` image without copying another release's bin/ over it, and use an operator or chart release made for that Flink version",
+        verify: "",
+        explains: NO_TASKMANAGERS,
+        supersedes: &[],
+        examples: &[
+            "/opt/flink/bin/taskmanager.sh: line 52: runBashJavaUtilsCmd: command not found",
+            "/opt/flink/bin/taskmanager.sh: line 53: extractExecutionParams: command not found",
+        ],
+        sources: &[
+            "apache/flink@release-1.10.0:flink-dist/src/main/flink-bin/bin/taskmanager.sh",
+            "apache/flink@release-1.10.0:flink-dist/src/main/flink-bin/bin/config.sh",
+            "observed:bash's '<script>: line N: <name>: command not found' for a function no sourced file defines",
+        ],
+    },
     Signature {
         id: "SIG-FLINK-DIR-NOT-WRITABLE",
         category: Category::ImageIncompatible,
@@ -1127,6 +1269,30 @@ pub static SIGNATURES: &[Signature] = &[
         sources: &[
             "apache/flink-docker@0ac313e39fda:docker-entrypoint.sh",
             "observed:GNU sed, cp and bash redirection errors (Read-only file system, Permission denied) on /opt/flink/conf",
+        ],
+    },
+    // gosu, which the official image's entrypoint uses to drop from root to `flink` (early images
+    // always did; current ones only when started as root, see drop_privs_cmd).
+    Signature {
+        id: "SIG-GOSU-SWITCH-USER",
+        category: Category::ImageIncompatible,
+        severity: Severity::Critical,
+        literals: &["error: failed switching to "],
+        pattern: r#"error: failed switching to ["'](?P<user>flink)["']:? (?P<error>[\w :.-]*\w)"#,
+        title: "the image's entrypoint cannot switch to the `flink` user: {error}",
+        explanation: "the image's entrypoint starts as root and switches to the `flink` user with gosu; it fails when the container runs as another user (securityContext.runAsUser) or without the SETUID/SETGID capabilities",
+        fix: "use a current official image (its entrypoint only switches users when started as root) and run it as the image's user (`securityContext.runAsUser: 9999`), or keep running as root with the SETUID and SETGID capabilities",
+        verify: "",
+        explains: NO_TASKMANAGERS,
+        supersedes: &[],
+        examples: &[
+            r#"error: failed switching to "flink": operation not permitted"#,
+            "error: failed switching to 'flink': operation not permitted",
+        ],
+        sources: &[
+            "tianon/gosu@1.10:main.go",
+            "tianon/gosu@1.19:main.go",
+            "apache/flink-docker@0ac313e39fda:docker-entrypoint.sh",
         ],
     },
     // --- spec -----------------------------------------------------------------------------------
@@ -1171,22 +1337,57 @@ pub static SIGNATURES: &[Signature] = &[
             "kubernetes/apimachinery@kubernetes-1.36.3:pkg/api/errors/errors.go",
         ],
     },
+    // The API server's 422 for the JobManager Deployment or a TaskManager pod Flink creates from the
+    // pod template (inside fabric8's "Failure executing: POST ...").
+    Signature {
+        id: "SIG-POD-SPEC-INVALID",
+        category: Category::PodtemplateInvalid,
+        severity: Severity::Critical,
+        literals: &["\" is invalid: "],
+        pattern: r#"(?P<kind>Deployment\.apps|Pod) \\?"(?P<object>[^"\\]+)\\?" is invalid: \[?(?P<field>spec\.(?:template\.spec\.)?(?:containers|initContainers|volumes)\[\d+\][\w.\[\]]*): (?P<reason>Not found|Required value|Invalid value|Unsupported value|Duplicate value)"#,
+        title: "the API server rejects {kind} {object}: {field}: {reason}",
+        explanation: "the pod spec Flink built from the pod template is invalid (e.g. a volumeMount whose volume is not declared), so the API server refuses to create the {kind|pod}",
+        fix: "fix {field} in the pod template (spec.podTemplate, spec.jobManager.podTemplate, spec.taskManager.podTemplate or `kubernetes.pod-template-file.*`): every volumeMount needs a volume of the same name under the template's spec.volumes, and names must be unique",
+        verify: VALIDATION_VERIFY,
+        explains: NO_TASKMANAGERS,
+        supersedes: &[],
+        examples: &[r#"Failure executing: POST at: https://10.96.0.1/apis/apps/v1/namespaces/default/deployments. Message: Deployment.apps "basic-example" is invalid: [spec.template.spec.containers[0].volumeMounts[0].name: Not found: "flink-logs", spec.template.spec.containers[0].volumeMounts[1].name: Not found: "downloads"]."#],
+        sources: &[
+            "kubernetes/apimachinery@kubernetes-1.36.3:pkg/api/errors/errors.go",
+            "kubernetes/apimachinery@kubernetes-1.36.3:pkg/util/validation/field/errors.go",
+            "fabric8io/kubernetes-client@v7.8.0:kubernetes-client/src/main/java/io/fabric8/kubernetes/client/dsl/internal/OperationSupport.java",
+        ],
+    },
     // Flink's memory utils (TaskExecutorFlinkMemoryUtils, JobManagerFlinkMemoryUtils, ...).
     Signature {
         id: "SIG-FLINK-MEMORY-CONFIG",
         category: Category::MemoryConfigInvalid,
         severity: Severity::Critical,
-        literals: &["exceed configured Total Flink Memory", "exceed configured Total Process Memory", "is not in configured JVM Overhead range", "memory configuration failed:"],
-        pattern: r"(?:(?P<process>TaskManager|JobManager) memory configuration failed: .*?)?(?:exceed configured Total (?:Flink|Process) Memory|is not in configured JVM Overhead range|memory configuration failed:)",
+        literals: &[
+            "exceed configured Total Flink Memory",
+            "exceed configured Total Process Memory",
+            "is not in configured JVM Overhead range",
+            "memory configuration failed:",
+            "is less than the configured Off-heap Memory",
+            "exceeds the configured Total Flink Memory",
+            "does not match the configured Total Flink Memory",
+            "is less than the sum of the derived Total Flink Memory size",
+            "do not add up to the configured Total Process Memory size",
+        ],
+        pattern: r"(?:(?P<process>TaskManager|JobManager) memory configuration failed: .*?)?(?:exceed configured Total (?:Flink|Process) Memory|is not in configured JVM Overhead range|memory configuration failed:|is less than the configured Off-heap Memory|exceeds the configured Total Flink Memory|does not match the configured Total Flink Memory|is less than the sum of the derived Total Flink Memory size|do not add up to the configured Total Process Memory size)",
         title: "{process|Flink}'s memory options contradict each other",
         explanation: "Flink cannot derive its memory layout: the configured components do not fit the total (process or Flink) memory",
         fix: "set only the total (spec.taskManager.resource.memory / spec.jobManager.resource.memory) and drop the explicit component sizes (`taskmanager.memory.*.size`, `jobmanager.memory.*.size`) from flinkConfiguration, or raise the total so the components fit as the message computes",
         verify: "",
         explains: STARTUP,
         supersedes: &[],
-        examples: &["org.apache.flink.configuration.IllegalConfigurationException: TaskManager memory configuration failed: Sum of configured Framework Heap Memory (128.000mb (134217728 bytes)), Framework Off-Heap Memory (128.000mb (134217728 bytes)), Task Off-Heap Memory (0 bytes), Managed Memory (100.800mb (105696462 bytes)) and Network Memory (64.000mb (67108864 bytes)) exceed configured Total Flink Memory (252.000mb (264241152 bytes))."],
+        examples: &[
+            "Exception in thread \"main\" org.apache.flink.configuration.IllegalConfigurationException: The configured Total Flink Memory (52.000mb (54525952 bytes)) is less than the configured Off-heap Memory (128.000mb (134217728 bytes)).",
+            "org.apache.flink.configuration.IllegalConfigurationException: TaskManager memory configuration failed: Sum of configured Framework Heap Memory (128.000mb (134217728 bytes)), Framework Off-Heap Memory (128.000mb (134217728 bytes)), Task Off-Heap Memory (0 bytes), Managed Memory (100.800mb (105696462 bytes)) and Network Memory (64.000mb (67108864 bytes)) exceed configured Total Flink Memory (252.000mb (264241152 bytes)).",
+        ],
         sources: &[
             "apache/flink@c20d1003e68e:flink-runtime/src/main/java/org/apache/flink/runtime/clusterframework/TaskExecutorProcessUtils.java",
+            "apache/flink@c20d1003e68e:flink-runtime/src/main/java/org/apache/flink/runtime/util/config/memory/jobmanager/JobManagerFlinkMemoryUtils.java",
             "apache/flink@c20d1003e68e:flink-runtime/src/main/java/org/apache/flink/runtime/jobmanager/JobManagerProcessUtils.java",
             "apache/flink@c20d1003e68e:flink-runtime/src/main/java/org/apache/flink/runtime/util/config/memory/taskmanager/TaskExecutorFlinkMemoryUtils.java",
             "apache/flink@c20d1003e68e:flink-runtime/src/main/java/org/apache/flink/runtime/util/config/memory/ProcessMemoryUtils.java",
@@ -1500,6 +1701,27 @@ pub static SIGNATURES: &[Signature] = &[
             "apache/flink-kubernetes-operator@release-1.15.0:helm/flink-kubernetes-operator/crds/flinkdeployments.flink.apache.org-v1.yml",
         ],
     },
+    // Jackson, deserializing a FlinkDeployment with the operator's API classes (the operator itself,
+    // or a tool built on flink-kubernetes-operator-api) older than the resource's flinkVersion.
+    Signature {
+        id: "SIG-FLINK-VERSION-ENUM-JSON",
+        category: Category::FlinkVersionUnsupported,
+        severity: Severity::Critical,
+        literals: &["operator.api.spec.FlinkVersion`"],
+        pattern: r#"Cannot deserialize value of type `org\.apache\.flink\.kubernetes\.operator\.api\.spec\.FlinkVersion`(?:\s+from String "(?P<requested>[^"]+)")?"#,
+        title: "the operator API in use does not know flinkVersion {requested|of the resource}",
+        explanation: "a FlinkDeployment names a flinkVersion that the operator API classes reading it do not have (the operator, or a tool built on flink-kubernetes-operator-api, is older than the CRDs and the resource)",
+        fix: "upgrade whatever reads the resource (the operator, or the tool's flink-kubernetes-operator-api dependency) to a release that knows {requested|that version}, or use a flinkVersion from the list in the message",
+        verify: "kubectl get flinkdeployment -o custom-columns=NAME:.metadata.name,VERSION:.spec.flinkVersion",
+        explains: &[],
+        supersedes: &[],
+        examples: &[r#"Caused by: com.fasterxml.jackson.databind.exc.InvalidFormatException: Cannot deserialize value of type `org.apache.flink.kubernetes.operator.api.spec.FlinkVersion` from String "v2_2": not one of the values accepted for Enum class: [v1_20, v1_13, v1_14, v1_15, v1_16, v1_17, v1_18, v1_19, v2_0]"#],
+        sources: &[
+            "FasterXML/jackson-databind@981486e204db:src/main/java/com/fasterxml/jackson/databind/deser/std/EnumDeserializer.java",
+            "FasterXML/jackson-databind@981486e204db:src/main/java/com/fasterxml/jackson/databind/DeserializationContext.java",
+            "apache/flink-kubernetes-operator@release-1.15.0:flink-kubernetes-operator-api/src/main/java/org/apache/flink/kubernetes/operator/api/spec/FlinkVersion.java",
+        ],
+    },
     Signature {
         id: "SIG-VALIDATION-MEMORY",
         category: Category::MemoryConfigInvalid,
@@ -1599,6 +1821,29 @@ pub static SIGNATURES: &[Signature] = &[
             "apache/flink-kubernetes-operator@release-1.15.0:flink-kubernetes-operator-api/src/main/java/org/apache/flink/kubernetes/operator/api/status/CommonStatus.java",
         ],
     },
+    // Operator AbstractFlinkService / AbstractJobReconciler: no usable state to upgrade from.
+    Signature {
+        id: "SIG-UPGRADE-MANUAL-RESTORE",
+        category: Category::UpgradeFailed,
+        severity: Severity::Critical,
+        literals: &["checkpoint not externally addressable", "last checkpoint is unknown, possibly due to an unrecoverable restore error"],
+        pattern: r"checkpoint not externally addressable|Job is in terminal state but last checkpoint is unknown, possibly due to an unrecoverable restore error",
+        title: "the operator cannot upgrade the job: it has no usable checkpoint to carry the state over",
+        explanation: "the operator needs a checkpoint or savepoint it can restore from to apply a spec change statefully; the latest one is not on durable storage (non-persistent checkpoint storage) or unknown, so it stops and asks for a manual restore",
+        fix: "configure durable checkpoint storage (`execution.checkpointing.dir` / `state.checkpoints.dir` on s3://, gs://, abfss://, hdfs://) so future upgrades work; to move on now, set `spec.job.initialSavepointPath` to a savepoint you trust and redeploy (delete and recreate the FlinkDeployment), or switch `spec.job.upgradeMode` to stateless if state may be dropped",
+        verify: "kubectl get flinkdeployment -o custom-columns=NAME:.metadata.name,ERROR:.status.error",
+        explains: &[],
+        supersedes: &[],
+        examples: &[
+            r#"'{"type":"org.apache.flink.kubernetes.operator.exception.UpgradeFailureException","message":"Latest checkpoint not externally addressable, Manual restore required.","additionalMetadata":{},"throwableList":[]}'"#,
+            "org.apache.flink.kubernetes.operator.exception.UpgradeFailureException: Job is in terminal state but last checkpoint is unknown, possibly due to an unrecoverable restore error. Manual restore required.",
+        ],
+        sources: &[
+            "apache/flink-kubernetes-operator@release-1.15.0:flink-kubernetes-operator/src/main/java/org/apache/flink/kubernetes/operator/service/AbstractFlinkService.java",
+            "apache/flink-kubernetes-operator@release-1.15.0:flink-kubernetes-operator/src/main/java/org/apache/flink/kubernetes/operator/reconciler/deployment/AbstractJobReconciler.java",
+            "apache/flink-kubernetes-operator@release-1.15.0:flink-kubernetes-operator-api/src/main/java/org/apache/flink/kubernetes/operator/api/status/CommonStatus.java",
+        ],
+    },
     // --- job: state restore -----------------------------------------------------------------------
     // Flink Checkpoints.loadAndValidateCheckpoint (verbatim in many public logs).
     Signature {
@@ -1638,6 +1883,29 @@ pub static SIGNATURES: &[Signature] = &[
         examples: &["Caused by: java.io.FileNotFoundException: Cannot find checkpoint or savepoint file/directory 'file:/tmp/flink-checkpoints/orders/2a9f0f3c0d6e4a7b8c9d0e1f2a3b4c5d/chk-263' on file system 'file'."],
         sources: &[
             "apache/flink@c20d1003e68e:flink-runtime/src/main/java/org/apache/flink/runtime/state/filesystem/AbstractFsCheckpointStorageAccess.java",
+        ],
+    },
+    // The JobMaster's restore step in a stack trace (SchedulerBase up to 1.12, DefaultExecutionGraphFactory
+    // since): whatever the exception, it was thrown while restoring the savepoint the job was given.
+    Signature {
+        id: "SIG-SAVEPOINT-RESTORE-FRAME",
+        category: Category::SavepointRestoreFailed,
+        severity: Severity::Warning,
+        literals: &[".tryRestoreExecutionGraphFromSavepoint("],
+        pattern: r"at org\.apache\.flink\.runtime\.scheduler\.\w+\.tryRestoreExecutionGraphFromSavepoint\(",
+        title: "the job failed while restoring from its savepoint",
+        explanation: "the JobMaster failed in the step that restores the job's state from the savepoint it was started with (`execution.savepoint.path`, spec.job.initialSavepointPath, or the savepoint of an upgrade)",
+        fix: "read the exception this frame belongs to (and its `Caused by:`) for the reason; check that the savepoint path exists and is the savepoint directory or its `_metadata` file, that its scheme has a file system plugin, and that the program still has the operators (uids) and max parallelism of the savepoint",
+        verify: "",
+        explains: STARTUP,
+        supersedes: &[],
+        examples: &[
+            "\tat org.apache.flink.runtime.scheduler.DefaultExecutionGraphFactory.tryRestoreExecutionGraphFromSavepoint(DefaultExecutionGraphFactory.java:223) ~[flink-dist-1.17.1.jar:1.17.1]",
+            "\tat org.apache.flink.runtime.scheduler.SchedulerBase.tryRestoreExecutionGraphFromSavepoint(SchedulerBase.java:316) ~[flink-dist_2.12-1.11.2.jar:1.11.2]",
+        ],
+        sources: &[
+            "apache/flink@c20d1003e68e:flink-runtime/src/main/java/org/apache/flink/runtime/scheduler/DefaultExecutionGraphFactory.java",
+            "apache/flink@853e1906c3fe:flink-runtime/src/main/java/org/apache/flink/runtime/scheduler/SchedulerBase.java",
         ],
     },
     Signature {
@@ -1736,6 +2004,24 @@ pub static SIGNATURES: &[Signature] = &[
         sources: &[
             "apache/hadoop@114af3ecaef8:hadoop-tools/hadoop-azure/src/main/java/org/apache/hadoop/fs/azurebfs/contracts/exceptions/AbfsRestOperationException.java",
             "observed:Azure Storage error codes AuthorizationPermissionMismatch / AuthorizationFailure and their server messages",
+        ],
+    },
+    // Flink's LocalFileSystem.create (file:// paths: a PersistentVolume, NFS or host mount).
+    Signature {
+        id: "SIG-FS-MKDIRS-FAILED",
+        category: Category::StorageAccessDenied,
+        severity: Severity::Critical,
+        literals: &["Mkdirs failed to create file:"],
+        pattern: r"IOException: Mkdirs failed to create (?P<path>file:/[^\s,;]+)",
+        title: "Flink cannot create {path}: the volume is not writable for it",
+        explanation: "Flink could not create a directory under a file:// path (checkpoints, savepoints or high-availability.storageDir on a mounted volume): the mount is read-only or owned by another user than the one Flink runs as (`flink`, uid 9999 in the official image)",
+        fix: "make the mounted directory writable for the Flink user: `securityContext.fsGroup: 9999` in the pod template (for volumes that support it), or chown/chmod the export (NFS) to uid 9999, and mount it read-write on the JobManager and every TaskManager",
+        verify: "kubectl exec <jobmanager-pod> -- sh -c 'id; ls -ld <mount-path>'",
+        explains: STARTUP,
+        supersedes: &[],
+        examples: &["Caused by: java.io.IOException: Mkdirs failed to create file:/nas/flink/recovery/default"],
+        sources: &[
+            "apache/flink@c20d1003e68e:flink-core/src/main/java/org/apache/flink/core/fs/local/LocalFileSystem.java",
         ],
     },
     // --- job: file systems (flink-core FileSystem, HadoopFsFactory, Hadoop FileSystem) ----------
@@ -1839,6 +2125,43 @@ pub static SIGNATURES: &[Signature] = &[
         examples: &["jarURI must include a scheme"],
         sources: &[
             "apache/flink-kubernetes-operator@release-1.15.0:flink-kubernetes-operator/src/main/java/org/apache/flink/kubernetes/operator/validation/DefaultValidator.java",
+        ],
+    },
+    // Flink KubernetesUtils.checkJarFileForApplicationMode (up to 1.16).
+    Signature {
+        id: "SIG-APP-JAR-NOT-LOCAL",
+        category: Category::JobJarNotFound,
+        severity: Severity::Critical,
+        literals: &["is supported as schema for application mode"],
+        pattern: r#"Only "local" is supported as schema for application mode"#,
+        title: "application mode needs the job jar inside the image (local://)",
+        explanation: "this Flink version's application mode only takes a job jar already in the image (`local://`); a remote URI (https://, s3://) is not fetched",
+        fix: "build the jar into the image and point at it (`jarURI: local:///opt/flink/usrlib/<job>.jar`), or download it in an init container into a volume shared with flink-main-container and point jarURI at that local:// path; Flink 1.17 and later fetch remote jar URIs themselves (FLINK-28915)",
+        verify: "",
+        explains: STARTUP,
+        supersedes: &[],
+        examples: &[r#"Caused by: java.lang.IllegalArgumentException: Only "local" is supported as schema for application mode. This assumes that the jar is located in the image, not the Flink client. An example of such path is: local:///opt/flink/examples/streaming/WindowJoin.jar"#],
+        sources: &[
+            "apache/flink@4f7725aa790a:flink-kubernetes/src/main/java/org/apache/flink/kubernetes/utils/KubernetesUtils.java",
+        ],
+    },
+    // The same check in a stack trace: it throws a NullPointerException when `pipeline.jars` is unset.
+    Signature {
+        id: "SIG-APP-JAR-CHECK-FRAME",
+        category: Category::JobJarNotFound,
+        severity: Severity::Warning,
+        literals: &["KubernetesUtils.checkJarFileForApplicationMode("],
+        pattern: r"at org\.apache\.flink\.kubernetes\.utils\.KubernetesUtils\.checkJarFileForApplicationMode\(",
+        title: "application mode has no usable job jar (pipeline.jars)",
+        explanation: "the application-mode JobManager failed checking the job jar in `pipeline.jars`: none is configured (a NullPointerException: no jarURI, or the entrypoint did not read the configuration Flink on Kubernetes mounts at /opt/flink/conf, e.g. because the image moved FLINK_HOME) or its URI is not usable",
+        fix: "set spec.job.jarURI (or `pipeline.jars`) to the job jar inside the image (`local:///opt/flink/usrlib/<job>.jar`) and keep the image's FLINK_HOME at /opt/flink, where the configuration is mounted (`kubernetes.flink.conf.dir`); a job jar only on the system classpath, without pipeline.jars, works in native mode only with a Flink release that has FLINK-33926",
+        verify: "",
+        explains: STARTUP,
+        supersedes: &[],
+        examples: &["\tat org.apache.flink.kubernetes.utils.KubernetesUtils.checkJarFileForApplicationMode(KubernetesUtils.java:400) ~[flink-dist-1.15.2.jar:1.15.2]"],
+        sources: &[
+            "apache/flink@c20d1003e68e:flink-kubernetes/src/main/java/org/apache/flink/kubernetes/utils/KubernetesUtils.java",
+            "apache/flink@4f7725aa790a:flink-kubernetes/src/main/java/org/apache/flink/kubernetes/utils/KubernetesUtils.java",
         ],
     },
     Signature {

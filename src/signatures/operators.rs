@@ -7,9 +7,8 @@
 //!
 //! Left out on purpose (no taxonomy category says what happened, see the report of this file):
 //! the FlinkCluster job submitter's own failures (`Unknown job state, exiting 3`, `Failed to
-//! submit.`, `... there is no job id. Did you forget to execute the pipeline?`), scheduled or
-//! user-requested savepoint failures (`Savepoint creation failed: ...`), and a status update that
-//! is lost because the CRD has no status subresource (Lyft: phase stays "").
+//! submit.`, `... there is no job id. Did you forget to execute the pipeline?`) and scheduled or
+//! user-requested savepoint failures (`Savepoint creation failed: ...`).
 
 use super::Signature;
 use crate::finding::{Category, Severity};
@@ -98,7 +97,7 @@ pub static SIGNATURES: &[Signature] = &[
         explanation: "the operator writes a status the installed CRD's schema does not accept, so every status update fails and the resource never leaves its first state (no pods are created): the CRD and the operator image come from different versions (e.g. a CRD from master requiring jobManagerStatefulSet with an older image writing jobManagerDeployment, or the reverse)",
         fix: "install the CRD and the operator image of one release (check out the release tag you deploy, `make deploy IMG=<image of that tag>`, or the chart of that version), then restart the operator pod",
         verify: "kubectl get crd flinkclusters.flinkoperator.k8s.io -o jsonpath='{.spec.versions[*].schema.openAPIV3Schema.properties.status.properties.components.required}'",
-        explains: &[],
+        explains: &["SIG-LYFT-PHASE-NOT-STORED"],
         supersedes: &[],
         examples: &[
             r#"2021-07-22T06:07:37.788Z	ERROR	controllers.FlinkCluster	Failed to update cluster status	{"cluster": "default/flinksessioncluster-sample", "error": "FlinkCluster.flinkoperator.k8s.io \"flinksessioncluster-sample\" is invalid: [status.components.jobManagerDeployment: Required value, status.components.taskManagerDeployment: Required value]"}"#,
@@ -124,7 +123,7 @@ pub static SIGNATURES: &[Signature] = &[
   kubectl create clusterrole {role_name} --verb={verb} --resource={kubectl_resource}
   kubectl create clusterrolebinding {role_name} --clusterrole={role_name} --serviceaccount={namespace}:{sa}",
         verify: "kubectl auth can-i {verb} {kubectl_resource} --all-namespaces --as=system:serviceaccount:{namespace}:{sa}",
-        explains: &[],
+        explains: &["SIG-LYFT-PHASE-NOT-STORED"],
         supersedes: FORBIDDEN_GENERIC,
         examples: &[
             r#"E0714 15:58:28.598175       1 reflector.go:178] pkg/mod/k8s.io/client-go@v0.18.3/tools/cache/reflector.go:125: Failed to list *v1.StatefulSet: statefulsets.apps is forbidden: User "system:serviceaccount:flink-operator-system:default" cannot list resource "statefulsets" in API group "apps" at the cluster scope"#,
@@ -387,6 +386,39 @@ then delete the failed cert-job so `helm upgrade` runs it again",
         sources: &["spotify/flink-on-k8s-operator@v0.6.0:controllers/flinkcluster/flinkcluster_submit_job_script.go"],
     },
     // --- Lyft's flinkk8soperator (FlinkApplication, flink.k8s.io) ---------------------------------
+    // Phase New (""): the cluster of this deploy already exists, so an earlier reconcile created
+    // it and its move to ClusterStarting was never stored. job_manager_controller.go logs the
+    // AlreadyExists (and, v0.4.0 to v0.6.x, cluster.go logs the create error too) with the
+    // application's phase in the logger context.
+    Signature {
+        id: "SIG-LYFT-PHASE-NOT-STORED",
+        category: Category::CrdVersionMismatch,
+        severity: Severity::Warning,
+        literals: &[
+            "Jobmanager deployment already exists",
+            "Taskmanager deployment already exists",
+            "K8s object creation failed deployments.apps ",
+        ],
+        pattern: r#"(?:"app_name":"(?P<app>[^"]+)",(?:"ns":"(?P<app_namespace>[^"]+)",)?)?"phase":""\},.*?"msg":"(?:(?:Jobmanager|Taskmanager) deployment already exists|K8s object creation failed deployments\.apps \\?"(?P<deployment>[^"\\]+)\\?" already exists)|\bmsg="?(?:Jobmanager|Taskmanager) deployment already exists"?.*?\bphase=(?:""|\s|$)"#,
+        title: "FlinkApplication {app|<name>} stays in phase \"\": Lyft's operator finds its cluster already created, so its status updates are not stored",
+        explanation: "in phase \"\" (New) Lyft's operator creates the cluster of the deploy and then writes phase ClusterStarting through the status subresource; finding that cluster already there means an earlier write of the status was lost, and the application never leaves \"\" (no job is submitted). Repeated, this is a CRD that does not match the operator image: a CRD without `subresources: status` (installed before v0.4.0) under a newer image, or a CRD without a schema for status, whose fields the API server prunes. A 403 on flinkapplications/status (operator RBAC) and a status rejected by the schema have findings of their own; a single occurrence right after deleting and re-creating the application is harmless",
+        fix: "install the CRD (deploy/crd.yaml) and the ClusterRole (deploy/role.yaml, with update on flinkapplications/status) of the same release as the operator image you run, then restart the operator; check that the operator log shows no `K8s object update failed` line and the application's phase moves on",
+        verify: "kubectl get crd flinkapplications.flink.k8s.io -o jsonpath='{.spec.versions[*].subresources}{.spec.subresources}'",
+        explains: &[],
+        supersedes: &[],
+        examples: &[
+            r#"{"json":{"app_name":"ocr-data-producer","ns":"develop","phase":""},"level":"info","msg":"Jobmanager deployment already exists","ts":"2020-01-16T12:16:19Z"}"#,
+            r#"{"json":{"app_name":"ocr-data-producer","ns":"develop","phase":""},"level":"error","msg":"K8s object creation failed deployments.apps \"ocr-data-producer-12c326bf-jm\" already exists","ts":"2020-01-16T12:16:19Z"}"#,
+            r#"{"json":{"app_name":"flink-test-app","ns":"aws-us-east-1-dos1","phase":""},"level":"info","msg":"Jobmanager deployment already exists","ts":"2022-03-11T04:21:38Z"}"#,
+        ],
+        sources: &[
+            "lyft/flinkk8soperator@v0.4.0:pkg/controller/flink/job_manager_controller.go",
+            "lyft/flinkk8soperator@v0.4.0:pkg/controller/flink/task_manager_controller.go",
+            "lyft/flinkk8soperator@v0.4.0:pkg/controller/k8/cluster.go",
+            "lyft/flinkk8soperator@v0.7.0:pkg/controller/flink/job_manager_controller.go",
+            "observed:https://github.com/lyft/flinkk8soperator/issues/253 (operator log, CRD without a status schema)",
+        ],
+    },
     // Savepointing phase: the update's final savepoint (cancel with savepoint) failed.
     Signature {
         id: "SIG-LYFT-UPDATE-SAVEPOINT-FAILED",

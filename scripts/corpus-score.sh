@@ -1,0 +1,6 @@
+#!/usr/bin/env bash
+# Scores the real-failure corpus (tests/corpus) with triage: top-1 and top-3 per mode and per layer.
+# CORPUS_VERBOSE=1 also lists every case whose top-1 is wrong.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+cargo test -q --test corpus -- --ignored --nocapture score_table 2>&1 | grep -v '^running\|^test result\|^$\|^test score_table'
