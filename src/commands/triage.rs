@@ -314,8 +314,16 @@ impl Block {
 fn markers() -> &'static aho_corasick::AhoCorasick {
     static M: OnceLock<aho_corasick::AhoCorasick> = OnceLock::new();
     M.get_or_init(|| {
-        aho_corasick::AhoCorasick::new(["\\", "{\"type\"", "(Version: ", "Caused by:"])
-            .expect("markers compile")
+        aho_corasick::AhoCorasick::new([
+            "\\",
+            "{\"type\"",
+            "(Version: ",
+            "Caused by:",
+            "Name:",
+            "Namespace:",
+            "Start Time:",
+        ])
+        .expect("markers compile")
     })
 }
 
@@ -417,6 +425,12 @@ struct State {
     chain: usize,
     depth: usize,
     flink_version: Option<String>,
+    /// The object a pasted `kubectl describe` is about (its `Name:` and `Namespace:` header
+    /// lines), to fill the fix and verify commands of findings that name no pod themselves.
+    described_name: Option<String>,
+    described_namespace: Option<String>,
+    /// Whether what was described is a pod (`Start Time:`, a header only pods have).
+    described_pod: bool,
     /// Matches that found no room (more than `MAX_GROUPS` distinct findings).
     dropped: usize,
 }
@@ -425,6 +439,17 @@ impl State {
     fn line(&mut self, line: &str, line_no: usize) {
         if self.flink_version.is_none() && line.contains("(Version: ") {
             self.flink_version = flink_version(line);
+        }
+        if let Some((key, value)) = describe_header(line) {
+            let slot = if key == "Name" {
+                &mut self.described_name
+            } else {
+                &mut self.described_namespace
+            };
+            slot.get_or_insert_with(|| value.to_string());
+        }
+        if line.starts_with("Start Time:") {
+            self.described_pod = true;
         }
         let trimmed = line.trim_start();
         if trimmed.starts_with("Caused by:") {
@@ -492,6 +517,16 @@ impl State {
             .map(|(i, g)| {
                 if let Some(v) = &version {
                     g.fields.insert("flink_version".into(), v.clone());
+                }
+                // Only what a field does not already say: a pod row or a 403 names its own.
+                let pod = self.described_name.as_ref().filter(|_| self.described_pod);
+                for (key, value) in [
+                    ("pod", pod),
+                    ("pod_namespace", self.described_namespace.as_ref()),
+                ] {
+                    if let Some(v) = value {
+                        g.fields.entry(key.into()).or_insert_with(|| v.clone());
+                    }
                 }
                 derive_fields(&mut g.fields);
                 finding(i, g, causes[i], source)
@@ -606,6 +641,23 @@ fn capitalize(s: &str) -> String {
         Some(f) => f.to_uppercase().chain(c).collect(),
         None => String::new(),
     }
+}
+
+/// `Name:          orders-5d8f9c7b6d-x7k2p` / `Namespace:     analytics`: the first lines of
+/// `kubectl describe`, at the start of the line, one value that is a Kubernetes name.
+fn describe_header(line: &str) -> Option<(&'static str, &str)> {
+    for key in ["Name", "Namespace"] {
+        if let Some(rest) = line.strip_prefix(key).and_then(|r| r.strip_prefix(':')) {
+            let value = rest.trim();
+            let is_name = !value.is_empty()
+                && value.len() <= 253
+                && value.bytes().all(|b| {
+                    b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'.'
+                });
+            return is_name.then_some((key, value));
+        }
+    }
+    None
 }
 
 /// Flink's version from the entrypoint banner (`Starting ... (Version: 1.20.1, Scala: 2.12, Rev:...)`).
@@ -895,6 +947,24 @@ Caused by: java.lang.OutOfMemoryError: Metaspace. The metaspace out-of-memory er
         let f = &o.report.findings;
         assert_eq!(f[0].category, Category::JobJarNotFound, "{f:#?}");
         assert!(f[1..].iter().all(|s| s.caused_by.is_some()), "{f:#?}");
+    }
+
+    #[test]
+    fn a_pasted_describe_names_the_pod_in_the_commands() {
+        let text = "Name:             recommender-taskmanager-1-1\nNamespace:        analytics\nPriority:         0\nStart Time:       Sat, 28 Nov 2026 09:00:00 +0000\nContainers:\n  flink-main-container:\n    Last State:     Terminated\n      Reason:       Error\n      Exit Code:    239\n";
+        let o = triage_text(text, "describe");
+        let f = &o.report.findings[0];
+        assert!(
+            f.fix
+                .contains("kubectl logs recommender-taskmanager-1-1 -n analytics --previous"),
+            "{}",
+            f.fix
+        );
+        // A described Deployment has no pod of that name: the placeholder stays.
+        let o = triage_text(&text.replace("Start Time:", "Selector:  "), "describe");
+        assert!(o.report.findings[0]
+            .fix
+            .contains("kubectl logs <pod> -n analytics"));
     }
 
     #[test]
