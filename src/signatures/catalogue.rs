@@ -150,6 +150,7 @@ pub static SIGNATURES: &[Signature] = &[
             r#"io.fabric8.kubernetes.client.KubernetesClientException: Failure executing: GET at: https://10.100.0.1/api/v1/namespaces/default/services/flink-session-cluster-rest. Message: Forbidden!Configured service account doesn't have access. Service account may have been revoked. services "flink-session-cluster-rest" is forbidden: User "system:serviceaccount:default:flink" cannot get resource "services" in API group "" in the namespace "default"."#,
             r#"Message: configmaps "orders-cluster-config-map" is forbidden: User "system:serviceaccount:prod:flink" cannot update resource "configmaps" in API group "" in the namespace "prod"."#,
         ],
+        unless: &[],
         sources: &[
             "kubernetes/apiserver@kubernetes-1.36.3:pkg/endpoints/handlers/responsewriters/errors.go",
             "kubernetes/apimachinery@kubernetes-1.36.3:pkg/api/errors/errors.go",
@@ -175,6 +176,7 @@ pub static SIGNATURES: &[Signature] = &[
         examples: &[
             r#"org.apache.flink.kubernetes.shaded.io.fabric8.kubernetes.client.KubernetesClientException: Failure executing: POST at: https://10.96.0.1/api/v1/namespaces/analytics/pods. Message: pods is forbidden: User "system:serviceaccount:analytics:default" cannot create resource "pods" in API group "" in the namespace "analytics"."#,
         ],
+        unless: &[],
         sources: &[
             "kubernetes/apiserver@kubernetes-1.36.3:pkg/endpoints/handlers/responsewriters/errors.go",
             "kubernetes/apimachinery@kubernetes-1.36.3:pkg/api/errors/errors.go",
@@ -199,6 +201,7 @@ pub static SIGNATURES: &[Signature] = &[
         examples: &[
             r#"Message: deployments.apps is forbidden: User "system:serviceaccount:flink-operator:flink-operator" cannot create resource "deployments" in API group "apps" in the namespace "analytics"."#,
         ],
+        unless: &[],
         sources: &[
             "kubernetes/apiserver@kubernetes-1.36.3:pkg/endpoints/handlers/responsewriters/errors.go",
             "kubernetes/apimachinery@kubernetes-1.36.3:pkg/api/errors/errors.go",
@@ -225,6 +228,7 @@ pub static SIGNATURES: &[Signature] = &[
         examples: &[
             r#"org.apache.flink.kubernetes.shaded.io.fabric8.kubernetes.client.KubernetesClientException: Received 403 on websocket. Failure executing: GET at: https://10.96.0.1/api/v1/namespaces/analytics/pods?labelSelector=app%3Dorders%2Ccomponent%3Dtaskmanager%2Ctype%3Dflink-native-kubernetes&allowWatchBookmarks=true&watch=true. Message: pods is forbidden: User "system:serviceaccount:analytics:default" cannot watch resource "pods" in API group "" in the namespace "analytics"."#,
         ],
+        unless: &[],
         sources: &[
             "fabric8io/kubernetes-client@v7.8.0:kubernetes-client/src/main/java/io/fabric8/kubernetes/client/dsl/internal/WatchConnectionManager.java",
             "fabric8io/kubernetes-client@v6.7.0:kubernetes-client/src/main/java/io/fabric8/kubernetes/client/dsl/internal/WatchConnectionManager.java",
@@ -247,6 +251,7 @@ pub static SIGNATURES: &[Signature] = &[
         examples: &[
             "io.fabric8.kubernetes.client.KubernetesClientException: Failure executing: GET at: https://10.100.0.1/api/v1/namespaces/default/pods. Message: Forbidden!Configured service account doesn't have access. Service account may have been revoked.",
         ],
+        unless: &[],
         sources: &[
             "fabric8io/kubernetes-client@v5.12.4:kubernetes-client/src/main/java/io/fabric8/kubernetes/client/Config.java",
             "fabric8io/kubernetes-client@v6.7.2:kubernetes-client-api/src/main/java/io/fabric8/kubernetes/client/Config.java",
@@ -274,6 +279,7 @@ pub static SIGNATURES: &[Signature] = &[
             "2023-05-02 10:11:12,345 WARN  io.fabric8.kubernetes.client.dsl.internal.WatchConnectionManager [] - Exec Failure: HTTP 403, Status: 403 - pods is forbidden: User \"system:serviceaccount:prod:flink\" cannot watch resource \"pods\" in API group \"\" in the namespace \"prod\"",
             "Caused by: org.apache.flink.kubernetes.shaded.io.fabric8.kubernetes.client.KubernetesClientException: Failure executing: GET at: https://10.96.0.1/api/v1/namespaces/default/pods?labelSelector=app%3Dyjztest-pg-cdc001%2Ccomponent%3Dtaskmanager%2Ctype%3Dflink-native-kubernetes&allowWatchBookmarks=true&watch=true. Message: Forbidden.",
         ],
+        unless: &[],
         sources: &[
             "fabric8io/kubernetes-client@v5.12.4:kubernetes-client/src/main/java/io/fabric8/kubernetes/client/dsl/internal/WatchConnectionManager.java",
             "fabric8io/kubernetes-client@v6.6.2:kubernetes-client/src/main/java/io/fabric8/kubernetes/client/dsl/internal/WatchConnectionManager.java",
@@ -294,6 +300,7 @@ pub static SIGNATURES: &[Signature] = &[
         explains: API_REFUSED,
         supersedes: &[],
         examples: &[r#"Failure executing: GET at: https://10.96.0.1/api/v1/namespaces/prod/configmaps/orders-cluster-config-map. Message: configmaps "orders-cluster-config-map" is forbidden: User "system:serviceaccount:prod:flink" cannot get resource "configmaps" in API group "" in the namespace "prod". Received status: Status(apiVersion=v1, code=403, details=StatusDetails(causes=[], group=null, kind=configmaps, name=orders-cluster-config-map, retryAfterSeconds=null, uid=null, additionalProperties={}), kind=Status, message=configmaps "orders-cluster-config-map" is forbidden: User "system:serviceaccount:prod:flink" cannot get resource "configmaps" in API group "" in the namespace "prod", metadata=ListMeta(_continue=null, remainingItemCount=null, resourceVersion=null, selfLink=null, additionalProperties={}), reason=Forbidden, status=Failure, additionalProperties={})."#],
+        unless: &[],
         sources: &[
             "fabric8io/kubernetes-client@v7.8.0:kubernetes-client/src/main/java/io/fabric8/kubernetes/client/dsl/internal/OperationSupport.java",
             "fabric8io/kubernetes-client@v7.8.0:kubernetes-model-generator/kubernetes-model-core/src/generated/java/io/fabric8/kubernetes/api/model/Status.java",
@@ -315,6 +322,7 @@ pub static SIGNATURES: &[Signature] = &[
         explains: API_REFUSED,
         supersedes: &[],
         examples: &["io.fabric8.kubernetes.client.KubernetesClientException: Failure executing: GET at: https://10.96.0.1/api/v1/namespaces/prod/pods. Message: Unauthorized! Configured service account doesn't have access. Service account may have been revoked. Unauthorized."],
+        unless: &[],
         sources: &[
             "fabric8io/kubernetes-client@v5.12.4:kubernetes-client/src/main/java/io/fabric8/kubernetes/client/Config.java",
             "fabric8io/kubernetes-client@v6.7.2:kubernetes-client-api/src/main/java/io/fabric8/kubernetes/client/Config.java",
@@ -334,6 +342,7 @@ pub static SIGNATURES: &[Signature] = &[
         explains: API_REFUSED,
         supersedes: &[],
         examples: &["Failure executing: GET at: https://10.96.0.1/api/v1/namespaces/prod/pods. Message: Unauthorized. Received status: Status(apiVersion=v1, code=401, details=null, kind=Status, message=Unauthorized, metadata=ListMeta(_continue=null, remainingItemCount=null, resourceVersion=null, selfLink=null, additionalProperties={}), reason=Unauthorized, status=Failure, additionalProperties={})."],
+        unless: &[],
         sources: &[
             "kubernetes/apiserver@kubernetes-1.36.3:pkg/endpoints/filters/authentication.go",
             "fabric8io/kubernetes-client@v7.8.0:kubernetes-client/src/main/java/io/fabric8/kubernetes/client/dsl/internal/OperationSupport.java",
@@ -354,6 +363,7 @@ pub static SIGNATURES: &[Signature] = &[
         explains: API_REFUSED,
         supersedes: &[],
         examples: &[r#"Message: pods is forbidden: User "system:anonymous" cannot list resource "pods" in API group "" in the namespace "prod"."#],
+        unless: &[],
         sources: &[
             "kubernetes/apiserver@kubernetes-1.36.3:pkg/authentication/user/user.go",
             "kubernetes/apiserver@kubernetes-1.36.3:pkg/endpoints/handlers/responsewriters/errors.go",
@@ -374,6 +384,7 @@ pub static SIGNATURES: &[Signature] = &[
         explains: &[],
         supersedes: &[],
         examples: &["2020-06-09 18:54:52.939  WARN 1 --- [           main] io.fabric8.kubernetes.client.Config      : Error reading service account token from: [/var/run/secrets/kubernetes.io/serviceaccount/token]. Ignoring."],
+        unless: &[],
         sources: &[
             "fabric8io/kubernetes-client@v7.8.0:kubernetes-client-api/src/main/java/io/fabric8/kubernetes/client/Config.java",
             "fabric8io/kubernetes-client@v5.12.4:kubernetes-client/src/main/java/io/fabric8/kubernetes/client/Config.java",
@@ -401,6 +412,7 @@ pub static SIGNATURES: &[Signature] = &[
             "java.lang.OutOfMemoryError: Cannot reserve 8192 bytes of direct buffer memory (allocated: 134213632, limit: 134217728)",
             "java.lang.OutOfMemoryError: unable to create native thread: possibly out of memory or process/resource limits reached",
         ],
+        unless: &[],
         sources: &[
             "openjdk/jdk@b3eb4c3ce855:src/hotspot/share/memory/universe.cpp",
             "openjdk/jdk@13cbbaafed6c:src/java.base/share/classes/java/nio/Bits.java",
@@ -423,6 +435,7 @@ pub static SIGNATURES: &[Signature] = &[
         explains: KILLED,
         supersedes: &["SIG-TM-WORKER-TERMINATED", "SIG-K8S-OOMKILLED"],
         examples: &["Worker flink-app-taskmanager-1-3 is terminated. Diagnostics: Pod terminated, container termination statuses: [flink-task-manager(exitCode=137, reason=OOMKilled, message=null)], pod status: Failed(reason=null, message=null)"],
+        unless: &[],
         sources: &[
             "apache/flink@c20d1003e68e:flink-runtime/src/main/java/org/apache/flink/runtime/resourcemanager/active/ActiveResourceManager.java",
             "apache/flink@c20d1003e68e:flink-kubernetes/src/main/java/org/apache/flink/kubernetes/kubeclient/resources/KubernetesPod.java",
@@ -446,6 +459,7 @@ pub static SIGNATURES: &[Signature] = &[
             r#"            "reason": "OOMKilled","#,
             "  Warning  OOMKilling  3m  kernel-monitor, node-7  Memory cgroup out of memory: Killed process 48213 (java) total-vm:9876540kB, anon-rss:4194304kB, file-rss:0kB, shmem-rss:0kB",
         ],
+        unless: &[],
         sources: &[
             "kubernetes/kubectl@kubernetes-1.36.3:pkg/describe/describe.go",
             "containerd/containerd@v2.2.7:internal/cri/server/helpers.go",
@@ -467,6 +481,7 @@ pub static SIGNATURES: &[Signature] = &[
         explains: &["SIG-RM-FATAL", "SIG-ENTRYPOINT-FATAL", "SIG-FATAL-THREAD", "SIG-ENTRYPOINT-EXIT-CODE", "SIG-EXIT-CODE-239"],
         supersedes: &[],
         examples: &["org.apache.flink.util.concurrent.FutureUtils$RetryException: Could not complete the operation. Number of retries has been exhausted."],
+        unless: &[],
         sources: &[
             "apache/flink@c20d1003e68e:flink-core/src/main/java/org/apache/flink/util/concurrent/FutureUtils.java",
         ],
@@ -484,6 +499,7 @@ pub static SIGNATURES: &[Signature] = &[
         explains: &["SIG-ENTRYPOINT-FATAL", "SIG-FATAL-THREAD", "SIG-ENTRYPOINT-EXIT-CODE", "SIG-EXIT-CODE-239"],
         supersedes: &[],
         examples: &["2026-11-28 09:39:13,301 ERROR org.apache.flink.runtime.resourcemanager.active.ActiveResourceManager [] - Fatal error occurred in ResourceManager."],
+        unless: &[],
         sources: &[
             "apache/flink@c20d1003e68e:flink-runtime/src/main/java/org/apache/flink/runtime/resourcemanager/ResourceManager.java",
         ],
@@ -504,6 +520,7 @@ pub static SIGNATURES: &[Signature] = &[
             "2026-11-28 09:39:13,305 ERROR org.apache.flink.runtime.entrypoint.ClusterEntrypoint [] - Fatal error occurred in the cluster entrypoint.",
             "2026-11-28 09:39:13,305 ERROR org.apache.flink.runtime.entrypoint.ClusterEntrypoint [] - Could not start cluster entrypoint KubernetesApplicationClusterEntrypoint.",
         ],
+        unless: &[],
         sources: &[
             "apache/flink@c20d1003e68e:flink-runtime/src/main/java/org/apache/flink/runtime/entrypoint/ClusterEntrypoint.java",
         ],
@@ -521,6 +538,7 @@ pub static SIGNATURES: &[Signature] = &[
         explains: &["SIG-EXIT-CODE-239"],
         supersedes: &[],
         examples: &["2026-11-28 09:39:13,309 ERROR org.apache.flink.util.FatalExitExceptionHandler [] - FATAL: Thread 'flink-pekko.actor.default-dispatcher-5' produced an uncaught exception. Stopping the process..."],
+        unless: &[],
         sources: &[
             "apache/flink@c20d1003e68e:flink-core/src/main/java/org/apache/flink/util/FatalExitExceptionHandler.java",
         ],
@@ -538,6 +556,7 @@ pub static SIGNATURES: &[Signature] = &[
         explains: &[],
         supersedes: &[],
         examples: &["2026-11-28 09:41:02,118 ERROR org.apache.flink.runtime.taskexecutor.TaskManagerRunner [] - Fatal error occurred while executing the TaskManager. Shutting it down..."],
+        unless: &[],
         sources: &[
             "apache/flink@c20d1003e68e:flink-runtime/src/main/java/org/apache/flink/runtime/taskexecutor/TaskManagerRunner.java",
         ],
@@ -555,6 +574,7 @@ pub static SIGNATURES: &[Signature] = &[
         explains: &[],
         supersedes: &[],
         examples: &["2026-11-28 09:39:13,402 INFO  org.apache.flink.runtime.entrypoint.ClusterEntrypoint [] - Terminating cluster entrypoint process KubernetesApplicationClusterEntrypoint with exit code 2."],
+        unless: &[],
         sources: &[
             "apache/flink@c20d1003e68e:flink-runtime/src/main/java/org/apache/flink/runtime/entrypoint/ClusterEntrypoint.java",
         ],
@@ -572,6 +592,7 @@ pub static SIGNATURES: &[Signature] = &[
         explains: &[],
         supersedes: &[],
         examples: &["      Exit Code:    239", r#"                "exitCode": 239,"#],
+        unless: &[],
         sources: &[
             "kubernetes/kubectl@kubernetes-1.36.3:pkg/describe/describe.go",
             "kubernetes/api@kubernetes-1.36.3:core/v1/types.go",
@@ -596,6 +617,7 @@ pub static SIGNATURES: &[Signature] = &[
             "java.util.concurrent.TimeoutException: Heartbeat of TaskManager with id app1172097instance95734073-taskmanager-1-22 timed out.",
             "java.util.concurrent.TimeoutException: The heartbeat of TaskManager with id orders-taskmanager-1-2 timed out.",
         ],
+        unless: &[],
         sources: &[
             "apache/flink@c20d1003e68e:flink-runtime/src/main/java/org/apache/flink/runtime/jobmaster/JobMaster.java",
             "apache/flink@c20d1003e68e:flink-runtime/src/main/java/org/apache/flink/runtime/resourcemanager/ResourceManager.java",
@@ -614,6 +636,7 @@ pub static SIGNATURES: &[Signature] = &[
         explains: TM_LOST,
         supersedes: &[],
         examples: &["org.apache.flink.runtime.jobmaster.JobMasterException: TaskManager with id orders-taskmanager-1-1 is no longer reachable."],
+        unless: &[],
         sources: &[
             "apache/flink@c20d1003e68e:flink-runtime/src/main/java/org/apache/flink/runtime/jobmaster/JobMaster.java",
             "apache/flink@c20d1003e68e:flink-runtime/src/main/java/org/apache/flink/runtime/resourcemanager/ResourceManager.java",
@@ -635,6 +658,7 @@ pub static SIGNATURES: &[Signature] = &[
             "Worker orders-taskmanager-1-4 is terminated. Diagnostics: Pod terminated, container termination statuses: [flink-main-container(exitCode=239, reason=Error, message=null)], pod status: Failed(reason=null, message=null)",
             "Worker orders-taskmanager-2-1 is terminated. Diagnostics: Pod terminated, container termination statuses: [flink-main-container(exitCode=137, reason=Error, message=null)], pod status: Failed(reason=Evicted, message=The node was low on resource: memory. Threshold quantity: 100Mi, available: 61Mi. Container flink-main-container was using 2101388Ki, request is 2Gi, has larger consumption of memory. )",
         ],
+        unless: &[],
         sources: &[
             "apache/flink@c20d1003e68e:flink-runtime/src/main/java/org/apache/flink/runtime/resourcemanager/active/ActiveResourceManager.java",
             "apache/flink@c20d1003e68e:flink-kubernetes/src/main/java/org/apache/flink/kubernetes/kubeclient/resources/KubernetesPod.java",
@@ -658,6 +682,7 @@ pub static SIGNATURES: &[Signature] = &[
             "org.apache.flink.runtime.io.network.netty.exception.RemoteTransportException: Lost connection to task manager 'orders-taskmanager-1-2/10.244.1.17:6121'. This indicates that the remote task manager was lost.",
             "org.apache.flink.runtime.io.network.netty.exception.RemoteTransportException: Lost connection to task manager '/10.244.1.17:6121 [ orders-taskmanager-1-2 ] '. This indicates that the remote task manager was lost.",
         ],
+        unless: &[],
         sources: &[
             "apache/flink@c20d1003e68e:flink-runtime/src/main/java/org/apache/flink/runtime/io/network/netty/CreditBasedPartitionRequestClientHandler.java",
         ],
@@ -676,6 +701,7 @@ pub static SIGNATURES: &[Signature] = &[
         explains: TM_LOST,
         supersedes: &[],
         examples: &["Association with remote system [pekko.tcp://flink@10.244.2.31:6122] has failed, address is now gated for [50] ms. Reason: [Association failed with [pekko.tcp://flink@10.244.2.31:6122]] Caused by: [java.net.ConnectException: Connection refused: /10.244.2.31:6122]"],
+        unless: &[],
         sources: &[
             "apache/pekko@v1.1.0:remote/src/main/scala/org/apache/pekko/remote/Endpoint.scala",
             "netty/netty@netty-4.1.128.Final:transport/src/main/java/io/netty/channel/AbstractChannel.java",
@@ -696,6 +722,7 @@ pub static SIGNATURES: &[Signature] = &[
         explains: NO_TASKMANAGERS,
         supersedes: &[],
         examples: &["org.apache.flink.util.FlinkException: TaskManager address flink-taskmanager-2.flink-taskmanager-headless.flink.svc.cluster.local cannot be resolved. flink-taskmanager-2.flink-taskmanager-headless.flink.svc.cluster.local: Name or service not known"],
+        unless: &[],
         sources: &[
             "apache/flink@c20d1003e68e:flink-runtime/src/main/java/org/apache/flink/runtime/jobmaster/JobMaster.java",
         ],
@@ -717,6 +744,7 @@ pub static SIGNATURES: &[Signature] = &[
             "2022-04-23 16:13:05,459 INFO  org.apache.flink.runtime.taskexecutor.TaskExecutor [] - Could not resolve ResourceManager address akka.tcp://flink@localhost:6123/user/rpc/resourcemanager_*, retrying in 10000 ms: Could not connect to rpc endpoint under address akka.tcp://flink@localhost:6123/user/rpc/resourcemanager_*.",
             "Could not resolve ResourceManager address pekko.tcp://flink@flink-jobmanager:6123/user/rpc/resourcemanager_*, retrying in 10000 ms: Could not connect to rpc endpoint under address pekko.tcp://flink@flink-jobmanager:6123/user/rpc/resourcemanager_*.",
         ],
+        unless: &[],
         sources: &[
             "apache/flink@c20d1003e68e:flink-runtime/src/main/java/org/apache/flink/runtime/registration/RetryingRegistration.java",
         ],
@@ -734,6 +762,7 @@ pub static SIGNATURES: &[Signature] = &[
         explains: JM_UNREACHABLE,
         supersedes: &[],
         examples: &["Association with remote system [akka.tcp://flink@orders-jobmanager:6123] has failed, address is now gated for [50] ms. Reason: [Association failed with [akka.tcp://flink@orders-jobmanager:6123]] Caused by: [java.net.UnknownHostException: orders-jobmanager]"],
+        unless: &[],
         sources: &[
             "apache/pekko@v1.1.0:remote/src/main/scala/org/apache/pekko/remote/Endpoint.scala",
         ],
@@ -754,6 +783,7 @@ pub static SIGNATURES: &[Signature] = &[
             "java.net.UnknownHostException: flink-jobmanager: Temporary failure in name resolution",
             "Caused by: java.net.UnknownHostException: orders-rest.analytics: Name or service not known",
         ],
+        unless: &[],
         sources: &[
             "observed:java.net.UnknownHostException: <host>: Temporary failure in name resolution / Name or service not known (JDK resolver with the glibc gai_strerror text)",
         ],
@@ -774,6 +804,7 @@ pub static SIGNATURES: &[Signature] = &[
             "Caused by: org.apache.flink.shaded.netty4.io.netty.channel.AbstractChannel$AnnotatedConnectException: Connection refused: orders-rest.analytics/10.96.14.2:8081",
             "java.net.ConnectException: Connection refused: flink-jobmanager/10.96.3.7:6123",
         ],
+        unless: &[],
         sources: &[
             "netty/netty@netty-4.1.128.Final:transport/src/main/java/io/netty/channel/AbstractChannel.java",
             "observed:java.net.ConnectException: Connection refused (JDK socket connect, ECONNREFUSED)",
@@ -794,6 +825,7 @@ pub static SIGNATURES: &[Signature] = &[
         explains: &[],
         supersedes: &[],
         examples: &["Caused by: org.apache.flink.shaded.netty4.io.netty.channel.AbstractChannel$AnnotatedConnectException: Connection refused: /10.192.0.1:30990"],
+        unless: &[],
         sources: &[
             "netty/netty@netty-4.1.128.Final:transport/src/main/java/io/netty/channel/AbstractChannel.java",
             "apache/flink@c20d1003e68e:flink-kubernetes/src/main/java/org/apache/flink/kubernetes/kubeclient/services/NodePortService.java",
@@ -815,6 +847,7 @@ pub static SIGNATURES: &[Signature] = &[
         explains: &[],
         supersedes: &[],
         examples: &["java.lang.RuntimeException: org.apache.flink.client.deployment.ClusterRetrieveException: Could not create the RestClusterClient."],
+        unless: &[],
         sources: &[
             "apache/flink@c20d1003e68e:flink-kubernetes/src/main/java/org/apache/flink/kubernetes/KubernetesClusterDescriptor.java",
         ],
@@ -834,6 +867,7 @@ pub static SIGNATURES: &[Signature] = &[
         explains: &[],
         supersedes: &[],
         examples: &["org.apache.flink.client.program.ProgramInvocationException: The program execution failed: Could not upload the jar files to the job manager."],
+        unless: &[],
         sources: &[
             "apache/flink@45397fe974e1:flink-runtime/src/main/java/org/apache/flink/runtime/client/JobSubmissionClientActor.java",
         ],
@@ -855,6 +889,7 @@ pub static SIGNATURES: &[Signature] = &[
             "java.lang.Exception: Could not create JobManager actor system",
             "java.lang.Exception: Unable to create JobManager at address flink-jobmanager:6123 - Cannot assign requested address",
         ],
+        unless: &[],
         sources: &[
             "apache/flink@174ea06cc6b1:flink-runtime/src/main/scala/org/apache/flink/runtime/jobmanager/JobManager.scala",
         ],
@@ -874,6 +909,7 @@ pub static SIGNATURES: &[Signature] = &[
         explains: JM_UNREACHABLE,
         supersedes: &[],
         examples: &["2021-08-27 09:16:57,917 ERROR akka.remote.EndpointWriter [] - dropping message [class akka.actor.ActorSelectionMessage] for non-local recipient [Actor[akka.tcp://flink@jobmanager-hs:6123/]] arriving at [akka.tcp://flink@jobmanager-hs:6123] inbound addresses are [akka.tcp://flink@cluster:6123]"],
+        unless: &[],
         sources: &[
             "apache/pekko@v1.1.0:remote/src/main/scala/org/apache/pekko/remote/Endpoint.scala",
         ],
@@ -891,6 +927,7 @@ pub static SIGNATURES: &[Signature] = &[
         explains: &[],
         supersedes: &[],
         examples: &["java.util.concurrent.TimeoutException: The heartbeat of ResourceManager with id 8e1c0a3c7e2b4f7f9b0c1d2e3f4a5b6c timed out."],
+        unless: &[],
         sources: &[
             "apache/flink@c20d1003e68e:flink-runtime/src/main/java/org/apache/flink/runtime/jobmaster/JobMaster.java",
             "apache/flink@c20d1003e68e:flink-runtime/src/main/java/org/apache/flink/runtime/taskexecutor/TaskExecutor.java",
@@ -911,6 +948,7 @@ pub static SIGNATURES: &[Signature] = &[
         explains: &[],
         supersedes: &[],
         examples: &["2026-11-28 09:40:00,001 WARN  org.apache.flink.kubernetes.operator.reconciler.sessionjob.SessionJobReconciler [prod/orders-job] Session cluster deployment is not found"],
+        unless: &[],
         sources: &[
             "apache/flink-kubernetes-operator@release-1.15.0:flink-kubernetes-operator/src/main/java/org/apache/flink/kubernetes/operator/reconciler/sessionjob/SessionJobReconciler.java",
         ],
@@ -939,6 +977,7 @@ pub static SIGNATURES: &[Signature] = &[
             "java.util.concurrent.CompletionException: org.apache.flink.runtime.jobmanager.scheduler.NoResourceAvailableException: Slot request bulk is not fulfillable! Could not allocate the required slot within slot request timeout",
             "2026-11-28 09:45:00,000 WARN  org.apache.flink.runtime.jobmaster.slotpool.DeclarativeSlotPoolBridge [] - Could not acquire the minimum required resources, failing slot requests. Acquired: []. Current slot pool status: Registered TMs: 0, registered slots: 0 free slots: 0",
         ],
+        unless: &[],
         sources: &[
             "apache/flink@c20d1003e68e:flink-runtime/src/main/java/org/apache/flink/runtime/jobmaster/slotpool/DeclarativeSlotPoolBridge.java",
             "apache/flink@c20d1003e68e:flink-runtime/src/main/java/org/apache/flink/runtime/jobmaster/slotpool/PhysicalSlotRequestBulkCheckerImpl.java",
@@ -963,6 +1002,7 @@ pub static SIGNATURES: &[Signature] = &[
             "  Warning  FailedScheduling  2m (x5 over 7m)  default-scheduler  0/3 nodes are available: 3 Insufficient memory. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.",
             "0/2 nodes are available: 2 Too many pods. preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod.",
         ],
+        unless: &[],
         sources: &[
             "kubernetes/autoscaler@cluster-autoscaler-1.30.0:cluster-autoscaler/vendor/k8s.io/kubernetes/pkg/scheduler/framework/plugins/noderesources/fit.go",
             "kubernetes/autoscaler@cluster-autoscaler-1.30.0:cluster-autoscaler/vendor/k8s.io/kubernetes/pkg/scheduler/framework/types.go",
@@ -981,6 +1021,7 @@ pub static SIGNATURES: &[Signature] = &[
         explains: NO_TASKMANAGERS,
         supersedes: &[],
         examples: &["0/5 nodes are available: 5 node(s) didn't match Pod's node affinity/selector. preemption: 0/5 nodes are available: 5 Preemption is not helpful for scheduling."],
+        unless: &[],
         sources: &[
             "kubernetes/kubernetes@00d375050338:pkg/scheduler/framework/plugins/nodeaffinity/node_affinity.go",
             "kubernetes/autoscaler@cluster-autoscaler-1.30.0:cluster-autoscaler/vendor/k8s.io/kubernetes/pkg/scheduler/framework/plugins/nodeaffinity/node_affinity.go",
@@ -1004,6 +1045,7 @@ pub static SIGNATURES: &[Signature] = &[
             "0/3 nodes are available: 3 node(s) had taint {dedicated: kafka}, that the pod didn't tolerate.",
             "  Warning  FailedScheduling  5s    default-scheduler  0/2 nodes are available: 1 Insufficient cpu, 1 Insufficient memory, 1 node(s) had untolerated taint(s). preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.",
         ],
+        unless: &[],
         sources: &[
             "kubernetes/autoscaler@cluster-autoscaler-1.30.0:cluster-autoscaler/vendor/k8s.io/kubernetes/pkg/scheduler/framework/plugins/tainttoleration/taint_toleration.go",
             "kubernetes/kubernetes@007f7ae7dc21:pkg/scheduler/framework/plugins/tainttoleration/taint_toleration.go",
@@ -1026,6 +1068,7 @@ pub static SIGNATURES: &[Signature] = &[
             "0/3 nodes are available: pod has unbound immediate PersistentVolumeClaims. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.",
             r#"0/3 nodes are available: persistentvolumeclaim "flink-checkpoints" not found."#,
         ],
+        unless: &[],
         sources: &[
             "kubernetes/autoscaler@cluster-autoscaler-1.30.0:cluster-autoscaler/vendor/k8s.io/kubernetes/pkg/scheduler/framework/plugins/volumebinding/volume_binding.go",
             "kubernetes/apimachinery@kubernetes-1.36.3:pkg/api/errors/errors.go",
@@ -1046,6 +1089,7 @@ pub static SIGNATURES: &[Signature] = &[
         explains: NO_TASKMANAGERS,
         supersedes: &["SIG-FABRIC8-STATUS-403"],
         examples: &[r#"Error creating: pods "orders-taskmanager-1-3" is forbidden: exceeded quota: compute-resources, requested: limits.memory=4Gi,requests.memory=4Gi, used: limits.memory=14Gi,requests.memory=14Gi, limited: limits.memory=16Gi,requests.memory=16Gi"#],
+        unless: &[],
         sources: &[
             "kubernetes/apiserver@kubernetes-1.36.3:pkg/admission/plugin/resourcequota/controller.go",
         ],
@@ -1063,6 +1107,7 @@ pub static SIGNATURES: &[Signature] = &[
         explains: NO_TASKMANAGERS,
         supersedes: &["SIG-FABRIC8-STATUS-403"],
         examples: &[r#"Error creating: pods "orders-7c9f8d7b5-x2x9q" is forbidden: failed quota: compute-resources: must specify limits.cpu,limits.memory"#],
+        unless: &[],
         sources: &[
             "kubernetes/apiserver@kubernetes-1.36.3:pkg/admission/plugin/resourcequota/controller.go",
             "kubernetes/kubernetes@d7ce957d8a87:pkg/quota/v1/evaluator/core/pods.go",
@@ -1085,6 +1130,7 @@ pub static SIGNATURES: &[Signature] = &[
             r#"Error creating: pods "orders-taskmanager-1-1" is forbidden: [maximum memory usage per Pod is 8Gi, but limit is 12Gi., maximum cpu usage per Container is 2, but limit is 4.]"#,
             r#"Error creating: pods "orders-taskmanager-1-1" is forbidden: Maximum memory usage per Container is 2Gi.  No limit is specified."#,
         ],
+        unless: &[],
         sources: &[
             "kubernetes/kubernetes@8f672ecf2088:plugin/pkg/admission/limitranger/admission.go",
             "kubernetes/kubernetes@0061479890dd:plugin/pkg/admission/limitranger/admission.go",
@@ -1104,6 +1150,7 @@ pub static SIGNATURES: &[Signature] = &[
         explains: NO_TASKMANAGERS,
         supersedes: &[],
         examples: &[r#"  Warning  Failed     14s (x2 over 30s)  kubelet  Failed to pull image "acme/flink-orders:1.4": rpc error: code = Unknown desc = failed to pull and unpack image "docker.io/acme/flink-orders:1.4": failed to resolve reference "docker.io/acme/flink-orders:1.4": pull access denied, repository does not exist or may require authorization: server message: insufficient_scope: authorization failed"#],
+        unless: &[],
         sources: &[
             "kubernetes/autoscaler@cluster-autoscaler-1.30.0:cluster-autoscaler/vendor/k8s.io/kubernetes/pkg/kubelet/images/image_manager.go",
             "containerd/containerd@v2.2.7:internal/cri/server/images/image_pull.go",
@@ -1129,6 +1176,7 @@ pub static SIGNATURES: &[Signature] = &[
             r#"  Warning  Failed     5s    kubelet  Failed to pull image "flink:1.99": rpc error: code = NotFound desc = failed to pull and unpack image "docker.io/library/flink:1.99": failed to resolve reference "docker.io/library/flink:1.99": docker.io/library/flink:1.99: not found"#,
             "Error response from daemon: manifest for flink:1.99 not found: manifest unknown: manifest unknown",
         ],
+        unless: &[],
         sources: &[
             "kubernetes/autoscaler@cluster-autoscaler-1.30.0:cluster-autoscaler/vendor/k8s.io/kubernetes/pkg/kubelet/images/image_manager.go",
             "containerd/containerd@v2.2.7:internal/cri/server/images/image_pull.go",
@@ -1151,6 +1199,7 @@ pub static SIGNATURES: &[Signature] = &[
         explains: NO_TASKMANAGERS,
         supersedes: &[],
         examples: &[r#"Failed to pull image "registry.acme.local/flink:1.20": rpc error: code = Unknown desc = failed to pull and unpack image "registry.acme.local/flink:1.20": failed to resolve reference "registry.acme.local/flink:1.20": failed to do request: Head "https://registry.acme.local/v2/flink/manifests/1.20": tls: failed to verify certificate: x509: certificate signed by unknown authority"#],
+        unless: &[],
         sources: &[
             "kubernetes/autoscaler@cluster-autoscaler-1.30.0:cluster-autoscaler/vendor/k8s.io/kubernetes/pkg/kubelet/images/image_manager.go",
             "containerd/containerd@v2.2.7:internal/cri/server/images/image_pull.go",
@@ -1177,6 +1226,7 @@ pub static SIGNATURES: &[Signature] = &[
             "      Reason:       ImagePullBackOff",
             "  Warning  Failed     12s (x3 over 50s)  kubelet  Error: ErrImagePull",
         ],
+        unless: &[],
         sources: &[
             "kubernetes/autoscaler@cluster-autoscaler-1.30.0:cluster-autoscaler/vendor/k8s.io/kubernetes/pkg/kubelet/images/image_manager.go",
             "kubernetes/kubernetes@0a2f5b122db7:pkg/kubelet/images/types.go",
@@ -1197,6 +1247,7 @@ pub static SIGNATURES: &[Signature] = &[
         explains: NO_TASKMANAGERS,
         supersedes: &[],
         examples: &["exec /docker-entrypoint.sh: exec format error", "standard_init_linux.go:228: exec user process caused: exec format error"],
+        unless: &[],
         sources: &[
             "opencontainers/runc@v1.5.1:internal/linux/linux.go",
             "opencontainers/runc@v1.0.0:libcontainer/standard_init_linux.go",
@@ -1219,6 +1270,7 @@ pub static SIGNATURES: &[Signature] = &[
             "sh: 1: /opt/flink/bin/kubernetes-taskmanager.sh: not found",
             r#"Error: failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: exec: "kubernetes-jobmanager.sh": executable file not found in $PATH: unknown"#,
         ],
+        unless: &[],
         sources: &[
             "apache/flink@c20d1003e68e:flink-kubernetes/src/main/java/org/apache/flink/kubernetes/utils/Constants.java",
             "apache/flink-docker@0ac313e39fda:docker-entrypoint.sh",
@@ -1243,6 +1295,7 @@ pub static SIGNATURES: &[Signature] = &[
             "/opt/flink/bin/taskmanager.sh: line 52: runBashJavaUtilsCmd: command not found",
             "/opt/flink/bin/taskmanager.sh: line 53: extractExecutionParams: command not found",
         ],
+        unless: &[],
         sources: &[
             "apache/flink@release-1.10.0:flink-dist/src/main/flink-bin/bin/taskmanager.sh",
             "apache/flink@release-1.10.0:flink-dist/src/main/flink-bin/bin/config.sh",
@@ -1266,6 +1319,7 @@ pub static SIGNATURES: &[Signature] = &[
             "cp: cannot create regular file '/opt/flink/conf/flink-conf.yaml': Permission denied",
             "/docker-entrypoint.sh: line 73: /opt/flink/conf/flink-conf.yaml: Read-only file system",
         ],
+        unless: &[],
         sources: &[
             "apache/flink-docker@0ac313e39fda:docker-entrypoint.sh",
             "observed:GNU sed, cp and bash redirection errors (Read-only file system, Permission denied) on /opt/flink/conf",
@@ -1289,6 +1343,7 @@ pub static SIGNATURES: &[Signature] = &[
             r#"error: failed switching to "flink": operation not permitted"#,
             "error: failed switching to 'flink': operation not permitted",
         ],
+        unless: &[],
         sources: &[
             "tianon/gosu@1.10:main.go",
             "tianon/gosu@1.19:main.go",
@@ -1310,6 +1365,7 @@ pub static SIGNATURES: &[Signature] = &[
         explains: &[],
         supersedes: &[],
         examples: &["2026-11-28 09:38:01,222 INFO  org.apache.flink.kubernetes.utils.KubernetesUtils [] - Could not find main container flink-main-container in pod template, using empty one to initialize."],
+        unless: &[],
         sources: &[
             "apache/flink@c20d1003e68e:flink-kubernetes/src/main/java/org/apache/flink/kubernetes/utils/KubernetesUtils.java",
         ],
@@ -1330,6 +1386,7 @@ pub static SIGNATURES: &[Signature] = &[
             r#"  Warning  FailedMount  2m  kubelet  MountVolume.SetUp failed for volume "hadoop-conf" : configmap "hadoop-config" not found"#,
             r#"  Warning  Failed       5s  kubelet  Error: secret "s3-credentials" not found"#,
         ],
+        unless: &[],
         sources: &[
             "kubernetes/autoscaler@cluster-autoscaler-1.30.0:cluster-autoscaler/vendor/k8s.io/kubernetes/pkg/volume/util/operationexecutor/operation_generator.go",
             "kubernetes/autoscaler@cluster-autoscaler-1.30.0:cluster-autoscaler/vendor/k8s.io/kubernetes/pkg/volume/util/operationexecutor/operation_executor.go",
@@ -1352,6 +1409,7 @@ pub static SIGNATURES: &[Signature] = &[
         explains: NO_TASKMANAGERS,
         supersedes: &[],
         examples: &[r#"Failure executing: POST at: https://10.96.0.1/apis/apps/v1/namespaces/default/deployments. Message: Deployment.apps "basic-example" is invalid: [spec.template.spec.containers[0].volumeMounts[0].name: Not found: "flink-logs", spec.template.spec.containers[0].volumeMounts[1].name: Not found: "downloads"]."#],
+        unless: &[],
         sources: &[
             "kubernetes/apimachinery@kubernetes-1.36.3:pkg/api/errors/errors.go",
             "kubernetes/apimachinery@kubernetes-1.36.3:pkg/util/validation/field/errors.go",
@@ -1385,6 +1443,7 @@ pub static SIGNATURES: &[Signature] = &[
             "Exception in thread \"main\" org.apache.flink.configuration.IllegalConfigurationException: The configured Total Flink Memory (52.000mb (54525952 bytes)) is less than the configured Off-heap Memory (128.000mb (134217728 bytes)).",
             "org.apache.flink.configuration.IllegalConfigurationException: TaskManager memory configuration failed: Sum of configured Framework Heap Memory (128.000mb (134217728 bytes)), Framework Off-Heap Memory (128.000mb (134217728 bytes)), Task Off-Heap Memory (0 bytes), Managed Memory (100.800mb (105696462 bytes)) and Network Memory (64.000mb (67108864 bytes)) exceed configured Total Flink Memory (252.000mb (264241152 bytes)).",
         ],
+        unless: &[],
         sources: &[
             "apache/flink@c20d1003e68e:flink-runtime/src/main/java/org/apache/flink/runtime/clusterframework/TaskExecutorProcessUtils.java",
             "apache/flink@c20d1003e68e:flink-runtime/src/main/java/org/apache/flink/runtime/util/config/memory/jobmanager/JobManagerFlinkMemoryUtils.java",
@@ -1407,6 +1466,7 @@ pub static SIGNATURES: &[Signature] = &[
         explains: &[],
         supersedes: &[],
         examples: &[r#"error: resource mapping not found for name: "basic-example" namespace: "" from "basic.yaml": no matches for kind "FlinkDeployment" in version "flink.apache.org/v1beta1""#],
+        unless: &[],
         sources: &[
             "kubernetes/apimachinery@kubernetes-1.36.3:pkg/api/meta/errors.go",
             "kubernetes/cli-runtime@kubernetes-1.36.2:pkg/resource/mapper.go",
@@ -1425,6 +1485,7 @@ pub static SIGNATURES: &[Signature] = &[
         explains: &[],
         supersedes: &[],
         examples: &[r#"error: the server doesn't have a resource type "flinkdeployments""#],
+        unless: &[],
         sources: &["kubernetes/cli-runtime@kubernetes-1.36.2:pkg/resource/builder.go"],
     },
     Signature {
@@ -1440,6 +1501,7 @@ pub static SIGNATURES: &[Signature] = &[
         explains: &[],
         supersedes: &[],
         examples: &["2026-11-28 09:30:00,000 WARN  org.apache.flink.kubernetes.operator.controller.FlinkDeploymentController [] - Could not initialize informer for snapshots as the CRD has not been installed!"],
+        unless: &[],
         sources: &[
             "apache/flink-kubernetes-operator@release-1.15.0:flink-kubernetes-operator/src/main/java/org/apache/flink/kubernetes/operator/controller/FlinkDeploymentController.java",
             "apache/flink-kubernetes-operator@release-1.15.0:flink-kubernetes-operator/src/main/java/org/apache/flink/kubernetes/operator/controller/FlinkSessionJobController.java",
@@ -1461,6 +1523,7 @@ pub static SIGNATURES: &[Signature] = &[
             r#"Error from server (BadRequest): error when creating "orders.yaml": FlinkDeployment in version "v1beta1" cannot be handled as a FlinkDeployment: strict decoding error: unknown field "spec.jobManager.resources""#,
             r#"error: error validating "orders.yaml": error validating data: ValidationError(FlinkDeployment.spec.jobManager): unknown field "resources" in org.apache.flink.v1beta1.FlinkDeployment.spec.jobManager; if you choose to ignore these errors, turn validation off with --validate=false"#,
         ],
+        unless: &[],
         sources: &[
             "kubernetes/apiserver@kubernetes-1.36.3:pkg/endpoints/handlers/rest.go",
             "kubernetes/apimachinery@kubernetes-1.36.3:pkg/runtime/error.go",
@@ -1482,6 +1545,7 @@ pub static SIGNATURES: &[Signature] = &[
         explains: &[],
         supersedes: &[],
         examples: &[r#"Error: INSTALLATION FAILED: unable to build kubernetes objects from release manifest: [resource mapping not found for name: "flink-operator-serving-cert" namespace: "flink" from "": no matches for kind "Certificate" in version "cert-manager.io/v1""#],
+        unless: &[],
         sources: &[
             "helm/helm@v3.21.4:cmd/helm/install.go",
             "helm/helm@v3.21.4:pkg/action/install.go",
@@ -1503,6 +1567,7 @@ pub static SIGNATURES: &[Signature] = &[
         explains: &[],
         supersedes: &["SIG-MOUNT-OBJECT-MISSING"],
         examples: &[r#"  Warning  FailedMount  3m  kubelet  MountVolume.SetUp failed for volume "keystore" : secret "webhook-server-cert" not found"#],
+        unless: &[],
         sources: &[
             "apache/flink-kubernetes-operator@release-1.15.0:helm/flink-kubernetes-operator/templates/controller/deployment.yaml",
             "kubernetes/autoscaler@cluster-autoscaler-1.30.0:cluster-autoscaler/vendor/k8s.io/kubernetes/pkg/volume/util/operationexecutor/operation_generator.go",
@@ -1523,6 +1588,7 @@ pub static SIGNATURES: &[Signature] = &[
         explains: &[],
         supersedes: &["SIG-MOUNT-OBJECT-MISSING"],
         examples: &[r#"  Warning  Failed  10s  kubelet  Error: secret "flink-operator-webhook-secret" not found"#],
+        unless: &[],
         sources: &[
             "apache/flink-kubernetes-operator@release-1.15.0:helm/flink-kubernetes-operator/templates/controller/deployment.yaml",
             "kubernetes/autoscaler@cluster-autoscaler-1.30.0:cluster-autoscaler/vendor/k8s.io/kubernetes/pkg/kubelet/kuberuntime/kuberuntime_container.go",
@@ -1543,6 +1609,7 @@ pub static SIGNATURES: &[Signature] = &[
         explains: &[],
         supersedes: &[],
         examples: &[r#"Error from server (InternalError): error when creating "basic.yaml": Internal error occurred: failed calling webhook "validationwebhook.flink.apache.org": failed to call webhook: Post "https://flink-operator-webhook-service.flink-operator.svc:443/validate?timeout=10s": tls: failed to verify certificate: x509: certificate signed by unknown authority"#],
+        unless: &[],
         sources: &[
             "kubernetes/apiserver@kubernetes-1.36.3:pkg/util/webhook/error.go",
             "kubernetes/apiserver@kubernetes-1.36.3:pkg/admission/plugin/webhook/validating/dispatcher.go",
@@ -1564,6 +1631,7 @@ pub static SIGNATURES: &[Signature] = &[
         explains: &[],
         supersedes: &[],
         examples: &[r#"Internal error occurred: failed calling webhook "mutationwebhook.flink.apache.org": failed to call webhook: Post "https://flink-operator-webhook-service.flink.svc:443/mutate?timeout=10s": tls: failed to verify certificate: x509: certificate has expired or is not yet valid: current time 2026-11-28T09:00:00Z is after 2026-11-01T00:00:00Z"#],
+        unless: &[],
         sources: &[
             "kubernetes/apiserver@kubernetes-1.36.3:pkg/util/webhook/error.go",
             "kubernetes/apiserver@kubernetes-1.36.3:pkg/admission/plugin/webhook/validating/dispatcher.go",
@@ -1588,6 +1656,7 @@ pub static SIGNATURES: &[Signature] = &[
             r#"Error from server (InternalError): error when creating "basic.yaml": Internal error occurred: failed calling webhook "validationwebhook.flink.apache.org": failed to call webhook: Post "https://flink-operator-webhook-service.flink.svc:443/validate?timeout=10s": dial tcp 10.96.12.3:443: connect: connection refused"#,
             r#"Internal error occurred: failed calling webhook "validationwebhook.flink.apache.org": Post https://flink-operator-webhook-service.flink.svc:443/validate?timeout=30s: service "flink-operator-webhook-service" not found"#,
         ],
+        unless: &[],
         sources: &[
             "kubernetes/apiserver@kubernetes-1.36.3:pkg/util/webhook/error.go",
             "kubernetes/apiserver@kubernetes-1.36.3:pkg/admission/plugin/webhook/validating/dispatcher.go",
@@ -1609,6 +1678,7 @@ pub static SIGNATURES: &[Signature] = &[
         explains: &[],
         supersedes: &[],
         examples: &[r#"Error from server: error when creating "orders.yaml": admission webhook "validationwebhook.flink.apache.org" denied the request: Forbidden Flink config key: kubernetes.namespace"#],
+        unless: &[],
         sources: &[
             "kubernetes/apiserver@kubernetes-1.36.3:pkg/admission/plugin/webhook/errors/statuserror.go",
             "kubernetes/kubectl@kubernetes-1.36.3:pkg/cmd/util/helpers.go",
@@ -1628,6 +1698,7 @@ pub static SIGNATURES: &[Signature] = &[
         explains: &[],
         supersedes: DENIED,
         examples: &["spec.serviceAccount must be defined. If you use helm, its value should be the same with the name of jobServiceAccount."],
+        unless: &[],
         sources: &[
             "apache/flink-kubernetes-operator@release-1.15.0:flink-kubernetes-operator/src/main/java/org/apache/flink/kubernetes/operator/validation/DefaultValidator.java",
         ],
@@ -1660,6 +1731,7 @@ pub static SIGNATURES: &[Signature] = &[
             "The FlinkDeployment name: Orders_V2 is invalid, must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123'), and the length must be no more than 45 characters.",
             "Job parallelism must be larger than 0",
         ],
+        unless: &[],
         sources: &[
             "apache/flink-kubernetes-operator@release-1.15.0:flink-kubernetes-operator/src/main/java/org/apache/flink/kubernetes/operator/validation/DefaultValidator.java",
         ],
@@ -1677,6 +1749,7 @@ pub static SIGNATURES: &[Signature] = &[
         explains: &[],
         supersedes: DENIED,
         examples: &["Flink version v1_13 is not supported by this operator version"],
+        unless: &[],
         sources: &[
             "apache/flink-kubernetes-operator@release-1.15.0:flink-kubernetes-operator/src/main/java/org/apache/flink/kubernetes/operator/validation/DefaultValidator.java",
             "apache/flink-kubernetes-operator@release-1.15.0:flink-kubernetes-operator/src/main/java/org/apache/flink/kubernetes/operator/utils/ValidatorUtils.java",
@@ -1695,6 +1768,7 @@ pub static SIGNATURES: &[Signature] = &[
         explains: &[],
         supersedes: &[],
         examples: &[r#"The FlinkDeployment "orders" is invalid: spec.flinkVersion: Unsupported value: "v1_21": supported values: "v1_13", "v1_14", "v1_15", "v1_16", "v1_17", "v1_18", "v1_19", "v1_20", "v2_0", "v2_1", "v2_2""#],
+        unless: &[],
         sources: &[
             "kubernetes/apimachinery@kubernetes-1.36.3:pkg/util/validation/field/errors.go",
             "kubernetes/apimachinery@kubernetes-1.36.3:pkg/api/errors/errors.go",
@@ -1716,6 +1790,7 @@ pub static SIGNATURES: &[Signature] = &[
         explains: &[],
         supersedes: &[],
         examples: &[r#"Caused by: com.fasterxml.jackson.databind.exc.InvalidFormatException: Cannot deserialize value of type `org.apache.flink.kubernetes.operator.api.spec.FlinkVersion` from String "v2_2": not one of the values accepted for Enum class: [v1_20, v1_13, v1_14, v1_15, v1_16, v1_17, v1_18, v1_19, v2_0]"#],
+        unless: &[],
         sources: &[
             "FasterXML/jackson-databind@981486e204db:src/main/java/com/fasterxml/jackson/databind/deser/std/EnumDeserializer.java",
             "FasterXML/jackson-databind@981486e204db:src/main/java/com/fasterxml/jackson/databind/DeserializationContext.java",
@@ -1735,6 +1810,7 @@ pub static SIGNATURES: &[Signature] = &[
         explains: &[],
         supersedes: DENIED,
         examples: &["TaskManager resource memory must be defined using `spec.taskManager.resource.memory`"],
+        unless: &[],
         sources: &[
             "apache/flink-kubernetes-operator@release-1.15.0:flink-kubernetes-operator/src/main/java/org/apache/flink/kubernetes/operator/validation/DefaultValidator.java",
         ],
@@ -1752,6 +1828,7 @@ pub static SIGNATURES: &[Signature] = &[
         explains: &[],
         supersedes: DENIED,
         examples: &["Cannot switch from native kubernetes to standalone kubernetes cluster", "Cannot switch from session to job cluster"],
+        unless: &[],
         sources: &[
             "apache/flink-kubernetes-operator@release-1.15.0:flink-kubernetes-operator/src/main/java/org/apache/flink/kubernetes/operator/validation/DefaultValidator.java",
         ],
@@ -1773,6 +1850,7 @@ pub static SIGNATURES: &[Signature] = &[
             "Caused by: org.apache.flink.configuration.IllegalConfigurationException: Configuration is missing the mandatory parameter: Key: 'high-availability.storageDir' , default: null (fallback keys: [{key=high-availability.zookeeper.storageDir, isDeprecated=true}, {key=recovery.zookeeper.storageDir, isDeprecated=true}])",
             "org.apache.flink.configuration.IllegalConfigurationException: Invalid path for highly available storage (high-availability.storageDir)",
         ],
+        unless: &[],
         sources: &[
             "apache/flink@c20d1003e68e:flink-runtime/src/main/java/org/apache/flink/runtime/highavailability/HighAvailabilityServicesUtils.java",
             "apache/flink@c20d1003e68e:flink-core/src/main/java/org/apache/flink/configuration/ConfigOption.java",
@@ -1791,6 +1869,7 @@ pub static SIGNATURES: &[Signature] = &[
         explains: &[],
         supersedes: DENIED,
         examples: &["HA must be enabled for rollback support.", "High availability should be enabled when starting standby JobManagers."],
+        unless: &[],
         sources: &[
             "apache/flink-kubernetes-operator@release-1.15.0:flink-kubernetes-operator/src/main/java/org/apache/flink/kubernetes/operator/validation/DefaultValidator.java",
         ],
@@ -1814,6 +1893,7 @@ pub static SIGNATURES: &[Signature] = &[
             "org.apache.flink.kubernetes.operator.exception.UpgradeFailureException: JobManager deployment is missing and HA metadata is not available to make stateful upgrades. It is possible that the job has finished or terminally failed, or the configmaps have been deleted.Manual restore required.",
             "org.apache.flink.kubernetes.operator.exception.UpgradeFailureException: HA metadata is not available to restore from last state.It is possible that the job has finished or terminally failed, or the configmaps have been deleted.",
         ],
+        unless: &[],
         sources: &[
             "apache/flink-kubernetes-operator@release-1.5.0:flink-kubernetes-operator/src/main/java/org/apache/flink/kubernetes/operator/service/AbstractFlinkService.java",
             "apache/flink-kubernetes-operator@release-1.15.0:flink-kubernetes-operator/src/main/java/org/apache/flink/kubernetes/operator/service/AbstractFlinkService.java",
@@ -1838,6 +1918,7 @@ pub static SIGNATURES: &[Signature] = &[
             r#"'{"type":"org.apache.flink.kubernetes.operator.exception.UpgradeFailureException","message":"Latest checkpoint not externally addressable, Manual restore required.","additionalMetadata":{},"throwableList":[]}'"#,
             "org.apache.flink.kubernetes.operator.exception.UpgradeFailureException: Job is in terminal state but last checkpoint is unknown, possibly due to an unrecoverable restore error. Manual restore required.",
         ],
+        unless: &[],
         sources: &[
             "apache/flink-kubernetes-operator@release-1.15.0:flink-kubernetes-operator/src/main/java/org/apache/flink/kubernetes/operator/service/AbstractFlinkService.java",
             "apache/flink-kubernetes-operator@release-1.15.0:flink-kubernetes-operator/src/main/java/org/apache/flink/kubernetes/operator/reconciler/deployment/AbstractJobReconciler.java",
@@ -1862,6 +1943,7 @@ pub static SIGNATURES: &[Signature] = &[
             "Caused by: java.lang.IllegalStateException: Failed to rollback to checkpoint/savepoint hdfs://nn/flink/checkpoints/f00655787414517dbb3346fa5240009c/chk-191. Cannot map checkpoint/savepoint state for operator 77fec41789154996bfa76055dea29472 to the new program, because the operator is not available in the new program. If you want to allow to skip this, you can set the --allowNonRestoredState option on the CLI.",
             "java.lang.IllegalStateException: Failed to rollback to checkpoint/savepoint Checkpoint Metadata. Max parallelism mismatch between checkpoint/savepoint state and new program. Cannot map operator 5b61d6019ab04da71a4e62533c1a8c40 with max parallelism 128 to new program with max parallelism 256. This indicates that the program has been changed in a non-compatible way after the checkpoint/savepoint.",
         ],
+        unless: &[],
         sources: &[
             "apache/flink@c20d1003e68e:flink-runtime/src/main/java/org/apache/flink/runtime/checkpoint/Checkpoints.java",
             "apache/flink@c20d1003e68e:flink-runtime/src/main/java/org/apache/flink/runtime/checkpoint/metadata/CheckpointMetadata.java",
@@ -1881,6 +1963,7 @@ pub static SIGNATURES: &[Signature] = &[
         explains: STARTUP,
         supersedes: &[],
         examples: &["Caused by: java.io.FileNotFoundException: Cannot find checkpoint or savepoint file/directory 'file:/tmp/flink-checkpoints/orders/2a9f0f3c0d6e4a7b8c9d0e1f2a3b4c5d/chk-263' on file system 'file'."],
+        unless: &[],
         sources: &[
             "apache/flink@c20d1003e68e:flink-runtime/src/main/java/org/apache/flink/runtime/state/filesystem/AbstractFsCheckpointStorageAccess.java",
         ],
@@ -1903,6 +1986,7 @@ pub static SIGNATURES: &[Signature] = &[
             "\tat org.apache.flink.runtime.scheduler.DefaultExecutionGraphFactory.tryRestoreExecutionGraphFromSavepoint(DefaultExecutionGraphFactory.java:223) ~[flink-dist-1.17.1.jar:1.17.1]",
             "\tat org.apache.flink.runtime.scheduler.SchedulerBase.tryRestoreExecutionGraphFromSavepoint(SchedulerBase.java:316) ~[flink-dist_2.12-1.11.2.jar:1.11.2]",
         ],
+        unless: &[],
         sources: &[
             "apache/flink@c20d1003e68e:flink-runtime/src/main/java/org/apache/flink/runtime/scheduler/DefaultExecutionGraphFactory.java",
             "apache/flink@853e1906c3fe:flink-runtime/src/main/java/org/apache/flink/runtime/scheduler/SchedulerBase.java",
@@ -1924,6 +2008,7 @@ pub static SIGNATURES: &[Signature] = &[
             "Checkpoint directory[execution.checkpointing.dir] must be defined for last-state and savepoint upgrade modes",
             "Job could not be upgraded with savepoint while config key[execution.checkpointing.savepoint-dir] is not set",
         ],
+        unless: &[],
         sources: &[
             "apache/flink-kubernetes-operator@release-1.15.0:flink-kubernetes-operator/src/main/java/org/apache/flink/kubernetes/operator/validation/DefaultValidator.java",
         ],
@@ -1945,6 +2030,7 @@ pub static SIGNATURES: &[Signature] = &[
             "Caused by: com.amazonaws.services.s3.model.AmazonS3Exception: Access Denied (Service: Amazon S3; Status Code: 403; Error Code: AccessDenied; Request ID: 1A2B3C4D5E6F; S3 Extended Request ID: abc=; Proxy: null), S3 Extended Request ID: abc=",
             "Caused by: software.amazon.awssdk.services.s3.model.S3Exception: Access Denied (Service: S3, Status Code: 403, Request ID: 1A2B3C4D5E6F, Extended Request ID: abc=)",
         ],
+        unless: &[],
         sources: &[
             "aws/aws-sdk-java@05f60d218fec:aws-java-sdk-core/src/main/java/com/amazonaws/AmazonServiceException.java",
             "aws/aws-sdk-java-v2@187b7154ef45:core/aws-core/src/main/java/software/amazon/awssdk/awscore/exception/AwsServiceException.java",
@@ -1963,6 +2049,7 @@ pub static SIGNATURES: &[Signature] = &[
         explains: STARTUP,
         supersedes: &[],
         examples: &["java.nio.file.AccessDeniedException: s3a://flink-state/checkpoints/orders: getFileStatus on s3a://flink-state/checkpoints/orders: com.amazonaws.services.s3.model.AmazonS3Exception: Forbidden (Service: Amazon S3; Status Code: 403; Error Code: 403 Forbidden; Request ID: 7Q2X; S3 Extended Request ID: q=), S3 Extended Request ID: q=:403 Forbidden"],
+        unless: &[],
         sources: &[
             "apache/hadoop@7c58cfea8fea:hadoop-tools/hadoop-aws/src/main/java/org/apache/hadoop/fs/s3a/S3AUtils.java",
         ],
@@ -1983,6 +2070,7 @@ pub static SIGNATURES: &[Signature] = &[
             "com.google.cloud.storage.StorageException: 403 Forbidden",
             r#"  "message" : "flink-sa@acme-prod.iam.gserviceaccount.com does not have storage.objects.create access to the Google Cloud Storage object. Permission 'storage.objects.create' denied on resource (or it may not exist).","#,
         ],
+        unless: &[],
         sources: &[
             "googleapis/google-http-java-client@0984ccdf60cf:google-http-client/src/main/java/com/google/api/client/http/HttpResponseException.java",
             "observed:the Cloud Storage JSON API's error message '<principal> does not have storage.<resource>.<verb> access to the Google Cloud Storage object'",
@@ -2001,6 +2089,7 @@ pub static SIGNATURES: &[Signature] = &[
         explains: STARTUP,
         supersedes: &[],
         examples: &[r#"Operation failed: "This request is not authorized to perform this operation using this permission.", 403, PUT, https://acme.dfs.core.windows.net/flink/checkpoints/orders?resource=directory&timeout=90, rId: 5d1c3a2e-201f-0045-2b7d-1f6b3c000000, AuthorizationPermissionMismatch, "This request is not authorized to perform this operation using this permission. RequestId:5d1c3a2e-201f-0045-2b7d-1f6b3c000000 Time:2026-11-28T09:40:00.0000000Z""#],
+        unless: &[],
         sources: &[
             "apache/hadoop@114af3ecaef8:hadoop-tools/hadoop-azure/src/main/java/org/apache/hadoop/fs/azurebfs/contracts/exceptions/AbfsRestOperationException.java",
             "observed:Azure Storage error codes AuthorizationPermissionMismatch / AuthorizationFailure and their server messages",
@@ -2020,6 +2109,7 @@ pub static SIGNATURES: &[Signature] = &[
         explains: STARTUP,
         supersedes: &[],
         examples: &["Caused by: java.io.IOException: Mkdirs failed to create file:/nas/flink/recovery/default"],
+        unless: &[],
         sources: &[
             "apache/flink@c20d1003e68e:flink-core/src/main/java/org/apache/flink/core/fs/local/LocalFileSystem.java",
         ],
@@ -2041,6 +2131,7 @@ pub static SIGNATURES: &[Signature] = &[
             "org.apache.flink.core.fs.UnsupportedFileSystemSchemeException: Could not find a file system implementation for scheme 's3'. The scheme is directly supported by Flink through the following plugin(s): flink-s3-fs-hadoop, flink-s3-fs-presto. Please ensure that each plugin resides within its own subfolder within the plugins directory. See https://nightlies.apache.org/flink/flink-docs-stable/docs/deployment/filesystems/plugins/ for more information. If you want to use a Hadoop file system for that scheme, please add the scheme to the configuration fs.allowed-fallback-filesystems. For a full list of supported file systems, please see https://nightlies.apache.org/flink/flink-docs-stable/ops/filesystems/.",
             "Could not find a file system implementation for scheme 'gs'. File system schemes are supported by Flink through the following plugin(s): flink-gs-fs-hadoop. No file system to support this scheme could be loaded. Please ensure that each plugin is configured properly and resides within its own subfolder in the plugins directory.",
         ],
+        unless: &[],
         sources: &[
             "apache/flink@c20d1003e68e:flink-core/src/main/java/org/apache/flink/core/fs/FileSystem.java",
         ],
@@ -2061,6 +2152,7 @@ pub static SIGNATURES: &[Signature] = &[
             "Caused by: org.apache.flink.core.fs.UnsupportedFileSystemSchemeException: Hadoop is not in the classpath/dependencies.",
             "Caused by: org.apache.flink.core.fs.UnsupportedFileSystemSchemeException: Cannot support file system for 'hdfs' via Hadoop, because Hadoop is not in the classpath, or some classes are missing from the classpath.",
         ],
+        unless: &[],
         sources: &[
             "apache/flink@c20d1003e68e:flink-core/src/main/java/org/apache/flink/core/fs/FileSystem.java",
             "apache/flink@c20d1003e68e:flink-filesystems/flink-hadoop-fs/src/main/java/org/apache/flink/runtime/fs/hdfs/HadoopFsFactory.java",
@@ -2079,6 +2171,7 @@ pub static SIGNATURES: &[Signature] = &[
         explains: STARTUP,
         supersedes: &[],
         examples: &[r#"org.apache.hadoop.fs.UnsupportedFileSystemException: No FileSystem for scheme "s3""#],
+        unless: &[],
         sources: &[
             "apache/hadoop@9df555d193a0:hadoop-common-project/hadoop-common/src/main/java/org/apache/hadoop/fs/FileSystem.java",
         ],
@@ -2102,6 +2195,7 @@ pub static SIGNATURES: &[Signature] = &[
             "org.apache.flink.util.FlinkException: No JAR found on classpath. Please provide a JAR explicitly.",
             "java.io.FileNotFoundException: JAR file does not exist: /opt/flink/usrlib/orders.jar",
         ],
+        unless: &[],
         sources: &[
             "apache/flink@c20d1003e68e:flink-core/src/main/java/org/apache/flink/util/JarUtils.java",
             "apache/flink@c20d1003e68e:flink-clients/src/main/java/org/apache/flink/client/cli/CliFrontend.java",
@@ -2123,6 +2217,7 @@ pub static SIGNATURES: &[Signature] = &[
         explains: &[],
         supersedes: DENIED,
         examples: &["jarURI must include a scheme"],
+        unless: &[],
         sources: &[
             "apache/flink-kubernetes-operator@release-1.15.0:flink-kubernetes-operator/src/main/java/org/apache/flink/kubernetes/operator/validation/DefaultValidator.java",
         ],
@@ -2141,6 +2236,7 @@ pub static SIGNATURES: &[Signature] = &[
         explains: STARTUP,
         supersedes: &[],
         examples: &[r#"Caused by: java.lang.IllegalArgumentException: Only "local" is supported as schema for application mode. This assumes that the jar is located in the image, not the Flink client. An example of such path is: local:///opt/flink/examples/streaming/WindowJoin.jar"#],
+        unless: &[],
         sources: &[
             "apache/flink@4f7725aa790a:flink-kubernetes/src/main/java/org/apache/flink/kubernetes/utils/KubernetesUtils.java",
         ],
@@ -2159,6 +2255,7 @@ pub static SIGNATURES: &[Signature] = &[
         explains: STARTUP,
         supersedes: &[],
         examples: &["\tat org.apache.flink.kubernetes.utils.KubernetesUtils.checkJarFileForApplicationMode(KubernetesUtils.java:400) ~[flink-dist-1.15.2.jar:1.15.2]"],
+        unless: &[],
         sources: &[
             "apache/flink@c20d1003e68e:flink-kubernetes/src/main/java/org/apache/flink/kubernetes/utils/KubernetesUtils.java",
             "apache/flink@4f7725aa790a:flink-kubernetes/src/main/java/org/apache/flink/kubernetes/utils/KubernetesUtils.java",
@@ -2180,6 +2277,7 @@ pub static SIGNATURES: &[Signature] = &[
             "org.apache.flink.client.program.ProgramInvocationException: The program's entry point class 'com.amazonaws.services.kinesisanalytics.StreamingJob' was not found in the jar file.",
             "org.apache.flink.util.FlinkException: Could not find the provided job class (org.apache.flink.streaming.examples.wordcount.WordCount) in the user lib directory (/opt/flink/usrlib).",
         ],
+        unless: &[],
         sources: &[
             "apache/flink@c20d1003e68e:flink-clients/src/main/java/org/apache/flink/client/program/PackagedProgram.java",
             "apache/flink@c919edff962e:flink-clients/src/main/java/org/apache/flink/client/deployment/application/ClassPathPackagedProgramRetriever.java",
@@ -2202,6 +2300,7 @@ pub static SIGNATURES: &[Signature] = &[
             "org.apache.flink.client.program.ProgramInvocationException: Neither a 'Main-Class', nor a 'program-class' entry was found in the jar file.",
             "Error: Could not find or load main class org.apache.flink.kubernetes.entrypoint.KubernetesApplicationClusterEntrypoint",
         ],
+        unless: &[],
         sources: &[
             "apache/flink@c20d1003e68e:flink-clients/src/main/java/org/apache/flink/client/program/PackagedProgram.java",
             "openjdk/jdk@0265b5941a90:src/java.base/share/classes/sun/launcher/resources/launcher.properties",
@@ -2220,6 +2319,9 @@ pub static SIGNATURES: &[Signature] = &[
         explains: STARTUP,
         supersedes: &[],
         examples: &["Caused by: java.lang.ClassNotFoundException: org.apache.flink.connector.kafka.source.KafkaSource"],
+        // Hadoop's own classes missing is an incomplete Hadoop classpath for Flink's security
+        // module or file systems, not the job's classpath.
+        unless: &["ClassNotFoundException: org.apache.hadoop."],
         sources: &[
             "observed:java.lang.ClassNotFoundException: <class> from the JDK class loaders (the message is the class name)",
         ],
@@ -2238,6 +2340,7 @@ pub static SIGNATURES: &[Signature] = &[
         explains: &[],
         supersedes: &[],
         examples: &[r#"Failure executing: GET at: https://10.96.0.1/api/v1/namespaces/prod/services/orders-rest. Message: services "orders-rest" not found. Received status: Status(apiVersion=v1, code=404, details=StatusDetails(causes=[], group=null, kind=services, name=orders-rest, retryAfterSeconds=null, uid=null, additionalProperties={}), kind=Status, message=services "orders-rest" not found, metadata=ListMeta(_continue=null, remainingItemCount=null, resourceVersion=null, selfLink=null, additionalProperties={}), reason=NotFound, status=Failure, additionalProperties={})."#],
+        unless: &[],
         sources: &[
             "kubernetes/apimachinery@kubernetes-1.36.3:pkg/api/errors/errors.go",
             "fabric8io/kubernetes-client@v7.8.0:kubernetes-client/src/main/java/io/fabric8/kubernetes/client/dsl/internal/OperationSupport.java",

@@ -89,6 +89,7 @@ pub static SIGNATURES: &[Signature] = &[
         explains: KILLED,
         supersedes: &["SIG-K8S-OOMKILLED"],
         examples: &["orders-taskmanager-1-3                 0/1     OOMKilled          2 (31s ago)   6m12s"],
+        unless: &[],
         sources: &[PRINTERS],
     },
     Signature {
@@ -111,6 +112,7 @@ pub static SIGNATURES: &[Signature] = &[
             "flink-jobmanager-5d84d6b644-4xnjq    0/1     ImagePullBackOff    0          3m2s",
             "pod/basic-example-taskmanager-1-1   0/1     ErrImagePull   0          41s",
         ],
+        unless: &[],
         sources: &[PRINTERS, "kubernetes/kubernetes@v1.33.0:pkg/kubelet/images/types.go"],
     },
     // kubelet image_manager.go: the Warning event (reason ErrImageNeverPull) and the status.
@@ -134,6 +136,7 @@ pub static SIGNATURES: &[Signature] = &[
             "flink-jobmanager-7fcdd685cf-97rzp    0/1     ErrImageNeverPull   0          9m4s",
             r#"  Warning  ErrImageNeverPull  28s   kubelet            Container image "flink-packt:latest" is not present with pull policy of Never"#,
         ],
+        unless: &[],
         sources: &[
             PRINTERS,
             "kubernetes/kubernetes@v1.33.0:pkg/kubelet/images/image_manager.go",
@@ -153,6 +156,7 @@ pub static SIGNATURES: &[Signature] = &[
         explains: &["SIG-NO-RESOURCES"],
         supersedes: &[],
         examples: &["beam-flink-cluster-taskmanager-78f8875d4-24zls                0/2          Pending   0          5m29s"],
+        unless: &[],
         sources: &[PRINTERS],
     },
     Signature {
@@ -175,6 +179,7 @@ pub static SIGNATURES: &[Signature] = &[
             "flink-jobmanager-6c8f5b7d9-m2xkq   0/1     Error              3 (45s ago)   2m10s",
             "      Reason:       CrashLoopBackOff",
         ],
+        unless: &[],
         sources: &[
             PRINTERS,
             "kubernetes/kubernetes@v1.33.0:pkg/kubelet/container/sync_result.go",
@@ -194,6 +199,7 @@ pub static SIGNATURES: &[Signature] = &[
         explains: &[],
         supersedes: &["SIG-K8S-POD-CRASHLOOP"],
         examples: &["orders-jobmanager-7d9c6b5f4-q8rtx   0/1     Init:CrashLoopBackOff   4 (70s ago)   3m51s"],
+        unless: &[],
         sources: &[PRINTERS],
     },
     Signature {
@@ -209,6 +215,7 @@ pub static SIGNATURES: &[Signature] = &[
         explains: &[],
         supersedes: &["SIG-K8S-POD-CRASHLOOP"],
         examples: &["pod/flink-operator-controller-manager-6886b99d68-2ktzd   1/2         CrashLoopBackOff   112                43h"],
+        unless: &[],
         sources: &[PRINTERS],
     },
     // An operator pod mounts its webhook's TLS Secret (webhook-server-cert in the Apache chart, issued
@@ -230,6 +237,7 @@ pub static SIGNATURES: &[Signature] = &[
             "pod/flink-operator-controller-manager-9bff44956-5pl6x   0/2     ContainerCreating   0          19m",
             "flink-operator-controller-manager-7447774975-blkkg   0/2     ContainerCreating   0          22m",
         ],
+        unless: &[],
         sources: &[
             PRINTERS,
             "kubernetes/kubernetes@v1.33.0:pkg/kubelet/kubelet_pods.go",
@@ -252,6 +260,7 @@ pub static SIGNATURES: &[Signature] = &[
             "cert-job-8dqjv                                       0/1     Error               0          22m",
             "flink-operator-system2   cert-job-4hfq6                                             0/1     **Error**               0          14s",
         ],
+        unless: &[],
         sources: &[
             PRINTERS,
             "GoogleCloudPlatform/flink-on-k8s-operator@00b91e26b86b:helm-chart/flink-operator/templates/generate-cert.yaml",
@@ -272,6 +281,7 @@ pub static SIGNATURES: &[Signature] = &[
         explains: KILLED,
         supersedes: &[],
         examples: &["      Exit Code:    137"],
+        unless: &[],
         sources: &["kubernetes/kubectl@v0.33.0:pkg/describe/describe.go"],
     },
     // kubelet eviction: the pod's status reason/message (describe `Reason:` / `Message:` at level
@@ -298,6 +308,7 @@ pub static SIGNATURES: &[Signature] = &[
             "Reason:           Evicted",
             "flink-taskmanager-7c9b8d6f5-2lq9x   0/1     Evicted   0          3h",
         ],
+        unless: &[],
         sources: &[
             "kubernetes/kubernetes@v1.33.0:pkg/kubelet/eviction/helpers.go",
             "kubernetes/kubectl@v0.33.0:pkg/describe/describe.go",
@@ -323,6 +334,7 @@ pub static SIGNATURES: &[Signature] = &[
             r#"Error: INSTALLATION FAILED: unable to build kubernetes objects from release manifest: [unable to recognize "": no matches for kind "CustomResourceDefinition" in version "apiextensions.k8s.io/v1beta1", unable to recognize "": no matches for kind "MutatingWebhookConfiguration" in version "admissionregistration.k8s.io/v1beta1", unable to recognize "": no matches for kind "ValidatingWebhookConfiguration" in version "admissionregistration.k8s.io/v1beta1"]"#,
             r#"error: unable to recognize "deploy/crd.yaml": no matches for kind "CustomResourceDefinition" in version "apiextensions.k8s.io/v1beta1""#,
         ],
+        unless: &[],
         sources: &[
             "kubernetes/apimachinery@v0.33.0:pkg/api/meta/errors.go",
             "kubernetes/cli-runtime@v0.33.0:pkg/resource/mapper.go",
@@ -342,6 +354,7 @@ pub static SIGNATURES: &[Signature] = &[
         explains: &[],
         supersedes: &[],
         examples: &[r#"Error: unable to build kubernetes objects from release manifest: [unable to recognize "": no matches for kind "Certificate" in version "certmanager.k8s.io/v1alpha1", unable to recognize "": no matches for kind "Issuer" in version "certmanager.k8s.io/v1alpha1"]"#],
+        unless: &[],
         sources: &["kubernetes/apimachinery@v0.33.0:pkg/api/meta/errors.go", "helm/helm@v3.17.0:pkg/action/install.go"],
     },
     Signature {
@@ -357,6 +370,7 @@ pub static SIGNATURES: &[Signature] = &[
         explains: &[],
         supersedes: &[],
         examples: &[r#"Error: unable to build kubernetes objects from release manifest: unable to recognize "": no matches for kind "ServiceMonitor" in version "monitoring.coreos.com/v1""#],
+        unless: &[],
         sources: &["kubernetes/apimachinery@v0.33.0:pkg/api/meta/errors.go", "helm/helm@v3.17.0:pkg/action/install.go"],
     },
     // apimachinery errors.NewGenericServerResponse for a 404: `%s (%s %s)` with verb and resource.
@@ -376,6 +390,7 @@ pub static SIGNATURES: &[Signature] = &[
             r#"Error from server (NotFound): error when creating "STDIN": the server could not find the requested resource (post certificates.cert-manager.io)"#,
             r#"Error from server (NotFound): error when creating "STDIN": the server could not find the requested resource (post issuers.cert-manager.io)"#,
         ],
+        unless: &[],
         sources: &["kubernetes/apimachinery@v0.33.0:pkg/api/errors/errors.go"],
     },
     Signature {
@@ -391,6 +406,7 @@ pub static SIGNATURES: &[Signature] = &[
         explains: &[],
         supersedes: &[],
         examples: &[r#"Error from server (NotFound): error when creating "basic.yaml": the server could not find the requested resource (post flinkdeployments.flink.apache.org)"#],
+        unless: &[],
         sources: &["kubernetes/apimachinery@v0.33.0:pkg/api/errors/errors.go"],
     },
     // kube-openapi ValidationError / UnknownFieldError (kubectl client-side validation) and the API
@@ -411,6 +427,7 @@ pub static SIGNATURES: &[Signature] = &[
             r#"error: error validating "flinkoperator.k8s.io_flinkclusters.yaml": error validating data: [ValidationError(CustomResourceDefinition.spec): unknown field "subresources" in io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionSpec, ValidationError(CustomResourceDefinition.spec): unknown field "validation" in io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionSpec, ValidationError(CustomResourceDefinition.spec): unknown field "version" in io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionSpec]; if you choose to ignore these errors, turn validation off with --validate=false"#,
             r#"Error from server (BadRequest): error when creating "flinkoperator.k8s.io_flinkclusters.yaml": CustomResourceDefinition in version "v1" cannot be handled as a CustomResourceDefinition: strict decoding error: unknown field "spec.validation""#,
         ],
+        unless: &[],
         sources: &[
             "kubernetes/kube-openapi@d427ff9ee9ad:pkg/util/proto/validation/errors.go",
             "kubernetes/apiserver@v0.33.0:pkg/endpoints/handlers/rest.go",
@@ -436,6 +453,7 @@ pub static SIGNATURES: &[Signature] = &[
             "Error from server (InternalError): error when creating “STDIN”: Internal error occurred: failed calling webhook “webhook.certmanager.k8s.io”: the server is currently unable to handle the request",
             r#"Error from server (InternalError): error when creating "STDIN": Internal error occurred: failed calling webhook "webhook.cert-manager.io": failed to call webhook: Post "https://cert-manager-webhook.cert-manager.svc:443/mutate?timeout=10s": dial tcp 10.96.211.13:443: connect: connection refused"#,
         ],
+        unless: &[],
         sources: &[
             "cert-manager/cert-manager@v1.18.2:deploy/charts/cert-manager/templates/webhook-mutating-webhook.yaml",
             "kubernetes/apimachinery@v0.33.0:pkg/api/errors/errors.go",
@@ -456,6 +474,7 @@ pub static SIGNATURES: &[Signature] = &[
         explains: &[],
         supersedes: &[],
         examples: &["Internal error occurred: failed calling webhook \"mflinkcluster.flinkoperator.k8s.io\": Post https://flink-operator-webhook-service.flink-operator-system.svc:443/mutate-flinkoperator-k8s-io-v1beta1-flinkcluster?timeout=30s: ssh: rejected: connect failed (Connection refused)"],
+        unless: &[],
         sources: &["golang/crypto@v0.39.0:ssh/connection.go", "golang/crypto@v0.39.0:ssh/channel.go"],
     },
 ];

@@ -62,6 +62,9 @@ pub struct Signature {
     /// from several places, or worded differently across versions), or `observed:<what>` for text
     /// only seen in real output with no single printing site in source (e.g. kubelet event text
     /// assembled from pieces, a cloud service's error message).
+    /// A line that contains any of these is not this signature, however well the pattern
+    /// matches (a class of Hadoop's own missing is not the job's entry class).
+    pub unless: &'static [&'static str],
     pub sources: &'static [&'static str],
 }
 
@@ -200,6 +203,9 @@ impl Catalogue {
         let mut out = Vec::new();
         let mut redacted: Option<String> = None;
         for i in candidates {
+            if all()[i].unless.iter().any(|u| line.contains(u)) {
+                continue;
+            }
             let Some(caps) = self.regexes[i].captures(line) else {
                 continue;
             };

@@ -60,6 +60,7 @@ pub static SIGNATURES: &[Signature] = &[
             "panic: runtime error: invalid memory address or nil pointer dereference",
             "panic: runtime error: invalid memory address or nil pointer dereference [recovered]",
         ],
+        unless: &[],
         sources: &[
             "observed:https://github.com/spotify/flink-on-k8s-operator/issues/160 (operator manager log)",
             "observed:https://github.com/spotify/flink-on-k8s-operator/pull/446 (operator manager log)",
@@ -81,6 +82,7 @@ pub static SIGNATURES: &[Signature] = &[
         examples: &[
             r#"2020-03-29T07:00:37.662Z	ERROR	setup	Unable to create controller	{"controller": "FlinkCluster""#,
         ],
+        unless: &[],
         sources: &[
             "spotify/flink-on-k8s-operator@v0.6.0:main.go",
             "GoogleCloudPlatform/flink-on-k8s-operator@v1beta1-9:main.go",
@@ -103,6 +105,7 @@ pub static SIGNATURES: &[Signature] = &[
             r#"2021-07-22T06:07:37.788Z	ERROR	controllers.FlinkCluster	Failed to update cluster status	{"cluster": "default/flinksessioncluster-sample", "error": "FlinkCluster.flinkoperator.k8s.io \"flinksessioncluster-sample\" is invalid: [status.components.jobManagerDeployment: Required value, status.components.taskManagerDeployment: Required value]"}"#,
             r#"FlinkCluster.flinkoperator.k8s.io "flinkjobcluster-sample" is invalid: [status.components.jobManagerStatefulSet: Required value, status.components.taskManagerStatefulSet: Required value]"#,
         ],
+        unless: &[],
         sources: &[
             "spotify/flink-on-k8s-operator@v0.6.0:controllers/flinkcluster/flinkcluster_controller.go",
             "GoogleCloudPlatform/flink-on-k8s-operator@v1beta1-9:controllers/flinkcluster_controller.go",
@@ -130,6 +133,7 @@ pub static SIGNATURES: &[Signature] = &[
             r#"E0327 11:28:08.162272       1 reflector.go:126] pkg/mod/k8s.io/client-go@v11.0.1-0.20190409021438-1a26190bd76a+incompatible/tools/cache/reflector.go:94: Failed to list *v1beta1.FlinkCluster: flinkclusters.flinkoperator.k8s.io is forbidden: User "system:serviceaccount:flink-operator:default" cannot list resource "flinkclusters" in API group "flinkoperator.k8s.io" at the cluster scope"#,
             r#"{"json":{"app_name":"wordcount-operator-example","ns":"team1","phase":""},"level":"error","msg":"K8s object update failed flinkapplications.flink.k8s.io \"wordcount-operator-example\" is forbidden: User \"system:serviceaccount:flink-operator:flinkoperator\" cannot update resource \"flinkapplications/status\" in API group \"flink.k8s.io\" in the namespace \"team1\"","#,
         ],
+        unless: &[],
         sources: &[
             "kubernetes/client-go@v0.18.3:tools/cache/reflector.go",
             "lyft/flinkk8soperator@v0.7.0:pkg/controller/k8/cluster.go",
@@ -162,6 +166,7 @@ then delete the failed cert-job so `helm upgrade` runs it again",
             r#"from server for: "STDIN": secrets "webhook-server-cert" is forbidden: User "system:serviceaccount:flink-operator-system:flink-sa" cannot get resource "secrets" in API group "" in the namespace "flink-operator-system""#,
             "My error: “STDIN”: secrets “webhook-server-cert” is forbidden: User “system:serviceaccount:flink-operator:flink-operator” cannot get resource “secrets” in API group “” in the namespace “flink-operator”.",
         ],
+        unless: &[],
         sources: &[
             "GoogleCloudPlatform/flink-on-k8s-operator@v1beta1-9:helm-chart/flink-operator/templates/generate-cert.yaml",
             "spotify/flink-on-k8s-operator@v0.4.1-beta.10:helm-chart/flink-operator/templates/generate-cert.yaml",
@@ -183,6 +188,7 @@ then delete the failed cert-job so `helm upgrade` runs it again",
         examples: &[
             "2020-01-24T23:17:22.664Z	ERROR	setup	Problem running manager	{“error”: “open /tmp/k8s-webhook-server/serving-certs/tls.crt: no such file or directory”}",
         ],
+        unless: &[],
         sources: &[
             "spotify/flink-on-k8s-operator@v0.6.0:main.go",
             "spotify/flink-on-k8s-operator@v0.6.0:config/default/manager_webhook_patch.yaml",
@@ -204,6 +210,7 @@ then delete the failed cert-job so `helm upgrade` runs it again",
         examples: &[
             r#"Internal error occurred: failed calling webhook "mflinkcluster.flinkoperator.k8s.io": Post https://flink-operator-webhook-service.flink-operator-system.svc:443/mutate-flinkoperator-k8s-io-v1beta1-flinkcluster?timeout=30s: ssh: rejected: connect failed (Connection refused)"#,
         ],
+        unless: &[],
         sources: &[
             "spotify/flink-on-k8s-operator@v0.6.0:config/webhook/manifests.yaml",
             "observed:https://github.com/spotify/flink-on-k8s-operator/issues/9 (kubectl apply)",
@@ -225,6 +232,7 @@ then delete the failed cert-job so `helm upgrade` runs it again",
         examples: &[
             r#"for: "k8s/metrics-aggregator.yaml": admission webhook "vflinkcluster.flinkoperator.k8s.io" denied the request: invalid JobManager replicas, it must be 1"#,
         ],
+        unless: &[],
         sources: &[
             "GoogleCloudPlatform/flink-on-k8s-operator@v1beta1-9:api/v1beta1/flinkcluster_validate.go",
             "spotify/flink-on-k8s-operator@v0.4.1-beta.10:apis/flinkcluster/v1beta1/flinkcluster_validate.go",
@@ -245,6 +253,7 @@ then delete the failed cert-job so `helm upgrade` runs it again",
         examples: &[
             r#"Message: Forbidden! User kubernetes-admin doesn't have permission. admission webhook "vflinkcluster.flinkoperator.k8s.io" denied the request: the cluster properties are immutable."#,
         ],
+        unless: &[],
         sources: &["GoogleCloudPlatform/flink-on-k8s-operator@v1beta1-9:api/v1alpha1/flinkcluster_validate.go"],
     },
     // ValidateUpdate: the spec change is refused; the running cluster keeps the old spec.
@@ -272,6 +281,7 @@ then delete the failed cert-job so `helm upgrade` runs it again",
             r#"Error from server: admission webhook "vflinkcluster.flinkoperator.k8s.io" denied the request: updating job is not allowed when spec.job.savepointsDir was not provided"#,
             "admission webhook \"vflinkcluster.flinkoperator.k8s.io\" denied the request: updating highAvailability settings is not allowed",
         ],
+        unless: &[],
         sources: &[FC_VALIDATE_SRC],
     },
     Signature {
@@ -296,6 +306,7 @@ then delete the failed cert-job so `helm upgrade` runs it again",
         examples: &[
             "admission webhook \"vflinkcluster.flinkoperator.k8s.io\" denied the request: invalid TaskManager memory configuration, memory limit must be larger than MemoryOffHeapMin, memory limit: 1073741824 bytes, memoryOffHeapMin: 1610612736 bytes",
         ],
+        unless: &[],
         sources: &[
             FC_VALIDATE_SRC,
             "GoogleCloudPlatform/flink-on-k8s-operator@v1beta1-9:api/v1beta1/flinkcluster_validate.go",
@@ -319,6 +330,7 @@ then delete the failed cert-job so `helm upgrade` runs it again",
             "      State:                 Lost",
             "  Normal  StatusUpdate  2m  FlinkOperator  Job status changed: Running -> Lost",
         ],
+        unless: &[],
         sources: &[
             "spotify/flink-on-k8s-operator@v0.5.9:controllers/flinkcluster/flinkcluster_updater.go",
             "GoogleCloudPlatform/flink-on-k8s-operator@v1beta1-9:controllers/flinkcluster_updater.go",
@@ -347,6 +359,7 @@ then delete the failed cert-job so `helm upgrade` runs it again",
             "  Warning  SavepointFailed  30s  FlinkOperator  Failed to trigger savepoint for update: Checkpoint was declined (tasks not ready)",
             "timed out stopping job 6a9aac7f6da296ba8a9e261e17c713b7 with savepoint, please configure a larger timeout via 'execution.checkpointing.timeout'",
         ],
+        unless: &[],
         sources: &[
             "spotify/flink-on-k8s-operator@v0.6.0:controllers/flinkcluster/flinkcluster_util.go",
             "spotify/flink-on-k8s-operator@v0.6.0:controllers/flinkcluster/flinkcluster_reconciler.go",
@@ -367,6 +380,7 @@ then delete the failed cert-job so `helm upgrade` runs it again",
         explains: &[],
         supersedes: &[],
         examples: &["Reached max retry count(120) to check job manager status.", "  Aborted submit because JobManager is unavailable."],
+        unless: &[],
         sources: &["spotify/flink-on-k8s-operator@v0.6.0:controllers/flinkcluster/flinkcluster_submit_job_script.go"],
     },
     // submit-job.sh writes its logs (tee -a job_check_log / submit_log) into the working directory.
@@ -383,6 +397,7 @@ then delete the failed cert-job so `helm upgrade` runs it again",
         explains: &[],
         supersedes: &["SIG-FLINK-DIR-NOT-WRITABLE"],
         examples: &["tee: job_check_log: Permission denied"],
+        unless: &[],
         sources: &["spotify/flink-on-k8s-operator@v0.6.0:controllers/flinkcluster/flinkcluster_submit_job_script.go"],
     },
     // --- Lyft's flinkk8soperator (FlinkApplication, flink.k8s.io) ---------------------------------
@@ -411,6 +426,7 @@ then delete the failed cert-job so `helm upgrade` runs it again",
             r#"{"json":{"app_name":"ocr-data-producer","ns":"develop","phase":""},"level":"error","msg":"K8s object creation failed deployments.apps \"ocr-data-producer-12c326bf-jm\" already exists","ts":"2020-01-16T12:16:19Z"}"#,
             r#"{"json":{"app_name":"flink-test-app","ns":"aws-us-east-1-dos1","phase":""},"level":"info","msg":"Jobmanager deployment already exists","ts":"2022-03-11T04:21:38Z"}"#,
         ],
+        unless: &[],
         sources: &[
             "lyft/flinkk8soperator@v0.4.0:pkg/controller/flink/job_manager_controller.go",
             "lyft/flinkk8soperator@v0.4.0:pkg/controller/flink/task_manager_controller.go",
@@ -436,6 +452,7 @@ then delete the failed cert-job so `helm upgrade` runs it again",
             r#"{"json":{"app_name":"ocr-data-producer","ns":"develop","phase":"Savepointing"},"level":"info","msg":"Logged Warning event: SavepointFailed: Failed to take savepoint for job e19cc109c6833d123f5435ea938ef7ab: {java.util.concurrent.CompletionException java.util.concurrent.CompletionException: java.util.concurrent.CompletionException: org.apache.flink.runtime.checkpoint.CheckpointException: Failed to trigger savepoint. Failure reason: An Exception occurred while triggering the checkpoint.\n\tat org.apache.flink.runtime.scheduler.LegacyScheduler.lambda$triggerSavepoint$0(LegacyScheduler.java:510)"#,
             "  Warning  SavepointFailed  6m58s  flinkK8sOperator  Failed to take savepoint for job 04ed12389c8cb48c8adcd13f5f2781ba: {java.util.concurrent.CompletionException java.",
         ],
+        unless: &[],
         sources: &["lyft/flinkk8soperator@v0.7.0:pkg/controller/flinkapplication/flink_state_machine.go"],
     },
     // Deleting phase (deleteMode Savepoint, the default): the final savepoint failed; retried forever.
@@ -454,6 +471,7 @@ then delete the failed cert-job so `helm upgrade` runs it again",
         examples: &[
             r#"{"json":{"app_name":"davis-wordcount-operator-example","ns":"flink-operator","phase":"Deleting"},"level":"info","msg":"Logged Warning event: SavepointFailed: Failed to take savepoint {java.util.concurrent.CompletionException java.util.concurrent.CompletionException: java.util.concurrent.CompletionException: org.apache.flink.runtime.checkpoint.CheckpointException: Failed to trigger savepoint. Failure reason: Not all required tasks are currently running.\n\tat org.apache.flink.runtime.scheduler.LegacyScheduler.lambda$triggerSavepoint$0(LegacyScheduler.java:510)"#,
         ],
+        unless: &[],
         sources: &["lyft/flinkk8soperator@v0.7.0:pkg/controller/flinkapplication/flink_state_machine.go"],
     },
     // SubmittingJob phase: POST /jars/<jar>/run refused (the reason follows: the job's main() error).
@@ -472,6 +490,7 @@ then delete the failed cert-job so `helm upgrade` runs it again",
         examples: &[
             r#"  Warning  JobSubmissionFailed  1m  flinkK8sOperator  Failed to submit job to cluster for deploy 636775c9: SubmitJob call failed with status 500 Internal Server Error and message '{"errors":["org.apache.flink.client.program.ProgramInvocationException: The main method caused an error."]}'"#,
         ],
+        unless: &[],
         sources: &["lyft/flinkk8soperator@v0.7.0:pkg/controller/flinkapplication/flink_state_machine.go"],
     },
     // The outcome of a failed deploy: rolled back, or stuck for manual intervention.
@@ -499,6 +518,7 @@ then delete the failed cert-job so `helm upgrade` runs it again",
             "  Warning  DeployFailed  2m  flinkK8sOperator  Deployment 636775c9 failed, rolling back",
             r#"{"json":{"app_name":"ocr-data-producer","ns":"develop","phase":"DeployFailed"},"level":"info","msg":"Handling state for application","ts":"2020-01-16T13:04:29Z"}"#,
         ],
+        unless: &[],
         sources: &["lyft/flinkk8soperator@v0.7.0:pkg/controller/flinkapplication/flink_state_machine.go"],
     },
     // Recovering phase: no externalized checkpoint to restore from after a failed savepoint.
@@ -523,6 +543,7 @@ then delete the failed cert-job so `helm upgrade` runs it again",
             "  Warning  RecoveryFailed  1m  flinkK8sOperator  No externalized checkpoint found. Make sure that externalized checkpoints are enabled in your job's checkpoint configuration.",
             "  Warning  RecoveryFailed  1m  flinkK8sOperator  Could not recover. Manual intervention is needed to recover.",
         ],
+        unless: &[],
         sources: &["lyft/flinkk8soperator@v0.7.0:pkg/controller/flinkapplication/flink_state_machine.go"],
     },
     // The JobManager answers 404 for the job id in the FlinkApplication's status: it lost the job.
@@ -541,6 +562,7 @@ then delete the failed cert-job so `helm upgrade` runs it again",
         examples: &[
             r#"{"json":{"app_name":"esp-process-666","ns":"int-streaming","phase":"Running"},"level":"warning","msg":"Failed to reconcile resource int-streaming/esp-process-666: GetJobOverview call failed with status 404 Not Found and message ''","ts":"2022-07-04T06:08:35Z"}"#,
         ],
+        unless: &[],
         sources: &[
             "lyft/flinkk8soperator@v0.7.0:pkg/controller/flink/client/error_handler.go",
             "lyft/flinkk8soperator@v0.7.0:pkg/controller/flinkapplication/controller.go",
@@ -563,6 +585,7 @@ then delete the failed cert-job so `helm upgrade` runs it again",
             "2022-07-04 06:03:35,466 ERROR org.apache.flink.runtime.rest.handler.job.JobDetailsHandler  [] - Exception occurred in REST handler: Job <HASH> not found",
             "	Exception occurred in REST handler: Job ed952687752d2a5b2c60d843d7e5605f8 not found ",
         ],
+        unless: &[],
         sources: &[
             "observed:https://github.com/lyft/flinkk8soperator/issues/256 (JobManager log)",
             "observed:https://github.com/lightbend/cloudflow/issues/757 (JobManager log)",
@@ -585,6 +608,7 @@ then delete the failed cert-job so `helm upgrade` runs it again",
         examples: &[
             r#"{"json":{"app_name":"wordcount","ns":"flink","phase":"Running"},"level":"warning","msg":"Failed to reconcile resource flink/wordcount: GetJobOverview call failed with status FAILED and message '': Get http://wordcount.flink:8081/jobs/9a1c1d4ea4e3b5a8e7b0b3f6c1a2d3e4: dial tcp 10.100.12.7:8081: connect: connection refused","ts":"2021-08-24T20:49:13Z"}"#,
         ],
+        unless: &[],
         sources: &[
             "lyft/flinkk8soperator@v0.7.0:pkg/controller/flink/client/error_handler.go",
             "lyft/flinkk8soperator@v0.7.0:pkg/controller/flink/client/api.go",
