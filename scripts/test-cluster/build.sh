@@ -15,7 +15,7 @@ export GOFLAGS=-mod=mod CGO_ENABLED=0 GOTOOLCHAIN=local
 say() { printf 'test-cluster: %s\n' "$*" >&2; }
 exec 9>"$ROOT/build.lock"                    # parallel callers wait for one build
 if ! flock -n 9; then
-  say "waiting for another build of kube-apiserver $K8S_VERSION, kubectl and etcd $ETCD_VERSION (lock $ROOT/build.lock; a cold build takes about 9 minutes on 2 cores)"
+  say "waiting for another build of kube-apiserver $K8S_VERSION, kubectl and etcd $ETCD_VERSION (lock $ROOT/build.lock; a cold build takes 4 to 9 minutes on 2 cores)"
   flock 9
   say "the other build is done"
 fi
@@ -25,7 +25,7 @@ if [[ -x $BIN/kube-apiserver && -x $BIN/kubectl && -x $BIN/etcd ]]; then echo "$
 # when it is done, never a silent wait.
 LOG=$ROOT/build-$K8S_VERSION-$ETCD_VERSION.log
 T0=$(date +%s)
-say "building kube-apiserver $K8S_VERSION, kubectl and etcd $ETCD_VERSION from Go modules into $BIN (once; about 9 minutes on 2 cores with nothing cached, under a minute with Go's caches warm; log: $LOG)"
+say "building kube-apiserver $K8S_VERSION, kubectl and etcd $ETCD_VERSION from Go modules into $BIN (once; about 4 minutes on an idle 2-core machine with nothing cached, up to 9 when other builds share it, under a minute with Go's caches warm; log: $LOG)"
 exec 3>&2 2>"$LOG"
 trap 'rc=$?; if ((rc != 0)); then exec 2>&3; tail -n 30 "$LOG" >&2; say "build failed (exit $rc); the whole log is $LOG"; fi' EXIT
 
