@@ -83,18 +83,41 @@ pub struct OutputArgs {
     pub verbose: u8,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Format {
-    Table,
-    Json,
-    Markdown,
+impl From<&KubeArgs> for crate::cluster::client::ConnectOptions {
+    fn from(k: &KubeArgs) -> Self {
+        crate::cluster::client::ConnectOptions {
+            kubeconfig: k.kubeconfig.clone(),
+            context: k.context.clone(),
+            cluster: k.cluster.clone(),
+            user: k.user.clone(),
+            namespace: k.namespace.clone(),
+            all_namespaces: k.all_namespaces,
+            as_user: k.as_user.clone(),
+            as_group: k.as_group.clone(),
+            request_timeout: k.request_timeout.clone(),
+        }
+    }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ColorChoice {
-    Auto,
-    Always,
-    Never,
+// The renderers' own choices, taught to clap here: nothing below the CLI layer knows clap.
+pub use crate::render::{ColorChoice, Format};
+
+impl ValueEnum for Format {
+    fn value_variants<'a>() -> &'a [Self] {
+        &[Format::Table, Format::Json, Format::Markdown]
+    }
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(clap::builder::PossibleValue::new(self.as_str()))
+    }
+}
+
+impl ValueEnum for ColorChoice {
+    fn value_variants<'a>() -> &'a [Self] {
+        &[ColorChoice::Auto, ColorChoice::Always, ColorChoice::Never]
+    }
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(clap::builder::PossibleValue::new(self.as_str()))
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -158,6 +158,22 @@ impl Serialize for Category {
     }
 }
 
+/// What a rule (of doctor or lint) is, independent of any input: the contract every finding
+/// it makes carries.
+#[derive(Debug)]
+pub struct RuleMeta {
+    /// Stable id (`FLK101`), never reused.
+    pub id: &'static str,
+    /// What it detects, as its file is named.
+    pub name: &'static str,
+    /// One line a person reads: what it detects (the README's rules table, SARIF, `--help`).
+    pub summary: &'static str,
+    pub category: Category,
+    pub severity: Severity,
+    /// Ids of the rules whose findings this rule's findings can explain (cause -> symptom).
+    pub explains: &'static [&'static str],
+}
+
 /// Ordered so that `Critical < Warning < Info`: sorting ascending puts the worst first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -253,7 +269,7 @@ pub struct Finding {
 
 impl Finding {
     /// A finding with the rule's defaults; rules fill in the rest with the builder methods.
-    pub fn new(meta: &crate::rules::RuleMeta, object: ObjectRef, title: impl Into<String>) -> Self {
+    pub fn new(meta: &RuleMeta, object: ObjectRef, title: impl Into<String>) -> Self {
         Finding {
             id: String::new(),
             rule: meta.id,

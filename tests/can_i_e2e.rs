@@ -1145,7 +1145,7 @@ fn refusals_in_logs_are_confirmed_or_contradicted_by_the_authorizer() {
         .build()
         .unwrap();
     let (reviews, gaps) = runtime.block_on(async {
-        let args = kubectl_flink::cli::KubeArgs {
+        let args = client::ConnectOptions {
             kubeconfig: Some(h.admin.clone()),
             request_timeout: "30s".into(),
             ..Default::default()

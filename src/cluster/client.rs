@@ -1,6 +1,5 @@
 //! The one place a kube::Client is built, from kubectl's flags.
 
-use crate::cli::KubeArgs;
 use crate::error::Error;
 use kube::config::{KubeConfigOptions, Kubeconfig};
 use kube::{Client, Config};
@@ -27,7 +26,24 @@ impl Cluster {
     }
 }
 
-pub async fn connect(args: &KubeArgs) -> Result<Cluster, Error> {
+/// How to reach the API server: kubectl's global flags as plain data (the CLI layer fills it
+/// from its flags; nothing here knows clap).
+#[derive(Debug, Clone, Default)]
+pub struct ConnectOptions {
+    pub kubeconfig: Option<std::path::PathBuf>,
+    pub context: Option<String>,
+    pub cluster: Option<String>,
+    pub user: Option<String>,
+    pub namespace: Option<String>,
+    pub all_namespaces: bool,
+    /// `--as`: the user to impersonate.
+    pub as_user: Option<String>,
+    pub as_group: Vec<String>,
+    /// `--request-timeout` as given (`30s`, `2m`, `0`).
+    pub request_timeout: String,
+}
+
+pub async fn connect(args: &ConnectOptions) -> Result<Cluster, Error> {
     let kubeconfig = read_kubeconfig(args)?;
     let options = KubeConfigOptions {
         context: args.context.clone(),
@@ -86,7 +102,7 @@ pub async fn connect(args: &KubeArgs) -> Result<Cluster, Error> {
 
 /// `--kubeconfig`, else `$KUBECONFIG` (several files, merged as kubectl merges them), else
 /// `~/.kube/config`.
-fn read_kubeconfig(args: &KubeArgs) -> Result<Kubeconfig, Error> {
+fn read_kubeconfig(args: &ConnectOptions) -> Result<Kubeconfig, Error> {
     if let Some(path) = &args.kubeconfig {
         return Kubeconfig::read_from(path)
             .map_err(|e| Error::input(&format!("read kubeconfig {}", path.display()), e));

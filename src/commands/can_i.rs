@@ -120,15 +120,11 @@ pub async fn run(args: &CanIArgs, kube: &KubeArgs, output: &OutputArgs) -> Resul
 
     // `--as` names the subject; the requests are made as the caller. For `me`, `--as` is who the
     // caller is, as in kubectl.
-    let connect_args = if component == Component::Me {
-        kube.clone()
-    } else {
-        KubeArgs {
-            as_user: None,
-            as_group: Vec::new(),
-            ..kube.clone()
-        }
-    };
+    let mut connect_args = crate::cluster::client::ConnectOptions::from(kube);
+    if component != Component::Me {
+        connect_args.as_user = None;
+        connect_args.as_group.clear();
+    }
     let cluster = crate::cluster::client::connect(&connect_args).await?;
     let c = &cluster.client;
     let namespace = cluster.namespace.clone().unwrap_or_default();

@@ -27,7 +27,7 @@ pub async fn run(args: &DoctorArgs, kube: &KubeArgs, output: &OutputArgs) -> Res
             if let Some(dir) = &args.save {
                 bundle::check_save_target(dir)?;
             }
-            let client = crate::cluster::client::connect(kube).await?;
+            let client = crate::cluster::client::connect(&kube.into()).await?;
             let scope = client.scope_description();
             let snapshot =
                 crate::cluster::gather::gather(&client, args.name.as_deref(), args.log_tail)

@@ -179,7 +179,7 @@ pub async fn run(args: &LogsArgs, kube: &KubeArgs, output: &OutputArgs) -> Resul
 
     // A followed log may be quiet for longer than --request-timeout: streams get no read timeout
     // (requests that are not streams keep it, applied in cluster::logs).
-    let mut connect_args = kube.clone();
+    let mut connect_args = crate::cluster::client::ConnectOptions::from(kube);
     if args.follow {
         connect_args.request_timeout = "0".into();
     }

@@ -2,17 +2,36 @@
 //! (`style::Style::decide`) and handed in. Every renderer writes to `&mut dyn Write`, so tests
 //! render into a `Vec<u8>`.
 
+pub mod clusters;
 pub mod json;
 pub mod markdown;
 pub mod style;
 pub mod table;
 
-use crate::cli::Format;
 use crate::finding::{Finding, ObjectRef};
 use crate::rank::Report;
 use std::io::{self, Write};
 
-pub use style::Style;
+pub use style::{ColorChoice, Style};
+
+/// The output formats every report can be drawn in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Table,
+    Json,
+    Markdown,
+}
+
+impl Format {
+    /// The name `-o` takes.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Format::Table => "table",
+            Format::Json => "json",
+            Format::Markdown => "markdown",
+        }
+    }
+}
 
 /// What the report is about, for headings: "namespace prod", "bundle examples/canonical".
 #[derive(Debug, Clone, Default)]

@@ -5,10 +5,27 @@
 //! one given `Style::PLAIN` never does, whatever stdout is. That keeps renderers testable
 //! against a `Vec<u8>`.
 
-use crate::cli::ColorChoice;
 use crate::finding::Severity;
 use std::io::IsTerminal;
 
+/// When to paint: `auto` (a terminal, and neither NO_COLOR nor TERM=dumb), `always`, `never`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
+
+impl ColorChoice {
+    /// The name `--color` takes.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ColorChoice::Auto => "auto",
+            ColorChoice::Always => "always",
+            ColorChoice::Never => "never",
+        }
+    }
+}
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Style {
     pub color: bool,

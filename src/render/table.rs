@@ -41,7 +41,7 @@ pub fn render(
 pub fn render_with_clusters(
     report: &Report,
     context: &Context,
-    clusters: &[crate::commands::overview::ClusterLine],
+    clusters: &[super::clusters::ClusterLine],
     style: &Style,
     out: &mut dyn Write,
 ) -> io::Result<()> {
@@ -63,7 +63,7 @@ pub fn render_with_clusters(
         }
         if !clusters.is_empty() {
             writeln!(out)?;
-            crate::commands::overview::write_table(clusters, style, out)?;
+            super::clusters::write_table(clusters, style, out)?;
         }
         return Ok(());
     }
@@ -71,7 +71,7 @@ pub fn render_with_clusters(
     let outline = Outline::new(report);
     header(report, context, style, out)?;
     writeln!(out)?;
-    crate::commands::overview::write_table(clusters, style, out)?;
+    super::clusters::write_table(clusters, style, out)?;
     summary_table(&outline, style, out)?;
     let entries = &outline.entries;
     for (i, root) in entries.iter().enumerate().filter(|(_, e)| e.depth == 0) {

@@ -4,7 +4,7 @@
 //! FLK3xx state and storage, FLK4xx spec and upgrades, FLK5xx identity and RBAC, FLK9xx the tool.
 //! Taken by `lint`'s own checks (src/lint/checks): FLK451-FLK461 and FLK470-FLK471.
 
-use crate::finding::{Category, Finding, Severity};
+use crate::finding::Finding;
 use crate::snapshot::{Index, Snapshot};
 
 pub mod pod_status;
@@ -46,20 +46,7 @@ mod webhook_unreachable;
 #[cfg(test)]
 pub mod testing;
 
-/// What a rule is, independent of any input.
-#[derive(Debug)]
-pub struct RuleMeta {
-    /// Stable id (`FLK101`), never reused.
-    pub id: &'static str,
-    /// What it detects, as its file is named.
-    pub name: &'static str,
-    /// One line a person reads: what it detects (the README's rules table, SARIF, `--help`).
-    pub summary: &'static str,
-    pub category: Category,
-    pub severity: Severity,
-    /// Ids of the rules whose findings this rule's findings can explain (cause -> symptom).
-    pub explains: &'static [&'static str],
-}
+pub use crate::finding::RuleMeta;
 
 pub trait Rule: Sync {
     fn meta(&self) -> &'static RuleMeta;

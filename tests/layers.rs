@@ -1,0 +1,177 @@
+//! The import direction of `src/`: each top-level module may use only the modules below it.
+//!
+//! ```text
+//! main, cli, commands, docs                   the CLI layer: clap ends here, plain option
+//!                                             structs go down; commands glue the stages
+//! lint   render                               render draws, never decides
+//! rank
+//! rules                                       pure functions over the Snapshot
+//! cluster                                     all API I/O: it fills a Snapshot
+//! snapshot, signatures, permissions, rbac, error
+//! finding                                     Finding, Category, RuleMeta
+//! ```
+//!
+//! A `use crate::x` from a module to one that is not below it fails this test, unless it is listed
+//! in `KNOWN` (wrong-way imports that exist today and are to be removed; the test also fails when
+//! one of them is gone, so the list only shrinks).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+/// Module -> the modules it may use.
+fn allowed() -> BTreeMap<&'static str, Vec<&'static str>> {
+    let domain = ["snapshot", "signatures", "permissions", "rbac", "error"];
+    let mut m: BTreeMap<&'static str, Vec<&'static str>> = BTreeMap::new();
+    m.insert("finding", vec![]);
+    for d in domain {
+        let mut v = vec!["finding"];
+        v.extend(domain.iter().filter(|x| **x != d));
+        m.insert(d, v);
+    }
+    let mut below_rules = vec!["finding"];
+    below_rules.extend(domain);
+    m.insert("rules", below_rules.clone());
+    let mut below_rank = below_rules.clone();
+    below_rank.push("rules");
+    m.insert("rank", below_rank.clone());
+    let mut below_render = below_rank.clone();
+    below_render.push("rank");
+    m.insert("render", below_render.clone());
+    m.insert("lint", below_render.clone());
+    // Gather reads the cluster into a Snapshot; it knows the domain, not the rules.
+    let mut below_cluster = vec!["finding"];
+    below_cluster.extend(domain);
+    m.insert("cluster", below_cluster);
+    let mut below_commands = below_render.clone();
+    below_commands.extend(["render", "lint", "cluster"]);
+    // The CLI layer: its modules use each other and everything below.
+    below_commands.extend(["cli", "commands", "docs"]);
+    for top in ["cli", "commands", "docs", "main", "lib"] {
+        m.insert(top, below_commands.clone());
+    }
+    m
+}
+
+/// Wrong-way imports that exist today, each to be removed (issue: one home for every Flink fact,
+/// strict layers). (from module, to module).
+const KNOWN: &[(&str, &str)] = &[
+    // cluster/install.rs reads the operator's installation with the chart's names, which live in
+    // rules::install (to move into a domain module of Flink and operator facts).
+    ("cluster", "rules"),
+];
+
+/// The top-level module a file belongs to: `src/rules/x.rs` -> `rules`, `src/rank.rs` -> `rank`.
+fn module_of(root: &Path, file: &Path) -> String {
+    let rel = file.strip_prefix(root).unwrap();
+    let first = rel
+        .components()
+        .next()
+        .unwrap()
+        .as_os_str()
+        .to_string_lossy();
+    first.trim_end_matches(".rs").to_string()
+}
+
+/// The top-level modules a file names with `crate::` (in `use` lines and in paths).
+fn uses(text: &str) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let mut in_tests = false;
+    for line in text.lines() {
+        let t = line.trim_start();
+        // Test modules may reach anything (fixtures, the whole pipeline).
+        if t.starts_with("#[cfg(test)]") {
+            in_tests = true;
+        }
+        if in_tests || t.starts_with("//") {
+            continue;
+        }
+        let mut rest = line;
+        while let Some(i) = rest.find("crate::") {
+            rest = &rest[i + "crate::".len()..];
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            if !name.is_empty() {
+                out.insert(name);
+            }
+        }
+        // `use crate::{a, b::c}`: every name right after `{` or `, ` counts.
+        if let Some(i) = line.find("crate::{") {
+            for part in line[i + "crate::{".len()..].split(',') {
+                let name: String = part
+                    .trim()
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect();
+                if !name.is_empty() {
+                    out.insert(name);
+                }
+            }
+        }
+    }
+    out
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            rust_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "rs") {
+            out.push(p);
+        }
+    }
+}
+
+#[test]
+fn imports_go_down_the_layers_only() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let allowed = allowed();
+    let mut files = Vec::new();
+    rust_files(&root, &mut files);
+    let mut found: BTreeMap<(String, String), Vec<String>> = BTreeMap::new();
+    for f in &files {
+        let from = module_of(&root, f);
+        let Some(ok) = allowed.get(from.as_str()) else {
+            panic!(
+                "{}: module `{from}` has no place in the layers",
+                f.display()
+            );
+        };
+        for to in uses(&std::fs::read_to_string(f).unwrap()) {
+            if to == from || ok.contains(&to.as_str()) || !allowed.contains_key(to.as_str()) {
+                continue;
+            }
+            found
+                .entry((from.clone(), to))
+                .or_default()
+                .push(f.strip_prefix(&root).unwrap().display().to_string());
+        }
+    }
+    let known: BTreeSet<(String, String)> = KNOWN
+        .iter()
+        .filter(|(a, b)| a != b)
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect();
+    let new: Vec<String> = found
+        .iter()
+        .filter(|(k, _)| !known.contains(*k))
+        .map(|((a, b), files)| format!("{a} -> {b}: {}", files.join(", ")))
+        .collect();
+    let gone: Vec<String> = known
+        .iter()
+        .filter(|k| !found.contains_key(*k))
+        .map(|(a, b)| format!("{a} -> {b}"))
+        .collect();
+    assert!(
+        new.is_empty(),
+        "wrong-way imports (a module may use only the layers below it):\n{}",
+        new.join("\n")
+    );
+    assert!(
+        gone.is_empty(),
+        "no longer imported, remove from KNOWN: {}",
+        gone.join(", ")
+    );
+}
