@@ -7,6 +7,7 @@ pub mod cluster;
 pub mod commands;
 pub mod docs;
 pub mod error;
+pub mod files;
 pub mod finding;
 pub mod lint;
 pub mod permissions;

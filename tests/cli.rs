@@ -528,3 +528,76 @@ fn an_absurd_request_timeout_is_an_input_error() {
         .assert_one_line_error(2, "invalid --request-timeout");
     }
 }
+
+/// Runs the plugin, failing the test if it has not finished within `secs` (a hang is a failure,
+/// not a stuck CI).
+fn run_bounded(args: &[&str], secs: u64) -> Run {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run kubectl-flink");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+    while child.try_wait().expect("wait").is_none() {
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("kubectl-flink {args:?} did not finish within {secs} s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let out = child.wait_with_output().expect("output");
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+#[test]
+fn link_loops_fifos_and_devices_in_a_bundle_or_manifest_folder_neither_hang_nor_grow() {
+    use std::os::unix::fs::symlink;
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::copy(
+        Path::new(CANONICAL).join("flinkdeployment.yaml"),
+        d.join("flinkdeployment.yaml"),
+    )
+    .expect("copy the canonical FlinkDeployment");
+    symlink(".", d.join("a")).unwrap();
+    symlink(".", d.join("b")).unwrap();
+    symlink("/dev/zero", d.join("zero.yaml")).unwrap();
+    let logs = d.join("logs/analytics/orders-jm");
+    std::fs::create_dir_all(&logs).unwrap();
+    symlink("/dev/zero", logs.join("flink-main-container.log")).unwrap();
+    let fifo_made = Command::new("mkfifo")
+        .arg(d.join("pipe.yaml"))
+        .arg(logs.join("flink-main-container.previous.log"))
+        .status()
+        .is_ok_and(|s| s.success());
+    let path = d.to_str().unwrap();
+    let r = run_bounded(&["doctor", "--from", path], 30);
+    assert!(r.code == 0 || r.code == 1, "exit {}: {}", r.code, r.stderr);
+    assert!(
+        r.stderr
+            .contains("zero.yaml: a link to something that is not a regular file"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr.contains("a: a link to a directory"),
+        "{}",
+        r.stderr
+    );
+    if fifo_made {
+        assert!(
+            r.stderr.contains("pipe.yaml: not a regular file"),
+            "{}",
+            r.stderr
+        );
+    }
+    let r = run_bounded(&["lint", "-f", path], 30);
+    assert!(r.code == 0 || r.code == 1, "exit {}: {}", r.code, r.stderr);
+}

@@ -7,7 +7,7 @@
 //! rank
 //! rules                                       pure functions over the Snapshot
 //! cluster                                     all API I/O: it fills a Snapshot
-//! snapshot, signatures, permissions, rbac, error
+//! snapshot, signatures, permissions, rbac, error, files
 //! finding                                     Finding, Category, RuleMeta
 //! ```
 //!
@@ -20,7 +20,14 @@ use std::path::Path;
 
 /// Module -> the modules it may use.
 fn allowed() -> BTreeMap<&'static str, Vec<&'static str>> {
-    let domain = ["snapshot", "signatures", "permissions", "rbac", "error"];
+    let domain = [
+        "snapshot",
+        "signatures",
+        "permissions",
+        "rbac",
+        "error",
+        "files",
+    ];
     let mut m: BTreeMap<&'static str, Vec<&'static str>> = BTreeMap::new();
     m.insert("finding", vec![]);
     for d in domain {

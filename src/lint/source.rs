@@ -6,7 +6,7 @@ use crate::error::{one_line, Error};
 use serde::Deserialize;
 use serde_json::Value;
 use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::OnceLock;
 
 /// One input, as the user named it: `deploy/orders.yaml`, `<stdin>`.
@@ -80,21 +80,38 @@ pub fn read_all(paths: &[PathBuf], stdin: &mut dyn Read) -> Result<Vec<Source>, 
                 p.display()
             )));
         }
-        let mut files = Vec::new();
-        if p.is_dir() {
-            collect(p, &mut files)?;
-            files.sort();
-        } else {
-            files.push(p.clone());
+        // Hidden entries (`.git`) are skipped; so are links to directories and files that are not
+        // regular (a FIFO would block): `crate::files`.
+        let found = crate::files::find(p, &["yaml", "yml", "json"], &|d| {
+            d.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with('.'))
+        })
+        .map_err(|e| {
+            Error::Input(format!(
+                "{}: cannot read: {}",
+                p.display(),
+                one_line(&e.to_string())
+            ))
+        })?;
+        for note in &found.skipped {
+            eprintln!("note: left out: {note}");
         }
-        for f in files {
-            let bytes = std::fs::read(&f).map_err(|e| {
-                Error::Input(format!(
-                    "{}: cannot read: {}",
-                    f.display(),
-                    one_line(&e.to_string())
-                ))
-            })?;
+        let hidden = |f: &PathBuf| {
+            f != p
+                && f.file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| n.starts_with('.'))
+        };
+        for f in found.files.into_iter().filter(|f| !hidden(f)) {
+            let bytes =
+                crate::files::read_capped(&f, crate::files::MAX_FILE_BYTES).map_err(|e| {
+                    Error::Input(format!(
+                        "{}: cannot read: {}",
+                        f.display(),
+                        one_line(&e.to_string())
+                    ))
+                })?;
             let text = String::from_utf8(bytes)
                 .map_err(|_| Error::Input(format!("{}: not UTF-8 text", f.display())))?;
             out.push(Source {
@@ -104,35 +121,6 @@ pub fn read_all(paths: &[PathBuf], stdin: &mut dyn Read) -> Result<Vec<Source>, 
         }
     }
     Ok(out)
-}
-
-/// Manifests under a directory; hidden entries (`.git`) are skipped.
-fn collect(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), Error> {
-    let err = |e: std::io::Error| {
-        Error::Input(format!(
-            "{}: cannot read: {}",
-            dir.display(),
-            one_line(&e.to_string())
-        ))
-    };
-    for entry in std::fs::read_dir(dir).map_err(err)? {
-        let p = entry.map_err(err)?.path();
-        if p.file_name()
-            .and_then(|n| n.to_str())
-            .is_some_and(|n| n.starts_with('.'))
-        {
-            continue;
-        }
-        if p.is_dir() {
-            collect(&p, out)?;
-        } else if matches!(
-            p.extension().and_then(|e| e.to_str()),
-            Some("yaml" | "yml" | "json")
-        ) {
-            out.push(p);
-        }
-    }
-    Ok(())
 }
 
 /// Splits a source into documents at `---` lines and parses each one. Invalid YAML is an input

@@ -87,13 +87,18 @@ pub fn load_with(path: &Path, options: &LoadOptions) -> Result<Loaded, BundleErr
         ..Snapshot::default()
     };
     let mut tally = Tally::default();
-    let mut skipped = Vec::new();
+    let found = bundle_files(path)?;
+    let mut skipped = found.skipped;
     let mut first_error = None;
-    for file in &object_files(path)? {
-        let text = fs::read_to_string(file).map_err(|source| BundleError::Io {
-            path: file.clone(),
-            source,
-        })?;
+    for file in &found.files {
+        let bytes =
+            crate::files::read_capped(file, crate::files::MAX_FILE_BYTES).map_err(|source| {
+                BundleError::Io {
+                    path: file.clone(),
+                    source,
+                }
+            })?;
+        let text = String::from_utf8_lossy(&bytes);
         let docs = match parse_documents(&text) {
             Ok(docs) => docs,
             Err(message) => {
@@ -218,39 +223,21 @@ pub fn classify_operator(s: &mut Snapshot) {
 }
 
 /// The files of a bundle that hold objects: PATH itself, or every `*.yaml`, `*.yml` and `*.json`
-/// below it outside `logs/`, in sorted order. The test cluster's seeder reads bundles through this
-/// too, so both always see the same objects.
+/// below it outside `logs/`, in sorted order (regular files only, links to directories not
+/// followed: `crate::files`). The test cluster's seeder reads bundles through this too, so both
+/// always see the same objects.
 pub fn object_files(path: &Path) -> Result<Vec<PathBuf>, BundleError> {
-    let mut files = Vec::new();
-    collect_files(path, &mut files)?;
-    files.sort();
-    Ok(files)
+    bundle_files(path).map(|f| f.files)
 }
 
-fn collect_files(path: &Path, out: &mut Vec<PathBuf>) -> Result<(), BundleError> {
-    let io = |source| BundleError::Io {
+fn bundle_files(path: &Path) -> Result<crate::files::Found, BundleError> {
+    crate::files::find(path, &["yaml", "yml", "json"], &|d| {
+        d.file_name().is_some_and(|n| n == "logs")
+    })
+    .map_err(|source| BundleError::Io {
         path: path.to_path_buf(),
         source,
-    };
-    if path.is_file() {
-        out.push(path.to_path_buf());
-        return Ok(());
-    }
-    for entry in fs::read_dir(path).map_err(io)? {
-        let p = entry.map_err(io)?.path();
-        if p.is_dir() {
-            if p.file_name().is_some_and(|n| n == "logs") {
-                continue;
-            }
-            collect_files(&p, out)?;
-        } else if matches!(
-            p.extension().and_then(|e| e.to_str()),
-            Some("yaml" | "yml" | "json")
-        ) {
-            out.push(p);
-        }
-    }
-    Ok(())
+    })
 }
 
 /// Splits a YAML (or JSON) stream into documents, skipping empty ones.
@@ -413,18 +400,25 @@ fn load_logs(dir: &Path, s: &mut Snapshot, tail: Option<usize>) -> Result<(), Bu
         let path = path.to_path_buf();
         move |source| BundleError::Io { path, source }
     };
+    // Directories as they are (links to directories are not followed), files only when regular.
+    let is_dir = |e: &fs::DirEntry| e.file_type().is_ok_and(|t| t.is_dir());
     for ns in fs::read_dir(dir).map_err(io(dir))? {
-        let ns = ns.map_err(io(dir))?.path();
-        if !ns.is_dir() {
+        let ns = ns.map_err(io(dir))?;
+        if !is_dir(&ns) {
             continue;
         }
+        let ns = ns.path();
         for pod in fs::read_dir(&ns).map_err(io(&ns))? {
-            let pod = pod.map_err(io(&ns))?.path();
-            if !pod.is_dir() {
+            let pod = pod.map_err(io(&ns))?;
+            if !is_dir(&pod) {
                 continue;
             }
+            let pod = pod.path();
             for file in fs::read_dir(&pod).map_err(io(&pod))? {
                 let file = file.map_err(io(&pod))?.path();
+                if !crate::files::is_regular(&file) {
+                    continue;
+                }
                 let Some(fname) = file.file_name().and_then(|f| f.to_str()) else {
                     continue;
                 };
@@ -460,8 +454,11 @@ const TAIL_BYTES_PER_LINE: u64 = 4096;
 pub fn read_tail(path: &Path, lines: Option<usize>) -> std::io::Result<Vec<u8>> {
     use std::io::{Read, Seek, SeekFrom};
     let Some(lines) = lines else {
-        return fs::read(path);
+        return crate::files::read_capped(path, crate::files::MAX_FILE_BYTES);
     };
+    if !crate::files::is_regular(path) {
+        return Err(std::io::Error::other("not a regular file"));
+    }
     let mut f = fs::File::open(path)?;
     let len = f.seek(SeekFrom::End(0))?;
     let budget = (lines as u64)

@@ -1,0 +1,176 @@
+//! Reading the files a person points the tool at (bundles, manifests) without trusting them:
+//! only regular files are read (a FIFO, a device or a socket, or a link to one, would block or
+//! never end), symbolic links to directories are not followed (two `ln -s . x` loops would make
+//! the walk explode), and every read has a size cap.
+
+use std::fs;
+use std::io::{self, Read};
+use std::path::{Path, PathBuf};
+
+/// The largest object or manifest file read whole (a bundle's `kind: List` of 100,000 pods is
+/// about 25 MB).
+pub const MAX_FILE_BYTES: u64 = 256 << 20;
+
+/// What a walk found: the files to read, in sorted order, and what it left out (one line each).
+#[derive(Debug, Default)]
+pub struct Found {
+    pub files: Vec<PathBuf>,
+    pub skipped: Vec<String>,
+}
+
+/// The regular files below `root` (or `root` itself) whose extension is in `extensions`.
+/// Directories for which `skip_dir` says so are not entered; symbolic links to directories are
+/// not followed; entries that are neither directories nor regular files are named in `skipped`.
+pub fn find(
+    root: &Path,
+    extensions: &[&str],
+    skip_dir: &dyn Fn(&Path) -> bool,
+) -> io::Result<Found> {
+    let mut found = Found::default();
+    let meta = fs::metadata(root)?;
+    if meta.is_file() {
+        found.files.push(root.to_path_buf());
+        return Ok(found);
+    }
+    if !meta.is_dir() {
+        return Err(io::Error::other("not a regular file or directory"));
+    }
+    walk(root, extensions, skip_dir, &mut found)?;
+    found.files.sort();
+    Ok(found)
+}
+
+fn walk(
+    dir: &Path,
+    extensions: &[&str],
+    skip_dir: &dyn Fn(&Path) -> bool,
+    found: &mut Found,
+) -> io::Result<()> {
+    for entry in fs::read_dir(dir)? {
+        let entry = entry?;
+        let path = entry.path();
+        let own = entry.file_type()?;
+        if own.is_dir() {
+            if !skip_dir(&path) {
+                walk(&path, extensions, skip_dir, found)?;
+            }
+            continue;
+        }
+        let wanted = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| extensions.contains(&e));
+        if own.is_symlink() {
+            // A link to a regular file is read like one; a link to a directory is not followed.
+            match fs::metadata(&path) {
+                Ok(m) if m.is_dir() => {
+                    found.skipped.push(format!(
+                        "{}: a link to a directory (not followed)",
+                        path.display()
+                    ));
+                    continue;
+                }
+                Ok(m) if m.is_file() => {}
+                _ if !wanted => continue,
+                _ => {
+                    found.skipped.push(format!(
+                        "{}: a link to something that is not a regular file",
+                        path.display()
+                    ));
+                    continue;
+                }
+            }
+        } else if !own.is_file() {
+            if wanted {
+                found
+                    .skipped
+                    .push(format!("{}: not a regular file", path.display()));
+            }
+            continue;
+        }
+        if wanted {
+            found.files.push(path);
+        }
+    }
+    Ok(())
+}
+
+/// A regular file's bytes, at most `max` of them: a larger file, a FIFO or a device is an error
+/// (checked before opening, since opening a FIFO blocks until someone writes to it).
+pub fn read_capped(path: &Path, max: u64) -> io::Result<Vec<u8>> {
+    if !fs::metadata(path)?.is_file() {
+        return Err(io::Error::other("not a regular file"));
+    }
+    let mut bytes = Vec::new();
+    fs::File::open(path)?
+        .take(max.saturating_add(1))
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > max {
+        return Err(io::Error::other(format!(
+            "larger than {} MiB, the most read from one file",
+            max >> 20
+        )));
+    }
+    Ok(bytes)
+}
+
+/// Whether `path` is a regular file (following a link), without opening it.
+pub fn is_regular(path: &Path) -> bool {
+    fs::metadata(path).is_ok_and(|m| m.is_file())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::symlink;
+
+    #[test]
+    fn link_loops_fifos_and_devices_are_left_out() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        fs::write(d.join("a.yaml"), "kind: A\n").unwrap();
+        symlink(".", d.join("loop1")).unwrap();
+        symlink(".", d.join("loop2")).unwrap();
+        symlink("/dev/zero", d.join("zero.yaml")).unwrap();
+        symlink(d.join("a.yaml"), d.join("b.yaml")).unwrap();
+        let fifo = d.join("pipe.yaml");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .is_ok_and(|s| s.success());
+        let found = find(d, &["yaml"], &|_| false).unwrap();
+        let names: Vec<String> = found
+            .files
+            .iter()
+            .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(names, ["a.yaml", "b.yaml"]);
+        let skipped = found.skipped.join("\n");
+        assert!(
+            skipped.contains("loop1: a link to a directory"),
+            "{skipped}"
+        );
+        assert!(
+            skipped.contains("zero.yaml: a link to something"),
+            "{skipped}"
+        );
+        if made {
+            assert!(
+                skipped.contains("pipe.yaml: not a regular file"),
+                "{skipped}"
+            );
+            assert!(read_capped(&fifo, 10).is_err(), "a FIFO is never opened");
+        }
+    }
+
+    #[test]
+    fn reads_are_capped() {
+        assert!(read_capped(Path::new("/dev/zero"), 1 << 20).is_err());
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("x");
+        fs::write(&p, vec![b'x'; 2048]).unwrap();
+        assert_eq!(read_capped(&p, 2048).unwrap().len(), 2048);
+        let e = read_capped(&p, 1024).unwrap_err();
+        assert!(e.to_string().contains("larger than"), "{e}");
+    }
+}
