@@ -32,20 +32,6 @@ use kube::core::GroupVersionKind;
 
 /// Lines of a JobManager log read by this collector (the CLI's `--log-tail` default).
 const LOG_TAIL: i64 = 500;
-/// Key fragments whose values Flink itself masks (`GlobalConfiguration.SENSITIVE_KEYS`).
-const SENSITIVE: &[&str] = &[
-    "password",
-    "secret",
-    "fs.azure.account.key",
-    "apikey",
-    "api-key",
-    "auth-params",
-    "service-key",
-    "token",
-    "basic-auth",
-    "jaas.config",
-    "http-headers",
-];
 const MASK: &str = "******";
 
 pub async fn gather(
@@ -258,7 +244,7 @@ pub fn mask_flink_conf(text: &str) -> String {
         let masked = match trimmed.split_once(':') {
             Some((k, v)) if !trimmed.starts_with('#') && !v.trim().is_empty() => {
                 let key = k.trim().trim_start_matches("- ").to_ascii_lowercase();
-                if SENSITIVE.iter().any(|s| key.contains(s)) {
+                if crate::signatures::redact::secret_key(&key) {
                     let indent = &body[..body.len() - trimmed.len()];
                     Some(format!("{indent}{}: {MASK}", k.trim_end()))
                 } else {
@@ -328,7 +314,7 @@ mod tests {
         let masked = mask_flink_conf(text);
         assert_eq!(
             masked,
-            "s3.access-key: AKIA123\ns3.secret-key: ******\nkubernetes.cluster-id: x\n# password: in a comment\nsecurity:\n  ssl:\n    rest:\n      keystore-password: ******\n"
+            "s3.access-key: ******\ns3.secret-key: ******\nkubernetes.cluster-id: x\n# password: in a comment\nsecurity:\n  ssl:\n    rest:\n      keystore-password: ******\n"
         );
     }
 

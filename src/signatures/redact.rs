@@ -12,13 +12,26 @@ const MASK: &str = "***";
 
 /// Parts of a key name that mark its value as secret (matched case-insensitively anywhere in a
 /// key such as `s3.secret-key`, `WEBHOOK_KEYSTORE_PASSWORD`, `fs.s3a.session.token`).
-const SECRET_KEY_WORDS: &str = r"password|passwd|passphrase|secret|token|credentials?|access[._-]?key|private[._-]?key|api[._-]?key|auth[._-]?key|account\.key|sas[._-]?key|gs\.auth\.";
+const SECRET_KEY_WORDS: &str = r"password|passwd|passphrase|\bpwd\b|secret|token|credentials?|access[._-]?key|private[._-]?key|api[._-]?key|auth[._-]?key|auth[._-]?params|service[._-]?key|basic[._-]?auth|jaas\.config|http[._-]?headers|account\.key|sas[._-]?key|gs\.auth\.";
+
+/// Whether a configuration key names a secret (`s3.secret-key`, `fs.azure.account.key.x`,
+/// `WEBHOOK_KEYSTORE_PASSWORD`, `security.ssl.keystore-password`, `PWD`), the words Flink's own
+/// `GlobalConfiguration.SENSITIVE_KEYS` masks included.
+pub fn secret_key(key: &str) -> bool {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| Regex::new(&format!("(?i){SECRET_KEY_WORDS}")).expect("secret key words"))
+        .is_match(key)
+}
 
 /// Characters of a configuration key.
 const KEY: &str = r"[A-Za-z0-9_.\-]*";
 
 enum Rep {
     Template(&'static str),
+    /// `key: value` with a secret-looking key (groups: key, separator, value): masked, except
+    /// where the key is a word of prose (`token`, `secret`) and the value an ordinary word
+    /// (`failed to fetch anonymous token: unexpected status`).
+    KeyValue,
     /// Long opaque runs: masked only when they look like key material, not like a hash.
     KeyMaterial,
 }
@@ -29,7 +42,14 @@ fn patterns() -> &'static [(Regex, Rep)] {
         let t = |re: String, rep: &'static str| (re, Rep::Template(rep));
         let list = vec![
             // PEM private keys (whole block when on one line, else from BEGIN to the end of the line)
-            t(r"-----BEGIN [A-Z ]*PRIVATE KEY-----(?:[^-]|-[^-])*(?:-----END [A-Z ]*PRIVATE KEY-----)?".into(), MASK),
+            t(r"-----BEGIN [A-Z ]*PRIVATE KEY(?: BLOCK)?-----(?:[^-]|-[^-])*(?:-----END [A-Z ]*PRIVATE KEY(?: BLOCK)?-----)?".into(), MASK),
+            // tokens with a known shape: GitHub, Slack, GitLab
+            t(r"\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|xox[abposr]-[A-Za-z0-9-]{10,}|glpat-[A-Za-z0-9_-]{20,})".into(), MASK),
+            // an AWS secret access key right after its key id (`AKIA...:<40 chars>`)
+            t(r"\b((?:AKIA|ASIA)[A-Z0-9]{16})([:\s,=/]+)[A-Za-z0-9/+]{40}\b".into(), "***${2}***"),
+            // session cookies
+            t(r"(?i)(\b(?:set-)?cookie:\s*[^=;\s]+=)[^;\s]+".into(), "${1}***"),
+            t(r"(?i)(\b(?:JSESSIONID|SESSIONID|session_id|PHPSESSID)=)[^;&\s]+".into(), "${1}***"),
             // Authorization headers (Bearer, Basic, Token, AWS SigV4, ...), also as JSON and env
             t(
                 r#"(?i)(\b(?:proxy-)?authorization"?\s*[:=]\s*"?(?:(?:bearer|basic|token|digest|negotiate|aws4-hmac-sha256)\s+)?)[^\s",;'}]+"#.into(),
@@ -44,10 +64,13 @@ fn patterns() -> &'static [(Regex, Rep)] {
             // docker config.json
             t(r#"(?i)("auth"\s*:\s*")[^"]*(")"#.into(), "${1}***${2}"),
             // key: value / key=value (flink-conf, env, describe, properties), quoted or not
-            t(
-                format!(r#"(?i)\b({KEY}(?:{SECRET_KEY_WORDS}){KEY})(\s*[:=]\s*)(?:"[^"]*"|'[^']*'|[^\s,;&"'}}\]\)]+)"#),
-                "${1}${2}***",
+            (
+                format!(r#"(?i)\b({KEY}(?:{SECRET_KEY_WORDS}){KEY})(\s*[:=]\s*)("[^"]*"|'[^']*'|[^\s,;&"'}}\]\)]+)"#),
+                Rep::KeyValue,
             ),
+            // prose: `password hunter2`, `secret-key X7fA`: only a value shaped like a secret
+            // (a digit, or mixed case, or symbols), never an ordinary word (`password is wrong`)
+            t(r"\b((?i:password|passwd|secret[._-]?key|api[._-]?key)\s+)(?:[a-z]*[0-9A-Z!#$%^&*+=/~][^\s,;]*)".into(), "${1}***"),
             // command-line flags: --password xyz
             t(r"(?i)(--(?:password|passwd|token|secret|api-key|docker-password|client-secret)\s+)\S+".into(), "${1}***"),
             // credentials in URL query strings (pre-signed URLs, SAS tokens)
@@ -55,8 +78,11 @@ fn patterns() -> &'static [(Regex, Rep)] {
                 r#"(?i)([?&](?:sig|signature|x-amz-signature|x-amz-credential|x-amz-security-token|token|access_token|api_key|apikey|password)=)[^&\s"'#]+"#.into(),
                 "${1}***",
             ),
-            // user:password@ in URLs
-            t(r"(?i)([a-z][a-z0-9+.-]*://[^/\s:@]+:)[^@\s/]+@".into(), "${1}***@"),
+            // user:password@ in URLs (a password may hold `/`)
+            t(r"(?i)([a-z][a-z0-9+.-]*://[^/\s:@]+:)[^@\s]+@".into(), "${1}***@"),
+            // Oracle's user/password@host (`jdbc:oracle:thin:scott/tiger@db:1521/orcl`, sqlplus)
+            // (the host needs a port or a service name, so `refs/heads@main` stays a word)
+            t(r"((?:^|[\s:=\x22'])[A-Za-z][A-Za-z0-9_$#]*/)[^@\s/]+(@(?://)?[A-Za-z0-9][A-Za-z0-9.-]*(?::\d+|/[A-Za-z0-9_.]+))".into(), "${1}***${2}"),
             // AWS access key ids
             t(r"\b(?:AKIA|ASIA)[A-Z0-9]{16}\b".into(), MASK),
             // JWTs (ServiceAccount tokens, OIDC)
@@ -89,6 +115,20 @@ pub fn redact(line: &str) -> Cow<'_, str> {
         }
         let replaced = match rep {
             Rep::Template(t) => re.replace_all(&out, *t).into_owned(),
+            Rep::KeyValue => re
+                .replace_all(&out, |c: &Captures| {
+                    let prose_key = matches!(
+                        c[1].to_ascii_lowercase().as_str(),
+                        "token" | "tokens" | "secret" | "secrets" | "credential" | "credentials"
+                    );
+                    let ordinary_word = c[3].bytes().all(|b| b.is_ascii_lowercase());
+                    if prose_key && ordinary_word {
+                        c[0].to_string()
+                    } else {
+                        format!("{}{}{MASK}", &c[1], &c[2])
+                    }
+                })
+                .into_owned(),
             Rep::KeyMaterial => re
                 .replace_all(&out, |c: &Captures| {
                     let m = &c[0];
@@ -143,6 +183,69 @@ mod tests {
         ];
         for (input, want) in cases {
             assert_eq!(redact(input), want, "{input}");
+        }
+    }
+
+    #[test]
+    fn masks_what_the_hostile_input_probe_found_leaking() {
+        let cases = [
+            (
+                "Driver={ODBC};Server=db;Uid=flink;Pwd=s3cr3t!;",
+                "Driver={ODBC};Server=db;Uid=flink;Pwd=***;",
+            ),
+            (
+                "jdbc:sqlserver://db:1433;user=flink;pwd=hunter2",
+                "jdbc:sqlserver://db:1433;user=flink;pwd=***",
+            ),
+            (
+                "url=jdbc:oracle:thin:scott/tiger@db.example.com:1521/orcl",
+                "url=jdbc:oracle:thin:scott/***@db.example.com:1521/orcl",
+            ),
+            (
+                "creds AKIAIOSFODNN7EXAMPLE:wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY end",
+                "creds ***:*** end",
+            ),
+            ("-----BEGIN PGP PRIVATE KEY BLOCK-----", "***"),
+            (
+                "export GITHUB_TOKEN ghp_0123456789abcdefABCDEF0123456789abcd",
+                "export GITHUB_TOKEN ***",
+            ),
+            (
+                "slack xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOp",
+                "slack ***",
+            ),
+            (
+                "the password hunter2 was rejected",
+                "the password *** was rejected",
+            ),
+            ("set secret-key X7fAq9 please", "set secret-key *** please"),
+            (
+                "Cookie: JSESSIONID=8A7F3B2C1D0E; Path=/",
+                "Cookie: JSESSIONID=***; Path=/",
+            ),
+            (
+                "Set-Cookie: session=abc123def; HttpOnly",
+                "Set-Cookie: session=***; HttpOnly",
+            ),
+            (
+                "GET https://alice:pa/ss@repo.example.com/x.jar",
+                "GET https://alice:***@repo.example.com/x.jar",
+            ),
+        ];
+        for (input, want) in cases {
+            assert_eq!(redact(input), want, "{input}");
+        }
+    }
+
+    #[test]
+    fn ordinary_words_are_never_masked() {
+        for line in [
+            "failed to fetch anonymous token: unexpected status",
+            "the password is wrong",
+            "secret: none of your business? no: secret: missing",
+            "see /opt/flink/usrlib/job.jar@rev and refs/heads@main",
+        ] {
+            assert_eq!(redact(line), line);
         }
     }
 

@@ -778,9 +778,55 @@ fn with_kind<T: serde::Serialize>(items: &[T], api_version: &str, kind: &str) ->
                 o.insert("apiVersion".into(), Value::String(api_version.into()));
                 o.insert("kind".into(), Value::String(kind.into()));
             }
+            mask_for_save(&mut v);
             v
         })
         .collect()
+}
+
+/// What a saved bundle never holds: the value of a Flink configuration key that names a secret
+/// (`s3.secret-key`, `fs.azure.account.key.*`, passwords; `spec.flinkConfiguration` of the
+/// Apache operator's resources, `spec.flinkConfig` of Lyft's) or whose value looks like one, and
+/// the `last-applied-configuration` annotation, which repeats the whole spec.
+fn mask_for_save(v: &mut Value) {
+    fn mask(prefix: &str, v: &mut Value) {
+        match v {
+            Value::Object(map) => {
+                for (k, child) in map.iter_mut() {
+                    let key = if prefix.is_empty() {
+                        k.clone()
+                    } else {
+                        format!("{prefix}.{k}")
+                    };
+                    mask(&key, child);
+                }
+            }
+            Value::String(s) => {
+                if crate::signatures::redact::secret_key(prefix)
+                    || crate::signatures::redact::redact(s) != s.as_str()
+                {
+                    *s = "***".into();
+                }
+            }
+            Value::Null => {}
+            other => {
+                if crate::signatures::redact::secret_key(prefix) {
+                    *other = Value::String("***".into());
+                }
+            }
+        }
+    }
+    for field in ["flinkConfiguration", "flinkConfig"] {
+        if let Some(conf) = v.pointer_mut(&format!("/spec/{field}")) {
+            mask("", conf);
+        }
+    }
+    if let Some(a) = v
+        .pointer_mut("/metadata/annotations")
+        .and_then(Value::as_object_mut)
+    {
+        a.remove("kubectl.kubernetes.io/last-applied-configuration");
+    }
 }
 
 #[cfg(test)]
@@ -883,6 +929,40 @@ mod tests {
         assert!(load(empty.path()).is_err());
         write(empty.path(), "notes.yaml", "hello: world\n");
         assert!(load(empty.path()).is_err());
+    }
+
+    #[test]
+    fn a_saved_bundle_holds_no_secret_of_the_flink_configuration() {
+        let mut s = Snapshot::default();
+        add_value(
+            &mut s,
+            serde_json::json!({
+                "apiVersion": "flink.apache.org/v1beta1", "kind": "FlinkDeployment",
+                "metadata": {"name": "orders", "namespace": "a", "annotations": {
+                    "kubectl.kubernetes.io/last-applied-configuration": "{\"spec\":{\"flinkConfiguration\":{\"s3.secret-key\":\"hunter2\"}}}"}},
+                "spec": {"flinkConfiguration": {
+                    "s3.secret-key": "wJalrXUtnFEMI",
+                    "fs.azure.account.key.acme.dfs.core.windows.net": "Zm9vYmFy",
+                    "security.ssl.rest.keystore-password": "changeit",
+                    "env.java.opts": "-Dpass=x",
+                    "taskmanager.numberOfTaskSlots": "2",
+                    "s3.endpoint": "https://user:pw@minio:9000"
+                }}
+            }),
+        )
+        .unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("b");
+        save(&s, &out).unwrap();
+        let text = std::fs::read_to_string(out.join("flinkdeployments.yaml")).unwrap();
+        for secret in ["wJalrXUtnFEMI", "Zm9vYmFy", "changeit", "hunter2", ":pw@"] {
+            assert!(!text.contains(secret), "{secret} saved: {text}");
+        }
+        assert!(
+            text.contains("taskmanager.numberOfTaskSlots: '2'")
+                || text.contains("taskmanager.numberOfTaskSlots: \"2\""),
+            "{text}"
+        );
     }
 
     #[test]
