@@ -24,6 +24,22 @@ const FLINK_COMPONENTS: &str = "component in (jobmanager,taskmanager)";
 const PAGE: u32 = 500;
 const LOG_FETCH_CONCURRENCY: usize = 8;
 
+/// Bytes read at most from one container log: the tail of `--log-tail` lines, but never more
+/// than this (a log of 1 MB lines would otherwise cost hundreds of MB); the API server stops at
+/// `limitBytes`.
+pub const LOG_LIMIT_BYTES: i64 = 8 << 20;
+
+/// The request for a container log the diagnosis reads: its tail, bounded in lines and bytes.
+pub(super) fn log_params(key: &LogKey, tail_lines: i64) -> LogParams {
+    LogParams {
+        container: Some(key.container.clone()),
+        previous: key.previous,
+        tail_lines: Some(tail_lines),
+        limit_bytes: Some(LOG_LIMIT_BYTES),
+        ..LogParams::default()
+    }
+}
+
 pub async fn gather(
     cluster: &Cluster,
     name: Option<&str>,
@@ -103,12 +119,7 @@ pub async fn gather(
     let fetched: Vec<(LogKey, Result<String, Failure>)> = stream::iter(wanted)
         .map(|key| async move {
             let api: Api<Pod> = Api::namespaced(c.clone(), &key.namespace);
-            let params = LogParams {
-                container: Some(key.container.clone()),
-                previous: key.previous,
-                tail_lines: Some(log_tail),
-                ..LogParams::default()
-            };
+            let params = log_params(&key, log_tail);
             let r = api
                 .logs(&key.pod, &params)
                 .await

@@ -19,7 +19,7 @@ use k8s_openapi::api::apps::v1::Deployment;
 use k8s_openapi::api::core::v1::{ConfigMap, Event, Pod, Secret, Service};
 use k8s_openapi::api::discovery::v1::EndpointSlice;
 use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
-use kube::api::{Api, ApiResource, DynamicObject, LogParams};
+use kube::api::{Api, ApiResource, DynamicObject};
 use kube::core::GroupVersionKind;
 use std::collections::BTreeSet;
 
@@ -334,12 +334,7 @@ async fn operator_logs(c: &kube::Client, s: &mut Snapshot) {
     }
     for key in wanted {
         let api: Api<Pod> = Api::namespaced(c.clone(), &key.namespace);
-        let params = LogParams {
-            container: Some(key.container.clone()),
-            previous: key.previous,
-            tail_lines: Some(LOG_TAIL),
-            ..LogParams::default()
-        };
+        let params = super::gather::log_params(&key, LOG_TAIL);
         // Logs are evidence, not a requirement: a failure here leaves no gap.
         if let Ok(text) = api.logs(&key.pod, &params).await {
             s.logs.insert(key, text);

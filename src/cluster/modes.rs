@@ -27,7 +27,7 @@ use crate::snapshot::{FlinkApplication, Gap, GapReason, LogKey, Snapshot};
 use k8s_openapi::api::apps::v1::Deployment;
 use k8s_openapi::api::core::v1::{ConfigMap, Pod, Service};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
-use kube::api::{Api, ApiResource, LogParams};
+use kube::api::{Api, ApiResource};
 use kube::core::GroupVersionKind;
 
 /// Lines of a JobManager log read by this collector (the CLI's `--log-tail` default).
@@ -105,12 +105,7 @@ pub async fn gather(
             continue;
         }
         let api: Api<Pod> = Api::namespaced(c.clone(), &key.namespace);
-        let params = LogParams {
-            container: Some(key.container.clone()),
-            previous: key.previous,
-            tail_lines: Some(LOG_TAIL),
-            ..LogParams::default()
-        };
+        let params = super::gather::log_params(&key, LOG_TAIL);
         // Logs are evidence, not a requirement: a failure here leaves no gap (the general wave
         // records a refused log read).
         if let Ok(text) = api.logs(&key.pod, &params).await {
