@@ -574,26 +574,24 @@ pub fn save(s: &Snapshot, dir: &Path) -> Result<(), BundleError> {
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    let tmp = parent.join(format!(
-        ".{}.partial-{}",
-        dir.file_name().and_then(|n| n.to_str()).unwrap_or("bundle"),
-        std::process::id()
-    ));
-    let result = write_all(s, &tmp);
-    if let Err(e) = result {
-        let _ = fs::remove_dir_all(&tmp);
-        return Err(e);
-    }
+    // A new folder with a random name, made atomically with mode 0700 (mkdtemp): never a
+    // predictable name that someone could have planted a link at in a shared directory.
+    let tmp = tempfile::Builder::new()
+        .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o700))
+        .prefix(&format!(
+            ".{}.partial-",
+            dir.file_name().and_then(|n| n.to_str()).unwrap_or("bundle")
+        ))
+        .tempdir_in(parent)
+        .map_err(werr(parent))?;
+    // Until the rename below succeeds, dropping `tmp` (an error, a panic) removes it.
+    write_all(s, tmp.path())?;
     if dir.exists() {
         fs::remove_dir(dir).map_err(werr(dir))?;
     }
-    fs::rename(&tmp, dir).map_err(|source| {
-        let _ = fs::remove_dir_all(&tmp);
-        BundleError::Write {
-            path: dir.to_path_buf(),
-            source,
-        }
-    })
+    fs::rename(tmp.path(), dir).map_err(werr(dir))?;
+    let _ = tmp.keep();
+    Ok(())
 }
 
 fn write_all(s: &Snapshot, dir: &Path) -> Result<(), BundleError> {
@@ -963,6 +961,32 @@ mod tests {
                 || text.contains("taskmanager.numberOfTaskSlots: \"2\""),
             "{text}"
         );
+    }
+
+    #[test]
+    fn save_never_writes_through_a_link_planted_at_a_predictable_name() {
+        use std::os::unix::fs::{symlink, PermissionsExt};
+        let parent = tempfile::tempdir().unwrap();
+        let victim = tempfile::tempdir().unwrap();
+        for name in [
+            format!(".b.partial-{}", std::process::id()),
+            ".b.partial".to_string(),
+        ] {
+            symlink(victim.path(), parent.path().join(name)).unwrap();
+        }
+        let s = Snapshot {
+            pods: vec![serde_json::from_value(
+                serde_json::json!({"metadata": {"name": "jm", "namespace": "a"}}),
+            )
+            .unwrap()],
+            ..Snapshot::default()
+        };
+        let out = parent.path().join("b");
+        save(&s, &out).unwrap();
+        assert!(out.join("pods.yaml").is_file());
+        assert_eq!(fs::read_dir(victim.path()).unwrap().count(), 0);
+        let mode = fs::metadata(&out).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o700, "{mode:o}");
     }
 
     #[test]
