@@ -601,3 +601,15 @@ fn link_loops_fifos_and_devices_in_a_bundle_or_manifest_folder_neither_hang_nor_
     let r = run_bounded(&["lint", "-f", path], 30);
     assert!(r.code == 0 || r.code == 1, "exit {}: {}", r.code, r.stderr);
 }
+
+#[test]
+fn nesting_forty_thousand_levels_deep_is_refused_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let deep = "[".repeat(40_000) + &"]".repeat(40_000);
+    let f = write(dir.path(), "deep.json", &deep);
+    run_bounded(&["doctor", "--from", f.to_str().unwrap()], 5)
+        .assert_one_line_error(2, "nested deeper than 256 levels");
+    let f = write(dir.path(), "deep.yaml", &format!("a: {deep}\n"));
+    run_bounded(&["lint", "-f", f.to_str().unwrap()], 5)
+        .assert_one_line_error(2, "nested deeper than 256 levels");
+}

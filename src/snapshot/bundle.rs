@@ -242,6 +242,12 @@ fn bundle_files(path: &Path) -> Result<crate::files::Found, BundleError> {
 
 /// Splits a YAML (or JSON) stream into documents, skipping empty ones.
 pub fn parse_documents(text: &str) -> Result<Vec<Value>, String> {
+    if crate::files::nests_deeper_than(text, crate::files::MAX_NESTING) {
+        return Err(format!(
+            "nested deeper than {} levels: not a Kubernetes object",
+            crate::files::MAX_NESTING
+        ));
+    }
     let mut out = Vec::new();
     for doc in serde_yaml::Deserializer::from_str(text) {
         let v = Value::deserialize_from_yaml(doc)?;
