@@ -613,3 +613,23 @@ fn nesting_forty_thousand_levels_deep_is_refused_at_once() {
     run_bounded(&["lint", "-f", f.to_str().unwrap()], 5)
         .assert_one_line_error(2, "nested deeper than 256 levels");
 }
+
+#[test]
+fn a_reader_that_closes_the_pipe_early_is_not_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    // 200 distinct findings: far more output than a pipe buffers.
+    let text: String = (0..300)
+        .map(|i| format!("pods is forbidden: User \"system:serviceaccount:ns{i}:sa{i}\" cannot watch resource \"pods\" in API group \"\" in the namespace \"ns{i}\"\n"))
+        .collect();
+    let log = write(dir.path(), "many.log", &text);
+    let cmd = format!(
+        "'{BIN}' triage '{}' 2>'{}' | head -1 >/dev/null; echo ${{PIPESTATUS[0]}}",
+        log.display(),
+        dir.path().join("err").display()
+    );
+    let out = Command::new("bash").args(["-c", &cmd]).output().unwrap();
+    let code = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    let err = std::fs::read_to_string(dir.path().join("err")).unwrap();
+    assert_eq!(code, "1", "exit as without the pipe closed; stderr: {err}");
+    assert_eq!(err, "", "quiet on a closed pipe");
+}

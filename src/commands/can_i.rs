@@ -201,12 +201,7 @@ pub async fn run(args: &CanIArgs, kube: &KubeArgs, output: &OutputArgs) -> Resul
         (Format::Markdown, None) => render_markdown(&report, &mut stdout),
         (Format::Table, None) => render_table(&report, &style, &mut stdout),
     };
-    match written.and_then(|_| stdout.flush()) {
-        // `| head` closed the pipe: the reader has what it wanted.
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(code),
-        Err(e) => Err(Error::incomplete("write the result", e)),
-        Ok(()) => Ok(code),
-    }
+    super::report_written(written.and_then(|_| stdout.flush())).map(|()| code)
 }
 
 /// Kubernetes object names Flink accepts as a cluster-id (and a little more: dots).

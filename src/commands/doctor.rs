@@ -63,12 +63,7 @@ pub async fn run(args: &DoctorArgs, kube: &KubeArgs, output: &OutputArgs) -> Res
         }
         _ => render::render(&report, &context, output.output, &style, &mut stdout),
     };
-    match written.and_then(|_| stdout.flush()) {
-        // `doctor | head`: the reader has what it wanted; that is not a failure.
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
-        Err(e) => return Err(Error::incomplete("write the report", e)),
-        Ok(()) => {}
-    }
+    super::report_written(written.and_then(|_| stdout.flush()))?;
     Ok(super::exit_code(&report, args.fail_on))
 }
 

@@ -66,9 +66,7 @@ pub fn run(args: &LintArgs, output: &OutputArgs) -> Result<i32, Error> {
         );
     }
     let mut stdout = std::io::stdout().lock();
-    write(&outcome, args, output, &mut stdout)
-        .and_then(|_| stdout.flush())
-        .map_err(|e| Error::incomplete("write the report", e))?;
+    super::report_written(write(&outcome, args, output, &mut stdout).and_then(|_| stdout.flush()))?;
     Ok(super::exit_code(&outcome.report, args.fail_on))
 }
 

@@ -8,11 +8,22 @@ pub mod overview;
 pub mod triage;
 
 use crate::cli::FailOn;
+use crate::error::Error;
 use crate::error::{EXIT_FINDINGS, EXIT_OK};
 use crate::finding::Severity;
 use crate::rank::Report;
 
 /// The exit code for a completed diagnosis: 1 when anything is at or above `--fail-on`.
+/// The report is written: a reader that closed the pipe (`| head`) has what it wanted, which is
+/// not a failure (quiet, as kubectl is); any other write error is.
+pub fn report_written(result: std::io::Result<()>) -> Result<(), Error> {
+    match result {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(Error::incomplete("write the report", e)),
+        Ok(()) => Ok(()),
+    }
+}
+
 pub fn exit_code(report: &Report, fail_on: FailOn) -> i32 {
     let threshold = match fail_on {
         FailOn::Critical => Severity::Critical,

@@ -76,9 +76,9 @@ pub fn run(args: &TriageArgs, output: &OutputArgs) -> Result<i32, Error> {
     };
     let style = Style::decide(output.color);
     let mut stdout = io::stdout().lock();
-    write_outcome(&outcome, output.output, &style, &mut stdout)
-        .and_then(|_| stdout.flush())
-        .map_err(|e| Error::incomplete("write the report", e))?;
+    super::report_written(
+        write_outcome(&outcome, output.output, &style, &mut stdout).and_then(|_| stdout.flush()),
+    )?;
     Ok(super::exit_code(&outcome.report, args.fail_on))
 }
 
