@@ -1180,3 +1180,28 @@ fn refusals_in_logs_are_confirmed_or_contradicted_by_the_authorizer() {
         watch.reason
     );
 }
+
+/// A token the API server does not accept is exit 3 "Unauthorized", as doctor and logs say, not
+/// exit 2 "no Flink deployment named ...".
+#[test]
+fn an_invalid_token_is_exit_3_unauthorized() {
+    let Some(h) = harness_or_skip("an_invalid_token_is_exit_3_unauthorized") else {
+        return;
+    };
+    let admin = std::fs::read_to_string(&h.admin).expect("read the admin kubeconfig");
+    let bad: String = admin
+        .lines()
+        .map(|l| match l.split_once("token:") {
+            Some((indent, _)) => format!("{indent}token: not-a-valid-token\n"),
+            None => format!("{l}\n"),
+        })
+        .collect();
+    assert_ne!(bad, admin, "the admin kubeconfig has a token line");
+    let dir = tempfile::tempdir().expect("tmp");
+    let kc = dir.path().join("kubeconfig");
+    std::fs::write(&kc, bad).unwrap();
+    let r = plugin(&kc, &["can-i", "orders", "-n", "default"]);
+    assert_eq!(r.code, 3, "{}\n{}", r.stdout, r.stderr);
+    assert!(r.stderr.contains("Unauthorized"), "{}", r.stderr);
+    assert_eq!(r.stderr.trim_end().lines().count(), 1, "{}", r.stderr);
+}

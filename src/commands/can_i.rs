@@ -499,6 +499,12 @@ async fn find_flink(
 fn read<T>(r: Result<T, kube::Error>, what: &str, f: &mut Found) -> Result<Option<T>, Error> {
     match r {
         Ok(v) => Ok(Some(v)),
+        // A credential the API server does not accept is not "no such deployment" (exit 2):
+        // nothing can be checked, as doctor and logs say (exit 3).
+        Err(kube::Error::Api(s)) if s.code == 401 => Err(Error::incomplete(
+            "reach the Kubernetes API server",
+            format!("Unauthorized: {}", s.message),
+        )),
         Err(kube::Error::Api(s)) => {
             if s.code == 403 {
                 f.forbidden.push(what.to_string());
