@@ -633,3 +633,17 @@ fn a_reader_that_closes_the_pipe_early_is_not_an_error() {
     assert_eq!(code, "1", "exit as without the pipe closed; stderr: {err}");
     assert_eq!(err, "", "quiet on a closed pipe");
 }
+
+#[test]
+fn a_field_of_the_wrong_type_is_named_by_its_path() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "fd.yaml",
+        "apiVersion: flink.apache.org/v1beta1\nkind: FlinkDeployment\nmetadata: {name: x, namespace: a}\nspec:\n  image: {name: flink}\n  flinkVersion: v1_20\n",
+    );
+    run(&["doctor", "--from", dir.path().to_str().unwrap()]).assert_one_line_error(
+        2,
+        "FlinkDeployment x: spec.image: invalid type: map, expected a string",
+    );
+}

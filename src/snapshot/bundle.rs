@@ -322,9 +322,14 @@ fn add_counted(s: &mut Snapshot, mut v: Value, tally: &mut Tally) -> Result<(), 
         .and_then(Value::as_str)
         .unwrap_or("?")
         .to_string();
-    let ctx = |e: serde_json::Error| format!("{kind} {name}: {e}");
-    fn de<T: DeserializeOwned>(v: Value) -> Result<T, serde_json::Error> {
-        serde_json::from_value(v)
+    let ctx = |e: serde_path_to_error::Error<serde_json::Error>| {
+        format!("{kind} {name}: {}: {}", e.path(), e.inner())
+    };
+    /// Deserialized with the path of the field that does not fit (`spec.job.parallelism`).
+    fn de<T: DeserializeOwned>(
+        v: Value,
+    ) -> Result<T, serde_path_to_error::Error<serde_json::Error>> {
+        serde_path_to_error::deserialize(v)
     }
     let group = api_version.split_once('/').map(|(g, _)| g).unwrap_or("");
     match (kind.as_str(), group) {
