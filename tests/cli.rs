@@ -647,3 +647,51 @@ fn a_field_of_the_wrong_type_is_named_by_its_path() {
         "FlinkDeployment x: spec.image: invalid type: map, expected a string",
     );
 }
+
+/// A server on loopback that answers every request with `response`, until the test ends.
+fn hostile_server(response: &'static str) -> u16 {
+    use std::io::{Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind loopback");
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        for stream in listener.incoming().take(10_000) {
+            let Ok(mut s) = stream else { continue };
+            std::thread::spawn(move || {
+                let mut buf = [0u8; 8192];
+                let _ = s.set_read_timeout(Some(std::time::Duration::from_secs(5)));
+                let _ = s.read(&mut buf);
+                let _ = s.write_all(response.as_bytes());
+            });
+        }
+    });
+    port
+}
+
+#[test]
+fn a_server_that_answers_429_with_an_hours_retry_after_does_not_hold_doctor() {
+    let port = hostile_server(
+        "HTTP/1.1 429 Too Many Requests\r\nRetry-After: 3600\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}",
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = kubeconfig(dir.path(), &format!("http://127.0.0.1:{port}"));
+    let started = std::time::Instant::now();
+    let r = run_bounded(
+        &[
+            "doctor",
+            "--kubeconfig",
+            cfg.to_str().unwrap(),
+            "-n",
+            "default",
+            "--request-timeout",
+            "5s",
+        ],
+        90,
+    );
+    assert!(!r.stderr.contains("panicked"), "{}", r.stderr);
+    assert_eq!(r.code, 3, "stdout {} stderr {}", r.stdout, r.stderr);
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(60),
+        "{:?}",
+        started.elapsed()
+    );
+}

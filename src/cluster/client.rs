@@ -89,8 +89,22 @@ pub async fn connect(args: &ConnectOptions) -> Result<Cluster, Error> {
         )
     };
     let server = config.cluster_url.to_string();
-    let client =
-        Client::try_from(config).map_err(|e| Error::input("build the Kubernetes client", e))?;
+    // kube's own retry honours any Retry-After (a server answering 429 with an hour's wait would
+    // hold the tool for that hour) and retries 15 times; ours is bounded: 4 retries, 2 s apart
+    // at most, Retry-After ignored, as reads are cheap to repeat and a person is waiting.
+    config.default_retry = false;
+    let retry = kube::client::retry::RetryPolicy::new(
+        Duration::from_millis(200),
+        Duration::from_secs(2),
+        4,
+        false,
+    )
+    .map_err(|e| Error::input("build the Kubernetes client", e))?;
+    let client = kube::client::ClientBuilder::try_from(config)
+        .map_err(|e| Error::input("build the Kubernetes client", e))?
+        .with_layer(&tower::buffer::BufferLayer::new(1024))
+        .with_layer(&tower::retry::RetryLayer::new(retry))
+        .build();
     Ok(Cluster {
         client,
         namespace,
