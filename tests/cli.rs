@@ -695,3 +695,46 @@ fn a_server_that_answers_429_with_an_hours_retry_after_does_not_hold_doctor() {
         started.elapsed()
     );
 }
+
+#[test]
+fn a_server_that_dribbles_one_byte_a_second_does_not_hold_doctor_past_its_deadline() {
+    use std::io::{Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind loopback");
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        for stream in listener.incoming().take(1000) {
+            let Ok(mut s) = stream else { continue };
+            std::thread::spawn(move || {
+                let mut buf = [0u8; 8192];
+                let _ = s.read(&mut buf);
+                let head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 400\r\n\r\n";
+                if s.write_all(head.as_bytes()).is_err() {
+                    return;
+                }
+                // A byte a second, for longer than any test: never silent long enough for a
+                // read timeout to fire.
+                for _ in 0..400 {
+                    std::thread::sleep(std::time::Duration::from_secs(1));
+                    if s.write_all(b" ").is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = kubeconfig(dir.path(), &format!("http://127.0.0.1:{port}"));
+    let r = run_bounded(
+        &[
+            "doctor",
+            "--kubeconfig",
+            cfg.to_str().unwrap(),
+            "-n",
+            "default",
+            "--request-timeout",
+            "2s",
+        ],
+        60,
+    );
+    r.assert_one_line_error(3, "gave up after 20 s");
+}

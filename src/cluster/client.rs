@@ -130,6 +130,13 @@ fn read_kubeconfig(args: &ConnectOptions) -> Result<Kubeconfig, Error> {
     }
 }
 
+/// How long a whole command that reads the cluster may take: ten times `--request-timeout`
+/// (5 minutes by default), None when requests have no limit (`0`). One request that dribbles a
+/// byte at a time never trips a read timeout; this ends the run anyway.
+pub fn run_deadline(request_timeout: &str) -> Result<Option<Duration>, Error> {
+    Ok(parse_duration(request_timeout)?.map(|t| t.saturating_mul(10)))
+}
+
 /// kubectl's `--request-timeout`: `0` (no limit), a bare number of seconds, or `30s`, `2m`, `1h`.
 pub fn parse_duration(text: &str) -> Result<Option<Duration>, Error> {
     let bad = || {

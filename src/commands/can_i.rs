@@ -78,6 +78,11 @@ pub struct CanIArgs {
 }
 
 pub async fn run(args: &CanIArgs, kube: &KubeArgs, output: &OutputArgs) -> Result<i32, Error> {
+    let deadline = crate::cluster::client::run_deadline(&kube.request_timeout)?;
+    super::within(deadline, run_checks(args, kube, output)).await
+}
+
+async fn run_checks(args: &CanIArgs, kube: &KubeArgs, output: &OutputArgs) -> Result<i32, Error> {
     let component = args.for_whom.component();
     // Everything that can be checked without a cluster first.
     let as_subject = match (&kube.as_user, component) {

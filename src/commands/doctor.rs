@@ -27,11 +27,16 @@ pub async fn run(args: &DoctorArgs, kube: &KubeArgs, output: &OutputArgs) -> Res
             if let Some(dir) = &args.save {
                 bundle::check_save_target(dir)?;
             }
-            let client = crate::cluster::client::connect(&kube.into()).await?;
-            let scope = client.scope_description();
-            let snapshot =
-                crate::cluster::gather::gather(&client, args.name.as_deref(), args.log_tail)
-                    .await?;
+            let deadline = crate::cluster::client::run_deadline(&kube.request_timeout)?;
+            let (snapshot, scope) = super::within(deadline, async {
+                let client = crate::cluster::client::connect(&kube.into()).await?;
+                let scope = client.scope_description();
+                let snapshot =
+                    crate::cluster::gather::gather(&client, args.name.as_deref(), args.log_tail)
+                        .await?;
+                Ok((snapshot, scope))
+            })
+            .await?;
             if let Some(dir) = &args.save {
                 bundle::save(&snapshot, dir)?;
             }
