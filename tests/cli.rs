@@ -738,3 +738,46 @@ fn a_server_that_dribbles_one_byte_a_second_does_not_hold_doctor_past_its_deadli
     );
     r.assert_one_line_error(3, "gave up after 20 s");
 }
+
+#[test]
+fn a_server_that_streams_an_endless_body_is_cut_off() {
+    use std::io::{Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind loopback");
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        for stream in listener.incoming().take(1000) {
+            let Ok(mut s) = stream else { continue };
+            std::thread::spawn(move || {
+                let mut buf = [0u8; 8192];
+                let _ = s.read(&mut buf);
+                let head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n[";
+                if s.write_all(head.as_bytes()).is_err() {
+                    return;
+                }
+                let chunk = vec![b' '; 1 << 20];
+                // Up to 4 GiB: more than the client may ever hold.
+                for _ in 0..4096 {
+                    if s.write_all(&chunk).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = kubeconfig(dir.path(), &format!("http://127.0.0.1:{port}"));
+    let r = run_bounded(
+        &[
+            "doctor",
+            "--kubeconfig",
+            cfg.to_str().unwrap(),
+            "-n",
+            "default",
+            "--request-timeout",
+            "10s",
+        ],
+        120,
+    );
+    assert!(!r.stderr.contains("panicked"), "{}", r.stderr);
+    assert_eq!(r.code, 3, "stdout {} stderr {}", r.stdout, r.stderr);
+}

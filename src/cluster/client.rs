@@ -100,11 +100,23 @@ pub async fn connect(args: &ConnectOptions) -> Result<Cluster, Error> {
         false,
     )
     .map_err(|e| Error::input("build the Kubernetes client", e))?;
-    let client = kube::client::ClientBuilder::try_from(config)
+    let builder = kube::client::ClientBuilder::try_from(config)
         .map_err(|e| Error::input("build the Kubernetes client", e))?
         .with_layer(&tower::buffer::BufferLayer::new(1024))
-        .with_layer(&tower::retry::RetryLayer::new(retry))
-        .build();
+        .with_layer(&tower::retry::RetryLayer::new(retry));
+    // No answer is read past MAX_RESPONSE_BYTES (a server streaming an endless body would grow
+    // the process until killed), except a followed log stream (`--request-timeout 0`), which
+    // lasts as long as the person watches.
+    let client = match timeout {
+        Some(_) => builder
+            .with_layer(&tower::util::MapResponseLayer::new(
+                |r: http::Response<_>| {
+                    r.map(|b| http_body_util::Limited::new(b, MAX_RESPONSE_BYTES))
+                },
+            ))
+            .build(),
+        None => builder.build(),
+    };
     Ok(Cluster {
         client,
         namespace,
@@ -129,6 +141,10 @@ fn read_kubeconfig(args: &ConnectOptions) -> Result<Kubeconfig, Error> {
         Err(e) => Err(Error::input("read the kubeconfig files in KUBECONFIG", e)),
     }
 }
+
+/// The largest answer read from the API server: lists are read in pages of 500, so even a page
+/// of large objects is a few MB.
+pub const MAX_RESPONSE_BYTES: usize = 64 << 20;
 
 /// How long a whole command that reads the cluster may take: ten times `--request-timeout`
 /// (5 minutes by default), None when requests have no limit (`0`). One request that dribbles a
