@@ -99,9 +99,17 @@ pub fn load_with(path: &Path, options: &LoadOptions) -> Result<Loaded, BundleErr
                 }
             })?;
         let text = String::from_utf8_lossy(&bytes);
-        let docs = match parse_documents(&text) {
-            Ok(docs) => docs,
-            Err(message) => {
+        let before = tally.objects;
+        let mut no_kind = 0;
+        match read_documents(&text, &mut snapshot, &mut tally, &mut no_kind) {
+            Ok(()) => {}
+            Err(Unreadable::Object(what)) => {
+                return Err(BundleError::Object {
+                    path: file.clone(),
+                    what,
+                })
+            }
+            Err(Unreadable::Text(message)) => {
                 skipped.push(format!("{}: not YAML or JSON ({message})", file.display()));
                 first_error.get_or_insert(BundleError::Parse {
                     path: file.clone(),
@@ -109,18 +117,6 @@ pub fn load_with(path: &Path, options: &LoadOptions) -> Result<Loaded, BundleErr
                 });
                 continue;
             }
-        };
-        let before = tally.objects;
-        let mut no_kind = 0;
-        for doc in docs {
-            if !is_object(&doc) {
-                no_kind += 1;
-                continue;
-            }
-            add_counted(&mut snapshot, doc, &mut tally).map_err(|what| BundleError::Object {
-                path: file.clone(),
-                what,
-            })?;
         }
         if tally.objects == before && no_kind > 0 {
             skipped.push(format!(
@@ -152,6 +148,55 @@ pub fn load_with(path: &Path, options: &LoadOptions) -> Result<Loaded, BundleErr
     snapshot.captured_at = newest_timestamp(&snapshot).unwrap_or_default();
     snapshot.bundle_kinds = Some(tally.kinds);
     Ok(Loaded { snapshot, skipped })
+}
+
+/// Why a file's documents could not be read: not YAML at all, or an object that does not fit its
+/// kind (an input error that names the object and the field).
+enum Unreadable {
+    Text(String),
+    Object(String),
+}
+
+/// Every document of one file into the snapshot. The items of a list are read one at a time
+/// (`stream`), so a `kind: List` of 100,000 pods never exists as one JSON tree.
+fn read_documents(
+    text: &str,
+    s: &mut Snapshot,
+    tally: &mut Tally,
+    no_kind: &mut usize,
+) -> Result<(), Unreadable> {
+    use super::stream::{document, Document};
+    if crate::files::nests_deeper_than(text, crate::files::MAX_NESTING) {
+        return Err(Unreadable::Text(format!(
+            "nested deeper than {} levels: not a Kubernetes object",
+            crate::files::MAX_NESTING
+        )));
+    }
+    let mut object_error: Option<String> = None;
+    for doc in serde_yaml::Deserializer::from_str(text) {
+        let mut item = |v: Value| -> Result<(), String> {
+            if !is_object(&v) {
+                return Ok(());
+            }
+            add_counted(s, v, tally).inspect_err(|e| {
+                object_error.get_or_insert(e.clone());
+            })
+        };
+        let parsed = document(doc, &mut item);
+        if let Some(what) = object_error.take() {
+            return Err(Unreadable::Object(what));
+        }
+        match parsed.map_err(|e| Unreadable::Text(e.to_string()))? {
+            Document::List(Some(kind)) => {
+                tally.kinds.insert(kind);
+            }
+            Document::List(None) => {}
+            Document::Whole(Value::Null) => {}
+            Document::Whole(v) if !is_object(&v) => *no_kind += 1,
+            Document::Whole(v) => add_counted(s, v, tally).map_err(Unreadable::Object)?,
+        }
+    }
+    Ok(())
 }
 
 /// A document that claims to be a Kubernetes object (or a list of them).
@@ -922,6 +967,34 @@ mod tests {
             skipped.contains("broken.yaml: not YAML or JSON"),
             "{skipped}"
         );
+    }
+
+    #[test]
+    fn list_items_are_read_one_by_one_whatever_the_order_of_the_list_s_keys() {
+        let dir = tempfile::tempdir().unwrap();
+        // kubectl sorts `items` before `kind`; the API puts `kind` first.
+        write(
+            dir.path(),
+            "sorted.json",
+            r#"{"apiVersion":"v1","items":[{"metadata":{"name":"a","namespace":"n"}},{"metadata":{"name":"b","namespace":"n"}}],"kind":"PodList","metadata":{}}"#,
+        );
+        write(
+            dir.path(),
+            "mixed.yaml",
+            "apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: Service, metadata: {name: s, namespace: n}}\n- {apiVersion: v1, kind: ConfigMap, metadata: {name: c, namespace: n}}\n",
+        );
+        write(
+            dir.path(),
+            "bad.yaml",
+            "apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: Pod, metadata: {name: p}, spec: {containers: 7}}\n",
+        );
+        let e = load(dir.path()).unwrap_err().to_string();
+        assert!(e.contains("Pod p: spec.containers"), "{e}");
+        fs::remove_file(dir.path().join("bad.yaml")).unwrap();
+        let s = load(dir.path()).unwrap();
+        assert_eq!(s.pods.len(), 2);
+        assert_eq!((s.services.len(), s.config_maps.len()), (1, 1));
+        assert!(s.holds("Pod"));
     }
 
     #[test]

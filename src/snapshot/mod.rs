@@ -4,6 +4,7 @@
 pub mod bundle;
 pub mod flink;
 pub mod index;
+mod stream;
 
 use chrono::{DateTime, Utc};
 use k8s_openapi::api::admissionregistration::v1::{
