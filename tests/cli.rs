@@ -648,19 +648,20 @@ fn a_field_of_the_wrong_type_is_named_by_its_path() {
     );
 }
 
-/// A server on loopback that answers every request with `response`, until the test ends.
-fn hostile_server(response: &'static str) -> u16 {
-    use std::io::{Read, Write};
+/// A server on loopback that hands every connection, its request read, to `respond` (on a thread
+/// of its own), until the test ends.
+fn loopback_server(respond: fn(&mut std::net::TcpStream)) -> u16 {
+    use std::io::Read;
     let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind loopback");
     let port = listener.local_addr().unwrap().port();
     std::thread::spawn(move || {
-        for stream in listener.incoming().take(10_000) {
+        for stream in listener.incoming().take(1000) {
             let Ok(mut s) = stream else { continue };
             std::thread::spawn(move || {
                 let mut buf = [0u8; 8192];
                 let _ = s.set_read_timeout(Some(std::time::Duration::from_secs(5)));
                 let _ = s.read(&mut buf);
-                let _ = s.write_all(response.as_bytes());
+                respond(&mut s);
             });
         }
     });
@@ -669,9 +670,10 @@ fn hostile_server(response: &'static str) -> u16 {
 
 #[test]
 fn a_server_that_answers_429_with_an_hours_retry_after_does_not_hold_doctor() {
-    let port = hostile_server(
-        "HTTP/1.1 429 Too Many Requests\r\nRetry-After: 3600\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}",
-    );
+    let port = loopback_server(|s| {
+        use std::io::Write;
+        let _ = s.write_all(b"HTTP/1.1 429 Too Many Requests\r\nRetry-After: 3600\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}");
+    });
     let dir = tempfile::tempdir().unwrap();
     let cfg = kubeconfig(dir.path(), &format!("http://127.0.0.1:{port}"));
     let started = std::time::Instant::now();
@@ -698,28 +700,20 @@ fn a_server_that_answers_429_with_an_hours_retry_after_does_not_hold_doctor() {
 
 #[test]
 fn a_server_that_dribbles_one_byte_a_second_does_not_hold_doctor_past_its_deadline() {
-    use std::io::{Read, Write};
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind loopback");
-    let port = listener.local_addr().unwrap().port();
-    std::thread::spawn(move || {
-        for stream in listener.incoming().take(1000) {
-            let Ok(mut s) = stream else { continue };
-            std::thread::spawn(move || {
-                let mut buf = [0u8; 8192];
-                let _ = s.read(&mut buf);
-                let head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 400\r\n\r\n";
-                if s.write_all(head.as_bytes()).is_err() {
-                    return;
-                }
-                // A byte a second, for longer than any test: never silent long enough for a
-                // read timeout to fire.
-                for _ in 0..400 {
-                    std::thread::sleep(std::time::Duration::from_secs(1));
-                    if s.write_all(b" ").is_err() {
-                        return;
-                    }
-                }
-            });
+    let port = loopback_server(|s| {
+        use std::io::Write;
+        let head =
+            "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 400\r\n\r\n";
+        if s.write_all(head.as_bytes()).is_err() {
+            return;
+        }
+        // A byte a second, for longer than any test: never silent long enough for a read
+        // timeout to fire.
+        for _ in 0..400 {
+            std::thread::sleep(std::time::Duration::from_secs(1));
+            if s.write_all(b" ").is_err() {
+                return;
+            }
         }
     });
     let dir = tempfile::tempdir().unwrap();
@@ -741,27 +735,19 @@ fn a_server_that_dribbles_one_byte_a_second_does_not_hold_doctor_past_its_deadli
 
 #[test]
 fn a_server_that_streams_an_endless_body_is_cut_off() {
-    use std::io::{Read, Write};
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind loopback");
-    let port = listener.local_addr().unwrap().port();
-    std::thread::spawn(move || {
-        for stream in listener.incoming().take(1000) {
-            let Ok(mut s) = stream else { continue };
-            std::thread::spawn(move || {
-                let mut buf = [0u8; 8192];
-                let _ = s.read(&mut buf);
-                let head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n[";
-                if s.write_all(head.as_bytes()).is_err() {
-                    return;
-                }
-                let chunk = vec![b' '; 1 << 20];
-                // Up to 4 GiB: more than the client may ever hold.
-                for _ in 0..4096 {
-                    if s.write_all(&chunk).is_err() {
-                        return;
-                    }
-                }
-            });
+    let port = loopback_server(|s| {
+        use std::io::Write;
+        let head =
+            "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n[";
+        if s.write_all(head.as_bytes()).is_err() {
+            return;
+        }
+        let chunk = vec![b' '; 1 << 20];
+        // Up to 4 GiB: more than the client may ever hold.
+        for _ in 0..4096 {
+            if s.write_all(&chunk).is_err() {
+                return;
+            }
         }
     });
     let dir = tempfile::tempdir().unwrap();
