@@ -531,8 +531,14 @@ mod json {
                             }
                             Some(b',') => self.i += 1,
                             Some(_) => {
+                                let before = self.i;
                                 let id = self.node(parent, Kind::Item);
                                 self.value(Some(id));
+                                // Broken JSON (a `}` or `:` where an item should be): step over
+                                // it, or the loop would add items forever (found by tests/fuzz.rs).
+                                if self.i == before {
+                                    self.i += 1;
+                                }
                             }
                             None => return,
                         }
@@ -592,6 +598,14 @@ spec:
 
     fn line(text: &str, path: &str) -> usize {
         Locator::new(text).line(&Path::parse(path))
+    }
+
+    #[test]
+    fn broken_json_in_a_list_ends_the_scan() {
+        // Found by tests/fuzz.rs: a `}` where an item should be looped forever.
+        let text = "{\"items\": [ {\"a\": 1}, } ], \"kind\": \"List\"}";
+        let loc = json::scan(text);
+        assert!(loc.nodes.len() < 10, "{}", loc.nodes.len());
     }
 
     #[test]
