@@ -669,33 +669,63 @@ fn loopback_server(respond: fn(&mut std::net::TcpStream)) -> u16 {
 }
 
 #[test]
-fn a_server_that_answers_429_with_an_hours_retry_after_does_not_hold_doctor() {
+fn a_server_that_answers_429_with_an_hours_retry_after_holds_no_command() {
     let port = loopback_server(|s| {
         use std::io::Write;
         let _ = s.write_all(b"HTTP/1.1 429 Too Many Requests\r\nRetry-After: 3600\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}");
     });
     let dir = tempfile::tempdir().unwrap();
     let cfg = kubeconfig(dir.path(), &format!("http://127.0.0.1:{port}"));
-    let started = std::time::Instant::now();
-    let r = run_bounded(
-        &[
+    let kc = cfg.to_str().unwrap();
+    for args in [
+        [
             "doctor",
             "--kubeconfig",
-            cfg.to_str().unwrap(),
+            kc,
             "-n",
             "default",
             "--request-timeout",
             "5s",
         ],
-        90,
-    );
-    assert!(!r.stderr.contains("panicked"), "{}", r.stderr);
-    assert_eq!(r.code, 3, "stdout {} stderr {}", r.stdout, r.stderr);
-    assert!(
-        started.elapsed() < std::time::Duration::from_secs(60),
-        "{:?}",
-        started.elapsed()
-    );
+        [
+            "logs",
+            "orders",
+            "--kubeconfig",
+            kc,
+            "-n",
+            "default",
+            "--request-timeout=5s",
+        ],
+        [
+            "can-i",
+            "orders",
+            "--kubeconfig",
+            kc,
+            "-n",
+            "default",
+            "--request-timeout=5s",
+        ],
+    ] {
+        let started = std::time::Instant::now();
+        let r = run_bounded(&args, 90);
+        assert!(!r.stderr.contains("panicked"), "{}", r.stderr);
+        assert_eq!(
+            r.code, 3,
+            "{args:?}: stdout {} stderr {}",
+            r.stdout, r.stderr
+        );
+        assert_eq!(
+            r.stderr.trim_end().lines().count(),
+            1,
+            "{args:?}: {}",
+            r.stderr
+        );
+        let took = started.elapsed();
+        assert!(
+            took < std::time::Duration::from_secs(60),
+            "{args:?}: {took:?}"
+        );
+    }
 }
 
 #[test]

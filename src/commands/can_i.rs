@@ -510,12 +510,17 @@ fn read<T>(r: Result<T, kube::Error>, what: &str, f: &mut Found) -> Result<Optio
             "reach the Kubernetes API server",
             format!("Unauthorized: {}", s.message),
         )),
-        Err(kube::Error::Api(s)) => {
-            if s.code == 403 {
-                f.forbidden.push(what.to_string());
-            }
+        Err(kube::Error::Api(s)) if s.code == 403 => {
+            f.forbidden.push(what.to_string());
             Ok(None)
         }
+        // Not served (a CRD that is not installed): nothing of that kind exists.
+        Err(kube::Error::Api(s)) if s.code == 404 => Ok(None),
+        // Anything else (429 after the retries, 5xx) says nothing about the deployment.
+        Err(kube::Error::Api(s)) => Err(Error::incomplete(
+            &format!("{what}: the API server answered {}", s.code),
+            s.message,
+        )),
         Err(e) => Err(Error::incomplete("reach the Kubernetes API server", e)),
     }
 }
