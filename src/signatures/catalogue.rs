@@ -585,9 +585,9 @@ pub static SIGNATURES: &[Signature] = &[
         severity: Severity::Warning,
         literals: &["Exit Code:", "\"exitCode\":", "exitCode: 239"],
         pattern: r#"(?:Exit Code:\s+|"exitCode":\s*|exitCode: )(?P<exit_code>239)\b"#,
-        title: "a Flink container exited with code 239 (fatal-error handler)",
-        explanation: "exit code 239 is Flink's FatalExitExceptionHandler (System.exit(-17)): an uncaught exception stopped the JVM",
-        fix: "read the container's previous log for the exception before `FATAL: Thread ... produced an uncaught exception` (`kubectl logs {pod|<pod>} -n {pod_namespace|<namespace>} --previous`) and fix that",
+        title: "a Flink container exited with code 239 (Flink's fatal-error exit)",
+        explanation: "exit code 239 is -17: FatalExitExceptionHandler after an uncaught exception, or JvmShutdownSafeguard halting the JVM when the shutdown after a fatal error (`Fatal error occurred in ...`) hung for 5 s, as a real Flink 1.20.1 JobManager refused a pod list did",
+        fix: "read the container's previous log for the `Fatal error occurred in ...` or `FATAL: Thread ...` line and the exception before it (`kubectl logs {pod|<pod>} -n {pod_namespace|<namespace>} --previous`) and fix that",
         verify: "",
         explains: &[],
         supersedes: &[],
@@ -597,6 +597,7 @@ pub static SIGNATURES: &[Signature] = &[
             "kubernetes/kubectl@kubernetes-1.36.3:pkg/describe/describe.go",
             "kubernetes/api@kubernetes-1.36.3:core/v1/types.go",
             "apache/flink@c20d1003e68e:flink-core/src/main/java/org/apache/flink/util/FatalExitExceptionHandler.java",
+            "apache/flink@c20d1003e68e:flink-runtime/src/main/java/org/apache/flink/runtime/util/JvmShutdownSafeguard.java",
         ],
     },
     // --- cluster: TaskManagers going away (symptoms) -------------------------------------------
@@ -2529,9 +2530,7 @@ fn exit_meaning(code: i64) -> String {
         143 => "SIGTERM: stopped from outside (pod deleted, preempted, scaled down)".into(),
         163 => "application status FAILED (1443)".into(),
         165 => "application status UNKNOWN (1445)".into(),
-        239 | -17 => {
-            "Flink's FatalExitExceptionHandler stopped the JVM (uncaught exception)".into()
-        }
+        239 | -17 => "Flink's fatal-error exit (-17): FatalExitExceptionHandler after an uncaught exception, or JvmShutdownSafeguard halting a shutdown after a fatal error that hung".into(),
         c => format!("exit code {c}"),
     }
 }
