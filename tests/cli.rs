@@ -668,6 +668,24 @@ fn loopback_server(respond: fn(&mut std::net::TcpStream)) -> u16 {
     port
 }
 
+/// `doctor` against a server on a loopback port, bounded to `secs`.
+fn doctor_against(port: u16, request_timeout: &str, secs: u64) -> Run {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = kubeconfig(dir.path(), &format!("http://127.0.0.1:{port}"));
+    run_bounded(
+        &[
+            "doctor",
+            "--kubeconfig",
+            cfg.to_str().unwrap(),
+            "-n",
+            "default",
+            "--request-timeout",
+            request_timeout,
+        ],
+        secs,
+    )
+}
+
 #[test]
 fn a_server_that_answers_429_with_an_hours_retry_after_holds_no_command() {
     let port = loopback_server(|s| {
@@ -746,21 +764,7 @@ fn a_server_that_dribbles_one_byte_a_second_does_not_hold_doctor_past_its_deadli
             }
         }
     });
-    let dir = tempfile::tempdir().unwrap();
-    let cfg = kubeconfig(dir.path(), &format!("http://127.0.0.1:{port}"));
-    let r = run_bounded(
-        &[
-            "doctor",
-            "--kubeconfig",
-            cfg.to_str().unwrap(),
-            "-n",
-            "default",
-            "--request-timeout",
-            "2s",
-        ],
-        60,
-    );
-    r.assert_one_line_error(3, "gave up after 20 s");
+    doctor_against(port, "2s", 60).assert_one_line_error(3, "gave up after 20 s");
 }
 
 #[test]
@@ -780,20 +784,7 @@ fn a_server_that_streams_an_endless_body_is_cut_off() {
             }
         }
     });
-    let dir = tempfile::tempdir().unwrap();
-    let cfg = kubeconfig(dir.path(), &format!("http://127.0.0.1:{port}"));
-    let r = run_bounded(
-        &[
-            "doctor",
-            "--kubeconfig",
-            cfg.to_str().unwrap(),
-            "-n",
-            "default",
-            "--request-timeout",
-            "10s",
-        ],
-        120,
-    );
+    let r = doctor_against(port, "10s", 120);
     assert!(!r.stderr.contains("panicked"), "{}", r.stderr);
     assert_eq!(r.code, 3, "stdout {} stderr {}", r.stdout, r.stderr);
 }
