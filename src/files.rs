@@ -123,6 +123,16 @@ pub fn is_regular(path: &Path) -> bool {
 /// about 10 levels deep), far below what makes a parser slow (40,000 levels took 37 s).
 pub const MAX_NESTING: usize = 256;
 
+/// `Err("nested deeper than 256 levels")` for text nested deeper than `MAX_NESTING`: what every
+/// reader of YAML or JSON checks before parsing.
+pub fn check_nesting(text: &str) -> Result<(), String> {
+    if nests_deeper_than(text, MAX_NESTING) {
+        Err(format!("nested deeper than {MAX_NESTING} levels"))
+    } else {
+        Ok(())
+    }
+}
+
 /// Whether flow-style nesting in `text` goes deeper than `max` (brackets inside quoted strings
 /// do not count). One pass over the bytes, so a hostile file is refused at once.
 pub fn nests_deeper_than(text: &str, max: usize) -> bool {

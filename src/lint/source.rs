@@ -126,13 +126,8 @@ pub fn read_all(paths: &[PathBuf], stdin: &mut dyn Read) -> Result<Vec<Source>, 
 /// Splits a source into documents at `---` lines and parses each one. Invalid YAML is an input
 /// error naming the file and line.
 pub fn documents(index: usize, source: &Source) -> Result<Vec<Doc>, Error> {
-    if crate::files::nests_deeper_than(&source.text, crate::files::MAX_NESTING) {
-        return Err(Error::Input(format!(
-            "{}: invalid YAML: nested deeper than {} levels",
-            source.name,
-            crate::files::MAX_NESTING
-        )));
-    }
+    crate::files::check_nesting(&source.text)
+        .map_err(|e| Error::Input(format!("{}: invalid YAML: {e}", source.name)))?;
     let mut out = Vec::new();
     for (start_line, text) in split(&source.text) {
         let mut values = Vec::new();

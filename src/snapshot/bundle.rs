@@ -166,12 +166,8 @@ fn read_documents(
     no_kind: &mut usize,
 ) -> Result<(), Unreadable> {
     use super::stream::{document, Document};
-    if crate::files::nests_deeper_than(text, crate::files::MAX_NESTING) {
-        return Err(Unreadable::Text(format!(
-            "nested deeper than {} levels: not a Kubernetes object",
-            crate::files::MAX_NESTING
-        )));
-    }
+    crate::files::check_nesting(text)
+        .map_err(|e| Unreadable::Text(format!("{e}: not a Kubernetes object")))?;
     let mut object_error: Option<String> = None;
     for doc in serde_yaml::Deserializer::from_str(text) {
         let mut item = |v: Value| -> Result<(), String> {
@@ -287,12 +283,7 @@ fn bundle_files(path: &Path) -> Result<crate::files::Found, BundleError> {
 
 /// Splits a YAML (or JSON) stream into documents, skipping empty ones.
 pub fn parse_documents(text: &str) -> Result<Vec<Value>, String> {
-    if crate::files::nests_deeper_than(text, crate::files::MAX_NESTING) {
-        return Err(format!(
-            "nested deeper than {} levels: not a Kubernetes object",
-            crate::files::MAX_NESTING
-        ));
-    }
+    crate::files::check_nesting(text).map_err(|e| format!("{e}: not a Kubernetes object"))?;
     let mut out = Vec::new();
     for doc in serde_yaml::Deserializer::from_str(text) {
         let v = Value::deserialize_from_yaml(doc)?;
@@ -818,9 +809,7 @@ impl ListFile {
 
 /// Whether a gap is about listing objects of this kind (by the resource's plural).
 fn gap_of_kind(g: &super::Gap, kind: &str) -> bool {
-    let resource = g.resource.split('/').next().unwrap_or("");
-    let plural = kind.to_ascii_lowercase();
-    resource == plural || resource == format!("{plural}s") || resource == format!("{plural}es")
+    g.resource.split('/').next() == Some(super::plural(kind).as_str())
 }
 
 fn with_kind<T: serde::Serialize>(items: &[T], api_version: &str, kind: &str) -> Vec<Value> {
