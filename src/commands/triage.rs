@@ -12,7 +12,10 @@ use crate::error::Error;
 use crate::finding::{Category, Finding, ObjectRef, Severity};
 use crate::rank::{rank, Report};
 use crate::render::{self, Context, Style};
-use crate::signatures::{catalogue, derive_fields, fill, prune_line, Match, Signature};
+use crate::signatures::described::{self, readings, Reading, READINGS};
+use crate::signatures::{
+    by_id, catalogue, derive_fields, fill, prune_line, redact, Match, Signature,
+};
 use regex::Regex;
 use std::collections::BTreeMap;
 use std::io::{self, BufRead, BufReader, IsTerminal, Read, Write};
@@ -28,6 +31,11 @@ const MAX_EVIDENCE: usize = 5;
 const MAX_EVIDENCE_WITH_VARIANTS: usize = 8;
 /// Distinct findings kept; more would not be read by anyone.
 const MAX_GROUPS: usize = 200;
+/// Lines read for a person's own description of the failure: prose comes in pastes of a few
+/// hundred lines, not in gigabyte logs, and this keeps the cost of reading it flat.
+const PROSE_LINES: usize = 20_000;
+/// Longest line kept as the evidence of a description.
+const PROSE_EVIDENCE: usize = 300;
 
 /// Fields that tell two matches of one category apart (two ServiceAccounts, two schemes, two
 /// classes). Other fields (pod names, hosts, paths of temp files) do not split a finding.
@@ -292,6 +300,7 @@ impl Block {
         if self.lines.is_empty() {
             return;
         }
+        state.read_description(self);
         let mut hits: Vec<usize> = catalogue()
             .candidate_offsets(&self.bytes)
             .chain(markers().find_iter(&self.bytes[..]).map(|m| m.start()))
@@ -433,9 +442,105 @@ struct State {
     described_pod: bool,
     /// Matches that found no room (more than `MAX_GROUPS` distinct findings).
     dropped: usize,
+    /// What the person's own words describe (see `signatures::described`): the first line of
+    /// each reading, as (reading, line number, evidence line).
+    described: Vec<(&'static Reading, usize, String)>,
+    /// The readings' context words the text mentions.
+    context: std::collections::BTreeSet<&'static str>,
+    /// Lines read for a description so far.
+    prose_lines: usize,
 }
 
 impl State {
+    fn read_description(&mut self, block: &Block) {
+        let r = readings();
+        r.note_context(&block.bytes, &mut self.context);
+        for (i, &(start, line_no)) in block.lines.iter().enumerate() {
+            if self.prose_lines >= PROSE_LINES {
+                return;
+            }
+            self.prose_lines += 1;
+            let end = block
+                .lines
+                .get(i + 1)
+                .map_or(block.bytes.len(), |(s, _)| *s)
+                - 1;
+            let text = String::from_utf8_lossy(&block.bytes[start..end]);
+            for (reading, _) in r.read_line(&text) {
+                let reading = &READINGS[reading];
+                if self.described.iter().any(|(d, _, _)| d.id == reading.id) {
+                    continue;
+                }
+                let line: String = redact(text.trim())
+                    .chars()
+                    .map(|c| if c.is_control() { '\u{fffd}' } else { c })
+                    .take(PROSE_EVIDENCE)
+                    .collect();
+                self.described.push((reading, line_no, line));
+            }
+        }
+    }
+
+    /// Findings from the person's own description, when nothing printed names a specific cause:
+    /// each a warning that says where it comes from, and the cause of the generic outcomes
+    /// (a crash loop, a fatal exit) the printed lines show.
+    fn description_findings(&self, printed: &mut [Finding], source: &str) -> Vec<Finding> {
+        if printed.iter().any(|f| !f.category.is_symptom()) {
+            return Vec::new();
+        }
+        let mut out: Vec<Finding> = Vec::new();
+        for (reading, line_no, line) in &self.described {
+            if printed
+                .iter()
+                .chain(&out)
+                .any(|f| f.category == reading.category)
+                || !described::in_context(reading, &self.context)
+            {
+                continue;
+            }
+            let mut fields = BTreeMap::new();
+            derive_fields(&mut fields);
+            let like = by_id(reading.like);
+            let (fix, verify) = match like {
+                Some(sig) => (
+                    format!(
+                        "{}.\n\n{}",
+                        capitalize(&fill(sig.explanation, &fields)),
+                        fill(sig.fix, &fields)
+                    ),
+                    fill(sig.verify, &fields),
+                ),
+                None => (capitalize(reading.fix), reading.verify.to_string()),
+            };
+            out.push(Finding {
+                id: provisional_id(printed.len() + out.len()),
+                rule: reading.id,
+                category: reading.category,
+                severity: Severity::Warning,
+                layer: reading.category.layer(),
+                title: reading.title.to_string(),
+                object: ObjectRef::new("Text", None, source),
+                deployment: None,
+                evidence: vec![
+                    format!("L{line_no}: {line}"),
+                    "(the text's own words: no line printed by Kubernetes, Flink or an operator confirms it; the verify command does)".into(),
+                ],
+                fix,
+                verify,
+                caused_by: None,
+                count: 1,
+                also: Vec::new(),
+                links: Vec::new(),
+            });
+        }
+        if let Some(cause) = out.first() {
+            for f in printed.iter_mut().filter(|f| f.caused_by.is_none()) {
+                f.caused_by = Some(cause.id.clone());
+            }
+        }
+        out
+    }
+
     fn line(&mut self, line: &str, line_no: usize) {
         if self.flink_version.is_none() && line.contains("(Version: ") {
             self.flink_version = flink_version(line);
@@ -532,6 +637,8 @@ impl State {
                 finding(i, g, causes[i], source)
             })
             .collect();
+        let described = self.description_findings(&mut out, source);
+        out.extend(described);
         if self.dropped > 0 {
             if let Some(last) = out.last_mut() {
                 last.evidence.push(format!(

@@ -3,6 +3,7 @@
 //! the signature's regex on candidate lines only, so cost stays flat as the catalogue grows.
 
 mod catalogue;
+pub mod described;
 mod kubernetes;
 mod operators;
 pub mod redact;

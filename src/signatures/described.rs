@@ -1,0 +1,504 @@
+//! What a person writes about a failure, as opposed to what the software printed.
+//!
+//! Half of what people paste when they ask for help is their own words: "the operator pod keeps
+//! getting OOM errors", "the image does not exist in the registry", "pod is forbidden", often with
+//! no log line at all. `triage` reads those words with these readings, but only as a last resort:
+//! a reading counts when no line printed by Kubernetes, Flink or an operator names a specific
+//! cause (a printed cause always wins, and a reading never repeats a category a printed line
+//! already gave). Such a finding says it comes from the description, is a warning at most, and
+//! its verify command is what confirms or refutes it on the cluster.
+//!
+//! A reading is the vocabulary of the failure (the Kubernetes reason, the Flink option, the Java
+//! class a person names), in a sentence that says it went wrong; it is skipped when a negation
+//! stands right before it ("no OOMKilled", "not forbidden"). Its fix and verify command are those
+//! of the catalogue signature named in `like`, so one failure has one fix whoever reports it.
+
+use crate::finding::Category;
+use aho_corasick::AhoCorasick;
+use regex::{Regex, RegexSet};
+use std::collections::BTreeSet;
+use std::sync::OnceLock;
+
+/// One way people describe one failure.
+#[derive(Debug)]
+pub struct Reading {
+    /// Stable id (`DESC-...`), shown as the finding's rule.
+    pub id: &'static str,
+    pub category: Category,
+    /// Case-insensitive; matched against one line of the text.
+    pub pattern: &'static str,
+    /// When not empty, the text must also mention one of these somewhere (case-insensitive): an
+    /// "access denied" is about storage only when the text talks about a bucket.
+    pub context: &'static [&'static str],
+    /// What the person describes, as a finding title.
+    pub title: &'static str,
+    /// The catalogue signature whose explanation, fix and verify command apply; empty when no
+    /// printed line stands for this failure, and then `fix` and `verify` below are used.
+    pub like: &'static str,
+    pub fix: &'static str,
+    pub verify: &'static str,
+    /// Sentences this reading must match.
+    pub examples: &'static [&'static str],
+    /// Sentences it must not match (negations, neighbouring failures).
+    pub not: &'static [&'static str],
+}
+
+pub const READINGS: &[Reading] = &[
+    Reading {
+        id: "DESC-OOM-KILLED",
+        category: Category::OomKilled,
+        pattern: r"\bOOM[ -]?kill(?:ed|s|ing)?\b|\bOOM (?:errors?|status|events?|kills?)\b|\bkilled (?:by|because of) (?:the )?(?:OOM|memory limit)|\bexceed(?:s|ed|ing)? (?:its|the|their) memory limit",
+        context: &[],
+        title: "the text describes a container killed by its memory limit (OOMKilled)",
+        like: "SIG-K8S-OOMKILLED",
+        fix: "",
+        verify: "",
+        examples: &[
+            "I constantly get OOM errors on the manager pod",
+            "the taskmanager keeps getting OOMKilled after an hour",
+            "it was killed by the OOM killer",
+        ],
+        not: &[
+            "there is no OOMKilled in the events",
+            "Metaspace OOM after each job",
+            "we never saw OOM errors",
+        ],
+    },
+    Reading {
+        id: "DESC-JVM-OOM",
+        category: Category::JvmOutOfMemory,
+        pattern: r"\bOutOfMemory(?:Error|Exception)?\b|\bjava heap space\b|\bmetaspace (?:OOM|out of memory)\b|\bout of (?:heap|metaspace|direct memory)\b",
+        context: &[],
+        title: "the text describes the JVM running out of memory (OutOfMemoryError)",
+        like: "",
+        fix: "find which pool ran out in the JobManager's or TaskManager's log (`kubectl logs <pod> --previous | grep -A2 OutOfMemoryError`): for `Java heap space` raise `taskmanager.memory.task.heap.size` (or `jobmanager.memory.heap.size`); for `Metaspace` raise `taskmanager.memory.jvm-metaspace.size`, and if it grows with every job, user code or a connector leaks class loaders; for `Direct buffer memory` raise `taskmanager.memory.task.off-heap.size`; keep spec.jobManager/taskManager.resource.memory large enough that the other pools still fit",
+        verify: "kubectl logs <pod> --previous | grep -m1 -A2 OutOfMemoryError",
+        examples: &[
+            "otherwise it will throw OutOfMemoryException",
+            "TaskManager Metaspace OOM after a few days",
+            "the job fails with java heap space",
+        ],
+        not: &["no OutOfMemoryError anywhere", "memory usage looks fine"],
+    },
+    Reading {
+        id: "DESC-IMAGE-MISSING",
+        category: Category::ImagePullFailed,
+        pattern: r"\bimage\b[^.\n]{0,60}?\b(?:(?:does not|doesn't|do not|don't|not|no longer) exists?|is missing|cannot be pulled|can't be pulled|could not be pulled|fails? to pull|failed to pull)\b|\bmissing (?:in|from) (?:the )?(?:docker |container |image )?registry\b|\bnot (?:found )?in (?:the )?(?:docker |container |image )?registry\b|\b(?:wrong|bad|invalid|non-?existent|nonexisting) image\b|\bImagePullBackOff\b|\bErrImagePull\b",
+        context: &[],
+        title: "the text describes an image that cannot be pulled",
+        like: "SIG-IMAGE-PULL",
+        fix: "",
+        verify: "",
+        examples: &[
+            "the deployment failed because the image not exists",
+            "flinkk8soperator:v0.5.0 is missing in docker registry",
+            "when I make a deployment with wrong image the cluster never starts",
+        ],
+        not: &["the image is fine and was pulled", "image pulled successfully"],
+    },
+    Reading {
+        id: "DESC-FORBIDDEN",
+        category: Category::RbacForbidden,
+        pattern: r"\b(?:pods?|deployments?|configmaps?|services?|leases?|events?|resources?) (?:is|are) forbidden\b|\b403 forbidden\b[^.\n]{0,60}\b(?:pods?|configmaps?|service ?account)",
+        context: &[],
+        title: "the text describes a 403 (forbidden) from the Kubernetes API",
+        like: "",
+        fix: "the ServiceAccount the Flink pods run as (the namespace's `default` one unless set) may not use the Kubernetes API as Flink needs to: run `kubectl flink can-i -n <namespace> <deployment> --fix`, which asks the API server what that account lacks and prints the minimal Role and RoleBinding to apply; the exact 403 (verb, resource, account) is in the JobManager's log (`kubectl logs <jobmanager-pod> --previous | grep -m1 Forbidden`)",
+        verify: "kubectl flink can-i -n <namespace> <deployment>",
+        examples: &[
+            "flink application on kubernetes, pod is forbidden",
+            "it says pods are forbidden for the service account",
+        ],
+        not: &["the pod is not forbidden anymore", "forbidden words in the job name"],
+    },
+    Reading {
+        id: "DESC-UNKNOWN-HOST",
+        category: Category::JobmanagerUnreachable,
+        pattern: r"\bUnknownHostException\b|\b(?:cannot|can't|could not|unable to) (?:resolve|reach|connect to) (?:the )?(?:job ?manager|rest (?:endpoint|service)|flink (?:ui|web ?ui|rest))",
+        context: &[],
+        title: "the text describes a client that cannot resolve or reach the JobManager",
+        like: "SIG-JM-UNKNOWN-HOST",
+        fix: "",
+        verify: "",
+        examples: &[
+            "we will always get a `UnknownHostException` when deploying from outside the cluster",
+            "the TaskManager cannot connect to the JobManager",
+        ],
+        not: &["no UnknownHostException this time"],
+    },
+    Reading {
+        id: "DESC-RESTORE-FAILED",
+        category: Category::SavepointRestoreFailed,
+        pattern: r"\b_metadata\b[^.\n]{0,40}?\b(?:deleted|missing|not found|not exist|does not exist|doesn't exist)|\b(?:unable to|cannot|can't|could not|fails? to) find (?:the )?_metadata\b|\brestor\w* (?:it |the job |the state )?from (?:a |the )?(?:savepoint|checkpoint)\b[^.\n]{0,80}?\b(?:fail\w*|incompatible|error)|\bincompatible (?:state|savepoint|checkpoint)\b",
+        context: &[],
+        title: "the text describes a job that cannot restore from its savepoint or checkpoint",
+        like: "SIG-SAVEPOINT-NOT-FOUND",
+        fix: "",
+        verify: "",
+        examples: &[
+            "The checkpoint directory exists but the _metadata file has been deleted",
+            "when restoring it from savepoint, the restore fails because the state is incompatible",
+        ],
+        not: &["the job restored from the savepoint just fine"],
+    },
+    Reading {
+        id: "DESC-STORAGE-DENIED",
+        category: Category::StorageAccessDenied,
+        pattern: r"\baccess ?denied\b|\b403\b[^.\n]{0,30}\b(?:s3|bucket|gcs)\b",
+        context: &["s3", "bucket", "gcs", "abfs", "adls", "savepoint", "checkpoint", "iam", "irsa"],
+        title: "the text describes storage access being denied (checkpoints, savepoints, HA or a connector)",
+        like: "SIG-S3-ACCESS-DENIED",
+        fix: "",
+        verify: "",
+        examples: &["Tried to use IRSA but got an \"access denied\" error"],
+        not: &["no access denied errors in the log"],
+    },
+    Reading {
+        id: "DESC-JAR-MISSING",
+        category: Category::JobJarNotFound,
+        pattern: r"\b(?:jar|file)\b[^.\n。]{0,80}?\b(?:does not|doesn't|do not|don't|not) exists?\b|文件不存在|(?:image|镜像)[^.\n。]{0,30}?(?:没有|doesn't have|does not have|does not contain|doesn't contain)[^.\n。]{0,40}?jar",
+        context: &[".jar", " jar", "jaruri", "local://", "jar包"],
+        title: "the text describes a job jar that is not where the deployment says",
+        like: "SIG-JAR-NOT-FOUND",
+        fix: "",
+        verify: "",
+        examples: &[
+            "flink CLI expects the jar to be available locally and throws an error saying the file doesn't exist",
+            "flink镜像没有这个jar",
+        ],
+        not: &["the jar exists in /opt/flink/usrlib"],
+    },
+    Reading {
+        id: "DESC-CRD-MISSING",
+        category: Category::CrdMissing,
+        pattern: r"\bCRDs? (?:is |are |was |were |has |have )?(?:not|never) (?:been )?(?:created|installed|registered|found|there)\b|\bno CRDs? (?:was |were )?(?:created|installed)\b",
+        context: &[],
+        title: "the text describes a CRD that was never installed",
+        like: "SIG-CRD-NO-KIND",
+        fix: "",
+        verify: "",
+        examples: &["after the chart is deployed, the flinkoperator crd is not created"],
+        not: &["the CRD is installed"],
+    },
+    Reading {
+        id: "DESC-EXIT-ZERO-RESTART",
+        category: Category::ContainerExitZeroRestarting,
+        pattern: r"\bexis?t(?:s|ed)? (?:with )?(?:code |status )?0\b[^.\n]{0,60}?\brestart\w*|\brestart\w*[^.\n]{0,60}?\bexit(?:s|ed)? (?:with )?(?:code |status )?0\b",
+        context: &[],
+        title: "the text describes a container that exits 0 and is restarted anyway",
+        like: "",
+        fix: "a container that finishes its work (a job submitter, a sidecar with nothing to run) must not run under restartPolicy Always: run a one-shot submitter as a Job (`restartPolicy: OnFailure` or `Never`), or give a sidecar a long-running command; a Flink image started with no command prints its usage and exits 0",
+        verify: "kubectl get pods -o custom-columns=NAME:.metadata.name,RESTARTS:.status.containerStatuses[*].restartCount,LAST-EXIT:.status.containerStatuses[*].lastState.terminated.exitCode,POLICY:.spec.restartPolicy",
+        examples: &["Program exist with 0 will be restarted as well", "it restarts even though it exited with code 0"],
+        not: &["it exits with code 1 and restarts"],
+    },
+    Reading {
+        id: "DESC-JOB-LOST-AFTER-JM-RESTART",
+        category: Category::JobmanagerRestartWithoutHa,
+        pattern: r"\bjob ?manager (?:is |was |gets |got )?restart\w*[^.\n]{0,80}?\b(?:cannot|can't|could not|doesn't|does not|did not|never) recover|\b(?:job|state) (?:is |was |gets |got )?lost (?:after|when) (?:a |the )?job ?manager (?:restart|crash|fail)",
+        context: &[],
+        title: "the text describes a job lost when its JobManager restarted",
+        like: "SIG-FLINKCLUSTER-JOB-LOST",
+        fix: "",
+        verify: "",
+        examples: &["if the JobManager is restarted for any reason, the FlinkCluster cannot recover"],
+        not: &["the JobManager restarted and recovered the job from HA"],
+    },
+    Reading {
+        id: "DESC-MEMORY-CONFIG",
+        category: Category::MemoryConfigInvalid,
+        pattern: r"\b(?:jobmanager|taskmanager)\.(?:memory\.[\w.-]+|heap\.size)\b[^\n]{0,80}?\b(?:fails? to start|failed to start|not work|doesn't work|does not work|too (?:small|low)|inconsistent)|\b(?:fails? to start|failed to start)\b[^\n]{0,80}?\b(?:jobmanager|taskmanager)\.(?:memory\.[\w.-]+|heap\.size)\b",
+        context: &[],
+        title: "the text describes Flink's memory options preventing a start",
+        like: "SIG-FLINK-MEMORY-CONFIG",
+        fix: "",
+        verify: "",
+        examples: &[
+            "the pod fails to start due to the absence of an explicitly set jobmanager.memory.process.size",
+            "the \"taskmanager.heap.size\" is not work",
+        ],
+        not: &["we set taskmanager.memory.process.size to 4g and it works"],
+    },
+    Reading {
+        id: "DESC-TM-LOST",
+        category: Category::TaskmanagerLost,
+        pattern: r"\btask ?managers?\b[^.\n]{0,60}?\b(?:no longer registered|not registered (?:any ?more|anymore)|disappear\w*|heartbeat (?:timeout|timed out))|\blost task ?managers?\b",
+        context: &[],
+        title: "the text describes TaskManagers lost by the JobManager",
+        like: "SIG-TM-HEARTBEAT-TIMEOUT",
+        fix: "",
+        verify: "",
+        examples: &["with the task manager no longer registered with Flink but the process also not able to exit"],
+        not: &["all task managers are registered"],
+    },
+    Reading {
+        id: "DESC-UNSCHEDULABLE",
+        category: Category::PodUnschedulable,
+        pattern: r"\b(?:cannot|can't|could not|unable to|not able to) (?:be )?schedul\w*\b[^.\n]{0,60}?\b(?:cpu|memory|resources?|nodes?)\b|\b(?:not enough|insufficient) (?:cpu|memory)\b[^.\n]{0,40}?\bschedul\w*|\bschedul\w*[^.\n]{0,40}?\b(?:not enough|insufficient) (?:cpu|memory)\b",
+        context: &[],
+        title: "the text describes pods that cannot be scheduled for lack of resources",
+        like: "",
+        fix: "the pods request more CPU or memory than any node has free: lower the requests (the operator's spec.jobManager/taskManager.resource; in native mode `kubernetes.jobmanager.cpu`, `kubernetes.taskmanager.cpu` and their `.limit-factor`, and the memory process sizes), or add node capacity (a bigger node pool, or let the cluster autoscaler scale up); `kubectl describe pod <pod>` names the resource in its FailedScheduling event",
+        verify: "kubectl get events -A --field-selector reason=FailedScheduling",
+        examples: &["I cannot schedule it if there is not enough CPU"],
+        not: &["the pods were scheduled on three nodes"],
+    },
+    Reading {
+        id: "DESC-OPERATOR-PERMISSIONS",
+        category: Category::OperatorRbacMissing,
+        pattern: r"\boperator (?:needs?|lacks?|is missing|misses|does not have|doesn't have|has no) (?:the )?(?:rbac )?permissions?\b",
+        context: &[],
+        title: "the text describes the operator lacking permissions",
+        like: "",
+        fix: "run `kubectl flink can-i --for operator -n <namespace> <deployment>`: it asks the API server which verbs the operator's ServiceAccount lacks there; install the operator's RBAC from the same release as its image (the Apache chart creates a Role in every namespace of `watchNamespaces`, or one ClusterRole when it is empty), and remember a LoadBalancer REST service needs `list nodes` cluster-wide",
+        verify: "kubectl flink can-i --for operator -n <namespace> <deployment>",
+        examples: &["So k8s operator need the permissions to list nodes"],
+        not: &["the operator has all the permissions it needs"],
+    },
+    Reading {
+        id: "DESC-PODTEMPLATE-NO-SPEC",
+        category: Category::PodtemplateInvalid,
+        pattern: r"\bpod ?template\b[^.\n]{0,60}?\b(?:without|missing|lacks?|lacking|has no|with no) (?:a |the |any )?`?spec\b",
+        context: &[],
+        title: "the text describes a pod template without a spec",
+        like: "",
+        fix: "a pod template is a whole Pod manifest: give the file (`kubernetes.pod-template-file.*`, or spec.podTemplate) `apiVersion: v1`, `kind: Pod` and a `spec:` whose container to merge is named `flink-main-container`; older Flink releases fail with a NullPointerException on a template without `spec`",
+        verify: "grep -n '^spec:' <pod-template-file>",
+        examples: &["This pull request fix the NPE error of TM pod template file without spec field."],
+        not: &["the pod template has a spec with two containers"],
+    },
+    Reading {
+        id: "DESC-ARBITRARY-UID-DENIED",
+        category: Category::ImageIncompatible,
+        pattern: r"\bpermission denied\b",
+        context: &["openshift", "arbitrary user", "arbitrary uid", "runasuser", "run as user", "non-root", "nonroot"],
+        title: "the text describes the image failing under an arbitrary or non-root user",
+        like: "SIG-FLINK-DIR-NOT-WRITABLE",
+        fix: "",
+        verify: "",
+        examples: &["I'm getting Permission denied errors in Openshift.."],
+        not: &["no permission problems"],
+    },
+    Reading {
+        id: "DESC-ENTRY-CLASS",
+        category: Category::JobEntryClassError,
+        pattern: r"找不到(?:入口类|主类)|\b(?:entry|main) ?class (?:is )?(?:not found|cannot be found|missing)\b|\b(?:cannot|can't|could not|unable to) find (?:the |my )?(?:entry|main) ?class\b",
+        context: &[],
+        title: "the text describes an entry class that cannot be found",
+        like: "SIG-ENTRY-CLASS-NOT-FOUND",
+        fix: "",
+        verify: "",
+        examples: &["我提交上去就是显示找不到入口类", "Flink could not find the main class"],
+        not: &["the entry class is set correctly"],
+    },
+    Reading {
+        id: "DESC-UPGRADE-STUCK",
+        category: Category::UpgradeFailed,
+        pattern: r"\b(?:update|upgrade|redeploy\w*) (?:got |is |was |gets |keeps |stays )?stuck\b|\bstuck (?:in|during) (?:the )?(?:update|upgrade)\b",
+        context: &[],
+        title: "the text describes a spec change or upgrade that never completes",
+        like: "SIG-UPGRADE-MANUAL-RESTORE",
+        fix: "",
+        verify: "",
+        examples: &["I tried to update jobSpec.parallelism; the update got stuck"],
+        not: &["the update went through"],
+    },
+    // A printed line read against the paste's own configuration: the legacy JobManager logs
+    // this when its configuration has no HA mode (apache/flink@release-1.4.0:flink-runtime/src/
+    // main/scala/org/apache/flink/runtime/jobmanager/JobManager.scala), so beside HA settings the
+    // person wrote (Helm values, flink-conf.yaml) it says those settings never reached Flink.
+    Reading {
+        id: "DESC-HA-CONFIGURED-NOT-APPLIED",
+        category: Category::HaMisconfigured,
+        pattern: r"Starting JobManager without high-availability",
+        context: &["highavailability:", "high-availability:", "high-availability.type", "zookeeper.quorum", "zookeeper_quorum"],
+        title: "high availability is configured in the text, yet the JobManager starts without it",
+        like: "",
+        fix: "the HA settings never reached Flink's configuration: check the flink-conf.yaml the pods really get (`kubectl get configmap <flink-config-configmap> -o yaml | grep high-availability`); with a Helm chart, check that the values you set are ones the chart renders into that ConfigMap; Flink needs `high-availability.type` (`high-availability` before Flink 1.17: zookeeper or kubernetes), `high-availability.storageDir` and, for ZooKeeper, `high-availability.zookeeper.quorum`",
+        verify: "kubectl logs <jobmanager-pod> | grep -i -m3 high-availability",
+        examples: &["2018-04-16 04:59:11,606 INFO  org.apache.flink.runtime.jobmanager.JobManager - Starting JobManager without high-availability"],
+        not: &["Starting JobManager with high-availability"],
+    },
+];
+
+/// Words that, right before a reading's match, turn it around ("no OOMKilled", "not forbidden").
+const NEGATIONS: &[&str] = &[
+    "no ", "not ", "never ", "without ", "isn't ", "wasn't ", "aren't ", "weren't ", "don't ",
+    "doesn't ", "didn't ",
+];
+/// How far before the match a negation counts.
+const NEGATION_REACH: usize = 24;
+
+pub struct Readings {
+    set: RegexSet,
+    regexes: Vec<Regex>,
+    /// Every reading's context words, ASCII case-insensitive.
+    context: AhoCorasick,
+    context_words: Vec<&'static str>,
+}
+
+/// The compiled readings (built once per process).
+pub fn readings() -> &'static Readings {
+    static R: OnceLock<Readings> = OnceLock::new();
+    R.get_or_init(|| {
+        let patterns: Vec<String> = READINGS
+            .iter()
+            .map(|r| format!("(?i){}", r.pattern))
+            .collect();
+        let mut context_words: Vec<&'static str> = READINGS
+            .iter()
+            .flat_map(|r| r.context.iter().copied())
+            .collect();
+        context_words.sort_unstable();
+        context_words.dedup();
+        Readings {
+            context: AhoCorasick::builder()
+                .ascii_case_insensitive(true)
+                .build(&context_words)
+                .expect("context words compile"),
+            context_words,
+            set: RegexSet::new(&patterns).expect("readings compile"),
+            regexes: patterns
+                .iter()
+                .map(|p| Regex::new(p).expect("readings compile"))
+                .collect(),
+        }
+    })
+}
+
+impl Readings {
+    /// The readings this line states (not negated), by index into `READINGS`, with the byte
+    /// offset of the match.
+    pub fn read_line(&self, line: &str) -> Vec<(usize, usize)> {
+        let mut out = Vec::new();
+        for i in self.set.matches(line).iter() {
+            let lower = line.to_lowercase();
+            let at = self.regexes[i]
+                .find_iter(line)
+                .filter(|m| !inside_a_name(line, m.start(), m.end()))
+                .map(|m| m.start())
+                .find(|&start| !negated(&lower, start));
+            if let Some(at) = at {
+                out.push((i, at));
+            }
+        }
+        out
+    }
+}
+
+impl Readings {
+    /// Adds the context words that occur in `text` to `seen`.
+    pub fn note_context(&self, text: &[u8], seen: &mut BTreeSet<&'static str>) {
+        for m in self.context.find_iter(text) {
+            seen.insert(self.context_words[m.pattern().as_usize()]);
+        }
+    }
+}
+
+/// True when the text mentioned one of the reading's context words (or it needs none).
+pub fn in_context(reading: &Reading, seen: &BTreeSet<&'static str>) -> bool {
+    reading.context.is_empty() || reading.context.iter().any(|w| seen.contains(w))
+}
+
+/// True when the match is part of a longer name (`scn-oom-killed`, `oom_killed_total`,
+/// `/tmp/image-missing`): a namespace or file named after a failure does not describe one.
+fn inside_a_name(line: &str, start: usize, end: usize) -> bool {
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let matched = &line[start..end];
+    let glued_before = matched.starts_with(word)
+        && line[..start]
+            .chars()
+            .next_back()
+            .is_some_and(|c| word(c) || matches!(c, '-' | '/' | '.'));
+    let glued_after = matched.ends_with(word)
+        && line[end..]
+            .chars()
+            .next()
+            .is_some_and(|c| word(c) || matches!(c, '-' | '/'));
+    glued_before || glued_after
+}
+
+/// True when a negation word ends within `NEGATION_REACH` bytes before `at` in the same clause.
+fn negated(lower: &str, at: usize) -> bool {
+    if at > lower.len() || !lower.is_char_boundary(at) {
+        return false;
+    }
+    let mut from = at.saturating_sub(NEGATION_REACH);
+    while !lower.is_char_boundary(from) {
+        from += 1;
+    }
+    let before = &lower[from..at];
+    let clause = before
+        .rfind([',', ';', '.', ':'])
+        .map_or(before, |i| &before[i + 1..]);
+    let padded = format!(" {clause}");
+    NEGATIONS.iter().any(|n| padded.contains(&format!(" {n}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::signatures::by_id;
+
+    fn reads(line: &str) -> Vec<&'static str> {
+        readings()
+            .read_line(line)
+            .into_iter()
+            .map(|(i, _)| READINGS[i].id)
+            .collect()
+    }
+
+    #[test]
+    fn every_reading_matches_its_examples_and_none_of_its_counter_examples() {
+        for r in READINGS {
+            for e in r.examples {
+                assert!(reads(e).contains(&r.id), "{} does not read {e:?}", r.id);
+            }
+            for n in r.not {
+                assert!(!reads(n).contains(&r.id), "{} reads {n:?}", r.id);
+            }
+        }
+    }
+
+    #[test]
+    fn ids_are_unique_and_fixes_resolve_without_placeholders() {
+        let mut ids = BTreeSet::new();
+        let placeholder = Regex::new(r"\{[a-z_]+\}").unwrap();
+        for r in READINGS {
+            assert!(ids.insert(r.id) && r.id.starts_with("DESC-"), "{}", r.id);
+            let (fix, verify) = if r.like.is_empty() {
+                assert!(
+                    !r.fix.is_empty() && !r.verify.is_empty(),
+                    "{} has no fix",
+                    r.id
+                );
+                (r.fix.to_string(), r.verify.to_string())
+            } else {
+                let like = by_id(r.like).unwrap_or_else(|| panic!("{}: no {}", r.id, r.like));
+                assert_eq!(like.category, r.category, "{} is not like {}", r.id, r.like);
+                let mut none = Default::default();
+                crate::signatures::derive_fields(&mut none);
+                (
+                    crate::signatures::fill(like.fix, &none),
+                    crate::signatures::fill(like.verify, &none),
+                )
+            };
+            for text in [&fix, &verify] {
+                assert!(!placeholder.is_match(text), "{}: unfilled {text}", r.id);
+            }
+        }
+    }
+
+    #[test]
+    fn a_negation_in_the_same_clause_turns_a_reading_off() {
+        assert!(reads("we never got OOMKilled").is_empty());
+        assert!(!reads("no restarts, but OOMKilled twice").is_empty());
+    }
+
+    #[test]
+    fn a_name_that_holds_a_failure_word_describes_nothing() {
+        assert!(reads("namespace: scn-oom-killed").is_empty());
+        assert!(reads("pekko.tcp://flink@sessionize.scn-oom-killed:6123/user").is_empty());
+        assert!(reads("metric flink_oom_killed_total").is_empty());
+    }
+}
