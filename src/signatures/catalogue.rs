@@ -1902,6 +1902,24 @@ pub static SIGNATURES: &[Signature] = &[
             "apache/flink-kubernetes-operator@release-1.15.0:flink-kubernetes-operator-api/src/main/java/org/apache/flink/kubernetes/operator/api/status/CommonStatus.java",
         ],
     },
+    // Flink's stop-with-savepoint: the savepoint succeeded, then the job failed while stopping;
+    // the operator then counts the upgrade (or suspend) as failed.
+    Signature {
+        id: "SIG-STOP-WITH-SAVEPOINT-STOPPING",
+        category: Category::UpgradeFailed,
+        severity: Severity::Critical,
+        literals: &["failed during stopping"],
+        pattern: r"A savepoint has been created at: (?P<savepoint>\S+?), but the corresponding job (?P<job>[0-9a-f]{32}) failed during stopping",
+        title: "stop-with-savepoint wrote savepoint {savepoint|(see the evidence)}, then the job failed while stopping",
+        explanation: "the savepoint taken for the upgrade or suspend is complete and consistent, but the job failed before it finished stopping (a task failover while the sources drained), so the stop, and with it the upgrade, is reported as failed",
+        fix: "restart from that savepoint: set `spec.job.initialSavepointPath: {savepoint|<the savepoint path in the error>}` and redeploy (delete and recreate the FlinkDeployment, or resubmit), or upgrade the operator to a release that takes the created savepoint and continues (FLINK-33522); if it recurs, read the JobManager log before the stop for the task failure that broke it",
+        verify: "kubectl get flinkdeployment -o custom-columns=NAME:.metadata.name,LIFECYCLE:.status.lifecycleState,ERROR:.status.error",
+        explains: &[],
+        supersedes: &[],
+        examples: &["java.util.concurrent.CompletionException: org.apache.flink.runtime.scheduler.stopwithsavepoint.StopWithSavepointStoppingException: A savepoint has been created at: s3://bucket/savepoints/savepoint-1b1a30-0123456789ab, but the corresponding job 1b1a3061194c62ded6e2fe823b61b2ea failed during stopping. The savepoint is consistent, but might have uncommitted transactions."],
+        unless: &[],
+        sources: &["apache/flink@0be2a28d1d1e:flink-runtime/src/main/java/org/apache/flink/runtime/scheduler/stopwithsavepoint/StopWithSavepointStoppingException.java"],
+    },
     // Operator AbstractFlinkService / AbstractJobReconciler: no usable state to upgrade from.
     Signature {
         id: "SIG-UPGRADE-MANUAL-RESTORE",

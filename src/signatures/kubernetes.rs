@@ -477,6 +477,25 @@ pub static SIGNATURES: &[Signature] = &[
         unless: &[],
         sources: &["golang/crypto@v0.39.0:ssh/connection.go", "golang/crypto@v0.39.0:ssh/channel.go"],
     },
+    // OpenShift's route.openshift.io/IngressAdmission plugin: creating an Ingress with a host
+    // needs `create routes/custom-host` besides `create ingresses`; the ServiceAccount that
+    // creates the JobManager's Ingress (the operator's) lacks it.
+    Signature {
+        id: "SIG-OPENSHIFT-INGRESS-HOST-FORBIDDEN",
+        category: Category::OperatorRbacMissing,
+        severity: Severity::Critical,
+        literals: &["you do not have permission to set host fields in ingress rules"],
+        pattern: r#"ingresses(?:\.[a-z.]+)? "(?P<ingress>[^"]+)" is invalid: spec\.rules(?:\[\d+\])?: Forbidden: you do not have permission to set host fields in ingress rules"#,
+        title: "OpenShift refuses Ingress {ingress}: its creator may not set host fields",
+        explanation: "on OpenShift, an Ingress with a host in its rules also needs `create` on `routes/custom-host` (API group route.openshift.io); the ServiceAccount that creates the JobManager's Ingress (the operator's) has only the ingress rights, so OpenShift's IngressAdmission rejects it",
+        fix: "add to the operator's ClusterRole (or Role): `- apiGroups: [route.openshift.io]  resources: [routes/custom-host]  verbs: [create, update]`, or deploy without a host in the JobManager Ingress (expose the UI through a Route or a Service instead)",
+        verify: "kubectl auth can-i create routes.route.openshift.io --subresource=custom-host -n <flink-namespace> --as=system:serviceaccount:<operator-namespace>:<operator-serviceaccount>",
+        explains: &[],
+        supersedes: &[],
+        examples: &[r#"Warning  CreateClusterFailed  4s (x5 over 5s)  flinkK8sOperator  Failed to create job managers for deploy 2c508f73: ingresses.extensions "wordcount-operator-example" is invalid: spec.rules[0]: Forbidden: you do not have permission to set host fields in ingress rules"#],
+        unless: &[],
+        sources: &["observed:https://github.com/lyft/flinkk8soperator/issues/216 (OpenShift 4.5 API server, IngressAdmission plugin)"],
+    },
 ];
 
 #[cfg(test)]

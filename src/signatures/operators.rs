@@ -216,6 +216,53 @@ then delete the failed cert-job so `helm upgrade` runs it again",
             "observed:https://github.com/spotify/flink-on-k8s-operator/issues/9 (kubectl apply)",
         ],
     },
+    // The API server's TLS error calling the FlinkCluster webhooks, recognised by their paths
+    // (config/webhook/manifests.yaml), with or without the `failed calling webhook` head: YAML
+    // status and wrapped terminals often split the head from the `Post "<url>": x509: ...` tail.
+    Signature {
+        id: "SIG-FLINKCLUSTER-WEBHOOK-CERT-EXPIRED",
+        category: Category::WebhookCertExpired,
+        severity: Severity::Critical,
+        literals: &["-flinkoperator-k8s-io-v1beta1-flinkcluster"],
+        pattern: r#"https://(?P<service>[a-z0-9-]+)\.(?:(?P<service_namespace>[a-z0-9-]+)|<[^>]*>)\.svc(?::\d+)?/(?:mutate|validate)-flinkoperator-k8s-io-v1beta1-flinkcluster\S*?(?:\\n|\s)*x509: certificate has expired or is not yet valid"#,
+        title: "the FlinkCluster webhook's certificate has expired",
+        explanation: "the API server calls the operator's webhooks for every FlinkCluster change and rejects the manager's serving certificate as expired; the chart's cert-job issued it with openssl's default validity of 30 days in releases before the fix (later ones use 3650 days)",
+        fix: "issue a new certificate: re-run the chart's `cert-job` in {service_namespace|flink-operator-system} (`helm upgrade` the flink-operator chart, or delete the Job and recreate it from the chart), or let cert-manager issue Secret webhook-server-cert (config/default with cert-manager); then restart the manager (`kubectl rollout restart deployment flink-operator-controller-manager -n {service_namespace|flink-operator-system}`) so it serves the new one",
+        verify: "kubectl get secret webhook-server-cert -n {service_namespace|flink-operator-system} -o jsonpath='{.data.tls\\.crt}' | base64 -d | openssl x509 -noout -enddate",
+        explains: &[],
+        supersedes: &["SIG-WEBHOOK-CERT-EXPIRED"],
+        examples: &[
+            "https://flink-operator-webhook-service.importer.svc:443/mutate-flinkoperator-k8s-io-v1beta1-flinkcluster?timeout=30s: x509: certificate has expired or is not yet valid",
+        ],
+        unless: &[],
+        sources: &[
+            "spotify/flink-on-k8s-operator@v0.6.0:config/webhook/manifests.yaml",
+            "golang/go@0184fe5ece4f:src/crypto/x509/verify.go",
+            "golang/go@go1.15:src/net/url/url.go",
+        ],
+    },
+    Signature {
+        id: "SIG-FLINKCLUSTER-WEBHOOK-X509",
+        category: Category::WebhookCertInvalid,
+        severity: Severity::Critical,
+        literals: &["-flinkoperator-k8s-io-v1beta1-flinkcluster"],
+        pattern: r#"https://(?P<service>[a-z0-9-]+)\.(?:(?P<service_namespace>[a-z0-9-]+)|<[^>]*>)\.svc(?::\d+)?/(?:mutate|validate)-flinkoperator-k8s-io-v1beta1-flinkcluster\S*?(?:\\n|\s)*x509: (?P<x509>certificate signed by unknown authority|certificate is valid for [^"]*|certificate relies on legacy Common Name field|certificate is not valid for any names)"#,
+        title: "the API server does not trust the FlinkCluster webhook's certificate ({x509})",
+        explanation: "the API server cannot verify the manager's serving certificate: the webhook configurations' caBundle is not the CA that signed it, or the certificate names the Service only in its Common Name, which Go 1.15+ (Kubernetes 1.19+) no longer accepts without SANs",
+        fix: "issue a certificate with subjectAltNames flink-operator-webhook-service, flink-operator-webhook-service.{service_namespace|flink-operator-system} and flink-operator-webhook-service.{service_namespace|flink-operator-system}.svc and put its CA in the caBundle of flink-operator-mutating-webhook-configuration and flink-operator-validating-webhook-configuration: re-run the chart's `cert-job` from a chart release whose cert.sh sets subjectAltName, or use cert-manager (config/default), then restart flink-operator-controller-manager",
+        verify: "kubectl get secret webhook-server-cert -n {service_namespace|flink-operator-system} -o jsonpath='{.data.tls\\.crt}' | base64 -d | openssl x509 -noout -ext subjectAltName",
+        explains: &[],
+        supersedes: &["SIG-WEBHOOK-X509"],
+        examples: &[
+            r#"Post \"https://flink-operator-webhook-service.<namespace>.svc:443/mutate-flinkoperator-k8s-io-v1beta1-flinkcluster?timeout=30s\":\n      x509: certificate relies on legacy Common Name field, use SANs or temporarily\n"#,
+        ],
+        unless: &[],
+        sources: &[
+            "spotify/flink-on-k8s-operator@v0.6.0:config/webhook/manifests.yaml",
+            "spotify/flink-on-k8s-operator@v0.6.0:helm-chart/flink-operator/templates/generate-cert.yaml",
+            "golang/go@0184fe5ece4f:src/crypto/x509/verify.go",
+        ],
+    },
     // --- install / spec: the FlinkCluster webhook's denials (flinkcluster_validate.go) -------------
     Signature {
         id: "SIG-FLINKCLUSTER-JM-REPLICAS",
