@@ -7,7 +7,9 @@
 //! rank
 //! rules                                       pure functions over the Snapshot
 //! cluster                                     all API I/O: it fills a Snapshot
-//! snapshot, signatures, permissions, rbac, error, files
+//! snapshot, signatures, error, files
+//! flink                                       every Flink and operator fact, the permission
+//!                                             model and the RBAC evaluator; uses nothing else
 //! finding                                     Finding, Category, RuleMeta
 //! ```
 //!
@@ -20,22 +22,16 @@ use std::path::Path;
 
 /// Module -> the modules it may use.
 fn allowed() -> BTreeMap<&'static str, Vec<&'static str>> {
-    let domain = [
-        "snapshot",
-        "signatures",
-        "permissions",
-        "rbac",
-        "error",
-        "files",
-    ];
+    let domain = ["snapshot", "signatures", "error", "files"];
     let mut m: BTreeMap<&'static str, Vec<&'static str>> = BTreeMap::new();
     m.insert("finding", vec![]);
+    m.insert("flink", vec!["finding"]);
     for d in domain {
-        let mut v = vec!["finding"];
+        let mut v = vec!["finding", "flink"];
         v.extend(domain.iter().filter(|x| **x != d));
         m.insert(d, v);
     }
-    let mut below_rules = vec!["finding"];
+    let mut below_rules = vec!["finding", "flink"];
     below_rules.extend(domain);
     m.insert("rules", below_rules.clone());
     let mut below_rank = below_rules.clone();
@@ -46,7 +42,7 @@ fn allowed() -> BTreeMap<&'static str, Vec<&'static str>> {
     m.insert("render", below_render.clone());
     m.insert("lint", below_render.clone());
     // Gather reads the cluster into a Snapshot; it knows the domain, not the rules.
-    let mut below_cluster = vec!["finding"];
+    let mut below_cluster = vec!["finding", "flink"];
     below_cluster.extend(domain);
     m.insert("cluster", below_cluster);
     let mut below_commands = below_render.clone();

@@ -8,7 +8,7 @@
 //!    - the authorizer's own answer, all authorizers included, exactly as `kubectl auth can-i --as`;
 //! 2. SubjectAccessReview, when the caller may create one (asked first, likewise);
 //! 3. the Roles, ClusterRoles and bindings read from the cluster (or handed in, e.g. a snapshot's),
-//!    evaluated by `crate::rbac`: "from RBAC objects, not authoritative" (other authorizers,
+//!    evaluated by `crate::flink::rbac`: "from RBAC objects, not authoritative" (other authorizers,
 //!    such as webhooks, are not seen). When some of them cannot be read, a grant found is still a
 //!    grant, but "not found" becomes unknown.
 //!
@@ -16,7 +16,7 @@
 //! API server is an error (`Error::Incomplete`, exit 3).
 
 use crate::error::Error;
-use crate::rbac::{Attributes, Policy, UserInfo};
+use crate::flink::rbac::{Attributes, Policy, UserInfo};
 use crate::signatures;
 use crate::snapshot::{AccessReview, Gap, GapReason, Snapshot};
 use futures::stream::{self, StreamExt};

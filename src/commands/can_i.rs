@@ -1,12 +1,12 @@
 //! `kubectl flink can-i`: does this Flink deployment have every permission it needs? The whole
-//! resources x verbs matrix of what a component needs (`crate::permissions`), decided by the API
+//! resources x verbs matrix of what a component needs (`crate::flink::permissions`), decided by the API
 //! server where the caller's rights allow (`crate::cluster::access`), and the minimal Role and
 //! RoleBinding that grants what is missing.
 
 use crate::cli::{Format, KubeArgs, OutputArgs};
 use crate::cluster::access::{self, Decision, Method, Question, Subject};
 use crate::error::{Error, EXIT_FINDINGS, EXIT_INCOMPLETE, EXIT_OK};
-use crate::permissions::{self, Component, Grantee, Mode, Permission};
+use crate::flink::permissions::{self, Component, Grantee, Mode, Permission};
 use crate::render::Style;
 use crate::snapshot::flink::{GROUP, VERSION};
 use k8s_openapi::api::apps::v1::Deployment;
@@ -394,7 +394,7 @@ async fn find_flink(
                 Some("standalone") => Mode::Standalone,
                 _ => Mode::Native,
             });
-            let conf = permissions::flatten_conf(
+            let conf = crate::flink::conf::flatten_conf(
                 spec.get("flinkConfiguration")
                     .unwrap_or(&serde_json::Value::Null),
             );
@@ -474,7 +474,7 @@ async fn find_flink(
                 .or_else(|| data.get("flink-conf.yaml"))
                 .cloned()
                 .unwrap_or_default();
-            let conf = permissions::parse_flink_conf(&text);
+            let conf = crate::flink::conf::parse_flink_conf(&text);
             if f.ha.is_none() {
                 f.ha = Some(permissions::ha_enabled(&conf));
             }
@@ -890,7 +890,7 @@ impl Report {
 }
 
 fn grantee_for_user(name: &str) -> Grantee {
-    match crate::rbac::UserInfo::user(name, &[]).service_account_parts() {
+    match crate::flink::rbac::UserInfo::user(name, &[]).service_account_parts() {
         Some((ns, sa)) => Grantee::ServiceAccount {
             namespace: ns.to_string(),
             name: sa.to_string(),
@@ -1280,7 +1280,7 @@ pub fn render_json(report: &Report, out: &mut dyn Write) -> std::io::Result<()> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rbac::Attributes;
+    use crate::flink::rbac::Attributes;
 
     fn target() -> Target {
         Target {

@@ -15,7 +15,7 @@ pub struct FlinkConfig {
 impl FlinkConfig {
     pub fn from_value(v: Option<&Value>) -> Self {
         let entries = match v {
-            Some(v @ Value::Object(_)) => crate::snapshot::flink::flatten_conf(v),
+            Some(v @ Value::Object(_)) => crate::flink::conf::flatten_conf(v),
             _ => BTreeMap::new(),
         };
         FlinkConfig { entries }

@@ -3,8 +3,8 @@
 
 use super::{Rule, RuleMeta};
 use crate::finding::{link, Category, Finding, ObjectRef, Severity};
-use crate::permissions;
-use crate::rbac;
+use crate::flink::permissions;
+use crate::flink::rbac;
 use crate::snapshot::index::{
     deployment_ref, label, pod_name, pod_namespace, pod_service_account, LABEL_COMPONENT,
 };
@@ -31,7 +31,7 @@ fn default_has_rights(s: &Snapshot, ns: &str) -> bool {
         resource: "pods",
         subresource: "",
     };
-    rbac::allows(s, &req) == Some(true)
+    s.rbac_allows(&req) == Some(true)
 }
 
 fn fix(ns: &str, flink_deployment: Option<&str>) -> String {

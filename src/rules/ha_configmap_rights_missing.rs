@@ -14,7 +14,7 @@
 use super::modes::{free_role_name, kubernetes_ha, may, Decided};
 use super::{Rule, RuleMeta};
 use crate::finding::{link, Category, Finding, Severity};
-use crate::permissions;
+use crate::flink::permissions;
 use crate::snapshot::index::Index;
 use crate::snapshot::Snapshot;
 

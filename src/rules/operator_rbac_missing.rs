@@ -1,14 +1,14 @@
 //! FLK005: the operator's own ServiceAccount lacks permissions it needs where it works: listing
 //! and watching Flink resources and writing their status, creating the JobManager's Deployment,
 //! Services and ConfigMaps, recording events. Decided from the RBAC objects in the snapshot (the
-//! same evaluation as the API server's RBAC authorizer, `crate::rbac`), in every namespace the
+//! same evaluation as the API server's RBAC authorizer, `crate::flink::rbac`), in every namespace the
 //! operator watches (or cluster-wide, when it watches all); silent when the RBAC objects there
 //! were not all read. The operator then logs 403s and reconciles nothing.
 
 use super::install::{self, operators, Operator};
 use super::{Rule, RuleMeta};
 use crate::finding::{link, Category, Finding, ObjectRef, Severity};
-use crate::rbac::{Attributes, Policy, UserInfo};
+use crate::flink::rbac::{Attributes, UserInfo};
 use crate::snapshot::flink::GROUP;
 use crate::snapshot::{Index, Snapshot};
 
@@ -71,7 +71,7 @@ impl Rule for OperatorRbacMissing {
         if !s.install_checked || !s.rbac_complete {
             return Vec::new();
         }
-        let policy = Policy::from_snapshot(s);
+        let policy = s.rbac_policy();
         let mut out = Vec::new();
         for op in operators(s) {
             let sa = service_account(&op);

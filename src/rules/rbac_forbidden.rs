@@ -5,8 +5,8 @@
 
 use super::{Rule, RuleMeta};
 use crate::finding::{link, Category, Finding, ObjectRef, Severity};
-use crate::permissions;
-use crate::rbac;
+use crate::flink::permissions;
+use crate::flink::rbac;
 use crate::signatures::{catalogue, Match};
 use crate::snapshot::index::pod_service_account;
 use crate::snapshot::{FlinkDeployment, Index, LogKey, Snapshot};
@@ -217,7 +217,7 @@ fn decide(s: &Snapshot, r: &Refusal) -> Decision {
     if r.service_account_namespace != r.namespace {
         return Decision::Unknown;
     }
-    match rbac::allows(s, &req) {
+    match s.rbac_allows(&req) {
         Some(true) => Decision::Allowed(Method::RbacObjects),
         Some(false) => Decision::Denied(Method::RbacObjects),
         None => Decision::Unknown,

@@ -17,7 +17,7 @@ use super::modes::{
 };
 use super::{Rule, RuleMeta};
 use crate::finding::{link, Category, Finding, Severity};
-use crate::permissions::{self, Component};
+use crate::flink::permissions::{self, Component};
 use crate::signatures::{catalogue, Match};
 use crate::snapshot::index::{Cluster, Index};
 use crate::snapshot::{LogKey, Snapshot};

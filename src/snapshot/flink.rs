@@ -4,6 +4,7 @@
 //! lenient subset (every field optional, unknown fields ignored) keeps malformed or newer resources
 //! readable instead of failing the whole diagnosis. Pod templates keep k8s-openapi's Container type.
 
+use crate::flink::conf::flatten_conf;
 use k8s_openapi::api::core::v1::{Container, Toleration};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use serde::{Deserialize, Serialize};
@@ -314,43 +315,6 @@ fn flat_config<'de, D: serde::Deserializer<'de>>(
 ) -> Result<BTreeMap<String, String>, D::Error> {
     let value = Option::<serde_json::Value>::deserialize(d)?;
     Ok(value.as_ref().map(flatten_conf).unwrap_or_default())
-}
-
-/// A Flink configuration as flat `key -> value`: `spec.flinkConfiguration` (a flat map or nested
-/// YAML), or Flink 2's nested `config.yaml`. Nested keys are joined with dots, lists with `;`
-/// (Flink's list syntax), other scalars printed as Flink prints them.
-pub fn flatten_conf(value: &serde_json::Value) -> BTreeMap<String, String> {
-    fn scalar(v: &serde_json::Value) -> String {
-        match v {
-            serde_json::Value::String(s) => s.clone(),
-            serde_json::Value::Array(items) => {
-                items.iter().map(scalar).collect::<Vec<_>>().join(";")
-            }
-            serde_json::Value::Null => String::new(),
-            other => other.to_string(),
-        }
-    }
-    fn walk(prefix: &str, v: &serde_json::Value, out: &mut BTreeMap<String, String>) {
-        match v {
-            serde_json::Value::Object(map) => {
-                for (k, v) in map {
-                    let key = if prefix.is_empty() {
-                        k.clone()
-                    } else {
-                        format!("{prefix}.{k}")
-                    };
-                    walk(&key, v, out);
-                }
-            }
-            serde_json::Value::Null => {}
-            other => {
-                out.insert(prefix.to_string(), scalar(other));
-            }
-        }
-    }
-    let mut out = BTreeMap::new();
-    walk("", value, &mut out);
-    out
 }
 
 #[cfg(test)]

@@ -66,12 +66,12 @@ impl Mode {
     pub fn native_taskmanagers(self) -> bool {
         matches!(self, Mode::Operator | Mode::Native)
     }
-    /// The permission model of the mode (`crate::permissions`).
-    pub fn permissions(self) -> crate::permissions::Mode {
+    /// The permission model of the mode (`crate::flink::permissions`).
+    pub fn permissions(self) -> crate::flink::permissions::Mode {
         match self {
-            Mode::Operator | Mode::Native => crate::permissions::Mode::Native,
-            Mode::Standalone => crate::permissions::Mode::Standalone,
-            Mode::Lyft => crate::permissions::Mode::Lyft,
+            Mode::Operator | Mode::Native => crate::flink::permissions::Mode::Native,
+            Mode::Standalone => crate::flink::permissions::Mode::Standalone,
+            Mode::Lyft => crate::flink::permissions::Mode::Lyft,
         }
     }
 }
@@ -144,9 +144,9 @@ impl<'a> Cluster<'a> {
         {
             return sa.to_string();
         }
-        crate::permissions::service_account_from_conf(
+        crate::flink::permissions::service_account_from_conf(
             &conf.flat(),
-            crate::permissions::Component::JobManager,
+            crate::flink::permissions::Component::JobManager,
         )
         .unwrap_or_else(|| "default".into())
     }
@@ -457,7 +457,7 @@ impl<'a> Index<'a> {
                 self.flink_config_map(cluster.namespace(), cluster.name())
             {
                 let source = format!("ConfigMap {} {key}", meta_name(&cm.metadata));
-                conf.extend(crate::permissions::parse_flink_conf(text), &source);
+                conf.extend(crate::flink::conf::parse_flink_conf(text), &source);
             }
         }
         if let Some(fd) = cluster.flink_deployment {
@@ -469,7 +469,7 @@ impl<'a> Index<'a> {
         if let Some(app) = cluster.flink_application {
             let value = serde_json::to_value(&app.spec.flink_config).unwrap_or_default();
             conf.extend(
-                crate::permissions::flatten_conf(&value),
+                crate::flink::conf::flatten_conf(&value),
                 "FlinkApplication spec.flinkConfig",
             );
         }

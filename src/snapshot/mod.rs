@@ -6,6 +6,7 @@ pub mod flink;
 pub mod index;
 mod stream;
 
+use crate::flink::rbac;
 use chrono::{DateTime, Utc};
 use k8s_openapi::api::admissionregistration::v1::{
     MutatingWebhookConfiguration, ValidatingWebhookConfiguration,
@@ -136,6 +137,23 @@ pub struct Gap {
 }
 
 impl Snapshot {
+    /// The RBAC objects this snapshot holds, as Kubernetes' RBAC authorizer evaluates them.
+    pub fn rbac_policy(&self) -> rbac::Policy<'_> {
+        rbac::Policy::new(
+            &self.roles,
+            &self.role_bindings,
+            &self.cluster_roles,
+            &self.cluster_role_bindings,
+        )
+    }
+
+    /// Whether the ServiceAccount may do this, from the RBAC objects in the snapshot; `None` when
+    /// the snapshot holds no complete set of RBAC objects to decide from.
+    pub fn rbac_allows(&self, req: &rbac::Request) -> Option<bool> {
+        self.rbac_complete
+            .then(|| rbac::allows(&self.rbac_policy(), req))
+    }
+
     /// Whether the absence of an object of `kind` means something: a live cluster listed it
     /// (unless a gap says otherwise), a bundle only when it holds that kind at all.
     pub fn holds(&self, kind: &str) -> bool {

@@ -8,10 +8,10 @@
 
 use super::{At, Check, Hit};
 use crate::finding::{Category, Severity};
+use crate::flink::permissions;
 use crate::lint::locate::Path;
 use crate::lint::manifest::{Kind, Manifest};
 use crate::lint::Lint;
-use crate::permissions;
 use crate::rules::RuleMeta;
 
 /// apache/flink-kubernetes-operator@release-1.15.0:flink-kubernetes-operator/src/main/java/org/apache/flink/kubernetes/operator/validation/DefaultValidator.java, verbatim.

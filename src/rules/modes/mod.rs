@@ -4,7 +4,7 @@
 //! verify a fix. The clusters themselves come from `snapshot::index` (`Index::clusters`).
 
 use crate::finding::Category;
-use crate::rbac;
+use crate::flink::rbac;
 use crate::snapshot::index::{
     pod_name, pod_namespace, Cluster, Conf, KIND_FLINK_APPLICATION, KIND_FLINK_DEPLOYMENT,
 };
@@ -193,7 +193,7 @@ pub fn may(
         resource: res,
         subresource: sub,
     };
-    rbac::allows(s, &req).map(|a| (a, Decided::RbacObjects))
+    s.rbac_allows(&req).map(|a| (a, Decided::RbacObjects))
 }
 
 /// A Role name for a fix that does not overwrite a Role of that name already there.
@@ -226,7 +226,7 @@ pub fn ha_mode(conf: &Conf) -> Option<(String, String)> {
 
 /// Whether Kubernetes HA (ConfigMaps) is on.
 pub fn kubernetes_ha(conf: &Conf) -> bool {
-    crate::permissions::ha_enabled(&conf.flat())
+    crate::flink::permissions::ha_enabled(&conf.flat())
 }
 
 /// A category from the words of an error (Lyft's `lastSeenError`, its events).

@@ -12,7 +12,6 @@
 //! (the union of the rules of the ClusterRoles their selectors match), not their stored rules:
 //! the two agree on a healthy cluster, and differ where no controller-manager runs.
 
-use crate::snapshot::Snapshot;
 use k8s_openapi::api::rbac::v1::{
     ClusterRole, ClusterRoleBinding, PolicyRule, Role, RoleBinding, RoleRef, Subject,
 };
@@ -30,13 +29,8 @@ pub struct Request<'a> {
     pub subresource: &'a str,
 }
 
-/// Whether the ServiceAccount may do this, from the RBAC objects in the snapshot.
-/// `None` when the snapshot holds no RBAC objects to decide from.
-pub fn allows(s: &Snapshot, req: &Request) -> Option<bool> {
-    if !s.rbac_complete {
-        return None;
-    }
-    let policy = Policy::from_snapshot(s);
+/// Whether the ServiceAccount may do this under `policy`.
+pub fn allows(policy: &Policy, req: &Request) -> bool {
     let user = UserInfo::service_account(req.namespace, req.service_account);
     let attrs = Attributes {
         namespace: req.namespace.to_string(),
@@ -46,7 +40,7 @@ pub fn allows(s: &Snapshot, req: &Request) -> Option<bool> {
         subresource: req.subresource.to_string(),
         name: String::new(),
     };
-    Some(policy.evaluate(&user, &attrs).allowed)
+    policy.evaluate(&user, &attrs).allowed
 }
 
 /// The identity the authorizer sees: a user name and its groups.
@@ -149,15 +143,6 @@ impl<'a> Policy<'a> {
             cluster_role_bindings,
             aggregated: aggregate(cluster_roles),
         }
-    }
-
-    pub fn from_snapshot(s: &'a Snapshot) -> Self {
-        Policy::new(
-            &s.roles,
-            &s.role_bindings,
-            &s.cluster_roles,
-            &s.cluster_role_bindings,
-        )
     }
 
     /// Whether `user` may do `attrs`: the first binding that applies to the user and whose role
@@ -553,7 +538,7 @@ subjects: [{kind: ServiceAccount, name: flink, namespace: prod}]
 
     fn eval(yaml: &str, user: &UserInfo, a: &Attributes) -> Evaluation {
         let s = snapshot(yaml);
-        Policy::from_snapshot(&s).evaluate(user, a)
+        s.rbac_policy().evaluate(user, a)
     }
 
     fn sa(name: &str) -> UserInfo {
@@ -563,17 +548,20 @@ subjects: [{kind: ServiceAccount, name: flink, namespace: prod}]
     #[test]
     fn bound_service_account_may_and_default_may_not() {
         let s = snapshot(RBAC);
-        assert_eq!(allows(&s, &req("flink", "watch", "", "pods")), Some(true));
         assert_eq!(
-            allows(&s, &req("flink", "get", "apps", "deployments")),
+            s.rbac_allows(&req("flink", "watch", "", "pods")),
             Some(true)
         );
         assert_eq!(
-            allows(&s, &req("flink", "watch", "apps", "deployments")),
+            s.rbac_allows(&req("flink", "get", "apps", "deployments")),
+            Some(true)
+        );
+        assert_eq!(
+            s.rbac_allows(&req("flink", "watch", "apps", "deployments")),
             Some(false)
         );
         assert_eq!(
-            allows(&s, &req("default", "watch", "", "pods")),
+            s.rbac_allows(&req("default", "watch", "", "pods")),
             Some(false)
         );
     }
@@ -581,7 +569,7 @@ subjects: [{kind: ServiceAccount, name: flink, namespace: prod}]
     #[test]
     fn unknown_without_rbac_objects() {
         let s = snapshot("apiVersion: v1\nkind: Namespace\nmetadata: {name: prod}\n");
-        assert_eq!(allows(&s, &req("flink", "watch", "", "pods")), None);
+        assert_eq!(s.rbac_allows(&req("flink", "watch", "", "pods")), None);
     }
 
     #[test]
@@ -689,7 +677,7 @@ subjects: [{kind: ServiceAccount, name: reader, namespace: prod}]
             subresource: "log",
             ..req("flink", "get", "", "pods")
         };
-        assert_eq!(allows(&s, &r), Some(false));
+        assert_eq!(s.rbac_allows(&r), Some(false));
     }
 
     #[test]
@@ -727,7 +715,7 @@ subjects: [{kind: ServiceAccount, name: flink, namespace: prod}]
         }
         // The legacy entry point asks about the collection: denied too.
         assert_eq!(
-            allows(&snapshot(y), &req("flink", "get", "", "configmaps")),
+            snapshot(y).rbac_allows(&req("flink", "get", "", "configmaps")),
             Some(false)
         );
     }

@@ -535,31 +535,6 @@ pub fn service_account_from_conf(
     )
 }
 
-pub use crate::snapshot::flink::flatten_conf;
-
-/// The text of `flink-conf.yaml` (legacy, one `key: value` a line) or `config.yaml` (Flink 2,
-/// standard YAML, possibly nested), as flat `key -> value`.
-pub fn parse_flink_conf(text: &str) -> BTreeMap<String, String> {
-    if let Ok(v) = serde_yaml::from_str::<serde_json::Value>(text) {
-        let flat = flatten_conf(&v);
-        if !flat.is_empty() {
-            return flat;
-        }
-    }
-    // The legacy parser is line based: `key: value`, `#` comments; values are not YAML.
-    text.lines()
-        .filter_map(|line| {
-            let line = line.trim();
-            if line.is_empty() || line.starts_with('#') {
-                return None;
-            }
-            let (k, v) = line.split_once(": ").or_else(|| line.split_once(':'))?;
-            let k = k.trim();
-            (!k.is_empty()).then(|| (k.to_string(), v.trim().to_string()))
-        })
-        .collect()
-}
-
 /// A namespaced Role + RoleBinding granting `rules` to a ServiceAccount, as YAML that
 /// `kubectl apply -f -` accepts. Never wildcards, never a ClusterRole.
 pub fn role_yaml(
@@ -845,6 +820,7 @@ mod tests {
 
     #[test]
     fn flink_conf_legacy_nested_and_spec() {
+        use crate::flink::conf::{flatten_conf, parse_flink_conf};
         let legacy = "# comment\nkubernetes.service-account: flink\nhigh-availability.type: kubernetes\nweird: a: b\n";
         let c = parse_flink_conf(legacy);
         assert_eq!(c["kubernetes.service-account"], "flink");

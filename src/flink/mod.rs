@@ -1,0 +1,7 @@
+//! What Flink and its operators are, once: the facts every stage reads (names, labels, exit
+//! codes, units, the operator's error format, its installation) and the permission model with
+//! the RBAC evaluator. Below snapshot, signatures, rules, lint and cluster; it uses none of them.
+
+pub mod conf;
+pub mod permissions;
+pub mod rbac;
