@@ -3,5 +3,7 @@
 //! the RBAC evaluator. Below snapshot, signatures, rules, lint and cluster; it uses none of them.
 
 pub mod conf;
+pub mod exit;
 pub mod permissions;
 pub mod rbac;
+pub mod units;

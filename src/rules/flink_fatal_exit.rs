@@ -57,18 +57,6 @@ impl Rule for FlinkFatalExit {
     }
 }
 
-/// What an exit code means in Flink, for the exit codes this rule owns.
-pub(super) fn exit_meaning(code: i32) -> Option<&'static str> {
-    Some(match code {
-        239 => "stopped on a fatal error (exit code 239 = -17: FatalExitExceptionHandler, or JvmShutdownSafeguard halting a shutdown that hung)",
-        1 => "failed to start (exit code 1: Flink's startup failure code)",
-        2 => "stopped on a fatal runtime error (exit code 2: Flink's runtime failure code)",
-        163 => "terminated with application status FAILED (exit code 163 = 1443 & 0xFF)",
-        165 => "terminated with application status UNKNOWN (exit code 165 = 1445 & 0xFF)",
-        _ => return None,
-    })
-}
-
 /// Whether FLK103 reports this container's last termination (FLK104 leaves these alone).
 /// 239, 163 and 165 are Flink's own codes in any container; 1 and 2 are too common to claim
 /// unless the container runs Flink. Init containers are never Flink processes.
@@ -114,13 +102,15 @@ fn finding(
     t: &ContainerStateTerminated,
 ) -> Finding {
     let (ns, name) = (pod_namespace(pod), pod_name(pod));
-    let meaning = exit_meaning(t.exit_code).unwrap_or("exited");
+    let code = t.exit_code;
+    let meaning =
+        crate::flink::exit::meaning(code.into()).unwrap_or("an exit code Flink does not define");
     let who = component_title(pod, c);
     let running_again = c.status.ready && c.waiting_reason().is_none();
     let mut f = Finding::new(
         &META,
         ObjectRef::namespaced("Pod", ns, name),
-        format!("{who} {meaning}"),
+        format!("{who}: exit code {code}, {meaning}"),
     )
     .deployment(index.deployment_of_pod(pod))
     .evidence(termination_line(c, t))
@@ -662,8 +652,8 @@ org.apache.flink.util.concurrent.FutureUtils$RetryException: Could not complete 
     #[test]
     fn knows_every_flink_exit_code() {
         for (code, words) in [
-            (1, "failed to start"),
-            (2, "fatal runtime error"),
+            (1, "startup failure"),
+            (2, "runtime failure"),
             (163, "FAILED"),
             (165, "UNKNOWN"),
         ] {

@@ -792,7 +792,7 @@ fn fix(
                     .and_then(|r| r.memory.clone());
                 let bigger = mem
                     .as_deref()
-                    .and_then(super::oom_killed::parse_resource_memory)
+                    .and_then(crate::flink::units::parse_resource_memory)
                     .map(|b| format!("{}m", (b * 1.5 / 1048576.0).ceil()))
                     .unwrap_or_else(|| "4096m".into());
                 format!(

@@ -292,7 +292,7 @@ fn fix(kind: Kind, jm: bool, ns: &str, fd: Option<&FlinkDeployment>) -> String {
             let current = mem.as_ref().and_then(|c| c.resource.as_ref()).and_then(|r| r.memory.clone());
             let bigger = current
                 .as_deref()
-                .and_then(super::oom_killed::parse_resource_memory)
+                .and_then(crate::flink::units::parse_resource_memory)
                 .map(|b| format!("{}m", (b * 1.5 / 1048576.0).ceil()))
                 .unwrap_or_else(|| "4096m".to_string());
             format!(

@@ -7,7 +7,7 @@
 //! (another chart, a renamed label) still reconciles, and then they have one.
 
 use super::install::{
-    self, human, operators, pod_name, pod_troubles, Operator, Trouble, OPERATOR_CONTAINER,
+    self, operators, pod_name, pod_troubles, Operator, Trouble, OPERATOR_CONTAINER,
     WEBHOOK_CONTAINER,
 };
 use super::{Rule, RuleMeta};
@@ -63,7 +63,7 @@ fn missing(s: &Snapshot) -> Option<Finding> {
     for (kind, ns, name, age) in waiting.iter().take(5) {
         f = f.evidence(format!(
             "{kind} {ns}/{name}: no status {} after creation",
-            human(*age)
+            crate::flink::units::human_duration(*age)
         ));
     }
     if waiting.len() > 5 {

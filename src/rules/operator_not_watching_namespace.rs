@@ -3,9 +3,10 @@
 //! it: no status, no JobManager, no event. With several operators, a namespace counts as watched
 //! when any of them watches it.
 
-use super::install::{self, human, operators, Operator};
+use super::install::{self, operators, Operator};
 use super::{Rule, RuleMeta};
 use crate::finding::{Category, Finding, ObjectRef, Severity};
+use crate::flink::units::human_duration;
 use crate::snapshot::{Index, Snapshot};
 use std::collections::BTreeSet;
 
@@ -86,7 +87,7 @@ impl Rule for OperatorNotWatchingNamespace {
                     .find(|d| d.namespace() == ns && d.name() == name)
                     .map(|d| &d.metadata),
             };
-            let age = meta.and_then(|m| install::age(s, m)).map(human);
+            let age = meta.and_then(|m| install::age(s, m)).map(human_duration);
             let mut f = Finding::new(
                 &META,
                 ObjectRef::namespaced(kind, ns, name),

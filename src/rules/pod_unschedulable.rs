@@ -250,7 +250,7 @@ fn finding(snapshot: &Snapshot, index: &Index, pod: &Pod) -> Option<Finding> {
         if waited >= Duration::zero() {
             f = f.evidence(format!(
                 "unschedulable for {} (since {})",
-                human(waited),
+                crate::flink::units::human_duration(waited),
                 t.format("%Y-%m-%dT%H:%M:%SZ")
             ));
             if waited < Duration::minutes(GRACE_MINUTES) {
@@ -291,17 +291,6 @@ fn finding(snapshot: &Snapshot, index: &Index, pod: &Pod) -> Option<Finding> {
         ),
     };
     Some(f.fix(fixes.join("\n\n")).verify(verify))
-}
-
-fn human(d: Duration) -> String {
-    let m = d.num_minutes();
-    if m >= 120 {
-        format!("{}h{}m", m / 60, m % 60)
-    } else if m >= 1 {
-        format!("{m}m")
-    } else {
-        format!("{}s", d.num_seconds())
-    }
 }
 
 /// `spec.containers[NAME].resources.requests: cpu=1, memory=2Gi` for every container with requests.
@@ -353,7 +342,7 @@ fn fix_for(w: &Why, ns: &str, pod: &Pod, component: &str, fd: Option<&FlinkDeplo
                 ("cpu", format!("{cur}"), format!("{}", (cur / 2.0 * 100.0).round() / 100.0))
             } else {
                 let cur = resource.as_ref().and_then(|r| r.memory.clone()).unwrap_or_else(|| "2048m".into());
-                let half = super::oom_killed::parse_resource_memory(&cur)
+                let half = crate::flink::units::parse_resource_memory(&cur)
                     .map(|b| format!("\"{}m\"", (b / 2.0 / 1048576.0).floor()))
                     .unwrap_or_else(|| "\"1024m\"".into());
                 ("memory", format!("\"{cur}\""), half)

@@ -13,9 +13,9 @@
 //! quota the pod needs from the numbers they carry.
 
 use super::flink_fatal_exit::{event_line, one_line};
-use super::oom_killed::{format_bytes, parse_quantity, parse_resource_memory};
 use super::{Rule, RuleMeta};
 use crate::finding::{Category, Finding, ObjectRef, Severity};
+use crate::flink::units::{format_bytes, parse_quantity, parse_resource_memory};
 use crate::snapshot::flink::FlinkDeployment;
 use crate::snapshot::index::deployment_ref;
 use crate::snapshot::{Index, Snapshot};

@@ -48,7 +48,7 @@ fn ago(d: Duration) -> String {
     if d.num_days() >= 2 {
         format!("{} days", d.num_days())
     } else {
-        install::human(d)
+        crate::flink::units::human_duration(d)
     }
 }
 

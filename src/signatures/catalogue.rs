@@ -2461,7 +2461,11 @@ pub fn derive_fields(f: &mut BTreeMap<String, String>) {
     }
 
     if let Some(code) = f.get("exit_code").and_then(|c| c.parse::<i64>().ok()) {
-        f.insert("exit_meaning".into(), exit_meaning(code));
+        f.insert(
+            "exit_meaning".into(),
+            crate::flink::exit::meaning(code)
+                .map_or_else(|| format!("exit code {code}"), str::to_string),
+        );
     }
 }
 
@@ -2534,21 +2538,5 @@ fn memory_fix(oom: &str, jm: bool, tm: bool) -> String {
             "a single record or state value is too large for one Java array: look for unbounded collections in state or oversized messages".into()
         }
         _ => "the process hit its thread limit: lower the threads it starts (slots per TaskManager, connector thread pools) or raise the pod's pids limit".into(),
-    }
-}
-
-/// What a container exit code means for a Flink process (ClusterEntrypoint's return codes,
-/// FatalExitExceptionHandler.EXIT_CODE, ApplicationStatus.processExitCode).
-fn exit_meaning(code: i64) -> String {
-    match code {
-        0 => "normal exit".into(),
-        1 => "startup failure (cluster entrypoint or TaskManagerRunner could not start)".into(),
-        2 => "runtime failure (a fatal error in the running Flink process)".into(),
-        137 => "SIGKILL: killed by its memory limit (OOMKilled) or forcibly stopped".into(),
-        143 => "SIGTERM: stopped from outside (pod deleted, preempted, scaled down)".into(),
-        163 => "application status FAILED (1443)".into(),
-        165 => "application status UNKNOWN (1445)".into(),
-        239 | -17 => "Flink's fatal-error exit (-17): FatalExitExceptionHandler after an uncaught exception, or JvmShutdownSafeguard halting a shutdown after a fatal error that hung".into(),
-        c => format!("exit code {c}"),
     }
 }

@@ -14,6 +14,7 @@
 
 use super::{At, Check, Hit};
 use crate::finding::{Category, Severity};
+use crate::flink::units::{parse_quantity, parse_resource_memory, MIB, MIN_HEADROOM};
 use crate::lint::locate::Path;
 use crate::lint::manifest::{Component, Kind, Manifest};
 use crate::lint::Lint;
@@ -36,10 +37,6 @@ container's memory limit with process memory x limit-factor), with Lyft's operat
     run,
 };
 
-/// Below this much room over the process memory, the limit is reported.
-const MIN_HEADROOM: f64 = 0.10;
-const MIB: f64 = 1024.0 * 1024.0;
-
 fn run(m: &Manifest, _: &Lint) -> Vec<Hit> {
     let mut out = Vec::new();
     for c in [Component::JobManager, Component::TaskManager] {
@@ -58,7 +55,7 @@ fn process_memory(m: &Manifest, c: Component) -> Option<(f64, String, At, String
     if m.kind == Kind::FlinkDeployment {
         if let Some(v) = m.str_at(&resource) {
             return Some((
-                parse_flink_memory(v)?,
+                parse_resource_memory(v)?,
                 v.to_string(),
                 At::Path(Path::parse(&resource)),
                 resource,
@@ -69,7 +66,7 @@ fn process_memory(m: &Manifest, c: Component) -> Option<(f64, String, At, String
     let v = m.config.get(&key)?;
     let shown = format!("{}.{key}", m.config_path());
     Some((
-        parse_flink_memory(v)?,
+        parse_resource_memory(v)?,
         v.to_string(),
         At::Config(key),
         shown,
@@ -224,56 +221,6 @@ fn round_up_mib(bytes: f64) -> i64 {
     ((bytes / MIB) / 64.0).ceil() as i64 * 64
 }
 
-/// Flink's `MemorySize` syntax: a number and a unit, all binary (`2048m`, `2g`, `1536 mb`, `4096`
-/// bytes). The operator falls back to a Kubernetes quantity (`2Gi`) when that fails.
-pub fn parse_flink_memory(s: &str) -> Option<f64> {
-    let s = s.trim();
-    let split = s
-        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .unwrap_or(s.len());
-    let (num, unit) = s.split_at(split);
-    let n: f64 = num.parse().ok()?;
-    let mult = match unit.trim().to_ascii_lowercase().as_str() {
-        "" | "b" | "bytes" => 1.0,
-        "k" | "kb" | "kibibytes" => 1024.0,
-        "m" | "mb" | "mebibytes" => MIB,
-        "g" | "gb" | "gibibytes" => MIB * 1024.0,
-        "t" | "tb" | "tebibytes" => MIB * MIB,
-        _ => return parse_quantity(s),
-    };
-    Some(n * mult)
-}
-
-/// A Kubernetes quantity in bytes: binary (`Ki Mi Gi Ti Pi Ei`), decimal (`k M G T P E`),
-/// milli (`m`), exponent (`1e9`) or plain.
-pub fn parse_quantity(s: &str) -> Option<f64> {
-    let s = s.trim();
-    let split = s
-        .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == '+' || c == '-'))
-        .unwrap_or(s.len());
-    let (num, suffix) = s.split_at(split);
-    let n: f64 = num.parse().ok()?;
-    let mult = match suffix {
-        "" => 1.0,
-        "Ki" => 1024.0,
-        "Mi" => MIB,
-        "Gi" => MIB * 1024.0,
-        "Ti" => MIB * MIB,
-        "Pi" => MIB * MIB * 1024.0,
-        "Ei" => MIB * MIB * MIB,
-        "m" => 1e-3,
-        "k" => 1e3,
-        "M" => 1e6,
-        "G" => 1e9,
-        "T" => 1e12,
-        "P" => 1e15,
-        "E" => 1e18,
-        e if e.starts_with(['e', 'E']) => 10f64.powi(e[1..].parse().ok()?),
-        _ => return None,
-    };
-    Some(n * mult)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -294,10 +241,10 @@ mod tests {
 
     #[test]
     fn parses_flink_and_kubernetes_sizes() {
-        assert_eq!(parse_flink_memory("2048m"), Some(2048.0 * MIB));
-        assert_eq!(parse_flink_memory("2g"), Some(2048.0 * MIB));
-        assert_eq!(parse_flink_memory("2Gi"), Some(2048.0 * MIB));
-        assert_eq!(parse_flink_memory("1536 mb"), Some(1536.0 * MIB));
+        assert_eq!(parse_resource_memory("2048m"), Some(2048.0 * MIB));
+        assert_eq!(parse_resource_memory("2g"), Some(2048.0 * MIB));
+        assert_eq!(parse_resource_memory("2Gi"), Some(2048.0 * MIB));
+        assert_eq!(parse_resource_memory("1536 mb"), Some(1536.0 * MIB));
         assert_eq!(parse_quantity("2Gi"), Some(2048.0 * MIB));
         assert_eq!(parse_quantity("2G"), Some(2e9));
         assert_eq!(parse_quantity("2048m"), Some(2.048));

@@ -749,16 +749,6 @@ pub fn age(s: &Snapshot, meta: &ObjectMeta) -> Option<Duration> {
     Some(s.captured_at - created)
 }
 
-pub fn human(d: Duration) -> String {
-    let secs = d.num_seconds().max(0);
-    match secs {
-        0..=119 => format!("{secs}s"),
-        120..=7199 => format!("{}m", secs / 60),
-        7200..=172_799 => format!("{}h", secs / 3600),
-        _ => format!("{}d", secs / 86_400),
-    }
-}
-
 /// Flink resources (FlinkDeployments, FlinkSessionJobs) nothing has reconciled: no status, or a
 /// status without a lifecycle state, `min_age` seconds after creation. (kind, ns, name, age)
 pub fn unreconciled(s: &Snapshot, min_age: i64) -> Vec<(&'static str, &str, &str, Duration)> {
