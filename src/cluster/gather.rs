@@ -8,7 +8,8 @@
 
 use super::client::Cluster;
 use crate::error::Error;
-use crate::snapshot::flink::{GROUP, VERSION};
+use crate::flink::names::{GROUP, VERSION};
+
 use crate::snapshot::{Gap, GapReason, LogKey, Snapshot};
 use futures::stream::{self, StreamExt};
 use k8s_openapi::api::apps::v1::Deployment;

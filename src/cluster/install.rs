@@ -351,7 +351,7 @@ fn serves_flink(
             r.api_groups
                 .iter()
                 .flatten()
-                .any(|g| g == crate::snapshot::flink::GROUP)
+                .any(|g| g == crate::flink::names::GROUP)
         })
 }
 

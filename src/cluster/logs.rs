@@ -9,7 +9,8 @@
 
 use super::client::Cluster;
 use crate::error::{one_line, Error};
-use crate::snapshot::flink::{GROUP, VERSION};
+use crate::flink::names::{GROUP, VERSION};
+
 use futures::io::{AsyncBufRead, AsyncBufReadExt};
 use futures::FutureExt;
 use k8s_openapi::api::core::v1::{ContainerStatus, Pod};

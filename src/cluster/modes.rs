@@ -18,11 +18,12 @@
 //! masks them in its own logs.
 
 use super::gather::{decode, list, list_dynamic, Failure};
-use crate::snapshot::flink::LYFT_GROUP;
-use crate::snapshot::index::{
-    pod_name, pod_namespace, pod_phase, Index, KIND_FLINK_APPLICATION, KIND_FLINK_CLUSTER,
-    LABEL_APP, LABEL_FLINK_APP, LABEL_TYPE, TYPE_NATIVE, TYPE_STANDALONE,
+use crate::flink::names::{
+    KIND_FLINK_APPLICATION, KIND_FLINK_CLUSTER, LABEL_APP, LABEL_FLINK_APP, LABEL_TYPE,
+    TYPE_NATIVE, TYPE_STANDALONE,
 };
+use crate::snapshot::flink::LYFT_GROUP;
+use crate::snapshot::index::{pod_name, pod_namespace, pod_phase, Index};
 use crate::snapshot::{FlinkApplication, Gap, GapReason, LogKey, Snapshot};
 use k8s_openapi::api::apps::v1::Deployment;
 use k8s_openapi::api::core::v1::{ConfigMap, Pod, Service};
@@ -138,7 +139,7 @@ pub fn drop_apache_crd_gaps(s: &Snapshot, gaps: &mut Vec<Gap>) {
     });
     if other_modes {
         gaps.retain(|g| {
-            !(g.reason == GapReason::NotInstalled && g.group == crate::snapshot::flink::GROUP)
+            !(g.reason == GapReason::NotInstalled && g.group == crate::flink::names::GROUP)
         });
     }
 }
@@ -208,7 +209,7 @@ fn main_container(pod: &Pod) -> Option<&str> {
     let containers = &pod.spec.as_ref()?.containers;
     containers
         .iter()
-        .find(|c| c.name == crate::snapshot::flink::MAIN_CONTAINER)
+        .find(|c| c.name == crate::flink::names::MAIN_CONTAINER)
         .or_else(|| containers.first())
         .map(|c| c.name.as_str())
 }

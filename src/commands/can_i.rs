@@ -6,9 +6,10 @@
 use crate::cli::{Format, KubeArgs, OutputArgs};
 use crate::cluster::access::{self, Decision, Method, Question, Subject};
 use crate::error::{Error, EXIT_FINDINGS, EXIT_INCOMPLETE, EXIT_OK};
+use crate::flink::names::{GROUP, VERSION};
 use crate::flink::permissions::{self, Component, Grantee, Mode, Permission};
 use crate::render::Style;
-use crate::snapshot::flink::{GROUP, VERSION};
+
 use k8s_openapi::api::apps::v1::Deployment;
 use k8s_openapi::api::core::v1::{ConfigMap, Namespace, Pod, ServiceAccount};
 use kube::api::{Api, ApiResource, DynamicObject, ListParams};

@@ -4,6 +4,8 @@
 
 pub mod conf;
 pub mod exit;
+pub mod ha;
+pub mod names;
 pub mod permissions;
 pub mod rbac;
 pub mod units;

@@ -495,13 +495,10 @@ pub fn cluster_scoped(group: &str, resource: &str) -> bool {
 /// Whether a Flink configuration turns on Kubernetes HA (`high-availability.type`, or the
 /// deprecated `high-availability`, set to `kubernetes` or the factory class).
 pub fn ha_enabled(conf: &BTreeMap<String, String>) -> bool {
-    ["high-availability.type", "high-availability"]
+    super::ha::MODE_KEYS
         .iter()
         .filter_map(|k| conf.get(*k))
-        .any(|v| {
-            let v = v.to_ascii_lowercase();
-            v == "kubernetes" || v.contains("kuberneteshaservicesfactory")
-        })
+        .any(|v| super::ha::is_kubernetes(v))
 }
 
 /// The JobManager's set for a configuration.

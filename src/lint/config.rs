@@ -49,30 +49,9 @@ impl FlinkConfig {
 
 /// The HA mode the options turn on, if any: `kubernetes`, `zookeeper` or a factory class.
 pub fn ha_mode(conf: &FlinkConfig) -> Option<(&str, &str)> {
-    let (key, v) = conf.get_any(&[
-        "high-availability.type",
-        "high-availability",
-        "recovery.mode",
-    ])?;
-    if v.trim().eq_ignore_ascii_case("none") {
-        None
-    } else {
-        Some((key, v))
-    }
+    let (key, v) = conf.get_any(crate::flink::ha::MODE_KEYS)?;
+    Some((key, crate::flink::ha::mode(v)?))
 }
-
-/// Flink's checkpoint directory option and its deprecated names (Flink 1.20 `CheckpointingOptions`).
-pub const CHECKPOINT_DIR_KEYS: &[&str] = &[
-    "execution.checkpointing.dir",
-    "state.checkpoints.dir",
-    "state.backend.fs.checkpointdir",
-];
-/// Flink's savepoint directory option and its deprecated names.
-pub const SAVEPOINT_DIR_KEYS: &[&str] = &[
-    "execution.checkpointing.savepoint-dir",
-    "state.savepoints.dir",
-    "savepoints.state.backend.fs.dir",
-];
 
 #[cfg(test)]
 mod tests {
@@ -100,7 +79,7 @@ mod tests {
         assert_eq!(ha_mode(&c), None);
         let c = FlinkConfig::from_value(Some(&json!({"state.checkpoints.dir": "s3://b/cp"})));
         assert_eq!(
-            c.get_any(CHECKPOINT_DIR_KEYS),
+            c.get_any(crate::flink::ha::CHECKPOINT_DIR_KEYS),
             Some(("state.checkpoints.dir", "s3://b/cp"))
         );
     }

@@ -5,7 +5,8 @@ use super::config::FlinkConfig;
 use super::locate::Path;
 use super::source::Doc;
 use crate::finding::ObjectRef;
-use crate::snapshot::flink::MAIN_CONTAINER;
+use crate::flink::names::MAIN_CONTAINER;
+
 use serde_json::Value;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

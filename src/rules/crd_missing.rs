@@ -9,7 +9,8 @@
 use super::install::{self, crd_present, crds_read, operators, FLINK_CRDS};
 use super::{Rule, RuleMeta};
 use crate::finding::{Category, Finding, ObjectRef, Severity};
-use crate::snapshot::flink::GROUP;
+use crate::flink::names::GROUP;
+
 use crate::snapshot::{GapReason, Index, Snapshot};
 
 pub struct CrdMissing;

@@ -9,7 +9,8 @@
 use super::install::{self, crd_present, crds_read, operators};
 use super::{Rule, RuleMeta};
 use crate::finding::{Category, Finding, ObjectRef, Severity};
-use crate::snapshot::flink::{GROUP, VERSION};
+use crate::flink::names::{GROUP, VERSION};
+
 use crate::snapshot::{Index, Snapshot};
 
 pub struct CrdVersionMismatch;

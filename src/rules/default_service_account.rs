@@ -3,11 +3,10 @@
 
 use super::{Rule, RuleMeta};
 use crate::finding::{link, Category, Finding, ObjectRef, Severity};
+use crate::flink::names::LABEL_COMPONENT;
 use crate::flink::permissions;
 use crate::flink::rbac;
-use crate::snapshot::index::{
-    deployment_ref, label, pod_name, pod_namespace, pod_service_account, LABEL_COMPONENT,
-};
+use crate::snapshot::index::{deployment_ref, label, pod_name, pod_namespace, pod_service_account};
 use crate::snapshot::{Index, Snapshot};
 
 pub struct DefaultServiceAccount;

@@ -19,9 +19,10 @@
 use super::pod_status::{containers, ContainerView};
 use super::{Rule, RuleMeta};
 use crate::finding::{link, Category, Finding, ObjectRef, Severity};
+use crate::flink::names::{LABEL_COMPONENT, MAIN_CONTAINER};
 use crate::signatures::{catalogue, redact, Match};
-use crate::snapshot::flink::MAIN_CONTAINER;
-use crate::snapshot::index::{event_time, label, pod_name, pod_namespace, LABEL_COMPONENT};
+
+use crate::snapshot::index::{event_time, label, pod_name, pod_namespace};
 use crate::snapshot::{Index, Snapshot};
 use k8s_openapi::api::core::v1::{ContainerStateTerminated, Event, Pod};
 

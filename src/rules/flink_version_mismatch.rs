@@ -16,7 +16,8 @@
 use super::modes::{flink_image_version, flink_version};
 use super::{Rule, RuleMeta};
 use crate::finding::{Category, Finding, ObjectRef, Severity};
-use crate::snapshot::flink::MAIN_CONTAINER;
+use crate::flink::names::MAIN_CONTAINER;
+
 use crate::snapshot::index::{meta_name, pod_name, Cluster, Index};
 use crate::snapshot::Snapshot;
 use k8s_openapi::api::core::v1::Container;

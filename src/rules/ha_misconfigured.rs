@@ -31,13 +31,7 @@ static META: RuleMeta = RuleMeta {
     explains: &["FLK103", "FLK401"],
 };
 
-const STORAGE_DIR_KEYS: &[&str] = &[
-    "high-availability.storageDir",
-    "high-availability.zookeeper.storageDir",
-    "recovery.zookeeper.storageDir",
-];
-const STANDBY_MESSAGE: &str =
-    "High availability should be enabled when starting standby JobManagers.";
+use crate::flink::ha::{STANDBY_MESSAGE, STORAGE_DIR_KEYS};
 
 impl Rule for HaMisconfigured {
     fn meta(&self) -> &'static RuleMeta {

@@ -16,8 +16,9 @@ use super::flink_fatal_exit::{
 use super::pod_status::{containers, ContainerView};
 use super::{Rule, RuleMeta};
 use crate::finding::{link, Category, Finding, ObjectRef, Severity};
-use crate::snapshot::flink::{FlinkDeployment, MAIN_CONTAINER};
-use crate::snapshot::index::{label, pod_name, pod_namespace, LABEL_APP, LABEL_COMPONENT};
+use crate::flink::names::{LABEL_APP, LABEL_COMPONENT, MAIN_CONTAINER};
+use crate::snapshot::flink::FlinkDeployment;
+use crate::snapshot::index::{label, pod_name, pod_namespace};
 use crate::snapshot::{Index, Snapshot};
 use k8s_openapi::api::core::v1::Pod;
 

@@ -3,7 +3,8 @@
 
 use super::{Rule, RuleMeta};
 use crate::finding::{Category, Finding, ObjectRef, Severity};
-use crate::snapshot::flink::GROUP;
+use crate::flink::names::GROUP;
+
 use crate::snapshot::{Gap, GapReason, Index, Snapshot};
 
 pub struct InspectForbidden;

@@ -15,9 +15,10 @@
 use super::flink_fatal_exit::one_line;
 use super::{Rule, RuleMeta};
 use crate::finding::{link, Category, Finding, ObjectRef, Severity};
+use crate::flink::names::{LABEL_APP, LABEL_COMPONENT};
 use crate::signatures::catalogue;
 use crate::snapshot::flink::FlinkDeployment;
-use crate::snapshot::index::{label, pod_name, pod_namespace, LABEL_APP, LABEL_COMPONENT};
+use crate::snapshot::index::{label, pod_name, pod_namespace};
 use crate::snapshot::{Index, Snapshot};
 use regex::Regex;
 use std::collections::BTreeMap;

@@ -13,8 +13,9 @@ use super::flink_fatal_exit::event_line;
 use super::modes::words_category;
 use super::{Rule, RuleMeta};
 use crate::finding::{Category, Finding, ObjectRef, Severity};
+use crate::flink::names::KIND_FLINK_APPLICATION;
 use crate::signatures::redact;
-use crate::snapshot::index::{Index, KIND_FLINK_APPLICATION};
+use crate::snapshot::index::Index;
 use crate::snapshot::{FlinkApplication, Snapshot};
 use serde_json::Value;
 

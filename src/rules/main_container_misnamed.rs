@@ -7,7 +7,8 @@
 
 use super::{Rule, RuleMeta};
 use crate::finding::{link, Category, Finding, ObjectRef, Severity};
-use crate::snapshot::flink::{FlinkDeployment, PodTemplate, MAIN_CONTAINER};
+use crate::flink::names::MAIN_CONTAINER;
+use crate::snapshot::flink::{FlinkDeployment, PodTemplate};
 use crate::snapshot::index::deployment_ref;
 use crate::snapshot::{Index, Snapshot};
 use k8s_openapi::api::core::v1::Container;

@@ -8,8 +8,9 @@
 use super::install::{self, operators, Operator};
 use super::{Rule, RuleMeta};
 use crate::finding::{link, Category, Finding, ObjectRef, Severity};
+use crate::flink::names::GROUP;
 use crate::flink::rbac::{Attributes, UserInfo};
-use crate::snapshot::flink::GROUP;
+
 use crate::snapshot::{Index, Snapshot};
 
 pub struct OperatorRbacMissing;

@@ -14,7 +14,8 @@
 use super::modes::conf_fix;
 use super::{Rule, RuleMeta};
 use crate::finding::{Category, Finding, ObjectRef, Severity};
-use crate::snapshot::index::{meta_name, Cluster, Index, Mode, KIND_FLINK_CLUSTER};
+use crate::flink::names::KIND_FLINK_CLUSTER;
+use crate::snapshot::index::{meta_name, Cluster, Index, Mode};
 use crate::snapshot::Snapshot;
 use k8s_openapi::api::core::v1::Service;
 

@@ -10,10 +10,6 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-pub const GROUP: &str = "flink.apache.org";
-pub const VERSION: &str = "v1beta1";
-pub const MAIN_CONTAINER: &str = "flink-main-container";
-
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct FlinkDeployment {

@@ -12,32 +12,14 @@
 
 use super::{FlinkApplication, FlinkDeployment, Snapshot};
 use crate::finding::ObjectRef;
+use crate::flink::names::{
+    KIND_FLINK_APPLICATION, KIND_FLINK_CLUSTER, KIND_FLINK_DEPLOYMENT, LABEL_APP, LABEL_COMPONENT,
+    LABEL_FLINK_APP, LABEL_LYFT_COMPONENT, LABEL_TYPE, TYPE_NATIVE, TYPE_STANDALONE,
+};
 use k8s_openapi::api::apps::v1::Deployment;
 use k8s_openapi::api::core::v1::{ConfigMap, Event, Pod, Service};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use std::collections::{BTreeMap, HashMap};
-
-pub const LABEL_APP: &str = "app";
-pub const LABEL_COMPONENT: &str = "component";
-pub const LABEL_TYPE: &str = "type";
-/// `type` of the objects Flink's native Kubernetes integration creates (operator native mode and
-/// plain native clusters).
-pub const TYPE_NATIVE: &str = "flink-native-kubernetes";
-/// `type` of the objects of the operator's standalone mode.
-pub const TYPE_STANDALONE: &str = "flink-standalone-kubernetes";
-/// `configmap-type=high-availability` marks Flink's Kubernetes HA ConfigMaps.
-pub const LABEL_CONFIGMAP_TYPE: &str = "configmap-type";
-/// Lyft flinkk8soperator: `flink-app=<app>` on its Deployments, pods and Services.
-pub const LABEL_FLINK_APP: &str = "flink-app";
-/// Lyft flinkk8soperator: `flink-deployment-type=jobmanager|taskmanager`.
-pub const LABEL_LYFT_COMPONENT: &str = "flink-deployment-type";
-/// Lyft flinkk8soperator: `flink-app-hash` on Deployments (an annotation on pods).
-pub const LABEL_LYFT_HASH: &str = "flink-app-hash";
-
-pub const KIND_FLINK_DEPLOYMENT: &str = "FlinkDeployment";
-/// A Flink native cluster that no custom resource describes; named by its cluster-id.
-pub const KIND_FLINK_CLUSTER: &str = "FlinkCluster";
-pub const KIND_FLINK_APPLICATION: &str = "FlinkApplication";
 
 /// How a Flink cluster runs on Kubernetes (see the table at the top of this file).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

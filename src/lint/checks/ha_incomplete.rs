@@ -10,6 +10,7 @@
 
 use super::{config_yaml, At, Check, Hit};
 use crate::finding::{Category, Severity};
+use crate::flink::ha::{ROLLBACK_MESSAGE, STANDBY_MESSAGE, STORAGE_DIR_KEYS};
 use crate::lint::config::ha_mode;
 use crate::lint::manifest::{Kind, Manifest};
 use crate::lint::Lint;
@@ -31,21 +32,9 @@ with high-availability.storageDir on durable storage (s3://, gs://, abfss://, a 
     run,
 };
 
-/// The verbatim validator messages (apache/flink-kubernetes-operator@release-1.15.0:
-/// flink-kubernetes-operator/src/main/java/org/apache/flink/kubernetes/operator/validation/DefaultValidator.java).
-pub const STANDBY_MESSAGE: &str =
-    "High availability should be enabled when starting standby JobManagers.";
-pub const ROLLBACK_MESSAGE: &str = "HA must be enabled for rollback support.";
-
 const HA_ON: &[(&str, &str)] = &[
     ("high-availability.type", "kubernetes"),
     ("high-availability.storageDir", "s3://<bucket>/flink/ha"),
-];
-
-const STORAGE_DIR_KEYS: &[&str] = &[
-    "high-availability.storageDir",
-    "high-availability.zookeeper.storageDir",
-    "recovery.zookeeper.storageDir",
 ];
 
 fn run(m: &Manifest, _: &Lint) -> Vec<Hit> {

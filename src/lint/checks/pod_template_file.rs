@@ -5,10 +5,11 @@
 
 use super::{Check, Hit};
 use crate::finding::{Category, Severity};
+use crate::flink::names::MAIN_CONTAINER;
 use crate::lint::manifest::{container_name, Kind, Manifest};
 use crate::lint::Lint;
 use crate::rules::RuleMeta;
-use crate::snapshot::flink::MAIN_CONTAINER;
+
 use serde_json::Value;
 
 pub static CHECK: Check = Check {

@@ -16,7 +16,7 @@
 
 use super::{config_yaml, At, Check, Hit};
 use crate::finding::{Category, Severity};
-use crate::lint::config::{CHECKPOINT_DIR_KEYS, SAVEPOINT_DIR_KEYS};
+use crate::flink::ha::{CHECKPOINT_DIR_KEYS, SAVEPOINT_DIR_KEYS};
 use crate::lint::manifest::{Kind, Manifest};
 use crate::lint::Lint;
 use crate::rules::RuleMeta;

@@ -7,7 +7,7 @@
 
 pub mod x509;
 
-use crate::snapshot::flink::GROUP;
+use crate::flink::names::GROUP;
 use crate::snapshot::{to_utc, GapReason, Snapshot};
 use chrono::{DateTime, Duration, Utc};
 use k8s_openapi::api::admissionregistration::v1::{

@@ -4,10 +4,9 @@
 //! verify a fix. The clusters themselves come from `snapshot::index` (`Index::clusters`).
 
 use crate::finding::Category;
+use crate::flink::names::{KIND_FLINK_APPLICATION, KIND_FLINK_DEPLOYMENT};
 use crate::flink::rbac;
-use crate::snapshot::index::{
-    pod_name, pod_namespace, Cluster, Conf, KIND_FLINK_APPLICATION, KIND_FLINK_DEPLOYMENT,
-};
+use crate::snapshot::index::{pod_name, pod_namespace, Cluster, Conf};
 use crate::snapshot::{LogKey, Snapshot};
 
 /// `taskmanager.numberOfTaskSlots` in Flink (and the Apache operator).
@@ -212,16 +211,11 @@ pub fn free_role_name(s: &Snapshot, ns: &str, wanted: &str, cluster: &str) -> St
 /// Whether high availability is on, and as what: `high-availability.type` (or its deprecated
 /// names) set to anything but NONE.
 pub fn ha_mode(conf: &Conf) -> Option<(String, String)> {
-    let (key, v) = conf.get_any(&[
-        "high-availability.type",
-        "high-availability",
-        "recovery.mode",
-    ])?;
-    let mode = v.value.trim();
-    if mode.is_empty() || mode.eq_ignore_ascii_case("none") {
-        return None;
-    }
-    Some((key.to_string(), mode.to_string()))
+    let (key, v) = conf.get_any(crate::flink::ha::MODE_KEYS)?;
+    Some((
+        key.to_string(),
+        crate::flink::ha::mode(&v.value)?.to_string(),
+    ))
 }
 
 /// Whether Kubernetes HA (ConfigMaps) is on.

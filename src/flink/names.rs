@@ -1,0 +1,37 @@
+//! The names Flink and its operators give things on Kubernetes: API group, kinds, containers and
+//! labels. Sources: apache/flink@release-1.20.0:flink-kubernetes/src/main/java/org/apache/flink/
+//! kubernetes/utils/Constants.java (labels, `flink-main-container`),
+//! apache/flink-kubernetes-operator@release-1.15.0 (the CRDs), lyft/flinkk8soperator@v0.5.0
+//! (its labels).
+
+/// The Apache operator's API group and version.
+pub const GROUP: &str = "flink.apache.org";
+pub const VERSION: &str = "v1beta1";
+/// The container of a pod template that Flink merges its own into; any other name is a sidecar.
+pub const MAIN_CONTAINER: &str = "flink-main-container";
+
+/// `component` values on Flink's pods and Deployments.
+pub const COMPONENT_JOBMANAGER: &str = "jobmanager";
+pub const COMPONENT_TASKMANAGER: &str = "taskmanager";
+
+pub const LABEL_APP: &str = "app";
+pub const LABEL_COMPONENT: &str = "component";
+pub const LABEL_TYPE: &str = "type";
+/// `type` of the objects Flink's native Kubernetes integration creates (operator native mode and
+/// plain native clusters).
+pub const TYPE_NATIVE: &str = "flink-native-kubernetes";
+/// `type` of the objects of the operator's standalone mode.
+pub const TYPE_STANDALONE: &str = "flink-standalone-kubernetes";
+/// `configmap-type=high-availability` marks Flink's Kubernetes HA ConfigMaps.
+pub const LABEL_CONFIGMAP_TYPE: &str = "configmap-type";
+/// Lyft flinkk8soperator: `flink-app=<app>` on its Deployments, pods and Services.
+pub const LABEL_FLINK_APP: &str = "flink-app";
+/// Lyft flinkk8soperator: `flink-deployment-type=jobmanager|taskmanager`.
+pub const LABEL_LYFT_COMPONENT: &str = "flink-deployment-type";
+/// Lyft flinkk8soperator: `flink-app-hash` on Deployments (an annotation on pods).
+pub const LABEL_LYFT_HASH: &str = "flink-app-hash";
+
+pub const KIND_FLINK_DEPLOYMENT: &str = "FlinkDeployment";
+/// A Flink native cluster that no custom resource describes; named by its cluster-id.
+pub const KIND_FLINK_CLUSTER: &str = "FlinkCluster";
+pub const KIND_FLINK_APPLICATION: &str = "FlinkApplication";
