@@ -10,6 +10,7 @@
 use crate::cli::{OutputArgs, TriageArgs};
 use crate::error::Error;
 use crate::finding::{Category, Finding, ObjectRef, Severity};
+use crate::flink::operator_error::OperatorError;
 use crate::rank::{rank, Report};
 use crate::render::{self, Context, Style};
 use crate::signatures::described::{self, readings, Reading, READINGS};
@@ -783,67 +784,13 @@ fn flink_version(line: &str) -> Option<String> {
 /// JSON, YAML single-quoted or JSON-escaped inside `kubectl get -o json`), or, for any other line
 /// with backslash escapes (JSON logs, escaped stack traces), the line unescaped.
 fn decoded_views(line: &str) -> Vec<String> {
-    if let Some(views) = status_error_views(line) {
-        return views;
+    if let Some(error) = OperatorError::find_in_line(line) {
+        return error.texts();
     }
     if line.contains("\\\"") || line.contains("\\n") || line.contains("\\t") {
         return vec![unescape(line)];
     }
     Vec::new()
-}
-
-fn status_error_views(line: &str) -> Option<Vec<String>> {
-    let value = if let Some(i) = line.find("{\"type\"") {
-        if line[..i].ends_with('\'') {
-            // a YAML single-quoted scalar (`kubectl get -o yaml`): '' stands for '
-            first_json(&line[i..].replace("''", "'"))
-        } else {
-            first_json(&line[i..])
-        }
-    } else if let Some(i) = line.find("\"{\\\"type\\\"") {
-        let inner: String = serde_json::Deserializer::from_str(&line[i..])
-            .into_iter::<String>()
-            .next()?
-            .ok()?;
-        first_json(&inner)
-    } else {
-        None
-    }?;
-    let mut views = Vec::new();
-    let mut push = |v: &serde_json::Value| {
-        let ty = v.get("type").and_then(|t| t.as_str()).unwrap_or("");
-        if let Some(msg) = v.get("message").and_then(|m| m.as_str()) {
-            views.push(if ty.is_empty() {
-                msg.to_string()
-            } else {
-                format!("{ty}: {msg}")
-            });
-        }
-    };
-    push(&value);
-    if let Some(list) = value.get("throwableList").and_then(|l| l.as_array()) {
-        for t in list {
-            push(t);
-        }
-    }
-    if let Some(reason) = value
-        .pointer("/additionalMetadata/reason")
-        .and_then(|r| r.as_str())
-    {
-        views.push(format!("reason: {reason}"));
-    }
-    if let Some(trace) = value.get("stackTrace").and_then(|s| s.as_str()) {
-        views.push(trace.to_string());
-    }
-    Some(views)
-}
-
-fn first_json(s: &str) -> Option<serde_json::Value> {
-    serde_json::Deserializer::from_str(s)
-        .into_iter::<serde_json::Value>()
-        .next()?
-        .ok()
-        .filter(|v| v.is_object())
 }
 
 /// JSON-style escapes undone (`\"`, `\\`, `\n`, `\t`, `\/`); anything else is kept.

@@ -24,13 +24,13 @@ use super::pod_status::containers;
 use super::{Rule, RuleMeta};
 use crate::finding::{Category, Finding, ObjectRef, Severity};
 use crate::flink::names::LABEL_COMPONENT;
+use crate::flink::operator_error::OperatorError;
 use crate::signatures::{catalogue, Match};
 use crate::snapshot::flink::{FlinkDeployment, FlinkSessionJob, JobSpec};
 use crate::snapshot::index::{deployment_ref, label, pod_name};
 use crate::snapshot::{Index, Snapshot};
 use chrono::{DateTime, Duration, Utc};
 use k8s_openapi::api::core::v1::{Event, Pod};
-use serde_json::Value;
 
 pub struct FlinkResourceStatus;
 
@@ -88,128 +88,38 @@ impl Problem {
     }
 }
 
-/// `status.error` decoded.
-#[derive(Debug, Default, Clone, PartialEq)]
-struct DecodedError {
-    json: bool,
-    type_: Option<String>,
-    message: Option<String>,
-    reason: Option<String>,
-    http_code: Option<String>,
-    throwables: Vec<(Option<String>, Option<String>)>,
-}
-
-impl DecodedError {
-    fn parse(raw: &str) -> DecodedError {
-        let raw = raw.trim();
-        if let Ok(Value::Object(o)) = serde_json::from_str::<Value>(raw) {
-            let s = |v: Option<&Value>| {
-                v.and_then(Value::as_str)
-                    .map(str::to_string)
-                    .filter(|s| !s.is_empty())
-            };
-            let meta = o.get("additionalMetadata");
-            let throwables = o
-                .get("throwableList")
-                .and_then(Value::as_array)
-                .map(|list| {
-                    list.iter()
-                        .map(|t| (s(t.get("type")), s(t.get("message"))))
-                        .collect()
-                })
-                .unwrap_or_default();
-            return DecodedError {
-                json: true,
-                type_: s(o.get("type")),
-                message: s(o.get("message")),
-                reason: s(meta.and_then(|m| m.get("reason"))),
-                http_code: meta
-                    .and_then(|m| m.get("httpResponseCode"))
-                    .map(|v| match v {
-                        Value::String(s) => s.clone(),
-                        other => other.to_string(),
-                    }),
-                throwables,
-            };
-        }
-        // `e.toString()`: `fully.qualified.Type: message`, or just a message (`Job Not Found`).
-        match raw.split_once(": ") {
-            Some((t, m)) if !t.contains(' ') && t.contains('.') => DecodedError {
-                type_: Some(t.to_string()),
-                message: Some(m.to_string()),
-                ..Default::default()
-            },
-            _ => DecodedError {
-                message: Some(raw.to_string()),
-                ..Default::default()
-            },
-        }
+/// `status.error` as evidence lines: each field of the JSON form with its path, the last three
+/// causes (the root marked), or the plain text.
+fn error_evidence(e: &OperatorError, raw: &str, path: &str) -> Vec<String> {
+    if !e.json {
+        return vec![format!("{path}: {}", one_line(raw))];
     }
-
-    /// The deepest cause for a title: `ShortType: message` of the last throwable, else the message.
-    fn root_summary(&self) -> Option<String> {
-        match self.throwables.iter().rev().find(|(_, m)| m.is_some()) {
-            Some((t, Some(m))) => Some(match t.as_deref().and_then(|t| t.rsplit('.').next()) {
-                Some(short) if !m.starts_with(t.as_deref().unwrap_or("")) => {
-                    format!("{short}: {m}")
-                }
-                _ => m.clone(),
-            }),
-            _ => self.message.clone(),
-        }
+    let mut out = Vec::new();
+    if let Some(t) = &e.type_ {
+        out.push(format!("{path}.type: {t}"));
     }
-
-    /// The deepest message: the last throwable with one, else the top message.
-    fn root_message(&self) -> Option<&str> {
-        self.throwables
-            .iter()
-            .rev()
-            .find_map(|(_, m)| m.as_deref())
-            .or(self.message.as_deref())
+    if let Some(m) = &e.message {
+        out.push(format!("{path}.message: {}", one_line(m)));
     }
-
-    fn messages(&self) -> Vec<&str> {
-        let mut out: Vec<&str> = self.message.iter().map(String::as_str).collect();
-        out.extend(self.throwables.iter().filter_map(|(_, m)| m.as_deref()));
-        out
+    if let Some(r) = &e.reason {
+        out.push(format!("{path}.additionalMetadata.reason: {r}"));
     }
-
-    fn is_validation(&self) -> bool {
-        self.type_
-            .as_deref()
-            .is_some_and(|t| t.ends_with("ValidationException"))
+    if let Some(c) = &e.http_code {
+        out.push(format!("{path}.additionalMetadata.httpResponseCode: {c}"));
     }
-
-    fn evidence(&self, raw: &str, path: &str) -> Vec<String> {
-        if !self.json {
-            return vec![format!("{path}: {}", one_line(raw))];
-        }
-        let mut out = Vec::new();
-        if let Some(t) = &self.type_ {
-            out.push(format!("{path}.type: {t}"));
-        }
-        if let Some(m) = &self.message {
-            out.push(format!("{path}.message: {}", one_line(m)));
-        }
-        if let Some(r) = &self.reason {
-            out.push(format!("{path}.additionalMetadata.reason: {r}"));
-        }
-        if let Some(c) = &self.http_code {
-            out.push(format!("{path}.additionalMetadata.httpResponseCode: {c}"));
-        }
-        let n = self.throwables.len();
-        for (i, (t, m)) in self.throwables.iter().enumerate().skip(n.saturating_sub(3)) {
-            out.push(format!(
-                "{path}.throwableList[{i}]: {}{}{}",
-                t.as_deref().unwrap_or("?"),
-                m.as_deref()
-                    .map(|m| format!(": {}", one_line(m)))
-                    .unwrap_or_default(),
-                if i + 1 == n { "   (root cause)" } else { "" }
-            ));
-        }
-        out
+    let n = e.throwables.len();
+    for (i, t) in e.throwables.iter().enumerate().skip(n.saturating_sub(3)) {
+        out.push(format!(
+            "{path}.throwableList[{i}]: {}{}{}",
+            t.type_.as_deref().unwrap_or("?"),
+            t.message
+                .as_deref()
+                .map(|m| format!(": {}", one_line(m)))
+                .unwrap_or_default(),
+            if i + 1 == n { "   (root cause)" } else { "" }
+        ));
     }
+    out
 }
 
 /// What decided the category, for the fix.
@@ -419,7 +329,7 @@ fn build(
     jm_pods: &[&Pod],
     group: ObjectRef,
 ) -> Finding {
-    let decoded = v.error.map(DecodedError::parse);
+    let decoded = v.error.map(OperatorError::parse);
     let event_reason = v
         .events
         .iter()
@@ -437,7 +347,7 @@ fn build(
         jm_pods,
         &first,
     );
-    let root = decoded.as_ref().and_then(DecodedError::root_summary);
+    let root = decoded.as_ref().and_then(OperatorError::root_summary);
     let title_reason = reason.as_deref().filter(|r| *r != "ValidationError");
     let mut f = Finding::new(
         &META,
@@ -468,7 +378,7 @@ fn build(
         }
     }
     if let (Some(d), Some(raw)) = (&decoded, v.error) {
-        for line in d.evidence(raw, "status.error") {
+        for line in error_evidence(d, raw, "status.error") {
             f = f.evidence(line);
         }
     }
@@ -502,7 +412,7 @@ const KUBE_REASONS: &[&str] = &[
 ];
 
 fn categorize(
-    decoded: Option<&DecodedError>,
+    decoded: Option<&OperatorError>,
     events: &[&Event],
     reason: Option<&str>,
     jm_pods: &[&Pod],
@@ -517,7 +427,7 @@ fn categorize(
     let joined = texts.join("\n");
     // 2. The validator's words: the catalogue's category when it knows the message, and the
     //    validator's own message for the fix (it names the field to change).
-    let validation = decoded.is_some_and(DecodedError::is_validation)
+    let validation = decoded.is_some_and(OperatorError::is_validation)
         || events
             .iter()
             .any(|e| e.reason.as_deref() == Some("ValidationError"));
@@ -739,7 +649,7 @@ fn fix(
     basis: &Basis,
     fd: Option<&FlinkDeployment>,
     jm_pods: &[&Pod],
-    decoded: Option<&DecodedError>,
+    decoded: Option<&OperatorError>,
 ) -> String {
     let (ns, name) = (v.ns, v.name);
     let kind = kubectl_kind(v.kind);
@@ -827,7 +737,7 @@ fn fix(
     // The root cause, when it is deeper than the message the evidence already shows.
     let root = decoded
         .filter(|d| !d.throwables.is_empty())
-        .and_then(DecodedError::root_message)
+        .and_then(OperatorError::root_message)
         .map(|m| format!("\n\nRoot cause reported by the operator: {}", short(m, 300)))
         .unwrap_or_default();
     format!("{specific}{root}{redeploy}")
@@ -1104,7 +1014,7 @@ status:
             .iter()
             .any(|e| e.contains("no FlinkDeployment session exists")));
         assert!(f[0].verify.contains("flinksessionjob wordcount"));
-        let d = DecodedError::parse("org.apache.flink.util.FlinkRuntimeException: boom");
+        let d = OperatorError::parse("org.apache.flink.util.FlinkRuntimeException: boom");
         assert_eq!(
             d.type_.as_deref(),
             Some("org.apache.flink.util.FlinkRuntimeException")
