@@ -477,7 +477,7 @@ fn categorize(
         }
     }
     // 4. Words the operator itself writes (and the catalogue may not know).
-    if let Some(c) = words_category(&joined) {
+    if let Some(c) = crate::signatures::words::category(&joined) {
         return (c, Basis::Words);
     }
     // 5. What the JobManager pods show.
@@ -530,84 +530,7 @@ fn categorize(
 /// Validator messages (DefaultValidator) by what they are about. Anything else the validator says
 /// is a spec error of the kind the admission webhook reports: `webhook_rejected`.
 fn validation_category(msg: &str) -> Category {
-    words_category(msg).unwrap_or(Category::WebhookRejected)
-}
-
-fn words_category(text: &str) -> Option<Category> {
-    let has = |ks: &[&str]| ks.iter().any(|k| text.contains(k));
-    Some(
-        if has(&[
-            "Flink Version must be defined",
-            "is not supported",
-            "UnsupportedFlinkVersion",
-        ]) && text.contains("link")
-        {
-            Category::FlinkVersionUnsupported
-        } else if has(&[
-            "HA metadata",
-            "Job Not Found",
-            "the configmaps have been deleted",
-            "Manual restore required",
-        ]) {
-            Category::JobmanagerRestartWithoutHa
-        } else if has(&[
-            "High availability should be enabled",
-            "HA must be enabled",
-            "high-availability.storageDir",
-        ]) {
-            Category::HaMisconfigured
-        } else if has(&["jarURI", "FileNotFoundException"]) && has(&["jar", "JAR"]) {
-            Category::JobJarNotFound
-        } else if has(&[
-            "ClassNotFoundException",
-            "Could not find the provided job class",
-            "NoClassDefFoundError",
-        ]) {
-            Category::JobEntryClassError
-        } else if has(&[
-            "NoResourceAvailableException",
-            "Could not acquire the minimum required resources",
-        ]) {
-            Category::NoSlots
-        } else if has(&["Could not find a file system implementation for scheme"]) {
-            Category::FilesystemPluginMissing
-        } else if has(&["exceeded quota", "failed quota"]) {
-            Category::ResourceQuotaExceeded
-        } else if has(&["is forbidden: User \"system:serviceaccount:"]) {
-            Category::RbacForbidden
-        } else if has(&[
-            "resource memory must be defined",
-            "memory.process.size",
-            "memory configuration",
-        ]) {
-            Category::MemoryConfigInvalid
-        } else if has(&["Checkpoint directory", "savepoint", "Savepoint"])
-            && has(&[
-                "restore",
-                "Restore",
-                "must be defined",
-                "not found",
-                "does not exist",
-            ])
-        {
-            Category::SavepointRestoreFailed
-        } else if has(&[
-            "Cannot switch from",
-            "can't be changed",
-            "UpgradeFailureException",
-        ]) {
-            Category::UpgradeFailed
-        } else if has(&[
-            "spec.serviceAccount must be defined",
-            "Forbidden Flink config key",
-            "must be larger than",
-            "is invalid, must consist",
-        ]) {
-            Category::WebhookRejected
-        } else {
-            return None;
-        },
-    )
+    crate::signatures::words::category(msg).unwrap_or(Category::WebhookRejected)
 }
 
 fn kubectl_kind(kind: &str) -> &'static str {

@@ -10,7 +10,6 @@
 //! or bumps `spec.restartNonce` to retry the same one.
 
 use super::flink_fatal_exit::event_line;
-use super::modes::words_category;
 use super::{Rule, RuleMeta};
 use crate::finding::{Category, Finding, ObjectRef, Severity};
 use crate::flink::names::KIND_FLINK_APPLICATION;
@@ -103,7 +102,7 @@ fn finding(s: &Snapshot, index: &Index, a: &FlinkApplication) -> Finding {
         words.push(' ');
         words.push_str(r);
     }
-    let category = words_category(&words).unwrap_or(Category::UpgradeFailed);
+    let category = crate::signatures::words::category(&words).unwrap_or(Category::UpgradeFailed);
     let cause = app_error
         .as_deref()
         .map(|e| one_line(innermost(e), 160))

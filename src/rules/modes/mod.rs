@@ -3,7 +3,6 @@
 //! slots, how to change its Flink configuration in its mode, access decisions, the commands that
 //! verify a fix. The clusters themselves come from `snapshot::index` (`Index::clusters`).
 
-use crate::finding::Category;
 use crate::flink::names::{KIND_FLINK_APPLICATION, KIND_FLINK_DEPLOYMENT};
 use crate::flink::rbac;
 use crate::snapshot::index::{pod_name, pod_namespace, Cluster, Conf};
@@ -223,68 +222,6 @@ pub fn kubernetes_ha(conf: &Conf) -> bool {
     crate::flink::permissions::ha_enabled(&conf.flat())
 }
 
-/// A category from the words of an error (Lyft's `lastSeenError`, its events).
-pub fn words_category(text: &str) -> Option<Category> {
-    let lower = text.to_ascii_lowercase();
-    let has = |ks: &[&str]| ks.iter().any(|k| lower.contains(&k.to_ascii_lowercase()));
-    Some(
-        if has(&[
-            "ClassNotFoundException",
-            "NoClassDefFoundError",
-            "Could not find the provided job class",
-            "entry class",
-        ]) {
-            Category::JobEntryClassError
-        } else if has(&[".jar"])
-            && has(&[
-                "not found",
-                "no such file",
-                "does not exist",
-                "404",
-                "FileNotFoundException",
-            ])
-        {
-            Category::JobJarNotFound
-        } else if has(&["Could not find a file system implementation for scheme"]) {
-            Category::FilesystemPluginMissing
-        } else if has(&[
-            "NoResourceAvailableException",
-            "Could not acquire the minimum required resources",
-        ]) {
-            Category::NoSlots
-        } else if has(&["exceeded quota", "failed quota"]) {
-            Category::ResourceQuotaExceeded
-        } else if has(&[
-            "ErrImagePull",
-            "ImagePullBackOff",
-            "pull access denied",
-            "manifest unknown",
-        ]) {
-            Category::ImagePullFailed
-        } else if has(&["is forbidden: User \"system:serviceaccount:"]) {
-            if has(&["operator"]) {
-                Category::OperatorRbacMissing
-            } else {
-                Category::RbacForbidden
-            }
-        } else if has(&["savepoint", "checkpoint"])
-            && has(&[
-                "restore",
-                "could not",
-                "failed",
-                "not found",
-                "does not exist",
-            ])
-        {
-            Category::SavepointRestoreFailed
-        } else if has(&["OutOfMemoryError"]) {
-            Category::JvmOutOfMemory
-        } else {
-            return None;
-        },
-    )
-}
-
 /// `flink:1.20.1-scala_2.12-java17` -> (1, 20), only for Flink's own images (a last path
 /// component named `flink`): an application image's tag is the application's version.
 pub fn flink_image_version(image: &str) -> Option<(u32, u32)> {
@@ -347,19 +284,6 @@ mod tests {
         assert_eq!(flink_version("v1_20"), Some((1, 20)));
         assert_eq!(flink_version("1.11"), Some((1, 11)));
         assert_eq!(flink_version("v2_0"), Some((2, 0)));
-    }
-
-    #[test]
-    fn categories_from_words() {
-        assert_eq!(
-            words_category("java.lang.ClassNotFoundException: com.example.Main"),
-            Some(Category::JobEntryClassError)
-        );
-        assert_eq!(
-            words_category("jar file job.jar not found in /opt/flink/usrlib"),
-            Some(Category::JobJarNotFound)
-        );
-        assert_eq!(words_category("everything is fine"), None);
     }
 
     #[test]

@@ -1,0 +1,139 @@
+//! The last resort of the status rules: a category from the words of an error that no signature
+//! matched (the Apache operator's `status.error` and events, Lyft's `lastSeenError`). Signatures
+//! come first; these are the phrases those operators write around the failures they relay.
+
+use crate::finding::Category;
+
+/// The category the words point at, most specific first; `None` when they point at none.
+pub fn category(text: &str) -> Option<Category> {
+    let lower = text.to_ascii_lowercase();
+    let has = |ks: &[&str]| ks.iter().any(|k| lower.contains(&k.to_ascii_lowercase()));
+    Some(
+        if has(&[
+            "Flink Version must be defined",
+            "is not supported",
+            "UnsupportedFlinkVersion",
+        ]) && lower.contains("flink")
+        {
+            Category::FlinkVersionUnsupported
+        } else if has(&[
+            "HA metadata",
+            "Job Not Found",
+            "the configmaps have been deleted",
+            "Manual restore required",
+        ]) {
+            Category::JobmanagerRestartWithoutHa
+        } else if has(&[
+            "High availability should be enabled",
+            "HA must be enabled",
+            "high-availability.storageDir",
+        ]) {
+            Category::HaMisconfigured
+        } else if has(&[
+            "ClassNotFoundException",
+            "NoClassDefFoundError",
+            "Could not find the provided job class",
+            "entry class",
+        ]) {
+            Category::JobEntryClassError
+        } else if (has(&["jarURI", "FileNotFoundException"]) && lower.contains("jar"))
+            || (has(&[".jar"]) && has(&["not found", "no such file", "does not exist", "404"]))
+        {
+            Category::JobJarNotFound
+        } else if has(&["Could not find a file system implementation for scheme"]) {
+            Category::FilesystemPluginMissing
+        } else if has(&[
+            "NoResourceAvailableException",
+            "Could not acquire the minimum required resources",
+        ]) {
+            Category::NoSlots
+        } else if has(&["exceeded quota", "failed quota"]) {
+            Category::ResourceQuotaExceeded
+        } else if has(&[
+            "ErrImagePull",
+            "ImagePullBackOff",
+            "pull access denied",
+            "manifest unknown",
+        ]) {
+            Category::ImagePullFailed
+        } else if let Some(user) = forbidden_service_account(&lower) {
+            if user.contains("operator") {
+                Category::OperatorRbacMissing
+            } else {
+                Category::RbacForbidden
+            }
+        } else if has(&[
+            "resource memory must be defined",
+            "memory.process.size",
+            "memory configuration",
+        ]) {
+            Category::MemoryConfigInvalid
+        } else if has(&["Checkpoint directory", "savepoint", "checkpoint"])
+            && has(&[
+                "restore",
+                "must be defined",
+                "not found",
+                "does not exist",
+                "could not",
+                "failed",
+            ])
+        {
+            Category::SavepointRestoreFailed
+        } else if has(&["OutOfMemoryError"]) {
+            Category::JvmOutOfMemory
+        } else if has(&[
+            "Cannot switch from",
+            "can't be changed",
+            "UpgradeFailureException",
+        ]) {
+            Category::UpgradeFailed
+        } else if has(&[
+            "spec.serviceAccount must be defined",
+            "Forbidden Flink config key",
+            "must be larger than",
+            "is invalid, must consist",
+        ]) {
+            Category::WebhookRejected
+        } else {
+            return None;
+        },
+    )
+}
+
+/// `ns:name` of the ServiceAccount in an API server 403 (`is forbidden: User
+/// "system:serviceaccount:ns:name"`), lowercased text in, if there is one.
+fn forbidden_service_account(lower: &str) -> Option<&str> {
+    const HEAD: &str = "is forbidden: user \"system:serviceaccount:";
+    let rest = &lower[lower.find(HEAD)? + HEAD.len()..];
+    Some(&rest[..rest.find('"')?])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_phrases_of_both_operators() {
+        assert_eq!(
+            category("java.lang.ClassNotFoundException: com.example.Main"),
+            Some(Category::JobEntryClassError)
+        );
+        assert_eq!(
+            category("jar file job.jar not found in /opt/flink/usrlib"),
+            Some(Category::JobJarNotFound)
+        );
+        assert_eq!(
+            category("HA metadata not available to restore from last state"),
+            Some(Category::JobmanagerRestartWithoutHa)
+        );
+        assert_eq!(category("everything is fine"), None);
+    }
+
+    #[test]
+    fn a_403_is_the_operator_s_only_when_its_account_is() {
+        let jm = r#"org.apache.flink.kubernetes.operator.exception.ReconciliationException: pods is forbidden: User "system:serviceaccount:analytics:default" cannot list"#;
+        assert_eq!(category(jm), Some(Category::RbacForbidden));
+        let op = r#"flinkapplications.flink.k8s.io "x" is forbidden: User "system:serviceaccount:flink-operator:flinkoperator" cannot update"#;
+        assert_eq!(category(op), Some(Category::OperatorRbacMissing));
+    }
+}
