@@ -9,7 +9,7 @@
 //! `bundle::public_only`: the public certificate keys, never a private key or password.
 
 use super::gather::{classify, list, list_cluster, list_dynamic, Failure};
-use crate::rules::install as names;
+use crate::flink::install as names;
 use crate::snapshot::bundle::public_only;
 use crate::snapshot::{Gap, GapReason, LogKey, Snapshot};
 use k8s_openapi::api::admissionregistration::v1::{

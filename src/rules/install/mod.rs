@@ -19,44 +19,12 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 
-pub const OPERATOR_LABEL: &str = "app.kubernetes.io/name";
-pub const CHART: &str = "flink-kubernetes-operator";
-pub const OPERATOR_CONTAINER: &str = "flink-kubernetes-operator";
-pub const WEBHOOK_CONTAINER: &str = "flink-webhook";
-pub const CONFIG_MAP: &str = "flink-operator-config";
-pub const TLS_SECRET: &str = "webhook-server-cert";
-pub const PASSWORD_SECRET: &str = "flink-operator-webhook-secret";
-pub const CERTIFICATE: &str = "flink-operator-serving-cert";
-pub const INJECT_CA_FROM: &str = "cert-manager.io/inject-ca-from";
-pub const CERT_MANAGER_CRD: &str = "certificates.cert-manager.io";
-pub const CERT_MANAGER_GROUP: &str = "cert-manager.io";
-pub const WEBHOOK_PORT: i32 = 9443;
-pub const VALIDATING: &str = "ValidatingWebhookConfiguration";
-pub const MUTATING: &str = "MutatingWebhookConfiguration";
-/// The chart's Helm repository (the release the project's facts are pinned to).
-pub const HELM_REPO: &str = "https://downloads.apache.org/flink/flink-kubernetes-operator-1.15.0/";
-pub const CERT_MANAGER_MANIFEST: &str =
-    "https://github.com/cert-manager/cert-manager/releases/download/v1.18.2/cert-manager.yaml";
-/// How long a Flink resource may go without a status before "nothing reconciles it" is a fact.
-pub const UNRECONCILED_AFTER: i64 = 120;
-/// The Flink CRDs: name, kind, plural.
-pub const FLINK_CRDS: &[(&str, &str, &str)] = &[
-    (
-        "flinkdeployments.flink.apache.org",
-        "FlinkDeployment",
-        "flinkdeployments",
-    ),
-    (
-        "flinksessionjobs.flink.apache.org",
-        "FlinkSessionJob",
-        "flinksessionjobs",
-    ),
-    (
-        "flinkstatesnapshots.flink.apache.org",
-        "FlinkStateSnapshot",
-        "flinkstatesnapshots",
-    ),
-];
+pub use crate::flink::install::{
+    CERTIFICATE, CERT_MANAGER_CRD, CERT_MANAGER_GROUP, CERT_MANAGER_MANIFEST, CHART, CONFIG_MAP,
+    FLINK_CRDS, HELM_REPO, INJECT_CA_FROM, MUTATING, OPERATOR_CONTAINER, OPERATOR_LABEL,
+    PASSWORD_SECRET, TLS_SECRET, UNRECONCILED_AFTER, VALIDATING, WATCHED_KEY, WEBHOOK_CONTAINER,
+    WEBHOOK_PORT,
+};
 
 /// The link key every finding about one installation carries, so rank chains them.
 pub fn link(namespace: &str) -> String {
@@ -351,8 +319,6 @@ impl<'a> Operator<'a> {
         format!("{OPERATOR_LABEL}={CHART}")
     }
 }
-
-pub const WATCHED_KEY: &str = "kubernetes.operator.watched.namespaces";
 
 /// `kubernetes.operator.watched.namespaces` from a Flink configuration file: flat `key: value`
 /// lines (flink-conf.yaml), or nested YAML (config.yaml, Flink 1.19+), a list or a string.
