@@ -174,3 +174,44 @@ fn imports_go_down_the_layers_only() {
         gone.join(", ")
     );
 }
+
+/// The rule modules (`src/rules/<rule>.rs`): each stands alone. What rules share lives in
+/// `rules::support` (or below, in the domain); a rule never imports another rule, and support
+/// never imports a rule.
+#[test]
+fn no_rule_imports_another_rule() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/rules");
+    let rules: BTreeSet<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| {
+            let p = e.unwrap().path();
+            let stem = p.file_stem()?.to_string_lossy().to_string();
+            (p.extension().is_some_and(|x| x == "rs") && stem != "mod" && stem != "testing")
+                .then_some(stem)
+        })
+        .collect();
+    assert!(rules.len() > 20, "rules not found in {}", dir.display());
+    let mut files = Vec::new();
+    rust_files(&dir, &mut files);
+    let mut wrong = Vec::new();
+    for f in &files {
+        let this = f.file_stem().unwrap().to_string_lossy().to_string();
+        let text = std::fs::read_to_string(f).unwrap();
+        let code = text.split("#[cfg(test)]").next().unwrap_or("");
+        for r in rules.iter().filter(|r| **r != this) {
+            for path in [format!("super::{r}::"), format!("crate::rules::{r}::")] {
+                if code.contains(&path) {
+                    wrong.push(format!(
+                        "{} uses {path}",
+                        f.strip_prefix(&dir).unwrap().display()
+                    ));
+                }
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "rules must not import each other:\n{}",
+        wrong.join("\n")
+    );
+}

@@ -4,7 +4,7 @@
 //! webhook chain: without it there is no TLS Secret, the operator pod cannot mount its keystore,
 //! no caBundle is injected, and the webhooks have no endpoint.
 
-use super::install::{
+use super::support::install::{
     self, cert_manager_installed, cert_manager_object, flink_hooks, ready_condition, release_in,
 };
 use super::{Rule, RuleMeta};
@@ -227,7 +227,7 @@ fn symptoms(s: &Snapshot, ns: &str, tls: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::install::testing::{healthy_yaml, load, without, NS};
+    use crate::rules::support::install::testing::{healthy_yaml, load, without, NS};
     use crate::rules::testing::run;
 
     fn no_cert_manager() -> String {

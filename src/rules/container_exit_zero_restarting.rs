@@ -1,7 +1,7 @@
 //! FLK102: a container exits 0 yet is restarted (restartPolicy Always): it has nothing to do.
 //! A symptom: the usual cause is a misnamed main container kept as a sidecar (FLK101).
 
-use super::pod_status::{containers, restart_policy};
+use super::support::pod_status::{containers, restart_policy};
 use super::{Rule, RuleMeta};
 use crate::finding::{link, Category, Finding, ObjectRef, Severity};
 use crate::snapshot::index::{pod_name, pod_namespace};

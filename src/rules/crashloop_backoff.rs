@@ -21,11 +21,11 @@
 //!   being a symptom it ranks below (and folds under) any real cause another rule finds, where
 //!   naming a root-cause category without evidence for it would mislead.
 
-use super::flink_fatal_exit::{
+use super::support::containers::{
     component_title, container_events, event_line, handled_here, is_flink_container, logs_command,
     one_line, state_line, status_verify, termination_line, with_category, LogEvidence,
 };
-use super::pod_status::{containers, restart_policy, ContainerView};
+use super::support::pod_status::{containers, restart_policy, ContainerView};
 use super::{Rule, RuleMeta};
 use crate::finding::{link, Category, Finding, ObjectRef, Severity};
 use crate::flink::names::{LABEL_APP, MAIN_CONTAINER};
@@ -530,7 +530,7 @@ message: Back-off restarting failed container flink-main-container in pod orders
 
     #[test]
     fn scenario_bundles() {
-        use crate::rules::flink_fatal_exit::{scenario, HEALTHY_SCENARIOS};
+        use crate::rules::testing::{scenario, HEALTHY_SCENARIOS};
         let f = run(&CrashLoopBackOff, &scenario("crashloop-image-incompatible"));
         assert_eq!(f.len(), 1);
         assert_eq!(f[0].category, Category::ImageIncompatible);

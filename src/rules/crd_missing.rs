@@ -6,7 +6,7 @@
 //! again once deleted, so a CRD removed by hand (or a chart installed with `--skip-crds`) stays
 //! missing; the operator then cannot start its informers for that kind.
 
-use super::install::{self, crd_present, crds_read, operators, FLINK_CRDS};
+use super::support::install::{self, crd_present, crds_read, operators, FLINK_CRDS};
 use super::{Rule, RuleMeta};
 use crate::finding::{Category, Finding, ObjectRef, Severity};
 use crate::flink::names::GROUP;
@@ -111,7 +111,7 @@ impl Rule for CrdMissing {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::install::testing::{healthy_yaml, load, without};
+    use crate::rules::support::install::testing::{healthy_yaml, load, without};
     use crate::rules::testing::run;
     use crate::snapshot::Gap;
 

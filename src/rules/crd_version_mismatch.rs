@@ -6,7 +6,7 @@
 //!   when the operator is upgraded with `helm upgrade`, which never installs or updates CRDs.
 //! - A Flink CRD that does not serve `v1beta1`, the only version the operator reads and writes.
 
-use super::install::{self, crd_present, crds_read, operators};
+use super::support::install::{self, crd_present, crds_read, operators};
 use super::{Rule, RuleMeta};
 use crate::finding::{Category, Finding, ObjectRef, Severity};
 use crate::flink::names::{GROUP, VERSION};
@@ -150,7 +150,7 @@ fn log_line(s: &Snapshot, op: &install::Operator, needle: &str) -> Option<String
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::install::testing::{healthy_yaml, load, without, NS};
+    use crate::rules::support::install::testing::{healthy_yaml, load, without, NS};
     use crate::rules::testing::{run, with_log};
 
     fn skewed() -> Snapshot {

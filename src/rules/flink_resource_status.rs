@@ -19,8 +19,8 @@
 //! pods. This is the CR-level view of a failure whose pod-level cause other rules report
 //! (FLK101, FLK103-FLK109, FLK501 list FLK401 in their `explains`), so it folds under them.
 
-use super::flink_fatal_exit::{one_line, roots};
-use super::pod_status::containers;
+use super::support::containers::{one_line, roots};
+use super::support::pod_status::containers;
 use super::{Rule, RuleMeta};
 use crate::finding::{Category, Finding, ObjectRef, Severity};
 use crate::flink::names::LABEL_COMPONENT;
@@ -389,7 +389,7 @@ fn build(
         ));
     }
     for e in v.events.iter().rev().take(4).rev() {
-        f = f.evidence(super::flink_fatal_exit::event_line(e));
+        f = f.evidence(super::support::containers::event_line(e));
     }
     if let Basis::Pod(p) = &basis {
         f = f.evidence(p.clone());
@@ -960,7 +960,7 @@ status:
 
     #[test]
     fn scenario_bundles() {
-        use crate::rules::flink_fatal_exit::{scenario, HEALTHY_SCENARIOS};
+        use crate::rules::testing::{scenario, HEALTHY_SCENARIOS};
         for (name, category) in [
             (
                 "flink-resource-status-validation",

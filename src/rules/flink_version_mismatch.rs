@@ -13,7 +13,7 @@
 //! `.../flink:2.0`): the tag of an application image (`registry/ledger-flink:2.3.0`) is the
 //! application's version, not Flink's.
 
-use super::modes::{flink_image_version, flink_version};
+use super::support::modes::{flink_image_version, flink_version};
 use super::{Rule, RuleMeta};
 use crate::finding::{Category, Finding, ObjectRef, Severity};
 use crate::flink::names::MAIN_CONTAINER;
@@ -222,14 +222,14 @@ spec: {containers: [{name: jobmanager, image: "flink:1.11.2-scala_2.12"}]}
 
     #[test]
     fn scenario_bundles() {
-        use crate::rules::flink_fatal_exit::{scenario, HEALTHY_SCENARIOS};
+        use crate::rules::testing::{scenario, HEALTHY_SCENARIOS};
         assert_eq!(
             run(&FlinkVersionMismatch, &scenario("mode-lyft-deploy-failed")).len(),
             1
         );
         for name in HEALTHY_SCENARIOS
             .iter()
-            .chain(crate::rules::modes::HEALTHY_MODE_SCENARIOS)
+            .chain(crate::rules::support::modes::HEALTHY_MODE_SCENARIOS)
         {
             assert!(
                 run(&FlinkVersionMismatch, &scenario(name)).is_empty(),

@@ -11,7 +11,7 @@
 //! Decided by the authorizer's answer when the gather asked it, else by the RBAC objects read;
 //! silent when neither can say (a bundle without RBAC objects).
 
-use super::modes::{free_role_name, kubernetes_ha, may, Decided};
+use super::support::modes::{free_role_name, kubernetes_ha, may, Decided};
 use super::{Rule, RuleMeta};
 use crate::finding::{link, Category, Finding, Severity};
 use crate::flink::permissions;
@@ -179,7 +179,7 @@ subjects: [{{kind: ServiceAccount, name: flink, namespace: flink}}]
 
     #[test]
     fn scenario_bundles() {
-        use crate::rules::flink_fatal_exit::{scenario, HEALTHY_SCENARIOS};
+        use crate::rules::testing::{scenario, HEALTHY_SCENARIOS};
         let f = run(
             &HaConfigmapRightsMissing,
             &scenario("mode-native-ha-incomplete"),
@@ -187,7 +187,7 @@ subjects: [{{kind: ServiceAccount, name: flink, namespace: flink}}]
         assert_eq!(f.len(), 1, "{f:#?}");
         for name in HEALTHY_SCENARIOS
             .iter()
-            .chain(crate::rules::modes::HEALTHY_MODE_SCENARIOS)
+            .chain(crate::rules::support::modes::HEALTHY_MODE_SCENARIOS)
             .chain(&["flink-fatal-exit", "oom-killed"])
         {
             assert!(

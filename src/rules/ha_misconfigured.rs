@@ -14,7 +14,7 @@
 //! is `kubectl flink lint`'s (FLK457). Explains the JobManager's fatal exit (FLK103) and the
 //! FlinkDeployment's error status (FLK401).
 
-use super::modes::{conf_fix, ha_mode, pods_verify};
+use super::support::modes::{conf_fix, ha_mode, pods_verify};
 use super::{Rule, RuleMeta};
 use crate::finding::{Category, Finding, Severity};
 use crate::snapshot::index::{deployment_replicas, meta_name, Cluster, Conf, Index, Mode};
@@ -283,20 +283,20 @@ status: {replicas: 2, readyReplicas: 2}
 
     #[test]
     fn leaves_the_operators_validation_error_to_flk401() {
-        let s = crate::rules::flink_fatal_exit::scenario("flink-resource-status-validation");
+        let s = crate::rules::testing::scenario("flink-resource-status-validation");
         assert!(run(&HaMisconfigured, &s).is_empty());
     }
 
     #[test]
     fn scenario_bundles() {
-        use crate::rules::flink_fatal_exit::{scenario, HEALTHY_SCENARIOS};
+        use crate::rules::testing::{scenario, HEALTHY_SCENARIOS};
         let f = run(&HaMisconfigured, &scenario("mode-native-ha-incomplete"));
         assert_eq!(f.len(), 1, "{f:#?}");
         let f = run(&HaMisconfigured, &scenario("mode-native-exposed"));
         assert_eq!(f.len(), 1, "{f:#?}");
         for name in HEALTHY_SCENARIOS
             .iter()
-            .chain(crate::rules::modes::HEALTHY_MODE_SCENARIOS)
+            .chain(crate::rules::support::modes::HEALTHY_MODE_SCENARIOS)
         {
             assert!(run(&HaMisconfigured, &scenario(name)).is_empty(), "{name}");
         }

@@ -10,10 +10,10 @@
 //! Flink's main container takes its image from `spec.image` of the FlinkDeployment (Flink overwrites
 //! the main container's image); sidecars and init containers take theirs from the pod template.
 
-use super::flink_fatal_exit::{
+use super::support::containers::{
     component_title, container_events, event_line, one_line, state_line,
 };
-use super::pod_status::{containers, ContainerView};
+use super::support::pod_status::{containers, ContainerView};
 use super::{Rule, RuleMeta};
 use crate::finding::{link, Category, Finding, ObjectRef, Severity};
 use crate::flink::names::{LABEL_APP, LABEL_COMPONENT, MAIN_CONTAINER};
@@ -537,7 +537,7 @@ status:
 
     #[test]
     fn scenario_bundles() {
-        use crate::rules::flink_fatal_exit::{scenario, HEALTHY_SCENARIOS};
+        use crate::rules::testing::{scenario, HEALTHY_SCENARIOS};
         let f = run(&ImagePullFailed, &scenario("image-pull-failed"));
         assert_eq!(f.len(), 1);
         assert!(f[0].title.contains("credentials"), "{}", f[0].title);

@@ -12,7 +12,7 @@
 //! `java.lang.OutOfMemoryError` messages as Flink logs them (`TaskManagerExceptionUtils`,
 //! `ClusterEntryPointExceptionUtils` in apache/flink flink-runtime) matched here.
 
-use super::flink_fatal_exit::one_line;
+use super::support::containers::one_line;
 use super::{Rule, RuleMeta};
 use crate::finding::{link, Category, Finding, ObjectRef, Severity};
 use crate::flink::names::{LABEL_APP, LABEL_COMPONENT};
@@ -443,7 +443,7 @@ status:
 
     #[test]
     fn scenario_bundles() {
-        use crate::rules::flink_fatal_exit::{scenario, HEALTHY_SCENARIOS};
+        use crate::rules::testing::{scenario, HEALTHY_SCENARIOS};
         let f = run(&JvmOutOfMemory, &scenario("jvm-out-of-memory"));
         assert_eq!(f.len(), 1);
         assert!(f[0].title.contains("Metaspace"));

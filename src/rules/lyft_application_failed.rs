@@ -9,7 +9,7 @@
 //! The Lyft operator does not retry a DeployFailed application by itself: the fix changes the spec,
 //! or bumps `spec.restartNonce` to retry the same one.
 
-use super::flink_fatal_exit::event_line;
+use super::support::containers::event_line;
 use super::{Rule, RuleMeta};
 use crate::finding::{Category, Finding, ObjectRef, Severity};
 use crate::flink::names::KIND_FLINK_APPLICATION;
@@ -266,13 +266,13 @@ lastTimestamp: "2026-11-28T10:00:00Z"
 
     #[test]
     fn scenario_bundles() {
-        use crate::rules::flink_fatal_exit::{scenario, HEALTHY_SCENARIOS};
+        use crate::rules::testing::{scenario, HEALTHY_SCENARIOS};
         let f = run(&LyftApplicationFailed, &scenario("mode-lyft-deploy-failed"));
         assert_eq!(f.len(), 1, "{f:#?}");
         assert_eq!(f[0].category, Category::JobEntryClassError);
         for name in HEALTHY_SCENARIOS
             .iter()
-            .chain(crate::rules::modes::HEALTHY_MODE_SCENARIOS)
+            .chain(crate::rules::support::modes::HEALTHY_MODE_SCENARIOS)
         {
             assert!(
                 run(&LyftApplicationFailed, &scenario(name)).is_empty(),

@@ -7,7 +7,7 @@
 use crate::finding::Finding;
 use crate::snapshot::{Index, Snapshot};
 
-pub mod pod_status;
+pub mod support;
 
 mod cert_manager_missing;
 mod container_exit_zero_restarting;
@@ -22,11 +22,9 @@ mod ha_configmap_rights_missing;
 mod ha_misconfigured;
 mod image_pull_failed;
 mod inspect_forbidden;
-pub(crate) mod install;
 mod jvm_out_of_memory;
 mod lyft_application_failed;
 mod main_container_misnamed;
-pub(crate) mod modes;
 mod oom_killed;
 mod operator_not_running;
 mod operator_not_watching_namespace;

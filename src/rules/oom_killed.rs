@@ -16,10 +16,10 @@
 //! The quantity parsers here (Kubernetes quantities and Flink memory sizes) are shared with
 //! FLK108 (resource_quota_exceeded).
 
-use super::flink_fatal_exit::{
+use super::support::containers::{
     component_title, one_line, pod_verify, state_line, termination_line,
 };
-use super::pod_status::{containers, ContainerView};
+use super::support::pod_status::{containers, ContainerView};
 use super::{Rule, RuleMeta};
 use crate::finding::{link, Category, Finding, ObjectRef, Severity};
 use crate::flink::names::{LABEL_APP, LABEL_COMPONENT, MAIN_CONTAINER};
@@ -668,7 +668,7 @@ status:
 
     #[test]
     fn scenario_bundles() {
-        use crate::rules::flink_fatal_exit::{scenario, HEALTHY_SCENARIOS};
+        use crate::rules::testing::{scenario, HEALTHY_SCENARIOS};
         let f = run(&OomKilled, &scenario("oom-killed"));
         assert_eq!(f.len(), 1);
         assert!(

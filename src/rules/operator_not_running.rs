@@ -6,7 +6,7 @@
 //! and Flink resources have waited for a status for a while: an operator we cannot recognise
 //! (another chart, a renamed label) still reconciles, and then they have one.
 
-use super::install::{
+use super::support::install::{
     self, operators, pod_name, pod_troubles, Operator, Trouble, OPERATOR_CONTAINER,
     WEBHOOK_CONTAINER,
 };
@@ -333,7 +333,7 @@ fn short(detail: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::install::testing::{healthy_yaml, load, without, NS};
+    use crate::rules::support::install::testing::{healthy_yaml, load, without, NS};
     use crate::rules::testing::run;
 
     const POD_STATUS: &str = r#"status:

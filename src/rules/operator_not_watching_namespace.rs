@@ -3,7 +3,7 @@
 //! it: no status, no JobManager, no event. With several operators, a namespace counts as watched
 //! when any of them watches it.
 
-use super::install::{self, operators, Operator};
+use super::support::install::{self, operators, Operator};
 use super::{Rule, RuleMeta};
 use crate::finding::{Category, Finding, ObjectRef, Severity};
 use crate::flink::units::human_duration;
@@ -160,7 +160,7 @@ fn fix(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::install::testing::{healthy_yaml, load};
+    use crate::rules::support::install::testing::{healthy_yaml, load};
     use crate::rules::testing::run;
 
     fn watching(list: &str, with_status: bool) -> Snapshot {

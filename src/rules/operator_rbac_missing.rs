@@ -5,7 +5,7 @@
 //! operator watches (or cluster-wide, when it watches all); silent when the RBAC objects there
 //! were not all read. The operator then logs 403s and reconciles nothing.
 
-use super::install::{self, operators, Operator};
+use super::support::install::{self, operators, Operator};
 use super::{Rule, RuleMeta};
 use crate::finding::{link, Category, Finding, ObjectRef, Severity};
 use crate::flink::names::GROUP;
@@ -206,7 +206,7 @@ fn finding(op: &Operator, sa: &str, denied: &[(String, String)]) -> Finding {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::install::testing::{healthy_yaml, load};
+    use crate::rules::support::install::testing::{healthy_yaml, load};
     use crate::rules::testing::run;
 
     fn with_rbac(yaml: &str, rbac: &str) -> Snapshot {

@@ -9,7 +9,7 @@
 //! Pods that a quota or LimitRange refuses are never created, so they are not Pending: that is
 //! FLK108 (resource_quota_exceeded).
 
-use super::flink_fatal_exit::{event_line, one_line};
+use super::support::containers::{event_line, one_line};
 use super::{Rule, RuleMeta};
 use crate::finding::{Category, Finding, ObjectRef, Severity};
 use crate::flink::names::{LABEL_APP, LABEL_COMPONENT};
@@ -568,7 +568,7 @@ message: "0/3 nodes are available: 1 node(s) had untolerated taint {dedicated: s
 
     #[test]
     fn scenario_bundles() {
-        use crate::rules::flink_fatal_exit::{scenario, HEALTHY_SCENARIOS};
+        use crate::rules::testing::{scenario, HEALTHY_SCENARIOS};
         let f = run(&PodUnschedulable, &scenario("pod-unschedulable"));
         assert_eq!(f.len(), 2, "one per Pending TaskManager (rank folds them)");
         assert!(f.iter().all(|f| f.title

@@ -12,7 +12,7 @@
 //! The messages are the API server's (quota admission and LimitRanger); the fix computes the
 //! quota the pod needs from the numbers they carry.
 
-use super::flink_fatal_exit::{event_line, one_line};
+use super::support::containers::{event_line, one_line};
 use super::{Rule, RuleMeta};
 use crate::finding::{Category, Finding, ObjectRef, Severity};
 use crate::flink::units::{format_bytes, parse_quantity, parse_resource_memory};
@@ -558,7 +558,7 @@ message: 'Error creating: pods "orders-7d9f8c6b5-xk2lp" is forbidden: exceeded q
 
     #[test]
     fn scenario_bundles() {
-        use crate::rules::flink_fatal_exit::{scenario, HEALTHY_SCENARIOS};
+        use crate::rules::testing::{scenario, HEALTHY_SCENARIOS};
         let f = run(&ResourceQuotaExceeded, &scenario("resource-quota-exceeded"));
         assert_eq!(f.len(), 1, "events of the ReplicaSet, the CR and the Deployment's condition are one finding: {f:?}");
         assert!(

@@ -11,7 +11,7 @@
 //! Critical for a LoadBalancer, a warning for a NodePort or a LoadBalancer the cloud is asked to
 //! keep internal (an annotation): reachable from the network, still without authentication.
 
-use super::modes::conf_fix;
+use super::support::modes::conf_fix;
 use super::{Rule, RuleMeta};
 use crate::finding::{Category, Finding, ObjectRef, Severity};
 use crate::flink::names::KIND_FLINK_CLUSTER;
@@ -315,13 +315,13 @@ status: {loadBalancer: {ingress: [{ip: 203.0.113.10}]}}
 
     #[test]
     fn scenario_bundles() {
-        use crate::rules::flink_fatal_exit::{scenario, HEALTHY_SCENARIOS};
+        use crate::rules::testing::{scenario, HEALTHY_SCENARIOS};
         let f = run(&RestExposedPublicly, &scenario("mode-native-exposed"));
         assert_eq!(f.len(), 1, "{f:#?}");
         assert_eq!(f[0].object.kind, "Service");
         for name in HEALTHY_SCENARIOS
             .iter()
-            .chain(crate::rules::modes::HEALTHY_MODE_SCENARIOS)
+            .chain(crate::rules::support::modes::HEALTHY_MODE_SCENARIOS)
         {
             assert!(
                 run(&RestExposedPublicly, &scenario(name)).is_empty(),

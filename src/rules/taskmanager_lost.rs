@@ -13,7 +13,7 @@
 //! unreported, and so do OOM kills, which FLK107 (`oom_killed`) reports with their memory fix.
 //! The fix keeps released TaskManagers (and their logs) longer while debugging.
 
-use super::modes::{conf_fix, conf_verify, jobmanager_logs, pods_verify};
+use super::support::modes::{conf_fix, conf_verify, jobmanager_logs, pods_verify};
 use super::{Rule, RuleMeta};
 use crate::finding::{Category, Finding, Severity};
 use crate::signatures::redact;
@@ -296,13 +296,13 @@ mod tests {
 
     #[test]
     fn scenario_bundles() {
-        use crate::rules::flink_fatal_exit::{scenario, HEALTHY_SCENARIOS};
+        use crate::rules::testing::{scenario, HEALTHY_SCENARIOS};
         let f = run(&TaskmanagerLost, &scenario("mode-native-tm-lost"));
         assert_eq!(f.len(), 1, "{f:#?}");
         assert_eq!(f[0].object.kind, "FlinkCluster");
         for name in HEALTHY_SCENARIOS
             .iter()
-            .chain(crate::rules::modes::HEALTHY_MODE_SCENARIOS)
+            .chain(crate::rules::support::modes::HEALTHY_MODE_SCENARIOS)
         {
             assert!(run(&TaskmanagerLost, &scenario(name)).is_empty(), "{name}");
         }

@@ -12,7 +12,7 @@
 //! Silent for the reactive and adaptive schedulers and the operator's autoscaler, which fit the
 //! job to the slots there are.
 
-use super::modes::{ceil_div, parallelism, slots};
+use super::support::modes::{ceil_div, parallelism, slots};
 use super::{Rule, RuleMeta};
 use crate::finding::{Category, Finding, ObjectRef, Severity};
 use crate::flink::names::LABEL_LYFT_HASH;
@@ -246,7 +246,7 @@ spec:
 
     #[test]
     fn scenario_bundles() {
-        use crate::rules::flink_fatal_exit::{scenario, HEALTHY_SCENARIOS};
+        use crate::rules::testing::{scenario, HEALTHY_SCENARIOS};
         assert_eq!(
             run(
                 &TaskmanagerReplicasShort,
@@ -265,7 +265,7 @@ spec:
         );
         for name in HEALTHY_SCENARIOS
             .iter()
-            .chain(crate::rules::modes::HEALTHY_MODE_SCENARIOS)
+            .chain(crate::rules::support::modes::HEALTHY_MODE_SCENARIOS)
         {
             assert!(
                 run(&TaskmanagerReplicasShort, &scenario(name)).is_empty(),

@@ -12,7 +12,7 @@
 //! Silent when the authorizer (or the RBAC objects read) now allows `create pods`: the
 //! JobManager retries, so the pods are on their way.
 
-use super::modes::{
+use super::support::modes::{
     ceil_div, free_role_name, jobmanager_logs, may, parallelism, pods_verify, slots, Decided,
 };
 use super::{Rule, RuleMeta};
@@ -155,7 +155,7 @@ fn finding(
         Some((_, d)) => format!("confirmed by {}: system:serviceaccount:{sa_ns}:{sa} may not create pods in namespace {ns}", d.label()),
         None => "not confirmed: no access review or RBAC objects were readable".to_string(),
     });
-    let ha = crate::rules::modes::kubernetes_ha(conf);
+    let ha = crate::rules::support::modes::kubernetes_ha(conf);
     let rules = permissions::merge_rules(
         &permissions::needs(Component::JobManager, c.mode.permissions(), ha),
         &[],
@@ -316,7 +316,7 @@ status: {phase: Running}
 
     #[test]
     fn scenario_bundles() {
-        use crate::rules::flink_fatal_exit::{scenario, HEALTHY_SCENARIOS};
+        use crate::rules::testing::{scenario, HEALTHY_SCENARIOS};
         let f = run(
             &TaskmanagersNotCreated,
             &scenario("mode-native-tm-forbidden"),
@@ -324,7 +324,7 @@ status: {phase: Running}
         assert_eq!(f.len(), 1, "{f:#?}");
         for name in HEALTHY_SCENARIOS
             .iter()
-            .chain(crate::rules::modes::HEALTHY_MODE_SCENARIOS)
+            .chain(crate::rules::support::modes::HEALTHY_MODE_SCENARIOS)
         {
             assert!(
                 run(&TaskmanagersNotCreated, &scenario(name)).is_empty(),

@@ -95,3 +95,14 @@ status:
     restartCount: 0
     state: {running: {startedAt: "2026-11-20T10:00:30Z"}}
 "#;
+
+/// A scenario bundle of tests/scenarios, loaded as `doctor --from` loads it.
+pub fn scenario(name: &str) -> Snapshot {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/scenarios")
+        .join(name);
+    crate::snapshot::bundle::load(&dir).unwrap_or_else(|e| panic!("scenario {name}: {e}"))
+}
+
+/// The healthy scenario bundles, on which no rule may fire.
+pub const HEALTHY_SCENARIOS: &[&str] = &["healthy-application", "healthy-session"];

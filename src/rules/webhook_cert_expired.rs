@@ -4,8 +4,8 @@
 //! expired or is not yet valid`. cert-manager renews on its own unless it is not running or its
 //! Certificate is not Ready; the webhook reads its keystore at start-up.
 
-use super::install::x509::{parse_pem, Cert};
-use super::install::{self, cert_manager_installed, flink_hooks, serving_chain};
+use super::support::install::x509::{parse_pem, Cert};
+use super::support::install::{self, cert_manager_installed, flink_hooks, serving_chain};
 use super::{Rule, RuleMeta};
 use crate::finding::{Category, Finding, ObjectRef, Severity};
 use crate::snapshot::{Index, Snapshot};
@@ -212,8 +212,8 @@ fn finding(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::install::testing::{b64, good_certs, installation, load, HOST, NS};
-    use crate::rules::install::x509::testing::leaf;
+    use crate::rules::support::install::testing::{b64, good_certs, installation, load, HOST, NS};
+    use crate::rules::support::install::x509::testing::leaf;
     use crate::rules::testing::run;
 
     #[test]

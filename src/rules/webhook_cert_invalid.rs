@@ -5,8 +5,8 @@
 //! subjectAltNames lack `<service>.<namespace>.svc`, the name the API server dials (a CN alone is
 //! ignored since Go 1.15). Certificates are parsed with x509-parser; nothing is shelled out.
 
-use super::install::x509::{chain_verifies, parse_pem, Cert};
-use super::install::{
+use super::support::install::x509::{chain_verifies, parse_pem, Cert};
+use super::support::install::{
     self, cert_manager_installed, flink_hooks, secret, secret_data, serving_chain, tls_secret_name,
     Hook,
 };
@@ -279,8 +279,8 @@ fn wrong_names(s: &Snapshot, ns: &str, hosts: &[String]) -> Option<Finding> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::install::testing::{b64, good_certs, installation, load, HOST, NS};
-    use crate::rules::install::x509::testing::{ca, leaf};
+    use crate::rules::support::install::testing::{b64, good_certs, installation, load, HOST, NS};
+    use crate::rules::support::install::x509::testing::{ca, leaf};
     use crate::rules::testing::run;
 
     #[test]

@@ -5,7 +5,7 @@
 //! (`flink-operator-webhook-secret`, or the chart's `webhook.keystore.passwordSecretRef`), without
 //! which the webhook container cannot be created and cert-manager cannot write the keystore.
 
-use super::install::{
+use super::support::install::{
     self, cert_manager_installed, certificate, operators, pod_name, release_in, secret, unreadable,
     Operator,
 };
@@ -195,7 +195,7 @@ fn password_missing(s: &Snapshot, op: &Operator, name: &str, key: &str) -> Findi
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::install::testing::{healthy_yaml, load, without, NS};
+    use crate::rules::support::install::testing::{healthy_yaml, load, without, NS};
     use crate::rules::testing::run;
     use crate::snapshot::{Gap, GapReason};
 

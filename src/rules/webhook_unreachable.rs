@@ -5,7 +5,7 @@
 //! (`/validate`, `/mutate`). With `failurePolicy: Fail` every create and update of a Flink
 //! resource is then refused (`failed calling webhook`); with `Ignore` it is admitted unchecked.
 
-use super::install::{self, flink_hooks, operator_in, service, unreadable, Hook};
+use super::support::install::{self, flink_hooks, operator_in, service, unreadable, Hook};
 use super::{Rule, RuleMeta};
 use crate::finding::{Category, Finding, ObjectRef, Severity};
 use crate::snapshot::{Index, Snapshot};
@@ -503,7 +503,7 @@ fn wrong_path(h: &Hook) -> Finding {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::install::testing::{healthy_yaml, load, without, NS};
+    use crate::rules::support::install::testing::{healthy_yaml, load, without, NS};
     use crate::rules::testing::run;
 
     #[test]

@@ -1,0 +1,7 @@
+//! What several rules share, kept out of the rule files so that no rule imports another: container
+//! views and their evidence, the operator's installation, the deployment modes.
+
+pub mod containers;
+pub(crate) mod install;
+pub(crate) mod modes;
+pub mod pod_status;
