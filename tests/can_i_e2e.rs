@@ -505,7 +505,8 @@ fn fix_round_trip() {
         "a summary on stderr: {}",
         r.stderr
     );
-    // Exactly the denied verbs: the pods verbs the partial Role lacks, nothing it has.
+    // The planner's complete Role for the JobManager (what doctor, lint and triage print too),
+    // named predictably and labelled as kubectl-flink's, not a Role of only the denied verbs.
     let docs: Vec<Value> = serde_yaml::Deserializer::from_str(&yaml)
         .map(|d| serde::Deserialize::deserialize(d).expect("fix YAML parses"))
         .filter(|d: &Value| !d.is_null())
@@ -519,11 +520,22 @@ fn fix_round_trip() {
         .expect("a pods rule");
     assert_eq!(
         pods["verbs"],
-        serde_json::json!(["create", "delete"]),
+        serde_json::json!(["get", "list", "watch", "create", "delete"]),
+        "{yaml}"
+    );
+    assert_eq!(role["metadata"]["name"], "flink-jobmanager", "{yaml}");
+    assert_eq!(
+        role["metadata"]["labels"]["app.kubernetes.io/managed-by"], "kubectl-flink",
         "{yaml}"
     );
 
     k(h, &["apply", "-f", "-"], Some(&yaml));
+    // Safe to apply twice: the second apply changes nothing.
+    let again = k(h, &["apply", "-f", "-"], Some(&yaml));
+    assert!(
+        again.lines().all(|l| l.ends_with(" unchanged")),
+        "second apply changed something:\n{again}"
+    );
     eventually(
         "can-i exits 0 after the fix",
         Duration::from_secs(30),

@@ -525,6 +525,24 @@ fn canonical_root_causes_live_and_the_suggested_rbac_fix_works() {
                 }
             }
         }
+        // can-i, asked about the same deployment, prints the same objects (one planner).
+        if let Some(yaml) = fix_yaml(&fix) {
+            let can_i_fix = plugin(Some(&h.e2e), &["can-i", "orders", "-n", ns, "--fix"]);
+            let parse = |y: &str| -> Vec<Value> {
+                let mut docs: Vec<Value> = serde_yaml::Deserializer::from_str(y)
+                    .filter_map(|d| serde::Deserialize::deserialize(d).ok())
+                    .filter(|d: &Value| !d.is_null())
+                    .collect();
+                docs.sort_by_key(|d| format!("{}/{}", d["kind"], d["metadata"]["name"]));
+                docs
+            };
+            if parse(&can_i_fix.stdout) != parse(&yaml) {
+                failures.push(format!(
+                    "can-i --fix and doctor differ:\n--- can-i (exit {})\n{}\n--- doctor\n{yaml}",
+                    can_i_fix.code, can_i_fix.stdout
+                ));
+            }
+        }
         state.dirty = true;
         let applied = shell(h, &fix);
         // Who the fix says should now be allowed: the `--as=` of the verify command(s).
@@ -557,6 +575,22 @@ fn canonical_root_causes_live_and_the_suggested_rbac_fix_works() {
             } else {
                 let again = doctor_live(&h.e2e, ns);
                 let after = findings(&again.json().expect("doctor -o json after the fix"));
+                // No new finding: what is left was there before (minus what the fix removed).
+                for f in &after {
+                    if !listing.contains(&key(f)) {
+                        failures.push(format!("a new finding after the fix: {}", key(f)));
+                    }
+                }
+                // Safe to apply twice: the second time changes nothing.
+                if let Some(yaml) = fix_yaml(&fix) {
+                    let twice = kubectl(h, &["apply", "-f", "-"], Some(&yaml));
+                    if twice.code != 0 || !twice.stdout.lines().all(|l| l.ends_with(" unchanged")) {
+                        failures.push(format!(
+                            "applying the fix a second time changed something (exit {}):\n{}{}",
+                            twice.code, twice.stdout, twice.stderr
+                        ));
+                    }
+                }
                 if let Some(f) = after.iter().find(|f| s(f, "/category") == "rbac_forbidden") {
                     failures.push(format!("rbac_forbidden still reported after the fix: {f}"));
                 }

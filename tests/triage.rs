@@ -73,7 +73,7 @@ fn code(o: &Output) -> i32 {
 }
 
 #[test]
-fn the_canonical_403_chain_is_one_rbac_root_with_its_symptoms_and_the_watch_pods_role() {
+fn the_canonical_403_chain_is_one_rbac_root_with_its_symptoms_and_the_jobmanager_role() {
     let o = triage_file(&fixture("jm-403-chain.log"), &["-o", "json"]);
     assert_eq!(code(&o), 1, "{}", String::from_utf8_lossy(&o.stderr));
     let v = json(&o);
@@ -91,13 +91,15 @@ fn the_canonical_403_chain_is_one_rbac_root_with_its_symptoms_and_the_watch_pods
     assert_eq!(root["object"]["namespace"], "analytics");
     assert_eq!(root["object"]["name"], "flink");
     let fix = root["fix"].as_str().unwrap();
-    assert!(
-        fix.contains(
-            "kubectl create role flink-watch-pods -n analytics --verb=watch --resource=pods"
-        ),
-        "{fix}"
-    );
-    assert!(fix.contains("kubectl create rolebinding flink-watch-pods -n analytics --role=flink-watch-pods --serviceaccount=analytics:flink"), "{fix}");
+    // The planner's Role (the one doctor and can-i print): the JobManager's whole native set,
+    // bound to the account it runs as, not a Role for the one refused verb.
+    for part in [
+        "kind: Role\nmetadata:\n  name: flink-jobmanager\n  namespace: analytics",
+        "resources: [\"pods\"]\n    verbs: [\"get\", \"list\", \"watch\", \"create\", \"delete\"]",
+        "subjects:\n  - kind: ServiceAccount\n    name: flink\n    namespace: analytics",
+    ] {
+        assert!(fix.contains(part), "{part}\n{fix}");
+    }
     assert!(root["verify"].as_str().unwrap().contains(
         "kubectl auth can-i watch pods -n analytics --as=system:serviceaccount:analytics:flink"
     ));
@@ -138,7 +140,7 @@ fn file_and_stdin_give_the_same_report_in_every_format() {
                 String::from_utf8_lossy(&o.stderr)
             );
             assert!(
-                stdout(o).contains("flink-watch-pods"),
+                stdout(o).contains("flink-jobmanager"),
                 "{format}: {}",
                 stdout(o)
             );

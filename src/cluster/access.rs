@@ -17,6 +17,7 @@
 
 use crate::error::Error;
 use crate::flink::rbac::{Attributes, Policy, UserInfo};
+use crate::flink::rbac_fix::{Known, MANAGED_BY};
 use crate::signatures;
 use crate::snapshot::{AccessReview, Gap, GapReason, Snapshot};
 use futures::stream::{self, StreamExt};
@@ -501,6 +502,56 @@ async fn explain_denials(
         }
     }
     Ok(())
+}
+
+/// What exists in a namespace that an RBAC fix must not trample: ServiceAccount names, and the
+/// Roles and RoleBindings by name, each with whether kubectl-flink manages it. A list the caller
+/// may not read (or that fails) is `None`: unknown, not empty.
+pub async fn namespace_rbac(client: &Client, ns: &str) -> Known<'static> {
+    use k8s_openapi::api::core::v1::ServiceAccount;
+    let lp = ListParams::default();
+    let ours = |m: &k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta| {
+        m.labels
+            .as_ref()
+            .and_then(|l| l.get(MANAGED_BY.0))
+            .is_some_and(|v| v == MANAGED_BY.1)
+    };
+    let service_accounts = Api::<ServiceAccount>::namespaced(client.clone(), ns)
+        .list(&lp)
+        .await
+        .ok()
+        .map(|l| {
+            l.items
+                .into_iter()
+                .filter_map(|a| a.metadata.name)
+                .collect()
+        });
+    let roles = Api::<Role>::namespaced(client.clone(), ns)
+        .list(&lp)
+        .await
+        .ok()
+        .map(|l| {
+            l.items
+                .iter()
+                .filter_map(|r| Some((r.metadata.name.clone()?, ours(&r.metadata))))
+                .collect()
+        });
+    let role_bindings = Api::<RoleBinding>::namespaced(client.clone(), ns)
+        .list(&lp)
+        .await
+        .ok()
+        .map(|l| {
+            l.items
+                .iter()
+                .filter_map(|r| Some((r.metadata.name.clone()?, ours(&r.metadata))))
+                .collect()
+        });
+    Known {
+        service_accounts,
+        roles,
+        role_bindings,
+        allows: None,
+    }
 }
 
 /// Who the client authenticates as, from a SelfSubjectReview; `None` when the API server does not

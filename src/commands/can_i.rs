@@ -8,6 +8,7 @@ use crate::cluster::access::{self, Decision, Method, Question, Subject};
 use crate::error::{Error, EXIT_FINDINGS, EXIT_INCOMPLETE, EXIT_OK};
 use crate::flink::names::{GROUP, VERSION};
 use crate::flink::permissions::{self, Component, Grantee, Mode, Permission};
+use crate::flink::rbac_fix::{self, Known, Need, Workload};
 use crate::render::Style;
 
 use k8s_openapi::api::apps::v1::Deployment;
@@ -73,7 +74,7 @@ pub struct CanIArgs {
     /// Print nothing; only the exit code tells
     #[arg(short = 'q', long)]
     pub quiet: bool,
-    /// Print a minimal Role and RoleBinding granting exactly what is denied (for `kubectl apply -f -`)
+    /// Print the fix as YAML for `kubectl apply -f -`: a ServiceAccount when Flink runs as `default`, and a Role and RoleBinding with what the component needs (the same plan doctor, lint and triage print)
     #[arg(long)]
     pub fix: bool,
 }
@@ -174,10 +175,17 @@ async fn run_checks(args: &CanIArgs, kube: &KubeArgs, output: &OutputArgs) -> Re
     );
     report.fix_command = fix_command(args, kube, &namespace);
     if args.fix {
+        let known = match &report.grantee {
+            Some(Grantee::ServiceAccount { namespace, .. }) => {
+                access::namespace_rbac(c, namespace).await
+            }
+            _ => Known::default(),
+        };
         report.fix = Some(fix_for(
             &report,
             args.name.as_deref(),
             caller.as_ref().map(|u| u.name.as_str()),
+            &known,
         ));
     }
     let code = report.exit_code();
@@ -231,6 +239,8 @@ pub struct Target {
     /// None: not known (checked as on, the superset).
     pub ha: Option<bool>,
     pub notes: Vec<String>,
+    /// What runs as the subject, for the switch a fix may need.
+    pub workload: Workload,
 }
 
 impl Target {
@@ -242,6 +252,7 @@ impl Target {
             mode: Mode::Native,
             ha: Some(false),
             notes: Vec::new(),
+            workload: Workload::Unknown,
         }
     }
 }
@@ -255,6 +266,7 @@ struct Found {
     exists: bool,
     forbidden: Vec<String>,
     notes: Vec<String>,
+    workload: Option<Workload>,
 }
 
 async fn resolve(
@@ -336,6 +348,7 @@ async fn resolve(
             mode,
             ha: Some(false),
             notes,
+            workload: Workload::Unknown,
         });
     }
     if ha.is_none() {
@@ -362,6 +375,7 @@ async fn resolve(
         mode,
         ha,
         notes,
+        workload: found.and_then(|f| f.workload).unwrap_or(Workload::Unknown),
     })
 }
 
@@ -390,6 +404,7 @@ async fn find_flink(
     match read(api.get_opt(name).await, "get flinkdeployments", &mut f)? {
         Some(Some(fd)) => {
             f.exists = true;
+            f.workload = Some(Workload::FlinkDeployment(name.to_string()));
             let spec = fd.data.get("spec").cloned().unwrap_or_default();
             f.mode = Some(match spec.get("mode").and_then(|m| m.as_str()) {
                 Some("standalone") => Mode::Standalone,
@@ -458,6 +473,13 @@ async fn find_flink(
                 if f.service_account.is_none() {
                     f.service_account = Some((sa, format!("serviceAccountName of pod {pod_name}")));
                 }
+                if f.workload.is_none() {
+                    f.workload = Some(match f.mode {
+                        Some(Mode::Lyft) => Workload::FlinkApplication(name.to_string()),
+                        Some(Mode::Native) => Workload::NativeCluster(name.to_string()),
+                        _ => Workload::Unknown,
+                    });
+                }
                 break;
             }
         }
@@ -481,6 +503,9 @@ async fn find_flink(
             }
             if f.mode.is_none() {
                 f.mode = Some(Mode::Native);
+            }
+            if f.workload.is_none() {
+                f.workload = Some(Workload::NativeCluster(name.to_string()));
             }
             if f.service_account.is_none() {
                 if let Some(sa) = permissions::service_account_from_conf(&conf, component) {
@@ -692,6 +717,7 @@ pub struct Report {
     pub fix: Option<Result<String, String>>,
     /// The command that prints the fix (empty: not shown).
     pub fix_command: String,
+    pub workload: Workload,
 }
 
 impl Report {
@@ -805,6 +831,7 @@ impl Report {
             notes,
             fix: None,
             fix_command: String::new(),
+            workload: target.workload.clone(),
         }
     }
 
@@ -900,28 +927,41 @@ fn grantee_for_user(name: &str) -> Grantee {
     }
 }
 
-/// The minimal Role + RoleBinding (and, for cluster-scoped needs, ClusterRole + ClusterRoleBinding)
-/// granting exactly the denied verbs. `Ok("")` when nothing is denied. The name carries a digest of
-/// what it grants, so applying a later fix never overwrites an earlier one.
+/// The fix for what is denied, `Ok("")` when nothing is. A JobManager's or TaskManager's
+/// ServiceAccount gets the one plan doctor, lint and triage print (`flink::rbac_fix`: a
+/// dedicated account instead of `default`, the component's whole set for its mode and HA, never
+/// another owner's Role); other subjects (the operator, you) get a Role (and, for cluster-scoped
+/// needs, a ClusterRole) named after them with everything they need, so applying it twice, or
+/// after a partial fix, changes nothing and drops nothing. YAML for `kubectl apply -f -`; what
+/// must happen besides (switching the deployment to the account) is in comments at the top.
 pub fn fix_for(
     report: &Report,
     deployment: Option<&str>,
     caller: Option<&str>,
+    known: &Known,
 ) -> Result<String, String> {
-    let mut namespaced = Vec::new();
-    let mut cluster = Vec::new();
+    let mut denied_namespaced = Vec::new();
+    let mut denied_cluster = Vec::new();
+    let mut all_namespaced = Vec::new();
+    let mut all_cluster = Vec::new();
     for (row, cell) in report.cells() {
-        if cell.allowed != Some(false) {
-            continue;
-        }
         let need = (row.group.clone(), row.resource.clone(), cell.verb.clone());
-        if permissions::cluster_scoped(&row.group, &row.resource) || report.namespace.is_empty() {
-            cluster.push(need);
+        let cluster_scoped =
+            permissions::cluster_scoped(&row.group, &row.resource) || report.namespace.is_empty();
+        if cell.allowed == Some(false) {
+            if cluster_scoped {
+                denied_cluster.push(need.clone());
+            } else {
+                denied_namespaced.push(need.clone());
+            }
+        }
+        if cluster_scoped {
+            all_cluster.push(need);
         } else {
-            namespaced.push(need);
+            all_namespaced.push(need);
         }
     }
-    if namespaced.is_empty() && cluster.is_empty() {
+    if denied_namespaced.is_empty() && denied_cluster.is_empty() {
         return Ok(String::new());
     }
     let grantee = report.grantee.clone().ok_or_else(|| {
@@ -930,21 +970,57 @@ pub fn fix_for(
             caller.map(|c| format!(" ({c})")).unwrap_or_default()
         )
     })?;
-    let rules = permissions::merge_rules(&[], &namespaced);
-    let cluster_rules = permissions::merge_rules(&[], &cluster);
+    let header = format!(
+        "# kubectl flink can-i --fix: the {} missing permission{} of {} ({})\n# apply with: kubectl apply -f -\n",
+        report.denied(),
+        if report.denied() == 1 { "" } else { "s" },
+        report.subject_display,
+        report.what()
+    );
+    if let (
+        Component::JobManager | Component::TaskManager,
+        Grantee::ServiceAccount { namespace, name },
+        true,
+    ) = (report.component, &grantee, denied_cluster.is_empty())
+    {
+        let need = Need {
+            component: report.component,
+            mode: report.mode,
+            ha: report.ha.unwrap_or(false),
+            refused: denied_namespaced,
+            namespace: namespace.clone(),
+            service_account: name.clone(),
+            workload: match (&report.workload, deployment) {
+                (Workload::Unknown, Some(d)) if report.mode == Mode::Native => {
+                    Workload::NativeCluster(d.to_string())
+                }
+                (w, _) => w.clone(),
+            },
+        };
+        let plan = rbac_fix::plan(&need, known);
+        let mut out = header;
+        if let Some(switch) = &plan.switch {
+            out.push_str(&format!(
+                "# then switch the deployment to ServiceAccount {}:\n",
+                plan.service_account
+            ));
+            for line in switch.lines() {
+                out.push_str(&format!("#   {}\n", line.trim_start_matches("# ")));
+            }
+        }
+        for n in &plan.notes {
+            out.push_str(&format!("# {n}\n"));
+        }
+        out.push_str(&plan.yaml());
+        return Ok(out);
+    }
+    let rules = permissions::merge_rules(&[], &all_namespaced);
+    let cluster_rules = permissions::merge_rules(&[], &all_cluster);
     let who = match &grantee {
         Grantee::ServiceAccount { name, .. } => name.clone(),
         Grantee::User(u) => u.clone(),
     };
-    let digest = permissions::short_hash(&format!(
-        "{who}|{rules:?}|{cluster_rules:?}|{}",
-        report.namespace
-    ));
-    let mut base = format!("kubectl-flink-{}", report.component.as_str());
-    match deployment {
-        Some(d) => base.push_str(&format!("-{d}")),
-        None => base.push_str(&format!("-{who}")),
-    }
+    let base = format!("kubectl-flink-{}-{who}", report.component.as_str());
     let mut name: String = base
         .to_ascii_lowercase()
         .chars()
@@ -957,15 +1033,8 @@ pub fn fix_for(
         })
         .collect();
     name.truncate(200);
-    let name = format!("{}-{digest}", name.trim_end_matches(['-', '.']));
+    let name = name.trim_end_matches(['-', '.']).to_string();
     let yaml = permissions::fix_yaml(&report.namespace, &name, &grantee, &rules, &cluster_rules);
-    let header = format!(
-        "# kubectl flink can-i --fix: the {} missing permission{} of {} ({})\n# apply with: kubectl apply -f -\n",
-        report.denied(),
-        if report.denied() == 1 { "" } else { "s" },
-        report.subject_display,
-        report.what()
-    );
     Ok(format!("{header}{yaml}"))
 }
 
@@ -1293,6 +1362,7 @@ mod tests {
             mode: Mode::Native,
             ha: Some(true),
             notes: Vec::new(),
+            workload: Workload::FlinkDeployment("orders".into()),
         }
     }
 
@@ -1361,55 +1431,71 @@ mod tests {
     }
 
     #[test]
-    fn fix_grants_exactly_the_denied_verbs() {
+    fn the_fix_is_the_planner_s_complete_role_and_applies_twice_unchanged() {
         let r = report(|v, r| {
             (r == "pods" && (v == "create" || v == "delete")) || r == "configmaps" && v == "watch"
         });
-        let y = fix_for(&r, Some("orders"), None).unwrap();
+        let known = Known::default();
+        let y = fix_for(&r, Some("orders"), None, &known).unwrap();
         assert!(!y.contains('*'));
         for banned in [
             "cluster-admin",
             "kind: ClusterRole",
             "name: edit",
             "name: admin",
+            "name: default",
         ] {
             assert!(!y.contains(banned), "{banned} in {y}");
         }
         let docs = crate::snapshot::bundle::parse_documents(&y).unwrap();
-        assert_eq!(docs.len(), 2);
-        assert_eq!(docs[0]["kind"], "Role");
+        let kinds: Vec<&str> = docs.iter().map(|d| d["kind"].as_str().unwrap()).collect();
+        assert_eq!(
+            kinds,
+            vec!["Role", "RoleBinding"],
+            "flink exists: no new account"
+        );
+        assert_eq!(docs[0]["metadata"]["name"], "flink-jobmanager");
         assert_eq!(docs[0]["metadata"]["namespace"], "prod");
+        assert_eq!(
+            docs[0]["metadata"]["labels"]["app.kubernetes.io/managed-by"],
+            "kubectl-flink"
+        );
         let rules = docs[0]["rules"].as_array().unwrap();
-        assert_eq!(rules.len(), 2);
-        assert_eq!(rules[0]["resources"][0], "configmaps");
-        assert_eq!(rules[0]["verbs"], serde_json::json!(["watch"]));
-        assert_eq!(rules[1]["resources"][0], "pods");
-        assert_eq!(rules[1]["verbs"], serde_json::json!(["create", "delete"]));
+        let verbs_of = |res: &str| {
+            rules
+                .iter()
+                .find(|r| r["resources"][0] == res)
+                .map(|r| r["verbs"].clone())
+                .unwrap_or_default()
+        };
+        // HA is on for this target: the whole native set, ConfigMaps included.
+        assert_eq!(
+            verbs_of("pods"),
+            serde_json::json!(["get", "list", "watch", "create", "delete"])
+        );
+        assert!(verbs_of("configmaps")
+            .as_array()
+            .unwrap()
+            .contains(&serde_json::json!("watch")));
         assert_eq!(docs[1]["subjects"][0]["kind"], "ServiceAccount");
         assert_eq!(docs[1]["subjects"][0]["name"], "flink");
         assert_eq!(docs[1]["roleRef"]["name"], docs[0]["metadata"]["name"]);
-        let name = docs[0]["metadata"]["name"].as_str().unwrap();
-        assert!(
-            name.starts_with("kubectl-flink-jobmanager-orders-"),
-            "{name}"
-        );
         // Nothing denied: nothing to apply.
         assert_eq!(
-            fix_for(&report(|_, _| false), Some("orders"), None).unwrap(),
+            fix_for(&report(|_, _| false), Some("orders"), None, &known).unwrap(),
             ""
         );
-        // A different missing set never reuses the name.
+        // Another missing subset gives the same objects: applying after a partial fix, or twice,
+        // changes nothing and drops nothing.
         let other = fix_for(
             &report(|v, r| r == "pods" && v == "get"),
             Some("orders"),
             None,
+            &known,
         )
         .unwrap();
         let other_docs = crate::snapshot::bundle::parse_documents(&other).unwrap();
-        assert_ne!(
-            other_docs[0]["metadata"]["name"],
-            docs[0]["metadata"]["name"]
-        );
+        assert_eq!(other_docs, docs);
     }
 
     #[test]
@@ -1428,20 +1514,29 @@ mod tests {
         let t = Target::caller("the caller".into());
         let r = Report::new(&t, Component::Me, "prod", Some("alice"), &needs, &d);
         assert_eq!(r.subject_display, "you (alice)");
-        let y = fix_for(&r, None, Some("alice")).unwrap();
+        let y = fix_for(&r, None, Some("alice"), &Known::default()).unwrap();
         let docs = crate::snapshot::bundle::parse_documents(&y).unwrap();
         let kinds: Vec<&str> = docs.iter().map(|d| d["kind"].as_str().unwrap()).collect();
         assert_eq!(
             kinds,
             vec!["Role", "RoleBinding", "ClusterRole", "ClusterRoleBinding"]
         );
-        assert_eq!(docs[0]["rules"][0]["resources"][0], "pods/log");
-        assert_eq!(docs[2]["rules"][0]["resources"][0], "clusterroles");
+        // Everything the caller needs, so applying it twice or after a partial fix drops nothing.
+        let has = |doc: &serde_json::Value, res: &str| {
+            doc["rules"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|r| r["resources"][0] == res)
+        };
+        assert!(has(&docs[0], "pods/log") && has(&docs[0], "events"), "{y}");
+        assert!(has(&docs[2], "clusterroles"), "{y}");
+        assert_eq!(docs[0]["metadata"]["name"], "kubectl-flink-me-alice");
         assert_eq!(docs[3]["subjects"][0]["kind"], "User");
         assert_eq!(docs[3]["subjects"][0]["name"], "alice");
         // Who the caller is, unknown: no fix, a clear reason.
         let r = Report::new(&t, Component::Me, "prod", None, &needs, &d);
-        assert!(fix_for(&r, None, None)
+        assert!(fix_for(&r, None, None, &Known::default())
             .unwrap_err()
             .contains("did not say who you are"));
         // A caller that is a ServiceAccount is bound as one.
@@ -1513,7 +1608,7 @@ mod tests {
     #[test]
     fn json_contract() {
         let mut r = report(|v, r| r == "configmaps" && v == "delete");
-        r.fix = Some(fix_for(&r, Some("orders"), None));
+        r.fix = Some(fix_for(&r, Some("orders"), None, &Known::default()));
         let mut out = Vec::new();
         render_json(&r, &mut out).unwrap();
         let v: serde_json::Value = serde_json::from_slice(&out).unwrap();

@@ -719,7 +719,7 @@ fn finding(i: usize, g: &Group, cause: Option<usize>, source: &str) -> Finding {
         ));
     }
     let explanation = fill(g.primary.explanation, &g.fields);
-    let fix = fill(g.primary.fix, &g.fields);
+    let (fix, verify) = g.primary.remedy(&g.fields);
     Finding {
         id: provisional_id(i),
         rule: g.primary.id,
@@ -731,7 +731,7 @@ fn finding(i: usize, g: &Group, cause: Option<usize>, source: &str) -> Finding {
         deployment: None,
         evidence,
         fix: format!("{}.\n\n{fix}", capitalize(&explanation)),
-        verify: fill(g.primary.verify, &g.fields),
+        verify,
         caused_by: cause.map(provisional_id),
         count: g.count,
         also: Vec::new(),
@@ -843,12 +843,25 @@ org.apache.flink.util.concurrent.FutureUtils$RetryException: Could not complete 
         assert_eq!(f[0].category, Category::RbacForbidden);
         assert!(f[0].caused_by.is_none());
         assert_eq!(f[0].count, 2);
+        // The one RBAC plan doctor and can-i print: the JobManager's whole set, bound to the
+        // account it runs as (flink, which exists: no new ServiceAccount).
         assert!(
-            f[0].fix.contains(
-                "kubectl create role flink-watch-pods -n analytics --verb=watch --resource=pods"
-            ),
+            !f[0].fix.contains("kind: ServiceAccount\nmetadata"),
             "{}",
             f[0].fix
+        );
+        for part in [
+            "resources: [\"pods\"]\n    verbs: [\"get\", \"list\", \"watch\", \"create\", \"delete\"]",
+            "kind: RoleBinding\nmetadata:\n  name: flink-jobmanager",
+        ] {
+            assert!(f[0].fix.contains(part), "{part}\n{}", f[0].fix);
+        }
+        assert!(
+            f[0].verify.contains(
+                "kubectl auth can-i watch pods -n analytics --as=system:serviceaccount:analytics:flink"
+            ),
+            "{}",
+            f[0].verify
         );
         assert_eq!(f[1].category, Category::FlinkFatalExit);
         assert_eq!(f[1].caused_by.as_deref(), Some(f[0].id.as_str()));

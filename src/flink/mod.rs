@@ -10,4 +10,5 @@ pub mod names;
 pub mod operator_error;
 pub mod permissions;
 pub mod rbac;
+pub mod rbac_fix;
 pub mod units;

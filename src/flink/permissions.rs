@@ -419,6 +419,15 @@ impl Component {
             Component::Me => "me",
         }
     }
+    /// How a person names it.
+    pub fn title(self) -> &'static str {
+        match self {
+            Component::JobManager => "JobManager",
+            Component::TaskManager => "TaskManager",
+            Component::Operator => "operator",
+            Component::Me => "caller",
+        }
+    }
 }
 
 /// How the Flink cluster runs on Kubernetes.

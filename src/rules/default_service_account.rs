@@ -1,11 +1,13 @@
 //! FLK502: Flink runs as the namespace's `default` ServiceAccount, which normally has no rights:
 //! a native JobManager then cannot create or watch its TaskManager pods.
 
+use super::support::rbac_plan;
 use super::{Rule, RuleMeta};
 use crate::finding::{link, Category, Finding, ObjectRef, Severity};
 use crate::flink::names::LABEL_COMPONENT;
-use crate::flink::permissions;
+use crate::flink::permissions::Component;
 use crate::flink::rbac;
+use crate::flink::rbac_fix::RbacPlan;
 use crate::snapshot::index::{deployment_ref, label, pod_name, pod_namespace, pod_service_account};
 use crate::snapshot::{Index, Snapshot};
 
@@ -33,21 +35,18 @@ fn default_has_rights(s: &Snapshot, ns: &str) -> bool {
     s.rbac_allows(&req) == Some(true)
 }
 
-fn fix(ns: &str, flink_deployment: Option<&str>) -> String {
-    let rules = permissions::merge_rules(permissions::JOBMANAGER_NATIVE, &[]);
-    let mut fix = format!(
-        "kubectl apply -f - <<'EOF'\napiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: flink\n  namespace: {ns}\n---\n{}EOF\n",
-        permissions::role_yaml(ns, "flink-jobmanager", "flink", &rules)
+/// The planner's fix for a JobManager running as `default`.
+fn plan(s: &Snapshot, index: &Index, reference: Option<&ObjectRef>, ns: &str) -> RbacPlan {
+    let cluster = reference.and_then(|r| index.cluster(r));
+    let need = rbac_plan::need(
+        index,
+        cluster.as_ref(),
+        Component::JobManager,
+        ns,
+        "default",
+        Vec::new(),
     );
-    match flink_deployment {
-        Some(name) => fix.push_str(&format!(
-            "kubectl patch flinkdeployment {name} -n {ns} --type=merge -p '{{\"spec\":{{\"serviceAccount\":\"flink\"}}}}'\n"
-        )),
-        None => fix.push_str(
-            "then start Flink with -Dkubernetes.service-account=flink (kubernetes.service-account: flink)\n",
-        ),
-    }
-    fix
+    rbac_plan::plan(s, &need)
 }
 
 impl Rule for DefaultServiceAccount {
@@ -62,6 +61,7 @@ impl Rule for DefaultServiceAccount {
             if fd.service_account() != "default" || default_has_rights(s, ns) {
                 continue;
             }
+            let plan = plan(s, index, Some(&deployment_ref(fd)), ns);
             let field = match fd.spec.service_account.as_deref() {
                 Some(sa) => format!("spec.serviceAccount: {sa}"),
                 None => {
@@ -79,11 +79,8 @@ impl Rule for DefaultServiceAccount {
                 .evidence(format!(
                     "no Role or ClusterRole read grants system:serviceaccount:{ns}:default `watch pods` in {ns}"
                 ))
-                .fix(fix(ns, Some(fd.name())))
-                .verify(format!(
-                    "kubectl get flinkdeployment {} -n {ns} -o jsonpath='{{.spec.serviceAccount}}'   # expect: flink\nkubectl auth can-i watch pods -n {ns} --as=system:serviceaccount:{ns}:flink   # expect: yes",
-                    fd.name()
-                ))
+                .fix(plan.commands())
+                .verify(plan.verify())
                 .link(link::service_account(ns, "default")),
             );
         }
@@ -99,6 +96,7 @@ impl Rule for DefaultServiceAccount {
             {
                 continue;
             }
+            let plan = plan(s, index, index.deployment_of_pod(pod).as_ref(), ns);
             out.push(
                 Finding::new(
                     &META,
@@ -107,8 +105,8 @@ impl Rule for DefaultServiceAccount {
                 )
                 .deployment(index.deployment_of_pod(pod))
                 .evidence(format!("pod {} runs with serviceAccountName default", pod_name(pod)))
-                .fix(fix(ns, None))
-                .verify(format!("kubectl auth can-i watch pods -n {ns} --as=system:serviceaccount:{ns}:flink   # expect: yes"))
+                .fix(plan.commands())
+                .verify(plan.verify())
                 .link(link::service_account(ns, "default")),
             );
         }

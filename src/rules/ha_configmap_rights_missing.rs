@@ -11,10 +11,12 @@
 //! Decided by the authorizer's answer when the gather asked it, else by the RBAC objects read;
 //! silent when neither can say (a bundle without RBAC objects).
 
-use super::support::modes::{free_role_name, kubernetes_ha, may, Decided};
+use super::support::modes::{kubernetes_ha, may, Decided};
+use super::support::rbac_plan;
 use super::{Rule, RuleMeta};
 use crate::finding::{link, Category, Finding, Severity};
 use crate::flink::permissions;
+use crate::flink::permissions::Component;
 use crate::snapshot::index::Index;
 use crate::snapshot::Snapshot;
 
@@ -60,9 +62,12 @@ impl Rule for HaConfigmapRightsMissing {
                 .get_any(&["high-availability.type", "high-availability"])
                 .map(|(k, v)| format!("{}: {k}: {}", v.source, v.value))
                 .unwrap_or_else(|| "high-availability.type: kubernetes".into());
-            let rules = permissions::merge_rules(permissions::HA, &[]);
-            let role = free_role_name(s, ns, "flink-ha", c.name());
-            let yaml = permissions::role_yaml(ns, &role, &sa, &rules);
+            let refused = denied
+                .iter()
+                .map(|v| (String::new(), "configmaps".to_string(), v.to_string()))
+                .collect();
+            let need = rbac_plan::need(index, Some(&c), Component::JobManager, ns, &sa, refused);
+            let plan = rbac_plan::plan(s, &need);
             let f = Finding::new(
                 &META,
                 c.reference.clone(),
@@ -80,14 +85,8 @@ impl Rule for HaConfigmapRightsMissing {
                 denied.join(", ")
             ))
             .evidence("Flink's Kubernetes HA keeps leader election and job pointers in ConfigMaps: it needs get, list, watch, create, update and delete on them")
-            .fix(format!("Let the JobManager manage its HA ConfigMaps:\n\nkubectl apply -f - <<'EOF'\n{yaml}EOF\n"))
-            .verify(
-                denied
-                    .iter()
-                    .map(|v| format!("kubectl auth can-i {v} configmaps -n {ns} --as=system:serviceaccount:{ns}:{sa}   # expect: yes"))
-                    .collect::<Vec<_>>()
-                    .join("\n"),
-            )
+            .fix(format!("Let the JobManager manage its HA ConfigMaps:\n\n{}", plan.commands()))
+            .verify(plan.verify())
             .link(link::service_account(ns, &sa));
             out.push(f);
         }

@@ -3,12 +3,15 @@
 //! confirmed or contradicted by the authorizer's decision (live access review), else by the RBAC
 //! objects in the snapshot; the finding says which.
 
+use super::support::rbac_plan;
 use super::{Rule, RuleMeta};
 use crate::finding::{link, Category, Finding, ObjectRef, Severity};
-use crate::flink::permissions;
+use crate::flink::names::LABEL_COMPONENT;
+use crate::flink::permissions::Component;
 use crate::flink::rbac;
+use crate::flink::rbac_fix::Workload;
 use crate::signatures::{catalogue, Match};
-use crate::snapshot::index::pod_service_account;
+use crate::snapshot::index::{label, pod_service_account};
 use crate::snapshot::{FlinkDeployment, Index, LogKey, Snapshot};
 
 pub struct RbacForbidden;
@@ -269,7 +272,7 @@ impl Rule for RbacForbidden {
             if still.is_empty() {
                 continue;
             }
-            out.push(finding(s, &sighting, &still, fd, deployment));
+            out.push(finding(s, index, &sighting, &still, fd, deployment));
         }
         out
     }
@@ -277,6 +280,7 @@ impl Rule for RbacForbidden {
 
 fn finding(
     s: &Snapshot,
+    index: &Index,
     sighting: &Sighting,
     still: &[(&Refusal, Decision)],
     fd: Option<&FlinkDeployment>,
@@ -297,7 +301,7 @@ fn finding(
             what.join(", ")
         ),
     )
-    .deployment(deployment);
+    .deployment(deployment.clone());
     let instance = if key.previous { "previous" } else { "current" };
     let text = s
         .log(&key.namespace, &key.pod, &key.container, key.previous)
@@ -340,52 +344,28 @@ fn finding(
     f = f.link(link::container(&key.namespace, &key.pod, &key.container));
     f = f.link(link::service_account(ns, sa));
 
-    // The fix: a dedicated ServiceAccount when Flink runs as `default`, a Role with what the
-    // JobManager needs plus whatever else was refused, bound to it, and the spec pointing at it.
-    let conf = fd
-        .map(|d| d.spec.flink_configuration.clone())
-        .unwrap_or_default();
-    let extra: Vec<(String, String, String)> = still
+    // The fix, from the one planner every command asks: a dedicated ServiceAccount when Flink
+    // runs as `default`, the component's full set (ConfigMaps under Kubernetes HA) plus what was
+    // refused, and the switch.
+    let refused: Vec<(String, String, String)> = still
         .iter()
         .map(|(r, _)| (r.group.clone(), r.resource.clone(), r.verb.clone()))
         .collect();
-    let rules = permissions::merge_rules(&permissions::jobmanager(&conf), &extra);
-    let target_sa = if sa == "default" {
-        "flink"
-    } else {
-        sa.as_str()
+    let pod = s.pods.iter().find(|p| {
+        p.metadata.name.as_deref() == Some(&key.pod)
+            && p.metadata.namespace.as_deref() == Some(&key.namespace)
+    });
+    let component = match pod.and_then(|p| label(p, LABEL_COMPONENT)) {
+        Some("taskmanager") => Component::TaskManager,
+        _ => Component::JobManager,
     };
-    let role_name = free_role_name(s, ns, fd.map(|d| d.name()));
-    let mut yaml = String::new();
-    if target_sa != sa {
-        yaml.push_str(&format!(
-            "apiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: {target_sa}\n  namespace: {ns}\n---\n"
-        ));
+    let cluster = deployment.as_ref().and_then(|d| index.cluster(d));
+    let mut need = rbac_plan::need(index, cluster.as_ref(), component, ns, sa, refused);
+    if let (Workload::Unknown, Some(fd)) = (&need.workload, fd) {
+        need.workload = Workload::FlinkDeployment(fd.name().to_string());
     }
-    yaml.push_str(&permissions::role_yaml(ns, &role_name, target_sa, &rules));
-    let mut fix = format!("kubectl apply -f - <<'EOF'\n{yaml}EOF\n");
-    if let Some(fd) = fd {
-        if fd.service_account() != target_sa {
-            fix.push_str(&format!(
-                "kubectl patch flinkdeployment {} -n {} --type=merge -p '{{\"spec\":{{\"serviceAccount\":\"{target_sa}\"}}}}'\n",
-                fd.name(),
-                fd.namespace()
-            ));
-        }
-    }
-    let verify = still
-        .iter()
-        .map(|(r, _)| {
-            format!(
-                "kubectl auth can-i {} {} -n {} --as=system:serviceaccount:{ns}:{target_sa}",
-                r.verb,
-                qualified(&r.group, &r.resource),
-                r.namespace
-            )
-        })
-        .collect::<Vec<_>>()
-        .join("\n");
-    f.fix(fix).verify(format!("{verify}   # expect: yes"))
+    let plan = rbac_plan::plan(s, &need);
+    f.fix(plan.commands()).verify(plan.verify())
 }
 
 /// A long fabric8 line cut to what a person needs: its start (the exception) and the API
@@ -426,20 +406,6 @@ fn qualified(group: &str, resource: &str) -> String {
             None => format!("{resource}.{group}"),
         }
     }
-}
-
-/// `flink-jobmanager`, unless a Role of that name exists already (applying over it would drop
-/// its other rules); then one named after the deployment.
-fn free_role_name(s: &Snapshot, ns: &str, deployment: Option<&str>) -> String {
-    let taken = |n: &str| {
-        s.roles.iter().any(|r| {
-            r.metadata.namespace.as_deref() == Some(ns) && r.metadata.name.as_deref() == Some(n)
-        })
-    };
-    if !taken("flink-jobmanager") {
-        return "flink-jobmanager".into();
-    }
-    format!("{}-flink-jobmanager", deployment.unwrap_or("kubectl-flink"))
 }
 
 #[cfg(test)]

@@ -13,11 +13,12 @@
 //! JobManager retries, so the pods are on their way.
 
 use super::support::modes::{
-    ceil_div, free_role_name, jobmanager_logs, may, parallelism, pods_verify, slots, Decided,
+    ceil_div, jobmanager_logs, may, parallelism, pods_verify, slots, Decided,
 };
+use super::support::rbac_plan;
 use super::{Rule, RuleMeta};
 use crate::finding::{link, Category, Finding, Severity};
-use crate::flink::permissions::{self, Component};
+use crate::flink::permissions::Component;
 use crate::signatures::{catalogue, Match};
 use crate::snapshot::index::{Cluster, Index};
 use crate::snapshot::{LogKey, Snapshot};
@@ -69,8 +70,8 @@ impl Rule for TaskmanagersNotCreated {
             }
             out.push(finding(
                 s,
+                index,
                 &c,
-                &conf,
                 key,
                 &refusals,
                 &sa_ns,
@@ -109,8 +110,8 @@ fn refused_pod_creations<'s>(s: &'s Snapshot, c: &Cluster) -> Vec<(&'s LogKey, M
 #[allow(clippy::too_many_arguments)]
 fn finding(
     s: &Snapshot,
+    index: &Index,
     c: &Cluster,
-    conf: &crate::snapshot::index::Conf,
     key: &LogKey,
     refusals: &[(&LogKey, Match)],
     sa_ns: &str,
@@ -155,18 +156,22 @@ fn finding(
         Some((_, d)) => format!("confirmed by {}: system:serviceaccount:{sa_ns}:{sa} may not create pods in namespace {ns}", d.label()),
         None => "not confirmed: no access review or RBAC objects were readable".to_string(),
     });
-    let ha = crate::rules::support::modes::kubernetes_ha(conf);
-    let rules = permissions::merge_rules(
-        &permissions::needs(Component::JobManager, c.mode.permissions(), ha),
-        &[],
+    let need = rbac_plan::need(
+        index,
+        Some(c),
+        Component::JobManager,
+        sa_ns,
+        sa,
+        vec![(String::new(), "pods".into(), "create".into())],
     );
-    let role = free_role_name(s, ns, "flink-jobmanager", c.name());
-    let yaml = permissions::role_yaml(ns, &role, sa, &rules);
+    let plan = rbac_plan::plan(s, &need);
     f.fix(format!(
-        "Give the JobManager's ServiceAccount the rights native Kubernetes mode needs (the JobManager keeps retrying, no restart needed):\n\nkubectl apply -f - <<'EOF'\n{yaml}EOF\n"
+        "Give the JobManager's ServiceAccount the rights native Kubernetes mode needs (the JobManager keeps retrying; only a switch of account restarts it):\n\n{}",
+        plan.commands()
     ))
     .verify(format!(
-        "kubectl auth can-i create pods -n {ns} --as=system:serviceaccount:{sa_ns}:{sa}   # expect: yes\n{}   # expect {needed} TaskManager pod(s) Running",
+        "{}\n{}   # expect {needed} TaskManager pod(s) Running",
+        plan.verify(),
         pods_verify(c, "taskmanager")
     ))
     .link(link::container(&key.namespace, &key.pod, &key.container))

@@ -96,12 +96,7 @@ const ROLE_FIX: &str = "grant ServiceAccount {namespace}/{sa} exactly `{verb}` o
 
 const CAN_I: &str = "kubectl auth can-i {verb} {kubectl_resource} -n {target_namespace} --as=system:serviceaccount:{namespace}:{sa}";
 
-const STATUS_FIX: &str = "the message after this line names the refused request (`<resource> is forbidden: User \"system:serviceaccount:<ns>:<sa>\" cannot <verb> resource \"<resource>\"`): grant exactly that verb on that resource to the ServiceAccount Flink runs as:
-
-  kubectl create role flink-<verb>-<resource> -n <ns> --verb=<verb> --resource=<resource>
-  kubectl create rolebinding flink-<verb>-<resource> -n <ns> --role=flink-<verb>-<resource> --serviceaccount=<ns>:<sa>
-
-(the operator chart's `flink` Role grants get, list, watch, create, update, patch, delete on pods and configmaps, and on apps deployments)";
+const STATUS_FIX: &str = "the message after this line names the refused request (`<resource> is forbidden: User \"system:serviceaccount:<ns>:<sa>\" cannot <verb> resource \"<resource>\"`); without it, ask the API server what the JobManager's ServiceAccount lacks and get the complete fix (a dedicated ServiceAccount, a Role with the rights Flink needs in its mode, ConfigMaps under Kubernetes HA, and the switch): `kubectl flink can-i <deployment> -n <namespace> --fix`";
 
 const TOKEN_FIX: &str = "make sure the pod gets a valid ServiceAccount token: the ServiceAccount in spec.serviceAccount (or `kubernetes.service-account`) must exist, `automountServiceAccountToken` must not be false on it or in the pod template, and pods started before the ServiceAccount was recreated must be restarted";
 

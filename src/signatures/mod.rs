@@ -10,6 +10,8 @@ pub mod redact;
 pub mod words;
 
 use crate::finding::{Category, Severity};
+use crate::flink::permissions::{Component, Mode};
+use crate::flink::rbac_fix::{self, Known, Need, Workload};
 use aho_corasick::AhoCorasick;
 use regex::Regex;
 use std::collections::BTreeMap;
@@ -70,6 +72,46 @@ pub struct Signature {
     pub sources: &'static [&'static str],
 }
 
+impl Signature {
+    /// The fix and verify command for a match's fields. A refusal naming the ServiceAccount
+    /// (namespace, account, verb, resource) gets the one RBAC plan every command prints
+    /// (`flink::rbac_fix`); everything else fills the signature's templates.
+    pub fn remedy(&self, fields: &BTreeMap<String, String>) -> (String, String) {
+        let rbac = matches!(
+            self.category,
+            Category::RbacForbidden | Category::DefaultServiceAccount
+        );
+        let field = |k: &str| fields.get(k).map(String::as_str);
+        if let (true, Some(ns), Some(sa), Some(verb), Some(resource)) = (
+            rbac,
+            field("namespace"),
+            field("sa"),
+            field("verb"),
+            field("resource"),
+        ) {
+            let same_namespace = field("object_namespace").is_none_or(|o| o == ns);
+            if same_namespace {
+                let need = Need {
+                    component: Component::JobManager,
+                    mode: Mode::Native,
+                    ha: false,
+                    refused: vec![(
+                        field("group").unwrap_or("").to_string(),
+                        resource.to_string(),
+                        verb.to_string(),
+                    )],
+                    namespace: ns.to_string(),
+                    service_account: sa.to_string(),
+                    workload: Workload::Unknown,
+                };
+                let plan = rbac_fix::plan(&need, &Known::default());
+                return (plan.commands(), plan.verify());
+            }
+        }
+        (fill(self.fix, fields), fill(self.verify, fields))
+    }
+}
+
 /// A line that matched a signature.
 #[derive(Debug, Clone)]
 pub struct Match {
@@ -87,17 +129,17 @@ impl Match {
     pub fn field(&self, name: &str) -> Option<&str> {
         self.fields.get(name).map(String::as_str)
     }
-    /// The signature's fix with this match's fields filled in.
+    /// The fix for this match (see `Signature::remedy`).
     pub fn fix(&self) -> String {
-        fill(self.signature.fix, &self.fields)
+        self.signature.remedy(&self.fields).0
     }
     /// The signature's title with this match's fields filled in.
     pub fn title(&self) -> String {
         fill(self.signature.title, &self.fields)
     }
-    /// The signature's verify command with this match's fields filled in.
+    /// The verify command for this match (see `Signature::remedy`).
     pub fn verify(&self) -> String {
-        fill(self.signature.verify, &self.fields)
+        self.signature.remedy(&self.fields).1
     }
 }
 
@@ -592,8 +634,18 @@ mod tests {
             assert_eq!(m.field(k), Some(v), "{k}");
         }
         let fix = m.fix();
-        assert!(fix.contains("kubectl create role flink-get-deployments -n prod --verb=get --resource=deployments.apps"), "{fix}");
-        assert!(fix.contains("--serviceaccount=prod:flink"), "{fix}");
+        assert!(
+            fix.contains("resources: [\"deployments\"]\n    verbs: [\"get\"]"),
+            "{fix}"
+        );
+        assert!(
+            fix.contains("  - kind: ServiceAccount\n    name: flink\n    namespace: prod"),
+            "{fix}"
+        );
+        assert!(
+            !fix.contains("kind: ServiceAccount\nmetadata"),
+            "flink runs already: {fix}"
+        );
         assert!(m.verify().contains("kubectl auth can-i get deployments.apps -n prod --as=system:serviceaccount:prod:flink"), "{}", m.verify());
     }
 

@@ -8,7 +8,8 @@
 
 use super::{At, Check, Hit};
 use crate::finding::{Category, Severity};
-use crate::flink::permissions;
+use crate::flink::permissions::{self, Component, Mode};
+use crate::flink::rbac_fix::{self, Known, Need, RbacPlan, Workload};
 use crate::lint::locate::Path;
 use crate::lint::manifest::{Kind, Manifest};
 use crate::lint::Lint;
@@ -93,35 +94,46 @@ fn default(m: &Manifest, _: &Lint) -> Vec<Hit> {
     .verify(verify(m))]
 }
 
-fn fix(m: &Manifest, verb: &str) -> String {
+/// The planner's fix (the one doctor and can-i print), for a manifest: nothing is known of the
+/// namespace, so it creates the account and the Role with the rights the JobManager needs in the
+/// manifest's mode and configuration, and sets spec.serviceAccount.
+fn plan(m: &Manifest) -> RbacPlan {
     let ns = m.namespace.as_deref().unwrap_or("default");
-    let rules = permissions::merge_rules(&permissions::jobmanager(&m.config.entries), &[]);
+    let standalone = m.str_at("spec.mode") == Some("standalone");
+    let need = Need {
+        component: Component::JobManager,
+        mode: if standalone {
+            Mode::Standalone
+        } else {
+            Mode::Native
+        },
+        ha: permissions::ha_enabled(&m.config.entries),
+        refused: Vec::new(),
+        namespace: ns.to_string(),
+        service_account: "default".into(),
+        workload: Workload::FlinkDeployment(m.name.clone()),
+    };
+    rbac_fix::plan(&need, &Known::default())
+}
+
+fn fix(m: &Manifest, verb: &str) -> String {
+    let plan = plan(m);
     format!(
-        "{} the job ServiceAccount the operator's Helm chart creates (jobServiceAccount, `flink` by default):\n\
-         \n\
+        "{} the job ServiceAccount the operator's Helm chart creates (jobServiceAccount, `flink` by default):\n\n\
          spec:\n\
-         \x20 serviceAccount: flink\n\
-         \n\
-         In a namespace the chart does not manage, create it with the rights the JobManager needs:\n\
-         \n\
-         kubectl apply -f - <<'EOF'\n\
-         apiVersion: v1\n\
-         kind: ServiceAccount\n\
-         metadata:\n\
-         \x20 name: flink\n\
-         \x20 namespace: {ns}\n\
-         ---\n\
-         {}EOF",
+         \x20 serviceAccount: {}\n\n\
+         In a namespace the chart does not manage, create it with the rights the JobManager needs:\n\n\
+         kubectl apply -f - <<'EOF'\n{}EOF",
         if verb == "add" { "Add" } else { "Use" },
-        permissions::role_yaml(ns, "flink", "flink", &rules)
+        plan.service_account,
+        plan.yaml()
     )
 }
 
 fn verify(m: &Manifest) -> String {
-    let ns = m.namespace.as_deref().unwrap_or("default");
     format!(
-        "kubectl auth can-i create pods -n {ns} --as=system:serviceaccount:{ns}:flink   # expect: yes\n\
-         kubectl get flinkdeployment {}{} -o jsonpath='{{.status.error}}'   # after apply: no ValidationError",
+        "{}\nkubectl get flinkdeployment {}{} -o jsonpath='{{.status.error}}'   # after apply: no ValidationError",
+        plan(m).verify().lines().filter(|l| l.starts_with("kubectl auth")).collect::<Vec<_>>().join("\n"),
         m.name,
         m.ns_flag()
     )

@@ -5,3 +5,4 @@ pub mod containers;
 pub(crate) mod install;
 pub(crate) mod modes;
 pub mod pod_status;
+pub mod rbac_plan;

@@ -194,19 +194,6 @@ pub fn may(
     s.rbac_allows(&req).map(|a| (a, Decided::RbacObjects))
 }
 
-/// A Role name for a fix that does not overwrite a Role of that name already there.
-pub fn free_role_name(s: &Snapshot, ns: &str, wanted: &str, cluster: &str) -> String {
-    let taken = |n: &str| {
-        s.roles.iter().any(|r| {
-            r.metadata.namespace.as_deref() == Some(ns) && r.metadata.name.as_deref() == Some(n)
-        })
-    };
-    if !taken(wanted) {
-        return wanted.to_string();
-    }
-    format!("{cluster}-{wanted}")
-}
-
 /// Whether high availability is on, and as what: `high-availability.type` (or its deprecated
 /// names) set to anything but NONE.
 pub fn ha_mode(conf: &Conf) -> Option<(String, String)> {

@@ -1,0 +1,381 @@
+//! The one place that decides how to give a Flink component the Kubernetes rights it lacks.
+//! `doctor` (FLK501, FLK502, the HA and TaskManager-creation rules), `can-i --fix`, `lint` and
+//! `triage` all ask it, so one problem gets one fix; they differ only in how much they know
+//! about the namespace (`Known`).
+//!
+//! The plan is complete for the component, mode and configuration it is given (the native
+//! JobManager's pods and owner rights, plus ConfigMaps under Kubernetes HA, plus whatever was
+//! seen refused), minimal beyond that, bound to a dedicated ServiceAccount (never `default`),
+//! named predictably, safe to apply twice, and never overwrites a Role or RoleBinding it did not
+//! create: every object it writes carries `app.kubernetes.io/managed-by: kubectl-flink`, and a name
+//! held by another owner is reported and avoided. When the ServiceAccount already has every right
+//! (the operator chart's `flink` account and Role), the plan only switches the workload to it.
+
+use super::permissions::{self, Component, Mode};
+use std::collections::BTreeMap;
+
+/// The ServiceAccount a plan moves Flink to when it runs as `default` (the operator chart's
+/// `jobServiceAccount` name, so namespaces the chart manages already have it).
+pub const SERVICE_ACCOUNT: &str = "flink";
+/// The label on every object a plan writes; an object without it is someone else's.
+pub const MANAGED_BY: (&str, &str) = ("app.kubernetes.io/managed-by", "kubectl-flink");
+
+/// What runs as the ServiceAccount, to point it at another one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Workload {
+    /// Apache operator: `spec.serviceAccount`.
+    FlinkDeployment(String),
+    /// Flink's native mode: `kubernetes.service-account` when the cluster is started; the running
+    /// JobManager Deployment carries the cluster-id as its name.
+    NativeCluster(String),
+    /// Lyft operator: `spec.serviceAccountName`.
+    FlinkApplication(String),
+    /// Not known (a pasted log without its deployment).
+    Unknown,
+}
+
+/// (service account, group, resource, verb) -> may it, `None` when undecided.
+pub type Allows<'a> = &'a dyn Fn(&str, &str, &str, &str) -> Option<bool>;
+
+/// What the planner may know about the namespace; `None` is "not read".
+#[derive(Default)]
+pub struct Known<'a> {
+    /// ServiceAccounts that exist.
+    pub service_accounts: Option<Vec<String>>,
+    /// Roles and RoleBindings that exist: name -> whether kubectl-flink manages it.
+    pub roles: Option<BTreeMap<String, bool>>,
+    pub role_bindings: Option<BTreeMap<String, bool>>,
+    /// Whether a ServiceAccount may already do something: (service account, group, resource,
+    /// verb) -> the authorizer's or the RBAC objects' answer, `None` when undecided.
+    pub allows: Option<Allows<'a>>,
+}
+
+/// What is to be granted, and to whom.
+#[derive(Debug, Clone)]
+pub struct Need {
+    pub component: Component,
+    pub mode: Mode,
+    /// Kubernetes HA (ConfigMaps) is on.
+    pub ha: bool,
+    /// (group, resource, verb) seen refused, granted besides the component's set.
+    pub refused: Vec<(String, String, String)>,
+    pub namespace: String,
+    /// The ServiceAccount the component runs as now.
+    pub service_account: String,
+    pub workload: Workload,
+}
+
+/// The fix: objects to apply (possibly none), and how to point the workload at the account.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RbacPlan {
+    pub namespace: String,
+    pub service_account: String,
+    pub create_service_account: bool,
+    /// The Role (and RoleBinding of the same name) to apply; `None` when the account already
+    /// has every right.
+    pub role: Option<String>,
+    /// (group, resource, verbs) the Role grants.
+    pub rules: Vec<(String, String, Vec<String>)>,
+    /// The command that switches the workload to the account, when it runs as another one.
+    pub switch: Option<String>,
+    /// What a person must know: a taken name, the restart a switch causes.
+    pub notes: Vec<String>,
+    /// (verb, resource as `kubectl auth can-i` takes it) to check afterwards.
+    pub checks: Vec<(String, String)>,
+    pub workload: Workload,
+}
+
+/// Plans the fix for `need`.
+pub fn plan(need: &Need, known: &Known) -> RbacPlan {
+    let sets = permissions::needs(need.component, need.mode, need.ha);
+    let rules = permissions::merge_rules(&sets, &need.refused);
+    let sa = if need.service_account.is_empty() || need.service_account == "default" {
+        SERVICE_ACCOUNT.to_string()
+    } else {
+        need.service_account.clone()
+    };
+    let ns = need.namespace.as_str();
+    // The account Flink runs as exists (its pods run with it); another one may not yet.
+    let create_service_account = sa != need.service_account
+        && known
+            .service_accounts
+            .as_ref()
+            .is_none_or(|names| !names.contains(&sa));
+    let already = !create_service_account
+        && known.allows.is_some_and(|allows| {
+            rules
+                .iter()
+                .all(|(g, r, verbs)| verbs.iter().all(|v| allows(&sa, g, r, v) == Some(true)))
+        });
+    let mut notes = Vec::new();
+    let role = (!already && !rules.is_empty()).then(|| {
+        let base = format!("flink-{}", need.component.as_str());
+        let taken = |map: &Option<BTreeMap<String, bool>>, name: &str| {
+            map.as_ref()
+                .is_some_and(|m| m.get(name).is_some_and(|ours| !ours))
+        };
+        if taken(&known.roles, &base) || taken(&known.role_bindings, &base) {
+            let alt = format!("{base}-kubectl-flink");
+            notes.push(format!(
+                "a Role or RoleBinding named {base} already exists in {ns} and is not kubectl-flink's; this plan leaves it alone and writes {alt}"
+            ));
+            alt
+        } else {
+            base
+        }
+    });
+    if already {
+        notes.push(format!(
+            "ServiceAccount {ns}/{sa} already has every right the {} needs; only the switch is missing",
+            need.component.title()
+        ));
+    }
+    let switch = (sa != need.service_account).then(|| switch_command(&need.workload, ns, &sa));
+    if switch.is_some() {
+        notes.push(restart_note(&need.workload, &sa));
+    }
+    let mut checks: Vec<(String, String)> = need
+        .refused
+        .iter()
+        .map(|(g, r, v)| (v.clone(), qualified(g, r)))
+        .collect();
+    for (g, r, verbs) in &rules {
+        if let Some(v) = verbs.iter().find(|v| *v == "watch").or(verbs.first()) {
+            let check = (v.clone(), qualified(g, r));
+            if !checks.contains(&check) && !r.contains('/') {
+                checks.push(check);
+            }
+        }
+    }
+    RbacPlan {
+        namespace: need.namespace.clone(),
+        service_account: sa,
+        create_service_account,
+        role,
+        rules,
+        switch,
+        notes,
+        checks,
+        workload: need.workload.clone(),
+    }
+}
+
+impl RbacPlan {
+    /// The objects to apply, as one YAML stream (`kubectl apply -f -`); empty when none.
+    pub fn yaml(&self) -> String {
+        let ns = &self.namespace;
+        let sa = &self.service_account;
+        let labels = format!("  labels:\n    {}: {}\n", MANAGED_BY.0, MANAGED_BY.1);
+        let mut docs = Vec::new();
+        if self.create_service_account {
+            docs.push(format!(
+                "apiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: {sa}\n  namespace: {ns}\n{labels}"
+            ));
+        }
+        if let Some(role) = &self.role {
+            let mut rules = String::new();
+            for (group, resource, verbs) in &self.rules {
+                rules.push_str(&format!(
+                    "  - apiGroups: [\"{group}\"]\n    resources: [\"{resource}\"]\n    verbs: [{}]\n",
+                    verbs
+                        .iter()
+                        .map(|v| format!("\"{v}\""))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ));
+            }
+            docs.push(format!(
+                "apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata:\n  name: {role}\n  namespace: {ns}\n{labels}rules:\n{rules}"
+            ));
+            docs.push(format!(
+                "apiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata:\n  name: {role}\n  namespace: {ns}\n{labels}roleRef:\n  apiGroup: rbac.authorization.k8s.io\n  kind: Role\n  name: {role}\nsubjects:\n  - kind: ServiceAccount\n    name: {sa}\n    namespace: {ns}\n"
+            ));
+        }
+        docs.join("---\n")
+    }
+
+    /// The fix as commands: the apply (a heredoc), then the switch, then the notes as comments.
+    pub fn commands(&self) -> String {
+        let mut out = String::new();
+        let yaml = self.yaml();
+        if !yaml.is_empty() {
+            out.push_str(&format!("kubectl apply -f - <<'EOF'\n{yaml}EOF\n"));
+        }
+        if let Some(s) = &self.switch {
+            out.push_str(s);
+            out.push('\n');
+        }
+        for n in &self.notes {
+            out.push_str(&format!("# {n}\n"));
+        }
+        out
+    }
+
+    /// `kubectl auth can-i` for what the plan is for, as the account it moves Flink to.
+    pub fn verify(&self) -> String {
+        let switched = match (&self.switch, &self.workload) {
+            (Some(_), Workload::FlinkDeployment(name)) => Some(format!(
+                "kubectl get flinkdeployment {name} -n {} -o jsonpath='{{.spec.serviceAccount}}'   # expect: {}",
+                self.namespace, self.service_account
+            )),
+            _ => None,
+        };
+        self.checks
+            .iter()
+            .map(|(verb, resource)| {
+                format!(
+                    "kubectl auth can-i {verb} {resource} -n {ns} --as=system:serviceaccount:{ns}:{sa}   # expect: yes",
+                    ns = self.namespace,
+                    sa = self.service_account
+                )
+            })
+            .chain(switched)
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+}
+
+fn switch_command(workload: &Workload, ns: &str, sa: &str) -> String {
+    match workload {
+        Workload::FlinkDeployment(name) => format!(
+            "kubectl patch flinkdeployment {name} -n {ns} --type=merge -p '{{\"spec\":{{\"serviceAccount\":\"{sa}\"}}}}'"
+        ),
+        Workload::FlinkApplication(name) => format!(
+            "kubectl patch flinkapplication {name} -n {ns} --type=merge -p '{{\"spec\":{{\"serviceAccountName\":\"{sa}\"}}}}'"
+        ),
+        Workload::NativeCluster(id) => format!(
+            "kubectl patch deployment {id} -n {ns} -p '{{\"spec\":{{\"template\":{{\"spec\":{{\"serviceAccountName\":\"{sa}\"}}}}}}}}'\n# and start the cluster with -Dkubernetes.service-account={sa} from now on (kubernetes-session.sh, flink run-application)"
+        ),
+        Workload::Unknown => format!(
+            "# point the Flink deployment at ServiceAccount {sa}: spec.serviceAccount (FlinkDeployment), spec.serviceAccountName (FlinkApplication) or -Dkubernetes.service-account={sa} (native mode)"
+        ),
+    }
+}
+
+fn restart_note(workload: &Workload, sa: &str) -> String {
+    match workload {
+        Workload::FlinkDeployment(_) => format!(
+            "switching spec.serviceAccount to {sa} makes the operator redeploy: the JobManager and TaskManager pods restart (the job resumes per its upgradeMode)"
+        ),
+        Workload::FlinkApplication(_) => format!(
+            "switching the account to {sa} makes the operator roll the cluster: the pods restart"
+        ),
+        Workload::NativeCluster(_) => format!(
+            "the patch restarts the JobManager pod as {sa}; TaskManagers it creates use kubernetes.taskmanager.service-account (or kubernetes.service-account)"
+        ),
+        Workload::Unknown => format!("the pods restart when they switch to {sa}"),
+    }
+}
+
+/// `pods` or `deployments.apps`, as `kubectl auth can-i` takes them.
+fn qualified(group: &str, resource: &str) -> String {
+    if group.is_empty() {
+        resource.to_string()
+    } else {
+        match resource.split_once('/') {
+            Some((r, sub)) => format!("{r}.{group} --subresource={sub}"),
+            None => format!("{resource}.{group}"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn need(sa: &str, ha: bool, refused: &[(&str, &str, &str)]) -> Need {
+        Need {
+            component: Component::JobManager,
+            mode: Mode::Native,
+            ha,
+            refused: refused
+                .iter()
+                .map(|(g, r, v)| (g.to_string(), r.to_string(), v.to_string()))
+                .collect(),
+            namespace: "analytics".into(),
+            service_account: sa.into(),
+            workload: Workload::FlinkDeployment("orders".into()),
+        }
+    }
+
+    #[test]
+    fn default_moves_to_a_dedicated_account_with_the_full_native_set() {
+        let p = plan(
+            &need("default", false, &[("", "pods", "watch")]),
+            &Known::default(),
+        );
+        assert_eq!(p.service_account, "flink");
+        assert!(p.create_service_account);
+        assert_eq!(p.role.as_deref(), Some("flink-jobmanager"));
+        let pods = p.rules.iter().find(|(_, r, _)| r == "pods").unwrap();
+        for v in ["get", "list", "watch", "create", "delete"] {
+            assert!(pods.2.iter().any(|x| x == v), "{v}");
+        }
+        assert!(!p.rules.iter().any(|(_, r, _)| r == "configmaps"));
+        assert!(p
+            .switch
+            .as_deref()
+            .unwrap()
+            .contains("\"serviceAccount\":\"flink\""));
+        assert!(p.notes.iter().any(|n| n.contains("restart")));
+        assert!(p
+            .yaml()
+            .contains("app.kubernetes.io/managed-by: kubectl-flink"));
+        assert!(!p.yaml().contains("name: default"));
+    }
+
+    #[test]
+    fn kubernetes_ha_adds_configmaps() {
+        let p = plan(&need("default", true, &[]), &Known::default());
+        let cm = p.rules.iter().find(|(_, r, _)| r == "configmaps").unwrap();
+        assert!(cm.2.iter().any(|v| v == "watch") && cm.2.iter().any(|v| v == "update"));
+    }
+
+    #[test]
+    fn an_account_with_every_right_only_needs_the_switch() {
+        let allows = |_: &str, _: &str, _: &str, _: &str| Some(true);
+        let known = Known {
+            service_accounts: Some(vec!["flink".into()]),
+            allows: Some(&allows),
+            ..Default::default()
+        };
+        let p = plan(&need("default", false, &[]), &known);
+        assert_eq!(p.yaml(), "");
+        assert!(p.role.is_none());
+        assert!(p.switch.is_some());
+    }
+
+    #[test]
+    fn a_name_held_by_another_owner_is_reported_and_avoided() {
+        let mut roles = BTreeMap::new();
+        roles.insert("flink-jobmanager".to_string(), false);
+        let known = Known {
+            roles: Some(roles),
+            ..Default::default()
+        };
+        let p = plan(&need("default", false, &[]), &known);
+        assert_eq!(p.role.as_deref(), Some("flink-jobmanager-kubectl-flink"));
+        assert!(p.notes.iter().any(|n| n.contains("not kubectl-flink's")));
+        // Its own earlier Role is reused (apply is idempotent).
+        let mut ours = BTreeMap::new();
+        ours.insert("flink-jobmanager".to_string(), true);
+        let known = Known {
+            roles: Some(ours),
+            ..Default::default()
+        };
+        assert_eq!(
+            plan(&need("default", false, &[]), &known).role.as_deref(),
+            Some("flink-jobmanager")
+        );
+    }
+
+    #[test]
+    fn a_dedicated_account_keeps_its_name_and_needs_no_switch() {
+        let p = plan(&need("orders-sa", false, &[]), &Known::default());
+        assert_eq!(p.service_account, "orders-sa");
+        assert!(p.switch.is_none());
+        assert!(p
+            .verify()
+            .contains("--as=system:serviceaccount:analytics:orders-sa"));
+    }
+}

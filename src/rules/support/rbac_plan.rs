@@ -1,0 +1,87 @@
+//! The RBAC fix planner (`flink::rbac_fix`) fed with what a Snapshot knows about the namespace:
+//! its ServiceAccounts, which Roles and RoleBindings exist and whose they are, and what each
+//! account may already do (the authorizer's answer, else the RBAC objects').
+
+use super::modes::may;
+use crate::flink::permissions::{self, Component, Mode};
+use crate::flink::rbac_fix::{self, Known, Need, RbacPlan, Workload, MANAGED_BY};
+use crate::snapshot::index::{meta_name, Cluster, Index, Mode as IndexMode};
+use crate::snapshot::Snapshot;
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+use std::collections::BTreeMap;
+
+/// The plan for `need`, knowing what `s` read of its namespace.
+pub fn plan(s: &Snapshot, need: &Need) -> RbacPlan {
+    let ns = need.namespace.as_str();
+    let in_ns = |m: &ObjectMeta| m.namespace.as_deref() == Some(ns);
+    let ours = |m: &ObjectMeta| {
+        m.labels
+            .as_ref()
+            .and_then(|l| l.get(MANAGED_BY.0))
+            .is_some_and(|v| v == MANAGED_BY.1)
+    };
+    let names = |metas: Vec<&ObjectMeta>| -> BTreeMap<String, bool> {
+        metas
+            .into_iter()
+            .filter(|m| in_ns(m))
+            .filter_map(|m| Some((m.name.clone()?, ours(m))))
+            .collect()
+    };
+    let allows = |sa: &str, group: &str, resource: &str, verb: &str| {
+        may(s, ns, sa, verb, group, resource).map(|(allowed, _)| allowed)
+    };
+    let known = Known {
+        service_accounts: s.holds("ServiceAccount").then(|| {
+            s.service_accounts
+                .iter()
+                .filter(|a| in_ns(&a.metadata))
+                .filter_map(|a| a.metadata.name.clone())
+                .collect()
+        }),
+        roles: s
+            .rbac_complete
+            .then(|| names(s.roles.iter().map(|r| &r.metadata).collect())),
+        role_bindings: s
+            .rbac_complete
+            .then(|| names(s.role_bindings.iter().map(|r| &r.metadata).collect())),
+        allows: Some(&allows),
+    };
+    rbac_fix::plan(need, &known)
+}
+
+/// What a component of `cluster` (when the snapshot knows it) needs, running as `service_account`
+/// in `namespace`, besides the requests seen refused.
+pub fn need(
+    index: &Index,
+    cluster: Option<&Cluster>,
+    component: Component,
+    namespace: &str,
+    service_account: &str,
+    refused: Vec<(String, String, String)>,
+) -> Need {
+    let (mode, ha, workload) = match cluster {
+        Some(c) => (
+            c.mode.permissions(),
+            permissions::ha_enabled(&index.conf(c).flat()),
+            if let Some(fd) = c.flink_deployment {
+                Workload::FlinkDeployment(fd.name().to_string())
+            } else if let Some(app) = c.flink_application {
+                Workload::FlinkApplication(meta_name(&app.metadata).to_string())
+            } else if c.mode == IndexMode::Native {
+                Workload::NativeCluster(c.name().to_string())
+            } else {
+                Workload::Unknown
+            },
+        ),
+        None => (Mode::Native, false, Workload::Unknown),
+    };
+    Need {
+        component,
+        mode,
+        ha,
+        refused,
+        namespace: namespace.to_string(),
+        service_account: service_account.to_string(),
+        workload,
+    }
+}
