@@ -163,6 +163,20 @@ pub struct DoctorArgs {
     /// Lines of each failing container's log to read (current and previous instance)
     #[arg(long = "log-tail", value_name = "N", default_value_t = 500)]
     pub log_tail: i64,
+    /// Print the fixes of every finding in scope instead of the report: one deduplicated YAML
+    /// stream for `kubectl apply -f -` (the other commands as comments), or with `--fix=run` the
+    /// commands to run (patches, restarts). Nothing is applied.
+    #[arg(long, value_enum, value_name = "WHAT", num_args = 0..=1, default_missing_value = "apply")]
+    pub fix: Option<FixOutput>,
+}
+
+/// What `doctor --fix` prints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FixOutput {
+    /// The objects to apply, as one YAML stream
+    Apply,
+    /// The commands to run besides (kubectl patch, rollout restart, helm upgrade)
+    Run,
 }
 
 #[derive(Debug, Args)]

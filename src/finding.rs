@@ -345,3 +345,113 @@ mod tests {
         assert!(!Severity::Info.at_least(Severity::Warning));
     }
 }
+
+/// A fix as data: the YAML documents to `kubectl apply -f -` and the other commands to run
+/// (`kubectl patch`, `kubectl rollout restart`, `helm upgrade`), read from the fix text every
+/// finding carries, so JSON consumers and `doctor --fix` apply exactly what a person would.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Remedy {
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub apply: Vec<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub run: Vec<String>,
+}
+
+impl Remedy {
+    /// The heredocs of `kubectl apply -f - <<'EOF'` (split into documents) and the `kubectl` /
+    /// `helm` command lines outside them; comments and prose are not commands.
+    pub fn from_fix(fix: &str) -> Remedy {
+        let mut r = Remedy::default();
+        let mut lines = fix.lines();
+        while let Some(line) = lines.next() {
+            let t = line.trim();
+            if let Some(head) = t
+                .strip_suffix("<<'EOF'")
+                .or_else(|| t.strip_suffix("<<EOF"))
+            {
+                let mut doc = String::new();
+                for l in lines.by_ref() {
+                    if l.trim() == "EOF" {
+                        break;
+                    }
+                    if l.trim() == "---" {
+                        push_doc(&mut r.apply, &mut doc);
+                    } else {
+                        doc.push_str(l);
+                        doc.push('\n');
+                    }
+                }
+                push_doc(&mut r.apply, &mut doc);
+                if !head.trim().starts_with("kubectl apply") {
+                    r.run.push(head.trim().to_string());
+                }
+                continue;
+            }
+            let mut command = t.trim_start_matches("$ ").to_string();
+            // A command continued over lines with a trailing backslash is one command.
+            while command.ends_with('\\') {
+                match lines.next() {
+                    Some(next) => {
+                        command.pop();
+                        command = format!("{} {}", command.trim_end(), next.trim());
+                    }
+                    None => break,
+                }
+            }
+            if changes_something(&command) && !command.contains('<') {
+                let command = command.split("   #").next().unwrap_or(&command).trim_end();
+                if !r.run.iter().any(|c| c == command) {
+                    r.run.push(command.to_string());
+                }
+            }
+        }
+        r
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.apply.is_empty() && self.run.is_empty()
+    }
+}
+
+/// A command that changes the cluster (not `kubectl get`, `describe`, `logs`, `auth can-i`).
+fn changes_something(command: &str) -> bool {
+    const KUBECTL: &[&str] = &[
+        "patch", "annotate", "label", "rollout", "delete", "create", "set", "scale", "replace",
+    ];
+    let mut words = command.split_whitespace();
+    match (words.next(), words.next()) {
+        (Some("kubectl"), Some(verb)) => KUBECTL.contains(&verb),
+        (Some("helm"), Some(verb)) => matches!(verb, "upgrade" | "install" | "repo"),
+        _ => false,
+    }
+}
+
+fn push_doc(out: &mut Vec<String>, doc: &mut String) {
+    if !doc.trim().is_empty() && !out.contains(doc) {
+        out.push(std::mem::take(doc));
+    }
+    doc.clear();
+}
+
+#[cfg(test)]
+mod remedy_tests {
+    use super::Remedy;
+
+    #[test]
+    fn heredoc_documents_and_commands_are_read_out_of_the_fix_text() {
+        let continued = Remedy::from_fix("kubectl patch fd x --type=json \\\n  -p '[]'\n");
+        assert_eq!(
+            continued.run,
+            vec!["kubectl patch fd x --type=json -p '[]'"]
+        );
+        let fix = "Give it an account.\n\nkubectl apply -f - <<'EOF'\napiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: flink\n---\napiVersion: v1\nkind: Role\nEOF\nkubectl patch flinkdeployment orders -n a --type=merge -p '{\"spec\":{}}'\n# a note, not a command\nkubectl get pods -n <ns>   # a placeholder: not runnable\n";
+        let r = Remedy::from_fix(fix);
+        assert_eq!(r.apply.len(), 2);
+        assert!(r.apply[0].starts_with("apiVersion: v1\nkind: ServiceAccount"));
+        assert_eq!(
+            r.run,
+            vec!["kubectl patch flinkdeployment orders -n a --type=merge -p '{\"spec\":{}}'"]
+        );
+        assert!(Remedy::from_fix("raise the memory limit").is_empty());
+    }
+}

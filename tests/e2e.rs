@@ -448,6 +448,81 @@ fn live_diagnosis_agrees_with_offline_for_every_bundle() {
     );
 }
 
+/// `doctor --fix` on every bundle, live: the combined YAML stream is accepted by the API server
+/// (`kubectl apply --dry-run=server`), and every `kubectl patch` of `--fix=run` applies cleanly to
+/// the object it names (`--dry-run=server`). The canonical test below applies a fix for real.
+#[test]
+fn every_bundle_s_combined_fix_is_accepted_by_the_api_server() {
+    let Some(h) = harness_or_skip("every_bundle_s_combined_fix_is_accepted_by_the_api_server")
+    else {
+        return;
+    };
+    let mut state = cluster();
+    let mut failures = Vec::new();
+    let (mut bundles_with_fixes, mut documents, mut patches) = (0, 0, 0);
+    for bundle in repo_bundles(&h.repo) {
+        let name = short(&h.repo, &bundle);
+        if bundle.join("e2e.skip").exists() {
+            continue;
+        }
+        let namespaces = match ensure_seeded(h, &mut state, &bundle, false) {
+            Ok(n) => n,
+            Err(e) => {
+                failures.push(format!("{name}: {e}"));
+                continue;
+            }
+        };
+        let mut any = false;
+        for ns in &namespaces {
+            let yaml = plugin(Some(&h.e2e), &["doctor", "-n", ns, "--fix"]);
+            if yaml.stdout.contains("apiVersion:") {
+                any = true;
+                documents += yaml.stdout.matches("\napiVersion: ").count()
+                    + usize::from(yaml.stdout.starts_with("apiVersion: "));
+                let dry = kubectl(
+                    h,
+                    &["apply", "--dry-run=server", "-f", "-"],
+                    Some(&yaml.stdout),
+                );
+                if dry.code != 0 {
+                    failures.push(format!(
+                        "{name} -n {ns}: doctor --fix is refused by the API server: {}\n{}",
+                        dry.stderr.trim(),
+                        yaml.stdout
+                    ));
+                }
+            }
+            let run = plugin(Some(&h.e2e), &["doctor", "-n", ns, "--fix=run"]);
+            for command in run
+                .stdout
+                .lines()
+                .filter(|l| l.starts_with("kubectl patch "))
+            {
+                any = true;
+                patches += 1;
+                let r = shell(h, &format!("{command} --dry-run=server"));
+                if r.code != 0 {
+                    failures.push(format!(
+                        "{name} -n {ns}: `{command}` does not apply: {}",
+                        r.stderr.trim()
+                    ));
+                }
+            }
+        }
+        bundles_with_fixes += usize::from(any);
+    }
+    eprintln!(
+        "e2e: doctor --fix: {bundles_with_fixes} bundles with fixes, {documents} documents and {patches} patches accepted by the API server"
+    );
+    assert!(bundles_with_fixes > 0, "no bundle had a fix");
+    assert!(
+        failures.is_empty(),
+        "{} problem(s):\n\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
+}
+
 /// The canonical broken deployment, live: both root causes; the RBAC one confirmed by the real
 /// authorizer; the tool's own fix applied makes it go away.
 #[test]

@@ -2,7 +2,7 @@
 
 use crate::cli::{DoctorArgs, KubeArgs, OutputArgs};
 use crate::error::Error;
-use crate::finding::Finding;
+use crate::finding::{Finding, Remedy};
 use crate::rank::{rank, Report};
 use crate::render::{self, Context, Style};
 use crate::snapshot::{bundle, Snapshot};
@@ -59,6 +59,25 @@ pub async fn run(args: &DoctorArgs, kube: &KubeArgs, output: &OutputArgs) -> Res
         command: "doctor",
         scope,
     };
+    if let Some(what) = args.fix {
+        let combined = fixes(&report);
+        eprintln!(
+            "kubectl flink doctor --fix: {} object(s) to apply and {} command(s) to run, from {} finding(s); nothing was applied",
+            combined.apply.len(),
+            combined.run.len(),
+            report.findings.len()
+        );
+        let text = match what {
+            crate::cli::FixOutput::Apply => apply_stream(&combined),
+            crate::cli::FixOutput::Run => combined.run.iter().map(|c| format!("{c}\n")).collect(),
+        };
+        super::report_written(
+            stdout
+                .write_all(text.as_bytes())
+                .and_then(|_| stdout.flush()),
+        )?;
+        return Ok(super::exit_code(&report, args.fail_on));
+    }
     let written = match output.output {
         crate::cli::Format::Json if args.name.is_none() => {
             super::overview::write_json(&report, &clusters, &mut stdout)
@@ -70,6 +89,67 @@ pub async fn run(args: &DoctorArgs, kube: &KubeArgs, output: &OutputArgs) -> Res
     };
     super::report_written(written.and_then(|_| stdout.flush()))?;
     Ok(super::exit_code(&report, args.fail_on))
+}
+
+/// Every finding's remedy, in report order (root causes first): documents deduplicated by what
+/// they name (kind, namespace, name; the first one wins, a different later one is dropped with a
+/// comment), commands by their text.
+fn fixes(report: &Report) -> Remedy {
+    let mut out = Remedy::default();
+    let mut seen: Vec<(String, String)> = Vec::new();
+    for f in &report.findings {
+        let r = Remedy::from_fix(&f.fix);
+        for doc in r.apply {
+            let identity = document_identity(&doc);
+            match seen.iter().find(|(id, _)| *id == identity) {
+                Some((_, first)) if *first == doc => {}
+                Some(_) => out.run.push(format!(
+                    "# {identity}: {} proposes a different version; the one of an earlier finding is kept",
+                    f.rule
+                )),
+                None => {
+                    seen.push((identity, doc.clone()));
+                    out.apply.push(doc);
+                }
+            }
+        }
+        for c in r.run {
+            if !out.run.contains(&c) {
+                out.run.push(c);
+            }
+        }
+    }
+    out
+}
+
+/// `Kind namespace/name` of a YAML document, for deduplication.
+fn document_identity(doc: &str) -> String {
+    let v: serde_json::Value = serde_yaml::from_str(doc).unwrap_or_default();
+    let field = |p: &str| {
+        v.pointer(p)
+            .and_then(|x| x.as_str())
+            .unwrap_or("")
+            .to_string()
+    };
+    format!(
+        "{} {}/{}",
+        field("/kind"),
+        field("/metadata/namespace"),
+        field("/metadata/name")
+    )
+}
+
+/// The documents as one stream for `kubectl apply -f -`, the commands after them as comments.
+fn apply_stream(r: &Remedy) -> String {
+    let mut out = r.apply.join("---\n");
+    let commands: Vec<&String> = r.run.iter().filter(|c| !c.starts_with('#')).collect();
+    if !commands.is_empty() {
+        out.push_str("# then run (kubectl flink doctor --fix=run prints these alone):\n");
+        for c in commands {
+            out.push_str(&format!("#   {c}\n"));
+        }
+    }
+    out
 }
 
 /// `-v`: what was read and what could not be, on stderr.

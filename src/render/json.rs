@@ -19,7 +19,7 @@
 //! }]}
 //! ```
 
-use crate::finding::{Category, Finding, Layer, ObjectRef, Severity};
+use crate::finding::{Category, Finding, Layer, ObjectRef, Remedy, Severity};
 use crate::rank::Report;
 use serde::Serialize;
 use std::io::{self, Write};
@@ -48,6 +48,9 @@ pub struct JsonFinding<'a> {
     pub deployment: Option<JsonObject<'a>>,
     pub evidence: &'a [String],
     pub fix: &'a str,
+    /// The fix as data: YAML documents to apply, commands to run.
+    #[serde(skip_serializing_if = "Remedy::is_empty")]
+    pub remedy: Remedy,
     pub verify: &'a str,
     pub caused_by: Option<&'a str>,
     pub count: usize,
@@ -86,6 +89,7 @@ impl<'a> From<&'a Finding> for JsonFinding<'a> {
             deployment: f.deployment.as_ref().map(Into::into),
             evidence: &f.evidence,
             fix: &f.fix,
+            remedy: Remedy::from_fix(&f.fix),
             verify: &f.verify,
             caused_by: f.caused_by.as_deref(),
             count: f.count,
@@ -131,10 +135,21 @@ mod tests {
         deployment: Option<ParsedObject>,
         evidence: Vec<String>,
         fix: String,
+        #[serde(default)]
+        remedy: Option<ParsedRemedy>,
         verify: String,
         caused_by: Option<String>,
         count: usize,
         also: Vec<ParsedObject>,
+    }
+
+    #[derive(Debug, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct ParsedRemedy {
+        #[serde(default)]
+        apply: Vec<String>,
+        #[serde(default)]
+        run: Vec<String>,
     }
 
     #[derive(Debug, Deserialize, PartialEq)]
@@ -178,6 +193,11 @@ mod tests {
             assert_eq!(p.deployment, f.deployment.as_ref().map(as_parsed));
             assert_eq!(p.evidence, f.evidence);
             assert_eq!(p.fix, f.fix);
+            let remedy = Remedy::from_fix(&f.fix);
+            match &p.remedy {
+                Some(r) => assert_eq!((&r.apply, &r.run), (&remedy.apply, &remedy.run)),
+                None => assert!(remedy.is_empty(), "{}", f.fix),
+            }
             assert_eq!(p.verify, f.verify);
             assert_eq!(p.caused_by, f.caused_by);
             assert_eq!(p.count, f.count);
