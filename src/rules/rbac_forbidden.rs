@@ -270,12 +270,96 @@ impl Rule for RbacForbidden {
                 }
             }
             if still.is_empty() {
+                if let Some(f) = stale(s, &sighting, fd, deployment) {
+                    out.push(f);
+                }
                 continue;
             }
             out.push(finding(s, index, &sighting, &still, fd, deployment));
         }
         out
     }
+}
+
+/// A refusal the authorizer now allows, logged by a process that has not restarted since (the
+/// refusal is in its current log, or its container is still waiting to run again): the fix is in
+/// place, the process only has to pick it up. An info finding with the restart, instead of the
+/// old fix. A refusal in the previous log of a container running again is history: nothing.
+fn stale(
+    s: &Snapshot,
+    sighting: &Sighting,
+    fd: Option<&FlinkDeployment>,
+    deployment: Option<ObjectRef>,
+) -> Option<Finding> {
+    let key = sighting.key;
+    let pod = s.pods.iter().find(|p| {
+        p.metadata.name.as_deref() == Some(&key.pod)
+            && p.metadata.namespace.as_deref() == Some(&key.namespace)
+    })?;
+    let running_again = pod
+        .status
+        .as_ref()
+        .and_then(|st| st.container_statuses.as_ref())
+        .and_then(|cs| cs.iter().find(|c| c.name == key.container))
+        .is_some_and(|c| c.ready);
+    if key.previous && running_again {
+        return None;
+    }
+    let r = sighting.refusals.first()?;
+    let text = s
+        .log(&key.namespace, &key.pod, &key.container, key.previous)
+        .unwrap_or("");
+    let first = sighting.lines.first()?;
+    let when = text
+        .lines()
+        .nth(first.line_no.saturating_sub(1))
+        .and_then(|l| l.get(..23))
+        .filter(|t| t.as_bytes().first().is_some_and(u8::is_ascii_digit))
+        .map(|t| format!(" at {t}"))
+        .unwrap_or_default();
+    let what = format!("{} {}", r.verb, qualified(&r.group, &r.resource));
+    let restart = match fd {
+        Some(fd) => format!(
+            "kubectl patch flinkdeployment {} -n {} --type=merge -p '{{\"spec\":{{\"restartNonce\":{}}}}}'",
+            fd.name(),
+            fd.namespace(),
+            s.captured_at.timestamp()
+        ),
+        None => format!("kubectl delete pod {} -n {}", key.pod, key.namespace),
+    };
+    let instance = if key.previous { "previous log" } else { "log" };
+    Some(
+        Finding::new(
+            &META,
+            ObjectRef::namespaced("Pod", &key.namespace, &key.pod),
+            format!(
+                "{} was refused `{what}`{when}; allowed now: restart the pod to pick it up",
+                r.user()
+            ),
+        )
+        .severity(Severity::Info)
+        .deployment(deployment)
+        .evidence(format!(
+            "{}/{} ({instance}) L{}: {}",
+            key.pod,
+            key.container,
+            first.line_no,
+            excerpt(text.lines().nth(first.line_no - 1).unwrap_or(""))
+        ))
+        .evidence(format!(
+            "the authorizer (or the RBAC objects) now allows {} to {what} in namespace {}",
+            r.user(),
+            r.namespace
+        ))
+        .fix(format!(
+            "The permission is in place; the Flink process still runs with the refusal behind it. Restart it:\n\n{restart}\n"
+        ))
+        .verify(format!(
+            "kubectl logs {} -n {} -c {} | grep -c 'is forbidden'   # expect 0 after the restart",
+            key.pod, key.namespace, key.container
+        ))
+        .link(link::container(&key.namespace, &key.pod, &key.container)),
+    )
 }
 
 fn finding(
@@ -499,7 +583,7 @@ mod tests {
     }
 
     #[test]
-    fn silent_when_the_authorizer_now_allows_the_configured_service_account() {
+    fn only_a_restart_when_the_authorizer_now_allows_the_configured_service_account() {
         let mut s = canonical();
         s.flink_deployments[0].spec.service_account = Some("flink".into());
         s.access_reviews.push(AccessReview {
@@ -512,6 +596,32 @@ mod tests {
             allowed: true,
             reason: "RBAC: allowed by RoleBinding".into(),
         });
+        // The refusal is history, but the JobManager has not run again since: restart it.
+        let f = run(&RbacForbidden, &s);
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert_eq!(f[0].severity, Severity::Info);
+        assert!(
+            f[0].title.contains("allowed now: restart"),
+            "{}",
+            f[0].title
+        );
+        assert!(f[0].fix.contains("restartNonce"), "{}", f[0].fix);
+        assert!(
+            !f[0].fix.contains("kind: Role"),
+            "not the old fix again: {}",
+            f[0].fix
+        );
+        // Once the container runs again, the previous log's refusal is history: nothing.
+        for c in s.pods[0]
+            .status
+            .as_mut()
+            .unwrap()
+            .container_statuses
+            .as_mut()
+            .unwrap()
+        {
+            c.ready = true;
+        }
         assert!(run(&RbacForbidden, &s).is_empty());
         let q = questions(&s);
         assert!(q.iter().any(|r| r.service_account == "flink"));
@@ -553,7 +663,7 @@ mod tests {
     }
 
     #[test]
-    fn silent_when_rbac_objects_show_the_permission_exists_now() {
+    fn no_critical_finding_when_rbac_objects_show_the_permission_exists_now() {
         let rbac = r#"
 apiVersion: rbac.authorization.k8s.io/v1
 kind: Role
@@ -571,6 +681,7 @@ subjects: [{kind: ServiceAccount, name: default, namespace: analytics}]
         s.roles = extra.roles;
         s.role_bindings = extra.role_bindings;
         s.rbac_complete = true;
-        assert!(run(&RbacForbidden, &s).is_empty());
+        let f = run(&RbacForbidden, &s);
+        assert!(f.iter().all(|f| f.severity == Severity::Info), "{f:?}");
     }
 }
