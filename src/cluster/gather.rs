@@ -116,7 +116,7 @@ pub async fn gather(
     super::modes::gather(c, ns, name, &mut s, &mut gaps).await;
 
     // Wave 2: logs of failing containers, current and previous.
-    let wanted = logs_to_fetch(&s.pods);
+    let wanted = crate::snapshot::wanted::failing_containers(&s.pods);
     let fetched: Vec<(LogKey, Result<String, Failure>)> = stream::iter(wanted)
         .map(|key| async move {
             let api: Api<Pod> = Api::namespaced(c.clone(), &key.namespace);
@@ -340,40 +340,4 @@ pub(crate) fn decode<T: DeserializeOwned>(
             }
         })
         .collect()
-}
-
-/// Which containers' logs to read: any that restarted, is waiting or terminated with an error.
-pub fn logs_to_fetch(pods: &[Pod]) -> Vec<LogKey> {
-    let mut out = Vec::new();
-    for pod in pods {
-        let ns = pod.metadata.namespace.as_deref().unwrap_or("default");
-        let name = pod.metadata.name.as_deref().unwrap_or("");
-        let statuses = pod.status.iter().flat_map(|s| {
-            s.container_statuses
-                .iter()
-                .flatten()
-                .chain(s.init_container_statuses.iter().flatten())
-        });
-        for c in statuses {
-            let waiting = c.state.as_ref().and_then(|s| s.waiting.as_ref()).is_some();
-            let failed = c
-                .state
-                .as_ref()
-                .and_then(|s| s.terminated.as_ref())
-                .is_some_and(|t| t.exit_code != 0);
-            let restarted = c.restart_count > 0;
-            if restarted || waiting || failed || !c.ready {
-                out.push(LogKey::new(ns, name, &c.name, false));
-            }
-            if restarted
-                || c.last_state
-                    .as_ref()
-                    .and_then(|s| s.terminated.as_ref())
-                    .is_some()
-            {
-                out.push(LogKey::new(ns, name, &c.name, true));
-            }
-        }
-    }
-    out
 }

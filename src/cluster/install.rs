@@ -11,7 +11,7 @@
 use super::gather::{classify, list, list_cluster, list_dynamic, Failure};
 use crate::flink::install as names;
 use crate::snapshot::bundle::public_only;
-use crate::snapshot::{Gap, GapReason, LogKey, Snapshot};
+use crate::snapshot::{Gap, GapReason, Snapshot};
 use k8s_openapi::api::admissionregistration::v1::{
     MutatingWebhookConfiguration, ValidatingWebhookConfiguration,
 };
@@ -308,30 +308,7 @@ fn secret_names(s: &Snapshot, ns: &str, services: &BTreeSet<(String, String)>) -
 /// the current one of the operator container when the FlinkStateSnapshot CRD is absent (it logs
 /// that it cannot watch snapshots).
 async fn operator_logs(c: &kube::Client, s: &mut Snapshot) {
-    let snapshot_crd_missing = !s
-        .crds
-        .iter()
-        .any(|c| c.metadata.name.as_deref() == Some("flinkstatesnapshots.flink.apache.org"));
-    let mut wanted = Vec::new();
-    for p in &s.operator_pods {
-        let ns = p.metadata.namespace.as_deref().unwrap_or("default");
-        let name = p.metadata.name.as_deref().unwrap_or("");
-        for cs in p
-            .status
-            .iter()
-            .flat_map(|st| st.container_statuses.iter().flatten())
-        {
-            let running = cs.state.as_ref().is_some_and(|st| st.running.is_some());
-            if cs.restart_count > 0 {
-                wanted.push(LogKey::new(ns, name, &cs.name, true));
-            }
-            if running
-                && (!cs.ready || (snapshot_crd_missing && cs.name == names::OPERATOR_CONTAINER))
-            {
-                wanted.push(LogKey::new(ns, name, &cs.name, false));
-            }
-        }
-    }
+    let wanted = crate::snapshot::wanted::operator_logs(s);
     for key in wanted {
         let api: Api<Pod> = Api::namespaced(c.clone(), &key.namespace);
         let params = super::gather::log_params(&key, LOG_TAIL);

@@ -23,8 +23,8 @@ use crate::flink::names::{
     TYPE_NATIVE, TYPE_STANDALONE,
 };
 use crate::snapshot::flink::LYFT_GROUP;
-use crate::snapshot::index::{pod_name, pod_namespace, pod_phase, Index};
-use crate::snapshot::{FlinkApplication, Gap, GapReason, LogKey, Snapshot};
+use crate::snapshot::index::Index;
+use crate::snapshot::{FlinkApplication, Gap, GapReason, Snapshot};
 use k8s_openapi::api::apps::v1::Deployment;
 use k8s_openapi::api::core::v1::{ConfigMap, Pod, Service};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
@@ -101,7 +101,7 @@ pub async fn gather(
     drop_apache_crd_gaps(s, gaps);
 
     // Second wave: JobManager logs that say where the TaskManagers are.
-    for key in jobmanager_logs_wanted(s) {
+    for key in crate::snapshot::wanted::jobmanager_logs(s) {
         if s.logs.contains_key(&key) {
             continue;
         }
@@ -149,69 +149,6 @@ fn is_apache_operator(m: &ObjectMeta) -> bool {
         .as_ref()
         .and_then(|l| l.get("app.kubernetes.io/name"))
         .is_some_and(|v| v == "flink-kubernetes-operator")
-}
-
-/// The JobManager logs to read for clusters whose JobManager creates TaskManager pods itself
-/// (operator native mode, plain native): the current log of each running JobManager when the
-/// cluster has no TaskManager pod left, one has failed, or some were replaced (a pod index
-/// `<id>-taskmanager-<attempt>-<index>` above the number of TaskManager pods there are). Pure, so
-/// a bundle holds exactly the logs a live gather reads.
-pub fn jobmanager_logs_wanted(s: &Snapshot) -> Vec<LogKey> {
-    let index = Index::new(s);
-    let mut out = Vec::new();
-    for c in index.clusters() {
-        if !c.mode.native_taskmanagers() {
-            continue;
-        }
-        let tms = &c.taskmanager_pods;
-        let failed = tms.iter().any(|p| pod_phase(p) == "Failed");
-        let highest = tms
-            .iter()
-            .filter_map(|p| taskmanager_pod_index(c.name(), pod_name(p)))
-            .max()
-            .unwrap_or(0);
-        let replaced = highest as usize > tms.len();
-        if !(tms.is_empty() || failed || replaced) {
-            continue;
-        }
-        for jm in &c.jobmanager_pods {
-            if pod_phase(jm) != "Running" {
-                continue;
-            }
-            let Some(container) = main_container(jm) else {
-                continue;
-            };
-            out.push(LogKey::new(
-                pod_namespace(jm),
-                pod_name(jm),
-                container,
-                false,
-            ));
-        }
-    }
-    out.sort();
-    out.dedup();
-    out
-}
-
-/// `<cluster-id>-taskmanager-<attempt>-<index>` -> index.
-pub fn taskmanager_pod_index(cluster_id: &str, pod: &str) -> Option<u32> {
-    let rest = pod
-        .strip_prefix(cluster_id)?
-        .strip_prefix("-taskmanager-")?;
-    let (attempt, index) = rest.split_once('-')?;
-    attempt.parse::<u32>().ok()?;
-    index.parse().ok()
-}
-
-/// Flink's main container, else the pod's first container.
-fn main_container(pod: &Pod) -> Option<&str> {
-    let containers = &pod.spec.as_ref()?.containers;
-    containers
-        .iter()
-        .find(|c| c.name == crate::flink::names::MAIN_CONTAINER)
-        .or_else(|| containers.first())
-        .map(|c| c.name.as_str())
 }
 
 /// Flink's configuration in a ConfigMap with the values of sensitive keys masked.
@@ -314,22 +251,6 @@ mod tests {
         );
     }
 
-    #[test]
-    fn taskmanager_pod_indexes() {
-        assert_eq!(
-            taskmanager_pod_index("orders", "orders-taskmanager-1-12"),
-            Some(12)
-        );
-        assert_eq!(
-            taskmanager_pod_index("orders", "orders-taskmanager-7d9f-abcde"),
-            None
-        );
-        assert_eq!(
-            taskmanager_pod_index("orders", "other-taskmanager-1-1"),
-            None
-        );
-    }
-
     const JM: &str = r#"
 apiVersion: v1
 kind: Pod
@@ -340,41 +261,6 @@ metadata:
 spec: {containers: [{name: flink-main-container, image: "flink:1.20"}]}
 status: {phase: Running}
 "#;
-
-    fn tm(name: &str, phase: &str) -> String {
-        format!(
-            "---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: {name}\n  namespace: stream\n  labels: {{app: wordcount, component: taskmanager, type: flink-native-kubernetes}}\nspec: {{containers: [{{name: flink-main-container, image: \"flink:1.20\"}}]}}\nstatus: {{phase: {phase}}}\n"
-        )
-    }
-
-    #[test]
-    fn the_jobmanager_log_is_read_when_taskmanagers_are_missing_or_replaced() {
-        let want = vec![LogKey::new(
-            "stream",
-            "wordcount-6d4f7c9b8-abcde",
-            "flink-main-container",
-            false,
-        )];
-        assert_eq!(
-            jobmanager_logs_wanted(&snapshot(JM)),
-            want,
-            "no TaskManager"
-        );
-        let replaced = format!("{JM}{}", tm("wordcount-taskmanager-1-3", "Running"));
-        assert_eq!(
-            jobmanager_logs_wanted(&snapshot(&replaced)),
-            want,
-            "1-1 and 1-2 are gone"
-        );
-        let failed = format!("{JM}{}", tm("wordcount-taskmanager-1-1", "Failed"));
-        assert_eq!(jobmanager_logs_wanted(&snapshot(&failed)), want);
-        let healthy = format!(
-            "{JM}{}{}",
-            tm("wordcount-taskmanager-1-1", "Running"),
-            tm("wordcount-taskmanager-1-2", "Running")
-        );
-        assert!(jobmanager_logs_wanted(&snapshot(&healthy)).is_empty());
-    }
 
     #[test]
     fn apache_crd_gaps_are_dropped_only_where_flink_runs_without_that_operator() {

@@ -137,10 +137,10 @@ pub fn load_with(path: &Path, options: &LoadOptions) -> Result<Loaded, BundleErr
             "{n} {kind} ({api_version}): a kind kubectl-flink does not read"
         ));
     }
+    classify_operator(&mut snapshot);
     if path.is_dir() {
         load_logs(&path.join("logs"), &mut snapshot, options.log_tail)?;
     }
-    classify_operator(&mut snapshot);
     snapshot.install_checked = holds_installation(&snapshot);
     snapshot.rbac_complete = !snapshot.roles.is_empty()
         || !snapshot.role_bindings.is_empty()
@@ -439,10 +439,24 @@ pub fn strip_secret(
     secret
 }
 
+/// The logs a live gather would read (`snapshot::wanted`), and every log of a pod the bundle has
+/// no object for (nothing says whether it is healthy); a healthy container's log is not read.
 fn load_logs(dir: &Path, s: &mut Snapshot, tail: Option<usize>) -> Result<(), BundleError> {
     if !dir.is_dir() {
         return Ok(());
     }
+    let wanted = super::wanted::all(s);
+    let known: std::collections::BTreeSet<(String, String)> = s
+        .pods
+        .iter()
+        .chain(&s.operator_pods)
+        .map(|p| {
+            (
+                p.metadata.namespace.clone().unwrap_or_default(),
+                p.metadata.name.clone().unwrap_or_default(),
+            )
+        })
+        .collect();
     let io = |path: &Path| {
         let path = path.to_path_buf();
         move |source| BundleError::Io { path, source }
@@ -476,16 +490,20 @@ fn load_logs(dir: &Path, s: &mut Snapshot, tail: Option<usize>) -> Result<(), Bu
                 } else {
                     continue;
                 };
-                let bytes = read_tail(&file, tail).map_err(io(&file))?;
-                s.logs.insert(
-                    LogKey::new(
-                        &lossy(ns.file_name()),
-                        &lossy(pod.file_name()),
-                        container,
-                        previous,
-                    ),
-                    String::from_utf8_lossy(&bytes).into_owned(),
+                let key = LogKey::new(
+                    &lossy(ns.file_name()),
+                    &lossy(pod.file_name()),
+                    container,
+                    previous,
                 );
+                if known.contains(&(key.namespace.clone(), key.pod.clone()))
+                    && !wanted.contains(&key)
+                {
+                    continue;
+                }
+                let bytes = read_tail(&file, tail).map_err(io(&file))?;
+                s.logs
+                    .insert(key, String::from_utf8_lossy(&bytes).into_owned());
             }
         }
     }

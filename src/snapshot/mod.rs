@@ -5,6 +5,7 @@ pub mod bundle;
 pub mod flink;
 pub mod index;
 mod stream;
+pub mod wanted;
 
 use crate::flink::rbac;
 use chrono::{DateTime, Utc};

@@ -1,0 +1,213 @@
+//! Which container logs a diagnosis reads, the same live and offline: a live gather fetches
+//! exactly these, and a bundle's `logs/` folder is read for these only (a healthy container's log
+//! costs nothing), plus any log of a pod the bundle has no object for.
+
+use super::index::{pod_name, pod_namespace, pod_phase, Index};
+use super::{LogKey, Snapshot};
+use k8s_openapi::api::core::v1::Pod;
+use std::collections::BTreeSet;
+
+/// Every log the rules may read.
+pub fn all(s: &Snapshot) -> BTreeSet<LogKey> {
+    failing_containers(&s.pods)
+        .into_iter()
+        .chain(jobmanager_logs(s))
+        .chain(operator_logs(s))
+        .collect()
+}
+
+/// Which containers' logs to read: any that restarted, is waiting or terminated with an error.
+pub fn failing_containers(pods: &[Pod]) -> Vec<LogKey> {
+    let mut out = Vec::new();
+    for pod in pods {
+        let ns = pod.metadata.namespace.as_deref().unwrap_or("default");
+        let name = pod.metadata.name.as_deref().unwrap_or("");
+        let statuses = pod.status.iter().flat_map(|s| {
+            s.container_statuses
+                .iter()
+                .flatten()
+                .chain(s.init_container_statuses.iter().flatten())
+        });
+        for c in statuses {
+            let waiting = c.state.as_ref().and_then(|s| s.waiting.as_ref()).is_some();
+            let failed = c
+                .state
+                .as_ref()
+                .and_then(|s| s.terminated.as_ref())
+                .is_some_and(|t| t.exit_code != 0);
+            let restarted = c.restart_count > 0;
+            if restarted || waiting || failed || !c.ready {
+                out.push(LogKey::new(ns, name, &c.name, false));
+            }
+            if restarted
+                || c.last_state
+                    .as_ref()
+                    .and_then(|s| s.terminated.as_ref())
+                    .is_some()
+            {
+                out.push(LogKey::new(ns, name, &c.name, true));
+            }
+        }
+    }
+    out
+}
+
+/// The operator's own log tail: previous and current for containers that restart or wait, and
+/// the current one of the operator container when the FlinkStateSnapshot CRD is absent (it logs
+/// that it cannot watch snapshots).
+pub fn operator_logs(s: &Snapshot) -> Vec<LogKey> {
+    let snapshot_crd_missing = !s
+        .crds
+        .iter()
+        .any(|c| c.metadata.name.as_deref() == Some("flinkstatesnapshots.flink.apache.org"));
+    let mut wanted = Vec::new();
+    for p in &s.operator_pods {
+        let ns = p.metadata.namespace.as_deref().unwrap_or("default");
+        let name = p.metadata.name.as_deref().unwrap_or("");
+        for cs in p
+            .status
+            .iter()
+            .flat_map(|st| st.container_statuses.iter().flatten())
+        {
+            let running = cs.state.as_ref().is_some_and(|st| st.running.is_some());
+            if cs.restart_count > 0 {
+                wanted.push(LogKey::new(ns, name, &cs.name, true));
+            }
+            if running
+                && (!cs.ready
+                    || (snapshot_crd_missing
+                        && cs.name == crate::flink::install::OPERATOR_CONTAINER))
+            {
+                wanted.push(LogKey::new(ns, name, &cs.name, false));
+            }
+        }
+    }
+    wanted
+}
+
+/// The JobManager logs to read for clusters whose JobManager creates TaskManager pods itself
+/// (operator native mode, plain native): the current log of each running JobManager when the
+/// cluster has no TaskManager pod left, one has failed, or some were replaced (a pod index
+/// `<id>-taskmanager-<attempt>-<index>` above the number of TaskManager pods there are). Pure, so
+/// a bundle holds exactly the logs a live gather reads.
+pub fn jobmanager_logs(s: &Snapshot) -> Vec<LogKey> {
+    let index = Index::new(s);
+    let mut out = Vec::new();
+    for c in index.clusters() {
+        if !c.mode.native_taskmanagers() {
+            continue;
+        }
+        let tms = &c.taskmanager_pods;
+        let failed = tms.iter().any(|p| pod_phase(p) == "Failed");
+        let highest = tms
+            .iter()
+            .filter_map(|p| taskmanager_pod_index(c.name(), pod_name(p)))
+            .max()
+            .unwrap_or(0);
+        let replaced = highest as usize > tms.len();
+        if !(tms.is_empty() || failed || replaced) {
+            continue;
+        }
+        for jm in &c.jobmanager_pods {
+            if pod_phase(jm) != "Running" {
+                continue;
+            }
+            let Some(container) = main_container(jm) else {
+                continue;
+            };
+            out.push(LogKey::new(
+                pod_namespace(jm),
+                pod_name(jm),
+                container,
+                false,
+            ));
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// `<cluster-id>-taskmanager-<attempt>-<index>` -> index.
+pub fn taskmanager_pod_index(cluster_id: &str, pod: &str) -> Option<u32> {
+    let rest = pod
+        .strip_prefix(cluster_id)?
+        .strip_prefix("-taskmanager-")?;
+    let (attempt, index) = rest.split_once('-')?;
+    attempt.parse::<u32>().ok()?;
+    index.parse().ok()
+}
+
+/// Flink's main container, else the pod's first container.
+fn main_container(pod: &Pod) -> Option<&str> {
+    let containers = &pod.spec.as_ref()?.containers;
+    containers
+        .iter()
+        .find(|c| c.name == crate::flink::names::MAIN_CONTAINER)
+        .or_else(|| containers.first())
+        .map(|c| c.name.as_str())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::testing::snapshot;
+
+    #[test]
+    fn taskmanager_pod_indexes() {
+        assert_eq!(
+            taskmanager_pod_index("orders", "orders-taskmanager-1-12"),
+            Some(12)
+        );
+        assert_eq!(
+            taskmanager_pod_index("orders", "orders-taskmanager-7d9f-abcde"),
+            None
+        );
+        assert_eq!(
+            taskmanager_pod_index("orders", "other-taskmanager-1-1"),
+            None
+        );
+    }
+
+    const JM: &str = r#"
+apiVersion: v1
+kind: Pod
+metadata:
+  name: wordcount-6d4f7c9b8-abcde
+  namespace: stream
+  labels: {app: wordcount, component: jobmanager, type: flink-native-kubernetes}
+spec: {containers: [{name: flink-main-container, image: "flink:1.20"}]}
+status: {phase: Running}
+"#;
+
+    fn tm(name: &str, phase: &str) -> String {
+        format!(
+            "---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: {name}\n  namespace: stream\n  labels: {{app: wordcount, component: taskmanager, type: flink-native-kubernetes}}\nspec: {{containers: [{{name: flink-main-container, image: \"flink:1.20\"}}]}}\nstatus: {{phase: {phase}}}\n"
+        )
+    }
+
+    #[test]
+    fn the_jobmanager_log_is_read_when_taskmanagers_are_missing_or_replaced() {
+        let want = vec![LogKey::new(
+            "stream",
+            "wordcount-6d4f7c9b8-abcde",
+            "flink-main-container",
+            false,
+        )];
+        assert_eq!(jobmanager_logs(&snapshot(JM)), want, "no TaskManager");
+        let replaced = format!("{JM}{}", tm("wordcount-taskmanager-1-3", "Running"));
+        assert_eq!(
+            jobmanager_logs(&snapshot(&replaced)),
+            want,
+            "1-1 and 1-2 are gone"
+        );
+        let failed = format!("{JM}{}", tm("wordcount-taskmanager-1-1", "Failed"));
+        assert_eq!(jobmanager_logs(&snapshot(&failed)), want);
+        let healthy = format!(
+            "{JM}{}{}",
+            tm("wordcount-taskmanager-1-1", "Running"),
+            tm("wordcount-taskmanager-1-2", "Running")
+        );
+        assert!(jobmanager_logs(&snapshot(&healthy)).is_empty());
+    }
+}
