@@ -1,14 +1,16 @@
-//! Listing pods: every selector of a [`Target`] listed in pages and merged in the stable order, and
-//! the error that says what would help when nothing matched.
+//! Finding the pods: every selector of a [`Target`] listed in pages and merged in the stable order,
+//! or (for `-f`) watched; and the error that says what would help when nothing matched.
 
 use super::select::{order_pods, pod_name, pod_namespace, Component, Target};
 use super::stream::{classify, StreamError};
 use crate::cluster::client::Cluster;
 use crate::error::Error;
 use crate::flink::names::{GROUP, VERSION};
+use futures::{Stream, StreamExt};
 use k8s_openapi::api::core::v1::Pod;
 use kube::api::{Api, ApiResource, DynamicObject, ListParams};
 use kube::core::GroupVersionKind;
+use kube::runtime::{watcher, WatchStreamExt};
 use std::collections::HashSet;
 use std::time::Duration;
 
@@ -36,6 +38,65 @@ impl ListError {
     }
 }
 
+/// Where pods are listed, for errors: "namespace analytics", "all namespaces".
+pub(super) fn list_scope(ns: Option<&str>) -> String {
+    ns.map(|n| format!("namespace {n}"))
+        .unwrap_or_else(|| "all namespaces".into())
+}
+
+/// A failed list or watch of the pods with `selector`, in words, and whose fault it is.
+fn request_error(verb: &str, selector: &str, scope: &str, e: kube::Error) -> ListError {
+    match classify(e) {
+        StreamError::Unavailable(m) => {
+            ListError::Input(format!("{verb} pods with selector `{selector}`: {m}"))
+        }
+        StreamError::Forbidden(m) => {
+            ListError::Incomplete(format!("{verb} pods in {scope}: forbidden: {m}"))
+        }
+        other => ListError::Incomplete(format!("{verb} pods in {scope}: {}", other.message())),
+    }
+}
+
+/// The pods of every selector of `target`, watched: one kube watcher per selector (it lists in
+/// pages, watches from the list's resourceVersion, lists again when the watch falls out of the
+/// window, and backs off on errors), merged; each event comes with the index of its selector in
+/// `target.selectors()`.
+pub(super) fn watch_pods(
+    client: &kube::Client,
+    ns: Option<&str>,
+    target: &Target,
+) -> impl Stream<Item = (usize, Result<watcher::Event<Pod>, watcher::Error>)> + Send + Unpin {
+    let api: Api<Pod> = match ns {
+        Some(ns) => Api::namespaced(client.clone(), ns),
+        None => Api::all(client.clone()),
+    };
+    let watches = target.selectors().into_iter().enumerate().map(|(i, sel)| {
+        let config = watcher::Config::default().labels(&sel).page_size(PAGE);
+        watcher(api.clone(), config)
+            .default_backoff()
+            .map(move |ev| (i, ev))
+            .boxed()
+    });
+    futures::stream::select_all(watches)
+}
+
+/// What a watcher's error means to the person; None when it needs no word: the watch fell out of
+/// the window (410 Gone) and the watcher lists again.
+pub(super) fn watch_error(selector: &str, scope: &str, e: watcher::Error) -> Option<ListError> {
+    let (verb, e) = match e {
+        watcher::Error::InitialListFailed(e) => ("list", e),
+        watcher::Error::WatchStartFailed(e) | watcher::Error::WatchFailed(e) => ("watch", e),
+        watcher::Error::WatchError(status) if status.code == 410 => return None,
+        watcher::Error::WatchError(status) => ("watch", kube::Error::Api(status)),
+        watcher::Error::NoResourceVersion => {
+            return Some(ListError::Incomplete(format!(
+                "watch pods in {scope}: the API server sent no resourceVersion"
+            )))
+        }
+    };
+    Some(request_error(verb, selector, scope, e))
+}
+
 pub(super) async fn list_pods(
     client: &kube::Client,
     ns: Option<&str>,
@@ -46,9 +107,7 @@ pub(super) async fn list_pods(
         Some(ns) => Api::namespaced(client.clone(), ns),
         None => Api::all(client.clone()),
     };
-    let scope = ns
-        .map(|n| format!("namespace {n}"))
-        .unwrap_or_else(|| "all namespaces".into());
+    let scope = list_scope(ns);
     let lists = target.selectors().into_iter().map(|sel| {
         let api = api.clone();
         let scope = scope.clone();
@@ -63,17 +122,7 @@ pub(super) async fn list_pods(
                 })?,
                 None => fut.await,
             };
-            r.map_err(|e| match classify(e) {
-                StreamError::Unavailable(m) => {
-                    ListError::Input(format!("list pods with selector `{sel}`: {m}"))
-                }
-                StreamError::Forbidden(m) => {
-                    ListError::Incomplete(format!("list pods in {scope}: forbidden: {m}"))
-                }
-                other => {
-                    ListError::Incomplete(format!("list pods in {scope}: {}", other.message()))
-                }
-            })
+            r.map_err(|e| request_error("list", &sel, &scope, e))
         }
     });
     let results = futures::future::join_all(lists).await;

@@ -4,6 +4,7 @@
 
 use crate::error::one_line;
 use k8s_openapi::api::core::v1::{ContainerStatus, Pod};
+use std::borrow::Borrow;
 use std::cmp::Ordering;
 use std::collections::BTreeSet;
 
@@ -197,13 +198,16 @@ fn trim_zeros(d: &[u8]) -> &[u8] {
 /// The stable print order: by namespace and deployment, JobManager first, then TaskManagers (and
 /// other pods) by name.
 pub fn order_pods(pods: &mut [Pod]) {
-    pods.sort_by(|a, b| {
-        pod_namespace(a)
-            .cmp(pod_namespace(b))
-            .then_with(|| deployment_of(a).cmp(deployment_of(b)))
-            .then_with(|| role(a).cmp(&role(b)))
-            .then_with(|| natural_cmp(pod_name(a), pod_name(b)))
-    });
+    pods.sort_by(pod_order);
+}
+
+/// The comparison behind [`order_pods`].
+pub(super) fn pod_order(a: &Pod, b: &Pod) -> Ordering {
+    pod_namespace(a)
+        .cmp(pod_namespace(b))
+        .then_with(|| deployment_of(a).cmp(deployment_of(b)))
+        .then_with(|| role(a).cmp(&role(b)))
+        .then_with(|| natural_cmp(pod_name(a), pod_name(b)))
 }
 
 /// The containers to read in one pod, in order (init containers first with `--all-containers`).
@@ -473,11 +477,12 @@ pub fn plan(pods: &[Pod], target: &Target, containers: &Containers, previous: bo
 }
 
 /// A native deployment without TaskManager pods: where their logs went.
-pub(super) fn missing_taskmanagers(pods: &[Pod], target: &Target) -> Option<String> {
+pub(super) fn missing_taskmanagers<P: Borrow<Pod>>(pods: &[P], target: &Target) -> Option<String> {
     let native_jm = pods
         .iter()
+        .map(Borrow::borrow)
         .any(|p| role(p) == Role::JobManager && is_native(p));
-    let tms = pods.iter().any(|p| role(p) == Role::TaskManager);
+    let tms = pods.iter().any(|p| role(p.borrow()) == Role::TaskManager);
     (target.name.is_some() && target.component.is_none() && native_jm && !tms)
         .then(|| format!("no TaskManager pods: {TASKMANAGER_GONE_HINT}"))
 }
@@ -503,10 +508,10 @@ pub(super) fn list_some(items: &[String], max: usize) -> String {
     s
 }
 
-pub(super) fn container_names(pods: &[Pod]) -> String {
+pub(super) fn container_names<P: Borrow<Pod>>(pods: &[P]) -> String {
     let names: BTreeSet<String> = pods
         .iter()
-        .filter_map(|p| p.spec.as_ref())
+        .filter_map(|p| p.borrow().spec.as_ref())
         .flat_map(|s| {
             s.containers
                 .iter()
