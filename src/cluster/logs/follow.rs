@@ -359,15 +359,20 @@ impl Follower {
 
     // ------------------------------------------------------------------------------- the watch
 
-    /// Before the first list is complete, an error ends the run (exit 2 for a bad selector, 3 when
-    /// the cluster refused or could not be reached). After that the watcher retries, backing off,
-    /// while the open streams go on: said once.
+    /// A selector's first list failing ends the run (exit 2 for a bad selector, 3 when the cluster
+    /// refused or could not be reached). Any other error (the watch itself, a later list) is said
+    /// once while the watcher retries, backing off, and the open streams go on.
     fn on_watch_failed(&mut self, i: usize, e: watcher::Error) -> ControlFlow<Result<i32, Error>> {
+        let first_list = !self.pods.is_listed(i)
+            && matches!(
+                e,
+                watcher::Error::InitialListFailed(_) | watcher::Error::NoResourceVersion
+            );
         let selector = self.selectors.get(i).map(String::as_str).unwrap_or("");
         let Some(e) = watch_error(selector, &self.list_scope, e) else {
             return ControlFlow::Continue(()); // the watch fell behind: the watcher lists again
         };
-        if !self.synced {
+        if first_list {
             self.tracker.abort_all();
             return ControlFlow::Break(Err(e.into_error()));
         }

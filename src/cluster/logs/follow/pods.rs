@@ -42,6 +42,11 @@ impl Pods {
         self.by_selector.iter().all(|w| w.listed)
     }
 
+    /// Selector `i` has been listed once.
+    pub(super) fn is_listed(&self, i: usize) -> bool {
+        self.by_selector.get(i).is_some_and(|w| w.listed)
+    }
+
     pub(super) fn get(&self, key: &PodKey) -> Option<&Pod> {
         self.by_selector.iter().find_map(|w| w.pods.get(key))
     }

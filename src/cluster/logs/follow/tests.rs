@@ -244,6 +244,19 @@ fn watch_errors_end_the_run_before_the_first_list_and_are_said_once_after() {
         other => panic!("{other:?}"),
     }
 
+    // The watch of a selector that was listed fails while the other is still being listed: not
+    // the first list's failure, so it does not end the run.
+    let mut f = follower(10);
+    watch(&mut f, 0, Init);
+    watch(&mut f, 0, InitApply(running_pod("jm", JM, 0)));
+    watch(&mut f, 0, InitDone);
+    let e = watcher::Error::WatchStartFailed(api_error(403, "pods is forbidden"));
+    assert!(f.handle(Event::Watch(0, Box::new(Err(e)))).is_continue());
+    watch(&mut f, 1, Init);
+    watch(&mut f, 1, InitDone);
+    assert!(f.synced);
+    assert_eq!(followed(&f), vec!["jm"]);
+
     // After the first list the watcher retries (backing off) while the streams go on.
     let mut f = follower(10);
     first_list(&mut f, vec![running_pod("jm", JM, 0)]);
