@@ -851,7 +851,10 @@ fn follow_picks_up_new_pods_restarts_and_deletions() {
     let ns = f.ns.as_str();
     let fl = Follower::start(h, &["logs", "orders", "-n", ns, "-f"]);
     let following = Instant::now();
-    fl.wait_out("the initial lines", "TM2-CURRENT line 9");
+    // Each container's lines arrive as they come: wait for the last initial line of each.
+    fl.wait_out("the JobManager's initial lines", "JM-CURRENT line 11");
+    fl.wait_out("TM1's initial lines", "TM1-CURRENT line 9");
+    fl.wait_out("TM2's initial lines", "TM2-CURRENT line 9");
     assert_eq!(fl.count_out("JM-CURRENT line 0"), 1);
 
     // A line appended to a running container.
