@@ -723,6 +723,15 @@ fn a_server_that_answers_429_with_an_hours_retry_after_holds_no_command() {
             "default",
             "--request-timeout=5s",
         ],
+        [
+            "logs",
+            "orders",
+            "-f",
+            "--kubeconfig",
+            kc,
+            "--namespace=default",
+            "--request-timeout=5s",
+        ],
     ] {
         let started = std::time::Instant::now();
         let r = run_bounded(&args, 90);
@@ -765,6 +774,31 @@ fn a_server_that_dribbles_one_byte_a_second_does_not_hold_doctor_past_its_deadli
         }
     });
     doctor_against(port, "2s", 60).assert_one_line_error(3, "gave up after 20 s");
+}
+
+#[test]
+fn logs_follow_gives_up_when_the_first_list_gets_no_answer() {
+    // Accepts, reads the request, never answers.
+    let port = loopback_server(|_| std::thread::sleep(std::time::Duration::from_secs(90)));
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = kubeconfig(dir.path(), &format!("http://127.0.0.1:{port}"));
+    let started = std::time::Instant::now();
+    let r = run_bounded(
+        &[
+            "logs",
+            "orders",
+            "-f",
+            "--kubeconfig",
+            cfg.to_str().unwrap(),
+            "-n",
+            "default",
+            "--request-timeout=2s",
+        ],
+        60,
+    );
+    r.assert_one_line_error(3, "list pods in namespace default: no answer within 2s");
+    let took = started.elapsed();
+    assert!(took < std::time::Duration::from_secs(20), "{took:?}");
 }
 
 #[test]

@@ -27,6 +27,8 @@ const TM2: &str = "orders-taskmanager-1-2";
 const TM3: &str = "orders-taskmanager-1-3";
 const MAIN: &str = "flink-main-container";
 const SIDECAR: &str = "log-shipper";
+/// The plugin's identity with the e2e kubeconfig (the harness's static token).
+const E2E_USER: &str = "kubectl-flink-e2e";
 const FORBIDDEN_LINE: &str = "org.apache.flink.kubernetes.shaded.io.fabric8.kubernetes.client.KubernetesClientException: \
 Failure executing: GET at: https://10.96.0.1/api/v1/namespaces/NS/pods. Message: pods is forbidden: \
 User \"system:serviceaccount:NS:default\" cannot watch resource \"pods\" in API group \"\" in the namespace \"NS\".";
@@ -38,6 +40,7 @@ struct Harness {
     limited: PathBuf,
     kubectl: PathBuf,
     log_root: PathBuf,
+    audit_log: PathBuf,
     node: String,
 }
 
@@ -52,6 +55,7 @@ fn harness() -> Result<&'static Harness, String> {
             limited: need("KUBE_LIMITED_KUBECONFIG")?,
             kubectl: need("KUBE_HARNESS_KUBECTL")?,
             log_root: need("KUBE_HARNESS_LOG_ROOT")?,
+            audit_log: need("KUBE_AUDIT_LOG")?,
             node: std::env::var("KUBE_HARNESS_NODE").unwrap_or_else(|_| "fake-node".into()),
         })
     })
@@ -452,6 +456,28 @@ impl Drop for Follower {
     }
 }
 
+/// The plugin's requests on the pods of `ns` (not their logs), from the API server's audit log:
+/// (verb, stage) each.
+fn pod_requests(h: &Harness, ns: &str) -> Vec<(String, String)> {
+    let text = std::fs::read_to_string(&h.audit_log).expect("read the audit log");
+    let s = |e: &Value, p: &str| {
+        e.pointer(p)
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string()
+    };
+    text.lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|e| {
+            s(e, "/user/username") == E2E_USER
+                && s(e, "/objectRef/namespace") == ns
+                && s(e, "/objectRef/resource") == "pods"
+                && s(e, "/objectRef/subresource").is_empty()
+        })
+        .map(|e| (s(&e, "/verb"), s(&e, "/stage")))
+        .collect()
+}
+
 fn pos(out: &str, needle: &str) -> usize {
     out.find(needle)
         .unwrap_or_else(|| panic!("{needle:?} not in output:\n{out}"))
@@ -743,6 +769,13 @@ fn errors_and_exit_codes() {
     let (code, _, err) = run_as(h, &h.limited, &["logs", "orders", "-n", &f.ns]);
     assert_eq!(code, 3, "{err}");
     assert!(err.contains("forbidden"), "{err}");
+    // The same with -f, which may not watch pods either: it ends too, it does not wait.
+    let (code, _, err) = run_as(h, &h.limited, &["logs", "orders", "-n", &f.ns, "-f"]);
+    assert_eq!(code, 3, "{err}");
+    assert!(
+        err.contains("error: cannot read any pod's log") && err.contains("forbidden"),
+        "{err}"
+    );
     // Nothing listens there.
     let dir = tempfile::tempdir().expect("tmp");
     let kc = dir.path().join("kubeconfig");
@@ -754,6 +787,9 @@ fn errors_and_exit_codes() {
     .expect("write kubeconfig");
     let (code, _, err) = run_as(h, &kc, &["logs", "orders", "--request-timeout", "5s"]);
     assert_eq!(code, 3, "{err}");
+    let (code, _, err) = run_as(h, &kc, &["logs", "orders", "-f", "--request-timeout", "5s"]);
+    assert_eq!(code, 3, "{err}");
+    assert!(err.contains("list pods in namespace default"), "{err}");
 }
 
 #[test]
@@ -814,7 +850,11 @@ fn follow_picks_up_new_pods_restarts_and_deletions() {
     let f = seed(h, "follow", 12);
     let ns = f.ns.as_str();
     let fl = Follower::start(h, &["logs", "orders", "-n", ns, "-f"]);
-    fl.wait_out("the initial lines", "TM2-CURRENT line 9");
+    let following = Instant::now();
+    // Each container's lines arrive as they come: wait for the last initial line of each.
+    fl.wait_out("the JobManager's initial lines", "JM-CURRENT line 11");
+    fl.wait_out("TM1's initial lines", "TM1-CURRENT line 9");
+    fl.wait_out("TM2's initial lines", "TM2-CURRENT line 9");
     assert_eq!(fl.count_out("JM-CURRENT line 0"), 1);
 
     // A line appended to a running container.
@@ -942,7 +982,22 @@ fn follow_picks_up_new_pods_restarts_and_deletions() {
         &format!("pod/{TM2} (TaskManager) is gone"),
     );
 
-    std::thread::sleep(Duration::from_millis(500));
+    // New pods, restarts and deletions came from a watch: the pods were listed once per selector
+    // (the Apache operator's labels and Lyft's), never again, however long it followed. (It
+    // follows for at least 5 s, so that listing every 2 s would show here.)
+    std::thread::sleep(
+        Duration::from_millis(500).max(Duration::from_secs(5).saturating_sub(following.elapsed())),
+    );
+    let requests = pod_requests(h, ns);
+    let count = |verb: &str, stage: &str| {
+        requests
+            .iter()
+            .filter(|(v, s)| v == verb && s == stage)
+            .count()
+    };
+    assert_eq!(count("list", "ResponseComplete"), 2, "{requests:?}");
+    // (A watch that ended is started again from where it got to, without a list.)
+    assert!(count("watch", "ResponseStarted") >= 2, "{requests:?}");
     let (code, out, err) = fl.interrupt();
     assert_eq!(code, 0, "Ctrl-C exits 0\n{}", err.join("\n"));
     // Nothing printed twice, nothing dropped.

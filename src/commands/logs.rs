@@ -193,18 +193,26 @@ pub async fn run(args: &LogsArgs, kube: &KubeArgs, output: &OutputArgs) -> Resul
     } else {
         Notices::held()
     });
-    let work = async {
-        if args.follow {
-            source::follow(&cluster, &opts, fmt, tx, notices.clone()).await
-        } else {
-            source::print_once(&cluster, &opts, fmt, tx, &notices).await
-        }
-    };
-    let result = tokio::select! {
-        r = work => r,
-        _ = tokio::signal::ctrl_c() => {
+    let result = if args.follow {
+        // Ctrl-C is one of the events follow handles: it stops the streams and returns.
+        let interrupted = std::cell::Cell::new(false);
+        let ctrl_c = async {
+            let _ = tokio::signal::ctrl_c().await;
+            interrupted.set(true);
+        };
+        let r = source::follow(&cluster, &opts, fmt, tx, notices.clone(), ctrl_c).await;
+        if interrupted.get() {
             notices.flush();
             return Ok(EXIT_OK);
+        }
+        r
+    } else {
+        tokio::select! {
+            r = source::print_once(&cluster, &opts, fmt, tx, &notices) => r,
+            _ = tokio::signal::ctrl_c() => {
+                notices.flush();
+                return Ok(EXIT_OK);
+            }
         }
     };
     // Every sender is gone once the work is done: wait for the writer to finish the output.

@@ -1,0 +1,767 @@
+//! Which pods and containers to read, and what to say about the rest: the Flink labels of every
+//! deployment mode, roles, the containers choice and the stable print order. Pure: the pods'
+//! labels, spec and status are all it looks at, and it is tested on pods built in code.
+
+use crate::error::one_line;
+use k8s_openapi::api::core::v1::{ContainerStatus, Pod};
+use std::borrow::Borrow;
+use std::cmp::Ordering;
+use std::collections::BTreeSet;
+
+/// Flink's main container (`Constants.MAIN_CONTAINER_NAME`).
+pub const MAIN_CONTAINER: &str = "flink-main-container";
+/// kubectl's annotation naming a pod's default container (the operator's pods carry it).
+pub const DEFAULT_CONTAINER_ANNOTATION: &str = "kubectl.kubernetes.io/default-container";
+
+pub const TASKMANAGER_GONE_HINT: &str = "native TaskManager pods are deleted when they fail, or after \
+resourcemanager.taskmanager-timeout (default 30 s) when idle, and their logs go with them: raise \
+resourcemanager.taskmanager-timeout (e.g. to 10 min) while debugging, and keep `kubectl flink logs -f` \
+running to catch the next ones";
+pub const EVICTED_HINT: &str = "an evicted pod's logs last only until the kubelet removes its containers: \
+keep `kubectl flink logs -f` running to catch them next time, and see `kubectl flink doctor` for what evicted it";
+pub const PREVIOUS_HINT: &str =
+    "-p shows the instance before the current one, which exists only after a \
+restart; drop -p for the current log";
+
+/// What a pod is to Flink, from its labels. Also the print order: JobManagers first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Role {
+    JobManager,
+    TaskManager,
+    Operator,
+    Other,
+}
+
+impl Role {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::JobManager => "JobManager",
+            Role::TaskManager => "TaskManager",
+            Role::Operator => "operator",
+            Role::Other => "pod",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Component {
+    JobManager,
+    TaskManager,
+    Operator,
+}
+
+/// Which containers of each pod.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Containers {
+    /// The pod's `kubectl.kubernetes.io/default-container`, else `flink-main-container`, else all.
+    Default,
+    /// Every container, init containers first.
+    All,
+    Named(String),
+}
+
+/// The pods a command line means: a Flink deployment's NAME, or `-l`, narrowed by `--component`.
+#[derive(Debug, Clone, Default)]
+pub struct Target {
+    pub name: Option<String>,
+    pub selector: Option<String>,
+    pub component: Option<Component>,
+}
+
+impl Target {
+    /// The label selectors to list pods with; their results are merged. One per deployment mode:
+    /// the Apache operator, native and standalone (`app`, `component`) and Lyft (`flink-app`,
+    /// `flink-deployment-type`).
+    pub fn selectors(&self) -> Vec<String> {
+        if self.component == Some(Component::Operator) {
+            return vec![
+                "app.kubernetes.io/name=flink-kubernetes-operator".to_string(),
+                "app=flinkoperator".to_string(),
+            ];
+        }
+        if let Some(sel) = &self.selector {
+            return vec![sel.clone()];
+        }
+        let (apache, lyft) = match self.component {
+            Some(Component::JobManager) => {
+                ("component=jobmanager", "flink-deployment-type=jobmanager")
+            }
+            Some(Component::TaskManager) => {
+                ("component=taskmanager", "flink-deployment-type=taskmanager")
+            }
+            _ => (
+                "component in (jobmanager,taskmanager)",
+                "flink-deployment-type in (jobmanager,taskmanager)",
+            ),
+        };
+        match &self.name {
+            Some(n) => vec![format!("app={n},{apache}"), format!("flink-app={n},{lyft}")],
+            None => vec![format!("app,{apache}"), format!("flink-app,{lyft}")],
+        }
+    }
+
+    /// Words for messages: what was looked for.
+    pub fn describe(&self) -> String {
+        self.selectors()
+            .iter()
+            .map(|s| format!("`{s}`"))
+            .collect::<Vec<_>>()
+            .join(" or ")
+    }
+
+    /// `--component` applied to pods found by `-l` (the selectors already narrow the other cases).
+    pub fn keeps(&self, pod: &Pod) -> bool {
+        match (self.selector.is_some(), self.component) {
+            (true, Some(Component::JobManager)) => role(pod) == Role::JobManager,
+            (true, Some(Component::TaskManager)) => role(pod) == Role::TaskManager,
+            _ => true,
+        }
+    }
+}
+
+fn label<'a>(pod: &'a Pod, key: &str) -> Option<&'a str> {
+    pod.metadata.labels.as_ref()?.get(key).map(String::as_str)
+}
+
+pub fn role(pod: &Pod) -> Role {
+    match label(pod, "component").or_else(|| label(pod, "flink-deployment-type")) {
+        Some("jobmanager") => return Role::JobManager,
+        Some("taskmanager") => return Role::TaskManager,
+        _ => {}
+    }
+    if label(pod, "app.kubernetes.io/name") == Some("flink-kubernetes-operator")
+        || label(pod, "app") == Some("flinkoperator")
+    {
+        return Role::Operator;
+    }
+    Role::Other
+}
+
+/// Native mode: TaskManager pods are bare pods that Flink deletes.
+pub fn is_native(pod: &Pod) -> bool {
+    label(pod, "type") == Some("flink-native-kubernetes")
+}
+
+fn deployment_of(pod: &Pod) -> &str {
+    label(pod, "app")
+        .or_else(|| label(pod, "flink-app"))
+        .unwrap_or("")
+}
+
+pub(super) fn pod_name(pod: &Pod) -> &str {
+    pod.metadata.name.as_deref().unwrap_or("")
+}
+
+pub(super) fn pod_namespace(pod: &Pod) -> &str {
+    pod.metadata.namespace.as_deref().unwrap_or("default")
+}
+
+/// Compares names with digit runs as numbers: `tm-1-2` before `tm-1-10`.
+pub fn natural_cmp(a: &str, b: &str) -> Ordering {
+    let (mut a, mut b) = (a.as_bytes(), b.as_bytes());
+    loop {
+        match (a.first(), b.first()) {
+            (None, None) => return Ordering::Equal,
+            (None, Some(_)) => return Ordering::Less,
+            (Some(_), None) => return Ordering::Greater,
+            (Some(x), Some(y)) if x.is_ascii_digit() && y.is_ascii_digit() => {
+                let da = a.iter().take_while(|c| c.is_ascii_digit()).count();
+                let db = b.iter().take_while(|c| c.is_ascii_digit()).count();
+                let (na, nb) = (trim_zeros(&a[..da]), trim_zeros(&b[..db]));
+                let o = na
+                    .len()
+                    .cmp(&nb.len())
+                    .then_with(|| na.cmp(nb))
+                    .then_with(|| da.cmp(&db));
+                if o != Ordering::Equal {
+                    return o;
+                }
+                a = &a[da..];
+                b = &b[db..];
+            }
+            (Some(x), Some(y)) => {
+                if x != y {
+                    return x.cmp(y);
+                }
+                a = &a[1..];
+                b = &b[1..];
+            }
+        }
+    }
+}
+
+fn trim_zeros(d: &[u8]) -> &[u8] {
+    let z = d.iter().take_while(|&&c| c == b'0').count();
+    &d[z.min(d.len().saturating_sub(1))..]
+}
+
+/// The stable print order: by namespace and deployment, JobManager first, then TaskManagers (and
+/// other pods) by name.
+pub fn order_pods(pods: &mut [Pod]) {
+    pods.sort_by(pod_order);
+}
+
+/// The comparison behind [`order_pods`].
+pub(super) fn pod_order(a: &Pod, b: &Pod) -> Ordering {
+    pod_namespace(a)
+        .cmp(pod_namespace(b))
+        .then_with(|| deployment_of(a).cmp(deployment_of(b)))
+        .then_with(|| role(a).cmp(&role(b)))
+        .then_with(|| natural_cmp(pod_name(a), pod_name(b)))
+}
+
+/// The containers to read in one pod, in order (init containers first with `--all-containers`).
+pub fn selected_containers(pod: &Pod, choice: &Containers) -> Vec<String> {
+    let Some(spec) = pod.spec.as_ref() else {
+        return Vec::new();
+    };
+    let main: Vec<&str> = spec.containers.iter().map(|c| c.name.as_str()).collect();
+    let init: Vec<&str> = spec
+        .init_containers
+        .iter()
+        .flatten()
+        .map(|c| c.name.as_str())
+        .collect();
+    let owned = |v: Vec<&str>| v.into_iter().map(str::to_string).collect();
+    match choice {
+        Containers::Named(n) => {
+            if main.contains(&n.as_str()) || init.contains(&n.as_str()) {
+                vec![n.clone()]
+            } else {
+                Vec::new()
+            }
+        }
+        Containers::All => owned(init.into_iter().chain(main).collect()),
+        Containers::Default => {
+            let annotated = pod
+                .metadata
+                .annotations
+                .as_ref()
+                .and_then(|a| a.get(DEFAULT_CONTAINER_ANNOTATION))
+                .map(String::as_str)
+                .filter(|n| main.contains(n));
+            match annotated.or_else(|| main.iter().copied().find(|n| *n == MAIN_CONTAINER)) {
+                Some(one) => vec![one.to_string()],
+                None => owned(main),
+            }
+        }
+    }
+}
+
+pub fn container_status<'a>(pod: &'a Pod, container: &str) -> Option<&'a ContainerStatus> {
+    let status = pod.status.as_ref()?;
+    status
+        .container_statuses
+        .iter()
+        .flatten()
+        .chain(status.init_container_statuses.iter().flatten())
+        .find(|s| s.name == container)
+}
+
+/// One container log to read: the current or the previous instance of a container.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct StreamSpec {
+    pub namespace: String,
+    pub pod: String,
+    pub container: String,
+    pub previous: bool,
+    pub role: Role,
+}
+
+impl StreamSpec {
+    pub fn new(pod: &Pod, container: &str, previous: bool) -> Self {
+        StreamSpec {
+            namespace: pod_namespace(pod).to_string(),
+            pod: pod_name(pod).to_string(),
+            container: container.to_string(),
+            previous,
+            role: role(pod),
+        }
+    }
+    /// `pod/container` for messages.
+    pub fn name(&self) -> String {
+        format!("{}/{}", self.pod, self.container)
+    }
+}
+
+/// How the last instance of a container ended, in words: "exit 239, Error".
+pub(super) fn last_exit(st: &ContainerStatus) -> Option<String> {
+    let t = st
+        .state
+        .as_ref()
+        .and_then(|s| s.terminated.as_ref())
+        .or_else(|| st.last_state.as_ref().and_then(|s| s.terminated.as_ref()))?;
+    let mut words = format!("exit {}", t.exit_code);
+    if let Some(r) = t.reason.as_deref().filter(|r| !r.is_empty()) {
+        words.push_str(&format!(", {r}"));
+    }
+    if t.exit_code == 239 {
+        words.push_str(": Flink's fatal-error handler stopped the JVM");
+    }
+    Some(words)
+}
+
+fn has_previous(st: &ContainerStatus) -> bool {
+    st.restart_count > 0
+        || st
+            .last_state
+            .as_ref()
+            .and_then(|s| s.terminated.as_ref())
+            .is_some()
+}
+
+/// Waiting to be restarted after a crash (CrashLoopBackOff): there is no current instance, and the
+/// kubelet serves the crashed one for both the current and the previous log. It is read as the
+/// previous one, which is what it is.
+pub(super) fn crash_waiting(st: &ContainerStatus) -> bool {
+    let waiting = st.state.as_ref().and_then(|s| s.waiting.as_ref()).is_some();
+    waiting
+        && st
+            .last_state
+            .as_ref()
+            .and_then(|s| s.terminated.as_ref())
+            .is_some()
+}
+
+/// The current instance has ended and is not running: terminated, or waiting to be restarted
+/// after having run (CrashLoopBackOff).
+pub(super) fn instance_over(st: &ContainerStatus) -> bool {
+    let Some(state) = st.state.as_ref() else {
+        return false;
+    };
+    state.terminated.is_some() || (state.waiting.is_some() && has_previous(st))
+}
+
+pub(super) fn running(st: &ContainerStatus) -> bool {
+    st.state.as_ref().and_then(|s| s.running.as_ref()).is_some()
+}
+
+/// Why a container that never ran has no log yet, if that is the case.
+fn not_started(pod: &Pod, st: Option<&ContainerStatus>) -> Option<String> {
+    match st {
+        Some(st) => {
+            if running(st) || instance_over(st) {
+                return None;
+            }
+            let w = st.state.as_ref().and_then(|s| s.waiting.as_ref());
+            let reason = w
+                .and_then(|w| w.reason.clone())
+                .unwrap_or_else(|| "waiting".into());
+            let message = w
+                .and_then(|w| w.message.clone())
+                .map(|m| format!(": {}", one_line(&m)))
+                .unwrap_or_default();
+            Some(format!("{reason}{message}"))
+        }
+        None => {
+            let status = pod.status.as_ref();
+            let phase = status
+                .and_then(|s| s.phase.clone())
+                .unwrap_or_else(|| "Pending".into());
+            if phase != "Pending" {
+                return None;
+            }
+            let why = status
+                .and_then(|s| s.conditions.as_ref())
+                .and_then(|cs| {
+                    cs.iter()
+                        .find(|c| c.status == "False" && c.reason.is_some())
+                })
+                .and_then(|c| c.reason.clone())
+                .map(|r| format!(", {r}"))
+                .unwrap_or_default();
+            Some(format!("pod Pending{why}"))
+        }
+    }
+}
+
+pub(super) fn evicted(pod: &Pod) -> Option<String> {
+    let s = pod.status.as_ref()?;
+    (s.reason.as_deref() == Some("Evicted"))
+        .then(|| s.message.clone().map(|m| one_line(&m)).unwrap_or_default())
+}
+
+/// The streams to read without `-f`, in print order, and what to say about the rest.
+#[derive(Debug, Default)]
+pub struct Plan {
+    pub streams: Vec<StreamSpec>,
+    pub notes: Vec<String>,
+    /// Containers left out because they have no log to read (never started, no previous instance).
+    pub skipped: usize,
+}
+
+/// Decides what to read from ordered pods (pure: the pods' status is all it looks at).
+pub fn plan(pods: &[Pod], target: &Target, containers: &Containers, previous: bool) -> Plan {
+    let mut p = Plan::default();
+    let mut restarted = Vec::new();
+    let mut no_previous = Vec::new();
+    for pod in pods.iter().filter(|p| target.keeps(p)) {
+        if let Some(msg) = evicted(pod) {
+            let msg = if msg.is_empty() {
+                String::new()
+            } else {
+                format!(" ({msg})")
+            };
+            p.notes.push(format!(
+                "pod/{} was evicted{msg}: {EVICTED_HINT}",
+                pod_name(pod)
+            ));
+        }
+        for c in selected_containers(pod, containers) {
+            let spec = StreamSpec::new(pod, &c, previous);
+            let st = container_status(pod, &c);
+            if previous {
+                if st.is_some_and(has_previous) {
+                    p.streams.push(spec);
+                } else {
+                    no_previous.push(spec.name());
+                    p.skipped += 1;
+                }
+                continue;
+            }
+            if let Some(why) = not_started(pod, st) {
+                p.notes.push(format!(
+                    "{} has not started ({why}): no log yet",
+                    spec.name()
+                ));
+                p.skipped += 1;
+                continue;
+            }
+            if let Some(st) = st.filter(|s| crash_waiting(s)) {
+                let exit = last_exit(st).map(|e| format!(": {e}")).unwrap_or_default();
+                let reason = st
+                    .state
+                    .as_ref()
+                    .and_then(|s| s.waiting.as_ref())
+                    .and_then(|w| w.reason.clone())
+                    .unwrap_or_else(|| "waiting".into());
+                p.notes.push(format!(
+                    "{} is not running ({reason}): showing the instance that crashed{exit}",
+                    spec.name()
+                ));
+                p.streams.push(StreamSpec {
+                    previous: true,
+                    ..spec
+                });
+                continue;
+            }
+            if let Some(st) = st.filter(|s| s.restart_count > 0) {
+                let exit = last_exit(st)
+                    .map(|e| format!(", last {e}"))
+                    .unwrap_or_default();
+                restarted.push(format!(
+                    "{} ({} restart{}{exit})",
+                    spec.name(),
+                    st.restart_count,
+                    plural(st.restart_count)
+                ));
+            }
+            p.streams.push(spec);
+        }
+    }
+    if !restarted.is_empty() {
+        p.notes.push(format!(
+            "restarted: {}; add -p to see the crashed instance{}",
+            list_some(&restarted, 5),
+            if restarted.len() > 1 { "s" } else { "" }
+        ));
+    }
+    if !no_previous.is_empty() {
+        p.notes.push(format!(
+            "no previous instance (never restarted): {}; {PREVIOUS_HINT}",
+            list_some(&no_previous, 5)
+        ));
+    }
+    p.notes.extend(missing_taskmanagers(pods, target));
+    p
+}
+
+/// A native deployment without TaskManager pods: where their logs went.
+pub(super) fn missing_taskmanagers<P: Borrow<Pod>>(pods: &[P], target: &Target) -> Option<String> {
+    let native_jm = pods
+        .iter()
+        .map(Borrow::borrow)
+        .any(|p| role(p) == Role::JobManager && is_native(p));
+    let tms = pods.iter().any(|p| role(p.borrow()) == Role::TaskManager);
+    (target.name.is_some() && target.component.is_none() && native_jm && !tms)
+        .then(|| format!("no TaskManager pods: {TASKMANAGER_GONE_HINT}"))
+}
+
+fn plural(n: i32) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+pub(super) fn list_some(items: &[String], max: usize) -> String {
+    let mut s = items
+        .iter()
+        .take(max)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(", ");
+    if items.len() > max {
+        s.push_str(&format!(" (+{} more)", items.len() - max));
+    }
+    s
+}
+
+pub(super) fn container_names<P: Borrow<Pod>>(pods: &[P]) -> String {
+    let names: BTreeSet<String> = pods
+        .iter()
+        .filter_map(|p| p.borrow().spec.as_ref())
+        .flat_map(|s| {
+            s.containers
+                .iter()
+                .chain(s.init_containers.iter().flatten())
+                .map(|c| c.name.clone())
+        })
+        .collect();
+    names.into_iter().collect::<Vec<_>>().join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cluster::logs::testing::*;
+    use std::cmp::Ordering;
+
+    #[test]
+    fn selectors_per_mode() {
+        let t = Target {
+            name: Some("orders".into()),
+            ..Target::default()
+        };
+        assert_eq!(
+            t.selectors(),
+            vec![
+                "app=orders,component in (jobmanager,taskmanager)",
+                "flink-app=orders,flink-deployment-type in (jobmanager,taskmanager)"
+            ]
+        );
+        let jm = Target {
+            name: Some("orders".into()),
+            component: Some(Component::JobManager),
+            ..Target::default()
+        };
+        assert_eq!(
+            jm.selectors(),
+            vec![
+                "app=orders,component=jobmanager",
+                "flink-app=orders,flink-deployment-type=jobmanager"
+            ]
+        );
+        let op = Target {
+            component: Some(Component::Operator),
+            ..Target::default()
+        };
+        assert_eq!(
+            op.selectors(),
+            vec![
+                "app.kubernetes.io/name=flink-kubernetes-operator",
+                "app=flinkoperator"
+            ]
+        );
+        let l = Target {
+            selector: Some("team=data".into()),
+            component: Some(Component::TaskManager),
+            ..Target::default()
+        };
+        assert_eq!(l.selectors(), vec!["team=data"]);
+        assert!(l.keeps(&pod("t", TM, &["c"])));
+        assert!(!l.keeps(&pod("j", JM, &["c"])));
+        let all = Target::default();
+        assert_eq!(
+            all.selectors()[0],
+            "app,component in (jobmanager,taskmanager)"
+        );
+    }
+
+    #[test]
+    fn roles_from_labels_in_every_mode() {
+        assert_eq!(role(&pod("a", JM, &[])), Role::JobManager);
+        assert_eq!(
+            role(&pod(
+                "a",
+                &[("flink-app", "x"), ("flink-deployment-type", "taskmanager")],
+                &[]
+            )),
+            Role::TaskManager
+        );
+        assert_eq!(
+            role(&pod(
+                "a",
+                &[("app.kubernetes.io/name", "flink-kubernetes-operator")],
+                &[]
+            )),
+            Role::Operator
+        );
+        assert_eq!(
+            role(&pod("a", &[("app", "flinkoperator")], &[])),
+            Role::Operator
+        );
+        assert_eq!(role(&pod("a", &[("app", "web")], &[])), Role::Other);
+    }
+
+    #[test]
+    fn order_is_jobmanager_first_then_taskmanagers_naturally() {
+        let mut pods = vec![
+            pod("orders-taskmanager-1-10", TM, &[]),
+            pod("orders-taskmanager-1-2", TM, &[]),
+            pod("orders-5d8f-x7k2p", JM, &[]),
+            pod("orders-taskmanager-1-1", TM, &[]),
+        ];
+        order_pods(&mut pods);
+        let names: Vec<&str> = pods.iter().map(pod_name).collect();
+        assert_eq!(
+            names,
+            vec![
+                "orders-5d8f-x7k2p",
+                "orders-taskmanager-1-1",
+                "orders-taskmanager-1-2",
+                "orders-taskmanager-1-10"
+            ]
+        );
+        assert_eq!(natural_cmp("a-01", "a-1"), Ordering::Greater);
+        assert_eq!(natural_cmp("a", "a-1"), Ordering::Less);
+    }
+
+    #[test]
+    fn default_container_is_the_main_one_or_all() {
+        let p = pod("j", JM, &["istio-proxy", "flink-main-container"]);
+        assert_eq!(
+            selected_containers(&p, &Containers::Default),
+            vec!["flink-main-container"]
+        );
+        assert_eq!(
+            selected_containers(&p, &Containers::All),
+            vec!["istio-proxy", "flink-main-container"]
+        );
+        assert_eq!(
+            selected_containers(&p, &Containers::Named("istio-proxy".into())),
+            vec!["istio-proxy"]
+        );
+        assert!(selected_containers(&p, &Containers::Named("nope".into())).is_empty());
+        let lyft = pod("l", &[("flink-app", "x")], &["jobmanager", "sidecar"]);
+        assert_eq!(
+            selected_containers(&lyft, &Containers::Default),
+            vec!["jobmanager", "sidecar"]
+        );
+        let mut op = pod("op", &[], &["flink-kubernetes-operator", "flink-webhook"]);
+        op.metadata.annotations = Some(
+            [(
+                DEFAULT_CONTAINER_ANNOTATION.to_string(),
+                "flink-kubernetes-operator".to_string(),
+            )]
+            .into(),
+        );
+        assert_eq!(
+            selected_containers(&op, &Containers::Default),
+            vec!["flink-kubernetes-operator"]
+        );
+    }
+
+    #[test]
+    fn plan_skips_what_has_no_log_and_says_why() {
+        let target = Target {
+            name: Some("orders".into()),
+            ..Target::default()
+        };
+        let jm = with_status(
+            pod("jm", JM, &["flink-main-container"]),
+            "flink-main-container",
+            3,
+            run_state(),
+            Some(239),
+        );
+        let tm_pending = with_status(
+            pod("tm-1", TM, &["flink-main-container"]),
+            "flink-main-container",
+            0,
+            waiting("ContainerCreating"),
+            None,
+        );
+        let tm = with_status(
+            pod("tm-2", TM, &["flink-main-container"]),
+            "flink-main-container",
+            0,
+            run_state(),
+            None,
+        );
+        let pods = vec![jm, tm_pending, tm];
+        let p = plan(&pods, &target, &Containers::Default, false);
+        assert_eq!(
+            p.streams.iter().map(|s| s.pod.as_str()).collect::<Vec<_>>(),
+            vec!["jm", "tm-2"]
+        );
+        assert!(
+            p.notes.iter().any(
+                |n| n.contains("tm-1/flink-main-container has not started (ContainerCreating)")
+            ),
+            "{:?}",
+            p.notes
+        );
+        assert!(
+            p.notes.iter().any(|n| n
+                .contains("jm/flink-main-container (3 restarts, last exit 239, Error")
+                && n.contains("-p")),
+            "{:?}",
+            p.notes
+        );
+
+        let p = plan(&pods, &target, &Containers::Default, true);
+        assert_eq!(p.streams.len(), 1);
+        assert!(p.streams[0].previous);
+        assert!(
+            p.notes
+                .iter()
+                .any(|n| n.contains("no previous instance")
+                    && n.contains("tm-2/flink-main-container")),
+            "{:?}",
+            p.notes
+        );
+
+        // A native JobManager without TaskManagers: where their logs went.
+        let p = plan(&pods[..1], &target, &Containers::Default, false);
+        assert!(
+            p.notes
+                .iter()
+                .any(|n| n.contains("resourcemanager.taskmanager-timeout")),
+            "{:?}",
+            p.notes
+        );
+    }
+
+    #[test]
+    fn a_crash_looping_container_shows_the_instance_that_crashed() {
+        let target = Target {
+            name: Some("orders".into()),
+            ..Target::default()
+        };
+        let jm = with_status(
+            pod("jm", JM, &["flink-main-container"]),
+            "flink-main-container",
+            6,
+            waiting("CrashLoopBackOff"),
+            Some(239),
+        );
+        let p = plan(&[jm], &target, &Containers::Default, false);
+        assert_eq!(p.streams.len(), 1);
+        assert!(p.streams[0].previous);
+        assert!(
+            p.notes
+                .iter()
+                .any(|n| n.contains("not running (CrashLoopBackOff)")
+                    && n.contains("instance that crashed: exit 239")),
+            "{:?}",
+            p.notes
+        );
+        assert!(
+            !p.notes.iter().any(|n| n.starts_with("restarted")),
+            "{:?}",
+            p.notes
+        );
+    }
+}
