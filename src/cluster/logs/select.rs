@@ -8,8 +8,14 @@ use std::borrow::Borrow;
 use std::cmp::Ordering;
 use std::collections::BTreeSet;
 
-/// Flink's main container (`Constants.MAIN_CONTAINER_NAME`).
-pub const MAIN_CONTAINER: &str = "flink-main-container";
+use crate::flink::install::{CHART, OPERATOR_LABEL};
+pub use crate::flink::names::MAIN_CONTAINER;
+use crate::flink::names::{
+    COMPONENT_JOBMANAGER, COMPONENT_TASKMANAGER, LABEL_APP, LABEL_COMPONENT, LABEL_FLINK_APP,
+    LABEL_LYFT_COMPONENT, LABEL_TYPE, TYPE_NATIVE,
+};
+/// The Lyft operator's own pods (`app=flinkoperator`, lyft/flinkk8soperator deploy/).
+const LYFT_OPERATOR_APP: &str = "flinkoperator";
 /// kubectl's annotation naming a pod's default container (the operator's pods carry it).
 pub const DEFAULT_CONTAINER_ANNOTATION: &str = "kubectl.kubernetes.io/default-container";
 
@@ -75,28 +81,38 @@ impl Target {
     pub fn selectors(&self) -> Vec<String> {
         if self.component == Some(Component::Operator) {
             return vec![
-                "app.kubernetes.io/name=flink-kubernetes-operator".to_string(),
-                "app=flinkoperator".to_string(),
+                format!("{OPERATOR_LABEL}={CHART}"),
+                format!("{LABEL_APP}={LYFT_OPERATOR_APP}"),
             ];
         }
         if let Some(sel) = &self.selector {
             return vec![sel.clone()];
         }
         let (apache, lyft) = match self.component {
-            Some(Component::JobManager) => {
-                ("component=jobmanager", "flink-deployment-type=jobmanager")
-            }
-            Some(Component::TaskManager) => {
-                ("component=taskmanager", "flink-deployment-type=taskmanager")
-            }
+            Some(Component::JobManager) => (
+                format!("{LABEL_COMPONENT}={COMPONENT_JOBMANAGER}"),
+                format!("{LABEL_LYFT_COMPONENT}={COMPONENT_JOBMANAGER}"),
+            ),
+            Some(Component::TaskManager) => (
+                format!("{LABEL_COMPONENT}={COMPONENT_TASKMANAGER}"),
+                format!("{LABEL_LYFT_COMPONENT}={COMPONENT_TASKMANAGER}"),
+            ),
             _ => (
-                "component in (jobmanager,taskmanager)",
-                "flink-deployment-type in (jobmanager,taskmanager)",
+                format!("{LABEL_COMPONENT} in ({COMPONENT_JOBMANAGER},{COMPONENT_TASKMANAGER})"),
+                format!(
+                    "{LABEL_LYFT_COMPONENT} in ({COMPONENT_JOBMANAGER},{COMPONENT_TASKMANAGER})"
+                ),
             ),
         };
         match &self.name {
-            Some(n) => vec![format!("app={n},{apache}"), format!("flink-app={n},{lyft}")],
-            None => vec![format!("app,{apache}"), format!("flink-app,{lyft}")],
+            Some(n) => vec![
+                format!("{LABEL_APP}={n},{apache}"),
+                format!("{LABEL_FLINK_APP}={n},{lyft}"),
+            ],
+            None => vec![
+                format!("{LABEL_APP},{apache}"),
+                format!("{LABEL_FLINK_APP},{lyft}"),
+            ],
         }
     }
 
@@ -124,13 +140,12 @@ fn label<'a>(pod: &'a Pod, key: &str) -> Option<&'a str> {
 }
 
 pub fn role(pod: &Pod) -> Role {
-    match label(pod, "component").or_else(|| label(pod, "flink-deployment-type")) {
-        Some("jobmanager") => return Role::JobManager,
-        Some("taskmanager") => return Role::TaskManager,
+    match label(pod, LABEL_COMPONENT).or_else(|| label(pod, LABEL_LYFT_COMPONENT)) {
+        Some(COMPONENT_JOBMANAGER) => return Role::JobManager,
+        Some(COMPONENT_TASKMANAGER) => return Role::TaskManager,
         _ => {}
     }
-    if label(pod, "app.kubernetes.io/name") == Some("flink-kubernetes-operator")
-        || label(pod, "app") == Some("flinkoperator")
+    if label(pod, OPERATOR_LABEL) == Some(CHART) || label(pod, LABEL_APP) == Some(LYFT_OPERATOR_APP)
     {
         return Role::Operator;
     }
@@ -139,12 +154,12 @@ pub fn role(pod: &Pod) -> Role {
 
 /// Native mode: TaskManager pods are bare pods that Flink deletes.
 pub fn is_native(pod: &Pod) -> bool {
-    label(pod, "type") == Some("flink-native-kubernetes")
+    label(pod, LABEL_TYPE) == Some(TYPE_NATIVE)
 }
 
 fn deployment_of(pod: &Pod) -> &str {
-    label(pod, "app")
-        .or_else(|| label(pod, "flink-app"))
+    label(pod, LABEL_APP)
+        .or_else(|| label(pod, LABEL_FLINK_APP))
         .unwrap_or("")
 }
 
