@@ -270,7 +270,7 @@ impl Rule for RbacForbidden {
                 }
             }
             if still.is_empty() {
-                if let Some(f) = stale(s, &sighting, fd, deployment) {
+                if let Some(f) = stale(s, &sighting, configured.as_deref(), fd, deployment) {
                     out.push(f);
                 }
                 continue;
@@ -281,13 +281,16 @@ impl Rule for RbacForbidden {
     }
 }
 
-/// A refusal the authorizer now allows, logged by a process that has not restarted since (the
-/// refusal is in its current log, or its container is still waiting to run again): the fix is in
-/// place, the process only has to pick it up. An info finding with the restart, instead of the
-/// old fix. A refusal in the previous log of a container running again is history: nothing.
+/// A refusal the authorizer now allows, by a process that still has to pick the fix up: it died
+/// on it and has not run again (the refusal is in the previous log of a container that is not
+/// running), or it runs as another account than the deployment is now configured with (only a
+/// restart switches it). An info finding with the restart, instead of the old fix. A running
+/// process of the same account retries on its own, and a refusal in the previous log of a
+/// container running again is history: nothing.
 fn stale(
     s: &Snapshot,
     sighting: &Sighting,
+    configured: Option<&str>,
     fd: Option<&FlinkDeployment>,
     deployment: Option<ObjectRef>,
 ) -> Option<Finding> {
@@ -302,10 +305,12 @@ fn stale(
         .and_then(|st| st.container_statuses.as_ref())
         .and_then(|cs| cs.iter().find(|c| c.name == key.container))
         .is_some_and(|c| c.ready);
-    if key.previous && running_again {
+    let r = sighting.refusals.first()?;
+    // The pod still runs as another account than the deployment names: only a restart switches.
+    let switch_pending = configured.is_some_and(|sa| sa != pod_service_account(pod));
+    if !switch_pending && (running_again || !key.previous) {
         return None;
     }
-    let r = sighting.refusals.first()?;
     let text = s
         .log(&key.namespace, &key.pod, &key.container, key.previous)
         .unwrap_or("");
@@ -611,7 +616,9 @@ mod tests {
             "not the old fix again: {}",
             f[0].fix
         );
-        // Once the container runs again, the previous log's refusal is history: nothing.
+        // Once the pod runs again as the configured account, the previous log's refusal is
+        // history: nothing.
+        s.pods[0].spec.as_mut().unwrap().service_account_name = Some("flink".into());
         for c in s.pods[0]
             .status
             .as_mut()
