@@ -5,4 +5,5 @@ pub mod client;
 pub mod gather;
 pub mod install;
 pub mod logs;
+pub mod lookup;
 pub mod modes;

@@ -137,11 +137,11 @@ pub fn plan(need: &Need, known: &Known) -> RbacPlan {
     let mut checks: Vec<(String, String)> = need
         .refused
         .iter()
-        .map(|(g, r, v)| (v.clone(), qualified(g, r)))
+        .map(|(g, r, v)| (v.clone(), can_i_resource(g, r)))
         .collect();
     for (g, r, verbs) in &rules {
         if let Some(v) = verbs.iter().find(|v| *v == "watch").or(verbs.first()) {
-            let check = (v.clone(), qualified(g, r));
+            let check = (v.clone(), can_i_resource(g, r));
             if !checks.contains(&check) && !r.contains('/') {
                 checks.push(check);
             }
@@ -267,15 +267,21 @@ fn restart_note(workload: &Workload, sa: &str) -> String {
     }
 }
 
-/// `pods` or `deployments.apps`, as `kubectl auth can-i` takes them.
-fn qualified(group: &str, resource: &str) -> String {
-    if group.is_empty() {
-        resource.to_string()
+/// The resource as `kubectl auth can-i` takes it: `pods`, `deployments.apps`, and a subresource
+/// as a flag (`pods --subresource=log`), since `pods/log` would name a pod called `log`.
+fn can_i_resource(group: &str, resource: &str) -> String {
+    let (res, sub) = match resource.split_once('/') {
+        Some((r, s)) => (r, Some(s)),
+        None => (resource, None),
+    };
+    let qualified = if group.is_empty() {
+        res.to_string()
     } else {
-        match resource.split_once('/') {
-            Some((r, sub)) => format!("{r}.{group} --subresource={sub}"),
-            None => format!("{resource}.{group}"),
-        }
+        format!("{res}.{group}")
+    };
+    match sub {
+        Some(s) => format!("{qualified} --subresource={s}"),
+        None => qualified,
     }
 }
 

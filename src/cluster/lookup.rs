@@ -1,0 +1,286 @@
+//! Finding a Flink deployment's ServiceAccount, mode and HA setting (and the operator's) for
+//! `can-i`: its FlinkDeployment, then its pods, then its Flink ConfigMap.
+
+use super::access::Subject;
+use crate::error::Error;
+use crate::flink::names::{GROUP, VERSION};
+use crate::flink::permissions::{self, Component, Mode};
+use crate::flink::rbac_fix::Workload;
+use k8s_openapi::api::apps::v1::Deployment;
+use k8s_openapi::api::core::v1::{ConfigMap, Namespace, Pod, ServiceAccount};
+use kube::api::{Api, ApiResource, DynamicObject, ListParams};
+use kube::core::GroupVersionKind;
+use kube::Client;
+
+/// What is known of a Flink deployment: where its ServiceAccount came from, its mode and HA.
+#[derive(Debug, Default)]
+pub struct Found {
+    pub service_account: Option<(String, String)>,
+    pub mode: Option<Mode>,
+    pub ha: Option<bool>,
+    pub exists: bool,
+    pub forbidden: Vec<String>,
+    pub notes: Vec<String>,
+    pub workload: Option<Workload>,
+}
+
+/// Looks for the Flink deployment NAME: its FlinkDeployment, then its pods (Apache labels, then
+/// Lyft's), then a native cluster's ConfigMap `flink-config-NAME`.
+pub async fn find_flink(
+    c: &Client,
+    ns: &str,
+    name: &str,
+    component: Component,
+    trace: &dyn Fn(&str),
+) -> Result<Found, Error> {
+    let mut f = Found::default();
+    let comp = if component == Component::TaskManager {
+        "taskmanager"
+    } else {
+        "jobmanager"
+    };
+
+    // 1. The FlinkDeployment.
+    let ar = ApiResource::from_gvk_with_plural(
+        &GroupVersionKind::gvk(GROUP, VERSION, "FlinkDeployment"),
+        "flinkdeployments",
+    );
+    let api: Api<DynamicObject> = Api::namespaced_with(c.clone(), ns, &ar);
+    match read(api.get_opt(name).await, "get flinkdeployments", &mut f)? {
+        Some(Some(fd)) => {
+            f.exists = true;
+            f.workload = Some(Workload::FlinkDeployment(name.to_string()));
+            let spec = fd.data.get("spec").cloned().unwrap_or_default();
+            f.mode = Some(match spec.get("mode").and_then(|m| m.as_str()) {
+                Some("standalone") => Mode::Standalone,
+                _ => Mode::Native,
+            });
+            let conf = crate::flink::conf::flatten_conf(
+                spec.get("flinkConfiguration")
+                    .unwrap_or(&serde_json::Value::Null),
+            );
+            f.ha = Some(permissions::ha_enabled(&conf));
+            match spec.get("serviceAccount").and_then(|s| s.as_str()).filter(|s| !s.is_empty()) {
+                Some(sa) => {
+                    trace(&format!("FlinkDeployment {ns}/{name}: spec.serviceAccount {sa}"));
+                    f.service_account = Some((sa.to_string(), format!("spec.serviceAccount of FlinkDeployment {name}")));
+                    return Ok(f);
+                }
+                None => f.notes.push(format!("FlinkDeployment {name} has no spec.serviceAccount (the operator's validator rejects it)")),
+            }
+        }
+        Some(None) => trace(&format!("no FlinkDeployment {ns}/{name}")),
+        None => {}
+    }
+
+    // 2. Its pods: Apache Flink's labels, then the Lyft operator's.
+    let pods: Api<Pod> = Api::namespaced(c.clone(), ns);
+    for (selector, lyft) in [
+        (format!("app={name},component={comp}"), false),
+        (
+            format!("flink-app={name},flink-deployment-type={comp}"),
+            true,
+        ),
+    ] {
+        let lp = ListParams::default().labels(&selector).limit(20);
+        if let Some(list) = read(pods.list(&lp).await.map(Some), "list pods", &mut f)?.flatten() {
+            if let Some(pod) = list.items.first() {
+                f.exists = true;
+                let spec = pod.spec.as_ref();
+                let sa = spec
+                    .and_then(|s| {
+                        s.service_account_name
+                            .clone()
+                            .or_else(|| s.service_account.clone())
+                    })
+                    .filter(|s| !s.is_empty())
+                    .unwrap_or_else(|| "default".to_string());
+                let pod_name = pod.metadata.name.clone().unwrap_or_default();
+                trace(&format!(
+                    "pod {ns}/{pod_name} ({selector}): serviceAccountName {sa}"
+                ));
+                if f.mode.is_none() {
+                    let standalone = pod
+                        .metadata
+                        .labels
+                        .as_ref()
+                        .and_then(|l| l.get("type"))
+                        .map(String::as_str)
+                        == Some("flink-standalone-kubernetes");
+                    f.mode = Some(if lyft {
+                        Mode::Lyft
+                    } else if standalone {
+                        Mode::Standalone
+                    } else {
+                        Mode::Native
+                    });
+                }
+                if f.service_account.is_none() {
+                    f.service_account = Some((sa, format!("serviceAccountName of pod {pod_name}")));
+                }
+                if f.workload.is_none() {
+                    f.workload = Some(match f.mode {
+                        Some(Mode::Lyft) => Workload::FlinkApplication(name.to_string()),
+                        Some(Mode::Native) => Workload::NativeCluster(name.to_string()),
+                        _ => Workload::Unknown,
+                    });
+                }
+                break;
+            }
+        }
+    }
+
+    // 3. The Flink configuration of a native cluster: HA, and the ServiceAccount if still unknown.
+    if f.ha.is_none() || f.service_account.is_none() {
+        let cms: Api<ConfigMap> = Api::namespaced(c.clone(), ns);
+        let cm_name = format!("flink-config-{name}");
+        if let Some(Some(cm)) = read(cms.get_opt(&cm_name).await, "get configmaps", &mut f)? {
+            f.exists = true;
+            let data = cm.data.unwrap_or_default();
+            let text = data
+                .get("config.yaml")
+                .or_else(|| data.get("flink-conf.yaml"))
+                .cloned()
+                .unwrap_or_default();
+            let conf = crate::flink::conf::parse_flink_conf(&text);
+            if f.ha.is_none() {
+                f.ha = Some(permissions::ha_enabled(&conf));
+            }
+            if f.mode.is_none() {
+                f.mode = Some(Mode::Native);
+            }
+            if f.workload.is_none() {
+                f.workload = Some(Workload::NativeCluster(name.to_string()));
+            }
+            if f.service_account.is_none() {
+                if let Some(sa) = permissions::service_account_from_conf(&conf, component) {
+                    let key = if conf.contains_key(&format!("kubernetes.{comp}.service-account")) {
+                        format!("kubernetes.{comp}.service-account")
+                    } else if conf.contains_key("kubernetes.service-account") {
+                        "kubernetes.service-account".to_string()
+                    } else {
+                        "Flink's default for kubernetes.service-account".to_string()
+                    };
+                    trace(&format!("ConfigMap {ns}/{cm_name}: {key} = {sa}"));
+                    f.service_account = Some((sa, format!("{key} in ConfigMap {cm_name}")));
+                }
+            }
+        }
+    }
+    Ok(f)
+}
+
+/// A read's result: `Some(value)`, or `None` when the API refused it (recorded); an unreachable
+/// API server is an error.
+fn read<T>(r: Result<T, kube::Error>, what: &str, f: &mut Found) -> Result<Option<T>, Error> {
+    match r {
+        Ok(v) => Ok(Some(v)),
+        // A credential the API server does not accept is not "no such deployment" (exit 2):
+        // nothing can be checked, as doctor and logs say (exit 3).
+        Err(kube::Error::Api(s)) if s.code == 401 => Err(Error::incomplete(
+            "reach the Kubernetes API server",
+            format!("Unauthorized: {}", s.message),
+        )),
+        Err(kube::Error::Api(s)) if s.code == 403 => {
+            f.forbidden.push(what.to_string());
+            Ok(None)
+        }
+        // Not served (a CRD that is not installed): nothing of that kind exists.
+        Err(kube::Error::Api(s)) if s.code == 404 => Ok(None),
+        // Anything else (429 after the retries, 5xx) says nothing about the deployment.
+        Err(kube::Error::Api(s)) => Err(Error::incomplete(
+            &format!("{what}: the API server answered {}", s.code),
+            s.message,
+        )),
+        Err(e) => Err(Error::incomplete("reach the Kubernetes API server", e)),
+    }
+}
+
+/// The operator Deployment (Apache's chart label, then Lyft's), preferring one in `ns`.
+pub async fn find_operator(c: &Client, ns: &str) -> Result<Option<(Subject, String, Mode)>, Error> {
+    for (selector, mode) in [
+        (
+            "app.kubernetes.io/name=flink-kubernetes-operator",
+            Mode::Native,
+        ),
+        ("app=flinkoperator", Mode::Lyft),
+    ] {
+        let lp = ListParams::default().labels(selector);
+        let mut found = match Api::<Deployment>::all(c.clone()).list(&lp).await {
+            Ok(l) => l.items,
+            Err(kube::Error::Api(_)) => {
+                match Api::<Deployment>::namespaced(c.clone(), ns).list(&lp).await {
+                    Ok(l) => l.items,
+                    Err(kube::Error::Api(_)) => Vec::new(),
+                    Err(e) => return Err(Error::incomplete("reach the Kubernetes API server", e)),
+                }
+            }
+            Err(e) => return Err(Error::incomplete("reach the Kubernetes API server", e)),
+        };
+        found.sort_by_key(|d| {
+            (
+                d.metadata.namespace.as_deref() != Some(ns),
+                d.metadata.namespace.clone(),
+                d.metadata.name.clone(),
+            )
+        });
+        if let Some(d) = found.first() {
+            let d_ns = d.metadata.namespace.clone().unwrap_or_default();
+            let d_name = d.metadata.name.clone().unwrap_or_default();
+            let sa = d
+                .spec
+                .template
+                .spec
+                .as_ref()
+                .and_then(|s| {
+                    s.service_account_name
+                        .clone()
+                        .or_else(|| s.service_account.clone())
+                })
+                .filter(|s| !s.is_empty())
+                .unwrap_or_else(|| "default".to_string());
+            let mut source = format!("serviceAccountName of operator Deployment {d_ns}/{d_name}");
+            if found.len() > 1 {
+                source.push_str(&format!(
+                    " (one of {} operator Deployments; --as chooses another)",
+                    found.len()
+                ));
+            }
+            return Ok(Some((
+                Subject::ServiceAccount {
+                    namespace: d_ns,
+                    name: sa,
+                },
+                source,
+                mode,
+            )));
+        }
+    }
+    Ok(None)
+}
+
+pub async fn check_namespace(c: &Client, ns: &str) -> Result<(), Error> {
+    match Api::<Namespace>::all(c.clone()).get_opt(ns).await {
+        Ok(Some(_)) => Ok(()),
+        Ok(None) => Err(Error::Input(format!("namespace \"{ns}\" not found"))),
+        // Not allowed to read namespaces: the reads below tell what they can.
+        Err(kube::Error::Api(_)) => Ok(()),
+        Err(e) => Err(Error::incomplete("reach the Kubernetes API server", e)),
+    }
+}
+
+pub async fn check_service_account(
+    c: &Client,
+    ns: &str,
+    name: &str,
+    source: &str,
+) -> Result<(), Error> {
+    match Api::<ServiceAccount>::namespaced(c.clone(), ns).get_opt(name).await {
+        Ok(Some(_)) => Ok(()),
+        Ok(None) => Err(Error::Input(format!(
+            "ServiceAccount {ns}/{name} ({source}) not found: create it (kubectl -n {ns} create serviceaccount {name}) or name another"
+        ))),
+        Err(kube::Error::Api(_)) => Ok(()),
+        Err(e) => Err(Error::incomplete("reach the Kubernetes API server", e)),
+    }
+}

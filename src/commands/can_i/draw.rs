@@ -1,0 +1,312 @@
+//! can-i's report drawn as a table, Markdown or JSON.
+
+use super::*;
+
+pub(super) const ALLOWED: &str = "✓";
+pub(super) const DENIED: &str = "✗";
+const UNKNOWN: &str = "?";
+
+fn mark(allowed: Option<bool>) -> &'static str {
+    match allowed {
+        Some(true) => ALLOWED,
+        Some(false) => DENIED,
+        None => UNKNOWN,
+    }
+}
+
+/// The verbs any row needs, in reading order: the matrix's columns.
+fn columns(report: &Report) -> Vec<String> {
+    let mut verbs: Vec<String> = report.cells().map(|(_, c)| c.verb.clone()).collect();
+    verbs.sort_by(|a, b| {
+        permissions::verb_rank(a)
+            .cmp(&permissions::verb_rank(b))
+            .then(a.cmp(b))
+    });
+    verbs.dedup();
+    verbs
+}
+
+fn row_method(row: &Row) -> String {
+    let mut methods: Vec<Method> = row.cells.iter().map(|c| c.method).collect();
+    methods.sort();
+    methods.dedup();
+    methods
+        .iter()
+        .map(|m| m.label())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The header lines both text formats share.
+fn heading(report: &Report) -> Vec<String> {
+    let scope = if report.namespace.is_empty() {
+        "all namespaces".to_string()
+    } else {
+        format!("namespace {}", report.namespace)
+    };
+    vec![
+        format!("kubectl flink can-i: {} in {scope}", report.subject_display),
+        format!("  for:     {}", report.what()),
+        format!("  subject: from {}", report.source),
+    ]
+}
+
+/// Denied and unknown cells, grouped by resource and reason: "create, delete pods: <reason>".
+fn problems(report: &Report) -> Vec<(bool, String)> {
+    let mut out: Vec<(bool, String)> = Vec::new();
+    // One reason for every cell that is not allowed (nothing granted at all, typically): one line.
+    let mut reasons: Vec<(Option<bool>, &str)> = report
+        .cells()
+        .filter(|(_, c)| c.allowed != Some(true))
+        .map(|(_, c)| (c.allowed, c.reason.as_str()))
+        .collect();
+    let n = reasons.len();
+    reasons.sort();
+    reasons.dedup();
+    if n > 1 && reasons.len() == 1 {
+        let (allowed, reason) = reasons[0];
+        let what = if n == report.cells().count() {
+            format!("all {n}")
+        } else {
+            format!("{n} (marked above)")
+        };
+        out.push((allowed.is_none(), format!("{what}: {reason}")));
+        return out;
+    }
+    for row in &report.rows {
+        let mut by_reason: Vec<(Option<bool>, String, Vec<String>)> = Vec::new();
+        for c in row.cells.iter().filter(|c| c.allowed != Some(true)) {
+            match by_reason
+                .iter_mut()
+                .find(|(a, r, _)| *a == c.allowed && *r == c.reason)
+            {
+                Some(e) => e.2.push(c.verb.clone()),
+                None => by_reason.push((c.allowed, c.reason.clone(), vec![c.verb.clone()])),
+            }
+        }
+        for (allowed, reason, verbs) in by_reason {
+            out.push((
+                allowed.is_none(),
+                format!("{} {}: {reason}", verbs.join(", "), row.display_resource()),
+            ));
+        }
+    }
+    out
+}
+
+pub fn render_table(report: &Report, style: &Style, out: &mut dyn Write) -> std::io::Result<()> {
+    for (i, line) in heading(report).iter().enumerate() {
+        writeln!(
+            out,
+            "{}",
+            if i == 0 {
+                style.bold(line)
+            } else {
+                line.clone()
+            }
+        )?;
+    }
+    if report.rows.is_empty() {
+        writeln!(out, "\n{}", report.summary())?;
+        for n in &report.notes {
+            writeln!(out, "note: {n}")?;
+        }
+        return Ok(());
+    }
+    let verbs = columns(report);
+    let mut table = comfy_table::Table::new();
+    table.load_style(comfy_table::presets::NOTHING);
+    table.set_content_arrangement(comfy_table::ContentArrangement::Dynamic);
+    let mut header = vec!["RESOURCE".to_string()];
+    header.extend(verbs.iter().map(|v| v.to_ascii_uppercase()));
+    header.push("METHOD".into());
+    header.push("WHY".into());
+    table.set_header(header);
+    for row in &report.rows {
+        let mut cells = vec![row.display_resource()];
+        for v in &verbs {
+            cells.push(
+                row.cells
+                    .iter()
+                    .find(|c| &c.verb == v)
+                    .map(|c| mark(c.allowed))
+                    .unwrap_or("")
+                    .to_string(),
+            );
+        }
+        cells.push(row_method(row));
+        cells.push(row.why.clone());
+        table.add_row(cells);
+    }
+    // Colour after layout: comfy-table would count escape codes as width.
+    let mut text = table.to_string();
+    if style.color {
+        text = text
+            .replace(DENIED, &style.bold(DENIED))
+            .replace(" ? ", &format!(" {} ", style.dim(UNKNOWN)));
+    }
+    writeln!(out)?;
+    for line in text.lines() {
+        writeln!(out, "{}", line.trim_end())?;
+    }
+    let problems = problems(report);
+    if !problems.is_empty() {
+        writeln!(out)?;
+        for (unknown, p) in problems {
+            let label = if unknown { "unknown" } else { "denied" };
+            writeln!(
+                out,
+                "{} {p}",
+                if unknown {
+                    style.dim(label)
+                } else {
+                    style.bold(label)
+                }
+            )?;
+        }
+    }
+    writeln!(out)?;
+    writeln!(out, "{}", report.summary())?;
+    for n in &report.notes {
+        writeln!(out, "note: {n}")?;
+    }
+    if report.denied() > 0 && !report.fix_command.is_empty() {
+        writeln!(out, "fix: {}", style.code(&report.fix_command))?;
+    }
+    Ok(())
+}
+
+/// The command that prints the fix, as the user typed this one (kubectl's flags, in its spelling).
+pub fn fix_command(args: &CanIArgs, kube: &KubeArgs, namespace: &str) -> String {
+    let mut cmd = vec!["kubectl flink can-i".to_string()];
+    if let Some(n) = &args.name {
+        cmd.push(n.clone());
+    }
+    if let Some(c) = &kube.context {
+        cmd.push(format!("--context {c}"));
+    }
+    if kube.all_namespaces {
+        cmd.push("-A".into());
+    } else if !namespace.is_empty() {
+        cmd.push(format!("-n {namespace}"));
+    }
+    if args.for_whom != For::Jobmanager {
+        cmd.push(format!("--for {}", args.for_whom.component().as_str()));
+    }
+    if let Some(a) = &kube.as_user {
+        cmd.push(format!("--as={a}"));
+    }
+    for g in &kube.as_group {
+        cmd.push(format!("--as-group={g}"));
+    }
+    cmd.push("--fix | kubectl apply -f -".into());
+    cmd.join(" ")
+}
+
+pub fn render_markdown(report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
+    let head = heading(report);
+    writeln!(out, "# {}\n", head[0])?;
+    for l in &head[1..] {
+        writeln!(out, "- {}", l.trim())?;
+    }
+    if !report.rows.is_empty() {
+        let verbs = columns(report);
+        writeln!(out, "\n| resource | {} | method | why |", verbs.join(" | "))?;
+        writeln!(out, "|---|{}---|---|", "---|".repeat(verbs.len()))?;
+        for row in &report.rows {
+            let marks: Vec<&str> = verbs
+                .iter()
+                .map(|v| {
+                    row.cells
+                        .iter()
+                        .find(|c| &c.verb == v)
+                        .map(|c| mark(c.allowed))
+                        .unwrap_or("")
+                })
+                .collect();
+            writeln!(
+                out,
+                "| `{}` | {} | {} | {} |",
+                row.display_resource(),
+                marks.join(" | "),
+                row_method(row),
+                row.why
+            )?;
+        }
+        let problems = problems(report);
+        if !problems.is_empty() {
+            writeln!(out)?;
+            for (unknown, p) in problems {
+                writeln!(
+                    out,
+                    "- **{}** {}",
+                    if unknown { "unknown" } else { "denied" },
+                    p.replace('|', "\\|")
+                )?;
+            }
+        }
+    }
+    writeln!(out, "\n{}", report.summary())?;
+    for n in &report.notes {
+        writeln!(out, "\n> note: {n}")?;
+    }
+    Ok(())
+}
+
+/// `{"version": 1, "subject", "namespace", "decisions": [{group, resource, verb, allowed, method,
+/// reason, why}]}`, plus `for`, `mode`, `ha`, `source`, `notes` and, with --fix, `fix`.
+pub fn render_json(report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
+    #[derive(serde::Serialize)]
+    struct Json<'a> {
+        version: u32,
+        subject: &'a str,
+        namespace: &'a str,
+        #[serde(rename = "for")]
+        for_: &'static str,
+        mode: &'static str,
+        ha: Option<bool>,
+        source: &'a str,
+        decisions: Vec<JsonDecision<'a>>,
+        notes: &'a [String],
+        #[serde(skip_serializing_if = "Option::is_none")]
+        fix: Option<serde_json::Value>,
+    }
+    #[derive(serde::Serialize)]
+    struct JsonDecision<'a> {
+        group: &'a str,
+        resource: &'a str,
+        verb: &'a str,
+        allowed: Option<bool>,
+        method: &'static str,
+        reason: &'a str,
+        why: &'a str,
+    }
+    let v = Json {
+        version: 1,
+        subject: &report.subject,
+        namespace: &report.namespace,
+        for_: report.component.as_str(),
+        mode: report.mode.as_str(),
+        ha: report.ha,
+        source: &report.source,
+        decisions: report
+            .cells()
+            .map(|(row, c)| JsonDecision {
+                group: &row.group,
+                resource: &row.resource,
+                verb: &c.verb,
+                allowed: c.allowed,
+                method: c.method.id(),
+                reason: &c.reason,
+                why: &row.why,
+            })
+            .collect(),
+        notes: &report.notes,
+        fix: report.fix.as_ref().map(|f| match f {
+            Ok(y) => serde_json::Value::String(y.clone()),
+            Err(e) => serde_json::json!({ "error": e }),
+        }),
+    };
+    serde_json::to_writer_pretty(&mut *out, &v)?;
+    writeln!(out)
+}

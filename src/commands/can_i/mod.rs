@@ -1,0 +1,394 @@
+//! `kubectl flink can-i`: does this Flink deployment have every permission it needs? The whole
+//! resources x verbs matrix of what a component needs (`crate::flink::permissions`), decided by the API
+//! server where the caller's rights allow (`crate::cluster::access`), and the minimal Role and
+//! RoleBinding that grants what is missing.
+
+use crate::cli::{Format, KubeArgs, OutputArgs};
+use crate::cluster::access::{self, Decision, Method, Question, Subject};
+use crate::error::{Error, EXIT_FINDINGS, EXIT_INCOMPLETE, EXIT_OK};
+use crate::flink::permissions::{self, Component, Grantee, Mode, Permission};
+use crate::flink::rbac_fix::{self, Known, Need, Workload};
+use crate::render::Style;
+
+use crate::cluster::lookup::{check_namespace, check_service_account, find_flink, find_operator};
+use kube::Client;
+use std::io::Write;
+
+pub const CAN_I_HELP: &str = "\
+Whose permissions (--for):
+  jobmanager   the JobManager's ServiceAccount (default): TaskManager pods, HA ConfigMaps
+  taskmanager  the TaskManagers' ServiceAccount: HA ConfigMaps (nothing without Kubernetes HA)
+  operator     the Flink operator's ServiceAccount: the Helm chart's ClusterRole rules
+  me           you: what `kubectl flink doctor` needs to see everything
+
+The subject is spec.serviceAccount of the FlinkDeployment NAME, else serviceAccountName of its pods,
+else kubernetes.service-account in ConfigMap flink-config-NAME, else (operator) the operator
+Deployment's; --as=system:serviceaccount:NS:NAME (or --as=USER) overrides it.
+
+Each decision says which method answered: impersonation + SelfSubjectAccessReview when you may
+impersonate the subject, else SubjectAccessReview when you may create one, else the Roles and
+bindings read from the cluster (\"from RBAC objects, not authoritative\").
+
+  kubectl flink can-i orders -n flink-lab
+  kubectl flink can-i orders -n flink-lab --fix | kubectl apply -f -
+  kubectl flink can-i -n flink-lab --as=system:serviceaccount:flink-lab:flink -o json
+  kubectl flink can-i --for me -n flink-lab
+
+Exit codes:
+  0  everything needed is allowed
+  1  something needed is denied
+  2  usage or input error (malformed --as; unknown namespace, ServiceAccount, deployment)
+  3  could not complete (cluster unreachable, or some decision unknown and none denied)";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum For {
+    Jobmanager,
+    Taskmanager,
+    Operator,
+    Me,
+}
+
+impl For {
+    fn component(self) -> Component {
+        match self {
+            For::Jobmanager => Component::JobManager,
+            For::Taskmanager => Component::TaskManager,
+            For::Operator => Component::Operator,
+            For::Me => Component::Me,
+        }
+    }
+}
+
+#[derive(Debug, clap::Args)]
+#[command(after_help = CAN_I_HELP)]
+pub struct CanIArgs {
+    /// The Flink deployment: a FlinkDeployment, or the cluster-id of a native Flink cluster
+    pub name: Option<String>,
+    /// Whose permissions to check
+    #[arg(long = "for", value_enum, value_name = "WHO", default_value_t = For::Jobmanager)]
+    pub for_whom: For,
+    /// Print nothing; only the exit code tells
+    #[arg(short = 'q', long)]
+    pub quiet: bool,
+    /// Print the fix as YAML for `kubectl apply -f -`: a ServiceAccount when Flink runs as `default`, and a Role and RoleBinding with what the component needs (the same plan doctor, lint and triage print)
+    #[arg(long)]
+    pub fix: bool,
+}
+
+pub async fn run(args: &CanIArgs, kube: &KubeArgs, output: &OutputArgs) -> Result<i32, Error> {
+    let deadline = crate::cluster::client::run_deadline(&kube.request_timeout)?;
+    super::within(deadline, run_checks(args, kube, output)).await
+}
+
+async fn run_checks(args: &CanIArgs, kube: &KubeArgs, output: &OutputArgs) -> Result<i32, Error> {
+    let component = args.for_whom.component();
+    // Everything that can be checked without a cluster first.
+    let as_subject = match (&kube.as_user, component) {
+        (_, Component::Me) => None,
+        (Some(a), _) => Some(Subject::parse_as(a, &kube.as_group).map_err(Error::Input)?),
+        (None, _) if !kube.as_group.is_empty() => {
+            return Err(Error::Input(
+                "--as-group needs --as: the groups of which user?".into(),
+            ))
+        }
+        (None, _) => None,
+    };
+    if kube.all_namespaces && component != Component::Me {
+        return Err(Error::Input(format!(
+            "-A/--all-namespaces only goes with --for me; --for {} checks one namespace (-n)",
+            component.as_str()
+        )));
+    }
+    if let Some(name) = &args.name {
+        if !valid_name(name) {
+            return Err(Error::Input(format!(
+                "\"{name}\" is not a valid Flink deployment name (lower case letters, digits and '-')"
+            )));
+        }
+    }
+    if matches!(component, Component::JobManager | Component::TaskManager)
+        && args.name.is_none()
+        && as_subject.is_none()
+    {
+        return Err(Error::Input(format!(
+            "name a Flink deployment (kubectl flink can-i NAME --for {}) or give --as=system:serviceaccount:NAMESPACE:NAME",
+            component.as_str()
+        )));
+    }
+    let trace = |msg: &str| {
+        if output.verbose > 0 {
+            eprintln!("can-i: {msg}");
+        }
+    };
+
+    // `--as` names the subject; the requests are made as the caller. For `me`, `--as` is who the
+    // caller is, as in kubectl.
+    let mut connect_args = crate::cluster::client::ConnectOptions::from(kube);
+    if component != Component::Me {
+        connect_args.as_user = None;
+        connect_args.as_group.clear();
+    }
+    let cluster = crate::cluster::client::connect(&connect_args).await?;
+    let c = &cluster.client;
+    let namespace = cluster.namespace.clone().unwrap_or_default();
+    if !namespace.is_empty() {
+        check_namespace(c, &namespace).await?;
+    }
+
+    let target = resolve(c, args, component, &namespace, as_subject, kube, &trace).await?;
+    if let Subject::ServiceAccount {
+        namespace: sa_ns,
+        name,
+    } = &target.subject
+    {
+        check_service_account(c, sa_ns, name, &target.source).await?;
+    }
+    let caller = access::whoami(c).await?;
+
+    let needs = permissions::needs(component, target.mode, target.ha.unwrap_or(true));
+    let questions = questions_for(&needs, &target.subject, &namespace);
+    trace(&format!(
+        "{} questions for {}",
+        questions.len(),
+        target.subject
+    ));
+    let mut decisions = access::decide(c, &questions).await?;
+    if component == Component::Me && kube.as_user.is_some() {
+        for d in &mut decisions {
+            if d.method == Method::SelfSubjectAccessReview {
+                d.method = Method::Impersonation;
+            }
+        }
+    }
+
+    let mut report = Report::new(
+        &target,
+        component,
+        &namespace,
+        caller.as_ref().map(|u| u.name.as_str()),
+        &needs,
+        &decisions,
+    );
+    report.fix_command = fix_command(args, kube, &namespace);
+    if args.fix {
+        let known = match &report.grantee {
+            Some(Grantee::ServiceAccount { namespace, .. }) => {
+                access::namespace_rbac(c, namespace).await
+            }
+            _ => Known::default(),
+        };
+        report.fix = Some(fix_for(
+            &report,
+            args.name.as_deref(),
+            caller.as_ref().map(|u| u.name.as_str()),
+            &known,
+        ));
+    }
+    let code = report.exit_code();
+    if args.quiet {
+        return Ok(code);
+    }
+    let style = Style::decide(output.color);
+    let mut stdout = std::io::stdout().lock();
+    let written = match (output.output, &report.fix) {
+        (Format::Json, _) => render_json(&report, &mut stdout),
+        (_, Some(Ok(yaml))) => {
+            eprintln!("{}", report.summary());
+            if yaml.is_empty() {
+                eprintln!(
+                    "nothing to fix: every permission {} needs is allowed",
+                    report.subject_display
+                );
+                Ok(())
+            } else {
+                stdout.write_all(yaml.as_bytes())
+            }
+        }
+        (_, Some(Err(why))) => {
+            eprintln!("{}", report.summary());
+            return Err(Error::Input(why.clone()));
+        }
+        (Format::Markdown, None) => render_markdown(&report, &mut stdout),
+        (Format::Table, None) => render_table(&report, &style, &mut stdout),
+    };
+    super::report_written(written.and_then(|_| stdout.flush())).map(|()| code)
+}
+
+/// Kubernetes object names Flink accepts as a cluster-id (and a little more: dots).
+fn valid_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 253
+        && name
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '.')
+        && name.starts_with(|c: char| c.is_ascii_alphanumeric())
+        && name.ends_with(|c: char| c.is_ascii_alphanumeric())
+}
+
+/// The subject and what decides the permission set.
+#[derive(Debug, Clone)]
+pub struct Target {
+    pub subject: Subject,
+    /// How the subject was found, for people: "spec.serviceAccount of FlinkDeployment orders".
+    pub source: String,
+    pub mode: Mode,
+    /// None: not known (checked as on, the superset).
+    pub ha: Option<bool>,
+    pub notes: Vec<String>,
+    /// What runs as the subject, for the switch a fix may need.
+    pub workload: Workload,
+}
+
+impl Target {
+    /// `--for me`: the caller, who needs what doctor reads (no Flink mode or HA involved).
+    pub fn caller(source: String) -> Self {
+        Target {
+            subject: Subject::Caller,
+            source,
+            mode: Mode::Native,
+            ha: Some(false),
+            notes: Vec::new(),
+            workload: Workload::Unknown,
+        }
+    }
+}
+
+async fn resolve(
+    c: &Client,
+    args: &CanIArgs,
+    component: Component,
+    namespace: &str,
+    as_subject: Option<Subject>,
+    kube: &KubeArgs,
+    trace: &dyn Fn(&str),
+) -> Result<Target, Error> {
+    if component == Component::Me {
+        let source = match &kube.as_user {
+            Some(u) => format!("--as {u}"),
+            None => "the caller".to_string(),
+        };
+        return Ok(Target::caller(source));
+    }
+    let found = match &args.name {
+        Some(name) => {
+            let mut f = find_flink(c, namespace, name, component, trace).await?;
+            f.forbidden.dedup();
+            if !f.exists {
+                let looked = format!(
+                    "no FlinkDeployment, no pods labelled app={name},component={}, no ConfigMap flink-config-{name}",
+                    if component == Component::TaskManager { "taskmanager" } else { "jobmanager" }
+                );
+                if f.forbidden.is_empty() {
+                    return Err(Error::Input(format!(
+                        "no Flink deployment named {name} in namespace {namespace} ({looked})"
+                    )));
+                }
+                let hidden = format!(
+                    "Flink deployment {name} not visible to you in namespace {namespace} (could not {})",
+                    f.forbidden.join(", ")
+                );
+                if as_subject.is_none() {
+                    return Err(Error::Input(format!(
+                        "{hidden}: give its ServiceAccount with --as=system:serviceaccount:{namespace}:NAME"
+                    )));
+                }
+                // The subject is known from --as: check it, with what could not be read said.
+                f.notes.push(format!("{hidden}; mode checked as native"));
+            }
+            Some(f)
+        }
+        None => None,
+    };
+    let mut notes = found.as_ref().map(|f| f.notes.clone()).unwrap_or_default();
+    let mut mode = found.as_ref().and_then(|f| f.mode).unwrap_or(Mode::Native);
+    let ha = match &found {
+        Some(f) => f.ha,
+        None => None,
+    };
+    if component == Component::Operator {
+        let (subject, source) = match as_subject {
+            Some(s) => (s, "--as".to_string()),
+            None => {
+                let (subject, source, op_mode) = find_operator(c, namespace).await?.ok_or_else(|| {
+                    Error::Input(
+                        "no Flink operator Deployment found (label app.kubernetes.io/name=flink-kubernetes-operator, or app=flinkoperator for Lyft's): give --as=system:serviceaccount:NAMESPACE:NAME"
+                            .to_string(),
+                    )
+                })?;
+                if found.as_ref().and_then(|f| f.mode).is_none() {
+                    mode = op_mode;
+                }
+                (subject, source)
+            }
+        };
+        let mode = if mode == Mode::Lyft {
+            Mode::Lyft
+        } else {
+            Mode::Native
+        };
+        return Ok(Target {
+            subject,
+            source,
+            mode,
+            ha: Some(false),
+            notes,
+            workload: Workload::Unknown,
+        });
+    }
+    if ha.is_none() {
+        notes.push(if args.name.is_some() {
+            "Kubernetes HA: unknown (the Flink configuration could not be read), checked as on"
+                .to_string()
+        } else {
+            "Kubernetes HA: checked as on (name a deployment to check its own settings)".to_string()
+        });
+    }
+    let (subject, source) = match (as_subject, found.as_ref().and_then(|f| f.service_account.clone())) {
+        (Some(s), _) => (s, "--as".to_string()),
+        (None, Some((sa, source))) => (Subject::ServiceAccount { namespace: namespace.to_string(), name: sa }, source),
+        (None, None) => {
+            return Err(Error::Input(format!(
+                "cannot tell which ServiceAccount {} runs as: give --as=system:serviceaccount:{namespace}:NAME",
+                args.name.as_deref().unwrap_or("the deployment")
+            )))
+        }
+    };
+    Ok(Target {
+        subject,
+        source,
+        mode,
+        ha,
+        notes,
+        workload: found.and_then(|f| f.workload).unwrap_or(Workload::Unknown),
+    })
+}
+
+/// One question per needed verb; cluster-scoped resources are asked without a namespace.
+pub fn questions_for(needs: &[Permission], subject: &Subject, namespace: &str) -> Vec<Question> {
+    let mut out = Vec::new();
+    for p in needs {
+        let ns = if permissions::cluster_scoped(p.group, p.resource) {
+            ""
+        } else {
+            namespace
+        };
+        for verb in p.verbs {
+            out.push(Question::new(
+                subject.clone(),
+                ns,
+                verb,
+                p.group,
+                p.resource,
+            ));
+        }
+    }
+    out
+}
+
+mod draw;
+mod report;
+#[cfg(test)]
+mod tests;
+
+pub use draw::{fix_command, render_json, render_markdown, render_table};
+pub use report::{fix_for, Cell, Report, Row};
