@@ -169,7 +169,14 @@ fn read_documents(
     crate::files::check_nesting(text)
         .map_err(|e| Unreadable::Text(format!("{e}: not a Kubernetes object")))?;
     let mut object_error: Option<String> = None;
-    for doc in serde_yaml::Deserializer::from_str(text) {
+    // `kubectl get -o json` output: one JSON document, read by serde_json, several times faster
+    // than the YAML parser (checked whole first, so a failure never leaves half a file read).
+    let json = text.trim_start().starts_with(['{', '['])
+        && serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok();
+    let mut json_doc = json.then(|| serde_json::Deserializer::from_str(text));
+    let yaml_docs = (!json).then(|| serde_yaml::Deserializer::from_str(text));
+    let mut yaml_docs = yaml_docs.into_iter().flatten();
+    loop {
         let mut item = |v: Value| -> Result<(), String> {
             if !is_object(&v) {
                 return Ok(());
@@ -178,11 +185,15 @@ fn read_documents(
                 object_error.get_or_insert(e.clone());
             })
         };
-        let parsed = document(doc, &mut item);
+        let parsed = match (json_doc.take(), yaml_docs.next()) {
+            (Some(mut de), _) => document(&mut de, &mut item).map_err(|e| e.to_string()),
+            (None, Some(doc)) => document(doc, &mut item).map_err(|e| e.to_string()),
+            (None, None) => break,
+        };
         if let Some(what) = object_error.take() {
             return Err(Unreadable::Object(what));
         }
-        match parsed.map_err(|e| Unreadable::Text(e.to_string()))? {
+        match parsed.map_err(Unreadable::Text)? {
             Document::List(Some(kind)) => {
                 tally.kinds.insert(kind);
             }
