@@ -145,6 +145,8 @@ pub enum Command {
     CanI(crate::commands::can_i::CanIArgs),
     /// Catch the traps in FlinkDeployment/FlinkSessionJob/FlinkApplication manifests before they are applied
     Lint(crate::commands::lint::LintArgs),
+    /// What a rule, lint check, log signature or category means (FLK501, SIG-..., rbac_forbidden)
+    Explain(crate::commands::explain::ExplainArgs),
 }
 
 #[derive(Debug, Args)]

@@ -23,6 +23,7 @@ fn main() -> ExitCode {
             Command::Logs(args) => commands::logs::run(args, &cli.kube, &cli.output).await,
             Command::CanI(args) => commands::can_i::run(args, &cli.kube, &cli.output).await,
             Command::Lint(args) => commands::lint::run(args, &cli.output),
+            Command::Explain(args) => commands::explain::run(args),
         }
     });
     match result {

@@ -2,6 +2,7 @@
 
 pub mod can_i;
 pub mod doctor;
+pub mod explain;
 pub mod lint;
 pub mod logs;
 pub mod overview;

@@ -1,0 +1,195 @@
+//! `kubectl flink explain ID`: what a rule, lint check, log signature or category means, from the
+//! same registries the diagnosis runs (no second copy of the text).
+
+use crate::error::Error;
+use crate::finding::{Category, RuleMeta};
+use crate::rules::RULES;
+use crate::signatures;
+use std::io::Write;
+
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  kubectl flink explain FLK501
+  kubectl flink explain rbac_forbidden          # a category: its meaning and what reports it
+  kubectl flink explain SIG-K8S-FORBIDDEN       # a log signature: where its text comes from
+
+Exit codes: 0 explained; 2 unknown id")]
+pub struct ExplainArgs {
+    /// A rule or lint check id (FLK501) or name, a signature id (SIG-...), or a category id
+    pub id: String,
+}
+
+pub fn run(args: &ExplainArgs) -> Result<i32, Error> {
+    let text = explain(&args.id).ok_or_else(|| {
+        let near = suggestions(&args.id);
+        Error::Input(format!(
+            "nothing is called {:?}{}",
+            args.id,
+            if near.is_empty() {
+                " (ids look like FLK501, SIG-K8S-FORBIDDEN or rbac_forbidden)".to_string()
+            } else {
+                format!("; did you mean {}?", near.join(", "))
+            }
+        ))
+    })?;
+    let mut out = std::io::stdout().lock();
+    super::report_written(out.write_all(text.as_bytes()).and_then(|_| out.flush()))?;
+    Ok(0)
+}
+
+/// Every rule and lint check: (meta, which command, lint's help text).
+fn metas() -> Vec<(&'static RuleMeta, &'static str, Option<&'static str>)> {
+    RULES
+        .iter()
+        .map(|r| (r.meta(), "doctor", None))
+        .chain(
+            crate::lint::checks::CHECKS
+                .iter()
+                .map(|c| (&c.meta, "lint", Some(c.help))),
+        )
+        .collect()
+}
+
+/// The text for `id`, or `None` when nothing has that id or name.
+pub fn explain(id: &str) -> Option<String> {
+    let wanted = id.trim();
+    // An id first (doctor and lint may share one: both are shown); then a category (a rule's
+    // name is often its category's id, and the category's text lists the rules); then a name.
+    let mut found: Vec<_> = metas()
+        .into_iter()
+        .filter(|(m, _, _)| m.id.eq_ignore_ascii_case(wanted))
+        .collect();
+    if found.is_empty() && !Category::ALL.iter().any(|c| c.id() == wanted) {
+        found = metas()
+            .into_iter()
+            .filter(|(m, _, _)| m.name == wanted)
+            .collect();
+    }
+    if !found.is_empty() {
+        let texts: Vec<String> = found
+            .into_iter()
+            .map(|(m, command, help)| describe(m, command, help))
+            .collect();
+        return Some(texts.join("\n"));
+    }
+    if let Some(sig) = signatures::by_id(&wanted.to_ascii_uppercase()) {
+        return Some(format!(
+            "{} (log signature)\n\n{}\n\ncategory  {} ({} layer)\nseverity  {}\nmatches   {}\nfix       {}\nverify    {}\nsources   {}\n",
+            sig.id,
+            sig.explanation,
+            sig.category.id(),
+            sig.category.layer().as_str(),
+            sig.severity.as_str(),
+            sig.pattern,
+            sig.fix,
+            if sig.verify.is_empty() { "-" } else { sig.verify },
+            sig.sources.join("\n          ")
+        ));
+    }
+    let category = Category::ALL.iter().find(|c| c.id() == wanted)?;
+    let reporters: Vec<String> = metas()
+        .into_iter()
+        .filter(|(m, _, _)| m.category == *category)
+        .map(|(m, command, _)| format!("{} {} ({command})", m.id, m.name))
+        .collect();
+    let signatures = signatures::all()
+        .iter()
+        .filter(|s| s.category == *category)
+        .count();
+    Some(format!(
+        "{} (category, {} layer{})\n\n{}\n\nreported by  {}\nsignatures   {signatures} in the log catalogue\n",
+        category.id(),
+        category.layer().as_str(),
+        if category.is_symptom() { ", a symptom" } else { "" },
+        category.meaning(),
+        if reporters.is_empty() {
+            "log signatures only".to_string()
+        } else {
+            reporters.join(", ")
+        }
+    ))
+}
+
+/// One rule or check: what it detects, its category and severity, lint's help, what it explains.
+fn describe(m: &RuleMeta, command: &str, help: Option<&str>) -> String {
+    let mut out = format!(
+        "{} {} ({command} {})\n\n{}\n\ncategory  {} ({} layer): {}\nseverity  {}\n",
+        m.id,
+        m.name,
+        if command == "doctor" { "rule" } else { "check" },
+        m.summary,
+        m.category.id(),
+        m.category.layer().as_str(),
+        m.category.meaning(),
+        m.severity.as_str()
+    );
+    if let Some(help) = help {
+        out.push_str(&format!("\n{help}\n"));
+    }
+    if !m.explains.is_empty() {
+        out.push_str(&format!(
+            "explains  {} (their findings fold under this one's)\n",
+            m.explains.join(", ")
+        ));
+    }
+    out
+}
+
+/// Ids and names that contain what was asked (case-insensitive), a few.
+fn suggestions(id: &str) -> Vec<String> {
+    let needle = id.trim().to_ascii_lowercase();
+    if needle.len() < 3 {
+        return Vec::new();
+    }
+    let mut out: Vec<String> = metas()
+        .into_iter()
+        .flat_map(|(m, _, _)| [m.id.to_string(), m.name.to_string()])
+        .chain(Category::ALL.iter().map(|c| c.id().to_string()))
+        .chain(signatures::all().iter().map(|s| s.id.to_string()))
+        .filter(|candidate| candidate.to_ascii_lowercase().contains(&needle))
+        .collect();
+    // Rules, checks and categories before the many signatures; the order of the registries.
+    let mut seen = std::collections::HashSet::new();
+    out.retain(|c| seen.insert(c.clone()));
+    out.truncate(6);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_rule_check_signature_and_category_is_explained() {
+        for (m, _, _) in metas() {
+            let t = explain(m.id).unwrap_or_else(|| panic!("{}", m.id));
+            assert!(
+                t.contains(m.summary) && t.contains(m.category.meaning()),
+                "{t}"
+            );
+            assert_eq!(
+                explain(m.name).map(|t| t.contains(m.id)),
+                Some(true),
+                "{}",
+                m.name
+            );
+        }
+        for s in signatures::all() {
+            assert!(explain(s.id).unwrap().contains(s.explanation), "{}", s.id);
+        }
+        for c in Category::ALL {
+            assert!(explain(c.id()).unwrap().contains(c.meaning()), "{}", c.id());
+        }
+    }
+
+    #[test]
+    fn ids_are_case_insensitive_and_unknown_ones_get_suggestions() {
+        assert!(explain("flk501")
+            .unwrap()
+            .starts_with("FLK501 rbac_forbidden (doctor rule)"));
+        assert!(explain("nonsense").is_none());
+        assert!(suggestions("forbidden")
+            .iter()
+            .any(|s| s == "rbac_forbidden"));
+    }
+}
