@@ -14,7 +14,7 @@ Exit codes:
 #[command(
     name = "kubectl-flink",
     bin_name = "kubectl flink",
-    version,
+    version = env!("KUBECTL_FLINK_VERSION"),
     about = "Why is my Flink deployment on Kubernetes broken, and how do I fix it?",
     long_about = "kubectl-flink walks a Flink deployment on Kubernetes layer by layer (install, spec, \
 scheduling, runtime, identity, cluster, job) and prints a ranked diagnosis: root causes first, \
