@@ -147,6 +147,8 @@ pub enum Command {
     Lint(crate::commands::lint::LintArgs),
     /// What a rule, lint check, log signature or category means (FLK501, SIG-..., rbac_forbidden)
     Explain(crate::commands::explain::ExplainArgs),
+    /// A shell completion script (bash, zsh, fish, powershell, elvish)
+    Completion(crate::commands::completion::CompletionArgs),
 }
 
 #[derive(Debug, Args)]

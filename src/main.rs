@@ -1,9 +1,16 @@
-use clap::Parser;
+use clap::{CommandFactory, Parser};
 use kubectl_flink::cli::{Cli, Command};
 use kubectl_flink::commands;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    // kubectl's plugin completion (`kubectl_complete-flink` calls this), before clap sees the
+    // half-typed words.
+    let args: Vec<String> = std::env::args().collect();
+    if args.get(1).map(String::as_str) == Some("__complete") {
+        let code = commands::completion::print(&Cli::command(), &args[2..]);
+        return ExitCode::from(code as u8);
+    }
     let cli = Cli::parse();
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -24,6 +31,7 @@ fn main() -> ExitCode {
             Command::CanI(args) => commands::can_i::run(args, &cli.kube, &cli.output).await,
             Command::Lint(args) => commands::lint::run(args, &cli.output),
             Command::Explain(args) => commands::explain::run(args),
+            Command::Completion(args) => commands::completion::run(args, &mut Cli::command()),
         }
     });
     match result {

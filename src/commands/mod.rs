@@ -1,6 +1,7 @@
 //! Thin glue of the pipeline stages, one file per command.
 
 pub mod can_i;
+pub mod completion;
 pub mod doctor;
 pub mod explain;
 pub mod lint;
