@@ -11,8 +11,9 @@ use crate::flink::permissions::Component;
 use crate::flink::rbac;
 use crate::flink::rbac_fix::Workload;
 use crate::signatures::{catalogue, Match};
-use crate::snapshot::index::{label, pod_service_account};
+use crate::snapshot::index::{label, pod_namespace, pod_service_account};
 use crate::snapshot::{FlinkDeployment, Index, LogKey, Snapshot};
+use k8s_openapi::api::core::v1::Pod;
 
 pub struct RbacForbidden;
 
@@ -158,7 +159,7 @@ pub fn questions(s: &Snapshot) -> Vec<Refusal> {
     let index = Index::new(s);
     let mut out: Vec<Refusal> = Vec::new();
     for sighting in sightings(s) {
-        let configured = configured_sa(s, &index, sighting.key);
+        let configured = configured_sa(&index, pod_of(s, sighting.key));
         for r in &sighting.refusals {
             let mut candidates = vec![r.clone()];
             if let Some(sa) = &configured {
@@ -179,15 +180,19 @@ pub fn questions(s: &Snapshot) -> Vec<Refusal> {
     out
 }
 
-/// The ServiceAccount the FlinkDeployment owning this pod names in its spec now.
-fn configured_sa(s: &Snapshot, index: &Index, key: &LogKey) -> Option<String> {
-    let pod = s.pods.iter().find(|p| {
+/// The pod whose log this is.
+fn pod_of<'s>(s: &'s Snapshot, key: &LogKey) -> Option<&'s Pod> {
+    s.pods.iter().find(|p| {
         p.metadata.name.as_deref() == Some(&key.pod)
             && p.metadata.namespace.as_deref() == Some(&key.namespace)
-    })?;
-    let d = index.deployment_of_pod(pod)?;
+    })
+}
+
+/// The ServiceAccount the FlinkDeployment owning this pod names in its spec now.
+fn configured_sa(index: &Index, pod: Option<&Pod>) -> Option<String> {
+    let d = index.deployment_of_pod(pod?)?;
     index
-        .flink_deployment(&key.namespace, &d.name)
+        .flink_deployment(pod_namespace(pod?), &d.name)
         .map(|fd| fd.service_account().to_string())
 }
 
@@ -236,15 +241,12 @@ impl Rule for RbacForbidden {
         let mut out = Vec::new();
         for sighting in sightings(s) {
             let key = sighting.key;
-            let pod = s.pods.iter().find(|p| {
-                p.metadata.name.as_deref() == Some(&key.pod)
-                    && p.metadata.namespace.as_deref() == Some(&key.namespace)
-            });
+            let pod = pod_of(s, key);
             let deployment = pod.and_then(|p| index.deployment_of_pod(p));
             let fd = deployment
                 .as_ref()
                 .and_then(|d| index.flink_deployment(&key.namespace, &d.name));
-            let configured = configured_sa(s, index, key);
+            let configured = configured_sa(index, pod);
 
             // Still refused now? A refusal that the authorizer (or RBAC) now allows for the
             // ServiceAccount the deployment is configured with is history, not a cause.
@@ -270,12 +272,12 @@ impl Rule for RbacForbidden {
                 }
             }
             if still.is_empty() {
-                if let Some(f) = stale(s, &sighting, configured.as_deref(), fd, deployment) {
+                if let Some(f) = stale(s, &sighting, pod, configured.as_deref(), fd, deployment) {
                     out.push(f);
                 }
                 continue;
             }
-            out.push(finding(s, index, &sighting, &still, fd, deployment));
+            out.push(finding(s, index, &sighting, pod, &still, fd, deployment));
         }
         out
     }
@@ -290,15 +292,13 @@ impl Rule for RbacForbidden {
 fn stale(
     s: &Snapshot,
     sighting: &Sighting,
+    pod: Option<&Pod>,
     configured: Option<&str>,
     fd: Option<&FlinkDeployment>,
     deployment: Option<ObjectRef>,
 ) -> Option<Finding> {
     let key = sighting.key;
-    let pod = s.pods.iter().find(|p| {
-        p.metadata.name.as_deref() == Some(&key.pod)
-            && p.metadata.namespace.as_deref() == Some(&key.namespace)
-    })?;
+    let pod = pod?;
     let running_again = pod
         .status
         .as_ref()
@@ -371,6 +371,7 @@ fn finding(
     s: &Snapshot,
     index: &Index,
     sighting: &Sighting,
+    pod: Option<&Pod>,
     still: &[(&Refusal, Decision)],
     fd: Option<&FlinkDeployment>,
     deployment: Option<ObjectRef>,
@@ -440,10 +441,6 @@ fn finding(
         .iter()
         .map(|(r, _)| (r.group.clone(), r.resource.clone(), r.verb.clone()))
         .collect();
-    let pod = s.pods.iter().find(|p| {
-        p.metadata.name.as_deref() == Some(&key.pod)
-            && p.metadata.namespace.as_deref() == Some(&key.namespace)
-    });
     let component = match pod.and_then(|p| label(p, LABEL_COMPONENT)) {
         Some("taskmanager") => Component::TaskManager,
         _ => Component::JobManager,
