@@ -371,8 +371,9 @@ impl Readings {
     /// offset of the match.
     pub fn read_line(&self, line: &str) -> Vec<(usize, usize)> {
         let mut out = Vec::new();
+        // ASCII lowercasing keeps byte offsets, so the match offsets index it too.
+        let lower = line.to_ascii_lowercase();
         for i in self.set.matches(line).iter() {
-            let lower = line.to_lowercase();
             let at = self.regexes[i]
                 .find_iter(line)
                 .filter(|m| !inside_a_name(line, m.start(), m.end()))
