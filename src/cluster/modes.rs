@@ -239,7 +239,7 @@ fn add_all<T>(into: &mut Vec<T>, items: Vec<T>, meta: impl Fn(&T) -> &ObjectMeta
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::testing::snapshot;
+    use crate::rules::testing::{snapshot, NATIVE_JOBMANAGER};
 
     #[test]
     fn sensitive_values_are_masked_and_the_rest_kept() {
@@ -250,17 +250,6 @@ mod tests {
             "s3.access-key: ******\ns3.secret-key: ******\nkubernetes.cluster-id: x\n# password: in a comment\nsecurity:\n  ssl:\n    rest:\n      keystore-password: ******\n"
         );
     }
-
-    const JM: &str = r#"
-apiVersion: v1
-kind: Pod
-metadata:
-  name: wordcount-6d4f7c9b8-abcde
-  namespace: stream
-  labels: {app: wordcount, component: jobmanager, type: flink-native-kubernetes}
-spec: {containers: [{name: flink-main-container, image: "flink:1.20"}]}
-status: {phase: Running}
-"#;
 
     #[test]
     fn apache_crd_gaps_are_dropped_only_where_flink_runs_without_that_operator() {
@@ -273,7 +262,7 @@ status: {phase: Running}
             message: "404".into(),
         };
         let mut gaps = vec![gap.clone()];
-        drop_apache_crd_gaps(&snapshot(JM), &mut gaps);
+        drop_apache_crd_gaps(&snapshot(NATIVE_JOBMANAGER), &mut gaps);
         assert!(
             gaps.is_empty(),
             "a plain native cluster needs no operator CRD"
@@ -285,7 +274,7 @@ status: {phase: Running}
             1,
             "no Flink at all: the missing CRD stays reported"
         );
-        let mut with_operator = snapshot(JM);
+        let mut with_operator = snapshot(NATIVE_JOBMANAGER);
         with_operator.operator_pods = snapshot(
             "apiVersion: v1\nkind: Pod\nmetadata: {name: op, namespace: flink-operator, labels: {app.kubernetes.io/name: flink-kubernetes-operator}}\nspec: {containers: [{name: c, image: i}]}\n",
         )

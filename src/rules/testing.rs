@@ -106,3 +106,16 @@ pub fn scenario(name: &str) -> Snapshot {
 
 /// The healthy scenario bundles, on which no rule may fire.
 pub const HEALTHY_SCENARIOS: &[&str] = &["healthy-application", "healthy-session"];
+
+/// A running JobManager pod of a plain native cluster `wordcount` in namespace `stream`, with no
+/// TaskManager (for the tests of which logs to read and of the operator-CRD gaps).
+pub const NATIVE_JOBMANAGER: &str = r#"
+apiVersion: v1
+kind: Pod
+metadata:
+  name: wordcount-6d4f7c9b8-abcde
+  namespace: stream
+  labels: {app: wordcount, component: jobmanager, type: flink-native-kubernetes}
+spec: {containers: [{name: flink-main-container, image: "flink:1.20"}]}
+status: {phase: Running}
+"#;

@@ -151,7 +151,7 @@ fn main_container(pod: &Pod) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::testing::snapshot;
+    use crate::rules::testing::{snapshot, NATIVE_JOBMANAGER};
 
     #[test]
     fn taskmanager_pod_indexes() {
@@ -169,17 +169,6 @@ mod tests {
         );
     }
 
-    const JM: &str = r#"
-apiVersion: v1
-kind: Pod
-metadata:
-  name: wordcount-6d4f7c9b8-abcde
-  namespace: stream
-  labels: {app: wordcount, component: jobmanager, type: flink-native-kubernetes}
-spec: {containers: [{name: flink-main-container, image: "flink:1.20"}]}
-status: {phase: Running}
-"#;
-
     fn tm(name: &str, phase: &str) -> String {
         format!(
             "---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: {name}\n  namespace: stream\n  labels: {{app: wordcount, component: taskmanager, type: flink-native-kubernetes}}\nspec: {{containers: [{{name: flink-main-container, image: \"flink:1.20\"}}]}}\nstatus: {{phase: {phase}}}\n"
@@ -194,17 +183,27 @@ status: {phase: Running}
             "flink-main-container",
             false,
         )];
-        assert_eq!(jobmanager_logs(&snapshot(JM)), want, "no TaskManager");
-        let replaced = format!("{JM}{}", tm("wordcount-taskmanager-1-3", "Running"));
+        assert_eq!(
+            jobmanager_logs(&snapshot(NATIVE_JOBMANAGER)),
+            want,
+            "no TaskManager"
+        );
+        let replaced = format!(
+            "{NATIVE_JOBMANAGER}{}",
+            tm("wordcount-taskmanager-1-3", "Running")
+        );
         assert_eq!(
             jobmanager_logs(&snapshot(&replaced)),
             want,
             "1-1 and 1-2 are gone"
         );
-        let failed = format!("{JM}{}", tm("wordcount-taskmanager-1-1", "Failed"));
+        let failed = format!(
+            "{NATIVE_JOBMANAGER}{}",
+            tm("wordcount-taskmanager-1-1", "Failed")
+        );
         assert_eq!(jobmanager_logs(&snapshot(&failed)), want);
         let healthy = format!(
-            "{JM}{}{}",
+            "{NATIVE_JOBMANAGER}{}{}",
             tm("wordcount-taskmanager-1-1", "Running"),
             tm("wordcount-taskmanager-1-2", "Running")
         );
