@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # Build (or reuse) kube-apiserver, kubectl and etcd from Go modules; prints the bin directory.
+# With --control-plane, also kube-controller-manager and kube-scheduler (the reality lab's).
 # Cached outside the repo, keyed by version: a warm start does not rebuild.
 set -euo pipefail
+WANT=(kube-apiserver kubectl etcd)
+[[ ${1:-} == --control-plane ]] && WANT+=(kube-controller-manager kube-scheduler)
 HERE=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=versions.env
 . "$HERE/versions.env"
 ROOT=${KUBE_HARNESS_CACHE:-$HOME/.cache/kubectl-flink-test-cluster}
 BIN=$ROOT/bin/k8s-$K8S_VERSION-etcd-$ETCD_VERSION
-if [[ -x $BIN/kube-apiserver && -x $BIN/kubectl && -x $BIN/etcd ]]; then echo "$BIN"; exit 0; fi
+have_all() { local b; for b in "${WANT[@]}"; do [[ -x $BIN/$b ]] || return 1; done; }
+if have_all; then echo "$BIN"; exit 0; fi
 command -v go >/dev/null 2>&1 || { echo "build.sh: Go is needed to build kube-apiserver, kubectl and etcd ($BIN)" >&2; exit 1; }
 mkdir -p "$BIN"
 STG=v0.${K8S_VERSION#v1.}                    # v1.36.3 -> v0.36.3
@@ -19,13 +23,13 @@ if ! flock -n 9; then
   flock 9
   say "the other build is done"
 fi
-if [[ -x $BIN/kube-apiserver && -x $BIN/kubectl && -x $BIN/etcd ]]; then echo "$BIN"; exit 0; fi
+if have_all; then echo "$BIN"; exit 0; fi
 
 # Go's own output goes to a log, shown only if the build fails: a person sees one line now and one
 # when it is done, never a silent wait.
 LOG=$ROOT/build-$K8S_VERSION-$ETCD_VERSION.log
 T0=$(date +%s)
-say "building kube-apiserver $K8S_VERSION, kubectl and etcd $ETCD_VERSION from Go modules into $BIN (once; about 4 minutes on an idle 2-core machine with nothing cached, up to 9 when other builds share it, under a minute with Go's caches warm; log: $LOG)"
+say "building ${WANT[*]} (Kubernetes $K8S_VERSION, etcd $ETCD_VERSION) from Go modules into $BIN (once; about 4 minutes on an idle 2-core machine with nothing cached, up to 9 when other builds share it, under a minute with Go's caches warm; log: $LOG)"
 exec 3>&2 2>"$LOG"
 trap 'rc=$?; if ((rc != 0)); then exec 2>&3; tail -n 30 "$LOG" >&2; say "build failed (exit $rc); the whole log is $LOG"; fi' EXIT
 
@@ -37,14 +41,18 @@ GOMOD=$(go mod download -json "k8s.io/kubernetes@$K8S_VERSION" | sed -n 's/^[[:s
 for m in $(sed -nE 's#^[[:space:]]*(k8s\.io/[A-Za-z0-9._-]+)[[:space:]]+=>[[:space:]]+\./staging/.*#\1#p' "$GOMOD"); do
   go mod edit -replace="$m=$m@$STG"
 done
-go get -tool "k8s.io/kubernetes/cmd/kube-apiserver@$K8S_VERSION" "k8s.io/kubernetes/cmd/kubectl@$K8S_VERSION" >&2
+TOOLS=()
+for b in "${WANT[@]}"; do [[ $b == etcd ]] || TOOLS+=("k8s.io/kubernetes/cmd/$b@$K8S_VERSION"); done
+go get -tool "${TOOLS[@]}" >&2
 MINOR=$(cut -d. -f2 <<<"$K8S_VERSION")
 LDF="-s -w"
 for kv in "gitVersion=$K8S_VERSION" gitMajor=1 "gitMinor=$MINOR" gitTreeState=clean; do
   LDF+=" -X k8s.io/component-base/version.$kv -X k8s.io/client-go/pkg/version.$kv"
 done
-[[ -x $BIN/kube-apiserver ]] || { go build -trimpath -ldflags "$LDF" -o "$BIN/kube-apiserver.tmp" k8s.io/kubernetes/cmd/kube-apiserver >&2 && mv "$BIN/kube-apiserver.tmp" "$BIN/kube-apiserver"; }
-[[ -x $BIN/kubectl ]] || { go build -trimpath -ldflags "$LDF" -o "$BIN/kubectl.tmp" k8s.io/kubernetes/cmd/kubectl >&2 && mv "$BIN/kubectl.tmp" "$BIN/kubectl"; }
+for b in "${WANT[@]}"; do
+  [[ $b == etcd || -x $BIN/$b ]] && continue
+  go build -trimpath -ldflags "$LDF" -o "$BIN/$b.tmp" "k8s.io/kubernetes/cmd/$b" >&2 && mv "$BIN/$b.tmp" "$BIN/$b"
+done
 
 # etcd: a separate wrapper module so its dependencies never bump kube-apiserver's.
 E=$ROOT/src/etcd-$ETCD_VERSION; mkdir -p "$E"; cd "$E"
@@ -52,5 +60,5 @@ E=$ROOT/src/etcd-$ETCD_VERSION; mkdir -p "$E"; cd "$E"
 go get -tool "go.etcd.io/etcd/server/v3@$ETCD_VERSION" >&2
 [[ -x $BIN/etcd ]] || { go build -trimpath -ldflags "-s -w" -o "$BIN/etcd.tmp" go.etcd.io/etcd/server/v3 >&2 && mv "$BIN/etcd.tmp" "$BIN/etcd"; }
 exec 2>&3
-say "built kube-apiserver, kubectl and etcd in $(($(date +%s) - T0)) s"
+say "built ${WANT[*]} in $(($(date +%s) - T0)) s"
 echo "$BIN"
