@@ -11,13 +11,21 @@
 #   scripts/test-cluster.sh run CMD...    up, run CMD with the cluster's env, down; exits with CMD's code
 #
 # Several clusters can run at once: each has its own state directory, ports and processes.
+#
+# KUBE_HARNESS_LAB=1 (scripts/lab.sh sets it) makes a full control plane for the reality lab:
+# kube-controller-manager and kube-scheduler as well, and lab-kubelet, which runs the pods bound to
+# node lab-node as local processes, instead of the fake kubelet.
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(cd "$HERE/.." && pwd)
 # shellcheck source=test-cluster/versions.env
 . "$HERE/test-cluster/versions.env"
+LAB=${KUBE_HARNESS_LAB:-}
 NODE_NAME=fake-node
+[[ -z $LAB ]] || NODE_NAME=lab-node
+KUBELET=fake-kubelet
+[[ -z $LAB ]] || KUBELET=lab-kubelet
 STATE_BASE=${KUBE_HARNESS_STATE_BASE:-}
 if [[ -z $STATE_BASE ]]; then
   if [[ -d /dev/shm && -w /dev/shm ]]; then STATE_BASE=/dev/shm/kubectl-flink-test-cluster; else STATE_BASE=${TMPDIR:-/tmp}/kubectl-flink-test-cluster; fi
@@ -97,7 +105,7 @@ cluster_up() {
   need_tools cargo openssl curl setsid flock
   local t0 t_start t_api t_ready
   t0=$(now_ms)
-  BIN=$("$HERE/test-cluster/build.sh")
+  BIN=$("$HERE/test-cluster/build.sh" ${LAB:+--control-plane})
   local support
   support=$(build_support)
 
@@ -114,7 +122,7 @@ cluster_up() {
   log "starting in $D"
   mkdir -p "$D/bin" "$D/pki" "$D/logs" "$D/kubecache"
   # Private copies: a rebuild of the workspace while the cluster runs must not swap them.
-  cp "$support/fake-kubelet" "$support/seed" "$D/bin/"
+  cp "$support/$KUBELET" "$support/seed" "$D/bin/"
   ln -s "$BIN/kubectl" "$D/bin/kubectl"
   echo "$BIN" >"$D/k8s-bin"
 
@@ -168,11 +176,16 @@ YAML
   done
 
   # The fake kubelet: picks its own port and writes it to a file.
-  start_daemon fake-kubelet "$D/fake-kubelet.log" "$D/bin/fake-kubelet" --root "$D/logs" \
-    --cert "$P/kubelet.crt" --key "$P/kubelet.key" --port-file "$D/kubelet.port" --request-log "$D/kubelet-requests.log"
-  for _ in $(seq 1 100); do [[ -s $D/kubelet.port ]] && break; alive fake-kubelet || break; sleep 0.1; done
-  [[ -s $D/kubelet.port ]] || { cat "$D/fake-kubelet.log" >&2; die "fake kubelet did not start"; }
-  KUBELET_PORT=$(cat "$D/kubelet.port")
+  if [[ -z $LAB ]]; then
+    start_daemon fake-kubelet "$D/fake-kubelet.log" "$D/bin/fake-kubelet" --root "$D/logs" \
+      --cert "$P/kubelet.crt" --key "$P/kubelet.key" --port-file "$D/kubelet.port" --request-log "$D/kubelet-requests.log"
+    for _ in $(seq 1 100); do [[ -s $D/kubelet.port ]] && break; alive fake-kubelet || break; sleep 0.1; done
+    [[ -s $D/kubelet.port ]] || { cat "$D/fake-kubelet.log" >&2; die "fake kubelet did not start"; }
+    KUBELET_PORT=$(cat "$D/kubelet.port")
+  else
+    # lab-kubelet needs the API server; its port is chosen now and announced in the Node below.
+    KUBELET_PORT=$(free_port)
+  fi
 
   # kube-apiserver: RBAC only, static tokens, audit log, kubelet = the fake one (not verified: no CA).
   local API_PORT
@@ -225,14 +238,19 @@ YAML
   kubeconfig "$D/limited.kubeconfig" kubectl-flink-limited "$LIMITED_TOKEN"
 
   # The fake Node (created with its status in one POST) and the limited user's RBAC.
+  local capacity=""
+  [[ -z $LAB ]] || capacity="capacity: &c {cpu: \"8\", memory: 32Gi, pods: \"110\", ephemeral-storage: 100Gi}
+  allocatable: *c
+  nodeInfo: {kubeletVersion: $K8S_VERSION, architecture: amd64, operatingSystem: linux, containerRuntimeVersion: lab://0, kernelVersion: \"\", osImage: \"\", machineID: \"\", systemUUID: \"\", bootID: \"\", kubeProxyVersion: \"\"}"
   "$BIN/kubectl" --kubeconfig "$D/admin.kubeconfig" --cache-dir "$D/kubecache" create -f - >/dev/null <<YAML
 apiVersion: v1
 kind: Node
-metadata: {name: $NODE_NAME, labels: {kubernetes.io/hostname: $NODE_NAME}}
+metadata: {name: $NODE_NAME, labels: {kubernetes.io/hostname: $NODE_NAME, kubernetes.io/os: linux, kubernetes.io/arch: amd64}}
 status:
   addresses: [{type: InternalIP, address: 127.0.0.1}, {type: Hostname, address: $NODE_NAME}]
   daemonEndpoints: {kubeletEndpoint: {Port: $KUBELET_PORT}}
-  conditions: [{type: Ready, status: "True", reason: KubeletReady, message: fake kubelet}]
+  conditions: [{type: Ready, status: "True", reason: KubeletReady, message: ${KUBELET}}]
+  $capacity
 ---
 apiVersion: rbac.authorization.k8s.io/v1
 kind: ClusterRole
@@ -245,6 +263,8 @@ metadata: {name: kubectl-flink-test-pod-reader}
 roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: kubectl-flink-test-pod-reader}
 subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: kubectl-flink-limited}]
 YAML
+
+  [[ -z $LAB ]] || lab_up
 
   cat >"$D/env" <<ENV
 export KUBE_HARNESS_DIR=$D
@@ -259,9 +279,37 @@ export KUBE_HARNESS_NODE=$NODE_NAME
 export KUBE_HARNESS_CRDS=$REPO/src/lint/crds
 export KUBE_HARNESS_SEED_RECORD=$D/seeded-cluster-objects.tsv
 export KUBECACHEDIR=$D/kubecache
+export KUBE_HARNESS_LAB=$LAB
 ENV
-  log "ready: https://127.0.0.1:$API_PORT (etcd :$ETCD_PORT, fake kubelet :$KUBELET_PORT)"
+  log "ready: https://127.0.0.1:$API_PORT (etcd :$ETCD_PORT, $KUBELET :$KUBELET_PORT)"
   log "timings: binaries $((t_start - t0)) ms; start to /readyz $((t_ready - t_start)) ms (kube-apiserver alone $((t_ready - t_api)) ms)"
+}
+
+# The lab's part of the control plane: controllers, scheduler and the process kubelet.
+lab_up() {
+  local images port
+  images=$("$REPO/scripts/lab/image.sh") || die "the lab's Flink image could not be built"
+  port=$(free_port)
+  # nodelifecycle off: no Lease is renewed for the node, and the lab keeps it Ready.
+  start_daemon kube-controller-manager "$D/kube-controller-manager.log" "$BIN/kube-controller-manager" \
+    --kubeconfig="$D/admin.kubeconfig" --leader-elect=false --bind-address=127.0.0.1 --secure-port="$port" \
+    --controllers='*,-nodelifecycle,-nodeipam,-csrsigning,-csrapproving,-cloud-node-lifecycle,-service-lb-controller,-node-route-controller' \
+    --service-account-private-key-file="$P/sa.key" --root-ca-file="$P/ca.crt" --use-service-account-credentials=false \
+    --authentication-skip-lookup=true --v=1
+  port=$(free_port)
+  start_daemon kube-scheduler "$D/kube-scheduler.log" "$BIN/kube-scheduler" \
+    --kubeconfig="$D/admin.kubeconfig" --leader-elect=false --bind-address=127.0.0.1 --secure-port="$port" \
+    --authentication-skip-lookup=true --v=1
+  start_daemon lab-kubelet "$D/lab-kubelet.log" "$D/bin/lab-kubelet" --kubeconfig "$D/admin.kubeconfig" \
+    --node "$NODE_NAME" --root "$D/logs" --state "$D/pods" --images "$images" \
+    --cert "$P/kubelet.crt" --key "$P/kubelet.key" --port "$KUBELET_PORT" --port-file "$D/kubelet.port" \
+    --request-log "$D/kubelet-requests.log"
+  for _ in $(seq 1 100); do [[ -s $D/kubelet.port ]] && break; alive lab-kubelet || break; sleep 0.1; done
+  [[ -s $D/kubelet.port ]] || { tail -n 30 "$D/lab-kubelet.log" >&2; die "lab-kubelet did not start"; }
+  sleep 1
+  alive kube-controller-manager || { tail -n 30 "$D/kube-controller-manager.log" >&2; die "kube-controller-manager did not start"; }
+  alive kube-scheduler || { tail -n 30 "$D/kube-scheduler.log" >&2; die "kube-scheduler did not start"; }
+  log "lab: kube-controller-manager, kube-scheduler and lab-kubelet (node $NODE_NAME, images $images) running"
 }
 
 # Which cluster: $KUBE_HARNESS_DIR, else the only one running.
@@ -282,7 +330,7 @@ find_cluster() {
 cluster_down() {
   [[ -n ${D:-} && -d $D ]] || return 0
   local p
-  for p in kube-apiserver fake-kubelet etcd; do stop_daemon "$p"; done
+  for p in lab-kubelet kube-scheduler kube-controller-manager kube-apiserver fake-kubelet etcd; do stop_daemon "$p"; done
   if [[ -n ${KUBE_HARNESS_KEEP:-} ]]; then log "KUBE_HARNESS_KEEP set: stopped, files kept in $D"; return 0; fi
   rm -rf "$D"
   log "stopped and removed $D"

@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# The reality lab: the real Flink Kubernetes Operator and the real Flink JVMs break for real on a
+# full test control plane (kube-apiserver, etcd, kube-controller-manager, kube-scheduler, and
+# lab-kubelet running the pods as local processes), and doctor diagnoses what they did.
+#
+#   scripts/lab.sh run SCENARIO [--record] [--keep]
+#       start a lab cluster, install the operator, apply scripts/lab/scenarios/SCENARIO/manifests.yaml
+#       as a user would, wait until the failure settles, print doctor's diagnosis and the figures;
+#       --record saves the state with `doctor --save` as tests/scenarios/real-SCENARIO/ (with a
+#       provenance.txt); --keep leaves the cluster running (its env is printed).
+#   scripts/lab.sh list      the scenarios
+#
+# Needs what the test cluster needs (Go, cargo) plus Java 17 and Maven; runs as root (lab-kubelet
+# gives each container its own mount namespace). Versions: scripts/lab/versions.env and
+# scripts/test-cluster/versions.env. About 2 GB of memory for a scenario.
+set -euo pipefail
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO=$(cd "$HERE/.." && pwd)
+LAB=$HERE/lab
+# shellcheck source=lab/versions.env
+. "$LAB/versions.env"
+# shellcheck source=test-cluster/versions.env
+. "$HERE/test-cluster/versions.env"
+
+say() { printf 'lab: %s\n' "$*" >&2; }
+die() { say "error: $*"; exit 1; }
+usage() { sed -n '2,17p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+
+# --- conditions a scenario's settled() uses --------------------------------------------------------
+
+# Every pod matching SELECTOR in NS has each named container restarted at least N times.
+containers_restarted() { # ns selector n container...
+  local ns=$1 sel=$2 n=$3 c count; shift 3
+  [[ -n $(kubectl -n "$ns" get pods -l "$sel" -o name 2>/dev/null) ]] || return 1
+  for c in "$@"; do
+    count=$(kubectl -n "$ns" get pods -l "$sel" -o jsonpath="{.items[*].status.containerStatuses[?(@.name==\"$c\")].restartCount}" 2>/dev/null)
+    [[ -n $count ]] || return 1
+    for x in $count; do ((x >= n)) || return 1; done
+  done
+}
+
+# The JSONPath of RESOURCE in NS is non-empty.
+resource_has() { # ns resource jsonpath
+  [[ -n $(kubectl -n "$1" get "$2" -o jsonpath="$3" 2>/dev/null) ]]
+}
+
+# --- figures -----------------------------------------------------------------------------------------
+
+# Total RSS (MB) of the cluster's processes and everything they started (pods run in lab-kubelet's
+# session): the daemons were each started in a session of their own.
+cluster_rss_mb() {
+  local sids=() f
+  for f in "$KUBE_HARNESS_DIR"/*.pid; do sids+=("$(cat "$f")"); done
+  ps -eo sid=,rss= | awk -v s=" ${sids[*]} " 'index(s, " " $1 " ") { t += $2 } END { printf "%d", t / 1024 }'
+}
+
+# --- run ---------------------------------------------------------------------------------------------
+
+cmd_run() {
+  local name=${1:-} record= keep=
+  [[ -n $name ]] || usage
+  shift
+  for a in "$@"; do
+    case $a in --record) record=1 ;; --keep) keep=1 ;; *) usage ;; esac
+  done
+  local scen=$LAB/scenarios/$name
+  [[ -f $scen/scenario.sh && -f $scen/manifests.yaml ]] || die "no scenario $name (scripts/lab.sh list)"
+  ((EUID == 0)) || die "the lab runs as root: lab-kubelet mounts each container's files in a mount namespace"
+  for tool in java mvn unshare; do command -v "$tool" >/dev/null || die "$tool is needed"; done
+  NAMESPACE= DESCRIPTION= SETTLE_TIMEOUT=300
+  # shellcheck source=/dev/null
+  . "$scen/scenario.sh"
+
+  local t0 target plugin
+  t0=$(date +%s)
+  (cd "$REPO" && cargo build -q --bin kubectl-flink -p kubectl-flink-test-support) || die "cargo build failed"
+  target=$(cd "$REPO" && cargo metadata --format-version 1 --no-deps | sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')
+  plugin=$target/debug/kubectl-flink
+
+  local env_out
+  env_out=$(KUBE_HARNESS_LAB=1 KUBE_HARNESS_NAME="lab-$name-$$" "$HERE/test-cluster.sh" up) || die "the lab cluster did not start"
+  eval "$env_out"
+  if [[ -z $keep ]]; then trap '"$HERE/test-cluster.sh" down >/dev/null 2>&1 || true' EXIT; fi
+  local t_cluster=$(($(date +%s) - t0))
+
+  say "installing the CRDs (release 1.15.0) and operator $OPERATOR_VERSION"
+  kubectl apply --server-side -f "$REPO/src/lint/crds/flinkdeployments.flink.apache.org-v1.yml" \
+    -f "$REPO/src/lint/crds/flinksessionjobs.flink.apache.org-v1.yml" >/dev/null
+  kubectl wait --for condition=established --timeout=60s crd/flinkdeployments.flink.apache.org crd/flinksessionjobs.flink.apache.org >/dev/null
+  kubectl apply -f "$LAB/operator/operator.yaml" >/dev/null
+  kubectl -n flink-operator rollout status deploy/flink-kubernetes-operator --timeout=300s >/dev/null \
+    || { kubectl -n flink-operator get pods -o wide >&2; die "the operator did not become ready"; }
+  local t_operator=$(($(date +%s) - t0))
+
+  say "applying scenario $name: $DESCRIPTION"
+  kubectl apply -f "$scen/manifests.yaml" >/dev/null
+  local peak=0 rss settled_after= deadline=$(($(date +%s) + SETTLE_TIMEOUT))
+  while (($(date +%s) < deadline)); do
+    rss=$(cluster_rss_mb); ((rss > peak)) && peak=$rss
+    if settled; then settled_after=$(($(date +%s) - t0)); break; fi
+    sleep 3
+  done
+  rss=$(cluster_rss_mb); ((rss > peak)) && peak=$rss
+  [[ -n $settled_after ]] || say "warning: not settled within ${SETTLE_TIMEOUT}s; diagnosing what there is"
+
+  "$plugin" doctor -n "$NAMESPACE" --color never || true
+
+  if [[ -n $record ]]; then
+    local out=$REPO/tests/scenarios/real-$name
+    rm -rf "$out.tmp"
+    "$plugin" doctor -n "$NAMESPACE" --save "$out.tmp" -o json >/dev/null || true
+    [[ -d $out.tmp ]] || die "doctor --save wrote nothing"
+    {
+      echo "# Recorded by the reality lab (scripts/lab.sh run $name --record); not read by doctor."
+      echo "scenario: $name"
+      echo "description: $DESCRIPTION"
+      echo "recorded: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+      echo "kubectl-flink: $(git -C "$REPO" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+      echo "kubernetes: kube-apiserver, kube-controller-manager, kube-scheduler $K8S_VERSION (Go modules); etcd $ETCD_VERSION"
+      echo "kubelet: lab-kubelet (tests/support): containers run as local processes, pod IPs in 127.1.0.0/16"
+      echo "operator: flink-kubernetes-operator $OPERATOR_VERSION (Maven Central), installed as chart $OPERATOR_VERSION would (scripts/lab/operator/operator.yaml)"
+      echo "flink: $FLINK_VERSION (jars from Maven Central; launchers scripts/lab/images/flink; job scripts/lab/job/LabJob.java)"
+      echo "settled: ${settled_after:+after ${settled_after}s}${settled_after:-no (timeout ${SETTLE_TIMEOUT}s)}"
+      echo "figures: cluster ${t_cluster}s, operator ready ${t_operator}s, peak memory ${peak} MB"
+      echo "manifests applied: |"
+      sed 's/^/  /' "$scen/manifests.yaml"
+    } >"$out.tmp/provenance.txt"
+    [[ -f $out/expect.txt ]] && cp "$out/expect.txt" "$out.tmp/expect.txt"
+    rm -rf "$out"; mv "$out.tmp" "$out"
+    say "recorded $out"
+  fi
+  say "figures: run $(($(date +%s) - t0))s (cluster ${t_cluster}s, operator ready ${t_operator}s, settled ${settled_after:-never}${settled_after:+s}), peak memory ${peak} MB"
+  if [[ -n $keep ]]; then
+    say "kept; the cluster's env:"
+    echo "$env_out"
+  fi
+}
+
+case ${1:-} in
+  run) shift; cmd_run "$@" ;;
+  list) for d in "$LAB"/scenarios/*/; do n=$(basename "$d"); (DESCRIPTION=; . "$d/scenario.sh"; printf '%-22s %s\n' "$n" "$DESCRIPTION"); done ;;
+  *) usage ;;
+esac

@@ -1,0 +1,62 @@
+# Shared by the lab image's launchers: what flink-dist's bin/config.sh provides them (the real
+# scripts ship only in Flink's binary release, which Maven Central does not serve).
+FLINK_HOME=${FLINK_HOME:-/opt/flink}
+FLINK_CONF_DIR=${FLINK_CONF_DIR:-$FLINK_HOME/conf}
+FLINK_BIN_DIR=$FLINK_HOME/bin
+FLINK_LOG_DIR=${FLINK_LOG_DIR:-$FLINK_HOME/log}
+FLINK_LIB_DIR=$FLINK_HOME/lib
+FLINK_PLUGINS_DIR=${FLINK_PLUGINS_DIR:-$FLINK_HOME/plugins}
+FLINK_OPT_DIR=$FLINK_HOME/opt
+export FLINK_HOME FLINK_CONF_DIR FLINK_BIN_DIR FLINK_LOG_DIR FLINK_LIB_DIR FLINK_PLUGINS_DIR FLINK_OPT_DIR
+JAVA_RUN=${JAVA_HOME:+$JAVA_HOME/bin/}java
+
+flink_classpath() {
+    local cp="" jar
+    for jar in "$FLINK_HOME"/lib/*.jar; do cp+="${cp:+:}$jar"; done
+    echo "$cp"
+}
+
+# BashJavaUtils computes the JVM memory flags and dynamic properties from the configuration, as
+# flink-dist's config.sh has it do; its failure is the real "cannot fit" error text.
+run_bash_java_utils() { # COMMAND [dynamic args...]
+    "$JAVA_RUN" -classpath "$(flink_classpath)" org.apache.flink.runtime.util.bash.BashJavaUtils \
+        "$1" --configDir "$FLINK_CONF_DIR" "${@:2}" 2>&1 | tail -n 1000
+}
+
+# Sets JVM_ARGS and DYNAMIC_PARAMETERS from BashJavaUtils' two result lines, or exits 1 with the
+# messages flink-dist's config.sh prints.
+parse_resource_params() { # GET_JM_RESOURCE_PARAMS|GET_TM_RESOURCE_PARAMS [dynamic args...]
+    local output results
+    output=$(run_bash_java_utils "$@")
+    results=$(echo "$output" | grep '^BASH_JAVA_UTILS_EXEC_RESULT:' | sed 's/^BASH_JAVA_UTILS_EXEC_RESULT://')
+    if [[ $(echo "$results" | grep -c .) -ne 2 ]]; then
+        echo "[ERROR] Could not get JVM parameters and dynamic configurations properly."
+        echo "[ERROR] Raw output from BashJavaUtils:"
+        echo "$output"
+        exit 1
+    fi
+    export JVM_ARGS="${JVM_ARGS:-} $(echo "$results" | head -n1)"
+    DYNAMIC_PARAMETERS=$(echo "$results" | tail -n1)
+}
+
+# flink-console.sh: the entry point class of each service, and the console logging set-up.
+exec_console() { # SERVICE [args...]
+    local class
+    case $1 in
+        taskexecutor) class=org.apache.flink.runtime.taskexecutor.TaskManagerRunner ;;
+        standalonesession) class=org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint ;;
+        standalonejob) class=org.apache.flink.container.entrypoint.StandaloneApplicationClusterEntryPoint ;;
+        kubernetes-session) class=org.apache.flink.kubernetes.entrypoint.KubernetesSessionClusterEntrypoint ;;
+        kubernetes-application) class=org.apache.flink.kubernetes.entrypoint.KubernetesApplicationClusterEntrypoint ;;
+        kubernetes-taskmanager) class=org.apache.flink.kubernetes.taskmanager.KubernetesTaskExecutorRunner ;;
+        *) echo "Unknown service '$1'. Usage: flink-console.sh (taskexecutor|standalonesession|standalonejob|kubernetes-session|kubernetes-application|kubernetes-taskmanager) [args]." >&2; exit 1 ;;
+    esac
+    mkdir -p "$FLINK_LOG_DIR" 2>/dev/null
+    local log="$FLINK_LOG_DIR/flink--$1-0-${HOSTNAME:-lab}.log"
+    # shellcheck disable=SC2086
+    exec "$JAVA_RUN" $JVM_ARGS ${FLINK_ENV_JAVA_OPTS:-} "-Dlog.file=$log" \
+        "-Dlog4j.configuration=file:$FLINK_CONF_DIR/log4j-console.properties" \
+        "-Dlog4j.configurationFile=file:$FLINK_CONF_DIR/log4j-console.properties" \
+        "-Dlogback.configurationFile=file:$FLINK_CONF_DIR/logback-console.xml" \
+        -classpath "$(flink_classpath)" $class "${@:2}"
+}
