@@ -44,6 +44,16 @@ resource_has() { # ns resource jsonpath
   [[ -n $(kubectl -n "$1" get "$2" -o jsonpath="$3" 2>/dev/null) ]]
 }
 
+# The real Flink client (CliFrontend) of the lab's Flink image, run as the user with the admin
+# kubeconfig: `flink_client run-application --target kubernetes-application -D... local:///...`.
+flink_client() {
+  local flink=$IMAGES/flink-$FLINK_VERSION/rootfs/opt/flink conf
+  conf=$(mktemp -d)
+  cp "$flink"/conf/* "$conf/"
+  FLINK_CONF_DIR=$conf java -cp "$flink/lib/*" -Dlog4j.configurationFile="$flink/conf/log4j-console.properties" \
+    org.apache.flink.client.cli.CliFrontend "$@"
+}
+
 # --- figures -----------------------------------------------------------------------------------------
 
 # Total RSS (MB) of the cluster's processes and everything they started (pods run in lab-kubelet's
@@ -64,10 +74,12 @@ cmd_run() {
     case $a in --record) record=1 ;; --keep) keep=1 ;; *) usage ;; esac
   done
   local scen=$LAB/scenarios/$name
-  [[ -f $scen/scenario.sh && -f $scen/manifests.yaml ]] || die "no scenario $name (scripts/lab.sh list)"
+  [[ -f $scen/scenario.sh ]] || die "no scenario $name (scripts/lab.sh list)"
   ((EUID == 0)) || die "the lab runs as root: lab-kubelet mounts each container's files in a mount namespace"
   for tool in java mvn unshare; do command -v "$tool" >/dev/null || die "$tool is needed"; done
-  NAMESPACE= DESCRIPTION= SETTLE_TIMEOUT=300
+  NAMESPACE= DESCRIPTION= SETTLE_TIMEOUT=300 NEEDS_OPERATOR=1
+  # A scenario applies its manifests.yaml as a user would, unless it defines apply().
+  apply() { kubectl apply -f "$scen/manifests.yaml" >/dev/null; }
   # shellcheck source=/dev/null
   . "$scen/scenario.sh"
 
@@ -83,6 +95,8 @@ cmd_run() {
   if [[ -z $keep ]]; then trap '"$HERE/test-cluster.sh" down >/dev/null 2>&1 || true' EXIT; fi
   local t_cluster=$(($(date +%s) - t0))
 
+  IMAGES=$("$LAB/image.sh")
+  if [[ -n $NEEDS_OPERATOR ]]; then
   say "installing the CRDs (release 1.15.0) and operator $OPERATOR_VERSION"
   kubectl apply --server-side -f "$REPO/src/lint/crds/flinkdeployments.flink.apache.org-v1.yml" \
     -f "$REPO/src/lint/crds/flinksessionjobs.flink.apache.org-v1.yml" >/dev/null
@@ -90,10 +104,11 @@ cmd_run() {
   kubectl apply -f "$LAB/operator/operator.yaml" >/dev/null
   kubectl -n flink-operator rollout status deploy/flink-kubernetes-operator --timeout=300s >/dev/null \
     || { kubectl -n flink-operator get pods -o wide >&2; die "the operator did not become ready"; }
+  fi
   local t_operator=$(($(date +%s) - t0))
 
   say "applying scenario $name: $DESCRIPTION"
-  kubectl apply -f "$scen/manifests.yaml" >/dev/null
+  apply
   local peak=0 rss settled_after= deadline=$(($(date +%s) + SETTLE_TIMEOUT))
   while (($(date +%s) < deadline)); do
     rss=$(cluster_rss_mb); ((rss > peak)) && peak=$rss
@@ -122,8 +137,14 @@ cmd_run() {
       echo "flink: $FLINK_VERSION (jars from Maven Central; launchers scripts/lab/images/flink; job scripts/lab/job/LabJob.java)"
       echo "settled: ${settled_after:+after ${settled_after}s}${settled_after:-no (timeout ${SETTLE_TIMEOUT}s)}"
       echo "figures: cluster ${t_cluster}s, operator ready ${t_operator}s, peak memory ${peak} MB"
-      echo "manifests applied: |"
-      sed 's/^/  /' "$scen/manifests.yaml"
+      if [[ -f $scen/manifests.yaml ]]; then
+        echo "manifests applied: |"
+        sed 's/^/  /' "$scen/manifests.yaml"
+      fi
+      if declare -f apply | grep -q flink_client; then
+        echo "applied with the Flink client: |"
+        declare -f apply | sed 's/^/  /'
+      fi
     } >"$out.tmp/provenance.txt"
     [[ -f $out/expect.txt ]] && cp "$out/expect.txt" "$out.tmp/expect.txt"
     rm -rf "$out"; mv "$out.tmp" "$out"
