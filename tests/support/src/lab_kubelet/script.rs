@@ -45,15 +45,20 @@ pub fn render(s: &Script) -> String {
         source: s.hosts.to_path_buf(),
         read_only: false,
     });
-    if !binds.iter().any(|b| b.target == "/tmp") {
+    // Parents before children (containerd orders mounts by destination depth); stable otherwise.
+    binds.sort_by_key(|b| depth(&b.target));
+    // The per-pod /tmp goes last, as it may cover the sources of the others (the state directory
+    // under /tmp); not at all when the container mounts something at or under /tmp itself.
+    if !binds
+        .iter()
+        .any(|b| b.target == "/tmp" || b.target.starts_with("/tmp/"))
+    {
         binds.push(Bind {
             target: "/tmp".into(),
             source: s.tmp.to_path_buf(),
             read_only: false,
         });
     }
-    // Parents before children (containerd orders mounts by destination depth); stable otherwise.
-    binds.sort_by_key(|b| depth(&b.target));
     for b in &binds {
         let t = quote(&b.target);
         if b.source.is_dir() {
@@ -178,7 +183,7 @@ mod tests {
             "{s}"
         );
         assert!(s.contains("' '/etc/hosts'\n"), "{s}");
-        assert!(s.contains("' '/tmp'\n"), "{s}");
+        assert!(s.contains("' '/tmp'\nhostname"), "{s}");
         assert!(
             s.contains(
                 "hostname 'pod-1'\ncd '/opt/flink'\nexec env -i \\\n  'A=x'\\''y' \\\n  '/bin/sh'"
