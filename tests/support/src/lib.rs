@@ -2,8 +2,10 @@
 //!
 //! - [`kubelet`]: the log-serving half of a kubelet (`/containerLogs/...` from files), behind the
 //!   fake Node the test cluster's API server proxies `pods/log` to;
+//! - [`lab_kubelet`]: a kubelet that runs the pods bound to its node as local processes (the lab);
 //! - [`seed`]: loads an offline bundle (the `doctor --from` format) into a live test cluster.
 
 pub mod args;
 pub mod kubelet;
+pub mod lab_kubelet;
 pub mod seed;
