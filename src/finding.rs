@@ -325,6 +325,11 @@ pub mod link {
     pub fn service_account(namespace: &str, name: &str) -> String {
         format!("sa:{namespace}/{name}")
     }
+    /// A spec the operator's validator refused: a cause of its own, which no other finding of
+    /// the deployment (a misnamed container, say) explains.
+    pub fn validation(message: &str) -> String {
+        format!("validation:{message}")
+    }
 }
 
 #[cfg(test)]

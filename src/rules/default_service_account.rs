@@ -58,16 +58,15 @@ impl Rule for DefaultServiceAccount {
         let mut out = Vec::new();
         for fd in &s.flink_deployments {
             let ns = fd.namespace();
-            if fd.service_account() != "default" || default_has_rights(s, ns) {
+            // Unset is not `default`: the operator's validator refuses a FlinkDeployment without
+            // spec.serviceAccount and deploys nothing (operator 1.7.0 in the reality lab; the
+            // message is DefaultValidator's, apache/flink-kubernetes-operator@release-1.15.0),
+            // which FLK401 reports from its status.
+            if fd.spec.service_account.as_deref() != Some("default") || default_has_rights(s, ns) {
                 continue;
             }
             let plan = plan(s, index, Some(&deployment_ref(fd)), ns);
-            let field = match fd.spec.service_account.as_deref() {
-                Some(sa) => format!("spec.serviceAccount: {sa}"),
-                None => {
-                    "spec.serviceAccount is not set (Flink falls back to `default`)".to_string()
-                }
-            };
+            let field = "spec.serviceAccount: default".to_string();
             out.push(
                 Finding::new(
                     &META,
@@ -128,6 +127,13 @@ mod tests {
         assert!(f[0]
             .fix
             .contains("kubectl patch flinkdeployment basic -n flink"));
+    }
+
+    #[test]
+    fn silent_when_unset_since_the_operator_refuses_that_rather_than_use_default() {
+        let s = snapshot(&HEALTHY.replace("  serviceAccount: flink\n", ""));
+        assert_eq!(s.flink_deployments[0].spec.service_account, None);
+        assert!(run(&DefaultServiceAccount, &s).is_empty());
     }
 
     #[test]

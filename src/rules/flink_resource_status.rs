@@ -22,7 +22,7 @@
 use super::support::containers::{one_line, roots};
 use super::support::pod_status::containers;
 use super::{Rule, RuleMeta};
-use crate::finding::{Category, Finding, ObjectRef, Severity};
+use crate::finding::{link, Category, Finding, ObjectRef, Severity};
 use crate::flink::names::LABEL_COMPONENT;
 use crate::flink::operator_error::OperatorError;
 use crate::signatures::{catalogue, Match};
@@ -393,6 +393,9 @@ fn build(
     }
     if let Basis::Pod(p) = &basis {
         f = f.evidence(p.clone());
+    }
+    if let Basis::Validation(msg) = &basis {
+        f = f.link(link::validation(msg));
     }
     let fix = fix(snapshot, v, category, &basis, fd, jm_pods, decoded.as_ref());
     f.fix(fix).verify(verify(v))
