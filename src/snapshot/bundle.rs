@@ -858,8 +858,9 @@ fn with_kind<T: serde::Serialize>(items: &[T], api_version: &str, kind: &str) ->
 
 /// What a saved bundle never holds: the value of a Flink configuration key that names a secret
 /// (`s3.secret-key`, `fs.azure.account.key.*`, passwords; `spec.flinkConfiguration` of the
-/// Apache operator's resources, `spec.flinkConfig` of Lyft's) or whose value looks like one, and
-/// the `last-applied-configuration` annotation, which repeats the whole spec.
+/// Apache operator's resources, `spec.flinkConfig` of Lyft's) or whose value looks like one, the
+/// `last-applied-configuration` annotation, which repeats the whole spec, and `managedFields`
+/// (server bookkeeping that `kubectl get -o yaml` hides too; a third of a recorded pod).
 fn mask_for_save(v: &mut Value) {
     fn mask(prefix: &str, v: &mut Value) {
         match v {
@@ -898,6 +899,9 @@ fn mask_for_save(v: &mut Value) {
         .and_then(Value::as_object_mut)
     {
         a.remove("kubectl.kubernetes.io/last-applied-configuration");
+    }
+    if let Some(m) = v.pointer_mut("/metadata").and_then(Value::as_object_mut) {
+        m.remove("managedFields");
     }
 }
 
@@ -1029,6 +1033,28 @@ mod tests {
         assert!(load(empty.path()).is_err());
         write(empty.path(), "notes.yaml", "hello: world\n");
         assert!(load(empty.path()).is_err());
+    }
+
+    #[test]
+    fn a_saved_bundle_leaves_out_managed_fields() {
+        let mut s = Snapshot::default();
+        add_value(
+            &mut s,
+            serde_json::json!({
+                "apiVersion": "v1", "kind": "Pod",
+                "metadata": {"name": "p", "namespace": "a", "managedFields": [
+                    {"manager": "kube-controller-manager", "operation": "Update",
+                     "fieldsType": "FieldsV1", "fieldsV1": {"f:spec": {}}}]},
+                "spec": {"containers": [{"name": "c"}]}
+            }),
+        )
+        .unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("b");
+        save(&s, &out).unwrap();
+        let text = std::fs::read_to_string(out.join("pods.yaml")).unwrap();
+        assert!(text.contains("name: p"), "{text}");
+        assert!(!text.contains("managedFields"), "{text}");
     }
 
     #[test]
