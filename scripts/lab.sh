@@ -3,11 +3,13 @@
 # full test control plane (kube-apiserver, etcd, kube-controller-manager, kube-scheduler, and
 # lab-kubelet running the pods as local processes), and doctor diagnoses what they did.
 #
-#   scripts/lab.sh run SCENARIO [--record] [--keep]
+#   scripts/lab.sh run SCENARIO [--record] [--check] [--keep]
 #       start a lab cluster, install the operator, apply scripts/lab/scenarios/SCENARIO/manifests.yaml
 #       as a user would, wait until the failure settles, print doctor's diagnosis and the figures;
 #       --record saves the state with `doctor --save` as tests/scenarios/real-SCENARIO/ (with a
-#       provenance.txt); --keep leaves the cluster running (its env is printed).
+#       provenance.txt); --check fails unless the live diagnosis (doctor -A) agrees with that
+#       recording's expect.txt (CI runs the canonical scenario so); --keep leaves the cluster
+#       running (its env is printed).
 #   scripts/lab.sh list      the scenarios
 #
 # Needs what the test cluster needs (Go, cargo) plus Java 17 and Maven; runs as root (lab-kubelet
@@ -54,6 +56,13 @@ flink_client() {
     org.apache.flink.client.cli.CliFrontend "$@"
 }
 
+# Evaluates CONDITION every second until it holds (0) or TIMEOUT seconds pass (1).
+wait_for() { # timeout condition
+  local deadline=$(($(date +%s) + $1))
+  while (($(date +%s) < deadline)); do eval "$2" 2>/dev/null && return 0; sleep 1; done
+  return 1
+}
+
 # --- figures -----------------------------------------------------------------------------------------
 
 # Total RSS (MB) of the cluster's processes and everything they started (pods run in lab-kubelet's
@@ -67,11 +76,11 @@ cluster_rss_mb() {
 # --- run ---------------------------------------------------------------------------------------------
 
 cmd_run() {
-  local name=${1:-} record= keep=
+  local name=${1:-} record= keep= check=
   [[ -n $name ]] || usage
   shift
   for a in "$@"; do
-    case $a in --record) record=1 ;; --keep) keep=1 ;; *) usage ;; esac
+    case $a in --record) record=1 ;; --check) check=1 ;; --keep) keep=1 ;; *) usage ;; esac
   done
   local scen=$LAB/scenarios/$name
   [[ -f $scen/scenario.sh ]] || die "no scenario $name (scripts/lab.sh list)"
@@ -85,9 +94,10 @@ cmd_run() {
 
   local t0 target plugin
   t0=$(date +%s)
-  (cd "$REPO" && cargo build -q --bin kubectl-flink -p kubectl-flink-test-support) || die "cargo build failed"
+  (cd "$REPO" && cargo build -q --bin kubectl-flink && cargo build -q -p kubectl-flink-test-support --bins) || die "cargo build failed"
   target=$(cd "$REPO" && cargo metadata --format-version 1 --no-deps | sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')
   plugin=$target/debug/kubectl-flink
+  local expect_bin=$target/debug/lab-expect
 
   local env_out
   env_out=$(KUBE_HARNESS_LAB=1 KUBE_HARNESS_NAME="lab-$name-$$" "$HERE/test-cluster.sh" up) || die "the lab cluster did not start"
@@ -100,7 +110,11 @@ cmd_run() {
   say "installing the CRDs (release 1.15.0) and operator $OPERATOR_VERSION"
   kubectl apply --server-side -f "$REPO/src/lint/crds/flinkdeployments.flink.apache.org-v1.yml" \
     -f "$REPO/src/lint/crds/flinksessionjobs.flink.apache.org-v1.yml" >/dev/null
-  kubectl wait --for condition=established --timeout=60s crd/flinkdeployments.flink.apache.org crd/flinksessionjobs.flink.apache.org >/dev/null
+  local crd
+  for crd in flinkdeployments flinksessionjobs; do
+    wait_for 60 "[[ \$(kubectl get crd $crd.flink.apache.org -o jsonpath='{.status.conditions[?(@.type==\"Established\")].status}') == True ]]" \
+      || die "CRD $crd.flink.apache.org not established"
+  done
   kubectl apply -f "$LAB/operator/operator.yaml" >/dev/null
   kubectl -n flink-operator rollout status deploy/flink-kubernetes-operator --timeout=300s >/dev/null \
     || { kubectl -n flink-operator get pods -o wide >&2; die "the operator did not become ready"; }
@@ -119,6 +133,14 @@ cmd_run() {
   [[ -n $settled_after ]] || say "warning: not settled within ${SETTLE_TIMEOUT}s; diagnosing what there is"
 
   "$plugin" doctor -n "$NAMESPACE" --color never || true
+
+  local verdict=0
+  if [[ -n $check ]]; then
+    local want=$REPO/tests/scenarios/real-$name/expect.txt rc=0
+    [[ -f $want ]] || die "--check: no recording with an expect.txt at $want"
+    "$plugin" doctor -A -o json >"$KUBE_HARNESS_DIR/doctor.json" 2>"$KUBE_HARNESS_DIR/doctor.err" || rc=$?
+    "$expect_bin" "$want" "$rc" <"$KUBE_HARNESS_DIR/doctor.json" || verdict=1
+  fi
 
   if [[ -n $record ]]; then
     local out=$REPO/tests/scenarios/real-$name
@@ -155,6 +177,7 @@ cmd_run() {
     say "kept; the cluster's env:"
     echo "$env_out"
   fi
+  return "$verdict"
 }
 
 case ${1:-} in

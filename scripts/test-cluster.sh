@@ -289,6 +289,10 @@ ENV
 lab_up() {
   local images port
   images=$("$REPO/scripts/lab/image.sh") || die "the lab's Flink image could not be built"
+  # The TaintNodesByCondition admission put node.kubernetes.io/not-ready on the new Node; the node
+  # lifecycle controller that would lift it is off (no Lease is renewed), so lift it here.
+  "$BIN/kubectl" --kubeconfig "$D/admin.kubeconfig" --cache-dir "$D/kubecache" taint node "$NODE_NAME" \
+    node.kubernetes.io/not-ready:NoSchedule- >/dev/null 2>&1 || true
   port=$(free_port)
   # nodelifecycle off: no Lease is renewed for the node, and the lab keeps it Ready.
   start_daemon kube-controller-manager "$D/kube-controller-manager.log" "$BIN/kube-controller-manager" \
