@@ -14,6 +14,7 @@ use super::support::containers::{
     component_title, container_events, event_line, one_line, state_line,
 };
 use super::support::pod_status::{containers, ContainerView};
+use super::support::rollout;
 use super::{Rule, RuleMeta};
 use crate::finding::{link, Category, Finding, ObjectRef, Severity};
 use crate::flink::names::{LABEL_APP, LABEL_COMPONENT, MAIN_CONTAINER};
@@ -52,7 +53,20 @@ impl Rule for ImagePullFailed {
                 let Some(reason) = c.waiting_reason().filter(|r| PULL_REASONS.contains(r)) else {
                     continue;
                 };
-                out.push(finding(snapshot, index, pod, &c, reason));
+                let f = finding(snapshot, index, pod, &c, reason);
+                // The spec already names another image or a pull secret this pod lacks: the
+                // pod was made before; the operator replaces it.
+                let fd = label(pod, LABEL_APP)
+                    .and_then(|app| index.flink_deployment(pod_namespace(pod), app));
+                out.push(
+                    match fd
+                        .filter(|_| c.name() == MAIN_CONTAINER)
+                        .and_then(|fd| rollout::image_pull(fd, pod).map(|p| (fd, p)))
+                    {
+                        Some((fd, p)) => rollout::awaiting_rollout(f, fd, pod, &p),
+                        None => f,
+                    },
+                );
             }
         }
         out
@@ -533,6 +547,34 @@ status:
         assert_eq!(registry("apache/flink:1.20"), "docker.io");
         assert_eq!(registry("ghcr.io/org/flink:1"), "ghcr.io");
         assert_eq!(registry("localhost:5000/flink"), "localhost:5000");
+    }
+
+    #[test]
+    fn the_fix_in_the_spec_before_the_rollout_is_an_info_finding() {
+        // The bundle's fix applied to the FlinkDeployment; the pods are the old ones.
+        let mut s = crate::rules::testing::scenario("image-pull-failed");
+        s.flink_deployments[0].spec.pod_template = Some(crate::snapshot::flink::PodTemplate {
+            metadata: None,
+            spec: Some(crate::snapshot::flink::PodTemplateSpec {
+                image_pull_secrets: vec![k8s_openapi::api::core::v1::LocalObjectReference {
+                    name: "regcred".into(),
+                }],
+                ..Default::default()
+            }),
+        });
+        let f = run(&ImagePullFailed, &s);
+        assert!(!f.is_empty());
+        let main = f
+            .iter()
+            .find(|f| f.object.kind == "Pod")
+            .expect("the pod's finding");
+        assert_eq!(main.severity, Severity::Info, "{main:#?}");
+        assert!(main.title.contains("the pod predates it"), "{}", main.title);
+        assert!(
+            crate::finding::Remedy::from_fix(&main.fix).is_empty(),
+            "{}",
+            main.fix
+        );
     }
 
     #[test]

@@ -13,9 +13,10 @@
 //! `ClusterEntryPointExceptionUtils` in apache/flink flink-runtime) matched here.
 
 use super::support::containers::one_line;
+use super::support::rollout;
 use super::{Rule, RuleMeta};
 use crate::finding::{link, Category, Finding, ObjectRef, Severity};
-use crate::flink::names::{LABEL_APP, LABEL_COMPONENT};
+use crate::flink::names::{LABEL_APP, LABEL_COMPONENT, MAIN_CONTAINER};
 use crate::signatures::catalogue;
 use crate::snapshot::flink::FlinkDeployment;
 use crate::snapshot::index::{label, pod_name, pod_namespace};
@@ -229,10 +230,20 @@ fn finding(
         .and_then(|p| label(p, LABEL_APP))
         .and_then(|app| index.flink_deployment(ns, app));
     let previous = ooms.iter().any(|o| o.previous);
-    f.fix(fix(main, jm, ns, fd)).verify(format!(
+    let f = f.fix(fix(main, jm, ns, fd)).verify(format!(
         "kubectl logs {pod} -n {ns} -c {container}{} | grep -c OutOfMemoryError   # expect 0 once the new pods run",
         if previous { " --previous" } else { "" }
-    ))
+    ));
+    // The spec already gives the pods other memory: this pod ran out under the old sizes.
+    match (fd, p) {
+        (Some(fd), Some(p)) if container == MAIN_CONTAINER => {
+            match rollout::memory(fd, p, rollout::Toward::More) {
+                Some(pending) => rollout::awaiting_rollout(f, fd, p, &pending),
+                None => f,
+            }
+        }
+        _ => f,
+    }
 }
 
 fn fix(kind: Kind, jm: bool, ns: &str, fd: Option<&FlinkDeployment>) -> String {
@@ -439,6 +450,27 @@ status:
             "INFO all good\nINFO -XX:+HeapDumpOnOutOfMemoryError set\n",
         );
         assert!(run(&JvmOutOfMemory, &s).is_empty());
+    }
+
+    #[test]
+    fn the_fix_in_the_spec_before_the_rollout_is_an_info_finding() {
+        // The bundle's fix applied to the FlinkDeployment; the pods are the old ones.
+        let mut s = crate::rules::testing::scenario("jvm-out-of-memory");
+        let tm = s.flink_deployments[0].spec.task_manager.as_mut().unwrap();
+        tm.resource.as_mut().unwrap().memory = Some("3072m".into());
+        let f = run(&JvmOutOfMemory, &s);
+        assert!(!f.is_empty());
+        let main = f
+            .iter()
+            .find(|f| f.object.kind == "Pod")
+            .expect("the pod's finding");
+        assert_eq!(main.severity, Severity::Info, "{main:#?}");
+        assert!(main.title.contains("the pod predates it"), "{}", main.title);
+        assert!(
+            crate::finding::Remedy::from_fix(&main.fix).is_empty(),
+            "{}",
+            main.fix
+        );
     }
 
     #[test]

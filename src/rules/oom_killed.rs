@@ -20,6 +20,7 @@ use super::support::containers::{
     component_title, one_line, pod_verify, state_line, termination_line,
 };
 use super::support::pod_status::{containers, ContainerView};
+use super::support::rollout;
 use super::{Rule, RuleMeta};
 use crate::finding::{link, Category, Finding, ObjectRef, Severity};
 use crate::flink::names::{LABEL_APP, LABEL_COMPONENT, MAIN_CONTAINER};
@@ -66,14 +67,18 @@ impl Rule for OomKilled {
                 if c.status.ready && c.waiting_reason().is_none() {
                     f = f.severity(Severity::Warning);
                 }
-                out.push(with_memory(
-                    f,
-                    snapshot,
-                    index,
-                    Some(pod),
-                    &c_component(pod),
-                    Some(&c),
-                ));
+                let f = with_memory(f, snapshot, index, Some(pod), &c_component(pod), Some(&c));
+                // The spec already gives more memory: the pod was made before, not the fix again.
+                let fd = label(pod, LABEL_APP)
+                    .and_then(|app| index.flink_deployment(pod_namespace(pod), app));
+                out.push(
+                    match fd.filter(|_| c.name() == MAIN_CONTAINER).and_then(|fd| {
+                        rollout::memory(fd, pod, rollout::Toward::More).map(|p| (fd, p))
+                    }) {
+                        Some((fd, p)) => rollout::awaiting_rollout(f, fd, pod, &p),
+                        None => f,
+                    },
+                );
             }
         }
         out.extend(from_jobmanager_logs(snapshot, index));
@@ -663,6 +668,29 @@ status:
                 "taskmanager.memory.process.size"
             ),
             Some("2g".into())
+        );
+    }
+
+    #[test]
+    fn the_fix_in_the_spec_before_the_rollout_is_an_info_finding() {
+        // The bundle's fix applied to the FlinkDeployment; the pods are the old ones.
+        let mut s = crate::rules::testing::scenario("oom-killed");
+        s.flink_deployments[0].spec.flink_configuration.insert(
+            "kubernetes.taskmanager.memory.limit-factor".into(),
+            "1.25".into(),
+        );
+        let f = run(&OomKilled, &s);
+        assert!(!f.is_empty());
+        let main = f
+            .iter()
+            .find(|f| f.object.kind == "Pod")
+            .expect("the pod's finding");
+        assert_eq!(main.severity, Severity::Info, "{main:#?}");
+        assert!(main.title.contains("the pod predates it"), "{}", main.title);
+        assert!(
+            crate::finding::Remedy::from_fix(&main.fix).is_empty(),
+            "{}",
+            main.fix
         );
     }
 

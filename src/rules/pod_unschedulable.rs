@@ -10,6 +10,7 @@
 //! FLK108 (resource_quota_exceeded).
 
 use super::support::containers::{event_line, one_line};
+use super::support::rollout;
 use super::{Rule, RuleMeta};
 use crate::finding::{Category, Finding, ObjectRef, Severity};
 use crate::flink::names::{LABEL_APP, LABEL_COMPONENT};
@@ -289,7 +290,19 @@ fn finding(snapshot: &Snapshot, index: &Index, pod: &Pod) -> Option<Finding> {
             "kubectl get pod {name} -n {ns} -o jsonpath='{{.status.conditions[?(@.type==\"PodScheduled\")].status}}'   # expect True"
         ),
     };
-    Some(f.fix(fixes.join("\n\n")).verify(verify))
+    let f = f.fix(fixes.join("\n\n")).verify(verify);
+    // Too little memory on the nodes, and the spec already asks for other memory: this pod was
+    // made before; the operator replaces it.
+    let memory_short = why
+        .iter()
+        .any(|w| matches!(w, Why::Insufficient(r) if r == "memory"));
+    match fd
+        .filter(|_| memory_short)
+        .and_then(|d| rollout::memory(d, pod, rollout::Toward::Less).map(|p| (d, p)))
+    {
+        Some((d, p)) => Some(rollout::awaiting_rollout(f, d, pod, &p)),
+        None => Some(f),
+    }
 }
 
 /// `spec.containers[NAME].resources.requests: cpu=1, memory=2Gi` for every container with requests.
@@ -563,6 +576,27 @@ message: "0/3 nodes are available: 1 node(s) had untolerated taint {dedicated: s
         assert_eq!(
             reasons("0/3 nodes are available: 3 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }."),
             vec![Why::Taint("node-role.kubernetes.io/control-plane:".into())]
+        );
+    }
+
+    #[test]
+    fn the_fix_in_the_spec_before_the_rollout_is_an_info_finding() {
+        // The bundle's fix applied to the FlinkDeployment; the pods are the old ones.
+        let mut s = crate::rules::testing::scenario("pod-unschedulable");
+        let tm = s.flink_deployments[0].spec.task_manager.as_mut().unwrap();
+        tm.resource.as_mut().unwrap().memory = Some("4096m".into());
+        let f = run(&PodUnschedulable, &s);
+        assert!(!f.is_empty());
+        let main = f
+            .iter()
+            .find(|f| f.object.kind == "Pod")
+            .expect("the pod's finding");
+        assert_eq!(main.severity, Severity::Info, "{main:#?}");
+        assert!(main.title.contains("the pod predates it"), "{}", main.title);
+        assert!(
+            crate::finding::Remedy::from_fix(&main.fix).is_empty(),
+            "{}",
+            main.fix
         );
     }
 

@@ -67,7 +67,7 @@ impl Rule for TaskmanagerReplicasShort {
             if i64::from(replicas) >= needed {
                 continue;
             }
-            out.push(finding(
+            let f = finding(
                 &c,
                 tm,
                 i64::from(replicas),
@@ -76,7 +76,16 @@ impl Rule for TaskmanagerReplicasShort {
                 p,
                 &p_from,
                 &slots_from,
-            ));
+            );
+            // The FlinkDeployment already asks for enough: the operator has not scaled yet.
+            let asked = c
+                .flink_deployment
+                .and_then(|d| d.spec.task_manager.as_ref()?.replicas)
+                .filter(|r| *r >= needed);
+            out.push(match asked {
+                Some(r) => awaiting_scale(f, &c, tm, r),
+                None => f,
+            });
         }
         out
     }
@@ -148,6 +157,29 @@ fn finding(
         ),
     };
     f.fix(fix).verify(verify)
+}
+
+/// The fix is in the FlinkDeployment (`spec.taskManager.replicas`), the Deployment the operator
+/// makes from it not yet: info, and what to watch instead of the fix again.
+fn awaiting_scale(f: Finding, c: &Cluster, tm: &Deployment, asked: i64) -> Finding {
+    let (ns, name) = (c.namespace(), c.name());
+    let tm_name = meta_name(&tm.metadata);
+    let title = format!(
+        "{}: fixed in FlinkDeployment {name} (spec.taskManager.replicas: {asked}); waiting for the operator to scale {tm_name}",
+        f.title
+    );
+    let mut f = f
+        .severity(Severity::Info)
+        .evidence(format!(
+            "FlinkDeployment {name} spec.taskManager.replicas: {asked}: the operator has not applied it to Deployment {tm_name} yet"
+        ))
+        .fix(format!(
+            "Nothing more to change: FlinkDeployment {name} already asks for {asked} TaskManager(s). The operator scales\n\
+             Deployment {tm_name} when it reconciles the changed spec. If it stays as it is, see what the operator says:\n\n  \
+             kubectl get flinkdeployment {name} -n {ns} -o jsonpath='{{.status.lifecycleState}} {{.status.error}}{{\"\\n\"}}'"
+        ));
+    f.title = title;
+    f
 }
 
 #[cfg(test)]
@@ -223,6 +255,29 @@ spec:
             "taskmanager.numberOfTaskSlots: \"2\", scheduler-mode: reactive",
         );
         assert!(run(&TaskmanagerReplicasShort, &snapshot(&reactive)).is_empty());
+    }
+
+    #[test]
+    fn the_fix_in_the_spec_before_the_operator_scaled_is_an_info_finding() {
+        let patched =
+            STANDALONE.replace("taskManager: {replicas: 1,", "taskManager: {replicas: 3,");
+        let f = run(&TaskmanagerReplicasShort, &snapshot(&patched));
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(f[0].severity, Severity::Info);
+        assert!(f[0]
+            .title
+            .contains("waiting for the operator to scale ledger-taskmanager"));
+        assert!(
+            crate::finding::Remedy::from_fix(&f[0].fix).is_empty(),
+            "{}",
+            f[0].fix
+        );
+        // Asking for fewer than needed is still the problem.
+        let short = STANDALONE.replace("taskManager: {replicas: 1,", "taskManager: {replicas: 2,");
+        assert_eq!(
+            run(&TaskmanagerReplicasShort, &snapshot(&short))[0].severity,
+            Severity::Critical
+        );
     }
 
     #[test]

@@ -5,7 +5,7 @@
 //! readable instead of failing the whole diagnosis. Pod templates keep k8s-openapi's Container type.
 
 use crate::flink::conf::flatten_conf;
-use k8s_openapi::api::core::v1::{Container, Toleration};
+use k8s_openapi::api::core::v1::{Container, LocalObjectReference, Toleration};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -89,6 +89,8 @@ pub struct PodTemplateSpec {
     pub service_account_name: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tolerations: Vec<Toleration>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub image_pull_secrets: Vec<LocalObjectReference>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

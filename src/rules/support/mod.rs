@@ -6,3 +6,4 @@ pub(crate) mod install;
 pub(crate) mod modes;
 pub mod pod_status;
 pub mod rbac_plan;
+pub mod rollout;
