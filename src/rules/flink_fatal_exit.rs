@@ -22,7 +22,7 @@ use super::support::pod_status::{containers, ContainerView};
 use super::{Rule, RuleMeta};
 use crate::finding::{link, Category, Finding, ObjectRef, Severity};
 
-use crate::snapshot::index::{pod_name, pod_namespace};
+use crate::snapshot::index::{pod_name, pod_namespace, pod_service_account};
 use crate::snapshot::{Index, Snapshot};
 use k8s_openapi::api::core::v1::{ContainerStateTerminated, Pod};
 
@@ -108,7 +108,17 @@ fn finding(
         f = with_category(f, m.signature.category);
         f.title = format!("{}: {}", f.title, m.title());
     }
-    let fix = match logs.root() {
+    // A refusal the log names without its subject (fabric8's websocket 403) is the pod's own
+    // ServiceAccount's: the planner needs it to grant the whole set rather than the one verb.
+    let root = logs.root().map(|m| {
+        let mut m = m.clone();
+        if m.signature.category == Category::RbacForbidden && m.field("sa").is_none() {
+            m.fields
+                .insert("sa".into(), pod_service_account(pod).to_string());
+        }
+        m
+    });
+    let fix = match root {
         Some(m) => format!(
             "The exit is the symptom; the log names the cause at line {}: {}.\n{}\n\n\
              Read the lines around it:\n\n  {cmd} | sed -n '{},{}p'",

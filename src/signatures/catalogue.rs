@@ -210,13 +210,13 @@ pub static SIGNATURES: &[Signature] = &[
         category: Category::RbacForbidden,
         severity: Severity::Critical,
         literals: &["Received 403 on websocket"],
-        pattern: r"Received 403 on websocket\. Failure executing: GET at: https?://[^/\s]+/apis?/(?:[^/\s]+/)*?namespaces/(?P<namespace>[^/\s]+)/(?P<resource>[a-z]+)",
+        pattern: r"Received 403 on websocket\. Failure executing: GET at: https?://[^/\s]+/apis?/(?:[^/\s]+/)*?namespaces/(?P<namespace>[^/\s]+)/(?P<resource>[a-z]+)(?:\S*?[?&](?P<verb>watch)=true)?",
         title: "Flink's watch on {resource} in namespace {namespace} was refused (403 on the websocket)",
         explanation: "Flink's watch on the Kubernetes API was refused (HTTP 403 on the websocket handshake): its ServiceAccount may not watch this resource",
-        fix: "grant the JobManager's ServiceAccount `watch` on `{resource}` in namespace {namespace}:
+        fix: "grant the JobManager's ServiceAccount what a native JobManager does with `{resource}` in namespace {namespace} (get, list, watch, create, delete), not the watch alone, or the next refusal is the create:
 
-  kubectl create role flink-watch-{resource} -n {namespace} --verb=watch --resource={resource}
-  kubectl create rolebinding flink-watch-{resource} -n {namespace} --role=flink-watch-{resource} --serviceaccount={namespace}:{sa|<jobmanager-service-account>}",
+  kubectl create role flink-jobmanager -n {namespace} --verb=get,list,watch,create,delete --resource={resource}
+  kubectl create rolebinding flink-jobmanager -n {namespace} --role=flink-jobmanager --serviceaccount={namespace}:{sa|<jobmanager-service-account>}",
         verify: "kubectl auth can-i watch {resource} -n {namespace} --as=system:serviceaccount:{namespace}:{sa|<jobmanager-service-account>}",
         explains: API_REFUSED,
         supersedes: &[],
@@ -260,13 +260,13 @@ pub static SIGNATURES: &[Signature] = &[
         category: Category::RbacForbidden,
         severity: Severity::Critical,
         literals: &["Exec Failure: HTTP 403", "Message: Forbidden."],
-        pattern: r"Exec Failure: HTTP 403|Failure executing: GET at: https?://[^/\s]+/apis?/(?:[^/\s]+/)*?namespaces/(?P<namespace>[^/\s]+)/(?P<resource>[a-z]+)\?\S*?watch=true\S*?\. Message: Forbidden\.(?:\s|$)",
+        pattern: r"Exec Failure: HTTP 403|Failure executing: GET at: https?://[^/\s]+/apis?/(?:[^/\s]+/)*?namespaces/(?P<namespace>[^/\s]+)/(?P<resource>[a-z]+)\?\S*?(?P<verb>watch)=true\S*?\. Message: Forbidden\.(?:\s|$)",
         title: "Flink's watch on the Kubernetes API was refused (HTTP 403)",
         explanation: "Flink's watch on the Kubernetes API was refused with HTTP 403 (fabric8 up to 6.6)",
-        fix: "grant the JobManager's ServiceAccount `watch` on {resource|pods} in its namespace (the TaskManager pod watch):
+        fix: "grant the JobManager's ServiceAccount what a native JobManager does with its TaskManager pods (get, list, watch, create, delete), not the watch alone, or the next refusal is the create:
 
-  kubectl create role flink-watch-{resource|pods} -n {namespace|<namespace>} --verb=watch --resource={resource|pods}
-  kubectl create rolebinding flink-watch-{resource|pods} -n {namespace|<namespace>} --role=flink-watch-{resource|pods} --serviceaccount={namespace|<namespace>}:<jobmanager-service-account>",
+  kubectl create role flink-jobmanager -n {namespace|<namespace>} --verb=get,list,watch,create,delete --resource=pods
+  kubectl create rolebinding flink-jobmanager -n {namespace|<namespace>} --role=flink-jobmanager --serviceaccount={namespace|<namespace>}:<jobmanager-service-account>",
         verify: "",
         explains: API_REFUSED,
         supersedes: &[],
