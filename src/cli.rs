@@ -8,7 +8,8 @@ Exit codes:
   0  nothing found at or above --fail-on (default: warning)
   1  findings at or above --fail-on
   2  usage or input error (bad flag, unreadable bundle or kubeconfig, unknown context)
-  3  could not complete (cluster unreachable, everything forbidden)";
+  3  could not complete (cluster unreachable, everything forbidden)
+  4  doctor: no Flink deployment in scope and nothing else found (try -A)";
 
 #[derive(Debug, Parser)]
 #[command(

@@ -6,6 +6,9 @@ pub const EXIT_OK: i32 = 0;
 pub const EXIT_FINDINGS: i32 = 1;
 pub const EXIT_USAGE: i32 = 2;
 pub const EXIT_INCOMPLETE: i32 = 3;
+/// `doctor` without NAME found no Flink deployment in scope and nothing else wrong: nothing was
+/// diagnosed, which is not the same as healthy (0).
+pub const EXIT_NOTHING_FOUND: i32 = 4;
 
 #[derive(Debug)]
 pub enum Error {

@@ -243,8 +243,11 @@ fn name_and_namespace_narrow_the_bundle() {
     let named = json(&["doctor", "orders", "--from", CANONICAL, "-o", "json"]);
     assert_eq!(all["findings"], named["findings"]);
     let r = run(&["doctor", "--from", CANONICAL, "-n", "elsewhere"]);
-    assert_eq!(r.code, 0, "{}", r.stdout);
-    assert!(r.stdout.starts_with("No problems found"), "{}", r.stdout);
+    assert_eq!(r.code, 4, "{}", r.stdout);
+    assert_eq!(
+        r.stdout,
+        "No Flink deployments found in namespace elsewhere of bundle examples/canonical.\n"
+    );
 }
 
 // ---------------------------------------------------------------- exit codes
@@ -272,7 +275,7 @@ fn help_documents_the_exit_codes() {
         let r = run(args);
         assert_eq!(r.code, 0);
         assert!(r.stdout.contains("Exit codes:"), "{}", r.stdout);
-        for code in ["0  ", "1  ", "2  ", "3  "] {
+        for code in ["0  ", "1  ", "2  ", "3  ", "4  "] {
             assert!(
                 r.stdout.contains(code),
                 "exit code {code} undocumented:\n{}",
@@ -292,7 +295,7 @@ fn an_empty_bundle_is_an_input_error_not_a_clean_bill_of_health() {
 }
 
 #[test]
-fn a_bundle_with_no_kind_we_read_has_no_findings() {
+fn a_bundle_with_no_flink_says_so_with_exit_code_4() {
     let dir = tempfile::tempdir().unwrap();
     write(
         dir.path(),
@@ -300,16 +303,32 @@ fn a_bundle_with_no_kind_we_read_has_no_findings() {
         "apiVersion: v1\nkind: Namespace\nmetadata: {name: analytics}\n",
     );
     let path = dir.path().to_str().unwrap();
+    // Nothing to diagnose is said as kubectl says it, with its own exit code (0 is "healthy").
     let r = run(&["doctor", "--from", path]);
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    assert!(r.stdout.starts_with("No problems found"), "{}", r.stdout);
-    assert!(
-        r.stdout.contains("checks over the"),
-        "says what was checked: {}",
-        r.stdout
+    assert_eq!(r.code, 4, "{}", r.stderr);
+    assert_eq!(
+        r.stdout,
+        format!("No Flink deployments found in bundle {path}.\n")
     );
-    let v = json(&["doctor", "--from", path, "-o", "json"]);
+    let md = run(&["doctor", "--from", path, "-o", "markdown"]);
+    assert_eq!(md.code, 4);
+    assert_eq!(
+        md.stdout,
+        format!("**No Flink deployments found in bundle {path}.**\n")
+    );
+    let j = run(&["doctor", "--from", path, "-o", "json"]);
+    assert_eq!(j.code, 4);
+    let v: serde_json::Value = serde_json::from_str(&j.stdout).unwrap();
     assert_eq!(v, serde_json::json!({"version": 1, "findings": []}));
+    // A healthy deployment is still "No problems found", exit 0.
+    let healthy = run(&["doctor", "--from", "tests/scenarios/healthy-application"]);
+    assert_eq!(healthy.code, 0, "{}", healthy.stdout);
+    assert!(
+        healthy.stdout.starts_with("No problems found"),
+        "{}",
+        healthy.stdout
+    );
+    assert!(healthy.stdout.contains("checks over"), "{}", healthy.stdout);
 }
 
 // ---------------------------------------------------------------- colour

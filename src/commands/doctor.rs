@@ -78,6 +78,18 @@ pub async fn run(args: &DoctorArgs, kube: &KubeArgs, output: &OutputArgs) -> Res
         )?;
         return Ok(super::exit_code(&report, args.fail_on));
     }
+    if args.name.is_none() && clusters.is_empty() && report.findings.is_empty() {
+        let sentence = nothing_found(&context.scope, namespace.as_deref());
+        let written = match output.output {
+            crate::cli::Format::Json => {
+                super::overview::write_json(&report, &clusters, &mut stdout)
+            }
+            crate::cli::Format::Markdown => writeln!(stdout, "**{sentence}**"),
+            crate::cli::Format::Table => writeln!(stdout, "{}", style.bold(&sentence)),
+        };
+        super::report_written(written.and_then(|_| stdout.flush()))?;
+        return Ok(crate::error::EXIT_NOTHING_FOUND);
+    }
     let written = match output.output {
         crate::cli::Format::Json if args.name.is_none() => {
             super::overview::write_json(&report, &clusters, &mut stdout)
@@ -186,6 +198,19 @@ fn describe_snapshot(s: &Snapshot) {
             g.reason,
             g.message
         );
+    }
+}
+
+/// What kubectl says when a namespace holds none of a kind ("No resources found in default
+/// namespace."), for Flink: "No Flink deployments found in namespace default (context kind).
+/// Try -A."
+fn nothing_found(scope: &str, bundle_namespace: Option<&str>) -> String {
+    match bundle_namespace {
+        Some(ns) => format!("No Flink deployments found in namespace {ns} of {scope}."),
+        None if scope.starts_with("namespace ") => {
+            format!("No Flink deployments found in {scope}. Try -A.")
+        }
+        None => format!("No Flink deployments found in {scope}."),
     }
 }
 

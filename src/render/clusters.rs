@@ -46,7 +46,9 @@ impl ClusterLine {
 }
 
 /// The cluster list as a table (kubectl's style: upper-case headings, no borders), then a blank
-/// line. Nothing when there is no cluster.
+/// line. Nothing when there is no cluster. Too wide for `style.width`, HEALTH wraps at its
+/// words; when even that does not fit and every cluster is in one namespace (which the header
+/// names), the NAMESPACE column goes, as kubectl shows it only across namespaces.
 pub fn write_table(lines: &[ClusterLine], style: &Style, out: &mut dyn Write) -> io::Result<()> {
     if lines.is_empty() {
         return Ok(());
@@ -78,44 +80,82 @@ pub fn write_table(lines: &[ClusterLine], style: &Style, out: &mut dyn Write) ->
             ]
         })
         .collect();
-    let widths: Vec<usize> = (0..heading.len())
-        .map(|i| {
-            rows.iter()
-                .map(|r| r[i].chars().count())
-                .chain([heading[i].len()])
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
+    let width = |s: &str| s.chars().count();
+    let column = |i: usize| {
+        rows.iter()
+            .map(|r| width(&r[i]))
+            .chain([heading[i].len()])
+            .max()
+            .unwrap_or(0)
+    };
+    let widths: Vec<usize> = (0..heading.len()).map(column).collect();
     let last = heading.len() - 1;
+    let longest_word = rows
+        .iter()
+        .flat_map(|r| r[last].split(", "))
+        .map(width)
+        .chain([heading[last].len()])
+        .max()
+        .unwrap_or(0);
+    let before = |from: usize| -> usize { widths[from..last].iter().map(|w| w + 2).sum() };
+    let one_namespace = rows.iter().all(|r| r[0] == rows[0][0]);
+    let first = if before(0) + widths[last] > style.width
+        && before(0) + longest_word > style.width
+        && one_namespace
+    {
+        1
+    } else {
+        0
+    };
+    let room = style.width.saturating_sub(before(first)).max(longest_word);
     let mut head = String::new();
-    for (i, h) in heading.iter().enumerate() {
-        if i == last {
-            head.push_str(h);
-        } else {
-            head.push_str(&format!("{h:<w$}  ", w = widths[i]));
-        }
+    for i in first..last {
+        head.push_str(&format!("{:<w$}  ", heading[i], w = widths[i]));
     }
+    head.push_str(heading[last]);
     writeln!(out, "{}", style.bold(head.trim_end()))?;
     for (l, r) in lines.iter().zip(&rows) {
         let mut s = String::new();
-        for (i, cell) in r.iter().enumerate() {
-            if i == last {
-                let health = if l.critical > 0 {
-                    style.severity(Severity::Critical).replace("critical", cell)
-                } else if l.warnings > 0 {
-                    style.severity(Severity::Warning).replace("warning", cell)
-                } else {
-                    cell.clone()
-                };
-                s.push_str(&health);
+        for i in first..last {
+            s.push_str(&format!("{:<w$}  ", r[i], w = widths[i]));
+        }
+        let paint = |cell: &str| {
+            if l.critical > 0 {
+                style.severity(Severity::Critical).replace("critical", cell)
+            } else if l.warnings > 0 {
+                style.severity(Severity::Warning).replace("warning", cell)
             } else {
-                s.push_str(&format!("{cell:<w$}  ", w = widths[i]));
+                cell.to_string()
+            }
+        };
+        for (k, part) in health_lines(&r[last], room).iter().enumerate() {
+            if k == 0 {
+                writeln!(out, "{s}{}", paint(part))?;
+            } else {
+                writeln!(out, "{}{}", " ".repeat(before(first)), paint(part))?;
             }
         }
-        writeln!(out, "{}", s.trim_end())?;
     }
     writeln!(out)
+}
+
+/// "4 critical, 2 warnings" over lines of at most `room` columns, broken only after a comma.
+fn health_lines(health: &str, room: usize) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for part in health.split(", ") {
+        match out.last_mut() {
+            Some(line) if line.chars().count() + 2 + part.chars().count() <= room => {
+                line.push_str(", ");
+                line.push_str(part);
+            }
+            Some(line) => {
+                line.push(',');
+                out.push(part.to_string());
+            }
+            None => out.push(part.to_string()),
+        }
+    }
+    out
 }
 
 /// The v1 JSON report with the cluster list added as a top-level `clusters` array, after
@@ -143,4 +183,61 @@ pub fn json_with_clusters<'a>(
 pub fn write_json(report: &Report, lines: &[ClusterLine], out: &mut dyn Write) -> io::Result<()> {
     serde_json::to_writer_pretty(&mut *out, &json_with_clusters(report, lines))?;
     writeln!(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(namespace: &str, name: &str, health: &str) -> ClusterLine {
+        ClusterLine {
+            kind: "FlinkDeployment".into(),
+            namespace: namespace.into(),
+            name: name.into(),
+            mode: "operator",
+            jobmanagers_ready: 0,
+            jobmanagers_wanted: 1,
+            taskmanagers_ready: 0,
+            taskmanagers: 0,
+            status: Some("DEPLOYED".into()),
+            job: Some("RECONCILING".into()),
+            critical: 4,
+            warnings: 2,
+            info: 0,
+            health: health.into(),
+        }
+    }
+
+    fn draw(lines: &[ClusterLine], width: usize) -> String {
+        let mut out = Vec::new();
+        write_table(lines, &Style::PLAIN.with_width(width), &mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn the_table_fits_the_width_by_wrapping_health_then_dropping_one_namespace() {
+        let one = [line("analytics", "orders", "4 critical, 2 warnings")];
+        let wide = draw(&one, 200);
+        assert!(wide.starts_with("NAMESPACE  NAME"), "{wide}");
+        assert!(
+            wide.contains("RECONCILING  4 critical, 2 warnings\n"),
+            "{wide}"
+        );
+        let hundred = draw(&one, 100);
+        assert!(hundred.starts_with("NAMESPACE  NAME"), "{hundred}");
+        assert!(hundred.contains("RECONCILING  4 critical,\n"), "{hundred}");
+        let narrow = draw(&one, 80);
+        assert!(narrow.starts_with("NAME    KIND"), "{narrow}");
+        assert!(narrow.lines().all(|l| l.chars().count() <= 80), "{narrow}");
+        assert!(narrow.contains("4 critical,\n"), "{narrow}");
+        assert!(narrow.contains(" 2 warnings\n"), "{narrow}");
+        // Across namespaces the NAMESPACE column stays, even when that overflows.
+        let two = [
+            line("analytics", "orders", "4 critical, 2 warnings"),
+            line("payments-long-namespace", "ledger", "ok"),
+        ];
+        let text = draw(&two, 80);
+        assert!(text.starts_with("NAMESPACE"), "{text}");
+        assert!(text.contains("payments-long-namespace"), "{text}");
+    }
 }

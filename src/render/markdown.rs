@@ -192,7 +192,7 @@ pub(crate) fn segments(text: &str) -> Vec<(Kind, String)> {
         let mut para = Vec::new();
         while i < lines.len() && !lines[i].trim().is_empty() {
             para.push(lines[i]);
-            if let Some(end) = super::table::heredoc_terminator(lines[i]) {
+            if let Some(end) = super::text::heredoc_terminator(lines[i]) {
                 // Everything up to the terminator belongs to this command, blank lines included.
                 i += 1;
                 while i < lines.len() {

@@ -1,9 +1,10 @@
-//! Colour, decided once (`Style::decide`) and handed to the renderers.
+//! Colour and width, decided once (`Style::decide`) and handed to the renderers.
 //!
 //! Painting writes SGR escape codes itself instead of going through `colored`, whose global
 //! switch also looks at the terminal: a renderer given `Style { color: true }` always colours,
 //! one given `Style::PLAIN` never does, whatever stdout is. That keeps renderers testable
-//! against a `Vec<u8>`.
+//! against a `Vec<u8>`. The width is the same: decided once from `COLUMNS` or the terminal, 80
+//! columns when stdout is not a terminal, and renderers only read `style.width`.
 
 use crate::finding::Severity;
 use std::io::IsTerminal;
@@ -26,10 +27,25 @@ impl ColorChoice {
         }
     }
 }
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Style {
     pub color: bool,
+    /// The columns the layout is made for (wrapping, what fits beside what).
+    pub width: usize,
 }
+
+impl Default for Style {
+    fn default() -> Self {
+        Style::PLAIN
+    }
+}
+
+/// The width when stdout is not a terminal and `COLUMNS` says nothing (a pipe, a file, a test).
+pub const DEFAULT_WIDTH: usize = 80;
+/// Narrower than this, nothing useful fits beside the labels: lay out at this width anyway.
+pub const MIN_WIDTH: usize = 40;
+/// Wider than this, lines stop being readable: a wider terminal gets this width.
+pub const MAX_WIDTH: usize = 400;
 
 const RESET: &str = "\x1b[0m";
 const BOLD: &str = "1";
@@ -40,8 +56,22 @@ const BLUE: &str = "34";
 const CYAN: &str = "36";
 
 impl Style {
-    pub const PLAIN: Style = Style { color: false };
-    pub const COLOR: Style = Style { color: true };
+    pub const PLAIN: Style = Style {
+        color: false,
+        width: DEFAULT_WIDTH,
+    };
+    pub const COLOR: Style = Style {
+        color: true,
+        width: DEFAULT_WIDTH,
+    };
+
+    /// The same style laid out for `width` columns (kept within MIN_WIDTH..=MAX_WIDTH).
+    pub fn with_width(self, width: usize) -> Style {
+        Style {
+            width: width.clamp(MIN_WIDTH, MAX_WIDTH),
+            ..self
+        }
+    }
 
     /// kubectl's rule: colour only on a terminal, never with NO_COLOR set or TERM=dumb;
     /// `always` and `never` override it.
@@ -57,7 +87,11 @@ impl Style {
         };
         // `colored` has its own global switch; keep it in step with ours for code that uses it.
         colored::control::set_override(color);
-        Style { color }
+        Style {
+            color,
+            width: DEFAULT_WIDTH,
+        }
+        .with_width(terminal_width())
     }
 
     /// The severity as a lowercase word (`critical`), coloured by severity.
@@ -90,6 +124,27 @@ impl Style {
             text.to_string()
         }
     }
+}
+
+/// The width to lay out for: `COLUMNS` when it holds a number (as less and ls read it), else the
+/// terminal's when stdout is one (comfy-table asks the terminal), else 80.
+pub fn terminal_width() -> usize {
+    width_from(std::env::var("COLUMNS").ok().as_deref(), || {
+        if std::io::stdout().is_terminal() {
+            comfy_table::Table::new().width().map(usize::from)
+        } else {
+            None
+        }
+    })
+}
+
+fn width_from(columns: Option<&str>, terminal: impl FnOnce() -> Option<usize>) -> usize {
+    columns
+        .and_then(|c| c.trim().parse::<usize>().ok())
+        .filter(|&c| c > 0)
+        .or_else(terminal)
+        .filter(|&c| c > 0)
+        .unwrap_or(DEFAULT_WIDTH)
 }
 
 fn severity_codes(s: Severity) -> &'static [&'static str] {
@@ -125,5 +180,19 @@ mod tests {
         assert_eq!(s.severity(Severity::Critical), "\x1b[1;31mcritical\x1b[0m");
         assert!(has_ansi(&s.bold("x")));
         assert_eq!(s.bold(""), "", "nothing to paint, no codes");
+    }
+
+    #[test]
+    fn width_comes_from_columns_then_the_terminal_then_80() {
+        assert_eq!(width_from(Some("120"), || Some(90)), 120);
+        assert_eq!(width_from(Some(" 200 "), || None), 200);
+        assert_eq!(width_from(Some("wide"), || Some(90)), 90);
+        assert_eq!(width_from(Some("0"), || Some(90)), 90);
+        assert_eq!(width_from(None, || Some(132)), 132);
+        assert_eq!(width_from(None, || Some(0)), DEFAULT_WIDTH);
+        assert_eq!(width_from(None, || None), DEFAULT_WIDTH);
+        assert_eq!(Style::PLAIN.with_width(10).width, MIN_WIDTH);
+        assert_eq!(Style::PLAIN.with_width(100_000).width, MAX_WIDTH);
+        assert_eq!(Style::default(), Style::PLAIN);
     }
 }

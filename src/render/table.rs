@@ -1,25 +1,24 @@
 //! The terminal view (the default `-o table`).
 //!
-//! Layout, readable at 100 columns:
+//! Layout, for the width in `style.width` (the terminal's, 80 when piped):
 //! 1. one header line: "2 root causes, 3 symptoms in FlinkDeployment analytics/orders (scope)";
-//! 2. a summary table (comfy-table), one line per finding, so every root cause is on the first
-//!    screen;
+//! 2. a summary table (comfy-table), one row per finding (its title wrapped in the room left),
+//!    so every root cause is on the first screen;
 //! 3. one block per root cause: severity word, rule, category, title, object, evidence, fix,
 //!    verify, then the symptoms it explains, folded under it in a compact form.
 //!
-//! Fixes and verify commands are never wrapped nor put in table cells: they are printed line for
-//! line so they can be copied. They are indented with the block, unless indenting would change
-//! their meaning (a YAML `---` separator or a shell heredoc terminator must start its line), in
-//! which case they are printed at column 0.
+//! Nothing is cut: text wraps at spaces (long tokens after `/`, `.`, `-`), never in the middle of
+//! a word. Fixes and verify commands are never put in table cells and stay copyable: prose in
+//! them wraps, a long command breaks before a flag with a `\` continuation, and they are indented
+//! with the block except the lines whose meaning needs column 0 (a YAML `---` separator, a
+//! heredoc terminator): see `text::fix_lines`.
 
+use super::text::{break_command, fix_lines, width, wrap};
 use super::{object_line, summary, Context, Entry, Outline, Style};
-use crate::finding::{Finding, Severity};
+use crate::finding::Finding;
 use crate::rank::Report;
-use comfy_table::{presets, Attribute, Cell, Color, ContentArrangement, Table};
 use std::io::{self, Write};
 
-/// The width the layout is made for.
-pub const WIDTH: usize = 100;
 /// Indent of a root cause's body, under "1. ".
 const BODY: usize = 3;
 /// Width of the field labels ("evidence ").
@@ -27,6 +26,8 @@ const LABEL: usize = 9;
 /// A symptom is compact: its first evidence lines, each cut to a couple of lines.
 const SYMPTOM_EVIDENCE: usize = 3;
 const SYMPTOM_EVIDENCE_LINES: usize = 2;
+/// The least room beside the other columns in which the summary table still puts a title.
+const TITLE_ROOM: usize = 40;
 
 pub fn render(
     report: &Report,
@@ -53,7 +54,7 @@ pub fn render_with_clusters(
             format!(" in {}", context.scope)
         };
         let text = format!("No problems found{scope} ({}).", super::checked());
-        for (i, line) in wrap(&text, WIDTH).iter().enumerate() {
+        for (i, line) in wrap(&text, style.width).iter().enumerate() {
             if i == 0 {
                 let (head, tail) = line.split_at("No problems found".len().min(line.len()));
                 writeln!(out, "{}{tail}", style.bold(head))?;
@@ -110,7 +111,7 @@ fn header(
     };
     if scope.is_empty() {
         writeln!(out, "{}", style.bold(&summary))
-    } else if width(&summary) + 2 + width(&scope) <= WIDTH {
+    } else if width(&summary) + 2 + width(&scope) <= style.width {
         writeln!(out, "{}  {}", style.bold(&summary), style.dim(&scope))
     } else {
         writeln!(out, "{}", style.bold(&summary))?;
@@ -118,19 +119,13 @@ fn header(
     }
 }
 
-/// One line per finding: #, severity, category, title (cut to what fits). The object is in the
-/// blocks below; when the report spans several Flink deployments a DEPLOYMENT column says which
-/// (as kubectl adds NAMESPACE with -A).
+/// One row per finding: #, severity, category, title, kubectl's style (upper-case headings, two
+/// spaces between columns, no borders). The title is wrapped in what the other columns leave,
+/// over as many lines as it takes; when they leave less than `TITLE_ROOM`, it goes on the lines
+/// under its row instead, indented under SEVERITY. The object is in the blocks below; when the
+/// report spans several Flink deployments a DEPLOYMENT column says which (as kubectl adds
+/// NAMESPACE with -A).
 fn summary_table(outline: &Outline<'_>, style: &Style, out: &mut dyn Write) -> io::Result<()> {
-    let mut table = Table::new();
-    table
-        .load_style(presets::NOTHING)
-        .set_content_arrangement(ContentArrangement::Disabled);
-    if style.color {
-        table.enforce_styling();
-    } else {
-        table.force_no_tty();
-    }
     let mut deployments: Vec<_> = outline
         .entries
         .iter()
@@ -143,16 +138,7 @@ fn summary_table(outline: &Outline<'_>, style: &Style, out: &mut dyn Write) -> i
     if several {
         heading.push("DEPLOYMENT");
     }
-    heading.push("TITLE");
-    let last = heading.len() - 1;
-    table.set_header(heading.iter().map(|h| {
-        if style.color {
-            Cell::new(h).add_attribute(Attribute::Bold)
-        } else {
-            Cell::new(h)
-        }
-    }));
-    let rows: Vec<Vec<String>> = outline
+    let rows: Vec<(Vec<String>, String)> = outline
         .entries
         .iter()
         .map(|e| {
@@ -176,48 +162,55 @@ fn summary_table(outline: &Outline<'_>, style: &Style, out: &mut dyn Write) -> i
             if f.count > 1 {
                 title = format!("{title} (x{})", f.count);
             }
-            cells.push(title);
-            cells
+            (cells, title)
         })
         .collect();
-    // The title takes what the other columns leave, cut on one line: the blocks below have it whole.
-    let used: usize = (0..last)
+    let widths: Vec<usize> = (0..heading.len())
         .map(|i| {
             rows.iter()
-                .map(|r| width(&r[i]))
+                .map(|(r, _)| width(&r[i]))
                 .chain([width(heading[i])])
                 .max()
                 .unwrap_or(0)
-                + 2
         })
-        .sum();
-    let room = WIDTH.saturating_sub(used).max(20);
-    for (e, mut cells) in outline.entries.iter().zip(rows) {
-        let title = truncate(&cells.pop().unwrap_or_default(), room);
-        let mut row: Vec<Cell> = cells.into_iter().map(Cell::new).collect();
-        row[1] = severity_cell(e.finding.severity, style);
-        row.push(Cell::new(title));
-        table.add_row(row);
+        .collect();
+    let used: usize = widths.iter().map(|w| w + 2).sum();
+    let beside = style.width.saturating_sub(used) >= TITLE_ROOM;
+    let under = widths[0] + 2;
+    let line = |cells: &[String], painted: &[String]| -> String {
+        let mut s = String::new();
+        for (i, (c, p)) in cells.iter().zip(painted).enumerate() {
+            s.push_str(p);
+            s.push_str(&pad(widths[i] + 2 - width(c)));
+        }
+        s
+    };
+    let head: Vec<String> = heading.iter().map(|h| h.to_string()).collect();
+    let mut head_line = line(&head, &head);
+    if beside {
+        head_line.push_str("TITLE");
     }
-    for (i, column) in table.column_iter_mut().enumerate() {
-        column.set_padding((0, if i == last { 0 } else { 2 }));
-    }
-    for line in table.lines() {
-        writeln!(out, "{}", line.trim_end())?;
+    writeln!(out, "{}", style.bold(head_line.trim_end()))?;
+    for (e, (cells, title)) in outline.entries.iter().zip(rows) {
+        let mut painted = cells.clone();
+        painted[1] = style.severity(e.finding.severity);
+        let row = line(&cells, &painted);
+        if beside {
+            for (i, t) in wrap(&title, style.width - used).iter().enumerate() {
+                if i == 0 {
+                    writeln!(out, "{row}{t}")?;
+                } else {
+                    writeln!(out, "{}{t}", pad(used))?;
+                }
+            }
+        } else {
+            writeln!(out, "{}", row.trim_end())?;
+            for t in wrap(&title, style.width.saturating_sub(under)) {
+                writeln!(out, "{}{t}", pad(under))?;
+            }
+        }
     }
     Ok(())
-}
-
-fn severity_cell(s: Severity, style: &Style) -> Cell {
-    let cell = Cell::new(s.as_str());
-    if !style.color {
-        return cell;
-    }
-    match s {
-        Severity::Critical => cell.fg(Color::Red).add_attribute(Attribute::Bold),
-        Severity::Warning => cell.fg(Color::Yellow).add_attribute(Attribute::Bold),
-        Severity::Info => cell.fg(Color::Blue),
-    }
 }
 
 fn root_block(e: &Entry<'_>, style: &Style, out: &mut dyn Write) -> io::Result<()> {
@@ -231,14 +224,14 @@ fn root_block(e: &Entry<'_>, style: &Style, out: &mut dyn Write) -> io::Result<(
         style.bold(f.category.id()),
         style.dim(&format!("({} layer)", f.layer.as_str())),
     )?;
-    for line in wrap(&one_line(&f.title), WIDTH - BODY) {
+    for line in wrap(&one_line(&f.title), style.width.saturating_sub(BODY)) {
         writeln!(out, "{}{}", pad(BODY), style.bold(&line))?;
     }
     field(out, style, "object", &[object_line(f)])?;
     field(out, style, "evidence", &f.evidence)?;
     if !f.fix.trim().is_empty() {
         writeln!(out, "{}{}", pad(BODY), style.dim("fix"))?;
-        verbatim(out, &f.fix, BODY + 2)?;
+        verbatim(out, &f.fix, BODY + 2, style.width)?;
     }
     verify(out, style, f, BODY)?;
     Ok(())
@@ -258,7 +251,7 @@ fn symptom(e: &Entry<'_>, style: &Style, out: &mut dyn Write) -> io::Result<()> 
         f.category.id()
     );
     let object = object_line(f);
-    let object_fits = indent + width(&head) + 2 + width(&object) <= WIDTH;
+    let object_fits = indent + width(&head) + 2 + width(&object) <= style.width;
     writeln!(
         out,
         "{}{} {} {} {}{}",
@@ -273,17 +266,18 @@ fn symptom(e: &Entry<'_>, style: &Style, out: &mut dyn Write) -> io::Result<()> 
             String::new()
         },
     )?;
-    for line in wrap(&one_line(&f.title), WIDTH - body) {
+    for line in wrap(&one_line(&f.title), style.width.saturating_sub(body)) {
         writeln!(out, "{}{line}", pad(body))?;
     }
     if !object_fits {
-        for line in wrap(&format!("on {object}"), WIDTH - body) {
+        for line in wrap(&format!("on {object}"), style.width.saturating_sub(body)) {
             writeln!(out, "{}{}", pad(body), style.dim(&line))?;
         }
     }
     let evidence: Vec<&str> = f.evidence.iter().flat_map(|e| e.lines()).collect();
     for ev in evidence.iter().take(SYMPTOM_EVIDENCE) {
-        let lines = wrap(&detab(ev), WIDTH - body - 2);
+        // Room for " ..." after the last line kept.
+        let lines = wrap(&detab(ev), style.width.saturating_sub(body + 2 + 4));
         for (i, line) in lines.iter().take(SYMPTOM_EVIDENCE_LINES).enumerate() {
             let bullet = if i == 0 { "- " } else { "  " };
             let cut = i + 1 == SYMPTOM_EVIDENCE_LINES && lines.len() > SYMPTOM_EVIDENCE_LINES;
@@ -313,7 +307,7 @@ fn field(out: &mut dyn Write, style: &Style, label: &str, values: &[String]) -> 
     let hang = BODY + LABEL + 1;
     let mut first = true;
     for value in values.iter().flat_map(|v| v.lines()) {
-        for line in wrap(&detab(value), WIDTH - hang) {
+        for line in wrap(&detab(value), style.width.saturating_sub(hang)) {
             let lead = if first {
                 format!("{}{} ", pad(BODY), style.dim(&format!("{label:<LABEL$}")))
             } else {
@@ -333,118 +327,47 @@ fn verify(out: &mut dyn Write, style: &Style, f: &Finding, indent: usize) -> io:
     }
     if verify.contains('\n') {
         writeln!(out, "{}{}", pad(indent), style.dim("verify"))?;
-        verbatim(out, verify, indent + 2)
+        verbatim(out, verify, indent + 2, style.width)
     } else {
-        writeln!(
-            out,
-            "{}{} {}",
-            pad(indent),
-            style.dim(&format!("{:<LABEL$}", "verify")),
-            style.code(verify.trim())
-        )
+        let hang = indent + LABEL + 1;
+        for (i, line) in break_command(verify.trim(), style.width.saturating_sub(hang))
+            .iter()
+            .enumerate()
+        {
+            let lead = if i == 0 {
+                format!(
+                    "{}{} ",
+                    pad(indent),
+                    style.dim(&format!("{:<LABEL$}", "verify"))
+                )
+            } else {
+                pad(hang)
+            };
+            writeln!(out, "{lead}{}", style.code(line))?;
+        }
+        Ok(())
     }
 }
 
-/// Prints text line for line (no wrapping), indented unless that would change its meaning.
-fn verbatim(out: &mut dyn Write, text: &str, indent: usize) -> io::Result<()> {
-    let indent = if column_zero_sensitive(text) {
-        0
-    } else {
-        indent
-    };
-    for line in text.trim_end().lines() {
-        if line.trim().is_empty() {
-            writeln!(out)?;
-        } else {
-            writeln!(out, "{}{line}", pad(indent))?;
-        }
+/// Prints a fix or verify block laid out by `text::fix_lines`: prose wrapped, commands broken
+/// with `\` continuations, indented except where column 0 carries meaning.
+fn verbatim(out: &mut dyn Write, text: &str, indent: usize, width: usize) -> io::Result<()> {
+    for line in fix_lines(text, width, indent) {
+        writeln!(out, "{}", line.trim_end())?;
     }
     Ok(())
-}
-
-/// YAML document markers and heredoc terminators only work at the start of a line.
-pub(crate) fn column_zero_sensitive(text: &str) -> bool {
-    text.lines().any(|l| {
-        let l = l.trim_end();
-        l == "---" || l == "..." || l.starts_with("--- ")
-    }) || heredoc_terminator(text).is_some()
-}
-
-/// The terminator word of the first heredoc (`<<EOF`, `<<'EOF'`, `<<-"EOF"`) in `text`.
-pub(crate) fn heredoc_terminator(text: &str) -> Option<String> {
-    let at = text.find("<<")?;
-    let rest = text[at + 2..].trim_start_matches('-').trim_start();
-    let rest = rest.trim_start_matches(['\'', '"']);
-    let word: String = rest
-        .chars()
-        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-        .collect();
-    (!word.is_empty()).then_some(word)
 }
 
 fn pad(n: usize) -> String {
     " ".repeat(n)
 }
 
-fn width(s: &str) -> usize {
-    s.chars().count()
-}
-
 fn one_line(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// Cut to `width` characters, "..." marking the cut.
-fn truncate(s: &str, max: usize) -> String {
-    if width(s) <= max {
-        return s.to_string();
-    }
-    let kept: String = s.chars().take(max.saturating_sub(3)).collect();
-    format!("{}...", kept.trim_end())
-}
-
 fn detab(s: &str) -> String {
     s.replace('\t', "    ")
-}
-
-/// Greedy word wrap; a word longer than the width is cut. Lines that fit are kept as they are.
-pub(crate) fn wrap(text: &str, width: usize) -> Vec<String> {
-    let width = width.max(20);
-    if text.chars().count() <= width {
-        return vec![text.to_string()];
-    }
-    let mut lines = Vec::new();
-    let mut line = String::new();
-    let mut len = 0;
-    for word in text.split_whitespace() {
-        let mut chars: Vec<char> = word.chars().collect();
-        loop {
-            let sep = usize::from(len > 0);
-            if len + sep + chars.len() <= width {
-                if sep == 1 {
-                    line.push(' ');
-                }
-                line.extend(&chars);
-                len += sep + chars.len();
-                break;
-            }
-            if len > 0 {
-                // Start a fresh line (a long word is cut from there).
-                lines.push(std::mem::take(&mut line));
-                len = 0;
-                if chars.len() <= width {
-                    continue;
-                }
-            }
-            line.extend(&chars[..width]);
-            lines.push(std::mem::take(&mut line));
-            chars.drain(..width);
-        }
-    }
-    if !line.is_empty() {
-        lines.push(line);
-    }
-    lines
 }
 
 #[cfg(test)]
@@ -464,21 +387,47 @@ mod tests {
     }
 
     #[test]
-    fn plain_has_no_ansi_and_fits_100_columns_except_fixes() {
-        let text = draw(&fixtures::report(), Style::PLAIN);
-        assert!(!has_ansi(&text), "{text}");
-        let fixes: Vec<&str> = fixtures::RENAME_FIX
-            .lines()
-            .chain(fixtures::RBAC_FIX.lines())
-            .collect();
-        for line in text.lines() {
-            if width(line) > WIDTH {
-                assert!(
-                    fixes.iter().any(|f| line.trim() == f.trim()),
-                    "line wider than {WIDTH} that is not a fix line: {line:?}"
-                );
+    fn plain_has_no_ansi_and_fits_the_width_except_unbreakable_fix_parts() {
+        for cols in [80, 100, 200] {
+            let text = draw(&fixtures::report(), Style::PLAIN.with_width(cols));
+            assert!(!has_ansi(&text), "{text}");
+            for line in text.lines() {
+                if width(line) > cols {
+                    // Only the quoted JSON patch of the rename fix cannot be broken anywhere.
+                    assert!(
+                        line.trim_start().starts_with("-p '[{"),
+                        "line wider than {cols} that could break: {line:?}"
+                    );
+                }
             }
         }
+    }
+
+    #[test]
+    fn wider_terminals_get_longer_lines_and_titles_stay_whole() {
+        let mut report = fixtures::report();
+        report.findings[0].title = "the main container is named `flink-job-manager`, not `flink-main-container`: it runs as an extra sidecar that prints Flink's usage and exits".into();
+        let narrow = draw(&report, Style::PLAIN.with_width(80));
+        let wide = draw(&report, Style::PLAIN.with_width(200));
+        let longest = |t: &str| t.lines().map(width).max().unwrap_or(0);
+        assert!(longest(&wide) > 100, "{wide}");
+        assert!(narrow.lines().count() > wide.lines().count());
+        for text in [&narrow, &wide] {
+            // The summary row holds the title whole, over as many lines as it takes.
+            let table: String = text
+                .split("\n\n")
+                .find(|p| p.starts_with("#  "))
+                .expect(text)
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ");
+            assert!(table.contains(&report.findings[0].title), "{text}");
+            assert!(!text.contains("..."), "{text}");
+        }
+        assert!(
+            wide.contains(&format!("  {}\n", report.findings[0].title)),
+            "{wide}"
+        );
     }
 
     #[test]
@@ -490,7 +439,7 @@ mod tests {
 
     #[test]
     fn header_summary_and_table_come_first() {
-        let text = draw(&fixtures::report(), Style::PLAIN);
+        let text = draw(&fixtures::report(), Style::PLAIN.with_width(200));
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(
             lines[0],
@@ -521,7 +470,7 @@ mod tests {
     }
 
     #[test]
-    fn several_deployments_add_a_deployment_column_and_long_titles_are_cut() {
+    fn several_deployments_add_a_deployment_column_and_long_titles_wrap() {
         let mut report = fixtures::report();
         report.findings[3].deployment = Some(crate::finding::ObjectRef::namespaced(
             "FlinkDeployment",
@@ -529,18 +478,25 @@ mod tests {
             "payments",
         ));
         report.findings[0].title = "word ".repeat(40);
-        let text = draw(&report, Style::PLAIN);
-        let lines: Vec<&str> = text.lines().collect();
-        assert!(lines[0].starts_with("2 root causes, 3 symptoms in 2 Flink deployments  (bundle"));
-        assert!(lines[2].contains("DEPLOYMENT"), "{}", lines[2]);
-        assert!(lines[6].contains("analytics/payments"), "{}", lines[6]);
-        assert!(lines[3].ends_with("word..."), "{}", lines[3]);
-        assert!(lines[2..8].iter().all(|l| width(l) <= WIDTH), "{text}");
+        for cols in [80, 100, 200] {
+            let text = draw(&report, Style::PLAIN.with_width(cols));
+            let lines: Vec<&str> = text.lines().collect();
+            assert!(
+                lines[0].starts_with("2 root causes, 3 symptoms in 2 Flink deployments  (bundle")
+            );
+            assert!(lines[2].contains("DEPLOYMENT"), "{}", lines[2]);
+            let table = text.split("\n\n").nth(1).expect(&text);
+            assert!(table.contains("analytics/payments"), "{table}");
+            assert_eq!(table.matches("word").count(), 40, "{table}");
+            assert!(table.lines().all(|l| width(l) <= cols), "{text}");
+            // Titles go beside their rows when 40 columns are left for them, else under them.
+            assert_eq!(lines[2].ends_with("TITLE"), cols > 100, "{text}");
+        }
     }
 
     #[test]
     fn root_blocks_carry_everything_and_symptoms_sit_under_their_cause() {
-        let text = draw(&fixtures::report(), Style::PLAIN);
+        let text = draw(&fixtures::report(), Style::PLAIN.with_width(100));
         let block1 = text
             .find("1. CRITICAL  FLK101  main_container_misnamed  (spec layer)")
             .expect(&text);
@@ -569,24 +525,21 @@ mod tests {
     }
 
     #[test]
-    fn fixes_are_verbatim_and_indented_only_when_safe() {
-        let text = draw(&fixtures::report(), Style::PLAIN);
-        // The rename fix is indented under its block, every line kept.
+    fn fixes_are_indented_except_where_column_zero_carries_meaning() {
+        let text = draw(&fixtures::report(), Style::PLAIN.with_width(200));
+        // At 200 columns nothing needs breaking: every line of both fixes is there, indented
+        // under its block, except the YAML document marker, which only works at column 0.
         for line in fixtures::RENAME_FIX
             .lines()
+            .chain(fixtures::RBAC_FIX.lines())
             .filter(|l| !l.trim().is_empty())
         {
-            assert!(
-                text.contains(&format!("\n     {line}\n")),
-                "missing indented fix line {line:?}"
-            );
-        }
-        // The RBAC fix has a `---` separator: printed at column 0 so it can be applied as is.
-        for line in fixtures::RBAC_FIX.lines().filter(|l| !l.trim().is_empty()) {
-            assert!(
-                text.contains(&format!("\n{line}\n")),
-                "missing verbatim fix line {line:?}"
-            );
+            let want = if line == "---" {
+                "\n---\n".to_string()
+            } else {
+                format!("\n     {line}\n")
+            };
+            assert!(text.contains(&want), "missing fix line {want:?} in\n{text}");
         }
     }
 
@@ -599,29 +552,5 @@ mod tests {
         );
         assert!(text.contains("checks over the"), "{text}");
         assert!(!has_ansi(&text));
-    }
-
-    #[test]
-    fn wrap_keeps_short_lines_and_cuts_long_words() {
-        assert_eq!(wrap("a  b", 30), ["a  b"]);
-        let long = "word ".repeat(30);
-        assert!(wrap(&long, 40).iter().all(|l| width(l) <= 40));
-        let url = format!("see {}", "x".repeat(95));
-        let lines = wrap(&url, 40);
-        assert!(lines.iter().all(|l| width(l) <= 40), "{lines:?}");
-        assert_eq!(lines.concat().replace(' ', ""), url.replace(' ', ""));
-    }
-
-    #[test]
-    fn heredocs_and_document_markers_are_column_zero_sensitive() {
-        assert!(column_zero_sensitive(
-            "kubectl apply -f - <<'EOF'\nkind: Role\nEOF"
-        ));
-        assert_eq!(
-            heredoc_terminator("cat <<-\"END\"\nx\nEND").as_deref(),
-            Some("END")
-        );
-        assert!(column_zero_sensitive("a: 1\n---\nb: 2"));
-        assert!(!column_zero_sensitive(fixtures::RENAME_FIX));
     }
 }

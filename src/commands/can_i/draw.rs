@@ -114,14 +114,17 @@ pub fn render_table(report: &Report, style: &Style, out: &mut dyn Write) -> std:
         return Ok(());
     }
     let verbs = columns(report);
-    let mut table = comfy_table::Table::new();
-    table.load_style(comfy_table::presets::NOTHING);
-    table.set_content_arrangement(comfy_table::ContentArrangement::Dynamic);
+    let longest_word = |s: &str| {
+        s.split_whitespace()
+            .map(|w| w.chars().count())
+            .max()
+            .unwrap_or(0)
+    };
     let mut header = vec!["RESOURCE".to_string()];
     header.extend(verbs.iter().map(|v| v.to_ascii_uppercase()));
     header.push("METHOD".into());
     header.push("WHY".into());
-    table.set_header(header);
+    let mut rows: Vec<Vec<String>> = Vec::new();
     for row in &report.rows {
         let mut cells = vec![row.display_resource()];
         for v in &verbs {
@@ -136,7 +139,44 @@ pub fn render_table(report: &Report, style: &Style, out: &mut dyn Write) -> std:
         }
         cells.push(row_method(row));
         cells.push(row.why.clone());
-        table.add_row(cells);
+        rows.push(cells);
+    }
+    // No column narrower than its longest word (comfy-table then wraps at spaces only), padding
+    // included.
+    let least: Vec<usize> = (0..header.len())
+        .map(|i| {
+            rows.iter()
+                .map(|r| longest_word(&r[i]))
+                .chain([longest_word(&header[i])])
+                .max()
+                .unwrap_or(1)
+                + 2
+        })
+        .collect();
+    // Too narrow for WHY beside the marks: the reasons go under the matrix; METHOD too when
+    // every row has the same, said once.
+    let why = header.len() - 1;
+    let method = why - 1;
+    let one_method = rows.iter().all(|r| r[method] == rows[0][method]);
+    let keep: Vec<usize> = if least.iter().sum::<usize>() <= style.width {
+        (0..header.len()).collect()
+    } else if one_method {
+        (0..method).collect()
+    } else {
+        (0..why).collect()
+    };
+    let mut table = comfy_table::Table::new();
+    table.load_style(comfy_table::presets::NOTHING);
+    table.set_content_arrangement(comfy_table::ContentArrangement::Dynamic);
+    table.set_width(u16::try_from(style.width).unwrap_or(u16::MAX));
+    table.set_header(keep.iter().map(|&i| header[i].clone()));
+    for r in &rows {
+        table.add_row(keep.iter().map(|&i| r[i].clone()));
+    }
+    for (k, column) in table.column_iter_mut().enumerate() {
+        column.set_constraint(comfy_table::ColumnConstraint::LowerBoundary(
+            comfy_table::Width::Fixed(u16::try_from(least[keep[k]]).unwrap_or(u16::MAX)),
+        ));
     }
     // Colour after layout: comfy-table would count escape codes as width.
     let mut text = table.to_string();
@@ -148,6 +188,24 @@ pub fn render_table(report: &Report, style: &Style, out: &mut dyn Write) -> std:
     writeln!(out)?;
     for line in text.lines() {
         writeln!(out, "{}", line.trim_end())?;
+    }
+    if !keep.contains(&method) {
+        let text = format!("method: {}", rows[0][method]);
+        for line in crate::render::text::wrap(&text, style.width.saturating_sub(1)) {
+            writeln!(out, " {line}")?;
+        }
+    }
+    if !keep.contains(&why) {
+        writeln!(out)?;
+        for r in &rows {
+            let text = format!("{}: {}", r[0], r[why]);
+            for (k, line) in crate::render::text::wrap(&text, style.width.saturating_sub(3))
+                .iter()
+                .enumerate()
+            {
+                writeln!(out, "{}{line}", if k == 0 { " " } else { "   " })?;
+            }
+        }
     }
     let problems = problems(report);
     if !problems.is_empty() {

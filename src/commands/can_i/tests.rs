@@ -204,7 +204,7 @@ fn fix_for_the_caller_binds_the_user_and_cluster_scoped_needs_get_a_cluster_role
 fn table_is_a_matrix_with_methods_and_reasons() {
     let r = report(|v, r| r == "pods" && v == "create");
     let mut out = Vec::new();
-    render_table(&r, &Style::PLAIN, &mut out).unwrap();
+    render_table(&r, &Style::PLAIN.with_width(200), &mut out).unwrap();
     let text = String::from_utf8(out).unwrap();
     assert!(
         text.contains("kubectl flink can-i: ServiceAccount prod/flink in namespace prod"),
@@ -362,4 +362,51 @@ fn decisions_match_rows_by_group_resource_and_subresource() {
     let log = r.rows.iter().find(|r| r.resource == "pods/log").unwrap();
     assert_eq!(pods.cells[0].allowed, Some(true));
     assert_eq!(log.cells[0].allowed, Some(false));
+}
+
+#[test]
+fn the_matrix_fits_the_width_without_splitting_a_word() {
+    let r = report(|v, r| r == "pods" && v == "create");
+    let words = |t: &str| -> Vec<String> {
+        let mut w: Vec<String> = t.split_whitespace().map(str::to_string).collect();
+        w.sort();
+        w
+    };
+    let mut wide = Vec::new();
+    render_table(&r, &Style::PLAIN.with_width(400), &mut wide).unwrap();
+    let wide = String::from_utf8(wide).unwrap();
+    for cols in [80, 100, 200] {
+        let mut out = Vec::new();
+        render_table(&r, &Style::PLAIN.with_width(cols), &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let matrix: Vec<&str> = text
+            .lines()
+            .skip_while(|l| !l.trim_start().starts_with("RESOURCE"))
+            .take_while(|l| !l.trim().is_empty())
+            .collect();
+        assert!(matrix.len() > 3, "{text}");
+        assert!(
+            matrix.iter().all(|l| l.chars().count() <= cols),
+            "{cols}:\n{text}"
+        );
+        // Wrapped or not, the words of the wide table: none was cut in two.
+        let wide_words = words(&wide);
+        for w in words(&text) {
+            let w = w.trim_end_matches(':');
+            assert!(
+                w == "method" || wide_words.iter().any(|x| x.trim_end_matches(':') == w),
+                "{w:?} at {cols}:\n{text}"
+            );
+        }
+        // The reasons are all there, beside the marks or under them.
+        for row in &r.rows {
+            assert!(
+                text.split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" ")
+                    .contains(&row.why),
+                "{cols}:\n{text}"
+            );
+        }
+    }
 }
