@@ -486,12 +486,30 @@ impl Seeder {
             self.apply(o).await?;
             summary.objects += 1;
         }
-        for ns in &summary.namespaces {
+        // Also every account a pod runs as: the ServiceAccount admission refuses a pod whose
+        // account is missing, and a bundle saved with `-n NS` holds the accounts of NS only, not
+        // those of the operator's pods in its own namespace.
+        let mut accounts: BTreeSet<(String, String)> = summary
+            .namespaces
+            .iter()
+            .map(|ns| (ns.clone(), "default".to_string()))
+            .collect();
+        for o in objects.iter().filter(|o| o.kind() == "Pod") {
+            let sa = o
+                .value
+                .pointer("/spec/serviceAccountName")
+                .or_else(|| o.value.pointer("/spec/serviceAccount"))
+                .and_then(Value::as_str);
+            if let (Some(ns), Some(sa)) = (o.namespace(), sa) {
+                accounts.insert((ns.to_string(), sa.to_string()));
+            }
+        }
+        for (ns, sa) in &accounts {
             let declared = objects.iter().any(|o| {
-                o.kind() == "ServiceAccount" && o.name() == "default" && o.namespace() == Some(ns)
+                o.kind() == "ServiceAccount" && o.name() == sa && o.namespace() == Some(ns)
             });
             if !declared {
-                self.ensure_default_service_account(ns).await?;
+                self.ensure_service_account(ns, sa).await?;
             }
         }
 
@@ -754,15 +772,15 @@ impl Seeder {
         Ok(true)
     }
 
-    async fn ensure_default_service_account(&mut self, ns: &str) -> Result<(), String> {
+    async fn ensure_service_account(&mut self, ns: &str, name: &str) -> Result<(), String> {
         let api: Api<k8s_openapi::api::core::v1::ServiceAccount> =
             Api::namespaced(self.client.clone(), ns);
-        let sa = serde_json::from_value(json!({"metadata": {"name": "default", "namespace": ns}}))
+        let sa = serde_json::from_value(json!({"metadata": {"name": name, "namespace": ns}}))
             .map_err(|e| e.to_string())?;
         match api.create(&PostParams::default(), &sa).await {
             Ok(_) => Ok(()),
             Err(kube::Error::Api(s)) if s.code == 409 => Ok(()),
-            Err(e) => Err(err(format!("create ServiceAccount {ns}/default"), e)),
+            Err(e) => Err(err(format!("create ServiceAccount {ns}/{name}"), e)),
         }
     }
 

@@ -95,20 +95,31 @@ pub fn render(s: &Script) -> String {
 }
 
 /// The kubelet's managed hosts file (k8s.io/kubernetes@v1.36.3:pkg/kubelet/kubelet_pods.go,
-/// managedHostsFileContent), plus one line per Service of the namespace naming the IP of a
-/// running pod it selects (the lab has no cluster IPs that route).
-pub fn hosts(pod_ip: &str, hostname: &str, services: &[(String, String)], ns: &str) -> String {
+/// managedHostsFileContent), plus one line per Service (namespace, name, IP) naming the IP of a
+/// running pod it selects (the lab has no cluster IPs that route); the short name only for the
+/// pod's own namespace, as the DNS search path would have it.
+pub fn hosts(
+    pod_ip: &str,
+    hostname: &str,
+    services: &[(String, String, String)],
+    ns: &str,
+) -> String {
     let mut out = String::from(
         "# Kubernetes-managed hosts file.\n127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n\
          fe00::0\tip6-localnet\nfe00::0\tip6-mcastprefix\nfe00::1\tip6-allnodes\nfe00::2\tip6-allrouters\n",
     );
     out.push_str(&format!("{pod_ip}\t{hostname}\n"));
     if !services.is_empty() {
-        out.push_str("# Services of the namespace (lab-kubelet)\n");
+        out.push_str("# Services (lab-kubelet)\n");
     }
-    for (name, ip) in services {
+    for (svc_ns, name, ip) in services {
+        let short = if svc_ns == ns {
+            format!("{name} ")
+        } else {
+            String::new()
+        };
         out.push_str(&format!(
-            "{ip}\t{name} {name}.{ns} {name}.{ns}.svc {name}.{ns}.svc.cluster.local\n"
+            "{ip}\t{short}{name}.{svc_ns} {name}.{svc_ns}.svc {name}.{svc_ns}.svc.cluster.local\n"
         ));
     }
     out
@@ -198,10 +209,14 @@ mod tests {
         let h = hosts(
             "127.1.0.3",
             "jm-0",
-            &[("orders-rest".into(), "127.1.0.3".into())],
+            &[
+                ("analytics".into(), "orders-rest".into(), "127.1.0.3".into()),
+                ("billing".into(), "ledger-rest".into(), "127.1.0.7".into()),
+            ],
             "analytics",
         );
         assert!(h.contains("127.1.0.3\tjm-0\n"));
         assert!(h.contains("127.1.0.3\torders-rest orders-rest.analytics orders-rest.analytics.svc orders-rest.analytics.svc.cluster.local\n"));
+        assert!(h.contains("127.1.0.7\tledger-rest.billing ledger-rest.billing.svc ledger-rest.billing.svc.cluster.local\n"));
     }
 }

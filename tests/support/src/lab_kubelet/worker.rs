@@ -263,10 +263,12 @@ impl Worker {
         }
         self.hosts_at = Some(Instant::now());
         let mut services = Vec::new();
+        // Every namespace's Services, as cluster DNS answers them: the operator reaches a
+        // JobManager's REST Service in another namespace (`orders-rest.analytics`).
         for svc in self.ctx.services.state() {
-            if svc.metadata.namespace.as_deref() != Some(&self.ns) {
+            let Some(svc_ns) = svc.metadata.namespace.clone() else {
                 continue;
-            }
+            };
             let Some(selector) = svc.spec.as_ref().and_then(|s| s.selector.clone()) else {
                 continue;
             };
@@ -278,7 +280,7 @@ impl Worker {
                 .pods
                 .state()
                 .iter()
-                .filter(|p| p.metadata.namespace.as_deref() == Some(&self.ns))
+                .filter(|p| p.metadata.namespace.as_deref() == Some(svc_ns.as_str()))
                 .filter(|p| {
                     let labels = p.metadata.labels.clone().unwrap_or_default();
                     selector.iter().all(|(k, v)| labels.get(k) == Some(v))
@@ -302,7 +304,7 @@ impl Worker {
                 .collect();
             ips.sort();
             if let Some((_, _, ip)) = ips.into_iter().next() {
-                services.push((svc.metadata.name.clone().unwrap_or_default(), ip));
+                services.push((svc_ns, svc.metadata.name.clone().unwrap_or_default(), ip));
             }
         }
         services.sort();
