@@ -99,6 +99,9 @@ cmd_run() {
   plugin=$target/debug/kubectl-flink
   local expect_bin=$target/debug/lab-expect
 
+  # A scenario may pin another Flink release (FLINK_VERSION in its scenario.sh): its image is
+  # built before lab-kubelet starts, which reads the images' index then.
+  "$LAB/image.sh" flink "$FLINK_VERSION" >/dev/null || die "the Flink $FLINK_VERSION image could not be built"
   local env_out
   env_out=$(KUBE_HARNESS_LAB=1 KUBE_HARNESS_NAME="lab-$name-$$" "$HERE/test-cluster.sh" up) || die "the lab cluster did not start"
   eval "$env_out"
@@ -157,7 +160,7 @@ cmd_run() {
       echo "kubelet: lab-kubelet (tests/support): containers run as local processes, pod IPs in 127.1.0.0/16"
       echo "operator: flink-kubernetes-operator $OPERATOR_VERSION (Maven Central), installed as chart $OPERATOR_VERSION would (scripts/lab/operator/operator.yaml)"
       echo "flink: $FLINK_VERSION (jars from Maven Central; launchers scripts/lab/images/flink; job scripts/lab/job/LabJob.java)"
-      echo "settled: ${settled_after:+after ${settled_after}s}${settled_after:-no (timeout ${SETTLE_TIMEOUT}s)}"
+      if [[ -n $settled_after ]]; then echo "settled: after ${settled_after}s"; else echo "settled: no (timeout ${SETTLE_TIMEOUT}s)"; fi
       echo "figures: cluster ${t_cluster}s, operator ready ${t_operator}s, peak memory ${peak} MB"
       if [[ -f $scen/manifests.yaml ]]; then
         echo "manifests applied: |"

@@ -60,7 +60,10 @@ build_flink() { # version
     cp "$HERE"/images/flink/bin/* "$f/bin/"
     cp "$HERE"/images/flink/conf/* "$f/conf/"
     # Flink reads conf/config.yaml from 1.19 on, conf/flink-conf.yaml before.
-    case $v in 1.1[0-8].*) mv "$f/conf/config.yaml" "$f/conf/flink-conf.yaml" ;; esac
+    case $v in
+      1.1[0-8].*) mv "$f/conf/config.yaml" "$f/conf/flink-conf.yaml" ;;
+      *) sed -i 's/^env\.java\.opts\.all:/env.java.default-opts.all:/' "$f/conf/config.yaml" ;;
+    esac
     ln -s "$jars"/lib/*.jar "$f/lib/"
     cp "$jars/job/lab-job.jar" "$f/usrlib/lab-job.jar"
     image_json "$img" /opt/flink '["/docker-entrypoint.sh"]' '["help"]' \

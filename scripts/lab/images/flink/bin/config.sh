@@ -16,6 +16,24 @@ flink_classpath() {
     echo "$cp"
 }
 
+# A flat `key: value` of the configuration file (config.yaml from Flink 1.19 on, flink-conf.yaml
+# before; Flink writes both flat into its ConfigMaps), quotes removed; empty when absent.
+read_conf() { # key
+    local f
+    for f in "$FLINK_CONF_DIR/config.yaml" "$FLINK_CONF_DIR/flink-conf.yaml"; do
+        [ -f "$f" ] || continue
+        grep -E "^[[:space:]]*$(printf '%s' "$1" | sed 's/[.]/[.]/g')[[:space:]]*:" "$f" | tail -n1 \
+            | sed -E 's/^[^:]*:[[:space:]]*//; s/^["'"'"'](.*)["'"'"'][[:space:]]*$/\1/'
+        return
+    done
+}
+
+# The JVM options of the configuration, as flink-dist's config.sh assembles them:
+# env.java.default-opts.all (1.19+), env.java.opts.all, then the component's own.
+conf_java_opts() { # jobmanager|taskmanager
+    echo "$(read_conf env.java.default-opts.all) $(read_conf env.java.opts.all) $(read_conf env.java.opts) $(read_conf "env.java.opts.$1")"
+}
+
 # BashJavaUtils computes the JVM memory flags and dynamic properties from the configuration, as
 # flink-dist's config.sh has it do; its failure is the real "cannot fit" error text.
 run_bash_java_utils() { # COMMAND [dynamic args...]

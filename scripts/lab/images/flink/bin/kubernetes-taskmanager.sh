@@ -6,5 +6,5 @@ if [ -z "${FLINK_ENV_JAVA_OPTS:-}" ] && [ -z "${FLINK_ENV_JAVA_OPTS_TM:-}" ]; th
     export JVM_ARGS="${JVM_ARGS:-} -XX:+UseG1GC"
 fi
 export JVM_ARGS="${JVM_ARGS:-} ${FLINK_TM_JVM_MEM_OPTS:-}"
-export FLINK_ENV_JAVA_OPTS="${FLINK_ENV_JAVA_OPTS:-} ${FLINK_ENV_JAVA_OPTS_TM:-}"
-exec_console kubernetes-taskmanager "$@"
+export FLINK_ENV_JAVA_OPTS="$(conf_java_opts taskmanager) ${FLINK_ENV_JAVA_OPTS:-} ${FLINK_ENV_JAVA_OPTS_TM:-}"
+exec_console kubernetes-taskmanager --configDir "$FLINK_CONF_DIR" "$@"
