@@ -78,17 +78,31 @@ fn finding(fd: &FlinkDeployment, path: &str, index: usize, c: &Container) -> Fin
     } else {
         "jobmanager"
     };
-    Finding::new(
-        &META,
-        ObjectRef::namespaced("FlinkDeployment", ns, name),
-        format!("main container is named `{}`, not `{MAIN_CONTAINER}`: it runs as an extra sidecar", c.name),
-    )
+    // Without an image of its own, the extra container cannot run at all: the API server refuses
+    // the whole Deployment (422 `spec.template.spec.containers[0].image: Required value`), so
+    // there is no sidecar and no pod (operator 1.7.0 in the reality lab; 1.15.0 alike).
+    let has_image = c.image.as_deref().is_some_and(|i| !i.is_empty());
+    let (title, consequence) = if has_image {
+        (
+            format!(
+                "main container is named `{}`, not `{MAIN_CONTAINER}`: it runs as an extra sidecar",
+                c.name
+            ),
+            format!(
+                "Flink keeps `{}` as a sidecar with the Flink image and no command",
+                c.name
+            ),
+        )
+    } else {
+        (
+            format!("main container is named `{}`, not `{MAIN_CONTAINER}`, and has no image: the {component} Deployment is refused", c.name),
+            format!("Flink keeps `{}` as an extra container as written, without an image, which the API server refuses (containers[].image: Required value), so no {component} pod is made", c.name),
+        )
+    };
+    Finding::new(&META, ObjectRef::namespaced("FlinkDeployment", ns, name), title)
     .deployment(Some(deployment_ref(fd)))
     .evidence(format!("{path}.spec.containers[{index}].name: {}", c.name))
-    .evidence(format!(
-        "no container in {path} is named {MAIN_CONTAINER}; Flink keeps `{}` as a sidecar with the Flink image and no command",
-        c.name
-    ))
+    .evidence(format!("no container in {path} is named {MAIN_CONTAINER}; {consequence}"))
     .fix(format!(
         "Rename the container to {MAIN_CONTAINER} in {path}:\n\
          \n\
@@ -157,6 +171,25 @@ spec:
             .fix
             .contains("- name: flink-main-container   # was: flink-job-manager"));
         assert!(f[0].verify.contains("component=jobmanager"));
+    }
+
+    #[test]
+    fn without_an_image_it_says_the_deployment_is_refused_not_that_a_sidecar_runs() {
+        let f = run(&MainContainerMisnamed, &snapshot(MISNAMED));
+        assert!(f[0].title.contains("has no image"), "{}", f[0].title);
+        assert!(f[0].evidence[1].contains("image: Required value"));
+        assert!(!f[0].evidence[1].contains("sidecar"));
+        let with_image = MISNAMED.replace(
+            "- name: flink-job-manager",
+            "- name: flink-job-manager\n          image: flink:1.20",
+        );
+        let f = run(&MainContainerMisnamed, &snapshot(&with_image));
+        assert!(
+            f[0].title.ends_with("it runs as an extra sidecar"),
+            "{}",
+            f[0].title
+        );
+        assert!(f[0].evidence[1].contains("as a sidecar with the Flink image and no command"));
     }
 
     #[test]
