@@ -21,10 +21,12 @@
 
 use super::support::containers::{one_line, roots};
 use super::support::pod_status::containers;
+use super::support::rbac_plan;
 use super::{Rule, RuleMeta};
 use crate::finding::{link, Category, Finding, ObjectRef, Severity};
 use crate::flink::names::LABEL_COMPONENT;
 use crate::flink::operator_error::OperatorError;
+use crate::flink::permissions::Component;
 use crate::signatures::{catalogue, Match};
 use crate::snapshot::flink::{FlinkDeployment, FlinkSessionJob, JobSpec};
 use crate::snapshot::index::{deployment_ref, label, pod_name};
@@ -180,6 +182,7 @@ fn check_deployment(snapshot: &Snapshot, index: &Index, fd: &FlinkDeployment) ->
         .collect();
     Some(build(
         snapshot,
+        index,
         &view,
         &problems,
         first,
@@ -223,7 +226,9 @@ fn check_session_job(snapshot: &Snapshot, index: &Index, sj: &FlinkSessionJob) -
                 .collect()
         })
         .unwrap_or_default();
-    let mut f = build(snapshot, &view, &problems, first, cluster, &jm_pods, group);
+    let mut f = build(
+        snapshot, index, &view, &problems, first, cluster, &jm_pods, group,
+    );
     if let Some(d) = sj.spec.deployment_name.as_deref() {
         let fds_read = !snapshot
             .gaps
@@ -320,8 +325,10 @@ fn short(s: &str, n: usize) -> String {
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn build(
     snapshot: &Snapshot,
+    index: &Index,
     v: &View,
     problems: &[Problem],
     first: Problem,
@@ -394,10 +401,34 @@ fn build(
     if let Basis::Pod(p) = &basis {
         f = f.evidence(p.clone());
     }
+    // The operator names the container it saw fail (kubelet's `back-off 40s restarting failed
+    // container=C pod=P_NS(UID)`): only a cause of that container explains this, so a
+    // crash-looping sidecar and a crash-looping main container fold under their own causes.
+    if let Some((c, pod, pod_ns)) = decoded
+        .as_ref()
+        .and_then(|d| d.message.as_deref())
+        .and_then(failed_container)
+    {
+        f = f
+            .link(link::container_name(&c))
+            .link(link::container(&pod_ns, &pod, &c));
+    }
     if let Basis::Validation(msg) = &basis {
         f = f.link(link::validation(msg));
+        if let Some(now) = fd.and_then(|d| validated_spec_changed(d, msg)) {
+            return validation_predates_spec(f, v, &now);
+        }
     }
-    let fix = fix(snapshot, v, category, &basis, fd, jm_pods, decoded.as_ref());
+    let fix = fix(
+        snapshot,
+        index,
+        v,
+        category,
+        &basis,
+        fd,
+        jm_pods,
+        decoded.as_ref(),
+    );
     f.fix(fix).verify(verify(v))
 }
 
@@ -568,8 +599,10 @@ fn flink_version_of_image(image: &str) -> Option<String> {
     Some(format!("v{major}_{minor}"))
 }
 
+#[allow(clippy::too_many_arguments)]
 fn fix(
     snapshot: &Snapshot,
+    index: &Index,
     v: &View,
     category: Category,
     basis: &Basis,
@@ -600,7 +633,10 @@ fn fix(
                 "The operator's validator rejected the spec and keeps running the last valid one: \"{}\". {}\n\n\
                  The operator validates again as soon as the spec changes.",
                 one_line(msg),
-                validation_fix(msg, ns, name, kind, fd)
+                match fd.filter(|_| msg.contains("spec.serviceAccount must be defined")) {
+                    Some(d) => service_account_fix(snapshot, index, d),
+                    None => validation_fix(msg, ns, name, kind, fd),
+                }
             );
         }
         _ => match category {
@@ -667,6 +703,79 @@ fn fix(
         .map(|m| format!("\n\nRoot cause reported by the operator: {}", short(m, 300)))
         .unwrap_or_default();
     format!("{specific}{root}{redeploy}")
+}
+
+/// `container=C pod=P_NS(UID)` from a back-off message: (container, pod, namespace).
+fn failed_container(message: &str) -> Option<(String, String, String)> {
+    static RE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(
+            r"container=(?P<c>[a-z0-9.-]+) pod=(?P<p>[a-z0-9.-]+)_(?P<ns>[a-z0-9-]+)\(",
+        )
+        .expect("valid regex")
+    });
+    let m = RE.captures(message)?;
+    Some((m["c"].to_string(), m["p"].to_string(), m["ns"].to_string()))
+}
+
+/// What shows that the spec changed since the operator's validator refused it: the operator has
+/// not observed the current generation yet, or the field the message asks for is set now.
+fn validated_spec_changed(fd: &FlinkDeployment, msg: &str) -> Option<String> {
+    let generation = fd.metadata.generation;
+    let observed = fd.status.as_ref().and_then(|s| s.observed_generation);
+    if let (Some(g), Some(o)) = (generation, observed) {
+        if g > o {
+            return Some(format!(
+                "metadata.generation {g} is newer than status.observedGeneration {o}"
+            ));
+        }
+    }
+    match fd.spec.service_account.as_deref() {
+        Some(sa) if !sa.is_empty() && msg.contains("spec.serviceAccount must be defined") => {
+            Some(format!("spec.serviceAccount is set now ({sa})"))
+        }
+        _ => None,
+    }
+}
+
+/// A validation error older than the spec: info, and what to watch rather than the old fix.
+fn validation_predates_spec(f: Finding, v: &View, now: &str) -> Finding {
+    let (ns, name, kind) = (v.ns, v.name, kubectl_kind(v.kind));
+    let mut f = f.severity(Severity::Info).evidence(format!(
+        "{now}: the spec changed after the operator's validator refused it"
+    ));
+    f.title = format!(
+        "{}: the spec has changed since; waiting for the operator to validate it again",
+        f.title
+    );
+    f.fix(format!(
+        "Nothing more to change for this error: the spec no longer has what the validator refused. \
+         The operator validates the new spec on its next reconciliation; if it still refuses it, \
+         the new message is in the status:\n\n  \
+         kubectl get {kind} {name} -n {ns} -o jsonpath='{{.status.error}}{{\"\\n\"}}'"
+    ))
+    .verify(verify(v))
+}
+
+/// The validator wants a ServiceAccount: the planner's, the same objects FLK501 and FLK502 give
+/// (a `flink` account with the JobManager's Role in this namespace, then the switch). The chart's
+/// `flink` account lives in the operator's namespace only, unless the chart watches this one, so
+/// naming it alone would leave the pods with an account that does not exist (the lab's sa-unset).
+fn service_account_fix(snapshot: &Snapshot, index: &Index, fd: &FlinkDeployment) -> String {
+    let ns = fd.namespace();
+    let cluster = index.cluster(&deployment_ref(fd));
+    let need = rbac_plan::need(
+        index,
+        cluster.as_ref(),
+        Component::JobManager,
+        ns,
+        "default",
+        Vec::new(),
+    );
+    let plan = rbac_plan::plan(snapshot, &need);
+    format!(
+        "Give the JobManager a ServiceAccount of its own with the rights it needs, and name it in the spec:\n\n{}",
+        plan.commands()
+    )
 }
 
 fn validation_fix(
@@ -791,9 +900,17 @@ message: "[flink-main-container] CrashLoop - back-off 5m0s restarting failed con
             f.fix
         );
         assert!(f.verify.contains("expect READY STABLE RUNNING"));
-        assert!(
-            f.links.is_empty(),
-            "the CR-level finding folds under any pod-level cause"
+        // The CR-level finding folds under a cause of the container the operator saw fail.
+        assert_eq!(
+            f.links,
+            vec![
+                link::container_name("flink-main-container"),
+                link::container(
+                    "analytics",
+                    "orders-5d8f9c7b6d-x7k2p",
+                    "flink-main-container"
+                )
+            ]
         );
         assert_eq!(
             f.deployment,
@@ -866,13 +983,55 @@ message: "[flink-main-container] CrashLoop - back-off 5m0s restarting failed con
         );
         assert!(f.fix.contains("high-availability.type"), "{}", f.fix);
 
-        let sa = y.replace("High availability should be enabled when starting standby JobManagers.", "spec.serviceAccount must be defined. If you use helm, its value should be the same with the name of jobServiceAccount.");
+        let sa = y
+            .replace("High availability should be enabled when starting standby JobManagers.", "spec.serviceAccount must be defined. If you use helm, its value should be the same with the name of jobServiceAccount.")
+            .replace("  serviceAccount: flink\n", "");
         let f = &run(&FlinkResourceStatus, &snapshot(&sa))[0];
         assert_eq!(f.category, Category::WebhookRejected);
         assert!(
             f.fix.contains("{\"spec\":{\"serviceAccount\":\"flink\"}}"),
             "{}",
             f.fix
+        );
+        // The account is made with the JobManager's rights, not only named: the chart's `flink`
+        // account exists in the operator's namespace, not in this one.
+        assert!(f.fix.contains("kind: ServiceAccount"), "{}", f.fix);
+        assert!(f.fix.contains("name: flink-jobmanager"), "{}", f.fix);
+    }
+
+    #[test]
+    fn a_validation_error_older_than_the_spec_is_info_not_the_old_fix() {
+        // The operator refused a spec without serviceAccount; the spec has one now.
+        let y = CRASH
+            .replace(
+                r#"'{"type":"org.apache.flink.kubernetes.operator.exception.DeploymentFailedException","message":"[flink-main-container] CrashLoop - back-off 5m0s restarting failed container=flink-main-container pod=orders-5d8f9c7b6d-x7k2p_analytics(3f2b)","additionalMetadata":{"reason":"CrashLoopBackOff"},"throwableList":[]}'"#,
+                r#"'{"type":"org.apache.flink.kubernetes.operator.exception.ValidationException","message":"spec.serviceAccount must be defined. If you use helm, its value should be the same with the name of jobServiceAccount.","throwableList":[]}'"#,
+            );
+        let f = &run(&FlinkResourceStatus, &snapshot(&y))[0];
+        assert_eq!(f.severity, Severity::Info, "{}", f.title);
+        assert!(f
+            .title
+            .contains("waiting for the operator to validate it again"));
+        assert!(f
+            .evidence
+            .iter()
+            .any(|e| e.contains("spec.serviceAccount is set now (flink)")));
+        assert!(!f.fix.contains("kind: ServiceAccount"), "{}", f.fix);
+    }
+
+    #[test]
+    fn the_container_the_operator_saw_fail_is_a_link() {
+        assert_eq!(
+            failed_container("[flink-main-container] back-off 40s restarting failed container=flink-main-container pod=orders-5d8f9c7b6d-x7k2p_analytics(3f2b-11)"),
+            Some(("flink-main-container".into(), "orders-5d8f9c7b6d-x7k2p".into(), "analytics".into()))
+        );
+        assert_eq!(failed_container("Missing JobManager deployment"), None);
+        let f = &run(&FlinkResourceStatus, &snapshot(CRASH))[0];
+        assert!(
+            f.links
+                .contains(&link::container_name("flink-main-container")),
+            "{:?}",
+            f.links
         );
     }
 
