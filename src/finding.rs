@@ -325,6 +325,10 @@ pub mod link {
     pub fn service_account(namespace: &str, name: &str) -> String {
         format!("sa:{namespace}/{name}")
     }
+    /// A refusal of `resource` to a ServiceAccount: a missing right and the 403 it causes.
+    pub fn refused(namespace: &str, service_account: &str, resource: &str) -> String {
+        format!("refused:{namespace}/{service_account}/{resource}")
+    }
     /// A spec the operator's validator refused: a cause of its own, which no other finding of
     /// the deployment (a misnamed container, say) explains.
     pub fn validation(message: &str) -> String {

@@ -28,7 +28,7 @@ static META: RuleMeta = RuleMeta {
     summary: "Kubernetes HA is on, but the JobManager may not use ConfigMaps",
     category: Category::HaMisconfigured,
     severity: Severity::Critical,
-    explains: &["FLK103", "FLK401"],
+    explains: &["FLK103", "FLK401", "FLK501"],
 };
 
 impl Rule for HaConfigmapRightsMissing {
@@ -87,7 +87,9 @@ impl Rule for HaConfigmapRightsMissing {
             .evidence("Flink's Kubernetes HA keeps leader election and job pointers in ConfigMaps: it needs get, list, watch, create, update and delete on them")
             .fix(format!("Let the JobManager manage its HA ConfigMaps:\n\n{}", plan.commands()))
             .verify(plan.verify())
-            .link(link::service_account(ns, &sa));
+            // Keyed by what is refused, not by the account: this explains the JobManager's 403 on
+            // ConfigMaps (FLK501; the lab's ha-no-configmaps has both), not a refusal of pods.
+            .link(link::refused(ns, &sa, "configmaps"));
             out.push(f);
         }
         out

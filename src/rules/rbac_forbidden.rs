@@ -433,6 +433,9 @@ fn finding(
     }
     f = f.link(link::container(&key.namespace, &key.pod, &key.container));
     f = f.link(link::service_account(ns, sa));
+    for (r, _) in still.iter() {
+        f = f.link(link::refused(ns, sa, &r.resource));
+    }
 
     // The fix, from the one planner every command asks: a dedicated ServiceAccount when Flink
     // runs as `default`, the component's full set (ConfigMaps under Kubernetes HA) plus what was
@@ -515,11 +518,12 @@ mod tests {
         let f = &f[0];
         assert_eq!(
             f.title,
-            "ServiceAccount analytics/default may not watch pods (403 from the API server)"
+            "ServiceAccount analytics/default may not list pods (403 from the API server)"
         );
+        // Flink 1.20's first refused request is the pod list (the reality lab's recording).
         assert!(f.evidence.iter().any(|e| e.contains("L9: ")
-            && e.contains("Received 403 on websocket")
-            && e.contains("cannot watch resource \"pods\"")));
+            && e.contains("Failure executing: GET at:")
+            && e.contains("cannot list resource \"pods\"")));
         assert_eq!(
             f.evidence.iter().filter(|e| e.contains("L9: ")).count(),
             1,
@@ -569,7 +573,7 @@ mod tests {
         let mut s = canonical();
         s.access_reviews.push(AccessReview {
             user: "system:serviceaccount:analytics:default".into(),
-            verb: "watch".into(),
+            verb: "list".into(),
             group: "".into(),
             resource: "pods".into(),
             subresource: "".into(),
@@ -590,7 +594,7 @@ mod tests {
         s.flink_deployments[0].spec.service_account = Some("flink".into());
         s.access_reviews.push(AccessReview {
             user: "system:serviceaccount:analytics:flink".into(),
-            verb: "watch".into(),
+            verb: "list".into(),
             group: "".into(),
             resource: "pods".into(),
             subresource: "".into(),
