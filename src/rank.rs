@@ -88,6 +88,9 @@ fn stable_order(a: &Finding, b: &Finding) -> Ordering {
         .then(a.rule.cmp(b.rule))
         .then(a.deployment.cmp(&b.deployment))
         .then(a.object.cmp(&b.object))
+        // Then by what they show (lint's evidence starts with file:line), so the same finding in
+        // two files keeps the files' order; the id's hash decides only between equals.
+        .then(a.evidence.cmp(&b.evidence))
         .then(a.id.cmp(&b.id))
 }
 
