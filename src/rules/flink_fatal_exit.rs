@@ -67,8 +67,13 @@ fn finding(
 ) -> Finding {
     let (ns, name) = (pod_namespace(pod), pod_name(pod));
     let code = t.exit_code;
-    let meaning =
-        crate::flink::exit::meaning(code.into()).unwrap_or("an exit code Flink does not define");
+    let current_is_terminated = c
+        .status
+        .state
+        .as_ref()
+        .is_some_and(|s| s.terminated.is_some());
+    let logs = LogEvidence::read(snapshot, ns, name, c.name(), !current_is_terminated);
+    let meaning = exit_meaning(code, &logs);
     let who = component_title(pod, c);
     let running_again = c.status.ready && c.waiting_reason().is_none();
     let mut f = Finding::new(
@@ -87,12 +92,6 @@ fn finding(
     if let Some(msg) = t.message.as_deref().filter(|m| !m.trim().is_empty()) {
         f = f.evidence(format!("terminated.message: {}", one_line(msg)));
     }
-    let current_is_terminated = c
-        .status
-        .state
-        .as_ref()
-        .is_some_and(|s| s.terminated.is_some());
-    let logs = LogEvidence::read(snapshot, ns, name, c.name(), !current_is_terminated);
     for line in logs.lines() {
         f = f.evidence(line);
     }
@@ -137,6 +136,19 @@ fn finding(
         ),
     };
     f.fix(fix).verify(pod_verify(pod, c.name()))
+}
+
+/// What the exit code means, narrowed by the log where it tells which of Flink's exits it was.
+/// 239 (-17) after `Fatal error occurred in the cluster entrypoint` with no uncaught-exception
+/// handler line is ClusterEntrypoint.onFatalError's System.exit(2) whose shutdown hooks did not
+/// finish, so JvmShutdownSafeguard halted the JVM: what real Flink 1.18.1 and 1.20.1 JobManagers
+/// refused a pod list or watch did in the reality lab (3 of 3 runs each).
+fn exit_meaning(code: i32, logs: &LogEvidence) -> &'static str {
+    let saw = |id: &str| logs.matches.iter().any(|m| m.signature.id == id);
+    if code == 239 && saw("SIG-ENTRYPOINT-FATAL") && !saw("SIG-FATAL-THREAD") {
+        return "the cluster entrypoint's fatal-error exit (System.exit(2)) did not finish its shutdown in time, and JvmShutdownSafeguard halted the JVM with -17";
+    }
+    crate::flink::exit::meaning(code.into()).unwrap_or("an exit code Flink does not define")
 }
 
 /// Whether FLK103 reports a cause its log names under that cause's category: a specific one that
@@ -248,6 +260,46 @@ org.apache.flink.util.concurrent.FutureUtils$RetryException: Could not complete 
             )]
         );
         assert_eq!(f.severity, Severity::Critical);
+    }
+
+    #[test]
+    fn exit_239_after_an_entrypoint_fatal_error_is_the_shutdown_safeguard() {
+        // Flink 1.20.1 in the reality lab: the 403 on the pod list, the entrypoint's fatal error,
+        // no uncaught-exception handler line, exit 239.
+        let log = "2026-12-01 10:38:42,394 ERROR org.apache.flink.runtime.resourcemanager.active.ActiveResourceManager [] - Fatal error occurred in ResourceManager.\n\
+2026-12-01 10:38:42,400 ERROR org.apache.flink.runtime.entrypoint.ClusterEntrypoint        [] - Fatal error occurred in the cluster entrypoint.\n";
+        let s = with_log(
+            snapshot(JM_239),
+            "analytics",
+            "orders-5d8f9c7b6d-x7k2p",
+            "flink-main-container",
+            true,
+            log,
+        );
+        let f = &run(&FlinkFatalExit, &s)[0];
+        assert!(
+            f.title
+                .contains("JvmShutdownSafeguard halted the JVM with -17"),
+            "{}",
+            f.title
+        );
+        assert!(
+            !f.title.contains("FatalExitExceptionHandler"),
+            "{}",
+            f.title
+        );
+        // With the handler's line, the table's general wording stays.
+        let s = with_log(
+            snapshot(JM_239),
+            "analytics",
+            "orders-5d8f9c7b6d-x7k2p",
+            "flink-main-container",
+            true,
+            LOG_403,
+        );
+        assert!(run(&FlinkFatalExit, &s)[0]
+            .title
+            .contains("FatalExitExceptionHandler"));
     }
 
     #[test]
