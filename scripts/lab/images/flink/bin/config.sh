@@ -16,16 +16,30 @@ flink_classpath() {
     echo "$cp"
 }
 
-# A flat `key: value` of the configuration file (config.yaml from Flink 1.19 on, flink-conf.yaml
-# before; Flink writes both flat into its ConfigMaps), quotes removed; empty when absent.
-read_conf() { # key
+# The configuration file flattened to `key: value` lines: Flink 1.19+ writes config.yaml as nested
+# YAML (env: java: default-opts: all: ...), 1.18's flink-conf.yaml is flat; both become flat here.
+flat_conf() {
     local f
     for f in "$FLINK_CONF_DIR/config.yaml" "$FLINK_CONF_DIR/flink-conf.yaml"; do
         [ -f "$f" ] || continue
-        grep -E "^[[:space:]]*$(printf '%s' "$1" | sed 's/[.]/[.]/g')[[:space:]]*:" "$f" | tail -n1 \
-            | sed -E 's/^[^:]*:[[:space:]]*//; s/^["'"'"'](.*)["'"'"'][[:space:]]*$/\1/'
+        awk '
+            /^[[:space:]]*(#|$)/ { next }
+            {
+                match($0, /^ */); ind = RLENGTH; line = substr($0, ind + 1)
+                c = index(line, ":"); if (c == 0) next
+                k = substr(line, 1, c - 1); v = substr(line, c + 1); sub(/^[[:space:]]+/, "", v)
+                while (n > 0 && ind <= inds[n]) n--
+                n++; inds[n] = ind; keys[n] = k
+                if (v != "") { full = keys[1]; for (i = 2; i <= n; i++) full = full "." keys[i]; print full ": " v }
+            }' "$f"
         return
     done
+}
+
+# One key of the configuration, quotes removed; empty when absent.
+read_conf() { # key
+    flat_conf | grep -F "$1: " | grep -E "^$(printf '%s' "$1" | sed 's/[.]/[.]/g'): " | tail -n1 \
+        | sed -E 's/^[^:]*:[[:space:]]*//; s/^["'"'"'](.*)["'"'"'][[:space:]]*$/\1/'
 }
 
 # The JVM options of the configuration, as flink-dist's config.sh assembles them:
