@@ -159,7 +159,7 @@ pub fn questions(s: &Snapshot) -> Vec<Refusal> {
     let index = Index::new(s);
     let mut out: Vec<Refusal> = Vec::new();
     for sighting in sightings(s) {
-        let configured = configured_sa(&index, pod_of(s, sighting.key));
+        let configured = configured_sa(s, &index, pod_of(s, sighting.key));
         for r in &sighting.refusals {
             let mut candidates = vec![r.clone()];
             if let Some(sa) = &configured {
@@ -189,11 +189,29 @@ fn pod_of<'s>(s: &'s Snapshot, key: &LogKey) -> Option<&'s Pod> {
 }
 
 /// The ServiceAccount the FlinkDeployment owning this pod names in its spec now.
-fn configured_sa(index: &Index, pod: Option<&Pod>) -> Option<String> {
-    let d = index.deployment_of_pod(pod?)?;
-    index
-        .flink_deployment(pod_namespace(pod?), &d.name)
-        .map(|fd| fd.service_account().to_string())
+/// The account the deployment is configured with now: the FlinkDeployment's, or, for a native
+/// cluster without the operator, its JobManager Deployment's pod template (what the planner's
+/// `kubectl patch deployment` changes; the lab's real-native-default-sa).
+fn configured_sa(s: &Snapshot, index: &Index, pod: Option<&Pod>) -> Option<String> {
+    let pod = pod?;
+    let ns = pod_namespace(pod);
+    let d = index.deployment_of_pod(pod)?;
+    if let Some(fd) = index.flink_deployment(ns, &d.name) {
+        return Some(fd.service_account().to_string());
+    }
+    s.deployments
+        .iter()
+        .find(|dep| {
+            dep.metadata.namespace.as_deref() == Some(ns)
+                && dep.metadata.name.as_deref() == Some(d.name.as_str())
+        })
+        .and_then(|dep| dep.spec.template.spec.as_ref())
+        .map(|spec| {
+            spec.service_account_name
+                .clone()
+                .filter(|n| !n.is_empty())
+                .unwrap_or_else(|| "default".to_string())
+        })
 }
 
 fn decide(s: &Snapshot, r: &Refusal) -> Decision {
@@ -246,7 +264,7 @@ impl Rule for RbacForbidden {
             let fd = deployment
                 .as_ref()
                 .and_then(|d| index.flink_deployment(&key.namespace, &d.name));
-            let configured = configured_sa(index, pod);
+            let configured = configured_sa(s, index, pod);
 
             // Still refused now? A refusal that the authorizer (or RBAC) now allows for the
             // ServiceAccount the deployment is configured with is history, not a cause.
