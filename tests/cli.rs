@@ -841,3 +841,58 @@ fn a_server_that_streams_an_endless_body_is_cut_off() {
     assert!(!r.stderr.contains("panicked"), "{}", r.stderr);
     assert_eq!(r.code, 3, "stdout {} stderr {}", r.stdout, r.stderr);
 }
+
+#[test]
+fn ctrl_c_or_sigterm_during_doctor_save_ends_it_and_leaves_no_partial_folder() {
+    static ASKED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    // Reads the request, never answers: the run is still gathering when the signal comes.
+    let port = loopback_server(|_| {
+        ASKED.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        std::thread::sleep(std::time::Duration::from_secs(90));
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = kubeconfig(dir.path(), &format!("http://127.0.0.1:{port}"));
+    for (signal, code) in [("-INT", 130), ("-TERM", 143)] {
+        let parent = tempfile::tempdir().unwrap();
+        let asked = ASKED.load(std::sync::atomic::Ordering::SeqCst);
+        let mut child = Command::new(BIN)
+            .args([
+                "doctor",
+                "--kubeconfig",
+                cfg.to_str().unwrap(),
+                "-n",
+                "default",
+            ])
+            .args(["--request-timeout", "60s", "--save"])
+            .arg(parent.path().join("b"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("run kubectl-flink");
+        let started = std::time::Instant::now();
+        while ASKED.load(std::sync::atomic::Ordering::SeqCst) == asked {
+            assert!(started.elapsed().as_secs() < 30, "doctor never asked");
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        let pid = child.id().to_string();
+        assert!(Command::new("kill")
+            .args([signal, &pid])
+            .status()
+            .unwrap()
+            .success());
+        let started = std::time::Instant::now();
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status;
+            }
+            if started.elapsed().as_secs() > 10 {
+                let _ = child.kill();
+                panic!("doctor --save did not end within 10 s of SIGINT");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        };
+        assert_eq!(status.code(), Some(code), "{signal}: {status:?}");
+        let left: Vec<_> = std::fs::read_dir(parent.path()).unwrap().collect();
+        assert!(left.is_empty(), "{signal}: {left:?}");
+    }
+}

@@ -679,8 +679,113 @@ pub fn check_save_target(dir: &Path) -> Result<(), BundleError> {
 
 /// Writes a snapshot as a bundle directory (the `--save` layout). Secrets keep metadata only.
 /// Everything is written to a temporary directory first and renamed into place, so a failure
-/// never leaves a half-written bundle.
+/// never leaves a half-written bundle, nor does Ctrl-C ([`interrupt_save`]).
 pub fn save(s: &Snapshot, dir: &Path) -> Result<(), BundleError> {
+    save_in(s, dir, &SAVES)
+}
+
+/// The save in progress in this process, for Ctrl-C and SIGTERM to stop.
+static SAVES: Saves = Saves::new();
+
+/// Ctrl-C or SIGTERM came: a save in progress stops before its next file and removes its
+/// temporary folder (a save not yet started does not start). Returns once no temporary folder is
+/// left, or after `wait` (then removing it from here), so that the caller may exit.
+pub fn interrupt_save(wait: std::time::Duration) {
+    SAVES.interrupt(wait)
+}
+
+/// A save's temporary folder while it is written, and whether it must stop.
+struct Saves {
+    partial: std::sync::Mutex<Option<PathBuf>>,
+    interrupted: std::sync::atomic::AtomicBool,
+}
+
+impl Saves {
+    const fn new() -> Self {
+        Saves {
+            partial: std::sync::Mutex::new(None),
+            interrupted: std::sync::atomic::AtomicBool::new(false),
+        }
+    }
+
+    fn partial(&self) -> std::sync::MutexGuard<'_, Option<PathBuf>> {
+        self.partial.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn is_interrupted(&self) -> bool {
+        self.interrupted.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    fn interrupt(&self, wait: std::time::Duration) {
+        self.interrupted
+            .store(true, std::sync::atomic::Ordering::SeqCst);
+        let until = std::time::Instant::now() + wait;
+        loop {
+            let partial = self.partial();
+            match partial.as_deref() {
+                None => return,
+                Some(p) if std::time::Instant::now() >= until => {
+                    let _ = fs::remove_dir_all(p);
+                    return;
+                }
+                Some(_) => {}
+            }
+            drop(partial);
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+    }
+
+    /// Fails once interrupted: the error every write of the save then returns.
+    fn check(&self, path: &Path) -> Result<(), BundleError> {
+        if self.is_interrupted() {
+            return Err(BundleError::Write {
+                path: path.to_path_buf(),
+                source: std::io::Error::new(std::io::ErrorKind::Interrupted, "interrupted"),
+            });
+        }
+        Ok(())
+    }
+}
+
+/// A save's temporary folder, known to [`Saves`] while it exists: dropping it (an error, an
+/// interrupt, a panic) removes the folder first, then says so.
+struct Partial<'a> {
+    dir: Option<tempfile::TempDir>,
+    saves: &'a Saves,
+}
+
+impl<'a> Partial<'a> {
+    fn new(dir: tempfile::TempDir, saves: &'a Saves) -> Result<Self, BundleError> {
+        let mut partial = saves.partial();
+        // Checked under the lock: an interrupt either sees this folder or stops it here.
+        saves.check(dir.path())?;
+        *partial = Some(dir.path().to_path_buf());
+        Ok(Partial {
+            dir: Some(dir),
+            saves,
+        })
+    }
+
+    fn path(&self) -> &Path {
+        self.dir.as_ref().map(|d| d.path()).unwrap_or(Path::new(""))
+    }
+
+    /// The folder was renamed into place: nothing to remove any more.
+    fn keep(mut self) {
+        if let Some(d) = self.dir.take() {
+            let _ = d.keep();
+        }
+    }
+}
+
+impl Drop for Partial<'_> {
+    fn drop(&mut self) {
+        drop(self.dir.take());
+        *self.saves.partial() = None;
+    }
+}
+
+fn save_in(s: &Snapshot, dir: &Path, saves: &Saves) -> Result<(), BundleError> {
     let werr = |path: &Path| {
         let path = path.to_path_buf();
         move |source| BundleError::Write { path, source }
@@ -700,17 +805,19 @@ pub fn save(s: &Snapshot, dir: &Path) -> Result<(), BundleError> {
         ))
         .tempdir_in(parent)
         .map_err(werr(parent))?;
-    // Until the rename below succeeds, dropping `tmp` (an error, a panic) removes it.
-    write_all(s, tmp.path())?;
+    // Until the rename below succeeds, dropping `tmp` (an error, a panic, an interrupt) removes it.
+    let tmp = Partial::new(tmp, saves)?;
+    write_all(s, tmp.path(), saves)?;
+    saves.check(dir)?;
     if dir.exists() {
         fs::remove_dir(dir).map_err(werr(dir))?;
     }
     fs::rename(tmp.path(), dir).map_err(werr(dir))?;
-    let _ = tmp.keep();
+    tmp.keep();
     Ok(())
 }
 
-fn write_all(s: &Snapshot, dir: &Path) -> Result<(), BundleError> {
+fn write_all(s: &Snapshot, dir: &Path, saves: &Saves) -> Result<(), BundleError> {
     let werr = |path: &Path| {
         let path = path.to_path_buf();
         move |source| BundleError::Write { path, source }
@@ -828,10 +935,12 @@ fn write_all(s: &Snapshot, dir: &Path) -> Result<(), BundleError> {
             path: path.clone(),
             source: std::io::Error::other(e.to_string()),
         })?;
+        saves.check(&path)?;
         fs::write(&path, text).map_err(werr(&path))?;
     }
     for (key, text) in &s.logs {
         let pod_dir = dir.join("logs").join(&key.namespace).join(&key.pod);
+        saves.check(&pod_dir)?;
         fs::create_dir_all(&pod_dir).map_err(werr(&pod_dir))?;
         let suffix = if key.previous {
             ".previous.log"
@@ -839,6 +948,7 @@ fn write_all(s: &Snapshot, dir: &Path) -> Result<(), BundleError> {
             ".log"
         };
         let path = pod_dir.join(format!("{}{suffix}", key.container));
+        saves.check(&path)?;
         fs::write(&path, text).map_err(werr(&path))?;
     }
     Ok(())
@@ -1195,6 +1305,47 @@ mod tests {
         assert_eq!(fs::read_dir(victim.path()).unwrap().count(), 0);
         let mode = fs::metadata(&out).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode, 0o700, "{mode:o}");
+    }
+
+    #[test]
+    fn an_interrupted_save_leaves_no_partial_folder_behind() {
+        let mut s = Snapshot::default();
+        for i in 0..3000 {
+            s.logs.insert(
+                LogKey::new("a", &format!("tm-{i}"), "flink-main-container", false),
+                "a line\n".repeat(100),
+            );
+        }
+        let parent = tempfile::tempdir().unwrap();
+        let out = parent.path().join("b");
+        let saves = Saves::new();
+        let result = std::thread::scope(|scope| {
+            let saving = scope.spawn(|| save_in(&s, &out, &saves));
+            let started = std::time::Instant::now();
+            while saves.partial().is_none() {
+                assert!(
+                    !saving.is_finished(),
+                    "the save ended before it was interrupted"
+                );
+                assert!(started.elapsed().as_secs() < 30, "the save never started");
+                std::thread::yield_now();
+            }
+            saves.interrupt(std::time::Duration::from_secs(30));
+            // Once interrupt returns, the folder is gone, though the save may not have returned.
+            let left: Vec<_> = fs::read_dir(parent.path()).unwrap().collect();
+            assert!(left.is_empty(), "{left:?}");
+            saving.join().unwrap()
+        });
+        match result {
+            Err(BundleError::Write { source, .. }) => {
+                assert_eq!(source.kind(), std::io::ErrorKind::Interrupted)
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(fs::read_dir(parent.path()).unwrap().count(), 0);
+        // Interrupted before it starts: nothing is written at all.
+        assert!(save_in(&s, &out, &saves).is_err());
+        assert_eq!(fs::read_dir(parent.path()).unwrap().count(), 0);
     }
 
     #[test]
