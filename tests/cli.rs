@@ -896,3 +896,103 @@ fn ctrl_c_or_sigterm_during_doctor_save_ends_it_and_leaves_no_partial_folder() {
         assert!(left.is_empty(), "{signal}: {left:?}");
     }
 }
+
+#[test]
+fn logs_follow_starts_a_watch_over_when_its_list_after_410_gone_gets_no_answer() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::sync::atomic::{AtomicUsize, Ordering::SeqCst};
+    static LISTS: AtomicUsize = AtomicUsize::new(0);
+    static WATCHES: AtomicUsize = AtomicUsize::new(0);
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    // Two selectors (the Apache operator's labels, Lyft's): their first lists answer, their first
+    // watches say 410 Gone, the lists again get no answer; after that lists answer and watches
+    // stay quiet.
+    std::thread::spawn(move || {
+        for s in listener.incoming().take(200) {
+            let Ok(mut s) = s else { continue };
+            std::thread::spawn(move || {
+                let mut line = String::new();
+                let mut r = BufReader::new(s.try_clone().unwrap());
+                let _ = r.read_line(&mut line);
+                loop {
+                    let mut h = String::new();
+                    if r.read_line(&mut h).unwrap_or(0) == 0 || h == "\r\n" {
+                        break;
+                    }
+                }
+                let body = if line.contains("watch=true") {
+                    if WATCHES.fetch_add(1, SeqCst) >= 2 {
+                        std::thread::sleep(std::time::Duration::from_secs(90));
+                        return;
+                    }
+                    r#"{"type":"ERROR","object":{"kind":"Status","apiVersion":"v1","status":"Failure","message":"too old resource version","reason":"Expired","code":410}}"#.to_string() + "\n"
+                } else if line.contains("/pods") {
+                    let n = LISTS.fetch_add(1, SeqCst);
+                    if (2..4).contains(&n) {
+                        std::thread::sleep(std::time::Duration::from_secs(90));
+                        return;
+                    }
+                    r#"{"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"5"},"items":[]}"#.into()
+                } else {
+                    r#"{"kind":"Status","apiVersion":"v1","status":"Failure","reason":"NotFound","code":404}"#.into()
+                };
+                let code = if line.contains("/pods") {
+                    "200 OK"
+                } else {
+                    "404 Not Found"
+                };
+                let _ = write!(
+                    s,
+                    "HTTP/1.1 {code}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                    body.len()
+                );
+            });
+        }
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = kubeconfig(dir.path(), &format!("http://127.0.0.1:{port}"));
+    let mut child = Command::new(BIN)
+        .args([
+            "logs",
+            "orders",
+            "-f",
+            "--kubeconfig",
+            cfg.to_str().unwrap(),
+        ])
+        .args(["-n", "default", "--request-timeout=2s"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run kubectl-flink");
+    let started = std::time::Instant::now();
+    while LISTS.load(SeqCst) < 6 {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "logs -f ended: {:?}",
+            child.wait_with_output()
+        );
+        assert!(
+            started.elapsed().as_secs() < 30,
+            "the lists that got no answer were never asked again ({} lists)",
+            LISTS.load(SeqCst)
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let pid = child.id().to_string();
+    assert!(Command::new("kill")
+        .args(["-INT", &pid])
+        .status()
+        .unwrap()
+        .success());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert_eq!(
+        stderr
+            .matches("list pods in namespace default: no answer within 2s; still following what is open, retrying")
+            .count(),
+        1,
+        "{stderr}"
+    );
+}

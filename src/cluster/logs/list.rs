@@ -87,7 +87,11 @@ pub(super) fn watch_pods(
         .map(|(i, sel)| {
             let config = watcher::Config::default().labels(&sel).page_size(PAGE);
             let api = api.clone();
-            let make = move || watcher(api.clone(), config.clone()).default_backoff().boxed();
+            let make = move || {
+                watcher(api.clone(), config.clone())
+                    .default_backoff()
+                    .boxed()
+            };
             let restart = Arc::new(Notify::new());
             restarts.push(restart.clone());
             futures::stream::unfold(
