@@ -536,15 +536,18 @@ fn save_into_a_full_folder_is_refused_before_the_cluster_is_read() {
 fn an_absurd_request_timeout_is_an_input_error() {
     let dir = tempfile::tempdir().unwrap();
     let cfg = kubeconfig(dir.path(), "https://127.0.0.1:1");
+    let kc = cfg.to_str().unwrap();
     for t in ["99999999999999999999", "9999999999999999h"] {
-        run(&[
-            "doctor",
-            "--kubeconfig",
-            cfg.to_str().unwrap(),
-            "--request-timeout",
-            t,
-        ])
-        .assert_one_line_error(2, "invalid --request-timeout");
+        for args in [
+            &["doctor"][..],
+            &["logs", "orders"],
+            &["logs", "orders", "-f"],
+            &["can-i", "orders"],
+        ] {
+            let mut args = args.to_vec();
+            args.extend(["--kubeconfig", kc, "--request-timeout", t]);
+            run(&args).assert_one_line_error(2, "invalid --request-timeout");
+        }
     }
 }
 
@@ -995,4 +998,144 @@ fn logs_follow_starts_a_watch_over_when_its_list_after_410_gone_gets_no_answer()
         1,
         "{stderr}"
     );
+}
+
+#[test]
+fn servers_that_fail_answer_garbage_or_hang_up_give_one_line_and_exit_3_for_every_command() {
+    use std::io::Write;
+    fn answer(s: &mut std::net::TcpStream, status: &str, body: &str) {
+        let _ = write!(
+            s,
+            "HTTP/1.1 {status}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        );
+    }
+    type Respond = fn(&mut std::net::TcpStream);
+    let servers: [(&str, Respond); 4] = [
+        ("500", |s| {
+            answer(
+                s,
+                "500 Internal Server Error",
+                r#"{"kind":"Status","apiVersion":"v1","status":"Failure","message":"etcdserver: request timed out","code":500}"#,
+            )
+        }),
+        ("malformed JSON", |s| {
+            answer(s, "200 OK", r#"{"kind":"PodList","items":[{"metadata":"#)
+        }),
+        ("closed connection", |s| {
+            let _ = s.shutdown(std::net::Shutdown::Both);
+        }),
+        ("401", |s| {
+            answer(
+                s,
+                "401 Unauthorized",
+                r#"{"kind":"Status","apiVersion":"v1","status":"Failure","message":"Unauthorized","reason":"Unauthorized","code":401}"#,
+            )
+        }),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    for (what, server) in servers {
+        let port = loopback_server(server);
+        let cfg = kubeconfig(dir.path(), &format!("http://127.0.0.1:{port}"));
+        let kc = cfg.to_str().unwrap();
+        for args in [
+            &["doctor"][..],
+            &["logs", "orders"],
+            &["logs", "orders", "-f"],
+            &["can-i", "orders"],
+        ] {
+            let mut args = args.to_vec();
+            args.extend(["--kubeconfig", kc, "-n", "default", "--request-timeout=5s"]);
+            let started = std::time::Instant::now();
+            let r = run_bounded(&args, 90);
+            assert!(
+                !r.stderr.contains("panicked"),
+                "{what} {args:?}: {}",
+                r.stderr
+            );
+            assert_eq!(
+                (r.code, r.stderr.trim_end().lines().count()),
+                (3, 1),
+                "{what} {args:?}: stdout {} stderr {}",
+                r.stdout,
+                r.stderr
+            );
+            assert!(
+                r.stderr.starts_with("error: "),
+                "{what} {args:?}: {}",
+                r.stderr
+            );
+            if what == "401" {
+                assert!(
+                    r.stderr.contains("Unauthorized"),
+                    "{what} {args:?}: {}",
+                    r.stderr
+                );
+            }
+            let took = started.elapsed();
+            assert!(took.as_secs() < 60, "{what} {args:?}: {took:?}");
+        }
+    }
+}
+
+#[test]
+fn a_server_that_dribbles_or_streams_endlessly_holds_neither_logs_nor_can_i() {
+    let dribble: fn(&mut std::net::TcpStream) = |s| {
+        use std::io::Write;
+        let head =
+            "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 400\r\n\r\n";
+        if s.write_all(head.as_bytes()).is_err() {
+            return;
+        }
+        for _ in 0..400 {
+            std::thread::sleep(std::time::Duration::from_secs(1));
+            if s.write_all(b" ").is_err() {
+                return;
+            }
+        }
+    };
+    let endless: fn(&mut std::net::TcpStream) = |s| {
+        use std::io::Write;
+        let head =
+            "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n[";
+        if s.write_all(head.as_bytes()).is_err() {
+            return;
+        }
+        let chunk = vec![b' '; 1 << 20];
+        for _ in 0..4096 {
+            if s.write_all(&chunk).is_err() {
+                return;
+            }
+        }
+    };
+    let dir = tempfile::tempdir().unwrap();
+    for (what, server) in [("dribble", dribble), ("endless", endless)] {
+        let port = loopback_server(server);
+        let cfg = kubeconfig(dir.path(), &format!("http://127.0.0.1:{port}"));
+        let kc = cfg.to_str().unwrap();
+        for args in [
+            &["logs", "orders"][..],
+            &["logs", "orders", "-f"],
+            &["can-i", "orders"],
+        ] {
+            let mut args = args.to_vec();
+            args.extend(["--kubeconfig", kc, "-n", "default", "--request-timeout=2s"]);
+            let started = std::time::Instant::now();
+            let r = run_bounded(&args, 120);
+            assert!(
+                !r.stderr.contains("panicked"),
+                "{what} {args:?}: {}",
+                r.stderr
+            );
+            assert_eq!(
+                (r.code, r.stderr.trim_end().lines().count()),
+                (3, 1),
+                "{what} {args:?}: stdout {} stderr {}",
+                r.stdout,
+                r.stderr
+            );
+            let took = started.elapsed();
+            assert!(took.as_secs() < 60, "{what} {args:?}: {took:?}");
+        }
+    }
 }
