@@ -536,15 +536,18 @@ fn save_into_a_full_folder_is_refused_before_the_cluster_is_read() {
 fn an_absurd_request_timeout_is_an_input_error() {
     let dir = tempfile::tempdir().unwrap();
     let cfg = kubeconfig(dir.path(), "https://127.0.0.1:1");
+    let kc = cfg.to_str().unwrap();
     for t in ["99999999999999999999", "9999999999999999h"] {
-        run(&[
-            "doctor",
-            "--kubeconfig",
-            cfg.to_str().unwrap(),
-            "--request-timeout",
-            t,
-        ])
-        .assert_one_line_error(2, "invalid --request-timeout");
+        for args in [
+            &["doctor"][..],
+            &["logs", "orders"],
+            &["logs", "orders", "-f"],
+            &["can-i", "orders"],
+        ] {
+            let mut args = args.to_vec();
+            args.extend(["--kubeconfig", kc, "--request-timeout", t]);
+            run(&args).assert_one_line_error(2, "invalid --request-timeout");
+        }
     }
 }
 
@@ -840,4 +843,299 @@ fn a_server_that_streams_an_endless_body_is_cut_off() {
     let r = doctor_against(port, "10s", 120);
     assert!(!r.stderr.contains("panicked"), "{}", r.stderr);
     assert_eq!(r.code, 3, "stdout {} stderr {}", r.stdout, r.stderr);
+}
+
+#[test]
+fn ctrl_c_or_sigterm_during_doctor_save_ends_it_and_leaves_no_partial_folder() {
+    static ASKED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    // Reads the request, never answers: the run is still gathering when the signal comes.
+    let port = loopback_server(|_| {
+        ASKED.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        std::thread::sleep(std::time::Duration::from_secs(90));
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = kubeconfig(dir.path(), &format!("http://127.0.0.1:{port}"));
+    for (signal, code) in [("-INT", 130), ("-TERM", 143)] {
+        let parent = tempfile::tempdir().unwrap();
+        let asked = ASKED.load(std::sync::atomic::Ordering::SeqCst);
+        let mut child = Command::new(BIN)
+            .args([
+                "doctor",
+                "--kubeconfig",
+                cfg.to_str().unwrap(),
+                "-n",
+                "default",
+            ])
+            .args(["--request-timeout", "60s", "--save"])
+            .arg(parent.path().join("b"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("run kubectl-flink");
+        let started = std::time::Instant::now();
+        while ASKED.load(std::sync::atomic::Ordering::SeqCst) == asked {
+            assert!(started.elapsed().as_secs() < 30, "doctor never asked");
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        let pid = child.id().to_string();
+        assert!(Command::new("kill")
+            .args([signal, &pid])
+            .status()
+            .unwrap()
+            .success());
+        let started = std::time::Instant::now();
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status;
+            }
+            if started.elapsed().as_secs() > 10 {
+                let _ = child.kill();
+                panic!("doctor --save did not end within 10 s of SIGINT");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        };
+        assert_eq!(status.code(), Some(code), "{signal}: {status:?}");
+        let left: Vec<_> = std::fs::read_dir(parent.path()).unwrap().collect();
+        assert!(left.is_empty(), "{signal}: {left:?}");
+    }
+}
+
+#[test]
+fn logs_follow_starts_a_watch_over_when_its_list_after_410_gone_gets_no_answer() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::sync::atomic::{AtomicUsize, Ordering::SeqCst};
+    static LISTS: AtomicUsize = AtomicUsize::new(0);
+    static WATCHES: AtomicUsize = AtomicUsize::new(0);
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    // Two selectors (the Apache operator's labels, Lyft's): their first lists answer, their first
+    // watches say 410 Gone, the lists again get no answer; after that lists answer and watches
+    // stay quiet.
+    std::thread::spawn(move || {
+        for s in listener.incoming().take(200) {
+            let Ok(mut s) = s else { continue };
+            std::thread::spawn(move || {
+                let mut line = String::new();
+                let mut r = BufReader::new(s.try_clone().unwrap());
+                let _ = r.read_line(&mut line);
+                loop {
+                    let mut h = String::new();
+                    if r.read_line(&mut h).unwrap_or(0) == 0 || h == "\r\n" {
+                        break;
+                    }
+                }
+                let body = if line.contains("watch=true") {
+                    if WATCHES.fetch_add(1, SeqCst) >= 2 {
+                        std::thread::sleep(std::time::Duration::from_secs(90));
+                        return;
+                    }
+                    r#"{"type":"ERROR","object":{"kind":"Status","apiVersion":"v1","status":"Failure","message":"too old resource version","reason":"Expired","code":410}}"#.to_string() + "\n"
+                } else if line.contains("/pods") {
+                    let n = LISTS.fetch_add(1, SeqCst);
+                    if (2..4).contains(&n) {
+                        std::thread::sleep(std::time::Duration::from_secs(90));
+                        return;
+                    }
+                    r#"{"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"5"},"items":[]}"#.into()
+                } else {
+                    r#"{"kind":"Status","apiVersion":"v1","status":"Failure","reason":"NotFound","code":404}"#.into()
+                };
+                let code = if line.contains("/pods") {
+                    "200 OK"
+                } else {
+                    "404 Not Found"
+                };
+                let _ = write!(
+                    s,
+                    "HTTP/1.1 {code}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                    body.len()
+                );
+            });
+        }
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = kubeconfig(dir.path(), &format!("http://127.0.0.1:{port}"));
+    let mut child = Command::new(BIN)
+        .args([
+            "logs",
+            "orders",
+            "-f",
+            "--kubeconfig",
+            cfg.to_str().unwrap(),
+        ])
+        .args(["-n", "default", "--request-timeout=2s"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run kubectl-flink");
+    let started = std::time::Instant::now();
+    while LISTS.load(SeqCst) < 6 {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "logs -f ended: {:?}",
+            child.wait_with_output()
+        );
+        assert!(
+            started.elapsed().as_secs() < 30,
+            "the lists that got no answer were never asked again ({} lists)",
+            LISTS.load(SeqCst)
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let pid = child.id().to_string();
+    assert!(Command::new("kill")
+        .args(["-INT", &pid])
+        .status()
+        .unwrap()
+        .success());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert_eq!(
+        stderr
+            .matches("list pods in namespace default: no answer within 2s; still following what is open, retrying")
+            .count(),
+        1,
+        "{stderr}"
+    );
+}
+
+#[test]
+fn servers_that_fail_answer_garbage_or_hang_up_give_one_line_and_exit_3_for_every_command() {
+    use std::io::Write;
+    fn answer(s: &mut std::net::TcpStream, status: &str, body: &str) {
+        let _ = write!(
+            s,
+            "HTTP/1.1 {status}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        );
+    }
+    type Respond = fn(&mut std::net::TcpStream);
+    let servers: [(&str, Respond); 4] = [
+        ("500", |s| {
+            answer(
+                s,
+                "500 Internal Server Error",
+                r#"{"kind":"Status","apiVersion":"v1","status":"Failure","message":"etcdserver: request timed out","code":500}"#,
+            )
+        }),
+        ("malformed JSON", |s| {
+            answer(s, "200 OK", r#"{"kind":"PodList","items":[{"metadata":"#)
+        }),
+        ("closed connection", |s| {
+            let _ = s.shutdown(std::net::Shutdown::Both);
+        }),
+        ("401", |s| {
+            answer(
+                s,
+                "401 Unauthorized",
+                r#"{"kind":"Status","apiVersion":"v1","status":"Failure","message":"Unauthorized","reason":"Unauthorized","code":401}"#,
+            )
+        }),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    for (what, server) in servers {
+        let port = loopback_server(server);
+        let cfg = kubeconfig(dir.path(), &format!("http://127.0.0.1:{port}"));
+        let kc = cfg.to_str().unwrap();
+        for args in [
+            &["doctor"][..],
+            &["logs", "orders"],
+            &["logs", "orders", "-f"],
+            &["can-i", "orders"],
+        ] {
+            let mut args = args.to_vec();
+            args.extend(["--kubeconfig", kc, "-n", "default", "--request-timeout=5s"]);
+            let started = std::time::Instant::now();
+            let r = run_bounded(&args, 90);
+            assert!(
+                !r.stderr.contains("panicked"),
+                "{what} {args:?}: {}",
+                r.stderr
+            );
+            assert_eq!(
+                (r.code, r.stderr.trim_end().lines().count()),
+                (3, 1),
+                "{what} {args:?}: stdout {} stderr {}",
+                r.stdout,
+                r.stderr
+            );
+            assert!(
+                r.stderr.starts_with("error: "),
+                "{what} {args:?}: {}",
+                r.stderr
+            );
+            if what == "401" {
+                assert!(
+                    r.stderr.contains("Unauthorized"),
+                    "{what} {args:?}: {}",
+                    r.stderr
+                );
+            }
+            let took = started.elapsed();
+            assert!(took.as_secs() < 60, "{what} {args:?}: {took:?}");
+        }
+    }
+}
+
+#[test]
+fn a_server_that_dribbles_or_streams_endlessly_holds_neither_logs_nor_can_i() {
+    let dribble: fn(&mut std::net::TcpStream) = |s| {
+        use std::io::Write;
+        let head =
+            "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 400\r\n\r\n";
+        if s.write_all(head.as_bytes()).is_err() {
+            return;
+        }
+        for _ in 0..400 {
+            std::thread::sleep(std::time::Duration::from_secs(1));
+            if s.write_all(b" ").is_err() {
+                return;
+            }
+        }
+    };
+    let endless: fn(&mut std::net::TcpStream) = |s| {
+        use std::io::Write;
+        let head =
+            "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n[";
+        if s.write_all(head.as_bytes()).is_err() {
+            return;
+        }
+        let chunk = vec![b' '; 1 << 20];
+        for _ in 0..4096 {
+            if s.write_all(&chunk).is_err() {
+                return;
+            }
+        }
+    };
+    let dir = tempfile::tempdir().unwrap();
+    for (what, server) in [("dribble", dribble), ("endless", endless)] {
+        let port = loopback_server(server);
+        let cfg = kubeconfig(dir.path(), &format!("http://127.0.0.1:{port}"));
+        let kc = cfg.to_str().unwrap();
+        for args in [
+            &["logs", "orders"][..],
+            &["logs", "orders", "-f"],
+            &["can-i", "orders"],
+        ] {
+            let mut args = args.to_vec();
+            args.extend(["--kubeconfig", kc, "-n", "default", "--request-timeout=2s"]);
+            let started = std::time::Instant::now();
+            let r = run_bounded(&args, 120);
+            assert!(
+                !r.stderr.contains("panicked"),
+                "{what} {args:?}: {}",
+                r.stderr
+            );
+            assert_eq!(
+                (r.code, r.stderr.trim_end().lines().count()),
+                (3, 1),
+                "{what} {args:?}: stdout {} stderr {}",
+                r.stdout,
+                r.stderr
+            );
+            let took = started.elapsed();
+            assert!(took.as_secs() < 60, "{what} {args:?}: {took:?}");
+        }
+    }
 }

@@ -341,3 +341,18 @@ pub(crate) fn decode<T: DeserializeOwned>(
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_log_the_diagnosis_reads_is_bounded_in_bytes_as_well_as_lines() {
+        // 300 lines of 1 MB made a live doctor hold 655 MB when only tailLines bounded them.
+        let p = log_params(&LogKey::new("a", "jm", "flink-main-container", true), 200);
+        assert_eq!(p.tail_lines, Some(200));
+        assert_eq!(p.limit_bytes, Some(8 << 20));
+        assert!(p.previous);
+        assert_eq!(p.container.as_deref(), Some("flink-main-container"));
+    }
+}

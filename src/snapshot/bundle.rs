@@ -125,7 +125,11 @@ pub fn load_with(path: &Path, options: &LoadOptions) -> Result<Loaded, BundleErr
             ));
         }
     }
-    if tally.objects == 0 && tally.foreign.is_empty() && tally.kinds.is_empty() {
+    if tally.objects == 0
+        && tally.foreign.is_empty()
+        && tally.kinds.is_empty()
+        && tally.unlisted_pods == 0
+    {
         return Err(first_error.unwrap_or_else(|| BundleError::Object {
             path: path.to_path_buf(),
             what: "no Kubernetes objects (files *.yaml, *.yml or *.json with apiVersion and kind)"
@@ -135,6 +139,12 @@ pub fn load_with(path: &Path, options: &LoadOptions) -> Result<Loaded, BundleErr
     for ((kind, api_version), n) in &tally.foreign {
         skipped.push(format!(
             "{n} {kind} ({api_version}): a kind kubectl-flink does not read"
+        ));
+    }
+    if tally.unlisted_pods > 0 {
+        skipped.push(format!(
+            "{} Pod(s) of no Flink cluster (without the labels a live gather lists pods by)",
+            tally.unlisted_pods
         ));
     }
     classify_operator(&mut snapshot);
@@ -178,7 +188,7 @@ fn read_documents(
     let mut yaml_docs = yaml_docs.into_iter().flatten();
     loop {
         let mut item = |v: Value| -> Result<(), String> {
-            if !is_object(&v) {
+            if !is_object(&v) || unlisted_pod(&v, tally) {
                 return Ok(());
             }
             add_counted(s, v, tally).inspect_err(|e| {
@@ -200,10 +210,40 @@ fn read_documents(
             Document::List(None) => {}
             Document::Whole(Value::Null) => {}
             Document::Whole(v) if !is_object(&v) => *no_kind += 1,
+            Document::Whole(v) if unlisted_pod(&v, tally) => {}
             Document::Whole(v) => add_counted(s, v, tally).map_err(Unreadable::Object)?,
         }
     }
     Ok(())
+}
+
+/// A pod a live gather would not list: of no Flink cluster (labels `component: jobmanager` or
+/// `taskmanager`, `flink-app` for Lyft's) and not the operator's. Counted and left out before it is
+/// decoded, so a bundle of every pod of a large cluster (`kubectl get pods -A -o json`) costs the
+/// Flink pods it holds, not all of them.
+fn unlisted_pod(v: &Value, tally: &mut Tally) -> bool {
+    use crate::flink::names::{
+        COMPONENT_JOBMANAGER, COMPONENT_TASKMANAGER, LABEL_COMPONENT, LABEL_FLINK_APP,
+    };
+    if v.get("kind").and_then(Value::as_str) != Some("Pod")
+        || v.get("apiVersion").and_then(Value::as_str) != Some("v1")
+    {
+        return false;
+    }
+    let labels = v.pointer("/metadata/labels").and_then(Value::as_object);
+    let label = |k: &str| labels.and_then(|l| l.get(k)).and_then(Value::as_str);
+    let listed = matches!(
+        label(LABEL_COMPONENT),
+        Some(COMPONENT_JOBMANAGER | COMPONENT_TASKMANAGER)
+    ) || label(LABEL_FLINK_APP).is_some()
+        || OPERATOR_SELECTORS
+            .iter()
+            .any(|(k, want)| label(k) == Some(*want));
+    if !listed {
+        tally.unlisted_pods += 1;
+        tally.kinds.insert("Pod".into());
+    }
+    !listed
 }
 
 /// A document that claims to be a Kubernetes object (or a list of them).
@@ -224,6 +264,8 @@ struct Tally {
     kinds: std::collections::BTreeSet<String>,
     /// Kinds nobody here reads: (kind, apiVersion) -> count.
     foreign: std::collections::BTreeMap<(String, String), usize>,
+    /// Pods of no Flink cluster and not the operator's (`unlisted_pod`).
+    unlisted_pods: usize,
 }
 
 /// A bundle speaks about the installation only when it holds some of it: the operator's objects,
@@ -255,23 +297,21 @@ fn is_operator(labels: Option<&std::collections::BTreeMap<String, String>>) -> b
 }
 
 /// A bundle holds the operator's objects beside Flink's; the live gather reads them separately,
-/// so sort them the same way here.
+/// so sort them the same way here. The operator's few objects move out in place: the lists are
+/// never copied (a partition would hold 100,000 pods twice).
 pub fn classify_operator(s: &mut Snapshot) {
-    let (ops, rest): (Vec<_>, Vec<_>) = std::mem::take(&mut s.deployments)
-        .into_iter()
-        .partition(|d| is_operator(d.metadata.labels.as_ref()));
-    s.operator_deployments.extend(ops);
-    s.deployments = rest;
-    let (ops, rest): (Vec<_>, Vec<_>) = std::mem::take(&mut s.pods)
-        .into_iter()
-        .partition(|p| is_operator(p.metadata.labels.as_ref()));
-    s.operator_pods.extend(ops);
-    s.pods = rest;
-    let (ops, rest): (Vec<_>, Vec<_>) = std::mem::take(&mut s.config_maps)
-        .into_iter()
-        .partition(|c| c.metadata.name.as_deref() == Some(OPERATOR_CONFIG_MAP));
-    s.operator_config_maps.extend(ops);
-    s.config_maps = rest;
+    s.operator_deployments.extend(
+        s.deployments
+            .extract_if(.., |d| is_operator(d.metadata.labels.as_ref())),
+    );
+    s.operator_pods.extend(
+        s.pods
+            .extract_if(.., |p| is_operator(p.metadata.labels.as_ref())),
+    );
+    s.operator_config_maps
+        .extend(s.config_maps.extract_if(.., |c| {
+            c.metadata.name.as_deref() == Some(OPERATOR_CONFIG_MAP)
+        }));
 }
 
 /// The files of a bundle that hold objects: PATH itself, or every `*.yaml`, `*.yml` and `*.json`
@@ -639,8 +679,113 @@ pub fn check_save_target(dir: &Path) -> Result<(), BundleError> {
 
 /// Writes a snapshot as a bundle directory (the `--save` layout). Secrets keep metadata only.
 /// Everything is written to a temporary directory first and renamed into place, so a failure
-/// never leaves a half-written bundle.
+/// never leaves a half-written bundle, nor does Ctrl-C ([`interrupt_save`]).
 pub fn save(s: &Snapshot, dir: &Path) -> Result<(), BundleError> {
+    save_in(s, dir, &SAVES)
+}
+
+/// The save in progress in this process, for Ctrl-C and SIGTERM to stop.
+static SAVES: Saves = Saves::new();
+
+/// Ctrl-C or SIGTERM came: a save in progress stops before its next file and removes its
+/// temporary folder (a save not yet started does not start). Returns once no temporary folder is
+/// left, or after `wait` (then removing it from here), so that the caller may exit.
+pub fn interrupt_save(wait: std::time::Duration) {
+    SAVES.interrupt(wait)
+}
+
+/// A save's temporary folder while it is written, and whether it must stop.
+struct Saves {
+    partial: std::sync::Mutex<Option<PathBuf>>,
+    interrupted: std::sync::atomic::AtomicBool,
+}
+
+impl Saves {
+    const fn new() -> Self {
+        Saves {
+            partial: std::sync::Mutex::new(None),
+            interrupted: std::sync::atomic::AtomicBool::new(false),
+        }
+    }
+
+    fn partial(&self) -> std::sync::MutexGuard<'_, Option<PathBuf>> {
+        self.partial.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn is_interrupted(&self) -> bool {
+        self.interrupted.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    fn interrupt(&self, wait: std::time::Duration) {
+        self.interrupted
+            .store(true, std::sync::atomic::Ordering::SeqCst);
+        let until = std::time::Instant::now() + wait;
+        loop {
+            let partial = self.partial();
+            match partial.as_deref() {
+                None => return,
+                Some(p) if std::time::Instant::now() >= until => {
+                    let _ = fs::remove_dir_all(p);
+                    return;
+                }
+                Some(_) => {}
+            }
+            drop(partial);
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+    }
+
+    /// Fails once interrupted: the error every write of the save then returns.
+    fn check(&self, path: &Path) -> Result<(), BundleError> {
+        if self.is_interrupted() {
+            return Err(BundleError::Write {
+                path: path.to_path_buf(),
+                source: std::io::Error::new(std::io::ErrorKind::Interrupted, "interrupted"),
+            });
+        }
+        Ok(())
+    }
+}
+
+/// A save's temporary folder, known to [`Saves`] while it exists: dropping it (an error, an
+/// interrupt, a panic) removes the folder first, then says so.
+struct Partial<'a> {
+    dir: Option<tempfile::TempDir>,
+    saves: &'a Saves,
+}
+
+impl<'a> Partial<'a> {
+    fn new(dir: tempfile::TempDir, saves: &'a Saves) -> Result<Self, BundleError> {
+        let mut partial = saves.partial();
+        // Checked under the lock: an interrupt either sees this folder or stops it here.
+        saves.check(dir.path())?;
+        *partial = Some(dir.path().to_path_buf());
+        Ok(Partial {
+            dir: Some(dir),
+            saves,
+        })
+    }
+
+    fn path(&self) -> &Path {
+        self.dir.as_ref().map(|d| d.path()).unwrap_or(Path::new(""))
+    }
+
+    /// The folder was renamed into place: nothing to remove any more.
+    fn keep(mut self) {
+        if let Some(d) = self.dir.take() {
+            let _ = d.keep();
+        }
+    }
+}
+
+impl Drop for Partial<'_> {
+    fn drop(&mut self) {
+        drop(self.dir.take());
+        *self.saves.partial() = None;
+    }
+}
+
+fn save_in(s: &Snapshot, dir: &Path, saves: &Saves) -> Result<(), BundleError> {
     let werr = |path: &Path| {
         let path = path.to_path_buf();
         move |source| BundleError::Write { path, source }
@@ -660,17 +805,19 @@ pub fn save(s: &Snapshot, dir: &Path) -> Result<(), BundleError> {
         ))
         .tempdir_in(parent)
         .map_err(werr(parent))?;
-    // Until the rename below succeeds, dropping `tmp` (an error, a panic) removes it.
-    write_all(s, tmp.path())?;
+    // Until the rename below succeeds, dropping `tmp` (an error, a panic, an interrupt) removes it.
+    let tmp = Partial::new(tmp, saves)?;
+    write_all(s, tmp.path(), saves)?;
+    saves.check(dir)?;
     if dir.exists() {
         fs::remove_dir(dir).map_err(werr(dir))?;
     }
     fs::rename(tmp.path(), dir).map_err(werr(dir))?;
-    let _ = tmp.keep();
+    tmp.keep();
     Ok(())
 }
 
-fn write_all(s: &Snapshot, dir: &Path) -> Result<(), BundleError> {
+fn write_all(s: &Snapshot, dir: &Path, saves: &Saves) -> Result<(), BundleError> {
     let werr = |path: &Path| {
         let path = path.to_path_buf();
         move |source| BundleError::Write { path, source }
@@ -788,10 +935,12 @@ fn write_all(s: &Snapshot, dir: &Path) -> Result<(), BundleError> {
             path: path.clone(),
             source: std::io::Error::other(e.to_string()),
         })?;
+        saves.check(&path)?;
         fs::write(&path, text).map_err(werr(&path))?;
     }
     for (key, text) in &s.logs {
         let pod_dir = dir.join("logs").join(&key.namespace).join(&key.pod);
+        saves.check(&pod_dir)?;
         fs::create_dir_all(&pod_dir).map_err(werr(&pod_dir))?;
         let suffix = if key.previous {
             ".previous.log"
@@ -799,6 +948,7 @@ fn write_all(s: &Snapshot, dir: &Path) -> Result<(), BundleError> {
             ".log"
         };
         let path = pod_dir.join(format!("{}{suffix}", key.container));
+        saves.check(&path)?;
         fs::write(&path, text).map_err(werr(&path))?;
     }
     Ok(())
@@ -959,7 +1109,7 @@ mod tests {
         write(
             dir.path(),
             "pods.json",
-            r#"{"apiVersion":"v1","kind":"PodList","items":[{"metadata":{"name":"jm","namespace":"a"}}]}"#,
+            r#"{"apiVersion":"v1","kind":"PodList","items":[{"metadata":{"name":"jm","namespace":"a","labels":{"component":"jobmanager"}}}]}"#,
         );
         write(
             dir.path(),
@@ -998,7 +1148,7 @@ mod tests {
         write(
             dir.path(),
             "sorted.json",
-            r#"{"apiVersion":"v1","items":[{"metadata":{"name":"a","namespace":"n"}},{"metadata":{"name":"b","namespace":"n"}}],"kind":"PodList","metadata":{}}"#,
+            r#"{"apiVersion":"v1","items":[{"metadata":{"name":"a","namespace":"n","labels":{"component":"jobmanager"}}},{"metadata":{"name":"b","namespace":"n","labels":{"flink-app":"b"}}}],"kind":"PodList","metadata":{}}"#,
         );
         write(
             dir.path(),
@@ -1008,7 +1158,7 @@ mod tests {
         write(
             dir.path(),
             "bad.yaml",
-            "apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: Pod, metadata: {name: p}, spec: {containers: 7}}\n",
+            "apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: Pod, metadata: {name: p, labels: {component: taskmanager}}, spec: {containers: 7}}\n",
         );
         let e = load(dir.path()).unwrap_err().to_string();
         assert!(e.contains("Pod p: spec.containers"), "{e}");
@@ -1017,6 +1167,46 @@ mod tests {
         assert_eq!(s.pods.len(), 2);
         assert_eq!((s.services.len(), s.config_maps.len()), (1, 1));
         assert!(s.holds("Pod"));
+    }
+
+    #[test]
+    fn pods_of_no_flink_cluster_are_left_out_before_they_are_decoded() {
+        let dir = tempfile::tempdir().unwrap();
+        // A pod of no Flink cluster that would not even decode (`containers: 7`): never decoded.
+        write(
+            dir.path(),
+            "pods.json",
+            r#"{"apiVersion":"v1","kind":"List","items":[
+              {"apiVersion":"v1","kind":"Pod","metadata":{"name":"web","namespace":"a","labels":{"app":"web"}},"spec":{"containers":7}},
+              {"apiVersion":"v1","kind":"Pod","metadata":{"name":"bare","namespace":"a"}},
+              {"apiVersion":"v1","kind":"Pod","metadata":{"name":"jm","namespace":"a","labels":{"app":"x","component":"jobmanager"}}},
+              {"apiVersion":"v1","kind":"Pod","metadata":{"name":"tm","namespace":"a","labels":{"app":"x","component":"taskmanager"}}},
+              {"apiVersion":"v1","kind":"Pod","metadata":{"name":"lyft","namespace":"a","labels":{"flink-app":"y"}}},
+              {"apiVersion":"v1","kind":"Pod","metadata":{"name":"op","namespace":"o","labels":{"app.kubernetes.io/name":"flink-kubernetes-operator"}}}
+            ]}"#,
+        );
+        let loaded = load_with(dir.path(), &LoadOptions::default()).unwrap();
+        let names = |pods: &[k8s_openapi::api::core::v1::Pod]| {
+            pods.iter()
+                .map(|p| p.metadata.name.clone().unwrap())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(names(&loaded.snapshot.pods), ["jm", "tm", "lyft"]);
+        assert_eq!(names(&loaded.snapshot.operator_pods), ["op"]);
+        assert!(loaded.snapshot.holds("Pod"));
+        let skipped = loaded.skipped.join("\n");
+        assert!(
+            skipped.contains("2 Pod(s) of no Flink cluster"),
+            "{skipped}"
+        );
+        // A bundle of nothing but such pods is read (and holds no Flink cluster), not refused.
+        fs::write(
+            dir.path().join("pods.json"),
+            r#"{"apiVersion":"v1","kind":"PodList","items":[{"metadata":{"name":"web","namespace":"a"}}]}"#,
+        )
+        .unwrap();
+        let s = load(dir.path()).unwrap();
+        assert!(s.pods.is_empty() && s.holds("Pod"));
     }
 
     #[test]
@@ -1115,6 +1305,47 @@ mod tests {
         assert_eq!(fs::read_dir(victim.path()).unwrap().count(), 0);
         let mode = fs::metadata(&out).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode, 0o700, "{mode:o}");
+    }
+
+    #[test]
+    fn an_interrupted_save_leaves_no_partial_folder_behind() {
+        let mut s = Snapshot::default();
+        for i in 0..3000 {
+            s.logs.insert(
+                LogKey::new("a", &format!("tm-{i}"), "flink-main-container", false),
+                "a line\n".repeat(100),
+            );
+        }
+        let parent = tempfile::tempdir().unwrap();
+        let out = parent.path().join("b");
+        let saves = Saves::new();
+        let result = std::thread::scope(|scope| {
+            let saving = scope.spawn(|| save_in(&s, &out, &saves));
+            let started = std::time::Instant::now();
+            while saves.partial().is_none() {
+                assert!(
+                    !saving.is_finished(),
+                    "the save ended before it was interrupted"
+                );
+                assert!(started.elapsed().as_secs() < 30, "the save never started");
+                std::thread::yield_now();
+            }
+            saves.interrupt(std::time::Duration::from_secs(30));
+            // Once interrupt returns, the folder is gone, though the save may not have returned.
+            let left: Vec<_> = fs::read_dir(parent.path()).unwrap().collect();
+            assert!(left.is_empty(), "{left:?}");
+            saving.join().unwrap()
+        });
+        match result {
+            Err(BundleError::Write { source, .. }) => {
+                assert_eq!(source.kind(), std::io::ErrorKind::Interrupted)
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(fs::read_dir(parent.path()).unwrap().count(), 0);
+        // Interrupted before it starts: nothing is written at all.
+        assert!(save_in(&s, &out, &saves).is_err());
+        assert_eq!(fs::read_dir(parent.path()).unwrap().count(), 0);
     }
 
     #[test]

@@ -51,7 +51,7 @@ pub async fn follow(
             opts.target.describe()
         ));
     }
-    let mut watch = watch_pods(&cluster.client, ns, &opts.target);
+    let (mut watch, restarts) = watch_pods(&cluster.client, ns, &opts.target);
     let (ended_tx, mut ended_rx) = mpsc::channel::<Ended>(256);
     let streams = Streams {
         client: cluster.client.clone(),
@@ -75,6 +75,11 @@ pub async fn follow(
         if let ControlFlow::Break(result) = follower.handle(event) {
             return result;
         }
+        for i in std::mem::take(&mut follower.restart) {
+            if let Some(r) = restarts.get(i) {
+                r.notify_one();
+            }
+        }
         follower.start_due(&streams);
     }
 }
@@ -85,7 +90,7 @@ enum Event {
     Watch(usize, Box<Result<watcher::Event<Pod>, watcher::Error>>),
     /// A stream task ended.
     Stream(Ended),
-    /// A stream's retry time, or the deadline of the first list, has come.
+    /// A stream's retry time, or the deadline of a list, has come.
     Tick,
     /// Ctrl-C, or nobody reads the output any more.
     Shutdown,
@@ -163,6 +168,11 @@ struct Follower {
     /// Until then: the first list must have come by this time.
     first_list_deadline: Instant,
     first_list_timeout: Duration,
+    /// Per selector, once its first list is done: when a list again (after the watch fell out of
+    /// the window) must have come, bounded as the first one is.
+    relist_deadlines: Vec<Option<Instant>>,
+    /// Selectors whose watch must start over (a list got no answer in time); the loop does it.
+    restart: Vec<usize>,
     watch_failures: u32,
     said_waiting: bool,
 }
@@ -196,6 +206,8 @@ impl Follower {
             synced: false,
             first_list_deadline: now + first_list_timeout,
             first_list_timeout,
+            relist_deadlines: vec![None; opts.target.selectors().len().max(1)],
+            restart: Vec::new(),
             watch_failures: 0,
             said_waiting: false,
         }
@@ -206,9 +218,12 @@ impl Follower {
         match event {
             Event::Watch(i, ev) => match *ev {
                 Ok(ev) => {
-                    self.watch_works();
+                    // `Init` comes before the list is asked for: it proves nothing yet.
+                    if !matches!(ev, watcher::Event::Init) {
+                        self.watch_works();
+                    }
                     match ev {
-                        watcher::Event::Init => self.pods.relist_started(i),
+                        watcher::Event::Init => self.on_list_started(i, Instant::now()),
                         watcher::Event::InitApply(pod) => self.on_pod_listed(i, pod),
                         watcher::Event::InitDone => self.on_list_done(i),
                         watcher::Event::Apply(pod) => self.on_pod_applied(i, pod),
@@ -242,6 +257,17 @@ impl Follower {
 
     // -------------------------------------------------------------------------------- the pods
 
+    /// A watch starts a list: the first, or again after the watch fell out of the window (410
+    /// Gone). Either must come within the first list's bound.
+    fn on_list_started(&mut self, i: usize, now: Instant) {
+        self.pods.relist_started(i);
+        if self.pods.is_listed(i) {
+            if let Some(d) = self.relist_deadlines.get_mut(i) {
+                *d = Some(now + self.first_list_timeout);
+            }
+        }
+    }
+
     /// A pod in a watch's (re)list.
     fn on_pod_listed(&mut self, i: usize, pod: Pod) {
         if self.opts.target.keeps(&pod) {
@@ -253,6 +279,9 @@ impl Follower {
     /// watch had fallen behind and listed again): the pods missing from the new list went away
     /// meanwhile, the others may have changed.
     fn on_list_done(&mut self, i: usize) {
+        if let Some(d) = self.relist_deadlines.get_mut(i) {
+            *d = None;
+        }
         let (before, now) = self.pods.relisted(i);
         if !self.synced {
             if self.pods.all_listed() {
@@ -480,15 +509,29 @@ impl Follower {
         ControlFlow::Continue(())
     }
 
-    /// A timer fired: the first list is late, or a stream is due again (started after the event).
+    /// A timer fired: the first list is late (the run ends), a later list is late (its watch
+    /// starts over, said once as a watch failure is, the open streams go on), or a stream is due
+    /// again (started after the event).
     fn on_tick(&mut self, now: Instant) -> ControlFlow<Result<i32, Error>> {
+        let late = format!(
+            "list pods in {}: no answer within {}s",
+            self.list_scope,
+            self.first_list_timeout.as_secs()
+        );
         if !self.synced && now >= self.first_list_deadline {
             self.tracker.abort_all();
-            return ControlFlow::Break(Err(Error::Incomplete(format!(
-                "list pods in {}: no answer within {}s",
-                self.list_scope,
-                self.first_list_timeout.as_secs()
-            ))));
+            return ControlFlow::Break(Err(Error::Incomplete(late)));
+        }
+        for (i, deadline) in self.relist_deadlines.iter_mut().enumerate() {
+            if deadline.is_some_and(|d| now >= d) {
+                *deadline = None;
+                self.restart.push(i);
+                self.watch_failures += 1;
+                if self.watch_failures == 1 {
+                    self.notices
+                        .warn(format!("{late}; still following what is open, retrying"));
+                }
+            }
         }
         ControlFlow::Continue(())
     }
@@ -500,10 +543,16 @@ impl Follower {
     }
 
     /// When the loop must wake up if nothing else happens: the next retry of a stream, or the
-    /// first list's deadline.
+    /// deadline of a list.
     fn next_wakeup(&self) -> Option<Instant> {
         let deadline = (!self.synced).then_some(self.first_list_deadline);
-        self.tracker.next_retry().into_iter().chain(deadline).min()
+        let relists = self.relist_deadlines.iter().flatten().copied();
+        self.tracker
+            .next_retry()
+            .into_iter()
+            .chain(deadline)
+            .chain(relists)
+            .min()
     }
 
     fn due(&mut self, now: Instant) -> Vec<Start> {

@@ -12,7 +12,9 @@ use kube::api::{Api, ApiResource, DynamicObject, ListParams};
 use kube::core::GroupVersionKind;
 use kube::runtime::{watcher, WatchStreamExt};
 use std::collections::HashSet;
+use std::sync::Arc;
 use std::time::Duration;
+use tokio::sync::Notify;
 
 const PAGE: u32 = 500;
 
@@ -57,27 +59,56 @@ fn request_error(verb: &str, selector: &str, scope: &str, e: kube::Error) -> Lis
     }
 }
 
+/// One event of the watch of the `usize`th selector.
+pub(super) type WatchEvent = (usize, Result<watcher::Event<Pod>, watcher::Error>);
+
 /// The pods of every selector of `target`, watched: one kube watcher per selector (it lists in
 /// pages, watches from the list's resourceVersion, lists again when the watch falls out of the
 /// window, and backs off on errors), merged; each event comes with the index of its selector in
-/// `target.selectors()`.
+/// `target.selectors()`. Notifying a selector's handle (the second value) drops its watcher and
+/// starts a new one: a list that gets no answer is given up that way.
 pub(super) fn watch_pods(
     client: &kube::Client,
     ns: Option<&str>,
     target: &Target,
-) -> impl Stream<Item = (usize, Result<watcher::Event<Pod>, watcher::Error>)> + Send + Unpin {
+) -> (
+    impl Stream<Item = WatchEvent> + Send + Unpin,
+    Vec<Arc<Notify>>,
+) {
     let api: Api<Pod> = match ns {
         Some(ns) => Api::namespaced(client.clone(), ns),
         None => Api::all(client.clone()),
     };
-    let watches = target.selectors().into_iter().enumerate().map(|(i, sel)| {
-        let config = watcher::Config::default().labels(&sel).page_size(PAGE);
-        watcher(api.clone(), config)
-            .default_backoff()
-            .map(move |ev| (i, ev))
+    let mut restarts = Vec::new();
+    let watches: Vec<_> = target
+        .selectors()
+        .into_iter()
+        .enumerate()
+        .map(|(i, sel)| {
+            let config = watcher::Config::default().labels(&sel).page_size(PAGE);
+            let api = api.clone();
+            let make = move || {
+                watcher(api.clone(), config.clone())
+                    .default_backoff()
+                    .boxed()
+            };
+            let restart = Arc::new(Notify::new());
+            restarts.push(restart.clone());
+            futures::stream::unfold(
+                (make(), make, restart),
+                move |(mut w, make, restart)| async move {
+                    loop {
+                        tokio::select! {
+                            ev = w.next() => return ev.map(|ev| ((i, ev), (w, make, restart))),
+                            () = restart.notified() => w = make(),
+                        }
+                    }
+                },
+            )
             .boxed()
-    });
-    futures::stream::select_all(watches)
+        })
+        .collect();
+    (futures::stream::select_all(watches), restarts)
 }
 
 /// What a watcher's error means to the person; None when it needs no word: the watch fell out of

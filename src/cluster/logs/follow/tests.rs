@@ -225,6 +225,60 @@ fn a_relist_says_what_went_away_meanwhile_and_follows_what_came() {
 }
 
 #[test]
+fn a_list_again_after_410_gone_is_bounded_as_the_first_and_its_watch_starts_over() {
+    let mut f = follower(10);
+    first_list(
+        &mut f,
+        vec![running_pod("jm", JM, 0), running_pod("tm-1", TM, 0)],
+    );
+    assert_eq!(f.next_wakeup(), None);
+    let expired = || {
+        watcher::Error::WatchError(
+            Status::failure("too old resource version", "Expired")
+                .with_code(410)
+                .boxed(),
+        )
+    };
+    for round in 0..2 {
+        assert!(f
+            .handle(Event::Watch(0, Box::new(Err(expired()))))
+            .is_continue());
+        // The watcher lists again, and the server never answers.
+        watch(&mut f, 0, Init);
+        let deadline = f.relist_deadlines[0].expect("a list again has a deadline");
+        assert_eq!(f.next_wakeup(), Some(deadline));
+        assert!(f.on_tick(deadline - Duration::from_secs(1)).is_continue());
+        assert!(f.restart.is_empty());
+        assert!(f.on_tick(deadline).is_continue(), "the run goes on");
+        assert_eq!(std::mem::take(&mut f.restart), vec![0], "round {round}");
+        assert_eq!(f.next_wakeup(), None);
+        assert_eq!(followed(&f), vec!["jm", "tm-1"], "the streams go on");
+    }
+    assert_eq!(
+        said_with(
+            &f,
+            "warning: list pods in namespace ns: no answer within 30s; still following what is open, retrying"
+        ),
+        1,
+        "{:?}",
+        said(&f)
+    );
+    // The new watch lists in time: what changed meanwhile is followed.
+    watch(&mut f, 0, Init);
+    watch(&mut f, 0, InitApply(running_pod("jm", JM, 0)));
+    watch(&mut f, 0, InitApply(running_pod("tm-2", TM, 0)));
+    watch(&mut f, 0, InitDone);
+    assert_eq!(f.next_wakeup(), None);
+    assert_eq!(followed(&f), vec!["jm", "tm-2"]);
+    assert_eq!(
+        said_with(&f, "watching pods works again after 2 failure(s)"),
+        1,
+        "{:?}",
+        said(&f)
+    );
+}
+
+#[test]
 fn watch_errors_end_the_run_before_the_first_list_and_are_said_once_after() {
     let forbidden = watcher::Error::InitialListFailed(api_error(403, "pods is forbidden"));
     match follower(10).handle(Event::Watch(1, Box::new(Err(forbidden)))) {
