@@ -23,7 +23,6 @@ const PLUGIN: &str = env!("CARGO_BIN_EXE_kubectl-flink");
 /// The test fails when the bundles say otherwise (a cause covered now, or a new one not covered),
 /// so this list is the coverage report.
 const NOT_COVERED: &[(&str, &str)] = &[
-    ("real-native-default-sa FLK501 rbac_forbidden Pod/orders-6bbcc77-rthsq", "native mode without the operator: the JobManager's account is the Flink client's kubernetes.service-account, set at the next run-application; the remedy makes the account and its Role, and no patch can move the running pods to it"),
     // The remedy needs what only the cluster or a person has.
     ("install-blank-cabundle FLK013 webhook_cert_invalid MutatingWebhookConfiguration/flink-operator-install-blankca-op-webhook-configuration", "the caBundle is read from the Secret when the command runs ($CA)"),
     ("install-blank-cabundle FLK013 webhook_cert_invalid ValidatingWebhookConfiguration/flink-operator-install-blankca-op-webhook-configuration", "the caBundle is read from the Secret when the command runs ($CA)"),

@@ -1,4 +1,8 @@
 # shellcheck shell=bash
 NAMESPACE=analytics
 DESCRIPTION="job.jarURI names a jar that is not in the image"
-settled() { containers_restarted analytics component=jobmanager 2 flink-main-container; }
+# Settled: the operator has seen the crash loop (its status no longer waits on a deployment).
+settled() {
+  containers_restarted analytics component=jobmanager 2 flink-main-container \
+    && [[ $(kubectl -n analytics get flinkdeployment orders -o jsonpath='{.status.jobManagerDeploymentStatus}') == ERROR ]]
+}
