@@ -396,61 +396,40 @@ impl Worker {
             let spec = c.spec.clone();
             let fp = c.field_path();
             let mut kill: Option<String> = None;
-            if let Some(t) = c.startup.as_mut().filter(|t| !t.ok) {
-                if now >= t.next_at {
-                    t.next_at = now + t.period();
-                    let r = probe::run(&t.probe, &spec, &pod_ip, pid).await;
-                    t.record(r.is_ok());
-                    if let Err(out) = r {
-                        events.push((
-                            fp.clone(),
-                            WARNING,
-                            "Unhealthy",
-                            format!("Startup probe failed: {out}"),
+            // The probes that run now: startup until it passes, then readiness and liveness.
+            let trackers: Vec<(&'static str, &mut Tracker)> =
+                match c.startup.as_mut().filter(|t| !t.ok) {
+                    Some(t) => vec![("Startup", t)],
+                    None => [
+                        ("Readiness", c.readiness.as_mut()),
+                        ("Liveness", c.liveness.as_mut()),
+                    ]
+                    .into_iter()
+                    .filter_map(|(which, t)| Some((which, t?)))
+                    .collect(),
+                };
+            for (which, t) in trackers {
+                if now < t.next_at {
+                    continue;
+                }
+                t.next_at = now + t.period();
+                let r = probe::run(&t.probe, &spec, &pod_ip, pid).await;
+                t.record(r.is_ok());
+                if let Err(out) = r {
+                    events.push((
+                        fp.clone(),
+                        WARNING,
+                        "Unhealthy",
+                        format!("{which} probe failed: {out}"),
+                    ));
+                    // A failed readiness probe only makes the container unready; the others
+                    // restart it (kubelet's "failed liveness/startup probe, will be restarted").
+                    if which != "Readiness" && t.failed_out() {
+                        kill = Some(format!(
+                            "Container {} failed {} probe, will be restarted",
+                            spec.name,
+                            which.to_lowercase()
                         ));
-                        if t.failed_out() {
-                            kill = Some(format!(
-                                "Container {} failed startup probe, will be restarted",
-                                spec.name
-                            ));
-                        }
-                    }
-                }
-            } else {
-                if let Some(t) = c.readiness.as_mut() {
-                    if now >= t.next_at {
-                        t.next_at = now + t.period();
-                        let r = probe::run(&t.probe, &spec, &pod_ip, pid).await;
-                        t.record(r.is_ok());
-                        if let Err(out) = r {
-                            events.push((
-                                fp.clone(),
-                                WARNING,
-                                "Unhealthy",
-                                format!("Readiness probe failed: {out}"),
-                            ));
-                        }
-                    }
-                }
-                if let Some(t) = c.liveness.as_mut() {
-                    if now >= t.next_at {
-                        t.next_at = now + t.period();
-                        let r = probe::run(&t.probe, &spec, &pod_ip, pid).await;
-                        t.record(r.is_ok());
-                        if let Err(out) = r {
-                            events.push((
-                                fp.clone(),
-                                WARNING,
-                                "Unhealthy",
-                                format!("Liveness probe failed: {out}"),
-                            ));
-                            if t.failed_out() {
-                                kill = Some(format!(
-                                    "Container {} failed liveness probe, will be restarted",
-                                    spec.name
-                                ));
-                            }
-                        }
                     }
                 }
             }
