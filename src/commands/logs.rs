@@ -432,6 +432,18 @@ impl LineFormat for Printer {
                 return;
             }
         }
+        // What is printed never holds a secret (the masker every output uses) and, on a
+        // terminal's formats, no control sequence but colour.
+        let redacted = signatures::redact::redact(text);
+        let text = if self.json {
+            redacted
+        } else {
+            match crate::render::terminal::safe(&redacted, self.color) {
+                std::borrow::Cow::Borrowed(_) => redacted,
+                std::borrow::Cow::Owned(s) => std::borrow::Cow::Owned(s),
+            }
+        };
+        let text = text.as_ref();
         let signature = if self.json || self.highlight {
             signatures::catalogue()
                 .match_line(text, 0)
@@ -577,6 +589,31 @@ mod tests {
         };
         assert!(render(&all_ns, &spec(false), None, "x")
             .starts_with("analytics/orders-5d8f9c7b6d-x7k2p/"));
+    }
+
+    #[test]
+    fn printed_lines_hold_no_secret_and_no_terminal_sequence_but_colour() {
+        let p = printer();
+        let out = render(
+            &p,
+            &spec(false),
+            None,
+            "jdbc:postgresql://db/orders?user=app&password=hunter2 \x1b]0;pwned\x07\x1b[2J",
+        );
+        assert!(!out.contains("hunter2"), "{out}");
+        assert!(!out.contains('\x1b') && !out.contains('\x07'), "{out:?}");
+        let coloured = Printer {
+            color: true,
+            ..printer()
+        };
+        let out = render(&coloured, &spec(false), None, "\x1b[33mWARN\x1b[m ok");
+        assert!(out.contains("\x1b[33mWARN\x1b[m ok"), "{out:?}");
+        let json = Printer {
+            json: true,
+            ..printer()
+        };
+        let out = render(&json, &spec(false), None, "password=hunter2");
+        assert!(!out.contains("hunter2"), "{out}");
     }
 
     #[test]

@@ -7,6 +7,7 @@ pub mod json;
 pub mod markdown;
 pub mod style;
 pub mod table;
+pub mod terminal;
 pub(crate) mod text;
 
 use crate::finding::{Finding, ObjectRef};
