@@ -229,6 +229,9 @@ fn check_session_job(snapshot: &Snapshot, index: &Index, sj: &FlinkSessionJob) -
     let mut f = build(
         snapshot, index, &view, &problems, first, cluster, &jm_pods, group,
     );
+    if let Some(uri) = sj.spec.job.as_ref().and_then(|j| j.jar_uri.as_deref()) {
+        f = artifact_unreachable(f, &view, uri);
+    }
     if let Some(d) = sj.spec.deployment_name.as_deref() {
         let fds_read = !snapshot
             .gaps
@@ -705,6 +708,46 @@ fn fix(
     format!("{specific}{root}{redeploy}")
 }
 
+/// The operator fetches a session job's jar itself (to upload it to the session cluster): an
+/// error naming the jarURI's host as unknown or unreachable is the artifact's, not Flink's
+/// (operator 1.7.0 in the lab: `UnknownHostException: <host>` for an http jarURI nobody serves).
+fn artifact_unreachable(f: Finding, v: &View, uri: &str) -> Finding {
+    let Some(host) = uri
+        .split_once("://")
+        .map(|(_, rest)| rest.split(['/', ':']).next().unwrap_or(""))
+        .filter(|h| !h.is_empty())
+    else {
+        return f;
+    };
+    let error = v.error.unwrap_or("");
+    let refused = [
+        "UnknownHostException",
+        "ConnectException",
+        "NoRouteToHostException",
+        "SocketTimeoutException",
+    ];
+    if !error.contains(host) || !refused.iter().any(|e| error.contains(e)) {
+        return f;
+    }
+    let (ns, name) = (v.ns, v.name);
+    let mut f = f.severity(Severity::Critical).evidence(format!(
+        "spec.job.jarURI: {uri}: the operator could not reach {host} to fetch the jar"
+    ));
+    f.category = Category::JobJarNotFound;
+    f.layer = Category::JobJarNotFound.layer();
+    f.title = format!(
+        "the operator cannot fetch the session job's jar: {host} is unknown or unreachable"
+    );
+    // No command: only a person knows where the jar is really served.
+    f.fix(format!(
+        "The operator downloads spec.job.jarURI itself, from its own pod, before it submits the job \
+         to the session cluster. Make {uri} reachable from the operator's pod (the host's DNS name, \
+         its port, a proxy), or point jarURI at where the jar is served, in FlinkSessionJob \
+         {name} (namespace {ns}):\n\n\
+         spec:\n  job:\n    jarURI: https://<where the jar is served>/orders-job.jar"
+    ))
+}
+
 /// `container=C pod=P_NS(UID)` from a back-off message: (container, pod, namespace).
 fn failed_container(message: &str) -> Option<(String, String, String)> {
     static RE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
@@ -1017,6 +1060,33 @@ message: "[flink-main-container] CrashLoop - back-off 5m0s restarting failed con
             .iter()
             .any(|e| e.contains("spec.serviceAccount is set now (flink)")));
         assert!(!f.fix.contains("kind: ServiceAccount"), "{}", f.fix);
+    }
+
+    #[test]
+    fn a_session_job_jar_the_operator_cannot_fetch_is_the_jar_s_problem() {
+        // Recorded by the reality lab: operator 1.7.0, jarURI on a host nobody serves.
+        let s = crate::snapshot::bundle::load(std::path::Path::new(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/scenarios/real-session-job-jar-missing"
+        )))
+        .unwrap();
+        let f = run(&FlinkResourceStatus, &s);
+        let f = f
+            .iter()
+            .find(|f| f.object.kind == "FlinkSessionJob")
+            .expect("a finding on the session job");
+        assert_eq!(f.category, Category::JobJarNotFound);
+        assert_eq!(f.severity, Severity::Critical);
+        assert!(
+            f.title.contains("artifacts.analytics.svc.cluster.local"),
+            "{}",
+            f.title
+        );
+        assert!(
+            f.fix.contains("jarURI: https://<where the jar is served>"),
+            "{}",
+            f.fix
+        );
     }
 
     #[test]
