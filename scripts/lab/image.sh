@@ -48,8 +48,8 @@ JSON
 build_flink() { # version
   local v=$1 jars=$CACHE/jars/flink-$1 img=$IMAGES/flink-$1 stamp f
   resolve "$HERE/images/flink/pom.xml" flink.version "$v" "$jars"
-  if [[ ! -f $jars/job/lab-job.jar ]]; then
-    mkdir -p "$jars/job/classes"
+  if [[ ! -f $jars/job/lab-job.jar || $HERE/job/LabJob.java -nt $jars/job/lab-job.jar ]]; then
+    rm -rf "$jars/job/classes"; mkdir -p "$jars/job/classes"
     javac -nowarn -d "$jars/job/classes" -cp "$jars/lib/*" "$HERE/job/LabJob.java" >&2
     jar --create --file "$jars/job/lab-job.jar" --main-class lab.LabJob -C "$jars/job/classes" . >&2
   fi
