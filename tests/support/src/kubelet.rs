@@ -63,6 +63,47 @@ impl Reply {
     }
 }
 
+/// The TLS side of a kubelet's server: the serving certificate and key (PEM files), HTTP/1.1.
+pub fn tls_acceptor(cert: &Path, key: &Path) -> Result<TlsAcceptor, String> {
+    use rustls_pki_types::pem::PemObject;
+    use rustls_pki_types::{CertificateDer, PrivateKeyDer};
+    let certs = CertificateDer::pem_file_iter(cert)
+        .and_then(|it| it.collect::<Result<Vec<_>, _>>())
+        .map_err(|e| format!("read {}: {e}", cert.display()))?;
+    let key =
+        PrivateKeyDer::from_pem_file(key).map_err(|e| format!("read {}: {e}", key.display()))?;
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let mut config = rustls::ServerConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .map_err(|e| e.to_string())?
+        .with_no_client_auth()
+        .with_single_cert(certs, key)
+        .map_err(|e| format!("serving certificate: {e}"))?;
+    config.alpn_protocols = vec![b"http/1.1".to_vec()];
+    Ok(TlsAcceptor::from(Arc::new(config)))
+}
+
+/// The file every answered request is appended to (`--request-log`), shared by the connections.
+pub fn request_log(path: Option<&Path>) -> Result<Option<Arc<Mutex<std::fs::File>>>, String> {
+    path.map(|p| {
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(p)
+            .map(|f| Arc::new(Mutex::new(f)))
+            .map_err(|e| format!("open {}: {e}", p.display()))
+    })
+    .transpose()
+}
+
+/// Announces the bound port: written atomically, so a reader never sees a half-written number.
+pub fn write_port_file(path: &Path, port: u16) -> Result<(), String> {
+    let tmp = path.with_extension("tmp");
+    std::fs::write(&tmp, format!("{port}\n"))
+        .map_err(|e| format!("write {}: {e}", tmp.display()))?;
+    std::fs::rename(&tmp, path).map_err(|e| format!("write {}: {e}", path.display()))
+}
+
 pub fn parse_target(target: &str) -> Result<Route, Reply> {
     let (path, query) = target.split_once('?').unwrap_or((target, ""));
     let segments: Vec<String> = path

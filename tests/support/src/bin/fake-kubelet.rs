@@ -7,11 +7,9 @@
 
 use kubectl_flink_test_support::args::Args;
 use kubectl_flink_test_support::kubelet;
-use rustls_pki_types::pem::PemObject;
-use rustls_pki_types::{CertificateDer, PrivateKeyDer};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 const USAGE: &str = "usage: fake-kubelet --root DIR --cert FILE --key FILE --port-file FILE [--address 127.0.0.1] [--port 0] [--request-log FILE]";
 
@@ -56,31 +54,8 @@ fn run() -> Result<(), String> {
         .parse()
         .map_err(|_| "--port: not a port number")?;
 
-    let certs = CertificateDer::pem_file_iter(&cert)
-        .and_then(|it| it.collect::<Result<Vec<_>, _>>())
-        .map_err(|e| format!("read {}: {e}", cert.display()))?;
-    let key =
-        PrivateKeyDer::from_pem_file(&key).map_err(|e| format!("read {}: {e}", key.display()))?;
-    let provider = Arc::new(rustls::crypto::ring::default_provider());
-    let mut config = rustls::ServerConfig::builder_with_provider(provider)
-        .with_safe_default_protocol_versions()
-        .map_err(|e| e.to_string())?
-        .with_no_client_auth()
-        .with_single_cert(certs, key)
-        .map_err(|e| format!("serving certificate: {e}"))?;
-    config.alpn_protocols = vec![b"http/1.1".to_vec()];
-    let acceptor = tokio_rustls::TlsAcceptor::from(Arc::new(config));
-
-    let request_log = match args.value("request-log") {
-        Some(p) => Some(Arc::new(Mutex::new(
-            std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(p)
-                .map_err(|e| format!("open {p}: {e}"))?,
-        ))),
-        None => None,
-    };
+    let acceptor = kubelet::tls_acceptor(&cert, &key)?;
+    let request_log = kubelet::request_log(args.value("request-log").map(std::path::Path::new))?;
 
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -92,12 +67,7 @@ fn run() -> Result<(), String> {
             .await
             .map_err(|e| format!("listen on {address}:{port}: {e}"))?;
         let bound = listener.local_addr().map_err(|e| e.to_string())?.port();
-        // Written atomically, so a reader never sees a half-written number.
-        let tmp = port_file.with_extension("tmp");
-        std::fs::write(&tmp, format!("{bound}\n"))
-            .map_err(|e| format!("write {}: {e}", tmp.display()))?;
-        std::fs::rename(&tmp, &port_file)
-            .map_err(|e| format!("write {}: {e}", port_file.display()))?;
+        kubelet::write_port_file(&port_file, bound)?;
         eprintln!(
             "fake-kubelet: serving {} on https://{address}:{bound}",
             root.display()

@@ -33,8 +33,6 @@ use futures::StreamExt;
 use k8s_openapi::api::core::v1::{Node, Pod, Service};
 use kube::api::{Api, Patch, PatchParams};
 use kube::runtime::{reflector, watcher, WatchStreamExt};
-use rustls_pki_types::pem::PemObject;
-use rustls_pki_types::{CertificateDer, PrivateKeyDer};
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -173,30 +171,8 @@ pub fn main(argv: Vec<String>) -> Result<(), String> {
     for d in [&o.root, &o.state] {
         std::fs::create_dir_all(d).map_err(|e| format!("create {}: {e}", d.display()))?;
     }
-    let certs = CertificateDer::pem_file_iter(&o.cert)
-        .and_then(|it| it.collect::<Result<Vec<_>, _>>())
-        .map_err(|e| format!("read {}: {e}", o.cert.display()))?;
-    let key = PrivateKeyDer::from_pem_file(&o.key)
-        .map_err(|e| format!("read {}: {e}", o.key.display()))?;
-    let provider = Arc::new(rustls::crypto::ring::default_provider());
-    let mut tls = rustls::ServerConfig::builder_with_provider(provider)
-        .with_safe_default_protocol_versions()
-        .map_err(|e| e.to_string())?
-        .with_no_client_auth()
-        .with_single_cert(certs, key)
-        .map_err(|e| format!("serving certificate: {e}"))?;
-    tls.alpn_protocols = vec![b"http/1.1".to_vec()];
-    let acceptor = tokio_rustls::TlsAcceptor::from(Arc::new(tls));
-    let request_log = match &o.request_log {
-        Some(p) => Some(Arc::new(Mutex::new(
-            std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(p)
-                .map_err(|e| format!("open {}: {e}", p.display()))?,
-        ))),
-        None => None,
-    };
+    let acceptor = crate::kubelet::tls_acceptor(&o.cert, &o.key)?;
+    let request_log = crate::kubelet::request_log(o.request_log.as_deref())?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -274,11 +250,7 @@ async fn run(
         request_log,
     ));
     tokio::spawn(heartbeat(client.clone(), o.node.clone()));
-    let tmp = o.port_file.with_extension("tmp");
-    std::fs::write(&tmp, format!("{bound}\n"))
-        .map_err(|e| format!("write {}: {e}", tmp.display()))?;
-    std::fs::rename(&tmp, &o.port_file)
-        .map_err(|e| format!("write {}: {e}", o.port_file.display()))?;
+    crate::kubelet::write_port_file(&o.port_file, bound)?;
     eprintln!(
         "lab-kubelet: node {} serving {} on https://{}:{bound}",
         o.node,
