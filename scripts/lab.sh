@@ -63,6 +63,22 @@ wait_for() { # timeout condition
   return 1
 }
 
+# Flink's native application mode without the operator, as a user starts it: namespace NS, then
+# the Flink client of the scenario's release (`run-application`; 2.x has only `run --target`),
+# with the release's image and the lab's job jar. The JobManager runs as the namespace's default
+# ServiceAccount, the client's default for kubernetes.service-account.
+native_application() { # ns cluster-id
+  local action=(run-application)
+  [[ $FLINK_VERSION == 1.* ]] || action=(run)
+  kubectl create namespace "$1" >/dev/null
+  flink_client "${action[@]}" --target kubernetes-application \
+    -Dkubernetes.namespace="$1" -Dkubernetes.cluster-id="$2" \
+    -Dkubernetes.container.image.ref="flink:${FLINK_VERSION%.*}" \
+    -Djobmanager.memory.process.size=1024m -Dtaskmanager.memory.process.size=1024m \
+    local:///opt/flink/usrlib/lab-job.jar >"$KUBE_HARNESS_DIR/flink-client.log" 2>&1 \
+    || { tail -n 20 "$KUBE_HARNESS_DIR/flink-client.log" >&2; return 1; }
+}
+
 # --- figures -----------------------------------------------------------------------------------------
 
 # Total RSS (MB) of the cluster's processes and everything they started (pods run in lab-kubelet's
@@ -166,9 +182,9 @@ cmd_run() {
         echo "manifests applied: |"
         sed 's/^/  /' "$scen/manifests.yaml"
       fi
-      if declare -f apply | grep -q flink_client; then
-        echo "applied with the Flink client: |"
-        declare -f apply | sed 's/^/  /'
+      if declare -f apply | grep -q native_application; then
+        echo "applied with the Flink client $FLINK_VERSION: |"
+        declare -f apply native_application | sed 's/^/  /'
       fi
     } >"$out.tmp/provenance.txt"
     [[ -f $out/expect.txt ]] && cp "$out/expect.txt" "$out.tmp/expect.txt"
