@@ -636,7 +636,7 @@ fn fix(
                 "The operator's validator rejected the spec and keeps running the last valid one: \"{}\". {}\n\n\
                  The operator validates again as soon as the spec changes.",
                 one_line(msg),
-                match fd.filter(|_| msg.contains("spec.serviceAccount must be defined")) {
+                match fd.filter(|_| msg.contains(SERVICE_ACCOUNT_REQUIRED)) {
                     Some(d) => service_account_fix(snapshot, index, d),
                     None => validation_fix(msg, ns, name, kind, fd),
                 }
@@ -760,6 +760,10 @@ fn failed_container(message: &str) -> Option<(String, String, String)> {
     Some((m["c"].to_string(), m["p"].to_string(), m["ns"].to_string()))
 }
 
+/// DefaultValidator's refusal of a FlinkDeployment without an account
+/// (apache/flink-kubernetes-operator@release-1.15.0, also 1.7.0): only FlinkDeployments get it.
+const SERVICE_ACCOUNT_REQUIRED: &str = "spec.serviceAccount must be defined";
+
 /// What shows that the spec changed since the operator's validator refused it: the operator has
 /// not observed the current generation yet, or the field the message asks for is set now.
 fn validated_spec_changed(fd: &FlinkDeployment, msg: &str) -> Option<String> {
@@ -773,7 +777,7 @@ fn validated_spec_changed(fd: &FlinkDeployment, msg: &str) -> Option<String> {
         }
     }
     match fd.spec.service_account.as_deref() {
-        Some(sa) if !sa.is_empty() && msg.contains("spec.serviceAccount must be defined") => {
+        Some(sa) if !sa.is_empty() && msg.contains(SERVICE_ACCOUNT_REQUIRED) => {
             Some(format!("spec.serviceAccount is set now ({sa})"))
         }
         _ => None,
@@ -828,12 +832,6 @@ fn validation_fix(
     kind: &str,
     fd: Option<&FlinkDeployment>,
 ) -> String {
-    if msg.contains("spec.serviceAccount must be defined") {
-        return format!(
-            "Name the ServiceAccount the JobManager runs as (the Helm chart's jobServiceAccount is `flink`):\n\n  \
-             kubectl patch {kind} {name} -n {ns} --type=merge -p '{{\"spec\":{{\"serviceAccount\":\"flink\"}}}}'"
-        );
-    }
     if msg.contains("Flink Version must be defined")
         || (msg.contains("Flink version") && msg.contains("not supported"))
     {
