@@ -8,7 +8,8 @@
 #
 # Env: RUNS (default 3, the median is reported), BENCH_PROFILE=debug|release (default debug: the
 # plugin binary under test; a release build takes long on 2 cores), KEEP_OUTPUT=1 keeps the
-# namespace, the outputs and the stderr of each tool.
+# namespace, the outputs and the stderr of each tool, STERN=path/to/stern adds stern to the
+# tools (scripts/bench-peers.sh builds it at its pinned version and sets it).
 # Without a running test cluster (KUBE_HARNESS_DIR), it starts one for the run and stops it after.
 set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -28,10 +29,10 @@ log() { printf 'bench-logs: %s\n' "$*" >&2; }
 
 if [[ $PROFILE == release ]]; then
   (cd "$REPO" && cargo build -q --release --bin kubectl-flink) >&2
-  PLUGIN=$REPO/target/release/kubectl-flink
+  PLUGIN=${CARGO_TARGET_DIR:-$REPO/target}/release/kubectl-flink
 else
   (cd "$REPO" && cargo build -q --bin kubectl-flink) >&2
-  PLUGIN=$REPO/target/debug/kubectl-flink
+  PLUGIN=${CARGO_TARGET_DIR:-$REPO/target}/debug/kubectl-flink
 fi
 KUBECTL=$KUBE_HARNESS_KUBECTL
 [[ -x /usr/bin/time ]] || { log "needs GNU time at /usr/bin/time"; exit 1; }
@@ -122,6 +123,7 @@ median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
 declare -A SECS RSS LINES_OUT BYTES_OUT CPU S R C
 TOOLS=(kubectl flink flink_highlight flink_json)
+[[ -n ${STERN:-} ]] && TOOLS=(stern "${TOOLS[@]}")
 set_cmd() { # name -> CMD, the command line as an array
   local sel=(logs -n "$NS" -l app=bench --tail=-1 --max-log-requests "$PODS")
   case $1 in
@@ -129,6 +131,9 @@ set_cmd() { # name -> CMD, the command line as an array
     flink) CMD=("$PLUGIN" --kubeconfig "$KUBECONFIG_E2E" "${sel[@]}") ;;
     flink_highlight) CMD=("$PLUGIN" --kubeconfig "$KUBECONFIG_E2E" "${sel[@]}" --highlight) ;;
     flink_json) CMD=("$PLUGIN" --kubeconfig "$KUBECONFIG_E2E" -o json "${sel[@]}") ;;
+    # stern's own flags (stern/stern@v1.33.0:cmd/cmd.go): every line from the start, then exit.
+    stern) CMD=("$STERN" --kubeconfig "$KUBECONFIG_E2E" -n "$NS" -l app=bench --tail=-1 --no-follow
+      --max-log-requests "$PODS" --color never) ;;
   esac
 }
 
@@ -159,11 +164,16 @@ printf '%-32s %8s %10s %7s %9s %11s %9s\n' tool seconds lines/s MB/s "RSS MiB" "
 for name in "${TOOLS[@]}"; do
   awk -v n="$name" -v s="${SECS[$name]}" -v r="${RSS[$name]}" -v l="${LINES_OUT[$name]}" -v b="$BYTES" -v c="${CPU[$name]}" 'BEGIN {
     label = n; if (n == "kubectl") label = "kubectl logs --prefix"; else if (n == "flink") label = "kubectl flink logs";
+    else if (n == "stern") label = "stern --no-follow";
     else if (n == "flink_highlight") label = "kubectl flink logs --highlight"; else label = "kubectl flink logs -o json";
     printf "%-32s %8.2f %10.0f %7.1f %9.1f %11.2f %9d\n", label, s, l / s, b / s / 1e6, r / 1024, c, l }'
 done
 awk -v ks="${SECS[kubectl]}" -v fs="${SECS[flink]}" -v kr="${RSS[kubectl]}" -v fr="${RSS[flink]}" -v kc="${CPU[kubectl]}" -v fc="${CPU[flink]}" 'BEGIN {
   printf "\nratio (kubectl flink / kubectl): throughput %.2fx, peak RSS %.2fx, client CPU %.2fx\n", ks / fs, fr / kr, fc / kc }'
+if [[ -n ${STERN:-} ]]; then
+  awk -v ss="${SECS[stern]}" -v fs="${SECS[flink]}" -v sr="${RSS[stern]}" -v fr="${RSS[flink]}" -v sc="${CPU[stern]}" -v fc="${CPU[flink]}" 'BEGIN {
+    printf "ratio (kubectl flink / stern): throughput %.2fx, peak RSS %.2fx, client CPU %.2fx\n", ss / fs, fr / sr, fc / sc }'
+fi
 if [[ ${LINES_OUT[flink]} -ne $TOTAL_LINES || ${LINES_OUT[kubectl]} -ne $TOTAL_LINES ]]; then
   log "warning: expected $TOTAL_LINES lines; kubectl printed ${LINES_OUT[kubectl]}, kubectl flink ${LINES_OUT[flink]}"
 fi

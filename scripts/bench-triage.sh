@@ -10,7 +10,9 @@
 # `grep -E` with those literals as one alternation.
 #
 # Env: BIN=path/to/kubectl-flink (default target/debug/kubectl-flink, built if missing; a debug
-# build is much slower than a release build, say which one you measured), KEEP=1 keeps the log.
+# build is much slower than a release build, say which one you measured), KEEP=1 keeps the log,
+# RG=path/to/rg adds ripgrep with the same literals and alternation (scripts/bench-peers.sh builds
+# it at its pinned version and sets it).
 set -euo pipefail
 
 SIZE_MB="${1:-100}"
@@ -108,4 +110,8 @@ PY
     run "grep -F -f literals -c" grep -F -c -f "$WORK/literals.txt" "$LOG"
     pattern=$(python3 -c 'import re,sys; print("|".join(re.escape(l.rstrip("\n")) for l in open(sys.argv[1])))' "$WORK/literals.txt")
     run "grep -E (literal alternation) -c" grep -E -c "$pattern" "$LOG"
+    if [ -n "${RG:-}" ]; then
+        run "rg -F -f literals -c" "$RG" -F -c -f "$WORK/literals.txt" "$LOG"
+        run "rg (literal alternation) -c" "$RG" -c "$pattern" "$LOG"
+    fi
 fi
