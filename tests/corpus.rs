@@ -196,6 +196,13 @@ fn score_table() {
             ("pasted".to_string(), c.header("pasted").to_string()),
             ("mode".to_string(), c.header("mode").to_string()),
             (
+                "batch".to_string(),
+                match c.header("batch") {
+                    "" => "1-2".to_string(),
+                    b => b.to_string(),
+                },
+            ),
+            (
                 "layer".to_string(),
                 if c.unmapped() {
                     "unmapped".to_string()
