@@ -195,14 +195,20 @@ pub const READINGS: &[Reading] = &[
     Reading {
         id: "DESC-JOB-LOST-AFTER-JM-RESTART",
         category: Category::JobmanagerRestartWithoutHa,
-        pattern: r"\bjob ?manager (?:is |was |gets |got )?restart\w*[^.\n]{0,80}?\b(?:cannot|can't|could not|doesn't|does not|did not|never) recover|\b(?:job|state) (?:is |was |gets |got )?lost (?:after|when) (?:a |the )?job ?manager (?:restart|crash|fail)",
+        pattern: r"\bjob ?manager (?:is |was |gets |got )?restart\w*[^.\n]{0,80}?\b(?:cannot|can't|could not|doesn't|does not|did not|never) recover|\b(?:job|state) (?:is |was |gets |got )?lost (?:after|when) (?:a |the )?job ?manager (?:restart|crash|fail)|\bjob ?manager (?:is |was |gets |got )?restart\w* without (?:high[ -]?availability|HA)\b",
         context: &[],
         title: "the text describes a job lost when its JobManager restarted",
         like: "SIG-FLINKCLUSTER-JOB-LOST",
         fix: "",
         verify: "",
-        examples: &["if the JobManager is restarted for any reason, the FlinkCluster cannot recover"],
-        not: &["the JobManager restarted and recovered the job from HA"],
+        examples: &[
+            "if the JobManager is restarted for any reason, the FlinkCluster cannot recover",
+            "Session jobs stop running if the session cluster's Job Manager is restarted without High Availability configured.",
+        ],
+        not: &[
+            "the JobManager restarted and recovered the job from HA",
+            "the JobManager restarted without errors",
+        ],
     },
     Reading {
         id: "DESC-MEMORY-CONFIG",
