@@ -99,7 +99,7 @@ pub const READINGS: &[Reading] = &[
     Reading {
         id: "DESC-FORBIDDEN",
         category: Category::RbacForbidden,
-        pattern: r"\b(?:pods?|deployments?|configmaps?|services?|leases?|events?|resources?) (?:is|are) forbidden\b|\b403 forbidden\b[^.\n]{0,60}\b(?:pods?|configmaps?|service ?account)",
+        pattern: r"\b(?:pods?|deployments?|configmaps?|services?|leases?|events?|resources?) (?:is|are) forbidden\b|\b403 forbidden\b[^.\n]{0,60}\b(?:pods?|configmaps?|service ?account)|\b(?:lack(?:s|ing)?(?: of)?|missing|insufficient|not enough) (?:the )?(?:rbac )?(?:privileges?|permissions?|rights?) to (?:get|list|watch|create|delete|patch|update) (?:the )?(?:pods?|configmaps?|services?|deployments?|leases?)\b",
         context: &[],
         title: "the text describes a 403 (forbidden) from the Kubernetes API",
         like: "",
@@ -108,8 +108,14 @@ pub const READINGS: &[Reading] = &[
         examples: &[
             "flink application on kubernetes, pod is forbidden",
             "it says pods are forbidden for the service account",
+            "the JobManager fails for lack of permissions to create pods",
+            "the account is missing the rights to watch configmaps",
         ],
-        not: &["the pod is not forbidden anymore", "forbidden words in the job name"],
+        not: &[
+            "the pod is not forbidden anymore",
+            "forbidden words in the job name",
+            "it has no lack of permissions to watch pods",
+        ],
     },
     Reading {
         id: "DESC-UNKNOWN-HOST",
