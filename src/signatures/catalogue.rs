@@ -2128,6 +2128,27 @@ pub static SIGNATURES: &[Signature] = &[
             "apache/flink@c20d1003e68e:flink-core/src/main/java/org/apache/flink/core/fs/local/LocalFileSystem.java",
         ],
     },
+    // Flink's FileSystemJobResultStore.getDirtyResultsInternal: listStatus of the JobResultStore
+    // directory (under high-availability.storageDir unless job-result-store.storage-path is set)
+    // returned nothing, which LocalFileSystem does when the directory cannot be read.
+    Signature {
+        id: "SIG-JRS-DIR-NOT-ACCESSIBLE",
+        category: Category::StorageAccessDenied,
+        severity: Severity::Critical,
+        literals: &["The base directory of the JobResultStore isn't accessible"],
+        pattern: r"The base directory of the JobResultStore isn't accessible",
+        title: "the JobManager cannot read the JobResultStore directory under its HA storage",
+        explanation: "on start the JobManager lists the JobResultStore directory (`<high-availability.storageDir>/job-result-store/<cluster-id>`, or `job-result-store.storage-path`) and could not: on a mounted volume the directory exists but is not readable for the user Flink runs as (`flink`, uid 9999 in the official image)",
+        fix: "make the HA storage readable and writable for the Flink user: `securityContext.fsGroup: 9999` in the pod template (for volumes that support it), or chown/chmod the directory (NFS export, hostPath) to uid 9999; mount it read-write on the JobManager",
+        verify: "kubectl exec <jobmanager-pod> -- sh -c 'id; ls -ld <high-availability.storageDir>/job-result-store/*'",
+        explains: STARTUP,
+        supersedes: &[],
+        examples: &["Caused by: java.lang.IllegalStateException: The base directory of the JobResultStore isn't accessible. No dirty JobResults can be restored."],
+        unless: &[],
+        sources: &[
+            "apache/flink@release-1.20.1:flink-runtime/src/main/java/org/apache/flink/runtime/highavailability/FileSystemJobResultStore.java",
+        ],
+    },
     // --- job: file systems (flink-core FileSystem, HadoopFsFactory, Hadoop FileSystem) ----------
     Signature {
         id: "SIG-FS-SCHEME-UNSUPPORTED",
@@ -2217,6 +2238,23 @@ pub static SIGNATURES: &[Signature] = &[
             "apache/flink@c919edff962e:flink-clients/src/main/java/org/apache/flink/client/deployment/application/ClassPathPackagedProgramRetriever.java",
             "observed:java.io.FileNotFoundException: <path>.jar (No such file or directory) from the JDK's file open",
         ],
+    },
+    // Flink's JarUtils.checkJarFile: the jar exists but File.canRead() is false for the process.
+    Signature {
+        id: "SIG-JAR-UNREADABLE",
+        category: Category::ImageIncompatible,
+        severity: Severity::Critical,
+        literals: &["JAR file can't be read"],
+        pattern: r"JAR file can't be read '(?P<jar>[^']+)'",
+        title: "the job jar {jar} is there but Flink's user may not read it",
+        explanation: "the jar is where the deployment says, but the user the Flink process runs as (`flink`, uid 9999 in the official image, or the pod's runAsUser) has no read permission on it: the file mode or owner set when the image was built, or of the volume it comes from",
+        fix: "make the jar readable for every user: `COPY --chmod=644` (or `RUN chmod 644 {jar}`) in the Dockerfile and rebuild the image, or `chmod a+r` it where an init container downloads it; running as the file's owner (`securityContext.runAsUser`) also works",
+        verify: "kubectl exec <jobmanager-pod> -- sh -c 'id; ls -l {jar}'",
+        explains: STARTUP,
+        supersedes: &[],
+        examples: &["Caused by: java.io.IOException: JAR file can't be read '/opt/flink/usrlib/sql-runner.jar'"],
+        unless: &[],
+        sources: &["apache/flink@c20d1003e68e:flink-core/src/main/java/org/apache/flink/util/JarUtils.java"],
     },
     Signature {
         id: "SIG-VALIDATION-JARURI",

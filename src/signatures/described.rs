@@ -99,7 +99,7 @@ pub const READINGS: &[Reading] = &[
     Reading {
         id: "DESC-FORBIDDEN",
         category: Category::RbacForbidden,
-        pattern: r"\b(?:pods?|deployments?|configmaps?|services?|leases?|events?|resources?) (?:is|are) forbidden\b|\b403 forbidden\b[^.\n]{0,60}\b(?:pods?|configmaps?|service ?account)",
+        pattern: r"\b(?:pods?|deployments?|configmaps?|services?|leases?|events?|resources?) (?:is|are) forbidden\b|\b403 forbidden\b[^.\n]{0,60}\b(?:pods?|configmaps?|service ?account)|\b(?:lack(?:s|ing)?(?: of)?|missing|insufficient|not enough) (?:the )?(?:rbac )?(?:privileges?|permissions?|rights?) to (?:get|list|watch|create|delete|patch|update) (?:the )?(?:pods?|configmaps?|services?|deployments?|leases?)\b",
         context: &[],
         title: "the text describes a 403 (forbidden) from the Kubernetes API",
         like: "",
@@ -108,8 +108,14 @@ pub const READINGS: &[Reading] = &[
         examples: &[
             "flink application on kubernetes, pod is forbidden",
             "it says pods are forbidden for the service account",
+            "the JobManager fails for lack of permissions to create pods",
+            "the account is missing the rights to watch configmaps",
         ],
-        not: &["the pod is not forbidden anymore", "forbidden words in the job name"],
+        not: &[
+            "the pod is not forbidden anymore",
+            "forbidden words in the job name",
+            "it has no lack of permissions to watch pods",
+        ],
     },
     Reading {
         id: "DESC-UNKNOWN-HOST",
@@ -195,14 +201,20 @@ pub const READINGS: &[Reading] = &[
     Reading {
         id: "DESC-JOB-LOST-AFTER-JM-RESTART",
         category: Category::JobmanagerRestartWithoutHa,
-        pattern: r"\bjob ?manager (?:is |was |gets |got )?restart\w*[^.\n]{0,80}?\b(?:cannot|can't|could not|doesn't|does not|did not|never) recover|\b(?:job|state) (?:is |was |gets |got )?lost (?:after|when) (?:a |the )?job ?manager (?:restart|crash|fail)",
+        pattern: r"\bjob ?manager (?:is |was |gets |got )?restart\w*[^.\n]{0,80}?\b(?:cannot|can't|could not|doesn't|does not|did not|never) recover|\b(?:job|state) (?:is |was |gets |got )?lost (?:after|when) (?:a |the )?job ?manager (?:restart|crash|fail)|\bjob ?manager (?:is |was |gets |got )?restart\w* without (?:high[ -]?availability|HA)\b",
         context: &[],
         title: "the text describes a job lost when its JobManager restarted",
         like: "SIG-FLINKCLUSTER-JOB-LOST",
         fix: "",
         verify: "",
-        examples: &["if the JobManager is restarted for any reason, the FlinkCluster cannot recover"],
-        not: &["the JobManager restarted and recovered the job from HA"],
+        examples: &[
+            "if the JobManager is restarted for any reason, the FlinkCluster cannot recover",
+            "Session jobs stop running if the session cluster's Job Manager is restarted without High Availability configured.",
+        ],
+        not: &[
+            "the JobManager restarted and recovered the job from HA",
+            "the JobManager restarted without errors",
+        ],
     },
     Reading {
         id: "DESC-MEMORY-CONFIG",

@@ -315,6 +315,130 @@ pub static SIGNATURES: &[Signature] = &[
             PRINTERS,
         ],
     },
+    // kubelet verifyRunAsNonRoot (kuberuntime): the container is never created
+    // (CreateContainerConfigError) when runAsNonRoot is set and the image's user is a name or root.
+    // Newer kubelets end the message in ` (pod: "<name>_<namespace>(<uid>)", container: <c>)`.
+    Signature {
+        id: "SIG-K8S-RUN-AS-NON-ROOT",
+        category: Category::ImageIncompatible,
+        severity: Severity::Critical,
+        literals: &["container has runAsNonRoot and image ", "container's runAsUser breaks non-root policy"],
+        pattern: concat!(
+            r#"(?:container has runAsNonRoot and image (?:has non-numeric user \((?P<user>[^)]*)\)(?:,\s*cannot verify user is non-root)?|will run as root|has an invalid user id)|container's runAsUser breaks non-root policy)"#,
+            r#"(?:[^(]*\(pod: "(?P<pod>[a-z0-9.-]+)_(?P<pod_namespace>[a-z0-9-]+)\()?"#
+        ),
+        title: "the kubelet will not start a container of {pod|the pod}: runAsNonRoot, and the image runs as {user|root}",
+        explanation: "the pod's securityContext says runAsNonRoot but sets no numeric runAsUser, and the image's USER is a name (the kubelet cannot prove it is not root) or root, so the kubelet refuses to create the container (CreateContainerConfigError)",
+        fix: "give the container a numeric non-root user next to runAsNonRoot: `securityContext.runAsUser: 9999` and `runAsGroup: 9999` (the `flink` user of the official Flink and operator images) in the pod template, or the operator chart's podSecurityContext for the operator pod; on OpenShift use an SCC that assigns a UID (restricted-v2) rather than one that only demands MustRunAsNonRoot; or build the image with a numeric `USER 9999`",
+        verify: "kubectl get pod {pod|<pod>} -o jsonpath='{.status.containerStatuses[*].state.waiting.message}{.status.initContainerStatuses[*].state.waiting.message}'",
+        explains: &[],
+        supersedes: &[],
+        examples: &[
+            "container has runAsNonRoot and image has non-numeric user (flink),",
+            r#"  Warning  Failed     12s (x3 over 40s)  kubelet  Error: container has runAsNonRoot and image has non-numeric user (flink), cannot verify user is non-root (pod: "basic-example-5cc7894895-chxzw_flink(0f2a4c1e-58a3-4c7e-9d0b-1b0e3f5e7a21)", container: flink-main-container)"#,
+            "Error: container has runAsNonRoot and image will run as root",
+        ],
+        unless: &[],
+        sources: &[
+            "kubernetes/kubernetes@ccde63b9c162:pkg/kubelet/kuberuntime/security_context_others.go",
+            "observed:newer kubelets append (pod: \"<name>_<namespace>(<uid>)\", container: <container>) to the message (IBM Event Processing's troubleshooting page for its Flink operator)",
+        ],
+    },
+    // The same refusal naming the operator's own pod (newer kubelets add the pod): the operator
+    // does not start, whatever the image.
+    Signature {
+        id: "SIG-K8S-OPERATOR-RUN-AS-NON-ROOT",
+        category: Category::OperatorNotRunning,
+        severity: Severity::Critical,
+        literals: &["container has runAsNonRoot and image ", "container's runAsUser breaks non-root policy"],
+        pattern: concat!(
+            r#"(?:container has runAsNonRoot and image (?:has non-numeric user \((?P<user>[^)]*)\)(?:,\s*cannot verify user is non-root)?|will run as root|has an invalid user id)|container's runAsUser breaks non-root policy)"#,
+            r#"[^(]*\(pod: "(?P<pod>"#,
+            pod_name!(operator),
+            r#")_(?P<pod_namespace>[a-z0-9-]+)\("#
+        ),
+        title: "the operator pod {pod} is not started: runAsNonRoot, and its image runs as {user|root}",
+        explanation: "the operator pod's securityContext (or the namespace's security policy, an OpenShift SCC) demands runAsNonRoot without a numeric runAsUser, and the operator image's USER is a name or root, so the kubelet never creates the container and nothing reconciles the Flink resources",
+        fix: "give the operator pod a numeric user: the chart's `podSecurityContext` with `runAsUser: 9999` and `runAsGroup: 9999` (the `flink` user of the operator image), or on OpenShift an SCC that assigns a UID (restricted-v2, or the SCC the operator's vendor documents); then the Deployment rolls out",
+        verify: "kubectl get pod {pod} -n {pod_namespace} -o jsonpath='{.status.containerStatuses[*].state.waiting.reason}{.status.initContainerStatuses[*].state.waiting.reason}'",
+        explains: &[],
+        supersedes: &["SIG-K8S-RUN-AS-NON-ROOT"],
+        examples: &[
+            r#"Error: container has runAsNonRoot and image has non-numeric user (flink), cannot verify user is non-root (pod: "flink-kubernetes-operator-dbd5764db-2zlsd_default(dca6e122-4296-44f0-b66b-8ede4307493c)", container: import-cert)"#,
+        ],
+        unless: &[],
+        sources: &[
+            "kubernetes/kubernetes@ccde63b9c162:pkg/kubelet/kuberuntime/security_context_others.go",
+            "observed:newer kubelets append (pod: \"<name>_<namespace>(<uid>)\", container: <container>) to the message (IBM Event Processing's troubleshooting page for its Flink operator)",
+            "apache/flink-kubernetes-operator@release-1.15.0:helm/flink-kubernetes-operator/values.yaml",
+        ],
+    },
+    // kubectl rollout status (and the installers that copy its status viewer, e.g. OLM's
+    // `install failed: deployment <name> not ready before timeout: ...`): the operator's own
+    // Deployment never became available.
+    Signature {
+        id: "SIG-K8S-OPERATOR-ROLLOUT-DEADLINE",
+        category: Category::OperatorNotRunning,
+        severity: Severity::Critical,
+        literals: &["exceeded its progress deadline"],
+        pattern: concat!(r#"deployment "(?P<deployment>"#, pod_name!(operator), r#")" exceeded its progress deadline"#),
+        title: "the operator Deployment {deployment} never became ready (progress deadline exceeded)",
+        explanation: "the operator's Deployment got no available pod within its progressDeadlineSeconds, so the install gave up waiting: the operator is not running and nothing reconciles the Flink resources",
+        fix: "find why its pod is not ready: `kubectl get pods -A | grep {deployment}` and `kubectl describe pod <that pod>` (the status and the events name it: CreateContainerConfigError from a security policy, ImagePullBackOff, Pending for resources, CrashLoopBackOff with `kubectl logs <pod> --previous`); fix that and the Deployment rolls out",
+        verify: "kubectl rollout status deployment/{deployment} -n <operator-namespace>",
+        explains: &[],
+        supersedes: &[],
+        examples: &[r#"install failed: deployment flink-kubernetes-operator not ready before timeout: deployment "flink-kubernetes-operator" exceeded its progress deadline"#],
+        unless: &[],
+        sources: &["kubernetes/kubectl@v0.33.0:pkg/polymorphichelpers/rollout_status.go"],
+    },
+    // --- API server admission: OwnerReferencesPermissionEnforcement (on in OpenShift) -----------
+    // gc_admission.go: setting blockOwnerDeletion on an ownerReference needs `update` on the
+    // owner's `finalizers` subresource. Flink's own objects are created by two parties: the
+    // operators create the workloads (Deployments, StatefulSets, Jobs) owned by their custom
+    // resource, the JobManager creates its TaskManager pods owned by its Deployment.
+    Signature {
+        id: "SIG-K8S-OWNERREF-FINALIZERS-OPERATOR",
+        category: Category::OperatorRbacMissing,
+        severity: Severity::Critical,
+        literals: &["cannot set blockOwnerDeletion if an ownerReference refers to a resource you can't set finalizers on"],
+        pattern: r#"(?P<resource_kind>deployments\.apps|statefulsets\.apps|jobs\.batch)(?: \\?"(?P<object>[^"\\]*)\\?")? is forbidden: cannot set blockOwnerDeletion if an ownerReference refers to a resource you can't set finalizers on"#,
+        title: "the operator may not create {resource_kind} {object|}: it lacks `update` on the finalizers of the resource that owns it",
+        explanation: "the API server (OwnerReferencesPermissionEnforcement, on by default in OpenShift) refused a {resource_kind} whose ownerReference blocks deletion of its owner: whoever creates it must be allowed to update the owner's finalizers, and the operator, which creates the Flink workloads owned by its custom resource, is not",
+        fix: "add `update` on the owner's finalizers to the operator's ClusterRole (or Role): `flinkdeployments/finalizers` (group flink.apache.org) and `deployments/finalizers` (apps) for the Apache operator, `flinkapplications/finalizers` (flink.k8s.io) for Lyft's, `flinkclusters/finalizers` (flinkoperator.k8s.io) for the FlinkCluster operator; current charts grant them, so upgrading the chart also fixes it",
+        verify: "kubectl get clusterrole,role -A -o yaml | grep -n finalizers",
+        explains: &[],
+        supersedes: &[],
+        examples: &[
+            r#"time="2019-06-03T18:10:48Z" level=error msg="Jobmanager deployment creation failed deployments.apps \"wordcount-operator-example-f5b2ddb2-jm\" is forbidden: cannot set blockOwnerDeletion if an ownerReference refers to a resource you can't set finalizers on: no RBAC policy matched, <nil>" app_name=wordcount-operator-example ns=flink-operator phase="#,
+        ],
+        unless: &[],
+        sources: &[
+            "kubernetes/kubernetes@2876d1ab9b60:plugin/pkg/admission/gc/gc_admission.go",
+            "lyft/flinkk8soperator@v0.7.0:pkg/controller/flink/job_manager_controller.go",
+        ],
+    },
+    Signature {
+        id: "SIG-K8S-OWNERREF-FINALIZERS-POD",
+        category: Category::RbacForbidden,
+        severity: Severity::Critical,
+        literals: &["cannot set blockOwnerDeletion if an ownerReference refers to a resource you can't set finalizers on"],
+        pattern: r#"(?P<resource_kind>pods)(?: \\?"(?P<object>[^"\\]*)\\?")? is forbidden: cannot set blockOwnerDeletion if an ownerReference refers to a resource you can't set finalizers on"#,
+        title: "the JobManager may not create TaskManager pod {object|}: its ServiceAccount lacks `update` on deployments/finalizers",
+        explanation: "the JobManager creates its TaskManager pods owned by its own Deployment with blockOwnerDeletion; the API server (OwnerReferencesPermissionEnforcement, on by default in OpenShift) lets it do that only if its ServiceAccount may update that Deployment's finalizers",
+        fix: "add to the Role bound to the ServiceAccount the Flink pods run as (spec.serviceAccount, or `kubernetes.service-account`): `- apiGroups: [apps]  resources: [deployments/finalizers]  verbs: [update]` (the Apache operator chart's `flink` Role includes it); `kubectl flink can-i <deployment> -n <namespace> --fix` prints the complete Role",
+        verify: "kubectl auth can-i update deployments/finalizers -n <namespace> --as=system:serviceaccount:<namespace>:<flink-service-account>",
+        explains: &["SIG-NO-RESOURCES"],
+        supersedes: &[],
+        examples: &[
+            r#"Message: pods "basic-example-taskmanager-1-1" is forbidden: cannot set blockOwnerDeletion if an ownerReference refers to a resource you can't set finalizers on: , <nil>."#,
+        ],
+        unless: &[],
+        sources: &[
+            "kubernetes/kubernetes@2876d1ab9b60:plugin/pkg/admission/gc/gc_admission.go",
+            "apache/flink@release-1.20.1:flink-kubernetes/src/main/java/org/apache/flink/kubernetes/kubeclient/Fabric8FlinkKubeClient.java",
+        ],
+    },
     // --- kubectl apply / helm install: kinds and resources the API server does not serve ---------
     // apimachinery meta.NoKindMatchError, inside cli-runtime's `unable to recognize` / `resource
     // mapping not found` and Helm's `unable to build kubernetes objects from release manifest`.
