@@ -41,7 +41,6 @@ const NOT_COVERED: &[(&str, &str)] = &[
     ("status-error-jar-missing FLK401 job_jar_not_found FlinkDeployment/payments", "the jar is put in the image by hand; the remedy only redeploys"),
     ("status-error-s3-plugin FLK401 filesystem_plugin_missing FlinkDeployment/payments", "the S3 plugin is enabled in the image by hand; the remedy only redeploys"),
     // Applied, but the rule cannot yet tell the fix from the failure it reads.
-    ("install-wrong-san FLK013 webhook_cert_invalid Secret/webhook-server-cert", "cert-manager reissues the Secret for the patched Certificate; FLK013 does not compare the Certificate's dnsNames with the Secret's yet"),
     ("resource-quota-exceeded FLK108 resource_quota_exceeded ResourceQuota/compute-resources", "the diagnosis reads the quota's rejections (events), not the ResourceQuota, so it cannot see the raised limit"),
 ];
 
