@@ -40,8 +40,6 @@ const NOT_COVERED: &[(&str, &str)] = &[
     ("session-job-jar-not-found FLK401 job_jar_not_found FlinkSessionJob/enricher", "the jar is uploaded by hand; the remedy only redeploys"),
     ("status-error-jar-missing FLK401 job_jar_not_found FlinkDeployment/payments", "the jar is put in the image by hand; the remedy only redeploys"),
     ("status-error-s3-plugin FLK401 filesystem_plugin_missing FlinkDeployment/payments", "the S3 plugin is enabled in the image by hand; the remedy only redeploys"),
-    // Applied, but the rule cannot yet tell the fix from the failure it reads.
-    ("resource-quota-exceeded FLK108 resource_quota_exceeded ResourceQuota/compute-resources", "the diagnosis reads the quota's rejections (events), not the ResourceQuota, so it cannot see the raised limit"),
 ];
 
 fn repo() -> PathBuf {
