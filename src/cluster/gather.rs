@@ -2,7 +2,8 @@
 //!
 //! Wave 1 lists every kind once per scope (label-selected where Flink labels its objects, paged).
 //! Wave 2 fetches what wave 1 showed is needed: logs of failing containers (current and previous,
-//! bounded tail), then access reviews for the ServiceAccounts those logs say were refused.
+//! bounded tail), the ResourceQuotas that refused a pod (by name), then access reviews for the
+//! ServiceAccounts those logs say were refused.
 //! A 403, a 404 (CRD not installed) or a timeout becomes a Gap; only an unreachable cluster, or
 //! nothing readable at all, is an error.
 
@@ -13,7 +14,7 @@ use crate::flink::names::{GROUP, VERSION};
 use crate::snapshot::{Gap, GapReason, LogKey, Snapshot};
 use futures::stream::{self, StreamExt};
 use k8s_openapi::api::apps::v1::Deployment;
-use k8s_openapi::api::core::v1::{Event, Pod, ServiceAccount};
+use k8s_openapi::api::core::v1::{Event, Pod, ResourceQuota, ServiceAccount};
 use k8s_openapi::api::rbac::v1::{ClusterRole, ClusterRoleBinding, Role, RoleBinding};
 use kube::api::{Api, ApiResource, DynamicObject, ListParams, LogParams};
 use kube::core::GroupVersionKind;
@@ -147,7 +148,16 @@ pub async fn gather(
         }
     }
 
-    // Wave 2b: ask the authorizer about every refusal the logs show.
+    // Wave 2b: the ResourceQuotas that refused a pod, by name (whether one has room now).
+    for (qns, qname) in crate::snapshot::wanted::refusing_quotas(&s) {
+        match super::install::get::<ResourceQuota>(c, &qns, &qname, "resourcequotas", "").await {
+            Ok(Some(q)) => s.resource_quotas.push(q),
+            Ok(None) => {}
+            Err(g) => gaps.push(g),
+        }
+    }
+
+    // Wave 2c: ask the authorizer about every refusal the logs show.
     s.access_reviews = super::access::review_refusals(c, &s, &mut gaps).await;
     gaps.sort();
     gaps.dedup();

@@ -357,7 +357,7 @@ async fn get_crds(
     Ok(out)
 }
 
-async fn get<K>(
+pub(super) async fn get<K>(
     c: &kube::Client,
     ns: &str,
     name: &str,

@@ -46,6 +46,18 @@ pub fn mode(value: &str) -> Option<&str> {
     (!v.is_empty() && !v.eq_ignore_ascii_case("none")).then_some(v)
 }
 
+/// Whether a Flink configuration turns HA on, as Flink's `HighAvailabilityMode.fromConfig` reads
+/// it (apache/flink@release-1.20.0:flink-runtime/src/main/java/org/apache/flink/runtime/jobmanager/
+/// HighAvailabilityMode.java): the first of `MODE_KEYS` that is set decides; unset, `NONE` and the
+/// old default `standalone` are off, anything else (`kubernetes`, `zookeeper`, a factory class) on.
+/// The operator's validator asks exactly this (`isHighAvailabilityModeActivated`).
+pub fn activated(conf: &std::collections::BTreeMap<String, String>) -> bool {
+    MODE_KEYS
+        .iter()
+        .find_map(|k| conf.get(*k))
+        .is_some_and(|v| mode(v).is_some_and(|m| !m.eq_ignore_ascii_case("standalone")))
+}
+
 /// Whether a mode is Kubernetes HA (leader election and metadata in ConfigMaps).
 pub fn is_kubernetes(mode: &str) -> bool {
     let m = mode.to_ascii_lowercase();
@@ -65,5 +77,28 @@ mod tests {
             "org.apache.flink.kubernetes.highavailability.KubernetesHaServicesFactory"
         ));
         assert!(!is_kubernetes("zookeeper"));
+    }
+
+    #[test]
+    fn activated_reads_the_first_key_set_as_flink_does() {
+        let conf = |pairs: &[(&str, &str)]| {
+            pairs
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect::<std::collections::BTreeMap<_, _>>()
+        };
+        assert!(!activated(&conf(&[])));
+        assert!(activated(&conf(&[(
+            "high-availability.type",
+            "kubernetes"
+        )])));
+        assert!(activated(&conf(&[("high-availability", "zookeeper")])));
+        assert!(!activated(&conf(&[("high-availability.type", "NONE")])));
+        assert!(!activated(&conf(&[("high-availability", "standalone")])));
+        // The current key wins over a deprecated one.
+        assert!(!activated(&conf(&[
+            ("high-availability.type", "none"),
+            ("high-availability", "kubernetes")
+        ])));
     }
 }

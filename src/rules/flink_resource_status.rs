@@ -764,31 +764,107 @@ fn failed_container(message: &str) -> Option<(String, String, String)> {
 /// (apache/flink-kubernetes-operator@release-1.15.0, also 1.7.0): only FlinkDeployments get it.
 const SERVICE_ACCOUNT_REQUIRED: &str = "spec.serviceAccount must be defined";
 
-/// What shows that the spec changed since the operator's validator refused it: the operator has
-/// not observed the current generation yet, or the field the message asks for is set now.
+/// Whether the spec as it is now passes the validator check that wrote `msg`: what it says now
+/// when it does, `None` when it still fails or when the message is not one whose check is known
+/// here (the live error stands then).
+///
+/// The operator records neither the refused spec nor its generation: on a validation error
+/// `ReconciliationUtils.applyValidationErrorAndResetSpec` sets `status.error` and reconciles the
+/// last accepted spec (`status.reconciliationStatus.lastReconciledSpec`, written with
+/// `status.observedGeneration` only when a spec is reconciled:
+/// `ReconciliationStatus.serializeAndSetLastReconciledSpec`), apache/flink-kubernetes-operator@
+/// release-1.15.0. So `metadata.generation` ahead of `observedGeneration` is the normal state of a
+/// refused change, not a sign of a newer one, and `lastReconciledSpec` is the spec before it.
+/// What does tell is the validator's own check (`DefaultValidator`), asked again of the spec now.
 fn validated_spec_changed(fd: &FlinkDeployment, msg: &str) -> Option<String> {
-    let generation = fd.metadata.generation;
-    let observed = fd.status.as_ref().and_then(|s| s.observed_generation);
-    if let (Some(g), Some(o)) = (generation, observed) {
-        if g > o {
-            return Some(format!(
-                "metadata.generation {g} is newer than status.observedGeneration {o}"
-            ));
-        }
+    let spec = &fd.spec;
+    let conf = &spec.flink_configuration;
+    let set = |v: Option<&String>| v.is_some_and(|v| !v.trim().is_empty());
+    if msg.contains(SERVICE_ACCOUNT_REQUIRED) {
+        let sa = spec
+            .service_account
+            .as_deref()
+            .filter(|sa| !sa.is_empty())?;
+        return Some(format!("spec.serviceAccount is set now ({sa})"));
     }
-    match fd.spec.service_account.as_deref() {
-        Some(sa) if !sa.is_empty() && msg.contains(SERVICE_ACCOUNT_REQUIRED) => {
-            Some(format!("spec.serviceAccount is set now ({sa})"))
+    if msg.contains(crate::flink::ha::STANDBY_MESSAGE) {
+        // validateJmReplicas: replicas > 1 needs HA (replicas < 1 is another refusal).
+        let replicas = spec
+            .job_manager
+            .as_ref()
+            .and_then(|j| j.replicas)
+            .unwrap_or(1);
+        if replicas == 1 {
+            return Some("spec.jobManager.replicas is 1 now: no standby JobManager".into());
         }
-        _ => None,
+        return ha_on_now(conf).map(|on| {
+            format!("{on}, so the {replicas} JobManagers (spec.jobManager.replicas) may run")
+        });
     }
+    if msg.contains(crate::flink::ha::ROLLBACK_MESSAGE) {
+        const ROLLBACK: &str = "kubernetes.operator.deployment.rollback.enabled";
+        if conf
+            .get(ROLLBACK)
+            .is_some_and(|v| v.trim().eq_ignore_ascii_case("false"))
+        {
+            return Some(format!("{ROLLBACK} is false now"));
+        }
+        return ha_on_now(conf);
+    }
+    if msg.contains("Flink Version must be defined") {
+        let v = spec.flink_version.as_deref().filter(|v| !v.is_empty())?;
+        return Some(format!("spec.flinkVersion is set now ({v})"));
+    }
+    if msg.contains("jarURI must include a scheme") {
+        let uri = spec.job.as_ref()?.jar_uri.as_deref()?;
+        let scheme = uri.split_once(':').map(|(s, _)| s).filter(|s| {
+            s.starts_with(|c: char| c.is_ascii_alphabetic())
+                && s.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+        })?;
+        return Some(format!(
+            "spec.job.jarURI has a scheme now ({scheme}: in {uri})"
+        ));
+    }
+    if msg.contains("resource memory must be defined") {
+        let (key, comp) = if msg.contains("TaskManager") {
+            ("taskManager", spec.task_manager.as_ref())
+        } else {
+            ("jobManager", spec.job_manager.as_ref())
+        };
+        let mem = comp?.resource.as_ref()?.memory.as_ref();
+        return set(mem).then(|| {
+            format!(
+                "spec.{key}.resource.memory is set now ({})",
+                mem.map(String::as_str).unwrap_or("")
+            )
+        });
+    }
+    if msg.contains("Checkpoint directory") {
+        let key = crate::flink::ha::CHECKPOINT_DIR_KEYS
+            .iter()
+            .find(|k| set(conf.get(**k)))?;
+        return Some(format!("{key} is set now ({})", conf[*key]));
+    }
+    None
+}
+
+/// `high-availability.type is kubernetes now (HA on)`, when the configuration turns HA on.
+fn ha_on_now(conf: &std::collections::BTreeMap<String, String>) -> Option<String> {
+    if !crate::flink::ha::activated(conf) {
+        return None;
+    }
+    let (key, value) = crate::flink::ha::MODE_KEYS
+        .iter()
+        .find_map(|k| conf.get(*k).map(|v| (*k, v)))?;
+    Some(format!("{key} is {value} now (HA on)"))
 }
 
 /// A validation error older than the spec: info, and what to watch rather than the old fix.
 fn validation_predates_spec(f: Finding, v: &View, now: &str) -> Finding {
     let (ns, name, kind) = (v.ns, v.name, kubectl_kind(v.kind));
     let mut f = f.severity(Severity::Info).evidence(format!(
-        "{now}: the spec changed after the operator's validator refused it"
+        "{now}: the spec changed after the operator's validator refused it, and passes that check"
     ));
     f.title = format!(
         "{}: the spec has changed since; waiting for the operator to validate it again",
@@ -1006,7 +1082,9 @@ message: "[flink-main-container] CrashLoop - back-off 5m0s restarting failed con
 
     #[test]
     fn validation_errors_use_the_validator_message() {
+        // The refused spec has the standby JobManager the message is about.
         let y = CRASH
+            .replace("jobManager: {resource: {memory: 2048m, cpu: 1}}", "jobManager: {replicas: 2, resource: {memory: 2048m, cpu: 1}}")
             .replace("jobManagerDeploymentStatus: ERROR", "jobManagerDeploymentStatus: MISSING")
             .replace("lifecycleState: DEPLOYED", "lifecycleState: FAILED")
             .replace(
@@ -1058,6 +1136,121 @@ message: "[flink-main-container] CrashLoop - back-off 5m0s restarting failed con
             .iter()
             .any(|e| e.contains("spec.serviceAccount is set now (flink)")));
         assert!(!f.fix.contains("kind: ServiceAccount"), "{}", f.fix);
+    }
+
+    /// CRASH turned into the validator's refusal of standby JobManagers without HA, on a
+    /// FlinkDeployment deployed before (generation 3 refused, 2 the last one reconciled).
+    fn standby_refused() -> String {
+        CRASH
+            .replace("metadata: {name: orders, namespace: analytics}", "metadata: {name: orders, namespace: analytics, generation: 3}")
+            .replace("jobManager: {resource: {memory: 2048m, cpu: 1}}", "jobManager: {replicas: 2, resource: {memory: 2048m, cpu: 1}}")
+            .replace("lifecycleState: DEPLOYED", "lifecycleState: DEPLOYED\n  observedGeneration: 2")
+            .replace(
+                r#"'{"type":"org.apache.flink.kubernetes.operator.exception.DeploymentFailedException","message":"[flink-main-container] CrashLoop - back-off 5m0s restarting failed container=flink-main-container pod=orders-5d8f9c7b6d-x7k2p_analytics(3f2b)","additionalMetadata":{"reason":"CrashLoopBackOff"},"throwableList":[]}'"#,
+                r#"'{"type":"org.apache.flink.kubernetes.operator.exception.ValidationException","message":"High availability should be enabled when starting standby JobManagers.","throwableList":[]}'"#,
+            )
+    }
+
+    #[test]
+    fn a_refused_change_is_live_although_the_generation_is_ahead_of_the_observed_one() {
+        // The operator sets observedGeneration only when it reconciles a spec: a refused change
+        // leaves it behind metadata.generation, so that says nothing about the error's age.
+        let f = &run(&FlinkResourceStatus, &snapshot(&standby_refused()))[0];
+        assert_eq!(f.category, Category::HaMisconfigured);
+        assert_ne!(f.severity, Severity::Info, "{}", f.title);
+        assert!(f.fix.contains("high-availability.type"), "{}", f.fix);
+        // HA configured off, or the old default `standalone`, is no fix either.
+        for off in ["NONE", "standalone"] {
+            let y = standby_refused().replace(
+                "  serviceAccount: flink\n",
+                &format!("  serviceAccount: flink\n  flinkConfiguration: {{high-availability.type: {off}}}\n"),
+            );
+            let f = &run(&FlinkResourceStatus, &snapshot(&y))[0];
+            assert_ne!(f.severity, Severity::Info, "{off}: {}", f.title);
+        }
+    }
+
+    #[test]
+    fn standby_jobmanagers_refused_before_ha_was_set_are_waiting_for_the_operator() {
+        let y = standby_refused().replace(
+            "  serviceAccount: flink\n",
+            "  serviceAccount: flink\n  flinkConfiguration: {high-availability.type: kubernetes, high-availability.storageDir: 's3://b/ha'}\n",
+        );
+        let f = &run(&FlinkResourceStatus, &snapshot(&y))[0];
+        assert_eq!(f.severity, Severity::Info, "{}", f.title);
+        assert!(
+            f.title
+                .ends_with("waiting for the operator to validate it again"),
+            "{}",
+            f.title
+        );
+        assert!(
+            f.evidence.iter().any(|e| e.starts_with(
+                "high-availability.type is kubernetes now (HA on), so the 2 JobManagers"
+            )),
+            "{:?}",
+            f.evidence
+        );
+        assert!(
+            crate::finding::Remedy::from_fix(&f.fix).is_empty(),
+            "{}",
+            f.fix
+        );
+        assert!(f.fix.contains("-o jsonpath='{.status.error}"), "{}", f.fix);
+        // One JobManager is the other way out.
+        let one =
+            standby_refused().replace("jobManager: {replicas: 2,", "jobManager: {replicas: 1,");
+        let f = &run(&FlinkResourceStatus, &snapshot(&one))[0];
+        assert_eq!(f.severity, Severity::Info, "{}", f.title);
+        assert!(f
+            .evidence
+            .iter()
+            .any(|e| e.starts_with("spec.jobManager.replicas is 1 now")));
+    }
+
+    #[test]
+    fn the_validator_checks_asked_again_of_the_spec_now() {
+        let fd = |extra: &str| -> FlinkDeployment {
+            serde_yaml::from_str(&format!(
+                "apiVersion: flink.apache.org/v1beta1\nkind: FlinkDeployment\nmetadata: {{name: a, namespace: b}}\nspec:\n{extra}"
+            ))
+            .unwrap()
+        };
+        let bare = fd("  image: flink:1.20\n");
+        for msg in [
+            "Flink Version must be defined.",
+            "jarURI must include a scheme",
+            "JobManager resource memory must be defined using `spec.jobManager.resource.memory`",
+            "TaskManager resource memory must be defined using `spec.taskManager.resource.memory`",
+            "Checkpoint directory[execution.checkpointing.dir] must be defined for last-state and savepoint upgrade modes",
+            "HA must be enabled for rollback support.",
+            "spec.serviceAccount must be defined. If you use helm, its value should be the same with the name of jobServiceAccount.",
+            "Forbidden Flink config key: kubernetes.namespace",
+        ] {
+            assert_eq!(validated_spec_changed(&bare, msg), None, "{msg}");
+        }
+        let fixed = fd("  flinkVersion: v1_20\n  serviceAccount: flink\n  flinkConfiguration: {execution.checkpointing.dir: 's3://b/c', kubernetes.operator.deployment.rollback.enabled: 'false'}\n  jobManager: {resource: {memory: 1g}}\n  taskManager: {resource: {memory: 1g}}\n  job: {jarURI: 'local:///opt/flink/usrlib/j.jar'}\n");
+        for msg in [
+            "Flink Version must be defined.",
+            "jarURI must include a scheme",
+            "JobManager resource memory must be defined using `spec.jobManager.resource.memory`",
+            "TaskManager resource memory must be defined using `spec.taskManager.resource.memory`",
+            "Checkpoint directory[execution.checkpointing.dir] must be defined for last-state and savepoint upgrade modes",
+            "HA must be enabled for rollback support.",
+            "spec.serviceAccount must be defined. If you use helm, its value should be the same with the name of jobServiceAccount.",
+        ] {
+            assert!(validated_spec_changed(&fixed, msg).is_some(), "{msg}");
+        }
+        // An unknown refusal cannot be asked again: it stands.
+        assert_eq!(
+            validated_spec_changed(&fixed, "Forbidden Flink config key: kubernetes.namespace"),
+            None
+        );
+        let no_scheme = fd("  job: {jarURI: '/opt/flink/usrlib/j.jar'}\n");
+        assert_eq!(
+            validated_spec_changed(&no_scheme, "jarURI must include a scheme"),
+            None
+        );
     }
 
     #[test]

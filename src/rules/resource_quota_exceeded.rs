@@ -19,6 +19,8 @@ use crate::flink::units::{format_bytes, parse_quantity, parse_resource_memory};
 use crate::snapshot::flink::FlinkDeployment;
 use crate::snapshot::index::deployment_ref;
 use crate::snapshot::{Index, Snapshot};
+use k8s_openapi::api::core::v1::ResourceQuota;
+use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
 use regex::Regex;
 use std::sync::OnceLock;
 
@@ -119,7 +121,10 @@ impl Rule for ResourceQuotaExceeded {
                 add(&mut groups, ns, fd, rejection, ev);
             }
         }
-        groups.into_iter().map(|g| g.finding(index)).collect()
+        groups
+            .into_iter()
+            .map(|g| g.finding(snapshot, index))
+            .collect()
     }
 }
 
@@ -293,7 +298,7 @@ impl Group<'_> {
         }
     }
 
-    fn finding(self, _index: &Index) -> Finding {
+    fn finding(self, snapshot: &Snapshot, _index: &Index) -> Finding {
         let ns = self.ns.as_str();
         let spec_key = self.component();
         let who = if spec_key == "taskManager" {
@@ -335,6 +340,21 @@ impl Group<'_> {
         }
         if !self.pods.is_empty() {
             f = f.evidence(format!("pods refused: {}", self.pods.join(", ")));
+        }
+        if let What::Exceeded {
+            quota,
+            requested,
+            used,
+            ..
+        } = &self.rejection.what
+        {
+            let q = snapshot.resource_quotas.iter().find(|q| {
+                q.metadata.namespace.as_deref() == Some(ns)
+                    && q.metadata.name.as_deref() == Some(quota.as_str())
+            });
+            if let Some(room) = q.and_then(|q| room_now(q, requested, used)) {
+                return self.awaiting_retry(f, ns, quota, who, &room);
+            }
         }
         let lower = |name: &str| self.lower_flink(ns, spec_key, name);
         let fix = match &self.rejection.what {
@@ -390,6 +410,50 @@ impl Group<'_> {
         f.fix(fix).verify(verify)
     }
 
+    /// The quota has room for the refused pod now: info, with what still has to happen.
+    fn awaiting_retry(&self, f: Finding, ns: &str, quota: &str, who: &str, room: &Room) -> Finding {
+        let creator = if who == "TaskManager" {
+            "the JobManager (it requests the TaskManager pod again)"
+        } else {
+            "the ReplicaSet controller (it retries with a back-off)"
+        };
+        let mut f = f.severity(Severity::Info);
+        for line in &room.lines {
+            f = f.evidence(format!("ResourceQuota {quota} now: {line}"));
+        }
+        let (title, fix) = if room.admitted {
+            (
+                format!(
+                    "{}: the quota has room for the pod now, waiting for {who} pod creation to be retried",
+                    f.title
+                ),
+                format!(
+                    "Nothing more to change: ResourceQuota {quota} has room for the refused {who} pod now ({}).\n\
+                     {creator} creates it again; the quota's admission then lets it in.",
+                    room.lines.join("; ")
+                ),
+            )
+        } else {
+            (
+                format!(
+                    "{}: raised in ResourceQuota {quota}'s spec.hard, waiting for the quota controller to apply it",
+                    f.title
+                ),
+                format!(
+                    "Nothing more to change: ResourceQuota {quota} allows the refused {who} pod in spec.hard now ({}).\n\
+                     Admission checks status.hard, which the quota controller (kube-controller-manager) sets from\n\
+                     spec.hard when it syncs the quota; then {creator} creates the pod again. Watch it:\n\n  \
+                     kubectl get resourcequota {quota} -n {ns} -o jsonpath='{{.status.hard}}{{\"\\n\"}}'",
+                    room.lines.join("; ")
+                ),
+            )
+        };
+        f.title = title;
+        f.fix(fix).verify(format!(
+            "kubectl get events -n {ns} --field-selector reason=FailedCreate --sort-by=.lastTimestamp   # expect no new FailedCreate for {quota}"
+        ))
+    }
+
     fn lower_flink(&self, ns: &str, spec_key: &str, _limit: &str) -> String {
         let Some(d) = self.fd else {
             return "lower the pods' requests and limits.".to_string();
@@ -420,6 +484,61 @@ impl Group<'_> {
             d.name()
         )
     }
+}
+
+/// Whether a refused request fits the ResourceQuota as it is now.
+#[derive(Debug, Clone, PartialEq)]
+struct Room {
+    /// `status.hard` has room too: admission, which checks `status.hard` and `status.used`,
+    /// lets the pod in now. Otherwise only `spec.hard` does, and the quota controller has yet to
+    /// copy it into `status.hard`.
+    admitted: bool,
+    /// `limits.memory: used 3Gi + requested 2Gi = 5Gi <= hard 5Gi`, one per refused resource.
+    lines: Vec<String>,
+}
+
+/// The refused request against the quota now. Quota admission refuses when `status.used` plus
+/// the request exceeds `status.hard` for a resource, and names exactly those resources
+/// (`exceeded quota: NAME, requested: ..., used: ..., limited: ...`: kubernetes/apiserver@
+/// kubernetes-1.36.3:pkg/admission/plugin/resourcequota/controller.go, `CheckRequest`); the quota
+/// controller sets `status.hard` from `spec.hard` whenever they differ (kubernetes/kubernetes@
+/// master:pkg/controller/resourcequota/resource_quota_controller.go, `syncResourceQuota`). So the
+/// refusal is over when every refused resource fits `spec.hard` (and `status.hard`, for the pod
+/// to be admitted at once), with the usage the quota records now, or the refusal's own when it
+/// records none. `None` while any refused resource does not fit, or cannot be told.
+fn room_now(
+    q: &ResourceQuota,
+    requested: &[(String, String)],
+    used: &[(String, String)],
+) -> Option<Room> {
+    let spec_hard = q.spec.as_ref()?.hard.as_ref()?;
+    let status = q.status.as_ref();
+    let get = |m: Option<&std::collections::BTreeMap<String, Quantity>>, k: &str| {
+        m.and_then(|m| m.get(k)).and_then(|v| parse_quantity(&v.0))
+    };
+    let fits = |need: f64, hard: f64| need <= hard * (1.0 + 1e-9);
+    let mut admitted = true;
+    let mut lines = Vec::new();
+    for (k, req) in requested {
+        let r = parse_quantity(req)?;
+        let u = get(status.and_then(|s| s.used.as_ref()), k).or_else(|| {
+            used.iter()
+                .find(|(x, _)| x == k)
+                .and_then(|(_, v)| parse_quantity(v))
+        })?;
+        let hard = get(Some(spec_hard), k)?;
+        if !fits(u + r, hard) {
+            return None;
+        }
+        admitted &= get(status.and_then(|s| s.hard.as_ref()), k).is_some_and(|h| fits(u + r, h));
+        lines.push(format!(
+            "{k}: used {} + requested {req} = {} <= hard {}",
+            format_for(k, u),
+            format_for(k, u + r),
+            format_for(k, hard)
+        ));
+    }
+    (!lines.is_empty()).then_some(Room { admitted, lines })
 }
 
 #[cfg(test)]
@@ -500,6 +619,98 @@ message: 'Error creating: pods "orders-7d9f8c6b5-xk2lp" is forbidden: exceeded q
         assert!(f
             .verify
             .contains("kubectl get resourcequota compute-quota -n team-a"));
+    }
+
+    /// QUOTA with its ResourceQuota as it is now: `spec.hard`, `status.hard` and `status.used`.
+    fn with_quota(spec_hard: &str, status_hard: &str, used: &str) -> Snapshot {
+        snapshot(&format!(
+            "{QUOTA}---\napiVersion: v1\nkind: ResourceQuota\nmetadata: {{name: compute-quota, namespace: team-a}}\n\
+             spec: {{hard: {spec_hard}}}\nstatus: {{hard: {status_hard}, used: {used}}}\n"
+        ))
+    }
+
+    #[test]
+    fn a_quota_raised_since_the_refusal_is_waiting_for_the_retry() {
+        let used = "{limits.cpu: '4', limits.memory: 7Gi}";
+        let raised = "{limits.cpu: '5', limits.memory: 9Gi}";
+        let f = run(&ResourceQuotaExceeded, &with_quota(raised, raised, used));
+        assert_eq!(f.len(), 1);
+        let f = &f[0];
+        assert_eq!(f.severity, Severity::Info);
+        assert!(
+            f.title.ends_with(
+                "the quota has room for the pod now, waiting for JobManager pod creation to be retried"
+            ),
+            "{}",
+            f.title
+        );
+        assert!(
+            f.evidence.contains(
+                &"ResourceQuota compute-quota now: limits.memory: used 7Gi + requested 2Gi = 9Gi <= hard 9Gi"
+                    .to_string()
+            ),
+            "{:?}",
+            f.evidence
+        );
+        assert!(f.fix.contains("the ReplicaSet controller"), "{}", f.fix);
+        assert!(
+            crate::finding::Remedy::from_fix(&f.fix).is_empty(),
+            "{}",
+            f.fix
+        );
+
+        // Raised in spec.hard only: admission reads status.hard, which the controller sets.
+        let f = &run(
+            &ResourceQuotaExceeded,
+            &with_quota(raised, "{limits.cpu: '4', limits.memory: 8Gi}", used),
+        )[0];
+        assert_eq!(f.severity, Severity::Info);
+        assert!(
+            f.title
+                .contains("raised in ResourceQuota compute-quota's spec.hard"),
+            "{}",
+            f.title
+        );
+        assert!(f.fix.contains("jsonpath='{.status.hard}"), "{}", f.fix);
+
+        // Room because the usage went down (another pod deleted) counts the same.
+        let f = &run(
+            &ResourceQuotaExceeded,
+            &with_quota(
+                "{limits.cpu: '8', limits.memory: 8Gi}",
+                "{limits.cpu: '8', limits.memory: 8Gi}",
+                "{limits.cpu: '2', limits.memory: 5Gi}",
+            ),
+        )[0];
+        assert_eq!(f.severity, Severity::Info, "{}", f.title);
+    }
+
+    #[test]
+    fn a_quota_without_room_for_every_refused_resource_still_refuses() {
+        let used = "{limits.cpu: '4', limits.memory: 7Gi}";
+        // As refused: 7Gi + 2Gi > 8Gi.
+        let same = "{limits.cpu: '4', limits.memory: 8Gi}";
+        let f = &run(&ResourceQuotaExceeded, &with_quota(same, same, used))[0];
+        assert_eq!(f.severity, Severity::Critical);
+        assert!(f.fix.contains("kubectl patch resourcequota compute-quota"));
+        // Memory raised, cpu not: the pod is still refused.
+        let half = "{limits.cpu: '4', limits.memory: 9Gi}";
+        let f = &run(&ResourceQuotaExceeded, &with_quota(half, half, used))[0];
+        assert_eq!(f.severity, Severity::Critical);
+        // Raised, but the usage grew meanwhile.
+        let raised = "{limits.cpu: '5', limits.memory: 9Gi}";
+        let f = &run(
+            &ResourceQuotaExceeded,
+            &with_quota(raised, raised, "{limits.cpu: '4', limits.memory: 8Gi}"),
+        )[0];
+        assert_eq!(f.severity, Severity::Critical);
+        // A quota that no longer limits the resource at all is not read as room: the spec may
+        // be partial.
+        let f = &run(
+            &ResourceQuotaExceeded,
+            &with_quota("{pods: '10'}", "{pods: '10'}", "{pods: '1'}"),
+        )[0];
+        assert_eq!(f.severity, Severity::Critical);
     }
 
     #[test]

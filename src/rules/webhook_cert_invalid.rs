@@ -238,6 +238,21 @@ fn wrong_names(s: &Snapshot, ns: &str, hosts: &[String]) -> Option<Finding> {
         "the API server calls https://{}:443 and fails with `x509: certificate is valid for ..., not {}`",
         missing[0], missing[0]
     ));
+    let op = install::operator_in(s, ns);
+    let restart = format!(
+        "kubectl rollout restart deployment/{} -n {ns}   # the webhook loads its keystore at start-up",
+        op.as_ref().map(|o| o.name()).unwrap_or(install::CHART)
+    );
+    if let Some(reissue) = certificate_names(s, ns, &secret_name, &missing) {
+        return Some(awaiting_reissue(
+            f,
+            ns,
+            &secret_name,
+            &missing,
+            &reissue,
+            &restart,
+        ));
+    }
     let names: Vec<String> = hosts
         .iter()
         .flat_map(|h| [h.clone(), format!("{h}.cluster.local")])
@@ -246,11 +261,6 @@ fn wrong_names(s: &Snapshot, ns: &str, hosts: &[String]) -> Option<Finding> {
         .and_then(|c| c.pointer("/metadata/name"))
         .and_then(|v| v.as_str())
         .map(str::to_string);
-    let op = install::operator_in(s, ns);
-    let restart = format!(
-        "kubectl rollout restart deployment/{} -n {ns}   # the webhook loads its keystore at start-up",
-        op.as_ref().map(|o| o.name()).unwrap_or(install::CHART)
-    );
     let fix = match cert {
         Some(cert) => format!(
             "Give the Certificate the service's DNS names; cert-manager re-issues it:\n\n\
@@ -274,6 +284,88 @@ fn wrong_names(s: &Snapshot, ns: &str, hosts: &[String]) -> Option<Finding> {
             ))
             .link(install::link(ns)),
     )
+}
+
+/// The cert-manager Certificate that issues this Secret, when its `spec.dnsNames` name every host
+/// the certificate in the Secret lacks: (its name, its dnsNames). cert-manager then issues the
+/// Secret again on its own: a Certificate whose spec the issued certificate no longer matches is
+/// re-issued (`CurrentCertificateRequestMismatchesSpec`, and `SecretMismatch` by the Secret's
+/// alt names when the request is gone: cert-manager/cert-manager,
+/// internal/controller/certificates/policies/checks.go). `None` when no such Certificate is in
+/// the snapshot, or cert-manager reports that it failed to issue it.
+fn certificate_names(
+    s: &Snapshot,
+    ns: &str,
+    secret_name: &str,
+    missing: &[&String],
+) -> Option<(String, Vec<String>)> {
+    let cert = s.cert_manager_objects.iter().find(|v| {
+        v.get("kind").and_then(|k| k.as_str()) == Some("Certificate")
+            && v.pointer("/metadata/namespace").and_then(|n| n.as_str()) == Some(ns)
+            && v.pointer("/spec/secretName").and_then(|n| n.as_str()) == Some(secret_name)
+    })?;
+    let names: Vec<String> = cert
+        .pointer("/spec/dnsNames")?
+        .as_array()?
+        .iter()
+        .filter_map(|n| n.as_str().map(str::to_string))
+        .collect();
+    let all = missing
+        .iter()
+        .all(|h| names.iter().any(|n| install::x509::name_covers(n, h)));
+    // cert-manager tried and failed (an Issuer that cannot sign, a refused request): nothing
+    // is on its way, the failure stands.
+    let failed = cert.pointer("/status/lastFailureTime").is_some()
+        || cert
+            .pointer("/status/conditions")
+            .and_then(|c| c.as_array())
+            .is_some_and(|c| {
+                c.iter().any(|c| {
+                    c.get("reason").and_then(|r| r.as_str()) == Some("Failed")
+                        && c.get("status").and_then(|r| r.as_str()) == Some("False")
+                })
+            });
+    let name = cert.pointer("/metadata/name")?.as_str()?.to_string();
+    (all && !failed).then_some((name, names))
+}
+
+/// The Certificate names the hosts now and the Secret predates it: info, and what still has to
+/// happen (cert-manager issues the Secret again, then the webhook has to load it) with the
+/// command to watch it, instead of the patch again.
+fn awaiting_reissue(
+    f: Finding,
+    ns: &str,
+    secret_name: &str,
+    missing: &[&String],
+    (cert, names): &(String, Vec<String>),
+    restart: &str,
+) -> Finding {
+    let mut f = f.severity(Severity::Info).evidence(format!(
+        "Certificate {ns}/{cert} spec.dnsNames: {}: the certificate in Secret {secret_name} predates it",
+        names.join(", ")
+    ));
+    f.title = format!(
+        "{}: fixed in Certificate {cert}; waiting for cert-manager to issue the Secret again",
+        f.title
+    );
+    let restart = restart.split("   #").next().unwrap_or(restart);
+    f.fix(format!(
+        "Nothing more to change: Certificate {cert} names {} now. cert-manager issues Secret {secret_name}\n\
+         again for it; the webhook reads its keystore only when it starts, so once the Secret holds the new\n\
+         certificate, restart the operator (a restart before that keeps the old certificate):\n\n  \
+         kubectl wait --for=condition=Ready certificate/{cert} -n {ns} --timeout=120s && {restart}\n\n\
+         If the Certificate does not become Ready, cert-manager says why: kubectl describe certificate {cert} -n {ns}",
+        missing
+            .iter()
+            .map(|h| h.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    ))
+    .verify(format!(
+        "kubectl get secret {secret_name} -n {ns} -o jsonpath='{{.data.tls\\.crt}}' | base64 -d | openssl x509 -noout -ext subjectAltName   # expect DNS:{}",
+        missing[0]
+    ))
+    .link(install::link(ns))
 }
 
 #[cfg(test)]
@@ -346,6 +438,16 @@ mod tests {
         assert!(f[0].evidence[0].contains("CN=flink-operator-selfsigned"));
     }
 
+    /// The installation with its Certificate naming the Service in namespace `default`.
+    fn for_default(yaml: &str) -> String {
+        let right = format!("dnsNames: [{HOST}, {HOST}.cluster.local]");
+        assert!(yaml.contains(&right));
+        yaml.replace(
+            &right,
+            "dnsNames: [flink-operator-webhook-service.default.svc]",
+        )
+    }
+
     #[test]
     fn a_certificate_for_the_wrong_name() {
         let c = good_certs();
@@ -357,7 +459,11 @@ mod tests {
         );
         let f = run(
             &WebhookCertInvalid,
-            &load(&installation(&wrong, &c.ca.pem, &b64(c.ca.pem.as_bytes()))),
+            &load(&for_default(&installation(
+                &wrong,
+                &c.ca.pem,
+                &b64(c.ca.pem.as_bytes()),
+            ))),
         );
         assert_eq!(f.len(), 1, "{f:#?}");
         assert_eq!(
@@ -373,13 +479,64 @@ mod tests {
         let cn_only = leaf(&c.ca, &[], (2025, 1, 1), (2030, 1, 1));
         let f = run(
             &WebhookCertInvalid,
-            &load(&installation(
+            &load(&for_default(&installation(
                 &cn_only,
                 &c.ca.pem,
                 &b64(c.ca.pem.as_bytes()),
-            )),
+            ))),
         );
         assert_eq!(f.len(), 1);
         assert!(f[0].evidence[0].contains("no subjectAltName"));
+    }
+
+    #[test]
+    fn a_certificate_that_names_the_host_now_is_waiting_for_cert_manager() {
+        // The Certificate was patched to the Service's name; the Secret still holds the
+        // certificate issued for `default`.
+        let c = good_certs();
+        let wrong = leaf(
+            &c.ca,
+            &["flink-operator-webhook-service.default.svc"],
+            (2025, 1, 1),
+            (2030, 1, 1),
+        );
+        let y = installation(&wrong, &c.ca.pem, &b64(c.ca.pem.as_bytes()));
+        let f = run(&WebhookCertInvalid, &load(&y));
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(f[0].severity, Severity::Info);
+        assert!(
+            f[0].title.ends_with(
+                "fixed in Certificate flink-operator-serving-cert; waiting for cert-manager to issue the Secret again"
+            ),
+            "{}",
+            f[0].title
+        );
+        assert!(
+            f[0].evidence.iter().any(|e| e.starts_with(&format!(
+                "Certificate {NS}/flink-operator-serving-cert spec.dnsNames: {HOST}, "
+            ))),
+            "{:#?}",
+            f[0].evidence
+        );
+        // Both sides of the difference, and no patch again; the restart waits for the Secret.
+        assert!(f[0].evidence[0].contains("DNS names flink-operator-webhook-service.default.svc"));
+        assert!(
+            crate::finding::Remedy::from_fix(&f[0].fix).is_empty(),
+            "{}",
+            f[0].fix
+        );
+        assert!(f[0].fix.contains(
+            "kubectl wait --for=condition=Ready certificate/flink-operator-serving-cert -n flink-operator --timeout=120s && kubectl rollout restart"
+        ));
+        assert!(f[0].verify.ends_with(&format!("# expect DNS:{HOST}")));
+
+        // cert-manager failed to issue it: nothing is on its way.
+        let failed = y.replace(
+            "conditions: [{type: Ready, status: \"True\", reason: Ready, message: Certificate is up to date and has not expired}]",
+            "conditions: [{type: Issuing, status: \"False\", reason: Failed, message: The certificate request has failed to complete}]\n  lastFailureTime: \"2026-11-20T09:10:00Z\"",
+        );
+        assert_ne!(failed, y);
+        let f = run(&WebhookCertInvalid, &load(&failed));
+        assert_eq!(f[0].severity, Severity::Critical, "{}", f[0].title);
     }
 }

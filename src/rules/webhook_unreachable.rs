@@ -9,7 +9,8 @@ use super::support::install::{self, flink_hooks, operator_in, service, unreadabl
 use super::{Rule, RuleMeta};
 use crate::finding::{Category, Finding, ObjectRef, Severity};
 use crate::snapshot::{Index, Snapshot};
-use k8s_openapi::api::core::v1::Service;
+use k8s_openapi::api::core::v1::{Endpoints, Pod, Service};
+use k8s_openapi::api::discovery::v1::EndpointSlice;
 use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
 use std::collections::BTreeMap;
 
@@ -421,6 +422,12 @@ fn no_endpoints(
              kubectl describe deployment/{} -n {ns}",
             op.as_ref().map(|o| o.name()).unwrap_or(install::CHART)
         );
+    } else if let Some(p) = op
+        .as_ref()
+        .filter(|o| o.webhook_enabled())
+        .and_then(|_| awaiting_endpoint(&selected, &slices, &legacy))
+    {
+        return Some(awaiting_endpoints(f, hooks, ns, name, &selector_text, p));
     } else {
         for p in &selected {
             let webhook = p
@@ -467,6 +474,105 @@ fn no_endpoints(
             .verify(verify_endpoints(ns, name))
             .link(install::link(ns)),
     )
+}
+
+/// A selected pod that is Ready and that no endpoint of the Service knows, by name or IP, ready
+/// or not: the endpoints predate the selector that matches it (the fix of a wrong selector, just
+/// applied). The EndpointSlice controller adds every Ready pod the selector matches (and the
+/// endpoints controller mirrors it into `v1 Endpoints`); until it has, the API server still finds
+/// no endpoint. A pod the endpoints list as not ready is not this: they have seen it, and it was
+/// not ready.
+fn awaiting_endpoint<'a>(
+    selected: &[&&'a Pod],
+    slices: &[&EndpointSlice],
+    legacy: &[&Endpoints],
+) -> Option<&'a Pod> {
+    let known = |p: &Pod| {
+        let name = install::pod_name(p);
+        let ips: Vec<&str> = p
+            .status
+            .iter()
+            .flat_map(|st| {
+                st.pod_ip
+                    .iter()
+                    .map(String::as_str)
+                    .chain(st.pod_ips.iter().flatten().map(|i| i.ip.as_str()))
+            })
+            .collect();
+        let sliced = slices
+            .iter()
+            .flat_map(|sl| sl.endpoints.iter().flatten())
+            .any(|e| {
+                e.target_ref.as_ref().and_then(|t| t.name.as_deref()) == Some(name)
+                    || e.addresses.iter().any(|a| ips.contains(&a.as_str()))
+            });
+        let listed = legacy
+            .iter()
+            .flat_map(|e| e.subsets.iter().flatten())
+            .flat_map(|sub| {
+                sub.addresses
+                    .iter()
+                    .flatten()
+                    .chain(sub.not_ready_addresses.iter().flatten())
+            })
+            .any(|a| {
+                a.target_ref.as_ref().and_then(|t| t.name.as_deref()) == Some(name)
+                    || ips.contains(&a.ip.as_str())
+            });
+        // A pod without a recorded IP cannot be told apart from an address without a
+        // targetRef: any address at all may be it.
+        let any = slices
+            .iter()
+            .flat_map(|sl| sl.endpoints.iter().flatten())
+            .next()
+            .is_some()
+            || legacy
+                .iter()
+                .flat_map(|e| e.subsets.iter().flatten())
+                .any(|sub| {
+                    sub.addresses.as_ref().is_some_and(|a| !a.is_empty())
+                        || sub
+                            .not_ready_addresses
+                            .as_ref()
+                            .is_some_and(|a| !a.is_empty())
+                });
+        sliced || listed || (ips.is_empty() && any)
+    };
+    let ready = |p: &Pod| {
+        p.status
+            .iter()
+            .flat_map(|st| st.conditions.iter().flatten())
+            .any(|c| c.type_ == "Ready" && c.status == "True")
+    };
+    selected.iter().map(|p| **p).find(|p| ready(p) && !known(p))
+}
+
+/// The selector is fixed: info, and what to watch instead of the fix again.
+fn awaiting_endpoints(
+    f: Finding,
+    hooks: &[&Hook],
+    ns: &str,
+    name: &str,
+    selector: &str,
+    pod: &Pod,
+) -> Finding {
+    let p = install::pod_name(pod);
+    let mut f = f.severity(Severity::Info).evidence(format!(
+        "the selector {selector} matches pod {p} now, which is Ready and in no endpoint of the Service yet"
+    ));
+    f.title = format!(
+        "{}: its selector matches the operator's pod {p} now, waiting for the EndpointSlice controller",
+        f.title
+    );
+    with_consequences(f, hooks)
+        .fix(format!(
+            "Nothing more to change: Service {ns}/{name} selects the operator's Ready pod {p}. The EndpointSlice\n\
+             controller (kube-controller-manager) adds it as an endpoint, and the API server reaches the\n\
+             webhook through it. If no endpoint appears, see what happens to the Service:\n\n  \
+             kubectl get events -n {ns} --field-selector involvedObject.name={name}"
+        ))
+        .verify(verify_endpoints(ns, name))
+        .link(install::link(ns))
 }
 
 fn wrong_path(h: &Hook) -> Finding {
@@ -591,6 +697,49 @@ mod tests {
             .evidence
             .iter()
             .any(|e| e.contains("failed calling webhook \"validationwebhook.flink.apache.org\"")));
+    }
+
+    #[test]
+    fn a_selector_fixed_before_the_endpoints_caught_up_is_waiting_for_them() {
+        // The healthy installation as it is right after the Service's selector was patched to
+        // match the operator's pod: the EndpointSlice has no endpoint yet.
+        let y = healthy_yaml().replace(
+            "endpoints:\n- addresses: [10.0.0.12]\n  conditions: {ready: true}\n  targetRef: {kind: Pod, namespace: flink-operator, name: flink-kubernetes-operator-7d9c6b5f4-abcde}\n",
+            "endpoints: []\n",
+        );
+        let f = run(&WebhookUnreachable, &load(&y));
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(f[0].severity, Severity::Info);
+        assert!(
+            f[0].title.ends_with(
+                "matches the operator's pod flink-kubernetes-operator-7d9c6b5f4-abcde now, waiting for the EndpointSlice controller"
+            ),
+            "{}",
+            f[0].title
+        );
+        assert!(
+            crate::finding::Remedy::from_fix(&f[0].fix).is_empty(),
+            "{}",
+            f[0].fix
+        );
+        assert!(f[0]
+            .verify
+            .contains("kubectl get endpointslices -n flink-operator"));
+
+        // The endpoints know the pod, as not ready: not waiting for them, the pod is the problem.
+        let seen =
+            healthy_yaml().replace("conditions: {ready: true}", "conditions: {ready: false}");
+        let f = run(&WebhookUnreachable, &load(&seen));
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(f[0].severity, Severity::Critical);
+        // The pod not Ready: nothing to wait for either.
+        let unready = y.replace(
+            "conditions: [{type: Ready, status: \"True\"}]",
+            "conditions: [{type: Ready, status: \"False\"}]",
+        );
+        assert_ne!(unready, y);
+        let f = run(&WebhookUnreachable, &load(&unready));
+        assert_eq!(f[0].severity, Severity::Critical, "{}", f[0].title);
     }
 
     #[test]

@@ -46,7 +46,6 @@ const IGNORED_KINDS: &[&str] = &[
     "PodDisruptionBudget",
     "HorizontalPodAutoscaler",
     "LimitRange",
-    "ResourceQuota",
     "Node",
     "Lease",
     "PriorityClass",
@@ -441,6 +440,7 @@ fn add_counted(s: &mut Snapshot, mut v: Value, tally: &mut Tally) -> Result<(), 
         ("ConfigMap", "") => s.config_maps.push(de(v).map_err(ctx)?),
         ("Secret", "") => s.secrets.push(public_only(de(v).map_err(ctx)?)),
         ("Event", "") => s.events.push(de(v).map_err(ctx)?),
+        ("ResourceQuota", "") => s.resource_quotas.push(de(v).map_err(ctx)?),
         ("Namespace", "") => s.namespaces_objects.push(de(v).map_err(ctx)?),
         ("ServiceAccount", "") => s.service_accounts.push(de(v).map_err(ctx)?),
         ("Role", "rbac.authorization.k8s.io") => s.roles.push(de(v).map_err(ctx)?),
@@ -915,6 +915,11 @@ fn write_all(s: &Snapshot, dir: &Path, saves: &Saves) -> Result<(), BundleError>
         ListFile::typed("pods", &s.pods, "v1", "Pod"),
         ListFile::typed("events", &s.events, "v1", "Event"),
     ];
+    // ResourceQuotas are read by name, only those a refusal names: none read is no evidence that
+    // there are none, so no empty list is written for them.
+    let quotas = (!s.resource_quotas.is_empty())
+        .then(|| ListFile::typed("resourcequotas", &s.resource_quotas, "v1", "ResourceQuota"));
+    let lists = lists.into_iter().chain(quotas);
     for list in lists {
         // A kind the live gather listed is written even when empty, as the API's own typed list
         // (`EndpointSliceList`): "read, and there were none" is evidence that a missing file is not.

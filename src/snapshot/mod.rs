@@ -14,7 +14,7 @@ use k8s_openapi::api::admissionregistration::v1::{
 };
 use k8s_openapi::api::apps::v1::Deployment;
 use k8s_openapi::api::core::v1::{
-    ConfigMap, Endpoints, Event, Namespace, Pod, Secret, Service, ServiceAccount,
+    ConfigMap, Endpoints, Event, Namespace, Pod, ResourceQuota, Secret, Service, ServiceAccount,
 };
 use k8s_openapi::api::discovery::v1::EndpointSlice;
 use k8s_openapi::api::rbac::v1::{ClusterRole, ClusterRoleBinding, Role, RoleBinding};
@@ -59,6 +59,9 @@ pub struct Snapshot {
     /// namespace(s), untyped: read only when cert-manager's CRDs exist.
     pub cert_manager_objects: Vec<serde_json::Value>,
     pub events: Vec<Event>,
+    /// The ResourceQuotas that refused a Flink pod (named by the refusal in an event, a
+    /// Deployment's condition or a JobManager's log): read by name, only when a refusal names them.
+    pub resource_quotas: Vec<ResourceQuota>,
     pub namespaces_objects: Vec<Namespace>,
     pub service_accounts: Vec<ServiceAccount>,
     pub roles: Vec<Role>,

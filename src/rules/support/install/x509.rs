@@ -4,6 +4,18 @@
 use chrono::{DateTime, Utc};
 use x509_parser::prelude::{FromDer, GeneralName, X509Certificate};
 
+/// Whether a DNS name of a certificate (or a Certificate's `dnsNames`) is valid for `host`: equal
+/// but for case, or a `*.` wildcard standing for exactly the first label.
+pub fn name_covers(name: &str, host: &str) -> bool {
+    let (name, host) = (name.to_ascii_lowercase(), host.to_ascii_lowercase());
+    if let Some(rest) = name.strip_prefix("*.") {
+        host.split_once('.')
+            .is_some_and(|(first, tail)| !first.is_empty() && tail == rest)
+    } else {
+        name == host
+    }
+}
+
 /// One parsed certificate, owned (the DER is kept to verify signatures later).
 #[derive(Debug, Clone)]
 pub struct Cert {
@@ -97,16 +109,7 @@ impl Cert {
     /// Whether a TLS client dialing `host` accepts this certificate's names (subjectAltName DNS
     /// names only, as Go's TLS stack does since 1.15; a wildcard covers one leftmost label).
     pub fn covers(&self, host: &str) -> bool {
-        let host = host.to_ascii_lowercase();
-        self.dns_names.iter().any(|n| {
-            let n = n.to_ascii_lowercase();
-            if let Some(rest) = n.strip_prefix("*.") {
-                host.split_once('.')
-                    .is_some_and(|(first, tail)| !first.is_empty() && tail == rest)
-            } else {
-                n == host
-            }
-        })
+        self.dns_names.iter().any(|n| name_covers(n, host))
     }
 
     /// `CN=..., issued by CN=..., serial ..., valid A to B` for evidence lines.
