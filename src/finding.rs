@@ -368,12 +368,17 @@ pub struct Remedy {
 
 impl Remedy {
     /// The heredocs of `kubectl apply -f - <<'EOF'` (split into documents) and the `kubectl` /
-    /// `helm` command lines outside them; comments and prose are not commands.
+    /// `helm` command lines outside them; comments and prose are not commands. A fix that offers
+    /// alternatives ("... or make Flink ask for less: ...") gives the first one only: applying
+    /// both would do the job twice, in two different ways.
     pub fn from_fix(fix: &str) -> Remedy {
         let mut r = Remedy::default();
         let mut lines = fix.lines();
         while let Some(line) = lines.next() {
             let t = line.trim();
+            if !r.is_empty() && starts_an_alternative(t) {
+                break;
+            }
             if let Some(head) = t
                 .strip_suffix("<<'EOF'")
                 .or_else(|| t.strip_suffix("<<EOF"))
@@ -422,6 +427,12 @@ impl Remedy {
     }
 }
 
+/// A prose line that opens another way to the same end: "or raise the limit", "Or, ...".
+fn starts_an_alternative(line: &str) -> bool {
+    let lower = line.get(..3).unwrap_or("").to_ascii_lowercase();
+    lower == "or " || lower == "or," || lower == "or:"
+}
+
 /// A command that changes the cluster (not `kubectl get`, `describe`, `logs`, `auth can-i`).
 fn changes_something(command: &str) -> bool {
     const KUBECTL: &[&str] = &[
@@ -462,5 +473,20 @@ mod remedy_tests {
             vec!["kubectl patch flinkdeployment orders -n a --type=merge -p '{\"spec\":{}}'"]
         );
         assert!(Remedy::from_fix("raise the memory limit").is_empty());
+    }
+
+    #[test]
+    fn a_fix_with_alternatives_gives_the_first_only() {
+        let fix = "Raise the quota:\n\n  kubectl patch resourcequota q -n a --type=merge -p '{}'\n\nor make Flink ask for less:\n\n  kubectl patch flinkdeployment f -n a --type=merge -p '{}'\n";
+        assert_eq!(
+            Remedy::from_fix(fix).run,
+            vec!["kubectl patch resourcequota q -n a --type=merge -p '{}'"]
+        );
+        // "or" before any command is prose of the first way, not a second one.
+        let first = "Or, as the chart does:\n\nkubectl rollout restart deployment/x -n a\n";
+        assert_eq!(Remedy::from_fix(first).run.len(), 1);
+        // A word that merely starts with "or" is not an alternative.
+        let order = "kubectl rollout restart deployment/x -n a\norder matters: then\nkubectl rollout restart deployment/y -n a\n";
+        assert_eq!(Remedy::from_fix(order).run.len(), 2);
     }
 }
