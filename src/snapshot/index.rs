@@ -19,6 +19,7 @@ use crate::flink::names::{
 use k8s_openapi::api::apps::v1::Deployment;
 use k8s_openapi::api::core::v1::{ConfigMap, Event, Pod, Service};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+use std::cell::OnceCell;
 use std::collections::{BTreeMap, HashMap};
 
 /// How a Flink cluster runs on Kubernetes (see the table at the top of this file).
@@ -203,7 +204,19 @@ pub struct Index<'a> {
     deployments: HashMap<(&'a str, &'a str), &'a FlinkDeployment>,
     applications: HashMap<(&'a str, &'a str), &'a FlinkApplication>,
     k8s_deployments: HashMap<(&'a str, &'a str), &'a Deployment>,
+    /// ConfigMaps by (namespace, name), the first of each name.
+    config_maps: HashMap<(&'a str, &'a str), &'a ConfigMap>,
     events: HashMap<(&'a str, &'a str, &'a str), Vec<&'a Event>>,
+    /// Every cluster in scope, built once on first use (each rule and each finding asks).
+    clusters: OnceCell<Clusters<'a>>,
+    /// Pods with a Flink `component` label by (namespace, `app` label), built once on first use.
+    pods_by_app: OnceCell<HashMap<(&'a str, &'a str), Vec<&'a Pod>>>,
+}
+
+/// `Index::clusters`, and where each reference is in it.
+struct Clusters<'a> {
+    list: Vec<Cluster<'a>>,
+    position: HashMap<ObjectRef, usize>,
 }
 
 impl<'a> Index<'a> {
@@ -223,6 +236,12 @@ impl<'a> Index<'a> {
             .iter()
             .map(|d| ((meta_namespace(&d.metadata), meta_name(&d.metadata)), d))
             .collect();
+        let mut config_maps = HashMap::new();
+        for c in &snapshot.config_maps {
+            config_maps
+                .entry((meta_namespace(&c.metadata), meta_name(&c.metadata)))
+                .or_insert(c);
+        }
         let mut events: HashMap<_, Vec<&Event>> = HashMap::new();
         for e in &snapshot.events {
             let o = &e.involved_object;
@@ -245,7 +264,10 @@ impl<'a> Index<'a> {
             deployments,
             applications,
             k8s_deployments,
+            config_maps,
             events,
+            clusters: OnceCell::new(),
+            pods_by_app: OnceCell::new(),
         }
     }
 
@@ -313,15 +335,19 @@ impl<'a> Index<'a> {
 
     /// Pods of a FlinkDeployment (`app=<name>` with a Flink `component` label).
     pub fn pods_of(&self, fd: &FlinkDeployment) -> Vec<&'a Pod> {
-        self.snapshot
-            .pods
-            .iter()
-            .filter(|p| {
-                p.metadata.namespace.as_deref().unwrap_or("default") == fd.namespace()
-                    && label(p, LABEL_APP) == Some(fd.name())
-                    && label(p, LABEL_COMPONENT).is_some()
-            })
-            .collect()
+        let by_app = self.pods_by_app.get_or_init(|| {
+            let mut by_app: HashMap<_, Vec<&Pod>> = HashMap::new();
+            for p in &self.snapshot.pods {
+                if let (Some(app), Some(_)) = (label(p, LABEL_APP), label(p, LABEL_COMPONENT)) {
+                    by_app.entry((pod_namespace(p), app)).or_default().push(p);
+                }
+            }
+            by_app
+        });
+        by_app
+            .get(&(fd.namespace(), fd.name()))
+            .cloned()
+            .unwrap_or_default()
     }
 
     /// Pods of any Flink deployment, by the reference `deployment_of_pod` gives.
@@ -336,7 +362,18 @@ impl<'a> Index<'a> {
     /// Every Flink cluster in scope, in every mode, sorted by namespace, name and kind: the
     /// FlinkDeployments and FlinkApplications, and the clusters only their Deployments and pods
     /// show (plain native clusters; the objects of a CR that could not be read).
+    /// The list is built once per Index; each call hands out a copy of it, which holds only
+    /// references.
     pub fn clusters(&self) -> Vec<Cluster<'a>> {
+        self.built_clusters().list.clone()
+    }
+
+    fn built_clusters(&self) -> &Clusters<'a> {
+        self.clusters.get_or_init(|| self.build_clusters())
+    }
+
+    /// `clusters`, in one pass over the objects.
+    fn build_clusters(&self) -> Clusters<'a> {
         let s = self.snapshot;
         let mut out: Vec<Cluster<'a>> = Vec::new();
         let mut position: HashMap<ObjectRef, usize> = HashMap::new();
@@ -417,14 +454,24 @@ impl<'a> Index<'a> {
                 &b.reference.kind,
             ))
         });
-        out
+        let position = out
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (c.reference.clone(), i))
+            .collect();
+        Clusters {
+            list: out,
+            position,
+        }
     }
 
     /// The cluster a reference names, if it is in scope.
     pub fn cluster(&self, reference: &ObjectRef) -> Option<Cluster<'a>> {
-        self.clusters()
-            .into_iter()
-            .find(|c| &c.reference == reference)
+        let built = self.built_clusters();
+        built
+            .position
+            .get(reference)
+            .map(|&i| built.list[i].clone())
     }
 
     /// Flink's configuration of a cluster, flat, each value with its source:
@@ -465,10 +512,7 @@ impl<'a> Index<'a> {
         cluster_id: &str,
     ) -> Option<(&'a ConfigMap, &'static str, &'a str)> {
         let name = flink_config_map_name(cluster_id);
-        let cm =
-            self.snapshot.config_maps.iter().find(|c| {
-                meta_namespace(&c.metadata) == namespace && meta_name(&c.metadata) == name
-            })?;
+        let cm = *self.config_maps.get(&(namespace, name.as_str()))?;
         let data = cm.data.as_ref()?;
         FLINK_CONF_KEYS
             .iter()
@@ -778,6 +822,32 @@ spec: {containers: [{name: jobmanager, image: "flink:1.11"}]}
         assert_eq!(
             c.selector("jobmanager"),
             "flink-app=clicks,flink-deployment-type=jobmanager"
+        );
+    }
+
+    #[test]
+    fn cluster_finds_each_cluster_of_the_list_built_once() {
+        let text = [HEALTHY, PLAIN_NATIVE, STANDALONE, LYFT].join("\n---\n");
+        let s = snapshot(&text);
+        let index = Index::new(&s);
+        let clusters = index.clusters();
+        assert_eq!(clusters.len(), 4);
+        for c in &clusters {
+            let found = index.cluster(&c.reference).unwrap();
+            assert_eq!(found.reference, c.reference);
+            assert_eq!(found.mode, c.mode);
+            assert_eq!(found.taskmanager_pods.len(), c.taskmanager_pods.len());
+            assert_eq!(found.jobmanager_pods.len(), c.jobmanager_pods.len());
+        }
+        let missing = ObjectRef::namespaced(KIND_FLINK_DEPLOYMENT, "fin", "nothing");
+        assert!(index.cluster(&missing).is_none());
+        let fd = &s.flink_deployments[0];
+        assert_eq!(
+            index.pods_of(fd),
+            s.pods
+                .iter()
+                .filter(|p| index.deployment_of_pod(p) == Some(deployment_ref(fd)))
+                .collect::<Vec<_>>()
         );
     }
 
