@@ -38,6 +38,8 @@ Which pods:
                      (stern's pod query, with -f too); a NAME that is not a plain name
                      (e.g. 'orders-.*-1$') is always such a regular expression
   no NAME, no -l     every Flink JobManager and TaskManager pod in the namespace
+  pod/NAME           that one pod; flinkdeployment/NAME the deployment, never a query (stern's
+                     KIND/NAME)
   -l SELECTOR [QUERY] any pods; QUERY, if given, is a pod-name regular expression
   --component        jobmanager, taskmanager, or operator (the Flink operator's own pods:
                      app.kubernetes.io/name=flink-kubernetes-operator, or Lyft's app=flinkoperator)
@@ -192,7 +194,7 @@ pub struct LogsArgs {
         default_missing_value = ""
     )]
     pub highlight: Vec<String>,
-    /// Do not mark known failure lines
+    /// Do not mark known failure lines (-H still marks what it matches)
     #[arg(long = "no-highlight")]
     pub no_highlight: bool,
 }
