@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
-# Benchmark: `kubectl flink logs` vs the version-matched `kubectl logs` on the same test cluster and
-# the same logs: N TaskManager-like pods with large logs, every line of every pod
-# (--tail=-1, --max-log-requests N). Prints wall time, lines/s, MB/s and peak RSS for each, and the
-# ratios. A benchmark, not a test: nothing fails on the figures.
+# Benchmark: `kubectl flink logs` vs the version-matched `kubectl logs` (and stern, when installed)
+# on the same test cluster and the same logs: N TaskManager-like pods with large logs, every line of
+# every pod (--tail=-1, --max-log-requests N). Prints wall time, lines/s, MB/s and peak RSS for each,
+# and the ratios. A benchmark, not a test: nothing fails on the figures.
 #
 #   scripts/bench-logs.sh [PODS [LINES_PER_POD]]     (defaults: 20 pods, 50000 lines each)
 #
 # Env: RUNS (default 3, the median is reported), BENCH_PROFILE=debug|release (default debug: the
 # plugin binary under test; a release build takes long on 2 cores), KEEP_OUTPUT=1 keeps the
-# namespace, the outputs and the stderr of each tool, STERN=path/to/stern adds stern to the
-# tools (scripts/bench-peers.sh builds it at its pinned version and sets it).
+# namespace, the outputs and the stderr of each tool. STERN=path (default: `stern` on PATH, e.g.
+# scripts/peers/build.sh stern, which scripts/bench-peers.sh runs and passes) adds stern's rows, with and without line filters
+# (-e, -i: the same flags for both tools); STERN=none leaves them out. BASELINE=path adds a row for
+# another kubectl-flink binary (e.g. a build of main), to compare before and after a change.
 # Without a running test cluster (KUBE_HARNESS_DIR), it starts one for the run and stops it after.
 set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -27,13 +29,17 @@ KUBECONFIG_E2E=${KUBE_E2E_KUBECONFIG:-$KUBECONFIG}
 
 log() { printf 'bench-logs: %s\n' "$*" >&2; }
 
+TARGET_DIR=${CARGO_TARGET_DIR:-$REPO/target}
 if [[ $PROFILE == release ]]; then
   (cd "$REPO" && cargo build -q --release --bin kubectl-flink) >&2
-  PLUGIN=${CARGO_TARGET_DIR:-$REPO/target}/release/kubectl-flink
+  PLUGIN=$TARGET_DIR/release/kubectl-flink
 else
   (cd "$REPO" && cargo build -q --bin kubectl-flink) >&2
-  PLUGIN=${CARGO_TARGET_DIR:-$REPO/target}/debug/kubectl-flink
+  PLUGIN=$TARGET_DIR/debug/kubectl-flink
 fi
+STERN=${STERN:-$(command -v stern || true)}
+[[ $STERN == none ]] && STERN=
+BASELINE=${BASELINE:-}
 KUBECTL=$KUBE_HARNESS_KUBECTL
 [[ -x /usr/bin/time ]] || { log "needs GNU time at /usr/bin/time"; exit 1; }
 
@@ -79,7 +85,7 @@ spec:
 status:
   phase: Running
   containerStatuses:
-  - {{name: flink-main-container, image: "flink:1.20", imageID: x, ready: true, restartCount: 0, state: {{running: {{startedAt: "{started}"}}}}}}
+  - {{name: flink-main-container, image: "flink:1.20", imageID: x, containerID: "containerd://bench-{i}", ready: true, restartCount: 0, state: {{running: {{startedAt: "{started}"}}}}}}
 """)
     d = os.path.join(root, ns, name)
     os.makedirs(d, exist_ok=True)
@@ -122,18 +128,23 @@ measure() { # name cmd...
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
 declare -A SECS RSS LINES_OUT BYTES_OUT CPU S R C
-TOOLS=(kubectl flink flink_highlight flink_json)
-[[ -n ${STERN:-} ]] && TOOLS=(stern "${TOOLS[@]}")
+TOOLS=(kubectl flink flink_highlight flink_json flink_filters)
+[[ -n $BASELINE ]] && TOOLS+=(flink_before)
+[[ -n $STERN ]] && TOOLS+=(stern stern_filters)
+# The same line filters for both tools: drop one split in ten, keep the records and the 403s.
+FILTERS=(-e 'split 1[0-9],' -i 'Processed|forbidden')
 set_cmd() { # name -> CMD, the command line as an array
   local sel=(logs -n "$NS" -l app=bench --tail=-1 --max-log-requests "$PODS")
+  local stern_sel=(--kubeconfig "$KUBECONFIG_E2E" -n "$NS" -l app=bench --tail=-1 --max-log-requests "$PODS" --no-follow --only-log-lines --color never)
   case $1 in
     kubectl) CMD=("$KUBECTL" --kubeconfig "$KUBECONFIG_E2E" "${sel[@]}" --prefix) ;;
     flink) CMD=("$PLUGIN" --kubeconfig "$KUBECONFIG_E2E" "${sel[@]}") ;;
     flink_highlight) CMD=("$PLUGIN" --kubeconfig "$KUBECONFIG_E2E" "${sel[@]}" --highlight) ;;
     flink_json) CMD=("$PLUGIN" --kubeconfig "$KUBECONFIG_E2E" -o json "${sel[@]}") ;;
-    # stern's own flags (stern/stern@v1.33.0:cmd/cmd.go): every line from the start, then exit.
-    stern) CMD=("$STERN" --kubeconfig "$KUBECONFIG_E2E" -n "$NS" -l app=bench --tail=-1 --no-follow
-      --max-log-requests "$PODS" --color never) ;;
+    flink_filters) CMD=("$PLUGIN" --kubeconfig "$KUBECONFIG_E2E" "${sel[@]}" "${FILTERS[@]}") ;;
+    flink_before) CMD=("$BASELINE" --kubeconfig "$KUBECONFIG_E2E" "${sel[@]}") ;;
+    stern) CMD=("$STERN" "${stern_sel[@]}") ;;
+    stern_filters) CMD=("$STERN" "${stern_sel[@]}" "${FILTERS[@]}") ;;
   esac
 }
 
@@ -149,7 +160,7 @@ for ((i = 1; i <= RUNS; i++)); do
     S[$name]+="$(cut -d' ' -f1 <<<"$last") "; R[$name]+="$(cut -d' ' -f2 <<<"$last") "; C[$name]+="$(cut -d' ' -f5 <<<"$last") "
     LINES_OUT[$name]=$(cut -d' ' -f3 <<<"$last")
     BYTES_OUT[$name]=$(cut -d' ' -f4 <<<"$last")
-    if [[ ${LINES_OUT[$name]} -ne $TOTAL_LINES ]]; then log "$name round $i printed ${LINES_OUT[$name]} of $TOTAL_LINES lines"; fi
+    if [[ $name != *_filters && ${LINES_OUT[$name]} -ne $TOTAL_LINES ]]; then log "$name round $i printed ${LINES_OUT[$name]} of $TOTAL_LINES lines"; fi
   done
 done
 for name in "${TOOLS[@]}"; do
@@ -159,20 +170,27 @@ for name in "${TOOLS[@]}"; do
 done
 
 echo
-echo "kubectl flink logs vs kubectl logs: $PODS pods, $TOTAL_LINES lines, $((BYTES / 1024 / 1024)) MiB of logs; median of $RUNS interleaved runs; plugin: $PROFILE build; $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "kubectl flink logs vs kubectl logs${STERN:+ and stern $("$STERN" --version 2>/dev/null | awk '/^version/ {print $2}')}: $PODS pods, $TOTAL_LINES lines, $((BYTES / 1024 / 1024)) MiB of logs; median of $RUNS interleaved runs; plugin: $PROFILE build; $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-32s %8s %10s %7s %9s %11s %9s\n' tool seconds lines/s MB/s "RSS MiB" "CPU s" "lines out"
 for name in "${TOOLS[@]}"; do
   awk -v n="$name" -v s="${SECS[$name]}" -v r="${RSS[$name]}" -v l="${LINES_OUT[$name]}" -v b="$BYTES" -v c="${CPU[$name]}" 'BEGIN {
     label = n; if (n == "kubectl") label = "kubectl logs --prefix"; else if (n == "flink") label = "kubectl flink logs";
-    else if (n == "stern") label = "stern --no-follow";
-    else if (n == "flink_highlight") label = "kubectl flink logs --highlight"; else label = "kubectl flink logs -o json";
+    else if (n == "flink_highlight") label = "kubectl flink logs --highlight"; else if (n == "flink_json") label = "kubectl flink logs -o json";
+    else if (n == "flink_filters") label = "kubectl flink logs -e -i"; else if (n == "flink_before") label = "kubectl flink logs (BASELINE)";
+    else if (n == "stern") label = "stern --no-follow"; else if (n == "stern_filters") label = "stern --no-follow -e -i";
     printf "%-32s %8.2f %10.0f %7.1f %9.1f %11.2f %9d\n", label, s, l / s, b / s / 1e6, r / 1024, c, l }'
 done
 awk -v ks="${SECS[kubectl]}" -v fs="${SECS[flink]}" -v kr="${RSS[kubectl]}" -v fr="${RSS[flink]}" -v kc="${CPU[kubectl]}" -v fc="${CPU[flink]}" 'BEGIN {
   printf "\nratio (kubectl flink / kubectl): throughput %.2fx, peak RSS %.2fx, client CPU %.2fx\n", ks / fs, fr / kr, fc / kc }'
-if [[ -n ${STERN:-} ]]; then
-  awk -v ss="${SECS[stern]}" -v fs="${SECS[flink]}" -v sr="${RSS[stern]}" -v fr="${RSS[flink]}" -v sc="${CPU[stern]}" -v fc="${CPU[flink]}" 'BEGIN {
-    printf "ratio (kubectl flink / stern): throughput %.2fx, peak RSS %.2fx, client CPU %.2fx\n", ss / fs, fr / sr, fc / sc }'
+if [[ -n $STERN ]]; then
+  awk -v ss="${SECS[stern]}" -v fs="${SECS[flink]}" -v sf="${SECS[stern_filters]}" -v ff="${SECS[flink_filters]}" -v sr="${RSS[stern]}" -v fr="${RSS[flink]}" -v sc="${CPU[stern]}" -v fc="${CPU[flink]}" 'BEGIN {
+    printf "ratio (kubectl flink / stern): throughput %.2fx (with -e -i: %.2fx), peak RSS %.2fx, client CPU %.2fx\n", ss / fs, sf / ff, fr / sr, fc / sc }'
+  if [[ ${LINES_OUT[stern_filters]} -ne ${LINES_OUT[flink_filters]} ]]; then
+    log "warning: with the same filters stern printed ${LINES_OUT[stern_filters]} lines, kubectl flink ${LINES_OUT[flink_filters]}"
+  fi
+fi
+if [[ -n $BASELINE ]]; then
+  awk -v bs="${SECS[flink_before]}" -v fs="${SECS[flink]}" 'BEGIN { printf "ratio (kubectl flink / BASELINE): throughput %.2fx\n", bs / fs }'
 fi
 if [[ ${LINES_OUT[flink]} -ne $TOTAL_LINES || ${LINES_OUT[kubectl]} -ne $TOTAL_LINES ]]; then
   log "warning: expected $TOTAL_LINES lines; kubectl printed ${LINES_OUT[kubectl]}, kubectl flink ${LINES_OUT[flink]}"

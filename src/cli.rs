@@ -141,7 +141,7 @@ pub enum Command {
     #[command(after_help = EXIT_CODES)]
     Triage(TriageArgs),
     /// Every Flink pod's logs by label selector: JobManager and TaskManagers, current and crashed instances
-    Logs(crate::commands::logs::LogsArgs),
+    Logs(Box<crate::commands::logs::LogsArgs>),
     /// The permissions Flink needs, decided by the API server, with the minimal fix
     #[command(name = "can-i")]
     CanI(crate::commands::can_i::CanIArgs),

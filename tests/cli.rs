@@ -955,10 +955,12 @@ fn logs_follow_starts_a_watch_over_when_its_list_after_410_gone_gets_no_answer()
     });
     let dir = tempfile::tempdir().unwrap();
     let cfg = kubeconfig(dir.path(), &format!("http://127.0.0.1:{port}"));
+    // flinkdeployment/NAME: the deployment only, never read as a pod query when it has no pods
+    // (which would start other watches).
     let mut child = Command::new(BIN)
         .args([
             "logs",
-            "orders",
+            "flinkdeployment/orders",
             "-f",
             "--kubeconfig",
             cfg.to_str().unwrap(),

@@ -6,56 +6,83 @@
 
 use crate::cli::{Format, KubeArgs, OutputArgs};
 use crate::cluster::logs::{
-    self as source, Component, Containers, LineFormat, Notices, Options, StreamSpec, Target,
+    self as source, Component, Containers, LineFormat, Notices, Options, Pattern, StreamSpec,
+    Target,
 };
 use crate::error::{Error, EXIT_OK};
 use crate::finding::Severity;
 use crate::render::Style;
 use crate::signatures;
+use jiff::tz::TimeZone;
 use k8s_openapi::jiff::Timestamp;
 use regex::Regex;
 use serde::Serialize;
 use std::io::Write;
 use std::sync::Arc;
+use template::Template;
 use tokio::sync::{mpsc, oneshot};
 
 /// Lines per container by default: enough to see a JobManager's crash and its cause, few enough
 /// to read. kubectl's default with a selector (10) is too few for that.
 pub const DEFAULT_TAIL: i64 = 200;
+
+mod template;
 pub const DEFAULT_MAX_LOG_REQUESTS: u32 = 50;
 
 const LOGS_HELP: &str = "\
 Which pods:
   NAME               the Flink deployment's pods: app=NAME,component in (jobmanager,taskmanager)
                      (Apache operator: native and standalone pods also carry type=flink-native-
-                     kubernetes or type=flink-standalone-kubernetes), or flink-app=NAME (Lyft)
+                     kubernetes or type=flink-standalone-kubernetes), or flink-app=NAME (Lyft).
+                     When that deployment has no pods, the Flink pods whose name matches NAME
+                     (stern's pod query, with -f too); a NAME that is not a plain name
+                     (e.g. 'orders-.*-1$') is always such a regular expression
   no NAME, no -l     every Flink JobManager and TaskManager pod in the namespace
-  -l SELECTOR        any pods
+  pod/NAME           that one pod; flinkdeployment/NAME the deployment, never a query (stern's
+                     KIND/NAME)
+  -l SELECTOR [QUERY] any pods; QUERY, if given, is a pod-name regular expression
   --component        jobmanager, taskmanager, or operator (the Flink operator's own pods:
                      app.kubernetes.io/name=flink-kubernetes-operator, or Lyft's app=flinkoperator)
+  --exclude-pod, --field-selector, --node, -n a,b  narrow or widen as stern's flags do
+
+Which lines (stern's filters; regular expressions, unanchored, each flag repeatable):
+  -e, --exclude      drop lines matching any of these
+  -i, --include      keep only lines matching one of these (--grep is the same flag)
+  -H, --highlight    mark what matches in each line (with colour; -i matches are marked too)
 
 Defaults:
   containers         each pod's main container: its kubectl.kubernetes.io/default-container, else
-                     flink-main-container, else all its containers (-c NAME, --all-containers)
+                     flink-main-container, else all its containers (-c REGEX, --all-containers,
+                     less --exclude-container)
   --tail             200 lines per container (kubectl's 10 with a selector hides most crashes);
                      all lines with --since or --since-time; -1 for all. With -f, pods that
                      appear and restarted containers are read from their first line
   --max-log-requests 50 logs read at once; with -f, at most 50 containers are followed (a warning
                      names the others; they are followed when a slot frees up)
-  --highlight        on when colour is on: lines matching a known failure signature (the catalogue
-                     `doctor` uses) turn red (critical) or yellow (warning), with a hint
+  catalogue marking  on when colour is on (--highlight alone forces it, --no-highlight stops it):
+                     lines matching a known failure signature (the catalogue `doctor` uses) turn
+                     red (critical) or yellow (warning), with a hint. A bare --highlight takes the
+                     next word as its regular expression: put it after NAME
   -p, --previous     the instance before the current one (a crashed container); not with -f
 
 Output:
-  -o table           (default) lines prefixed with pod/container, [previous] for previous
-                     instances, one colour per container on a terminal; grouped per container,
-                     JobManager first; with -f, interleaved as they arrive
+  -o table           (default) lines prefixed with pod/container ([previous] for previous
+                     instances; namespace/ first with -A or several namespaces); on a terminal
+                     each pod name and each container name has its own stable colour, as stern
+                     gives them; grouped per container, JobManager first; with -f, interleaved
+                     as they arrive
+  --template TEXT    stern's line template: {{.Message}} {{.PodName}} {{.ContainerName}}
+                     {{.Namespace}} {{.NodeName}}, {{index .Labels \"app\"}}, {{color .PodColor
+                     .PodName}}, {{\"\\n\"}}; a line ending is added when the result has none
   -o json            one JSON object per line: namespace, pod, container, previous, timestamp
                      (with --timestamps), line, signature (id or null), category (or null)
+  --timestamps       the kubelet's time (UTC) first on each line; --timezone shows it in another
+                     zone (Local, UTC, an IANA name such as Europe/Berlin, or +02:00)
 
 Exit codes:
   0  done; also after Ctrl-C, and when the output is closed (| head)
-  2  usage or input error; NAME or -l matched no pods (with -f it waits for them instead)
+  2  usage or input error (a bad regular expression or template); NAME or -l matched no pods
+     (with -f it waits for them instead)
   3  cluster unreachable, or listing pods or reading every log was forbidden";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -68,31 +95,42 @@ pub enum ComponentArg {
     Operator,
 }
 
+// Flag names are kubectl's, and stern's where kubectl has none (stern/stern@v1.33.0:cmd/cmd.go
+// AddFlags): -e/--exclude, -i/--include, -H/--highlight, --exclude-pod, -E/--exclude-container,
+// --field-selector, --node, --template, --timezone; -c takes a regular expression as stern's.
 #[derive(Debug, clap::Args)]
 #[command(after_help = LOGS_HELP, next_help_heading = "Logs")]
 pub struct LogsArgs {
-    /// The Flink deployment: a FlinkDeployment or native cluster-id, or a Lyft FlinkApplication
-    #[arg(help_heading = "Arguments")]
+    /// The Flink deployment (a FlinkDeployment or native cluster-id, or a Lyft FlinkApplication);
+    /// else a pod-name regular expression, as stern's query
+    #[arg(help_heading = "Arguments", value_name = "NAME|QUERY")]
     pub name: Option<String>,
-    /// Pods with these labels instead of NAME (kubectl's selector syntax)
-    #[arg(
-        short = 'l',
-        long = "selector",
-        value_name = "SELECTOR",
-        conflicts_with = "name"
-    )]
+    /// Pods with these labels instead of NAME (kubectl's selector syntax); QUERY narrows them
+    #[arg(short = 'l', long = "selector", value_name = "SELECTOR")]
     pub selector: Option<String>,
     /// Only the JobManager, the TaskManagers, or the Flink operator
     #[arg(long, value_enum, value_name = "COMPONENT")]
     pub component: Option<ComponentArg>,
-    /// Only this container of each pod
+    /// Leave out pods whose name matches (repeatable)
+    #[arg(long = "exclude-pod", value_name = "REGEX")]
+    pub exclude_pod: Vec<String>,
+    /// Only pods matching this field selector (e.g. status.phase=Running)
+    #[arg(long = "field-selector", value_name = "SELECTOR")]
+    pub field_selector: Option<String>,
+    /// Only pods on this node
+    #[arg(long, value_name = "NODE")]
+    pub node: Option<String>,
+    /// Only containers whose name matches, init containers too [default: the main container]
     #[arg(
         short = 'c',
         long,
-        value_name = "NAME",
+        value_name = "REGEX",
         conflicts_with = "all_containers"
     )]
     pub container: Option<String>,
+    /// Leave out containers whose name matches (repeatable)
+    #[arg(short = 'E', long = "exclude-container", value_name = "REGEX")]
+    pub exclude_container: Vec<String>,
     /// Every container of each pod, init containers first [default: the main container]
     #[arg(long = "all-containers")]
     pub all_containers: bool,
@@ -111,6 +149,9 @@ pub struct LogsArgs {
     /// Show the kubelet's timestamp on each line
     #[arg(long)]
     pub timestamps: bool,
+    /// Show timestamps in this zone: Local, UTC, an IANA name (Europe/Berlin) or +02:00
+    #[arg(long, value_name = "ZONE", requires = "timestamps")]
+    pub timezone: Option<String>,
     /// Keep following: pods that appear, containers that restart; streams that end are retried
     #[arg(short = 'f', long)]
     pub follow: bool,
@@ -127,6 +168,9 @@ pub struct LogsArgs {
     /// Lines without the pod/container prefix
     #[arg(long = "no-prefix", overrides_with = "prefix")]
     pub no_prefix: bool,
+    /// Each line through stern's template instead of the prefix (see below)
+    #[arg(long, value_name = "TEMPLATE")]
+    pub template: Option<String>,
     /// Logs read at once; with -f, containers followed at most (a warning names the others)
     #[arg(
         long = "max-log-requests",
@@ -135,14 +179,23 @@ pub struct LogsArgs {
         value_parser = clap::value_parser!(u32).range(1..)
     )]
     pub max_log_requests: u32,
-    /// Only lines matching this regular expression
-    #[arg(long, value_name = "REGEX")]
-    pub grep: Option<String>,
-    /// Mark lines matching a known failure signature, with a hint [default: on when colour is on]
-    #[arg(long, overrides_with = "no_highlight")]
-    pub highlight: bool,
-    /// Do not mark known failure lines
-    #[arg(long = "no-highlight", overrides_with = "highlight")]
+    /// Leave out lines matching (repeatable)
+    #[arg(short = 'e', long, value_name = "REGEX")]
+    pub exclude: Vec<String>,
+    /// Only lines matching one of these (repeatable)
+    #[arg(short = 'i', long, visible_alias = "grep", value_name = "REGEX")]
+    pub include: Vec<String>,
+    /// Mark what matches in each line (repeatable); alone: force the catalogue's failure marking
+    #[arg(
+        short = 'H',
+        long,
+        value_name = "REGEX",
+        num_args = 0..=1,
+        default_missing_value = ""
+    )]
+    pub highlight: Vec<String>,
+    /// Do not mark known failure lines (-H still marks what it matches)
+    #[arg(long = "no-highlight")]
     pub no_highlight: bool,
 }
 
@@ -156,26 +209,17 @@ pub async fn run(args: &LogsArgs, kube: &KubeArgs, output: &OutputArgs) -> Resul
             ))
         }
     };
+    check_namespaces(kube)?;
     let mut opts = options(args, output.verbose)?;
     let request_timeout = crate::cluster::client::parse_duration(&kube.request_timeout)?;
     opts.request_timeout = request_timeout;
     let style = Style::decide(output.color);
     let color = style.color && !json;
-    let printer = Printer {
-        json,
-        color,
-        prefix: !args.no_prefix && args.prefix.unwrap_or(true),
-        namespaces: kube.all_namespaces,
-        highlight: if args.highlight {
-            true
-        } else {
-            !args.no_highlight && color
-        },
-        grep: match &args.grep {
-            Some(re) => Some(Regex::new(re).map_err(|e| Error::input(&format!("--grep {re}"), e))?),
-            None => None,
-        },
-    };
+    let several_namespaces = kube
+        .namespace
+        .as_deref()
+        .is_some_and(|n| n.split(',').filter(|p| !p.trim().is_empty()).count() > 1);
+    let printer = printer(args, json, color, kube.all_namespaces || several_namespaces)?;
 
     // A followed log may be quiet for longer than --request-timeout: streams get no read timeout
     // (requests that are not streams keep it, applied in cluster::logs).
@@ -229,22 +273,79 @@ pub async fn run(args: &LogsArgs, kube: &KubeArgs, output: &OutputArgs) -> Resul
     result
 }
 
-/// Checks the flags and turns them into what `cluster::logs` needs.
-pub fn options(args: &LogsArgs, verbose: u8) -> Result<Options, Error> {
-    if let Some(name) = &args.name {
-        if !valid_label_value(name) {
+/// `-n a,b`: several namespaces, as stern takes them; each must be a namespace name.
+fn check_namespaces(kube: &KubeArgs) -> Result<(), Error> {
+    let Some(ns) = kube.namespace.as_deref() else {
+        return Ok(());
+    };
+    if !ns.contains(',') {
+        return Ok(());
+    }
+    for n in ns.split(',').map(str::trim) {
+        let ok = !n.is_empty()
+            && n.len() <= 63
+            && n.bytes()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'-')
+            && !n.starts_with('-')
+            && !n.ends_with('-');
+        if !ok {
             return Err(Error::Input(format!(
-                "\"{name}\" is not a Flink deployment name (a label value: letters, digits, '-', '_', '.', at most 63)"
+                "-n {ns}: \"{n}\" is not a namespace name (use -n a,b for several)"
             )));
         }
     }
+    Ok(())
+}
+
+/// Compiles one regular expression of a flag; a bad one is a one-line usage error (exit 2).
+fn regex(flag: &str, text: &str) -> Result<Regex, Error> {
+    Regex::new(text).map_err(|e| {
+        Error::Input(format!(
+            "{flag} {text}: not a valid regular expression ({})",
+            crate::error::one_line(&e.to_string())
+        ))
+    })
+}
+
+fn regexes(flag: &str, texts: &[String]) -> Result<Vec<Regex>, Error> {
+    texts.iter().map(|t| regex(flag, t)).collect()
+}
+
+/// A NAME that can only be a regular expression: it is not a plain label value.
+fn is_query(name: &str) -> bool {
+    !valid_label_value(name)
+}
+
+/// Checks the flags and turns them into what `cluster::logs` needs.
+pub fn options(args: &LogsArgs, verbose: u8) -> Result<Options, Error> {
     let component = args.component.map(|c| match c {
         ComponentArg::JobManager => Component::JobManager,
         ComponentArg::TaskManager => Component::TaskManager,
         ComponentArg::Operator => Component::Operator,
     });
+    // stern's `KIND/NAME` form (stern/stern@v1.33.0:cmd/cmd.go Complete): `pod/NAME` is that pod,
+    // any other kind (flinkdeployment/, deployment/) the deployment NAME, never a query.
+    let mut name = args.name.clone();
+    let mut exact = false;
+    if let Some((kind, n)) = args.name.as_deref().and_then(|s| s.split_once('/')) {
+        if !valid_label_value(n) || args.selector.is_some() {
+            return Err(Error::Input(format!(
+                "\"{}\" is neither a Flink deployment name nor KIND/NAME (e.g. pod/NAME, \
+                 flinkdeployment/NAME); a pod query is a regular expression without '/'",
+                args.name.as_deref().unwrap_or("")
+            )));
+        }
+        exact = true;
+        name = Some(if matches!(kind, "pod" | "pods" | "po") {
+            format!("^{}$", regex::escape(n))
+        } else {
+            n.to_string()
+        });
+    }
+    // NAME is stern's pod query with -l, or when it cannot be a deployment name.
+    let query_only = args.selector.is_some() || name.as_deref().is_some_and(is_query);
     if component == Some(Component::Operator) {
-        if let Some(name) = &args.name {
+        if let Some(name) = name.as_deref().filter(|_| !query_only) {
             return Err(Error::Input(format!(
                 "--component operator reads the Flink operator's pods, which belong to no deployment: drop {name} \
                  (add --grep {name} to see only the lines about it)"
@@ -279,17 +380,58 @@ pub fn options(args: &LogsArgs, verbose: u8) -> Result<Options, Error> {
         })?),
         None => None,
     };
-    let containers = match (&args.container, args.all_containers) {
-        (Some(c), _) => Containers::Named(c.clone()),
-        (None, true) => Containers::All,
-        (None, false) => Containers::Default,
+    let mut containers = match (&args.container, args.all_containers) {
+        (Some(c), _) => Containers::matching(Pattern(regex("-c", c)?)),
+        (None, true) => Containers::all(),
+        (None, false) => Containers::default_choice(),
+    };
+    containers.exclude = regexes("--exclude-container", &args.exclude_container)?
+        .into_iter()
+        .map(Pattern)
+        .collect();
+    let mut fields: Vec<String> = Vec::new();
+    if let Some(f) = args
+        .field_selector
+        .as_deref()
+        .filter(|f| !f.trim().is_empty())
+    {
+        fields.push(f.to_string());
+    }
+    if let Some(n) = &args.node {
+        if n.is_empty() || n.contains(',') || n.contains('=') {
+            return Err(Error::Input(format!("--node {n}: not a node name")));
+        }
+        fields.push(format!("spec.nodeName={n}"));
+    }
+    let pod_query = match name.as_deref() {
+        Some(q) if query_only => Some(Pattern(regex("pod query", q)?)),
+        _ => None,
+    };
+    let target = Target {
+        name: name.clone().filter(|_| !query_only),
+        selector: args.selector.clone(),
+        component,
+        pod_query,
+        or_deployment: None,
+        exclude_pods: regexes("--exclude-pod", &args.exclude_pod)?
+            .into_iter()
+            .map(Pattern)
+            .collect(),
+        fields: (!fields.is_empty()).then(|| fields.join(",")),
+    };
+    // A plain NAME whose deployment has no pods is read as stern's pod query.
+    let fallback = match target.name.as_ref().filter(|_| !exact) {
+        Some(name) => Some(Target {
+            name: None,
+            pod_query: Some(Pattern(regex("pod query", name)?)),
+            or_deployment: Some(name.clone()),
+            ..target.clone()
+        }),
+        None => None,
     };
     Ok(Options {
-        target: Target {
-            name: args.name.clone(),
-            selector: args.selector.clone(),
-            component,
-        },
+        target,
+        fallback,
         containers,
         previous: args.previous,
         since_seconds,
@@ -300,6 +442,90 @@ pub fn options(args: &LogsArgs, verbose: u8) -> Result<Options, Error> {
         request_timeout: None,
         verbose,
     })
+}
+
+/// The line printer the flags ask for: filters, marks, template, time zone.
+fn printer(args: &LogsArgs, json: bool, color: bool, namespaces: bool) -> Result<Printer, Error> {
+    let template = match &args.template {
+        Some(_) if json => {
+            return Err(Error::Input(
+                "--template replaces -o table's prefix: drop -o json".into(),
+            ))
+        }
+        Some(t) => Some(Template::parse(t).map_err(|e| Error::Input(format!("--template: {e}")))?),
+        None => None,
+    };
+    let include = regexes("--include", &args.include)?;
+    let user_marks: Vec<&String> = args.highlight.iter().filter(|h| !h.is_empty()).collect();
+    let mut highlight = Vec::new();
+    for h in &user_marks {
+        highlight.push(regex("--highlight", h)?);
+    }
+    let catalogue = !args.no_highlight && (color || args.highlight.iter().any(String::is_empty));
+    Ok(Printer {
+        json,
+        color,
+        prefix: !args.no_prefix && args.prefix.unwrap_or(true),
+        namespaces,
+        highlight: catalogue,
+        exclude: regexes("--exclude", &args.exclude)?,
+        marks: marks(&include, &highlight),
+        include,
+        template,
+        timezone: match &args.timezone {
+            Some(z) => Some(parse_timezone(z)?),
+            None => None,
+        },
+    })
+}
+
+/// One regular expression for what `-H` marks: the `-i` and `-H` ones, longest first, as stern
+/// builds it (stern/stern@v1.33.0:stern/tail_utils.go HighlightMatchedString).
+fn marks(include: &[Regex], highlight: &[Regex]) -> Option<Regex> {
+    let mut all: Vec<&str> = include.iter().chain(highlight).map(Regex::as_str).collect();
+    if all.is_empty() {
+        return None;
+    }
+    all.sort_by_key(|s| std::cmp::Reverse(s.len()));
+    let joined = all
+        .iter()
+        .map(|s| format!("(?:{s})"))
+        .collect::<Vec<_>>()
+        .join("|");
+    // Each part compiled on its own, so the union compiles too.
+    Regex::new(&joined).ok()
+}
+
+/// `--timezone`: what Go's time.LoadLocation takes (stern's `--timezone`), plus fixed offsets.
+pub fn parse_timezone(text: &str) -> Result<TimeZone, Error> {
+    let bad = |why: String| {
+        Error::Input(format!(
+            "--timezone {text}: {why} (use Local, UTC, an IANA name such as Europe/Berlin, or an offset such as +02:00)"
+        ))
+    };
+    match text {
+        "" | "UTC" | "utc" | "Z" => return Ok(TimeZone::UTC),
+        "Local" | "local" => {
+            return TimeZone::try_system().map_err(|e| bad(format!("no local time zone: {e}")))
+        }
+        _ => {}
+    }
+    if let Some(sign) = text.chars().next().filter(|c| *c == '+' || *c == '-') {
+        let digits: String = text[1..].chars().filter(|c| *c != ':').collect();
+        let ok = digits.bytes().all(|b| b.is_ascii_digit()) && matches!(digits.len(), 2 | 4);
+        if !ok {
+            return Err(bad("not an offset".into()));
+        }
+        let h: i32 = digits[..2].parse().unwrap_or(99);
+        let m: i32 = digits.get(2..).map_or(Ok(0), str::parse).unwrap_or(99);
+        if h > 23 || m > 59 {
+            return Err(bad("not an offset".into()));
+        }
+        let secs = (h * 3600 + m * 60) * if sign == '-' { -1 } else { 1 };
+        let offset = jiff::tz::Offset::from_seconds(secs).map_err(|e| bad(e.to_string()))?;
+        return Ok(TimeZone::fixed(offset));
+    }
+    TimeZone::get(text).map_err(|e| bad(crate::error::one_line(&e.to_string())))
 }
 
 fn valid_label_value(s: &str) -> bool {
@@ -361,26 +587,102 @@ pub struct Printer {
     pub json: bool,
     pub color: bool,
     pub prefix: bool,
-    /// `-A`: the prefix starts with the namespace.
+    /// `-A` or several namespaces: the prefix starts with the namespace.
     pub namespaces: bool,
+    /// The catalogue's failure marking.
     pub highlight: bool,
-    pub grep: Option<Regex>,
+    /// `-e`: lines matching any are left out.
+    pub exclude: Vec<Regex>,
+    /// `-i` (`--grep`): when any, only lines matching one are kept.
+    pub include: Vec<Regex>,
+    /// What `-H` and `-i` match is marked in each line (with colour).
+    pub marks: Option<Regex>,
+    pub template: Option<Template>,
+    /// `--timezone`: timestamps shown in this zone instead of the kubelet's UTC.
+    pub timezone: Option<TimeZone>,
 }
 
-/// Prefix colours: never red or yellow, which mark failure lines.
-const PALETTE: &[&str] = &[
-    "36", "32", "34", "35", "96", "92", "94", "95", "38;5;37", "38;5;141", "38;5;75", "38;5;114",
+/// Colour pairs for pod and container names, bright and plain of one hue as stern's list has them
+/// (stern/stern@v1.33.0:stern/color.go), less red and yellow, which mark failure lines here.
+const PALETTE: &[(&str, &str)] = &[
+    ("96", "36"),
+    ("92", "32"),
+    ("95", "35"),
+    ("94", "34"),
+    ("38;5;87", "38;5;37"),
+    ("38;5;141", "38;5;97"),
+    ("38;5;117", "38;5;75"),
+    ("38;5;120", "38;5;114"),
 ];
 const RESET: &str = "\x1b[0m";
+/// What `-H` matches: bold and reversed, apart from the catalogue's red and yellow.
+const MARK: &str = "1;7";
 
-/// The same colour for the same pod/container on every run (FNV-1a, not a seeded hash).
-pub fn prefix_color(label: &str) -> &'static str {
+/// stern's colour index: FNV-1 (32 bit) of the name, modulo the list (stern/stern@v1.33.0:
+/// stern/tail.go colorIndex). The same name gets the same colour on every run.
+fn color_index(name: &str) -> usize {
     let mut h: u32 = 0x811c_9dc5;
-    for b in label.bytes() {
-        h ^= b as u32;
+    for b in name.bytes() {
         h = h.wrapping_mul(0x0100_0193);
+        h ^= b as u32;
     }
-    PALETTE[(h as usize) % PALETTE.len()]
+    (h as usize) % PALETTE.len()
+}
+
+/// The pod's colour (bright) and the container's (plain, of the container name's own hue, as
+/// stern's `--diff-container`): a pod keeps its colour, and a sidecar stands apart from the main
+/// container.
+pub fn prefix_colors(pod: &str, container: &str) -> (&'static str, &'static str) {
+    (
+        PALETTE[color_index(pod)].0,
+        PALETTE[color_index(container)].1,
+    )
+}
+
+/// Appends `text`, painted: in `base` colour if any, with what `marks` matches marked. Without
+/// colour the text is appended as it is.
+fn paint(out: &mut Vec<u8>, text: &str, base: Option<&str>, marks: Option<&Regex>, color: bool) {
+    if !color {
+        out.extend_from_slice(text.as_bytes());
+        return;
+    }
+    let open = |out: &mut Vec<u8>| {
+        if let Some(code) = base {
+            let _ = write!(out, "\x1b[{code}m");
+        }
+    };
+    open(out);
+    let mut at = 0;
+    if let Some(re) = marks {
+        for m in re.find_iter(text).filter(|m| !m.is_empty()) {
+            out.extend_from_slice(&text.as_bytes()[at..m.start()]);
+            let _ = write!(out, "{RESET}\x1b[{MARK}m{}{RESET}", m.as_str());
+            open(out);
+            at = m.end();
+        }
+    }
+    out.extend_from_slice(&text.as_bytes()[at..]);
+    if base.is_some() {
+        out.extend_from_slice(RESET.as_bytes());
+    }
+}
+
+/// The kubelet's RFC 3339 time in another zone, as stern prints it (`2006-01-02T15:04:05.
+/// 000000000Z07:00`, stern/stern@v1.33.0:stern/tail.go TimestampFormatDefault). A time that
+/// does not parse is shown as it came.
+fn in_zone<'a>(ts: &'a str, tz: &TimeZone) -> std::borrow::Cow<'a, str> {
+    match ts.parse::<Timestamp>() {
+        Ok(t) => {
+            let z = t.to_zoned(tz.clone());
+            let offset = if z.offset().seconds() == 0 {
+                "Z".to_string()
+            } else {
+                z.strftime("%:z").to_string()
+            };
+            std::borrow::Cow::Owned(format!("{}{offset}", z.strftime("%Y-%m-%dT%H:%M:%S.%N")))
+        }
+        Err(_) => std::borrow::Cow::Borrowed(ts),
+    }
 }
 
 #[derive(Serialize)]
@@ -397,25 +699,23 @@ struct JsonLine<'a> {
 
 impl LineFormat for Printer {
     fn prefix(&self, s: &StreamSpec) -> String {
-        if self.json || !self.prefix {
+        if self.json || !self.prefix || self.template.is_some() {
             return String::new();
         }
-        let mut label = String::new();
-        if self.namespaces {
-            label.push_str(&s.namespace);
-            label.push('/');
-        }
-        label.push_str(&s.pod);
-        label.push('/');
-        label.push_str(&s.container);
-        let color = prefix_color(&label);
-        if s.previous {
-            label.push_str(" [previous]");
-        }
-        if self.color {
-            format!("\x1b[{color}m{label}{RESET} ")
+        let previous = if s.previous { " [previous]" } else { "" };
+        let ns = if self.namespaces {
+            format!("{}/", s.namespace)
         } else {
-            format!("{label} ")
+            String::new()
+        };
+        if self.color {
+            let (pod, container) = prefix_colors(&s.pod, &s.container);
+            format!(
+                "\x1b[{pod}m{ns}{}{RESET}/\x1b[{container}m{}{RESET}{previous} ",
+                s.pod, s.container
+            )
+        } else {
+            format!("{ns}{}/{}{previous} ", s.pod, s.container)
         }
     }
 
@@ -427,10 +727,13 @@ impl LineFormat for Printer {
         text: &str,
         out: &mut Vec<u8>,
     ) {
-        if let Some(re) = &self.grep {
-            if !re.is_match(text) {
-                return;
-            }
+        // stern's order: a line any -e matches is out, then one no -i matches
+        // (stern/stern@v1.33.0:stern/tail.go consumeLine).
+        if self.exclude.iter().any(|re| re.is_match(text)) {
+            return;
+        }
+        if !self.include.is_empty() && !self.include.iter().any(|re| re.is_match(text)) {
+            return;
         }
         // What is printed never holds a secret (the masker every output uses) and, on a
         // terminal's formats, no control sequence but colour.
@@ -444,6 +747,11 @@ impl LineFormat for Printer {
             }
         };
         let text = text.as_ref();
+        let timestamp = match (&self.timezone, timestamp) {
+            (Some(tz), Some(ts)) => Some(in_zone(ts, tz)),
+            (_, ts) => ts.map(std::borrow::Cow::Borrowed),
+        };
+        let timestamp = timestamp.as_deref();
         let signature = if self.json || self.highlight {
             signatures::catalogue()
                 .match_line(text, 0)
@@ -469,32 +777,67 @@ impl LineFormat for Printer {
             out.push(b'\n');
             return;
         }
+        let code = signature.and_then(|sig| match sig.severity {
+            Severity::Critical => Some("31"),
+            Severity::Warning => Some("33"),
+            Severity::Info => None,
+        });
+        if let Some(t) = &self.template {
+            // stern v1.33.0 puts the timestamp at the start of .Message (stern/tail.go
+            // consumeLine); the catalogue colours the message, without its hint.
+            let mut message = Vec::with_capacity(text.len() + 40);
+            if let Some(ts) = timestamp {
+                message.extend_from_slice(ts.as_bytes());
+                message.push(b' ');
+            }
+            paint(&mut message, text, code, self.marks.as_ref(), self.color);
+            let message = String::from_utf8_lossy(&message);
+            let (pod_color, container_color) = if self.color {
+                let (p, c) = prefix_colors(&s.pod, &s.container);
+                (Some(p), Some(c))
+            } else {
+                (None, None)
+            };
+            let mut rendered = String::with_capacity(message.len() + 64);
+            t.render(
+                &template::Line {
+                    message: &message,
+                    node: &s.node,
+                    namespace: &s.namespace,
+                    pod: &s.pod,
+                    container: &s.container,
+                    labels: Some(&s.labels),
+                    annotations: Some(&s.annotations),
+                    pod_color,
+                    container_color,
+                },
+                &mut rendered,
+            );
+            out.extend_from_slice(rendered.as_bytes());
+            if !rendered.ends_with('\n') {
+                out.push(b'\n');
+            }
+            return;
+        }
         out.extend_from_slice(prefix.as_bytes());
         if let Some(ts) = timestamp {
             out.extend_from_slice(ts.as_bytes());
             out.push(b' ');
         }
         match signature {
-            None => out.extend_from_slice(text.as_bytes()),
+            None => paint(out, text, None, self.marks.as_ref(), self.color),
             Some(sig) => {
-                let code = match sig.severity {
-                    Severity::Critical => Some("31"),
-                    Severity::Warning => Some("33"),
-                    Severity::Info => None,
-                };
                 let hint = format!("⟵ {}: {}", sig.category.id(), sig.explanation);
+                paint(out, text, code, self.marks.as_ref(), self.color);
                 match (self.color, code) {
                     (true, Some(code)) => {
-                        let _ = write!(
-                            out,
-                            "\x1b[{code}m{text}{RESET}  \x1b[1;{code}m{hint}{RESET}"
-                        );
+                        let _ = write!(out, "  \x1b[1;{code}m{hint}{RESET}");
                     }
                     (true, None) => {
-                        let _ = write!(out, "{text}  \x1b[2m{hint}{RESET}");
+                        let _ = write!(out, "  \x1b[2m{hint}{RESET}");
                     }
                     (false, _) => {
-                        let _ = write!(out, "{text}  {hint}");
+                        let _ = write!(out, "  {hint}");
                     }
                 }
             }
@@ -537,6 +880,10 @@ mod tests {
     use super::*;
     use crate::cluster::logs::Role;
 
+    fn printer_for(a: &LogsArgs, json: bool, color: bool, ns: bool) -> Result<Printer, Error> {
+        super::printer(a, json, color, ns)
+    }
+
     fn spec(previous: bool) -> StreamSpec {
         StreamSpec {
             namespace: "analytics".into(),
@@ -544,6 +891,9 @@ mod tests {
             container: "flink-main-container".into(),
             previous,
             role: Role::JobManager,
+            node: "node-1".into(),
+            labels: Default::default(),
+            annotations: Default::default(),
         }
     }
 
@@ -554,7 +904,11 @@ mod tests {
             prefix: true,
             namespaces: false,
             highlight: true,
-            grep: None,
+            exclude: Vec::new(),
+            include: Vec::new(),
+            marks: None,
+            template: None,
+            timezone: None,
         }
     }
 
@@ -638,26 +992,161 @@ mod tests {
     }
 
     #[test]
-    fn colours_are_stable_and_never_red_or_yellow() {
-        assert_eq!(prefix_color("a/b"), prefix_color("a/b"));
-        for label in [
-            "orders-jm/flink-main-container",
-            "orders-taskmanager-1-1/flink-main-container",
-            "x/y",
+    fn colours_per_pod_and_container_are_stable_and_never_red_or_yellow() {
+        assert_eq!(prefix_colors("a", "b"), prefix_colors("a", "b"));
+        // stern's FNV-1, not FNV-1a: the index of "" is the offset basis modulo the list.
+        assert_eq!(color_index(""), (0x811c_9dc5u32 as usize) % PALETTE.len());
+        let mut seen = std::collections::HashSet::new();
+        for pod in [
+            "orders-jm",
+            "orders-taskmanager-1-1",
+            "orders-taskmanager-1-2",
+            "x",
         ] {
-            assert!(!["31", "33", "91", "93"].contains(&prefix_color(label)));
+            for c in ["flink-main-container", "log-shipper"] {
+                let (p, k) = prefix_colors(pod, c);
+                for code in [p, k] {
+                    assert!(!["31", "33", "91", "93"].contains(&code), "{code}");
+                }
+                seen.insert(p);
+            }
         }
+        assert!(seen.len() > 1, "pods get different colours: {seen:?}");
         let coloured = Printer {
             color: true,
             ..printer()
         };
-        assert!(coloured.prefix(&spec(false)).starts_with("\x1b["));
+        let (p, c) = prefix_colors("orders-5d8f9c7b6d-x7k2p", "flink-main-container");
+        assert_eq!(
+            coloured.prefix(&spec(true)),
+            format!(
+                "\x1b[{p}morders-5d8f9c7b6d-x7k2p\x1b[0m/\x1b[{c}mflink-main-container\x1b[0m [previous] "
+            )
+        );
+        // The container's colour is its name's, whatever the pod.
+        assert_eq!(
+            prefix_colors("a", "sidecar").1,
+            prefix_colors("b", "sidecar").1
+        );
+    }
+
+    #[test]
+    fn exclude_include_and_marks_as_stern_filters() {
+        let p = Printer {
+            exclude: vec![Regex::new("DEBUG").unwrap(), Regex::new("noise").unwrap()],
+            include: vec![
+                Regex::new("orders").unwrap(),
+                Regex::new("forbidden").unwrap(),
+            ],
+            ..printer()
+        };
+        assert_eq!(render(&p, &spec(false), None, "DEBUG orders"), "");
+        assert_eq!(render(&p, &spec(false), None, "INFO payments"), "");
+        assert!(render(&p, &spec(false), None, "INFO orders").ends_with("INFO orders\n"));
+        // The catalogue still marks what the filters keep.
+        assert!(render(&p, &spec(false), None, FORBIDDEN).contains("⟵ rbac_forbidden"));
+
+        // -H marks matches (and -i's) only with colour, apart from the catalogue's red.
+        let include = [Regex::new("ord").unwrap()];
+        let highlight = [
+            Regex::new("orders").unwrap(),
+            Regex::new("forbidden").unwrap(),
+        ];
+        let m = marks(&include, &highlight).unwrap();
+        assert_eq!(
+            m.find("xorders").unwrap().as_str(),
+            "orders",
+            "longest first"
+        );
+        let plain = Printer {
+            marks: Some(m.clone()),
+            ..printer()
+        };
+        assert_eq!(
+            render(&plain, &spec(false), None, "orders ok"),
+            "orders-5d8f9c7b6d-x7k2p/flink-main-container orders ok\n"
+        );
+        let coloured = Printer {
+            color: true,
+            prefix: false,
+            marks: Some(m),
+            ..printer()
+        };
+        assert_eq!(
+            render(&coloured, &spec(false), None, "see orders ok"),
+            "see \x1b[0m\x1b[1;7morders\x1b[0m ok\n"
+        );
+        let out = render(&coloured, &spec(false), None, FORBIDDEN);
+        assert!(
+            out.starts_with(
+                "\x1b[31mMessage: pods is \x1b[0m\x1b[1;7mforbidden\x1b[0m\x1b[31m: User"
+            ),
+            "{out:?}"
+        );
+        assert!(out.contains("\x1b[1;31m⟵ rbac_forbidden"), "{out:?}");
+        assert!(marks(&[], &[]).is_none());
+    }
+
+    #[test]
+    fn templates_and_time_zones() {
+        let p = Printer {
+            template: Some(
+                Template::parse(
+                    "{{.Namespace}}/{{.PodName}}/{{.ContainerName}}@{{.NodeName}} {{.Message}}",
+                )
+                .unwrap(),
+            ),
+            ..printer()
+        };
+        assert_eq!(p.prefix(&spec(false)), "");
+        assert_eq!(
+            render(&p, &spec(false), Some("2026-11-28T09:39:02.5Z"), "hello"),
+            "analytics/orders-5d8f9c7b6d-x7k2p/flink-main-container@node-1 2026-11-28T09:39:02.5Z hello\n"
+        );
+        // No second line ending when the template has one; no hint, the message only.
+        let nl = Printer {
+            template: Some(Template::parse("{{.Message}}{{\"\\n\"}}").unwrap()),
+            ..printer()
+        };
+        assert_eq!(
+            render(&nl, &spec(false), None, FORBIDDEN),
+            format!("{FORBIDDEN}\n")
+        );
+
+        let berlin = Printer {
+            timezone: Some(parse_timezone("+01:00").unwrap()),
+            ..printer()
+        };
+        assert!(
+            render(&berlin, &spec(false), Some("2026-11-28T09:39:02.118Z"), "x")
+                .contains(" 2026-11-28T10:39:02.118000000+01:00 x")
+        );
+        let utc = Printer {
+            timezone: Some(parse_timezone("UTC").unwrap()),
+            json: true,
+            ..printer()
+        };
+        let out = render(&utc, &spec(false), Some("2026-11-28T09:39:02Z"), "x");
+        assert!(
+            out.contains("\"timestamp\":\"2026-11-28T09:39:02.000000000Z\""),
+            "{out}"
+        );
+        assert_eq!(in_zone("not a time", &TimeZone::UTC), "not a time");
+        assert!(parse_timezone("-05:30").is_ok() && parse_timezone("+0200").is_ok());
+        assert!(parse_timezone("Local").is_ok());
+        for bad in ["+25:00", "+1", "Mars/Olympus", "+ab"] {
+            let e = parse_timezone(bad).unwrap_err().to_string();
+            assert!(
+                e.starts_with(&format!("--timezone {bad}:")) && !e.contains('\n'),
+                "{e}"
+            );
+        }
     }
 
     #[test]
     fn grep_filters_and_json_lines_carry_the_signature() {
         let grep = Printer {
-            grep: Some(Regex::new("forbidden").unwrap()),
+            include: vec![Regex::new("forbidden").unwrap()],
             ..printer()
         };
         assert_eq!(render(&grep, &spec(false), None, "INFO fine"), "");
@@ -706,7 +1195,12 @@ mod tests {
         let a = parse(&["orders"]).unwrap();
         let o = options(&a, 0).unwrap();
         assert_eq!(o.tail, Some(DEFAULT_TAIL));
-        assert_eq!(o.containers, Containers::Default);
+        assert_eq!(o.containers, Containers::default_choice());
+        // A plain NAME: the deployment, read as stern's pod query when it has no pods.
+        assert_eq!(o.target.name.as_deref(), Some("orders"));
+        let fb = o.fallback.as_ref().unwrap();
+        assert_eq!(fb.pod_query.as_ref().unwrap().as_str(), "orders");
+        assert_eq!(fb.or_deployment.as_deref(), Some("orders"));
         assert_eq!(o.max_requests, 50);
         assert_eq!(
             options(&parse(&["orders", "--tail", "-1"]).unwrap(), 0)
@@ -730,10 +1224,118 @@ mod tests {
             Some(5)
         );
         assert!(options(&parse(&["orders", "--tail", "-2"]).unwrap(), 0).is_err());
-        assert!(options(&parse(&["bad/name"]).unwrap(), 0).is_err());
+        // KIND/NAME as stern takes it: a deployment (never a query), or one pod.
+        let o = options(&parse(&["flinkdeployment/orders"]).unwrap(), 0).unwrap();
+        assert_eq!(o.target.name.as_deref(), Some("orders"));
+        assert!(o.fallback.is_none());
+        let o = options(&parse(&["pod/orders-jm.1"]).unwrap(), 0).unwrap();
+        assert_eq!(o.target.pod_query.unwrap().as_str(), "^orders\\-jm\\.1$");
+        assert!(options(&parse(&["bad/na me"]).unwrap(), 0).is_err());
+        assert!(options(&parse(&["a/b", "-l", "x=y"]).unwrap(), 0).is_err());
+        // Not a plain name: a regular expression over the Flink pods' names.
+        let o = options(&parse(&["orders-taskmanager-.*"]).unwrap(), 0).unwrap();
+        assert!(o.target.name.is_none() && o.fallback.is_none());
+        assert_eq!(
+            o.target.pod_query.unwrap().as_str(),
+            "orders-taskmanager-.*"
+        );
+        // With -l, NAME is the query.
+        let o = options(&parse(&["-l", "team=data", "orders"]).unwrap(), 0).unwrap();
+        assert_eq!(o.target.selector.as_deref(), Some("team=data"));
+        assert_eq!(o.target.pod_query.unwrap().as_str(), "orders");
+        // Bad regular expressions: one line each, exit 2.
+        for args in [
+            &["orders(", "--tail", "1"][..],
+            &["orders", "-c", "("],
+            &["orders", "-E", "["],
+            &["orders", "--exclude-pod", "*x"],
+        ] {
+            let e = options(&parse(args).unwrap(), 0).unwrap_err();
+            assert_eq!(e.exit_code(), 2, "{args:?}");
+            assert!(!e.to_string().contains('\n'), "{e}");
+        }
+        let o = options(
+            &parse(&[
+                "orders",
+                "-c",
+                "main|ship",
+                "-E",
+                "istio",
+                "--exclude-pod=-1$",
+                "--exclude-pod",
+                "2$",
+                "--field-selector",
+                "status.phase=Running",
+                "--node",
+                "node-1",
+            ])
+            .unwrap(),
+            0,
+        )
+        .unwrap();
+        assert_eq!(o.containers.exclude.len(), 1);
+        assert_eq!(o.target.exclude_pods.len(), 2);
+        assert_eq!(
+            o.target.fields.as_deref(),
+            Some("status.phase=Running,spec.nodeName=node-1")
+        );
+        assert_eq!(o.fallback.unwrap().fields, o.target.fields);
+        assert!(options(&parse(&["--node", "a,b"]).unwrap(), 0).is_err());
+        // Line filters and their flags, stern's spelling; --grep is -i.
+        let a = parse(&[
+            "-e",
+            "x",
+            "--exclude",
+            "y",
+            "-i",
+            "a",
+            "--grep",
+            "b",
+            "-H",
+            "c",
+            "--highlight",
+            "d",
+        ])
+        .unwrap();
+        assert_eq!(
+            (a.exclude.len(), a.include.len(), a.highlight.len()),
+            (2, 2, 2)
+        );
+        // A bare --highlight still forces the catalogue marking, as before.
+        let a = parse(&["orders", "--highlight"]).unwrap();
+        assert_eq!(a.highlight, vec![String::new()]);
+        let p = printer_for(&a, false, false, false).unwrap();
+        assert!(p.highlight && p.marks.is_none());
+        let a = parse(&["orders", "-H", "x", "--no-highlight"]).unwrap();
+        let p = printer_for(&a, false, true, false).unwrap();
+        assert!(!p.highlight && p.marks.is_some());
+        for bad in [
+            &["-e", "("][..],
+            &["-i", "["],
+            &["-H", "+"],
+            &["--template", "{{.Nope}}"],
+        ] {
+            let e = printer_for(&parse(bad).unwrap(), false, false, false).unwrap_err();
+            assert_eq!(e.exit_code(), 2);
+        }
+        assert!(printer_for(
+            &parse(&["--template", "{{.Message}}"]).unwrap(),
+            true,
+            false,
+            false
+        )
+        .is_err());
+        assert!(
+            parse(&["--timezone", "UTC"]).is_err(),
+            "--timezone needs --timestamps"
+        );
+        assert!(parse(&["--timezone", "UTC", "--timestamps"]).is_ok());
         assert!(options(&parse(&["orders", "--component", "operator"]).unwrap(), 0).is_err());
         assert!(options(&parse(&["--since-time", "yesterday"]).unwrap(), 0).is_err());
-        assert!(parse(&["orders", "-l", "a=b"]).is_err());
+        assert!(
+            parse(&["orders", "-l", "a=b"]).is_ok(),
+            "NAME with -l is a pod query"
+        );
         assert!(parse(&["orders", "-p", "-f"]).is_err());
         assert!(parse(&[
             "orders",
@@ -751,6 +1353,24 @@ mod tests {
         let a = parse(&["--component", "taskmanager", "-c", "x", "orders"]).unwrap();
         let o = options(&a, 0).unwrap();
         assert_eq!(o.target.component, Some(Component::TaskManager));
-        assert_eq!(o.containers, Containers::Named("x".into()));
+        assert_eq!(
+            o.containers,
+            Containers::matching(Pattern(Regex::new("x").unwrap()))
+        );
+    }
+
+    #[test]
+    fn several_namespaces_are_namespace_names() {
+        let ns = |n: &str| KubeArgs {
+            namespace: Some(n.into()),
+            ..KubeArgs::default()
+        };
+        assert!(check_namespaces(&ns("analytics")).is_ok());
+        assert!(check_namespaces(&ns("analytics,payments")).is_ok());
+        assert!(check_namespaces(&KubeArgs::default()).is_ok());
+        for bad in ["a,,b", "a,B", "a,-b", "a,b_c"] {
+            let e = check_namespaces(&ns(bad)).unwrap_err();
+            assert_eq!(e.exit_code(), 2, "{bad}");
+        }
     }
 }

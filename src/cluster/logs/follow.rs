@@ -12,8 +12,10 @@
 mod pods;
 mod tracker;
 
-use super::list::{list_scope, watch_error, watch_pods};
-use super::select::{container_names, missing_taskmanagers, selected_containers, Containers};
+use super::list::{
+    namespaces, queries, query_note, scopes_description, watch_error, watch_pods, Query,
+};
+use super::select::{container_names, missing_taskmanagers, selected_containers};
 use super::stream::{open, pump, LineFormat, StreamError};
 use super::{Notices, Options};
 use crate::cluster::client::Cluster;
@@ -43,15 +45,20 @@ pub async fn follow(
     notices: Arc<Notices>,
     interrupt: impl Future<Output = ()>,
 ) -> Result<i32, Error> {
-    let ns = cluster.namespace.as_deref();
-    let scope = cluster.scope_description();
+    let namespaces = namespaces(cluster);
+    let scope = format!(
+        "{} (context {})",
+        scopes_description(&namespaces),
+        cluster.context
+    );
     if opts.verbose > 0 {
         notices.note(format!(
             "following pods with {} in {scope}",
             opts.target.describe()
         ));
     }
-    let (mut watch, restarts) = watch_pods(&cluster.client, ns, &opts.target);
+    let mut follower = Follower::new(opts, notices, scope, namespaces, Instant::now());
+    let (mut watch, mut restarts) = watch_pods(&cluster.client, &follower.queries);
     let (ended_tx, mut ended_rx) = mpsc::channel::<Ended>(256);
     let streams = Streams {
         client: cluster.client.clone(),
@@ -59,7 +66,6 @@ pub async fn follow(
         out: out.clone(),
         ended: ended_tx,
     };
-    let mut follower = Follower::new(opts, notices, scope, list_scope(ns), Instant::now());
     tokio::pin!(interrupt);
     loop {
         let wake = follower.next_wakeup();
@@ -74,6 +80,9 @@ pub async fn follow(
         };
         if let ControlFlow::Break(result) = follower.handle(event) {
             return result;
+        }
+        if std::mem::take(&mut follower.rewatch) {
+            (watch, restarts) = watch_pods(&cluster.client, &follower.queries);
         }
         for i in std::mem::take(&mut follower.restart) {
             if let Some(r) = restarts.get(i) {
@@ -154,9 +163,15 @@ struct Follower {
     notices: Arc<Notices>,
     /// "namespace analytics (context prod)", for notes.
     scope: String,
-    /// "namespace analytics", for errors of the list and the watch.
+    /// "namespaces a, b", for errors of the lists.
     list_scope: String,
-    selectors: Vec<String>,
+    namespaces: Vec<Option<String>>,
+    /// One list and watch each: every namespace times every selector of the target.
+    queries: Vec<Query>,
+    /// NAME is now read as a pod query (its deployment had no pods): the watches start over.
+    fell_back: bool,
+    /// The loop must start the watches again, for the new `queries`.
+    rewatch: bool,
     pods: Pods,
     tracker: Tracker,
     /// Containers whose log we may not read.
@@ -188,25 +203,28 @@ impl Follower {
         opts: &Options,
         notices: Arc<Notices>,
         scope: String,
-        list_scope: String,
+        namespaces: Vec<Option<String>>,
         now: Instant,
     ) -> Self {
-        let selectors = opts.target.selectors();
+        let queries = queries(&namespaces, &opts.target);
         let first_list_timeout = opts.request_timeout.unwrap_or(DEFAULT_WAIT);
         Follower {
             opts: opts.clone(),
             notices,
             scope,
-            list_scope,
-            pods: Pods::new(selectors.len()),
-            selectors,
+            list_scope: scopes_description(&namespaces),
+            pods: Pods::new(queries.len()),
+            relist_deadlines: vec![None; queries.len().max(1)],
+            namespaces,
+            queries,
+            fell_back: false,
+            rewatch: false,
             tracker: Tracker::default(),
             forbidden: Default::default(),
             opened: Arc::new(AtomicUsize::new(0)),
             synced: false,
             first_list_deadline: now + first_list_timeout,
             first_list_timeout,
-            relist_deadlines: vec![None; opts.target.selectors().len().max(1)],
             restart: Vec::new(),
             watch_failures: 0,
             said_waiting: false,
@@ -297,9 +315,32 @@ impl Follower {
         }
     }
 
-    /// The first round: every selector's pods are known.
+    /// The first round: every selector's pods are known. When NAME's deployment has no pods and
+    /// NAME may be read as stern's pod query, the watches start over with that query.
     fn on_first_list(&mut self) {
+        if self.pods.is_empty() && !self.fell_back {
+            if let Some(fallback) = self.opts.fallback.clone() {
+                self.fell_back = true;
+                self.queries = queries(&self.namespaces, &fallback);
+                self.pods = Pods::new(self.queries.len());
+                self.relist_deadlines = vec![None; self.queries.len().max(1)];
+                self.first_list_deadline = Instant::now() + self.first_list_timeout;
+                self.opts.target = fallback;
+                self.rewatch = true;
+                return;
+            }
+        }
         self.synced = true;
+        if self.fell_back && !self.pods.is_empty() {
+            if let Some(name) = self.opts.target.or_deployment.clone() {
+                let named = super::select::Target {
+                    name: Some(name),
+                    ..Default::default()
+                };
+                self.notices
+                    .note(query_note(&named, &self.opts.target).replace("showing", "following"));
+            }
+        }
         self.say_if_waiting();
         self.say_if_no_such_container();
         self.tracker
@@ -370,9 +411,9 @@ impl Follower {
     }
 
     fn say_if_no_such_container(&self) {
-        let Containers::Named(c) = &self.opts.containers else {
+        if self.opts.containers.is_default() {
             return;
-        };
+        }
         let pods = self.pods.ordered();
         if !pods.is_empty()
             && !pods
@@ -380,7 +421,8 @@ impl Follower {
                 .any(|p| !selected_containers(p, &self.opts.containers).is_empty())
         {
             self.notices.note(format!(
-                "no pod has a container named {c} yet (they have: {}): waiting",
+                "no pod has {} yet (they have: {}): waiting",
+                self.opts.containers.describe(),
                 container_names(&pods)
             ));
         }
@@ -397,8 +439,10 @@ impl Follower {
                 e,
                 watcher::Error::InitialListFailed(_) | watcher::Error::NoResourceVersion
             );
-        let selector = self.selectors.get(i).map(String::as_str).unwrap_or("");
-        let Some(e) = watch_error(selector, &self.list_scope, e) else {
+        let Some(q) = self.queries.get(i) else {
+            return ControlFlow::Continue(());
+        };
+        let Some(e) = watch_error(q, e) else {
             return ControlFlow::Continue(()); // the watch fell behind: the watcher lists again
         };
         if first_list {

@@ -3,6 +3,7 @@
 
 use super::select::{order_pods, pod_name, pod_namespace, Component, Target};
 use super::stream::{classify, StreamError};
+use super::{Notices, Options};
 use crate::cluster::client::Cluster;
 use crate::error::Error;
 use crate::flink::names::{GROUP, VERSION};
@@ -46,11 +47,80 @@ pub(super) fn list_scope(ns: Option<&str>) -> String {
         .unwrap_or_else(|| "all namespaces".into())
 }
 
-/// A failed list or watch of the pods with `selector`, in words, and whose fault it is.
-fn request_error(verb: &str, selector: &str, scope: &str, e: kube::Error) -> ListError {
+/// The namespaces to read: `-n a,b` names several (stern's `--namespace`, "set comma-separated
+/// value", stern/stern@v1.33.0:cmd/cmd.go), each once; `-A` all of them (None).
+pub(super) fn namespaces(cluster: &Cluster) -> Vec<Option<String>> {
+    match cluster.namespace.as_deref() {
+        None => vec![None],
+        Some(ns) => {
+            let mut out: Vec<Option<String>> = Vec::new();
+            for n in ns.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+                if !out.iter().any(|o| o.as_deref() == Some(n)) {
+                    out.push(Some(n.to_string()));
+                }
+            }
+            if out.is_empty() {
+                out.push(Some(ns.to_string()));
+            }
+            out
+        }
+    }
+}
+
+/// Where pods are listed, for messages: "namespace a", "namespaces a, b", "all namespaces".
+pub(super) fn scopes_description(namespaces: &[Option<String>]) -> String {
+    let named: Vec<&str> = namespaces.iter().flatten().map(String::as_str).collect();
+    match named.as_slice() {
+        [] => "all namespaces".into(),
+        [one] => format!("namespace {one}"),
+        many => format!("namespaces {}", many.join(", ")),
+    }
+}
+
+/// One list (or watch) of pods: a namespace (None: all) and a label selector, narrowed by the
+/// target's field selector.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Query {
+    pub(super) ns: Option<String>,
+    pub(super) selector: String,
+    pub(super) fields: Option<String>,
+}
+
+impl Query {
+    pub(super) fn scope(&self) -> String {
+        list_scope(self.ns.as_deref())
+    }
+}
+
+/// Every namespace times every selector of `target`.
+pub(super) fn queries(namespaces: &[Option<String>], target: &Target) -> Vec<Query> {
+    let selectors = target.selectors();
+    namespaces
+        .iter()
+        .flat_map(|ns| {
+            selectors.iter().map(move |sel| Query {
+                ns: ns.clone(),
+                selector: sel.clone(),
+                fields: target.fields.clone(),
+            })
+        })
+        .collect()
+}
+
+/// A failed list or watch of the pods of `q`, in words, and whose fault it is.
+fn request_error(verb: &str, q: &Query, e: kube::Error) -> ListError {
+    let scope = q.scope();
+    let selector = &q.selector;
     match classify(e) {
         StreamError::Unavailable(m) => {
-            ListError::Input(format!("{verb} pods with selector `{selector}`: {m}"))
+            let fields = q
+                .fields
+                .as_deref()
+                .map(|f| format!(" and field selector `{f}`"))
+                .unwrap_or_default();
+            ListError::Input(format!(
+                "{verb} pods with selector `{selector}`{fields}: {m}"
+            ))
         }
         StreamError::Forbidden(m) => {
             ListError::Incomplete(format!("{verb} pods in {scope}: forbidden: {m}"))
@@ -62,31 +132,33 @@ fn request_error(verb: &str, selector: &str, scope: &str, e: kube::Error) -> Lis
 /// One event of the watch of the `usize`th selector.
 pub(super) type WatchEvent = (usize, Result<watcher::Event<Pod>, watcher::Error>);
 
-/// The pods of every selector of `target`, watched: one kube watcher per selector (it lists in
-/// pages, watches from the list's resourceVersion, lists again when the watch falls out of the
-/// window, and backs off on errors), merged; each event comes with the index of its selector in
-/// `target.selectors()`. Notifying a selector's handle (the second value) drops its watcher and
-/// starts a new one: a list that gets no answer is given up that way.
+/// The pods of every query, watched: one kube watcher per query (it lists in pages, watches from
+/// the list's resourceVersion, lists again when the watch falls out of the window, and backs off
+/// on errors), merged; each event comes with the index of its query. Notifying a query's handle
+/// (the second value) drops its watcher and starts a new one: a list that gets no answer is given
+/// up that way.
 pub(super) fn watch_pods(
     client: &kube::Client,
-    ns: Option<&str>,
-    target: &Target,
+    queries: &[Query],
 ) -> (
     impl Stream<Item = WatchEvent> + Send + Unpin,
     Vec<Arc<Notify>>,
 ) {
-    let api: Api<Pod> = match ns {
-        Some(ns) => Api::namespaced(client.clone(), ns),
-        None => Api::all(client.clone()),
-    };
     let mut restarts = Vec::new();
-    let watches: Vec<_> = target
-        .selectors()
-        .into_iter()
+    let watches: Vec<_> = queries
+        .iter()
         .enumerate()
-        .map(|(i, sel)| {
-            let config = watcher::Config::default().labels(&sel).page_size(PAGE);
-            let api = api.clone();
+        .map(|(i, q)| {
+            let api: Api<Pod> = match q.ns.as_deref() {
+                Some(ns) => Api::namespaced(client.clone(), ns),
+                None => Api::all(client.clone()),
+            };
+            let mut config = watcher::Config::default()
+                .labels(&q.selector)
+                .page_size(PAGE);
+            if let Some(f) = &q.fields {
+                config = config.fields(f);
+            }
             let make = move || {
                 watcher(api.clone(), config.clone())
                     .default_backoff()
@@ -113,7 +185,7 @@ pub(super) fn watch_pods(
 
 /// What a watcher's error means to the person; None when it needs no word: the watch fell out of
 /// the window (410 Gone) and the watcher lists again.
-pub(super) fn watch_error(selector: &str, scope: &str, e: watcher::Error) -> Option<ListError> {
+pub(super) fn watch_error(q: &Query, e: watcher::Error) -> Option<ListError> {
     let (verb, e) = match e {
         watcher::Error::InitialListFailed(e) => ("list", e),
         watcher::Error::WatchStartFailed(e) | watcher::Error::WatchFailed(e) => ("watch", e),
@@ -121,39 +193,38 @@ pub(super) fn watch_error(selector: &str, scope: &str, e: watcher::Error) -> Opt
         watcher::Error::WatchError(status) => ("watch", kube::Error::Api(status)),
         watcher::Error::NoResourceVersion => {
             return Some(ListError::Incomplete(format!(
-                "watch pods in {scope}: the API server sent no resourceVersion"
+                "watch pods in {}: the API server sent no resourceVersion",
+                q.scope()
             )))
         }
     };
-    Some(request_error(verb, selector, scope, e))
+    Some(request_error(verb, q, e))
 }
 
+/// The pods of every query, merged (a pod two queries match is one pod) in the stable order.
 pub(super) async fn list_pods(
     client: &kube::Client,
-    ns: Option<&str>,
-    target: &Target,
+    queries: &[Query],
     timeout: Option<Duration>,
 ) -> Result<Vec<Pod>, ListError> {
-    let api: Api<Pod> = match ns {
-        Some(ns) => Api::namespaced(client.clone(), ns),
-        None => Api::all(client.clone()),
-    };
-    let scope = list_scope(ns);
-    let lists = target.selectors().into_iter().map(|sel| {
-        let api = api.clone();
-        let scope = scope.clone();
+    let lists = queries.iter().map(|q| {
+        let api: Api<Pod> = match q.ns.as_deref() {
+            Some(ns) => Api::namespaced(client.clone(), ns),
+            None => Api::all(client.clone()),
+        };
         async move {
-            let fut = paged(&api, &sel);
+            let fut = paged(&api, q);
             let r = match timeout {
                 Some(t) => tokio::time::timeout(t, fut).await.map_err(|_| {
                     ListError::Incomplete(format!(
-                        "list pods in {scope}: no answer within {}s",
+                        "list pods in {}: no answer within {}s",
+                        q.scope(),
                         t.as_secs()
                     ))
                 })?,
                 None => fut.await,
             };
-            r.map_err(|e| request_error("list", &sel, &scope, e))
+            r.map_err(|e| request_error("list", q, e))
         }
     });
     let results = futures::future::join_all(lists).await;
@@ -171,9 +242,59 @@ pub(super) async fn list_pods(
     Ok(pods)
 }
 
-async fn paged(api: &Api<Pod>, selector: &str) -> Result<Vec<Pod>, kube::Error> {
+/// The pods the target keeps, and the target that found them: NAME's deployment, or else (when
+/// it has no pods and NAME may be read as stern's pod query) the Flink pods named like NAME.
+/// Said in a note when the query is used. Empty when neither found any.
+pub(super) async fn resolve(
+    client: &kube::Client,
+    namespaces: &[Option<String>],
+    opts: &Options,
+    notices: &Notices,
+) -> Result<(Target, Vec<Pod>), ListError> {
+    let timeout = opts.request_timeout;
+    let keep = |t: &Target, pods: Vec<Pod>| -> Vec<Pod> {
+        pods.into_iter().filter(|p| t.keeps(p)).collect()
+    };
+    let target = opts.target.clone();
+    let pods = keep(
+        &target,
+        list_pods(client, &queries(namespaces, &target), timeout).await?,
+    );
+    if !pods.is_empty() {
+        return Ok((target, pods));
+    }
+    if let Some(fallback) = &opts.fallback {
+        let found = keep(
+            fallback,
+            list_pods(client, &queries(namespaces, fallback), timeout).await?,
+        );
+        if !found.is_empty() {
+            notices.note(query_note(&target, fallback));
+            return Ok((fallback.clone(), found));
+        }
+    }
+    Ok((target, pods))
+}
+
+/// Said when NAME is read as a pod query.
+pub(super) fn query_note(target: &Target, fallback: &Target) -> String {
+    format!(
+        "no pods of a Flink deployment named {}: showing the Flink pods whose name matches it as a \
+         regular expression (stern's pod query)",
+        target
+            .name
+            .as_deref()
+            .or(fallback.pod_query.as_ref().map(|p| p.as_str()))
+            .unwrap_or("")
+    )
+}
+
+async fn paged(api: &Api<Pod>, q: &Query) -> Result<Vec<Pod>, kube::Error> {
     let mut out = Vec::new();
-    let mut params = ListParams::default().limit(PAGE).labels(selector);
+    let mut params = ListParams::default().limit(PAGE).labels(&q.selector);
+    if let Some(f) = &q.fields {
+        params = params.fields(f);
+    }
     loop {
         let page = api.list(&params).await?;
         let next = page.metadata.continue_.clone().filter(|c| !c.is_empty());
@@ -188,23 +309,26 @@ async fn paged(api: &Api<Pod>, selector: &str) -> Result<Vec<Pod>, kube::Error> 
 /// The error for "nothing matched", with what would help.
 pub(super) async fn nothing_matched(
     cluster: &Cluster,
+    namespaces: &[Option<String>],
     target: &Target,
     timeout: Option<Duration>,
 ) -> Error {
-    let scope = cluster
-        .namespace
-        .as_deref()
-        .map(|n| format!("namespace {n}"))
-        .unwrap_or_else(|| "any namespace".into());
+    let scope = match namespaces {
+        [None] => "any namespace".to_string(),
+        ns => scopes_description(ns),
+    };
     let hint = match (&target.name, target.component) {
         (_, Some(Component::Operator)) => {
             " (the operator usually runs in its own namespace: add -n NAMESPACE or -A)".to_string()
         }
-        (Some(name), _) => match (&cluster.namespace, flink_deployment_exists(cluster, name, timeout).await) {
-            (Some(_), true) => format!(
+        (Some(name), _) => match (namespaces, flink_deployment_exists(cluster, namespaces, name, timeout).await) {
+            ([Some(_)], true) => format!(
                 " (FlinkDeployment {name} exists but has no such pods now: see `kubectl flink doctor {name}`)"
             ),
-            _ => " (check the name and the namespace (-n, -A); for other pods use -l SELECTOR)".to_string(),
+            _ => format!(
+                " and no Flink pod's name matches {name} (check the name and the namespace (-n, -A); \
+                 for other pods use -l SELECTOR)"
+            ),
         },
         (None, _) => String::new(),
     };
@@ -214,8 +338,13 @@ pub(super) async fn nothing_matched(
     ))
 }
 
-async fn flink_deployment_exists(cluster: &Cluster, name: &str, timeout: Option<Duration>) -> bool {
-    let Some(ns) = cluster.namespace.as_deref() else {
+async fn flink_deployment_exists(
+    cluster: &Cluster,
+    namespaces: &[Option<String>],
+    name: &str,
+    timeout: Option<Duration>,
+) -> bool {
+    let [Some(ns)] = namespaces else {
         return false;
     };
     let ar = ApiResource::from_gvk_with_plural(

@@ -27,8 +27,9 @@ pub use follow::follow;
 pub use once::{failure_message, print_once};
 pub use select::{
     container_status, is_native, natural_cmp, order_pods, plan, role, selected_containers,
-    Component, Containers, Plan, Role, StreamSpec, Target, DEFAULT_CONTAINER_ANNOTATION,
-    EVICTED_HINT, MAIN_CONTAINER, PREVIOUS_HINT, TASKMANAGER_GONE_HINT,
+    Component, Containers, Pattern, Plan, Role, StreamSpec, Target, Which,
+    DEFAULT_CONTAINER_ANNOTATION, EVICTED_HINT, MAIN_CONTAINER, PREVIOUS_HINT,
+    TASKMANAGER_GONE_HINT,
 };
 pub use stream::{
     split_timestamp, LineFormat, LineReader, Resume, ResumeFilter, StreamError, MAX_LINE,
@@ -44,6 +45,9 @@ use std::time::Duration;
 #[derive(Debug, Clone)]
 pub struct Options {
     pub target: Target,
+    /// What NAME means when no pod of the Flink deployment NAME is there: the Flink pods whose
+    /// name matches NAME as a regular expression (stern's pod query), and the deployment's pods.
+    pub fallback: Option<Target>,
     pub containers: Containers,
     pub previous: bool,
     pub since_seconds: Option<i64>,

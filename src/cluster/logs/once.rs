@@ -1,10 +1,10 @@
 //! Without `-f`: read every selected container's log once and print them grouped per container,
 //! in the stable order.
 
-use super::list::{list_pods, nothing_matched, ListError};
+use super::list::{namespaces, nothing_matched, resolve, scopes_description, ListError};
 use super::select::{
-    container_names, evicted, is_native, plan, pod_name, pod_namespace, selected_containers,
-    Containers, Role, StreamSpec, EVICTED_HINT, PREVIOUS_HINT, TASKMANAGER_GONE_HINT,
+    container_names, evicted, is_native, plan, pod_name, pod_namespace, selected_containers, Role,
+    StreamSpec, EVICTED_HINT, PREVIOUS_HINT, TASKMANAGER_GONE_HINT,
 };
 use super::stream::{open_retrying, pump, LineFormat, Open, StreamError};
 use super::{Notices, Options};
@@ -29,33 +29,33 @@ pub async fn print_once(
     out: mpsc::Sender<Vec<u8>>,
     notices: &Notices,
 ) -> Result<i32, Error> {
-    let ns = cluster.namespace.as_deref();
+    let namespaces = namespaces(cluster);
     if opts.verbose > 0 {
         notices.note(format!(
-            "looking for pods with {} in {}",
+            "looking for pods with {} in {} (context {})",
             opts.target.describe(),
-            cluster.scope_description()
+            scopes_description(&namespaces),
+            cluster.context
         ));
     }
-    let pods = list_pods(&cluster.client, ns, &opts.target, opts.request_timeout)
+    let (target, pods) = resolve(&cluster.client, &namespaces, opts, notices)
         .await
         .map_err(ListError::into_error)?;
-    let pods: Vec<Pod> = pods.into_iter().filter(|p| opts.target.keeps(p)).collect();
     if pods.is_empty() {
-        return Err(nothing_matched(cluster, &opts.target, opts.request_timeout).await);
+        return Err(nothing_matched(cluster, &namespaces, &target, opts.request_timeout).await);
     }
-    if let Containers::Named(c) = &opts.containers {
-        if !pods
+    if !opts.containers.is_default()
+        && !pods
             .iter()
             .any(|p| !selected_containers(p, &opts.containers).is_empty())
-        {
-            return Err(Error::Input(format!(
-                "no selected pod has a container named {c} (they have: {})",
-                container_names(&pods)
-            )));
-        }
+    {
+        return Err(Error::Input(format!(
+            "no selected pod has {} (they have: {})",
+            opts.containers.describe(),
+            container_names(&pods)
+        )));
     }
-    let plan = plan(&pods, &opts.target, &opts.containers, opts.previous);
+    let plan = plan(&pods, &target, &opts.containers, opts.previous);
     for n in &plan.notes {
         notices.note(n.clone());
     }

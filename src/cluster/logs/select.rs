@@ -4,9 +4,11 @@
 
 use crate::error::one_line;
 use k8s_openapi::api::core::v1::{ContainerStatus, Pod};
+use regex::Regex;
 use std::borrow::Borrow;
 use std::cmp::Ordering;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 use crate::flink::install::{CHART, OPERATOR_LABEL};
 pub use crate::flink::names::MAIN_CONTAINER;
@@ -56,22 +58,112 @@ pub enum Component {
     Operator,
 }
 
+/// A regular expression from the command line (stern's queries: unanchored, matched anywhere in
+/// the name). Compared by its text.
+#[derive(Debug, Clone)]
+pub struct Pattern(pub Regex);
+
+impl Pattern {
+    pub fn new(text: &str) -> Result<Self, regex::Error> {
+        Regex::new(text).map(Pattern)
+    }
+    pub fn is_match(&self, s: &str) -> bool {
+        self.0.is_match(s)
+    }
+    pub fn as_str(&self) -> &str {
+        self.0.as_str()
+    }
+}
+
+impl PartialEq for Pattern {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+impl Eq for Pattern {}
+
 /// Which containers of each pod.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Containers {
+pub enum Which {
     /// The pod's `kubectl.kubernetes.io/default-container`, else `flink-main-container`, else all.
     Default,
     /// Every container, init containers first.
     All,
-    Named(String),
+    /// `-c REGEX`: every container (init containers first) whose name matches, as stern's
+    /// `--container` (stern/stern@v1.33.0:stern/target.go).
+    Matching(Pattern),
 }
 
-/// The pods a command line means: a Flink deployment's NAME, or `-l`, narrowed by `--component`.
+/// Which containers of each pod, less those `--exclude-container` names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Containers {
+    pub which: Which,
+    /// stern's `--exclude-container` (`-E`): never these, whatever `which` says.
+    pub exclude: Vec<Pattern>,
+}
+
+impl Containers {
+    pub fn default_choice() -> Self {
+        Containers {
+            which: Which::Default,
+            exclude: Vec::new(),
+        }
+    }
+    pub fn all() -> Self {
+        Containers {
+            which: Which::All,
+            exclude: Vec::new(),
+        }
+    }
+    pub fn matching(p: Pattern) -> Self {
+        Containers {
+            which: Which::Matching(p),
+            exclude: Vec::new(),
+        }
+    }
+    fn excluded(&self, name: &str) -> bool {
+        self.exclude.iter().any(|p| p.is_match(name))
+    }
+    /// Words for messages: "named like `REGEX`", "not named like `X`".
+    pub fn describe(&self) -> String {
+        let mut words = match &self.which {
+            Which::Matching(p) => format!("a container matching `{}`", p.as_str()),
+            _ => "a container".to_string(),
+        };
+        if !self.exclude.is_empty() {
+            let ex: Vec<String> = self
+                .exclude
+                .iter()
+                .map(|p| format!("`{}`", p.as_str()))
+                .collect();
+            words.push_str(&format!(" not matching {}", ex.join(" or ")));
+        }
+        words
+    }
+    /// Only a default choice: no message needed when a pod has none of these.
+    pub fn is_default(&self) -> bool {
+        self.which == Which::Default && self.exclude.is_empty()
+    }
+}
+
+/// The pods a command line means: a Flink deployment's NAME, or `-l`, narrowed by `--component`,
+/// by a pod-name query (stern's `stern QUERY`) and `--exclude-pod`, and by a field selector
+/// (`--field-selector`, `--node`).
 #[derive(Debug, Clone, Default)]
 pub struct Target {
     pub name: Option<String>,
     pub selector: Option<String>,
     pub component: Option<Component>,
+    /// Only pods whose name matches (stern's pod query, stern/stern@v1.33.0:stern/target.go).
+    pub pod_query: Option<Pattern>,
+    /// With `pod_query`: the pods of this Flink deployment are kept too (NAME read as a query
+    /// when the deployment has no pods).
+    pub or_deployment: Option<String>,
+    /// `--exclude-pod`: never pods whose name matches one of these.
+    pub exclude_pods: Vec<Pattern>,
+    /// `--field-selector`, with `spec.nodeName=NODE` for `--node` (stern joins them so too,
+    /// stern/stern@v1.33.0:cmd/cmd.go generateFieldSelector).
+    pub fields: Option<String>,
 }
 
 impl Target {
@@ -118,20 +210,52 @@ impl Target {
 
     /// Words for messages: what was looked for.
     pub fn describe(&self) -> String {
-        self.selectors()
+        let mut words = self
+            .selectors()
             .iter()
             .map(|s| format!("`{s}`"))
             .collect::<Vec<_>>()
-            .join(" or ")
+            .join(" or ");
+        if let Some(f) = &self.fields {
+            words.push_str(&format!(" with fields `{f}`"));
+        }
+        if let Some(q) = &self.pod_query {
+            words.push_str(&format!(" named like `{}`", q.as_str()));
+            if let Some(d) = &self.or_deployment {
+                words.push_str(&format!(" (or of deployment {d})"));
+            }
+        }
+        if !self.exclude_pods.is_empty() {
+            let ex: Vec<String> = self
+                .exclude_pods
+                .iter()
+                .map(|p| format!("`{}`", p.as_str()))
+                .collect();
+            words.push_str(&format!(", less pods named like {}", ex.join(" or ")));
+        }
+        words
     }
 
-    /// `--component` applied to pods found by `-l` (the selectors already narrow the other cases).
+    /// What the label selectors cannot say: `--component` on pods found by `-l`, the pod-name
+    /// query and `--exclude-pod`.
     pub fn keeps(&self, pod: &Pod) -> bool {
-        match (self.selector.is_some(), self.component) {
+        let component = match (self.selector.is_some(), self.component) {
             (true, Some(Component::JobManager)) => role(pod) == Role::JobManager,
             (true, Some(Component::TaskManager)) => role(pod) == Role::TaskManager,
             _ => true,
-        }
+        };
+        let name = pod_name(pod);
+        let query = match &self.pod_query {
+            None => true,
+            Some(q) => {
+                q.is_match(name)
+                    || self
+                        .or_deployment
+                        .as_deref()
+                        .is_some_and(|d| deployment_of(pod) == d)
+            }
+        };
+        component && query && !self.exclude_pods.iter().any(|p| p.is_match(name))
     }
 }
 
@@ -225,7 +349,8 @@ pub(super) fn pod_order(a: &Pod, b: &Pod) -> Ordering {
         .then_with(|| natural_cmp(pod_name(a), pod_name(b)))
 }
 
-/// The containers to read in one pod, in order (init containers first with `--all-containers`).
+/// The containers to read in one pod, in order (init containers first with `--all-containers`
+/// and `-c REGEX`), less those `--exclude-container` names.
 pub fn selected_containers(pod: &Pod, choice: &Containers) -> Vec<String> {
     let Some(spec) = pod.spec.as_ref() else {
         return Vec::new();
@@ -237,17 +362,14 @@ pub fn selected_containers(pod: &Pod, choice: &Containers) -> Vec<String> {
         .flatten()
         .map(|c| c.name.as_str())
         .collect();
-    let owned = |v: Vec<&str>| v.into_iter().map(str::to_string).collect();
-    match choice {
-        Containers::Named(n) => {
-            if main.contains(&n.as_str()) || init.contains(&n.as_str()) {
-                vec![n.clone()]
-            } else {
-                Vec::new()
-            }
-        }
-        Containers::All => owned(init.into_iter().chain(main).collect()),
-        Containers::Default => {
+    let chosen: Vec<&str> = match &choice.which {
+        Which::Matching(p) => init
+            .into_iter()
+            .chain(main)
+            .filter(|n| p.is_match(n))
+            .collect(),
+        Which::All => init.into_iter().chain(main).collect(),
+        Which::Default => {
             let annotated = pod
                 .metadata
                 .annotations
@@ -256,11 +378,16 @@ pub fn selected_containers(pod: &Pod, choice: &Containers) -> Vec<String> {
                 .map(String::as_str)
                 .filter(|n| main.contains(n));
             match annotated.or_else(|| main.iter().copied().find(|n| *n == MAIN_CONTAINER)) {
-                Some(one) => vec![one.to_string()],
-                None => owned(main),
+                Some(one) => vec![one],
+                None => main,
             }
         }
-    }
+    };
+    chosen
+        .into_iter()
+        .filter(|n| !choice.excluded(n))
+        .map(str::to_string)
+        .collect()
 }
 
 pub fn container_status<'a>(pod: &'a Pod, container: &str) -> Option<&'a ContainerStatus> {
@@ -281,6 +408,10 @@ pub struct StreamSpec {
     pub container: String,
     pub previous: bool,
     pub role: Role,
+    /// The pod's node (`spec.nodeName`), labels and annotations, for `--template`.
+    pub node: String,
+    pub labels: Arc<BTreeMap<String, String>>,
+    pub annotations: Arc<BTreeMap<String, String>>,
 }
 
 impl StreamSpec {
@@ -291,6 +422,13 @@ impl StreamSpec {
             container: container.to_string(),
             previous,
             role: role(pod),
+            node: pod
+                .spec
+                .as_ref()
+                .and_then(|s| s.node_name.clone())
+                .unwrap_or_default(),
+            labels: Arc::new(pod.metadata.labels.clone().unwrap_or_default()),
+            annotations: Arc::new(pod.metadata.annotations.clone().unwrap_or_default()),
         }
     }
     /// `pod/container` for messages.
@@ -647,21 +785,27 @@ mod tests {
     fn default_container_is_the_main_one_or_all() {
         let p = pod("j", JM, &["istio-proxy", "flink-main-container"]);
         assert_eq!(
-            selected_containers(&p, &Containers::Default),
+            selected_containers(&p, &Containers::default_choice()),
             vec!["flink-main-container"]
         );
         assert_eq!(
-            selected_containers(&p, &Containers::All),
+            selected_containers(&p, &Containers::all()),
             vec!["istio-proxy", "flink-main-container"]
         );
         assert_eq!(
-            selected_containers(&p, &Containers::Named("istio-proxy".into())),
+            selected_containers(
+                &p,
+                &Containers::matching(Pattern::new("^istio-proxy$").unwrap())
+            ),
             vec!["istio-proxy"]
         );
-        assert!(selected_containers(&p, &Containers::Named("nope".into())).is_empty());
+        assert!(
+            selected_containers(&p, &Containers::matching(Pattern::new("nope").unwrap()))
+                .is_empty()
+        );
         let lyft = pod("l", &[("flink-app", "x")], &["jobmanager", "sidecar"]);
         assert_eq!(
-            selected_containers(&lyft, &Containers::Default),
+            selected_containers(&lyft, &Containers::default_choice()),
             vec!["jobmanager", "sidecar"]
         );
         let mut op = pod("op", &[], &["flink-kubernetes-operator", "flink-webhook"]);
@@ -673,7 +817,7 @@ mod tests {
             .into(),
         );
         assert_eq!(
-            selected_containers(&op, &Containers::Default),
+            selected_containers(&op, &Containers::default_choice()),
             vec!["flink-kubernetes-operator"]
         );
     }
@@ -706,7 +850,7 @@ mod tests {
             None,
         );
         let pods = vec![jm, tm_pending, tm];
-        let p = plan(&pods, &target, &Containers::Default, false);
+        let p = plan(&pods, &target, &Containers::default_choice(), false);
         assert_eq!(
             p.streams.iter().map(|s| s.pod.as_str()).collect::<Vec<_>>(),
             vec!["jm", "tm-2"]
@@ -726,7 +870,7 @@ mod tests {
             p.notes
         );
 
-        let p = plan(&pods, &target, &Containers::Default, true);
+        let p = plan(&pods, &target, &Containers::default_choice(), true);
         assert_eq!(p.streams.len(), 1);
         assert!(p.streams[0].previous);
         assert!(
@@ -739,7 +883,7 @@ mod tests {
         );
 
         // A native JobManager without TaskManagers: where their logs went.
-        let p = plan(&pods[..1], &target, &Containers::Default, false);
+        let p = plan(&pods[..1], &target, &Containers::default_choice(), false);
         assert!(
             p.notes
                 .iter()
@@ -762,7 +906,7 @@ mod tests {
             waiting("CrashLoopBackOff"),
             Some(239),
         );
-        let p = plan(&[jm], &target, &Containers::Default, false);
+        let p = plan(&[jm], &target, &Containers::default_choice(), false);
         assert_eq!(p.streams.len(), 1);
         assert!(p.streams[0].previous);
         assert!(
@@ -778,5 +922,92 @@ mod tests {
             "{:?}",
             p.notes
         );
+    }
+
+    #[test]
+    fn containers_by_regex_and_exclusions_as_stern() {
+        let mut p = pod(
+            "j",
+            JM,
+            &["istio-proxy", "flink-main-container", "log-shipper"],
+        );
+        if let Some(spec) = p.spec.as_mut() {
+            spec.init_containers = Some(vec![k8s_openapi::api::core::v1::Container {
+                name: "fetch-jar".into(),
+                ..Default::default()
+            }]);
+        }
+        // Unanchored, as stern's `-c`: init containers first.
+        let re = |s: &str| Pattern::new(s).unwrap();
+        assert_eq!(
+            selected_containers(&p, &Containers::matching(re("-"))),
+            vec![
+                "fetch-jar",
+                "istio-proxy",
+                "flink-main-container",
+                "log-shipper"
+            ]
+        );
+        assert_eq!(
+            selected_containers(&p, &Containers::matching(re("main|ship"))),
+            vec!["flink-main-container", "log-shipper"]
+        );
+        let mut c = Containers::all();
+        c.exclude = vec![re("^istio"), re("jar")];
+        assert_eq!(
+            selected_containers(&p, &c),
+            vec!["flink-main-container", "log-shipper"]
+        );
+        // The default choice less an exclusion of the main container: nothing.
+        let mut d = Containers::default_choice();
+        assert!(d.is_default());
+        d.exclude = vec![re("flink-main")];
+        assert!(!d.is_default());
+        assert!(selected_containers(&p, &d).is_empty());
+        assert_eq!(c.describe(), "a container not matching `^istio` or `jar`");
+        assert_eq!(Pattern::new("a.b").unwrap(), re("a.b"));
+        assert!(Pattern::new("(").is_err());
+    }
+
+    #[test]
+    fn pod_query_exclude_pod_and_fields_narrow_the_target() {
+        let re = |s: &str| Pattern::new(s).unwrap();
+        let jm = pod(
+            "orders-5d8f-x7k2p",
+            &[("app", "orders"), ("component", "jobmanager")],
+            &[],
+        );
+        let tm = pod("orders-taskmanager-1-1", TM, &[]);
+        let other = pod(
+            "payments-taskmanager-1-1",
+            &[("app", "payments"), ("component", "taskmanager")],
+            &[],
+        );
+        let t = Target {
+            pod_query: Some(re("taskmanager")),
+            exclude_pods: vec![re("^payments-")],
+            fields: Some("spec.nodeName=node-1".into()),
+            ..Target::default()
+        };
+        assert!(!t.keeps(&jm));
+        assert!(t.keeps(&tm));
+        assert!(!t.keeps(&other));
+        let d = t.describe();
+        assert!(d.contains("with fields `spec.nodeName=node-1`"), "{d}");
+        assert!(d.contains("named like `taskmanager`"), "{d}");
+        assert!(d.contains("less pods named like `^payments-`"), "{d}");
+        // NAME read as a query when its deployment has no pods: its pods stay kept too.
+        let fallback = Target {
+            pod_query: Some(re("orders-taskmanager")),
+            or_deployment: Some("orders".into()),
+            ..Target::default()
+        };
+        assert!(fallback.keeps(&jm) && fallback.keeps(&tm) && !fallback.keeps(&other));
+        // The pod's node travels with its streams (for --template).
+        let mut on_node = tm.clone();
+        if let Some(spec) = on_node.spec.as_mut() {
+            spec.node_name = Some("node-1".into());
+        }
+        assert_eq!(StreamSpec::new(&on_node, "c", false).node, "node-1");
     }
 }

@@ -13,7 +13,8 @@ fn options(max: usize) -> Options {
             name: Some("orders".into()),
             ..Target::default()
         },
-        containers: Containers::Default,
+        fallback: None,
+        containers: crate::cluster::logs::Containers::default_choice(),
         previous: false,
         since_seconds: None,
         since_time: None,
@@ -42,7 +43,7 @@ fn follower(max: usize) -> Follower {
         &options(max),
         Arc::new(Notices::held()),
         "namespace ns (context test)".into(),
-        "namespace ns".into(),
+        vec![Some("ns".into())],
         Instant::now(),
     )
 }
@@ -414,4 +415,56 @@ fn streams_are_retried_when_due_and_all_forbidden_ends_the_run() {
         follower(10).handle(Event::Shutdown),
         ControlFlow::Break(Ok(EXIT_OK))
     ));
+}
+
+#[test]
+fn a_name_without_pods_is_followed_as_a_pod_query_and_namespaces_multiply_the_watches() {
+    use crate::cluster::logs::select::Pattern;
+    let mut opts = options(50);
+    opts.target.name = Some("orders-taskmanager".into());
+    opts.fallback = Some(Target {
+        pod_query: Some(Pattern::new("orders-taskmanager").unwrap()),
+        or_deployment: Some("orders-taskmanager".into()),
+        ..Target::default()
+    });
+    let mut f = Follower::new(
+        &opts,
+        Arc::new(Notices::held()),
+        "namespaces a, b (context test)".into(),
+        vec![Some("a".into()), Some("b".into())],
+        Instant::now(),
+    );
+    // Two namespaces times two selectors.
+    assert_eq!(f.queries.len(), 4);
+    assert_eq!(f.queries[2].ns.as_deref(), Some("b"));
+    assert!(f.queries[0].selector.starts_with("app=orders-taskmanager,"));
+    for i in 0..4 {
+        watch(&mut f, i, Init);
+        watch(&mut f, i, InitDone);
+    }
+    // No pod of a deployment named so: the watches start over with the query, nothing said yet.
+    assert!(!f.synced && f.rewatch && f.fell_back);
+    assert!(f.queries[0].selector.starts_with("app,"), "{:?}", f.queries);
+    assert!(said(&f).is_empty(), "{:?}", said(&f));
+    f.rewatch = false;
+    watch(&mut f, 0, Init);
+    watch(&mut f, 0, InitApply(running_pod("orders-jm", JM, 0)));
+    watch(
+        &mut f,
+        0,
+        InitApply(running_pod("orders-taskmanager-1-1", TM, 0)),
+    );
+    watch(&mut f, 0, InitDone);
+    for i in 1..4 {
+        watch(&mut f, i, Init);
+        watch(&mut f, i, InitDone);
+    }
+    assert!(f.synced && !f.rewatch);
+    assert_eq!(followed(&f), vec!["orders-taskmanager-1-1"]);
+    assert_eq!(
+        said_with(&f, "following the Flink pods whose name matches"),
+        1
+    );
+    // It does not fall back twice.
+    assert!(f.fell_back);
 }
