@@ -140,6 +140,8 @@ categories! {
         "the job cannot restore from its savepoint/checkpoint (incompatible state, missing path, not configured)";
     UpgradeFailed => "upgrade_failed", Job, false,
         "a spec change or upgrade failed (savepoint on stop failed, rollback)";
+    JobSubmitterFailed => "job_submitter_failed", Job, false,
+        "the job submitter (the FlinkCluster operator's Kubernetes Job that runs `flink run` against the JobManager) failed, so the job was never submitted";
     RestExposedPublicly => "rest_exposed_publicly", Exposure, false,
         "the Flink REST endpoint (which can run arbitrary code) is exposed outside the cluster";
     RestServiceMissing => "rest_service_missing", Exposure, false,
@@ -345,7 +347,7 @@ mod tests {
         for c in Category::ALL {
             assert_eq!(Category::from_id(c.id()), Some(*c));
         }
-        assert_eq!(Category::ALL.len(), 43);
+        assert_eq!(Category::ALL.len(), 44);
     }
 
     #[test]

@@ -1,5 +1,6 @@
-//! The deployment modes (issue 8) end to end: the `tests/scenarios/mode-*` bundles (plain Flink
-//! native, the operator's standalone mode, Lyft FlinkApplications) diagnosed by the real binary
+//! The deployment modes (issues 8 and 19) end to end: the `tests/scenarios/mode-*` bundles (plain
+//! Flink native, the operator's standalone mode, Lyft FlinkApplications, the GCP/Spotify
+//! operator's FlinkClusters) diagnosed by the real binary
 //! offline, then seeded into the real test cluster and diagnosed live, and the printed fixes run as
 //! printed against it (`scripts/test-cluster.sh run cargo test --test modes_e2e`).
 //!
@@ -126,6 +127,31 @@ const CASES: &[Case] = &[
                 None,
             ),
         ],
+    },
+    Case {
+        dir: "mode-flinkcluster-healthy",
+        namespace: "scn-mode-flinkcluster-healthy",
+        findings: &[],
+    },
+    Case {
+        dir: "mode-flinkcluster-submitter-failed",
+        namespace: "scn-mode-flinkcluster-submitter",
+        findings: &[(
+            "FLK412",
+            "job_jar_not_found",
+            "Job/wordcount-job-submitter",
+            None,
+        )],
+    },
+    Case {
+        dir: "mode-flinkcluster-job-lost",
+        namespace: "scn-mode-flinkcluster-job-lost",
+        findings: &[(
+            "FLK303",
+            "jobmanager_restart_without_ha",
+            "FlinkCluster/events",
+            None,
+        )],
     },
 ];
 
@@ -536,6 +562,68 @@ fn lyft_applications_are_listed_live() {
             named.stderr.trim()
         );
     }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn flinkclusters_their_statefulsets_and_submitter_are_listed_live() {
+    let Some(h) = harness("flinkclusters_their_statefulsets_and_submitter_are_listed_live") else {
+        return;
+    };
+    let _guard = cluster();
+    seed(h, &scenario("mode-flinkcluster-submitter-failed"));
+    let dir = tempdir("flinkcluster");
+    let saved = dir.join("bundle");
+    let run = plugin(
+        Some(&h.e2e),
+        &[
+            "doctor",
+            "-n",
+            "scn-mode-flinkcluster-submitter",
+            "--save",
+            &saved.to_string_lossy(),
+            "-o",
+            "json",
+        ],
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let report = run.json();
+    let line = report["clusters"]
+        .as_array()
+        .and_then(|a| a.iter().find(|c| s(c, "/name") == "wordcount").cloned())
+        .unwrap_or_else(|| panic!("no overview line for wordcount: {report}"));
+    assert_eq!(s(&line, "/mode"), "flinkcluster", "{line}");
+    assert_eq!(s(&line, "/status"), "Running", "{line}");
+    assert_eq!(
+        s(&line, "/job"),
+        "DeployFailed, submitter failed (exit 1)",
+        "{line}"
+    );
+    let read = |file: &str| std::fs::read_to_string(saved.join(file)).unwrap_or_default();
+    assert!(read("flinkclusters.yaml").contains("DeployFailed"));
+    assert!(read("statefulsets.yaml").contains("wordcount-taskmanager"));
+    assert!(read("jobs.yaml").contains("wordcount-job-submitter"));
+    assert!(read("configmaps.yaml").contains("wordcount-configmap"));
+    // The submitter pod has no `component` label; its log is read all the same.
+    let log =
+        saved.join("logs/scn-mode-flinkcluster-submitter/wordcount-job-submitter-x8d4t/main.log");
+    let text = std::fs::read_to_string(&log).unwrap_or_else(|e| panic!("{}: {e}", log.display()));
+    assert!(text.contains("JAR file does not exist"), "{text}");
+    // NAME narrows discovery to that FlinkCluster.
+    let named = plugin(
+        Some(&h.e2e),
+        &[
+            "doctor",
+            "wordcount",
+            "-n",
+            "scn-mode-flinkcluster-submitter",
+            "-o",
+            "json",
+        ],
+    );
+    assert_eq!(named.code, 1, "{}", named.stderr);
+    let rules: Vec<String> = shape(&named.json()).into_iter().map(|(r, ..)| r).collect();
+    assert_eq!(rules, vec!["FLK412".to_string()]);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -1,5 +1,6 @@
 //! Finding a Flink deployment's ServiceAccount, mode and HA setting (and the operator's) for
-//! `can-i`: its FlinkDeployment, then its pods, then its Flink ConfigMap.
+//! `can-i`: its FlinkDeployment, its FlinkCluster (the GCP/Spotify operator), then its pods, then
+//! its Flink ConfigMap.
 
 use super::access::Subject;
 use crate::error::Error;
@@ -71,6 +72,49 @@ pub async fn find_flink(
         }
         Some(None) => trace(&format!("no FlinkDeployment {ns}/{name}")),
         None => {}
+    }
+
+    // 1b. The GCP/Spotify operator's FlinkCluster (a 404 is its CRD not installed): standalone
+    // Flink, whose pods run as spec.serviceAccountName.
+    if !f.exists {
+        use crate::flink::names::{FLINKCLUSTER_GROUP, FLINKCLUSTER_VERSION};
+        let ar = ApiResource::from_gvk_with_plural(
+            &GroupVersionKind::gvk(FLINKCLUSTER_GROUP, FLINKCLUSTER_VERSION, "FlinkCluster"),
+            "flinkclusters",
+        );
+        let api: Api<DynamicObject> = Api::namespaced_with(c.clone(), ns, &ar);
+        if let Ok(Some(fc)) = api.get_opt(name).await {
+            f.exists = true;
+            f.mode = Some(Mode::Standalone);
+            f.workload = Some(Workload::FlinkCluster(name.to_string()));
+            let spec = fc.data.get("spec").cloned().unwrap_or_default();
+            let props = spec
+                .get("flinkProperties")
+                .cloned()
+                .unwrap_or(serde_json::Value::Null);
+            f.ha = Some(permissions::ha_enabled(&crate::flink::conf::flatten_conf(
+                &props,
+            )));
+            let sa = spec
+                .get("serviceAccountName")
+                .and_then(|s| s.as_str())
+                .filter(|s| !s.is_empty());
+            trace(&format!(
+                "FlinkCluster {ns}/{name}: spec.serviceAccountName {}",
+                sa.unwrap_or("(unset: default)")
+            ));
+            f.service_account = Some(match sa {
+                Some(sa) => (
+                    sa.to_string(),
+                    format!("spec.serviceAccountName of FlinkCluster {name}"),
+                ),
+                None => (
+                    "default".to_string(),
+                    format!("FlinkCluster {name} sets no spec.serviceAccountName"),
+                ),
+            });
+            return Ok(f);
+        }
     }
 
     // 2. Its pods: Apache Flink's labels, then the Lyft operator's.

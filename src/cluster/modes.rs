@@ -8,11 +8,15 @@
 //!   `configmap-type=high-availability`), all selected by Flink's `type` label;
 //! - Lyft flinkk8soperator: the FlinkApplications (`flink.k8s.io/v1beta1`; a 404 means Lyft's CRD
 //!   is not installed, which is no gap), their Deployments, pods and Services (`flink-app` label);
+//! - the GCP/Spotify operator: its FlinkClusters (`flinkoperator.k8s.io/v1beta1`; a 404 means its
+//!   CRD is not installed, which is no gap) and what it makes, all labelled `app=flink,cluster=<name>`:
+//!   JobManager and TaskManager StatefulSets, the job submitter Job and its pods (which have no
+//!   `component` label, so the first wave misses them), Services and the `<name>-configmap`;
 //! - a second wave of its own: the JobManager log of native-mode clusters whose TaskManager pods
 //!   are missing or were replaced (`jobmanager_logs_wanted`), which the general wave skips when
 //!   the JobManager looks healthy; its lines say why TaskManagers are not there.
 //!
-//! With NAME, every list is narrowed to it (`app=NAME`, `flink-app=NAME`). Objects the first wave
+//! With NAME, every list is narrowed to it (`app=NAME`, `flink-app=NAME`, `cluster=NAME`). Objects the first wave
 //! or the install collector read already are not added twice. Values of sensitive keys in Flink's
 //! configuration (passwords, secrets, tokens, keys) are masked the moment they are read, as Flink
 //! masks them in its own logs.
@@ -24,8 +28,9 @@ use crate::flink::names::{
 };
 use crate::snapshot::flink::LYFT_GROUP;
 use crate::snapshot::index::Index;
-use crate::snapshot::{FlinkApplication, Gap, GapReason, Snapshot};
-use k8s_openapi::api::apps::v1::Deployment;
+use crate::snapshot::{FlinkApplication, FlinkCluster, Gap, GapReason, Snapshot};
+use k8s_openapi::api::apps::v1::{Deployment, StatefulSet};
+use k8s_openapi::api::batch::v1::Job;
 use k8s_openapi::api::core::v1::{ConfigMap, Pod, Service};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use kube::api::{Api, ApiResource};
@@ -98,6 +103,7 @@ pub async fn gather(
         Err(Failure::Gap(g)) if g.reason == GapReason::Forbidden && !lyft_seen => {}
         Err(f) => push_failure(f, gaps),
     }
+    gather_flinkclusters(c, ns, name, s, gaps).await;
     drop_apache_crd_gaps(s, gaps);
 
     // Second wave: JobManager logs that say where the TaskManagers are.
@@ -113,6 +119,82 @@ pub async fn gather(
             s.logs.insert(key, text);
         }
     }
+}
+
+/// The GCP/Spotify operator's FlinkClusters and the objects it labels `app=flink,cluster=<name>`.
+async fn gather_flinkclusters(
+    c: &kube::Client,
+    ns: Option<&str>,
+    name: Option<&str>,
+    s: &mut Snapshot,
+    gaps: &mut Vec<Gap>,
+) {
+    use crate::flink::names::{
+        FLINKCLUSTER_APP, FLINKCLUSTER_GROUP, FLINKCLUSTER_VERSION, LABEL_CLUSTER,
+    };
+    let sel = match name {
+        Some(n) => format!("{LABEL_APP}={FLINKCLUSTER_APP},{LABEL_CLUSTER}={n}"),
+        None => format!("{LABEL_APP}={FLINKCLUSTER_APP},{LABEL_CLUSTER}"),
+    };
+    let res = ApiResource::from_gvk_with_plural(
+        &GroupVersionKind::gvk(FLINKCLUSTER_GROUP, FLINKCLUSTER_VERSION, "FlinkCluster"),
+        "flinkclusters",
+    );
+    let (clusters, pods, stateful_sets, jobs, deployments, services, config_maps) = futures::join!(
+        list_dynamic(c, ns, &res, None),
+        list::<Pod>(c, ns, "pods", "", Some(&sel)),
+        list::<StatefulSet>(c, ns, "statefulsets", "apps", Some(&sel)),
+        list::<Job>(c, ns, "jobs", "batch", Some(&sel)),
+        list::<Deployment>(c, ns, "deployments", "apps", Some(&sel)),
+        list::<Service>(c, ns, "services", "", Some(&sel)),
+        list::<ConfigMap>(c, ns, "configmaps", "", Some(&sel)),
+    );
+    // StatefulSets and Jobs are read for this operator only: a refusal to list them matters
+    // where FlinkClusters are in use, and is no gap for everyone else.
+    let mut local = Vec::new();
+    let pods = keep(pods, &mut local);
+    let stateful_sets = keep(stateful_sets, &mut local);
+    let jobs = keep(jobs, &mut local);
+    let deployments = keep(deployments, &mut local);
+    let services = keep(services, &mut local);
+    let config_maps: Vec<ConfigMap> = keep(config_maps, &mut local)
+        .into_iter()
+        .map(mask_config_map)
+        .collect();
+    let mut in_use = !pods.is_empty() || !stateful_sets.is_empty() || !jobs.is_empty();
+    match clusters {
+        Ok(objects) => {
+            let mut found: Vec<FlinkCluster> = decode(objects, gaps);
+            if let Some(n) = name {
+                found.retain(|x| x.name() == n);
+            }
+            in_use |= !found.is_empty();
+            for fc in found {
+                let id = (fc.namespace().to_string(), fc.name().to_string());
+                if !s
+                    .flink_clusters
+                    .iter()
+                    .any(|x| (x.namespace().to_string(), x.name().to_string()) == id)
+                {
+                    s.flink_clusters.push(fc);
+                }
+            }
+        }
+        // The operator's CRD is not installed: nothing to read, nothing missing.
+        Err(Failure::Gap(g)) if g.reason == GapReason::NotInstalled => {}
+        // Refused: a gap only where the operator's objects show it is in use.
+        Err(Failure::Gap(g)) if g.reason == GapReason::Forbidden && !in_use => {}
+        Err(f) => push_failure(f, gaps),
+    }
+    if in_use {
+        gaps.extend(local);
+    }
+    add_all(&mut s.pods, pods, |p| &p.metadata);
+    add_all(&mut s.stateful_sets, stateful_sets, |x| &x.metadata);
+    add_all(&mut s.jobs, jobs, |x| &x.metadata);
+    add_all(&mut s.deployments, deployments, |x| &x.metadata);
+    add_all(&mut s.services, services, |x| &x.metadata);
+    add_all(&mut s.config_maps, config_maps, |x| &x.metadata);
 }
 
 /// A 404 on FlinkDeployments / FlinkSessionJobs says the Apache operator's CRDs are not installed.

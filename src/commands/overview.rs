@@ -1,5 +1,6 @@
 //! `kubectl flink doctor` without NAME: one line per Flink cluster in scope, in every mode
-//! (Apache operator native and standalone, plain Flink native, Lyft), with its health; the
+//! (Apache operator native and standalone, plain Flink native, Lyft, the GCP/Spotify operator's
+//! FlinkCluster), with its health; the
 //! details of the unhealthy ones follow as the report's findings.
 //!
 //! `clusters` is pure (Snapshot + Report -> lines); `render::clusters` draws them.
@@ -8,7 +9,7 @@ use crate::finding::Severity;
 use crate::flink::names::{KIND_FLINK_APPLICATION, KIND_FLINK_DEPLOYMENT};
 use crate::rank::Report;
 pub use crate::render::clusters::{write_json, ClusterLine};
-use crate::snapshot::index::{deployment_replicas, pod_ready, Cluster, Index};
+use crate::snapshot::index::{deployment_replicas, pod_ready, Cluster, Index, Mode};
 use crate::snapshot::Snapshot;
 
 /// Every Flink cluster in scope (narrowed to `namespace` when given, as `doctor --from DIR -n NS`
@@ -71,6 +72,12 @@ fn line(c: &Cluster, report: &Report) -> ClusterLine {
         parts.join(", ")
     };
     let (status, job) = match c.reference.kind.as_str() {
+        _ if c.mode == Mode::FlinkCluster => (
+            c.flink_cluster
+                .and_then(|fc| fc.state())
+                .map(str::to_string),
+            flinkcluster_job(c),
+        ),
         KIND_FLINK_DEPLOYMENT => {
             let st = c.flink_deployment.and_then(|fd| fd.status.as_ref());
             (
@@ -113,8 +120,76 @@ fn line(c: &Cluster, report: &Report) -> ClusterLine {
     }
 }
 
+/// A FlinkCluster's job: `status.components.job.state`, and its job submitter when there is one
+/// (`Failed, submitter exit 1`), from the submitter Job and pod, else the status's exit code.
+fn flinkcluster_job(c: &Cluster) -> Option<String> {
+    let status = c.flink_cluster.and_then(|fc| fc.job_status());
+    let state = status
+        .and_then(|j| j.state.clone())
+        .filter(|s| !s.is_empty());
+    let submitter =
+        submitter_state(c).or_else(|| match status.and_then(|j| j.submitter_exit_code) {
+            Some(-1) => Some("submitter running".to_string()),
+            Some(0) | None => None,
+            Some(code) => Some(format!("submitter exit {code}")),
+        });
+    match (state, submitter) {
+        (Some(s), Some(sub)) => Some(format!("{s}, {sub}")),
+        (Some(s), None) => Some(s),
+        (None, Some(sub)) => Some(sub),
+        (None, None) => None,
+    }
+}
+
+/// The job submitter as its Job and newest pod show it: `submitter running`, `submitter
+/// failed (exit 1)`; None when it succeeded or there is none.
+fn submitter_state(c: &Cluster) -> Option<String> {
+    let job = c.submitter_jobs.first()?;
+    let st = job.status.as_ref();
+    let failed = st.and_then(|s| s.failed).unwrap_or(0);
+    let active = st.and_then(|s| s.active).unwrap_or(0);
+    let succeeded = st.and_then(|s| s.succeeded).unwrap_or(0);
+    let exit = c
+        .submitter_pods
+        .iter()
+        .filter_map(|p| p.status.as_ref()?.container_statuses.as_ref())
+        .flatten()
+        .filter(|cs| cs.name == crate::flink::names::FLINKCLUSTER_SUBMITTER_CONTAINER)
+        .find_map(|cs| cs.state.as_ref()?.terminated.as_ref().map(|t| t.exit_code));
+    if failed > 0 {
+        Some(match exit {
+            Some(code) => format!("submitter failed (exit {code})"),
+            None => "submitter failed".to_string(),
+        })
+    } else if active > 0 {
+        Some("submitter running".to_string())
+    } else if succeeded > 0 {
+        None
+    } else {
+        Some("submitter pending".to_string())
+    }
+}
+
+/// `spec.replicas` (1 when unset) and `status.readyReplicas` of StatefulSets, summed.
+fn stateful_set_replicas(sets: &[&k8s_openapi::api::apps::v1::StatefulSet]) -> (u32, u32) {
+    let (wanted, ready) = sets.iter().fold((0, 0), |(w, r), s| {
+        (
+            w + s.spec.replicas.unwrap_or(1),
+            r + s
+                .status
+                .as_ref()
+                .and_then(|x| x.ready_replicas)
+                .unwrap_or(0),
+        )
+    });
+    (ready.max(0) as u32, wanted.max(0) as u32)
+}
+
 /// Ready / wanted JobManagers: the Deployment's replicas when it is there, else the pods.
 fn jobmanagers(c: &Cluster) -> (u32, u32) {
+    if !c.jobmanager_stateful_sets.is_empty() {
+        return stateful_set_replicas(&c.jobmanager_stateful_sets);
+    }
     if !c.jobmanager_deployments.is_empty() {
         let (wanted, ready) = c
             .jobmanager_deployments
@@ -136,6 +211,9 @@ fn jobmanagers(c: &Cluster) -> (u32, u32) {
 /// Ready / all TaskManagers: bare pods in native modes, the Deployment in standalone and Lyft
 /// (its pods when the Deployment is not there).
 fn taskmanagers(c: &Cluster) -> (u32, u32) {
+    if !c.taskmanager_stateful_sets.is_empty() {
+        return stateful_set_replicas(&c.taskmanager_stateful_sets);
+    }
     if !c.mode.native_taskmanagers() && !c.taskmanager_deployments.is_empty() {
         let (wanted, ready) = c
             .taskmanager_deployments
@@ -146,7 +224,14 @@ fn taskmanagers(c: &Cluster) -> (u32, u32) {
     }
     let live = c.live_taskmanager_pods();
     let ready = live.iter().filter(|p| pod_ready(p)).count();
-    (ready as u32, live.len() as u32)
+    // A FlinkCluster not deployed yet: what its spec asks for.
+    let wanted = c
+        .flink_cluster
+        .and_then(|fc| fc.spec.task_manager.as_ref())
+        .and_then(|t| t.replicas)
+        .unwrap_or(0)
+        .max(live.len() as i64);
+    (ready as u32, wanted.max(0) as u32)
 }
 
 #[cfg(test)]

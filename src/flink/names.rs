@@ -32,6 +32,30 @@ pub const LABEL_LYFT_COMPONENT: &str = "flink-deployment-type";
 pub const LABEL_LYFT_HASH: &str = "flink-app-hash";
 
 pub const KIND_FLINK_DEPLOYMENT: &str = "FlinkDeployment";
-/// A Flink native cluster that no custom resource describes; named by its cluster-id.
+/// Two things share this name: a Flink native cluster that no custom resource describes (named by
+/// its cluster-id), and the GCP/Spotify operator's custom resource (`flinkoperator.k8s.io`).
+/// `snapshot::index::Mode` tells them apart.
 pub const KIND_FLINK_CLUSTER: &str = "FlinkCluster";
 pub const KIND_FLINK_APPLICATION: &str = "FlinkApplication";
+
+/// The GCP/Spotify operator (GoogleCloudPlatform/flink-on-k8s-operator, its maintained fork
+/// spotify/flink-on-k8s-operator): API group of its `FlinkCluster`. Its objects carry
+/// `app=flink`, `cluster=<FlinkCluster name>` and, on JobManager and TaskManager objects,
+/// `component=jobmanager|taskmanager`; the job submitter's Job and pods carry no `component`
+/// (spotify/flink-on-k8s-operator@v0.6.0:controllers/flinkcluster/flinkcluster_converter.go,
+/// `getClusterLabels`, `getComponentLabels`, `newJob`).
+pub const FLINKCLUSTER_GROUP: &str = "flinkoperator.k8s.io";
+pub const FLINKCLUSTER_VERSION: &str = "v1beta1";
+/// `app` value on every object of a FlinkCluster.
+pub const FLINKCLUSTER_APP: &str = "flink";
+/// `cluster=<FlinkCluster name>` on every object of a FlinkCluster.
+pub const LABEL_CLUSTER: &str = "cluster";
+/// The job submitter's container (`jobSubmitterPodMainContainerName`, flinkcluster_updater.go).
+pub const FLINKCLUSTER_SUBMITTER_CONTAINER: &str = "main";
+/// Names the operator gives a FlinkCluster's objects (flinkcluster_util.go @v0.6.0).
+pub fn flinkcluster_submitter_job(cluster: &str) -> String {
+    format!("{cluster}-job-submitter")
+}
+pub fn flinkcluster_config_map(cluster: &str) -> String {
+    format!("{cluster}-configmap")
+}

@@ -30,6 +30,8 @@ pub enum Workload {
     NativeCluster(String),
     /// Lyft operator: `spec.serviceAccountName`.
     FlinkApplication(String),
+    /// The GCP/Spotify operator's FlinkCluster: `spec.serviceAccountName`.
+    FlinkCluster(String),
     /// Not known (a pasted log without its deployment).
     Unknown,
 }
@@ -243,6 +245,9 @@ fn switch_command(workload: &Workload, ns: &str, sa: &str) -> String {
         Workload::FlinkApplication(name) => format!(
             "kubectl patch flinkapplication {name} -n {ns} --type=merge -p '{{\"spec\":{{\"serviceAccountName\":\"{sa}\"}}}}'"
         ),
+        Workload::FlinkCluster(name) => format!(
+            "kubectl patch flinkcluster {name} -n {ns} --type=merge -p '{{\"spec\":{{\"serviceAccountName\":\"{sa}\"}}}}'"
+        ),
         Workload::NativeCluster(id) => format!(
             "kubectl patch deployment {id} -n {ns} -p '{{\"spec\":{{\"template\":{{\"spec\":{{\"serviceAccountName\":\"{sa}\"}}}}}}}}'\n# and start the cluster with -Dkubernetes.service-account={sa} from now on (kubernetes-session.sh, flink run-application)"
         ),
@@ -259,6 +264,9 @@ fn restart_note(workload: &Workload, sa: &str) -> String {
         ),
         Workload::FlinkApplication(_) => format!(
             "switching the account to {sa} makes the operator roll the cluster: the pods restart"
+        ),
+        Workload::FlinkCluster(_) => format!(
+            "switching spec.serviceAccountName to {sa} makes the operator update its StatefulSets: the JobManager and TaskManager pods restart"
         ),
         Workload::NativeCluster(_) => format!(
             "the patch restarts the JobManager pod as {sa}; TaskManagers it creates use kubernetes.taskmanager.service-account (or kubernetes.service-account)"
@@ -383,5 +391,17 @@ mod tests {
         assert!(p
             .verify()
             .contains("--as=system:serviceaccount:analytics:orders-sa"));
+    }
+
+    #[test]
+    fn a_flinkcluster_switches_its_service_account_in_its_own_spec() {
+        let cmd = switch_command(&Workload::FlinkCluster("wc".into()), "stream", "flink");
+        assert_eq!(
+            cmd,
+            "kubectl patch flinkcluster wc -n stream --type=merge -p '{\"spec\":{\"serviceAccountName\":\"flink\"}}'"
+        );
+        assert!(
+            restart_note(&Workload::FlinkCluster("wc".into()), "flink").contains("StatefulSets")
+        );
     }
 }

@@ -13,21 +13,23 @@ use std::io::{self, Write};
 #[serde(rename_all = "camelCase")]
 pub struct ClusterLine {
     /// What findings name in `deployment`: FlinkDeployment, FlinkCluster (plain native, named by
-    /// its cluster-id) or FlinkApplication.
+    /// its cluster-id; or the GCP/Spotify operator's resource, mode `flinkcluster`) or
+    /// FlinkApplication.
     pub kind: String,
     pub namespace: String,
     pub name: String,
-    /// `operator`, `standalone`, `native` or `lyft`.
+    /// `operator`, `standalone`, `native`, `lyft` or `flinkcluster`.
     pub mode: &'static str,
     pub jobmanagers_ready: u32,
     pub jobmanagers_wanted: u32,
     pub taskmanagers_ready: u32,
     pub taskmanagers: u32,
     /// The CR's own state: FlinkDeployment `status.lifecycleState`, FlinkApplication
-    /// `status.phase`; None for a plain native cluster.
+    /// `status.phase`, FlinkCluster `status.state`; None for a plain native cluster.
     pub status: Option<String>,
     /// The job's state as the CR reports it (`RUNNING`, `FAILED`, ...); None when unknown (plain
-    /// native, a session cluster).
+    /// native, a session cluster). A FlinkCluster's adds its job submitter when it has not
+    /// succeeded: `DeployFailed, submitter failed (exit 1)`.
     pub job: Option<String>,
     pub critical: usize,
     pub warnings: usize,

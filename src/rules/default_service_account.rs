@@ -83,10 +83,12 @@ impl Rule for DefaultServiceAccount {
                 .link(link::service_account(ns, "default")),
             );
         }
-        // Flink pods with no FlinkDeployment (plain native mode) running as `default`.
+        // Flink pods with no FlinkDeployment (plain native mode) running as `default`. A
+        // FlinkCluster's JobManager is standalone Flink, which asks the API server for nothing.
         for pod in &s.pods {
             let ns = pod_namespace(pod);
             if label(pod, LABEL_COMPONENT) != Some("jobmanager")
+                || crate::snapshot::index::flinkcluster_label(&pod.metadata).is_some()
                 || index
                     .deployment_of_pod(pod)
                     .is_some_and(|d| d.kind == "FlinkDeployment")

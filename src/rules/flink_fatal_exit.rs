@@ -45,6 +45,10 @@ impl Rule for FlinkFatalExit {
     fn check(&self, snapshot: &Snapshot, index: &Index) -> Vec<Finding> {
         let mut out = Vec::new();
         for pod in &snapshot.pods {
+            // A FlinkCluster's job submitter is not a Flink process: FLK412 reports it.
+            if crate::snapshot::index::is_flinkcluster_submitter(&pod.metadata) {
+                continue;
+            }
             for c in containers(pod) {
                 if !handled_here(&c) {
                     continue;

@@ -41,6 +41,11 @@ impl Rule for HaMisconfigured {
     fn check(&self, _s: &Snapshot, index: &Index) -> Vec<Finding> {
         let mut out = Vec::new();
         for c in index.clusters() {
+            // The FlinkCluster operator owns its Services and Flink configuration: a fix here
+            // would be the operator's CR, which this rule does not write.
+            if c.mode == crate::snapshot::index::Mode::FlinkCluster {
+                continue;
+            }
             // A resource never deployed is `kubectl flink lint`'s (FLK457) to check.
             if c.jobmanager_deployments.is_empty() && c.jobmanager_pods.is_empty() {
                 continue;

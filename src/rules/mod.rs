@@ -18,6 +18,8 @@ mod default_service_account;
 mod flink_fatal_exit;
 mod flink_resource_status;
 mod flink_version_mismatch;
+mod flinkcluster_job_lost;
+mod flinkcluster_submitter_failed;
 mod ha_configmap_rights_missing;
 mod ha_misconfigured;
 mod image_pull_failed;
@@ -78,8 +80,10 @@ pub static RULES: &[&dyn Rule] = &[
     &taskmanager_replicas_short::TaskmanagerReplicasShort,
     &ha_misconfigured::HaMisconfigured,
     &ha_configmap_rights_missing::HaConfigmapRightsMissing,
+    &flinkcluster_job_lost::FlinkclusterJobLost,
     &flink_resource_status::FlinkResourceStatus,
     &lyft_application_failed::LyftApplicationFailed,
+    &flinkcluster_submitter_failed::FlinkclusterSubmitterFailed,
     &flink_version_mismatch::FlinkVersionMismatch,
     &rest_exposed_publicly::RestExposedPublicly,
     &rbac_forbidden::RbacForbidden,

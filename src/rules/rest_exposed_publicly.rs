@@ -59,6 +59,11 @@ impl Rule for RestExposedPublicly {
     fn check(&self, _s: &Snapshot, index: &Index) -> Vec<Finding> {
         let mut out = Vec::new();
         for c in index.clusters() {
+            // The FlinkCluster operator owns its Services and Flink configuration: a fix here
+            // would be the operator's CR, which this rule does not write.
+            if c.mode == crate::snapshot::index::Mode::FlinkCluster {
+                continue;
+            }
             let services = index.services_of(&c.reference);
             if let Some((svc, typ)) = services
                 .iter()

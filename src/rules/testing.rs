@@ -105,7 +105,11 @@ pub fn scenario(name: &str) -> Snapshot {
 }
 
 /// The healthy scenario bundles, on which no rule may fire.
-pub const HEALTHY_SCENARIOS: &[&str] = &["healthy-application", "healthy-session"];
+pub const HEALTHY_SCENARIOS: &[&str] = &[
+    "healthy-application",
+    "healthy-session",
+    "mode-flinkcluster-healthy",
+];
 
 /// A running JobManager pod of a plain native cluster `wordcount` in namespace `stream`, with no
 /// TaskManager (for the tests of which logs to read and of the operator-CRD gaps).

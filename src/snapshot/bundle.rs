@@ -33,6 +33,7 @@ pub enum BundleError {
 
 /// Kinds a bundle may hold that the diagnosis does not read (what `kubectl get all -o yaml`
 /// and friends print besides): left out silently. Any other kind is left out with a note.
+/// StatefulSets and Jobs are read only when they belong to a FlinkCluster (`is_flinkcluster_object`).
 const IGNORED_KINDS: &[&str] = &[
     "ReplicaSet",
     "StatefulSet",
@@ -235,6 +236,10 @@ fn unlisted_pod(v: &Value, tally: &mut Tally) -> bool {
         label(LABEL_COMPONENT),
         Some(COMPONENT_JOBMANAGER | COMPONENT_TASKMANAGER)
     ) || label(LABEL_FLINK_APP).is_some()
+        || is_flinkcluster_labels(
+            label(crate::flink::names::LABEL_APP),
+            label(crate::flink::names::LABEL_CLUSTER),
+        )
         || OPERATOR_SELECTORS
             .iter()
             .any(|(k, want)| label(k) == Some(*want));
@@ -243,6 +248,23 @@ fn unlisted_pod(v: &Value, tally: &mut Tally) -> bool {
         tally.kinds.insert("Pod".into());
     }
     !listed
+}
+
+/// `app=flink` and a `cluster` label: what the FlinkCluster operator puts on every object it makes
+/// (its job submitter's pods have no `component`).
+fn is_flinkcluster_labels(app: Option<&str>, cluster: Option<&str>) -> bool {
+    app == Some(crate::flink::names::FLINKCLUSTER_APP) && cluster.is_some_and(|c| !c.is_empty())
+}
+
+/// A StatefulSet or Job of a FlinkCluster (the only ones the diagnosis reads; others are ignored
+/// as before).
+fn is_flinkcluster_object(v: &Value) -> bool {
+    let labels = v.pointer("/metadata/labels").and_then(Value::as_object);
+    let label = |k: &str| labels.and_then(|l| l.get(k)).and_then(Value::as_str);
+    is_flinkcluster_labels(
+        label(crate::flink::names::LABEL_APP),
+        label(crate::flink::names::LABEL_CLUSTER),
+    )
 }
 
 /// A document that claims to be a Kubernetes object (or a list of them).
@@ -422,6 +444,13 @@ fn add_counted(s: &mut Snapshot, mut v: Value, tally: &mut Tally) -> Result<(), 
         ("FlinkDeployment", "flink.apache.org") => s.flink_deployments.push(de(v).map_err(ctx)?),
         ("FlinkSessionJob", "flink.apache.org") => s.flink_session_jobs.push(de(v).map_err(ctx)?),
         ("FlinkApplication", "flink.k8s.io") => s.flink_applications.push(de(v).map_err(ctx)?),
+        ("FlinkCluster", crate::flink::names::FLINKCLUSTER_GROUP) => {
+            s.flink_clusters.push(de(v).map_err(ctx)?)
+        }
+        ("StatefulSet", "apps") if is_flinkcluster_object(&v) => {
+            s.stateful_sets.push(de(v).map_err(ctx)?)
+        }
+        ("Job", "batch") if is_flinkcluster_object(&v) => s.jobs.push(de(v).map_err(ctx)?),
         ("CustomResourceDefinition", "apiextensions.k8s.io") => s.crds.push(de(v).map_err(ctx)?),
         ("ValidatingWebhookConfiguration", "admissionregistration.k8s.io") => {
             s.validating_webhooks.push(de(v).map_err(ctx)?)
@@ -844,6 +873,14 @@ fn write_all(s: &Snapshot, dir: &Path, saves: &Saves) -> Result<(), BundleError>
             "FlinkApplication",
         ),
         ListFile::typed(
+            "flinkclusters",
+            &s.flink_clusters,
+            "flinkoperator.k8s.io/v1beta1",
+            "FlinkCluster",
+        ),
+        ListFile::typed("statefulsets", &s.stateful_sets, "apps/v1", "StatefulSet"),
+        ListFile::typed("jobs", &s.jobs, "batch/v1", "Job"),
+        ListFile::typed(
             "customresourcedefinitions",
             &s.crds,
             "apiextensions.k8s.io/v1",
@@ -1118,8 +1155,8 @@ mod tests {
         );
         write(
             dir.path(),
-            "cluster.yaml",
-            "apiVersion: flinkoperator.k8s.io/v1beta1\nkind: FlinkCluster\nmetadata: {name: c}\n",
+            "spark.yaml",
+            "apiVersion: sparkoperator.k8s.io/v1beta2\nkind: SparkApplication\nmetadata: {name: c}\n",
         );
         write(dir.path(), "values.yaml", "replicas: 3\n");
         write(dir.path(), "broken.yaml", "a: [\n");
@@ -1133,7 +1170,7 @@ mod tests {
         assert!(!loaded.snapshot.holds("EndpointSlice"));
         let skipped = loaded.skipped.join("\n");
         assert!(
-            skipped.contains("1 FlinkCluster (flinkoperator.k8s.io/v1beta1)"),
+            skipped.contains("1 SparkApplication (sparkoperator.k8s.io/v1beta2)"),
             "{skipped}"
         );
         assert!(
@@ -1144,6 +1181,68 @@ mod tests {
             skipped.contains("broken.yaml: not YAML or JSON"),
             "{skipped}"
         );
+    }
+
+    #[test]
+    fn a_flinkcluster_its_statefulsets_jobs_and_submitter_pods_are_read_and_other_ones_ignored() {
+        let dir = tempfile::tempdir().unwrap();
+        write(
+            dir.path(),
+            "all.yaml",
+            r#"apiVersion: flinkoperator.k8s.io/v1beta1
+kind: FlinkCluster
+metadata: {name: wc, namespace: a}
+spec: {flinkVersion: "1.14", image: {name: "flink:1.14.2"}, job: {jarFile: ./x.jar}}
+status: {state: Running, components: {jobManager: {name: wc-jobmanager, state: Ready, replicas: 1, ready: "1/1"}, job: {state: DeployFailed, submitterExitCode: 1}}}
+---
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: wc-taskmanager, namespace: a, labels: {app: flink, cluster: wc, component: taskmanager}}
+spec: {selector: {matchLabels: {app: flink}}, serviceName: wc-taskmanager, template: {}}
+---
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: postgres, namespace: a, labels: {app: postgres}}
+spec: {selector: {matchLabels: {app: postgres}}, serviceName: postgres, template: {}}
+---
+apiVersion: batch/v1
+kind: Job
+metadata: {name: wc-job-submitter, namespace: a, labels: {app: flink, cluster: wc}}
+spec: {template: {}}
+---
+apiVersion: batch/v1
+kind: Job
+metadata: {name: backup, namespace: a}
+spec: {template: {}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: wc-job-submitter-x1, namespace: a, labels: {app: flink, cluster: wc, job-name: wc-job-submitter}}
+spec: {containers: [{name: main, image: "flink:1.14.2"}]}
+"#,
+        );
+        let loaded = load_with(dir.path(), &LoadOptions::default()).unwrap();
+        let s = &loaded.snapshot;
+        assert_eq!(s.flink_clusters.len(), 1);
+        assert_eq!(s.flink_clusters[0].job_state(), Some("DeployFailed"));
+        assert_eq!(
+            s.flink_clusters[0]
+                .job_status()
+                .unwrap()
+                .submitter_exit_code,
+            Some(1)
+        );
+        assert_eq!(s.stateful_sets.len(), 1, "only the FlinkCluster's");
+        assert_eq!(s.jobs.len(), 1, "only the FlinkCluster's");
+        assert_eq!(s.pods.len(), 1, "the submitter pod has no component label");
+        assert!(loaded.skipped.is_empty(), "{:?}", loaded.skipped);
+
+        let out = tempfile::tempdir().unwrap();
+        save(s, &out.path().join("b")).unwrap();
+        let again = load(&out.path().join("b")).unwrap();
+        assert_eq!(again.flink_clusters, s.flink_clusters);
+        assert_eq!(again.stateful_sets.len(), 1);
+        assert_eq!(again.jobs.len(), 1);
     }
 
     #[test]

@@ -305,6 +305,249 @@ impl FlinkApplication {
     }
 }
 
+/// The GCP/Spotify operator's FlinkCluster (`flinkoperator.k8s.io/v1beta1`): the fields the rules
+/// read, lenient across its releases (spotify/flink-on-k8s-operator@v0.6.0:apis/flinkcluster/
+/// v1beta1/flinkcluster_types.go; GoogleCloudPlatform/flink-on-k8s-operator@v1beta1-9:api/v1beta1/
+/// flinkcluster_types.go). Status component names changed between releases: `jobManagerDeployment`
+/// (2019), `jobManagerStatefulSet` (GCP v1beta1-6 to -9), `jobManager` (spotify v0.5+); all are read.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FlinkCluster {
+    #[serde(default)]
+    pub metadata: ObjectMeta,
+    #[serde(default)]
+    pub spec: FlinkClusterSpec,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<FlinkClusterStatus>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FlinkClusterSpec {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flink_version: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub image: Option<FlinkClusterImage>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub service_account_name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub job_manager: Option<FlinkClusterComponentSpec>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub task_manager: Option<FlinkClusterComponentSpec>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub job: Option<FlinkClusterJobSpec>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub flink_properties: BTreeMap<String, String>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FlinkClusterImage {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pull_policy: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FlinkClusterComponentSpec {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replicas: Option<i64>,
+    /// TaskManager only: `StatefulSet` (the default) or `Deployment`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deployment_type: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FlinkClusterJobSpec {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub jar_file: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub class_name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub py_file: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from_savepoint: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub savepoints_dir: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub auto_savepoint_seconds: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub take_savepoint_on_update: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_state_age_to_restore_seconds: Option<i64>,
+    /// `Never` (the default) or `FromSavepointOnFailure`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub restart_policy: Option<String>,
+    /// `Blocking`, `Detached` or `Application` (spotify v0.5+: the JobManager is then a Job).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mode: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FlinkClusterStatus {
+    /// Creating, Running, Reconciling, Updating, Stopping, PartiallyStopped, Stopped.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub components: Option<FlinkClusterComponents>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub control: Option<FlinkClusterControl>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub savepoint: Option<FlinkClusterSavepoint>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub revision: Option<serde_json::Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_update_time: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FlinkClusterComponents {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub config_map: Option<FlinkClusterComponent>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub job_manager: Option<FlinkClusterComponent>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub job_manager_stateful_set: Option<FlinkClusterComponent>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub job_manager_deployment: Option<FlinkClusterComponent>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub job_manager_service: Option<FlinkClusterComponent>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub task_manager: Option<FlinkClusterComponent>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub task_manager_stateful_set: Option<FlinkClusterComponent>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub task_manager_deployment: Option<FlinkClusterComponent>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub job: Option<FlinkClusterJobStatus>,
+}
+
+/// A component's status: its object's name, `state` (NotReady, Ready, Updating, Deleted) and,
+/// from spotify v0.5, replicas and `ready` (`1/1`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FlinkClusterComponent {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ready: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FlinkClusterJobStatus {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// The Flink job's name (spotify); the submitter Job's name in GCP releases.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub submitter_name: Option<String>,
+    /// -1 while the submitter runs; its container's exit code once it ended.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub submitter_exit_code: Option<i64>,
+    /// Pending, Updating, Restarting, Deploying, DeployFailed, Running, Succeeded, Cancelled,
+    /// Failed, Lost, Unknown.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from_savepoint: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub savepoint_location: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub savepoint_time: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deploy_time: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start_time: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub restart_count: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub completion_time: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub failure_reasons: Vec<String>,
+}
+
+impl FlinkClusterJobStatus {
+    /// When the job started running, else when it was deployed.
+    pub fn start_time_or_deploy(&self) -> Option<&str> {
+        self.start_time
+            .as_deref()
+            .or(self.deploy_time.as_deref())
+            .filter(|t| !t.is_empty())
+    }
+}
+
+/// `status.control`: a user control (`savepoint`, `job-cancel`) and how it went.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FlinkClusterControl {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub update_time: Option<String>,
+}
+
+/// `status.savepoint`: the last savepoint the operator triggered (InProgress, TriggerFailed,
+/// Failed, Succeeded) and why (`user requested`, `job cancel`, `scheduled`, `update`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FlinkClusterSavepoint {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trigger_reason: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trigger_time: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+}
+
+impl FlinkCluster {
+    pub fn name(&self) -> &str {
+        self.metadata.name.as_deref().unwrap_or("")
+    }
+    pub fn namespace(&self) -> &str {
+        self.metadata.namespace.as_deref().unwrap_or("default")
+    }
+    pub fn state(&self) -> Option<&str> {
+        self.status
+            .as_ref()
+            .and_then(|s| s.state.as_deref())
+            .filter(|s| !s.is_empty())
+    }
+    pub fn job_status(&self) -> Option<&FlinkClusterJobStatus> {
+        self.status
+            .as_ref()
+            .and_then(|s| s.components.as_ref())
+            .and_then(|c| c.job.as_ref())
+    }
+    pub fn job_state(&self) -> Option<&str> {
+        self.job_status()
+            .and_then(|j| j.state.as_deref())
+            .filter(|s| !s.is_empty())
+    }
+    /// `spec.serviceAccountName`, or `default` when unset (what its pods then run as).
+    pub fn service_account(&self) -> &str {
+        self.spec
+            .service_account_name
+            .as_deref()
+            .filter(|s| !s.is_empty())
+            .unwrap_or("default")
+    }
+}
+
 /// `flinkConfiguration` as Flink reads it: keys to string values. The CRD accepts numbers,
 /// booleans and nested maps (`taskmanager: {numberOfTaskSlots: 2}`); nested keys are joined
 /// with dots and scalars written as Flink would print them.

@@ -9,14 +9,17 @@
 //! | Apache operator, native or standalone | `FlinkDeployment` | the CR's name (= cluster-id) |
 //! | Flink native Kubernetes without an operator (`flink run-application --target kubernetes-application`, `kubernetes-session.sh`) | `FlinkCluster` | the cluster-id (`kubernetes.cluster-id`): the JobManager Deployment's name and the `app` label. There is no such Kubernetes kind: it names the group of objects Flink created, so findings of one cluster rank together |
 //! | Lyft flinkk8soperator | `FlinkApplication` | the CR's name (the `flink-app` label) |
+//! | the GCP/Spotify operator (`flinkoperator.k8s.io`) | `FlinkCluster` | the CR's name (the `cluster` label beside `app=flink`, on its StatefulSets, Deployments, Jobs, pods, Services and ConfigMap: spotify/flink-on-k8s-operator@v0.6.0:controllers/flinkcluster/flinkcluster_converter.go). Shares the kind with a plain native cluster; `Mode` tells them apart |
 
-use super::{FlinkApplication, FlinkDeployment, Snapshot};
+use super::{FlinkApplication, FlinkCluster, FlinkDeployment, Snapshot};
 use crate::finding::ObjectRef;
 use crate::flink::names::{
-    KIND_FLINK_APPLICATION, KIND_FLINK_CLUSTER, KIND_FLINK_DEPLOYMENT, LABEL_APP, LABEL_COMPONENT,
-    LABEL_FLINK_APP, LABEL_LYFT_COMPONENT, LABEL_TYPE, TYPE_NATIVE, TYPE_STANDALONE,
+    FLINKCLUSTER_APP, KIND_FLINK_APPLICATION, KIND_FLINK_CLUSTER, KIND_FLINK_DEPLOYMENT, LABEL_APP,
+    LABEL_CLUSTER, LABEL_COMPONENT, LABEL_FLINK_APP, LABEL_LYFT_COMPONENT, LABEL_TYPE, TYPE_NATIVE,
+    TYPE_STANDALONE,
 };
-use k8s_openapi::api::apps::v1::Deployment;
+use k8s_openapi::api::apps::v1::{Deployment, StatefulSet};
+use k8s_openapi::api::batch::v1::Job;
 use k8s_openapi::api::core::v1::{ConfigMap, Event, Pod, Service};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use std::cell::OnceCell;
@@ -33,6 +36,10 @@ pub enum Mode {
     Native,
     /// Lyft flinkk8soperator (FlinkApplication): JobManager and TaskManager Deployments.
     Lyft,
+    /// The GCP/Spotify operator (FlinkCluster, `flinkoperator.k8s.io`): standalone Flink in a
+    /// JobManager StatefulSet (a Deployment in its 2019 releases, a Job in application mode), a
+    /// TaskManager StatefulSet (or Deployment), and a job submitter Job that runs `flink run`.
+    FlinkCluster,
 }
 
 impl Mode {
@@ -43,6 +50,7 @@ impl Mode {
             Mode::Standalone => "standalone",
             Mode::Native => "native",
             Mode::Lyft => "lyft",
+            Mode::FlinkCluster => "flinkcluster",
         }
     }
     /// Whether the JobManager itself creates bare TaskManager pods (Flink's ResourceManager).
@@ -53,7 +61,8 @@ impl Mode {
     pub fn permissions(self) -> crate::flink::permissions::Mode {
         match self {
             Mode::Operator | Mode::Native => crate::flink::permissions::Mode::Native,
-            Mode::Standalone => crate::flink::permissions::Mode::Standalone,
+            // Standalone Flink: the JobManager creates nothing on Kubernetes.
+            Mode::Standalone | Mode::FlinkCluster => crate::flink::permissions::Mode::Standalone,
             Mode::Lyft => crate::flink::permissions::Mode::Lyft,
         }
     }
@@ -67,10 +76,18 @@ pub struct Cluster<'a> {
     pub mode: Mode,
     pub flink_deployment: Option<&'a FlinkDeployment>,
     pub flink_application: Option<&'a FlinkApplication>,
+    /// The GCP/Spotify operator's FlinkCluster, for `Mode::FlinkCluster`.
+    pub flink_cluster: Option<&'a FlinkCluster>,
     pub jobmanager_deployments: Vec<&'a Deployment>,
     pub taskmanager_deployments: Vec<&'a Deployment>,
+    /// FlinkCluster: the JobManager and TaskManager StatefulSets.
+    pub jobmanager_stateful_sets: Vec<&'a StatefulSet>,
+    pub taskmanager_stateful_sets: Vec<&'a StatefulSet>,
     pub jobmanager_pods: Vec<&'a Pod>,
     pub taskmanager_pods: Vec<&'a Pod>,
+    /// FlinkCluster: the job submitter Job(s) and their pods (no `component` label).
+    pub submitter_jobs: Vec<&'a Job>,
+    pub submitter_pods: Vec<&'a Pod>,
 }
 
 impl<'a> Cluster<'a> {
@@ -83,6 +100,9 @@ impl<'a> Cluster<'a> {
     /// `kubectl get <this> -n NS`: `flinkdeployment x`, `flinkapplication x`, or for a plain
     /// native cluster its JobManager Deployment.
     pub fn kubectl_object(&self) -> String {
+        if self.mode == Mode::FlinkCluster {
+            return format!("flinkcluster {}", self.name());
+        }
         match self.reference.kind.as_str() {
             KIND_FLINK_DEPLOYMENT => format!("flinkdeployment {}", self.name()),
             KIND_FLINK_APPLICATION => format!("flinkapplication {}", self.name()),
@@ -96,6 +116,10 @@ impl<'a> Cluster<'a> {
                 "{LABEL_FLINK_APP}={},{LABEL_LYFT_COMPONENT}={component}",
                 self.name()
             ),
+            Mode::FlinkCluster => format!(
+                "{LABEL_APP}={FLINKCLUSTER_APP},{LABEL_CLUSTER}={},{LABEL_COMPONENT}={component}",
+                self.name()
+            ),
             _ => format!("{LABEL_APP}={},{LABEL_COMPONENT}={component}", self.name()),
         }
     }
@@ -105,10 +129,17 @@ impl<'a> Cluster<'a> {
         if let Some(p) = self.jobmanager_pods.first() {
             return pod_service_account(p).to_string();
         }
-        if let Some(d) = self.jobmanager_deployments.first() {
-            if let Some(sa) = d
-                .spec
-                .template
+        let templates = self
+            .jobmanager_deployments
+            .iter()
+            .map(|d| &d.spec.template)
+            .chain(
+                self.jobmanager_stateful_sets
+                    .iter()
+                    .map(|s| &s.spec.template),
+            );
+        for t in templates {
+            if let Some(sa) = t
                 .spec
                 .as_ref()
                 .and_then(|s| s.service_account_name.as_deref())
@@ -116,6 +147,9 @@ impl<'a> Cluster<'a> {
             {
                 return sa.to_string();
             }
+        }
+        if let Some(fc) = self.flink_cluster {
+            return fc.service_account().to_string();
         }
         if let Some(fd) = self.flink_deployment {
             return fd.service_account().to_string();
@@ -203,6 +237,7 @@ pub struct Index<'a> {
     pub snapshot: &'a Snapshot,
     deployments: HashMap<(&'a str, &'a str), &'a FlinkDeployment>,
     applications: HashMap<(&'a str, &'a str), &'a FlinkApplication>,
+    flink_clusters: HashMap<(&'a str, &'a str), &'a FlinkCluster>,
     k8s_deployments: HashMap<(&'a str, &'a str), &'a Deployment>,
     /// ConfigMaps by (namespace, name), the first of each name.
     config_maps: HashMap<(&'a str, &'a str), &'a ConfigMap>,
@@ -230,6 +265,11 @@ impl<'a> Index<'a> {
             .flink_applications
             .iter()
             .map(|a| ((a.namespace(), a.name()), a))
+            .collect();
+        let flink_clusters = snapshot
+            .flink_clusters
+            .iter()
+            .map(|c| ((c.namespace(), c.name()), c))
             .collect();
         let k8s_deployments = snapshot
             .deployments
@@ -263,6 +303,7 @@ impl<'a> Index<'a> {
             snapshot,
             deployments,
             applications,
+            flink_clusters,
             k8s_deployments,
             config_maps,
             events,
@@ -277,6 +318,11 @@ impl<'a> Index<'a> {
 
     pub fn flink_application(&self, namespace: &str, name: &str) -> Option<&'a FlinkApplication> {
         self.applications.get(&(namespace, name)).copied()
+    }
+
+    /// A FlinkCluster of the GCP/Spotify operator, by namespace and name.
+    pub fn flink_cluster(&self, namespace: &str, name: &str) -> Option<&'a FlinkCluster> {
+        self.flink_clusters.get(&(namespace, name)).copied()
     }
 
     /// A Deployment (apps/v1) of a Flink cluster in the snapshot, by namespace and name.
@@ -306,6 +352,10 @@ impl<'a> Index<'a> {
         let ns = meta_namespace(meta);
         if let Some(app) = meta_label(meta, LABEL_FLINK_APP) {
             return Some(ObjectRef::namespaced(KIND_FLINK_APPLICATION, ns, app));
+        }
+        // A FlinkCluster's objects, its job submitter's pods (no `component`) included.
+        if let Some(name) = flinkcluster_label(meta) {
+            return Some(ObjectRef::namespaced(KIND_FLINK_CLUSTER, ns, name));
         }
         let app = meta_label(meta, LABEL_APP)?;
         let typ = meta_label(meta, LABEL_TYPE);
@@ -389,16 +439,24 @@ impl<'a> Index<'a> {
             let flink_application = (reference.kind == KIND_FLINK_APPLICATION)
                 .then(|| self.flink_application(&ns, &name))
                 .flatten();
+            let flink_cluster = (mode == Mode::FlinkCluster)
+                .then(|| self.flink_cluster(&ns, &name))
+                .flatten();
             position.insert(reference.clone(), out.len());
             out.push(Cluster {
                 reference,
                 mode,
                 flink_deployment,
                 flink_application,
+                flink_cluster,
                 jobmanager_deployments: Vec::new(),
                 taskmanager_deployments: Vec::new(),
+                jobmanager_stateful_sets: Vec::new(),
+                taskmanager_stateful_sets: Vec::new(),
                 jobmanager_pods: Vec::new(),
                 taskmanager_pods: Vec::new(),
+                submitter_jobs: Vec::new(),
+                submitter_pods: Vec::new(),
             });
             out.len() - 1
         };
@@ -417,7 +475,15 @@ impl<'a> Index<'a> {
                 Mode::Lyft,
             );
         }
+        for fc in &s.flink_clusters {
+            add(
+                &mut out,
+                ObjectRef::namespaced(KIND_FLINK_CLUSTER, fc.namespace(), fc.name()),
+                Mode::FlinkCluster,
+            );
+        }
         let mode_of = |reference: &ObjectRef, meta: &ObjectMeta| match reference.kind.as_str() {
+            _ if flinkcluster_label(meta).is_some() => Mode::FlinkCluster,
             KIND_FLINK_APPLICATION => Mode::Lyft,
             KIND_FLINK_CLUSTER => Mode::Native,
             _ if meta_label(meta, LABEL_TYPE) == Some(TYPE_STANDALONE) => Mode::Standalone,
@@ -435,6 +501,27 @@ impl<'a> Index<'a> {
                 _ => {}
             }
         }
+        for st in &s.stateful_sets {
+            let Some(reference) = self.deployment_of_object(&st.metadata) else {
+                continue;
+            };
+            let i = add(&mut out, reference, Mode::FlinkCluster);
+            match component(&st.metadata) {
+                Some("jobmanager") => out[i].jobmanager_stateful_sets.push(st),
+                Some("taskmanager") => out[i].taskmanager_stateful_sets.push(st),
+                _ => {}
+            }
+        }
+        for j in &s.jobs {
+            let Some(reference) = self.deployment_of_object(&j.metadata) else {
+                continue;
+            };
+            let i = add(&mut out, reference, Mode::FlinkCluster);
+            // In application mode the JobManager itself is a Job (`component=jobmanager`).
+            if component(&j.metadata).is_none() {
+                out[i].submitter_jobs.push(j);
+            }
+        }
         for p in &s.pods {
             let Some(reference) = self.deployment_of_pod(p) else {
                 continue;
@@ -444,6 +531,7 @@ impl<'a> Index<'a> {
             match component(&p.metadata) {
                 Some("jobmanager") => out[i].jobmanager_pods.push(p),
                 Some("taskmanager") => out[i].taskmanager_pods.push(p),
+                _ if mode == Mode::FlinkCluster => out[i].submitter_pods.push(p),
                 _ => {}
             }
         }
@@ -481,6 +569,35 @@ impl<'a> Index<'a> {
     /// - FlinkApplication: `spec.flinkConfig`.
     pub fn conf(&self, cluster: &Cluster) -> Conf {
         let mut conf = Conf::default();
+        if cluster.mode == Mode::FlinkCluster {
+            let name = crate::flink::names::flinkcluster_config_map(cluster.name());
+            let data = self
+                .snapshot
+                .config_maps
+                .iter()
+                .find(|c| {
+                    meta_namespace(&c.metadata) == cluster.namespace()
+                        && meta_name(&c.metadata) == name
+                })
+                .and_then(|cm| cm.data.as_ref());
+            if let Some((key, text)) = data.and_then(|d| {
+                FLINK_CONF_KEYS
+                    .iter()
+                    .find_map(|k| d.get(*k).map(|t| (*k, t)))
+            }) {
+                conf.extend(
+                    crate::flink::conf::parse_flink_conf(text),
+                    &format!("ConfigMap {name} {key}"),
+                );
+            }
+            if let Some(fc) = cluster.flink_cluster {
+                conf.extend(
+                    fc.spec.flink_properties.clone(),
+                    "FlinkCluster spec.flinkProperties",
+                );
+            }
+            return conf;
+        }
         if cluster.mode != Mode::Lyft {
             if let Some((cm, key, text)) =
                 self.flink_config_map(cluster.namespace(), cluster.name())
@@ -538,6 +655,20 @@ impl<'a> Index<'a> {
         out.sort_by_key(|e| event_time(e));
         out
     }
+}
+
+/// The FlinkCluster an object belongs to by the operator's labels: `app=flink` and
+/// `cluster=<name>`.
+pub fn flinkcluster_label(meta: &ObjectMeta) -> Option<&str> {
+    (meta_label(meta, LABEL_APP) == Some(FLINKCLUSTER_APP))
+        .then(|| meta_label(meta, LABEL_CLUSTER))
+        .flatten()
+        .filter(|c| !c.is_empty())
+}
+
+/// A FlinkCluster's job submitter (its Job's pods): the operator's labels without `component`.
+pub fn is_flinkcluster_submitter(meta: &ObjectMeta) -> bool {
+    flinkcluster_label(meta).is_some() && meta_label(meta, LABEL_COMPONENT).is_none()
 }
 
 pub fn deployment_ref(fd: &FlinkDeployment) -> ObjectRef {

@@ -12,7 +12,8 @@ use chrono::{DateTime, Utc};
 use k8s_openapi::api::admissionregistration::v1::{
     MutatingWebhookConfiguration, ValidatingWebhookConfiguration,
 };
-use k8s_openapi::api::apps::v1::Deployment;
+use k8s_openapi::api::apps::v1::{Deployment, StatefulSet};
+use k8s_openapi::api::batch::v1::Job;
 use k8s_openapi::api::core::v1::{
     ConfigMap, Endpoints, Event, Namespace, Pod, ResourceQuota, Secret, Service, ServiceAccount,
 };
@@ -22,7 +23,7 @@ use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomRe
 use serde::Serialize;
 use std::collections::BTreeMap;
 
-pub use flink::{FlinkApplication, FlinkDeployment, FlinkSessionJob};
+pub use flink::{FlinkApplication, FlinkCluster, FlinkDeployment, FlinkSessionJob};
 pub use index::Index;
 
 /// Everything the rules may look at.
@@ -36,8 +37,16 @@ pub struct Snapshot {
     pub flink_session_jobs: Vec<FlinkSessionJob>,
     /// Lyft flinkk8soperator's FlinkApplications (flink.k8s.io/v1beta1).
     pub flink_applications: Vec<FlinkApplication>,
-    /// Pods of Flink clusters in scope (operator, native, standalone and Lyft labels).
+    /// The GCP/Spotify operator's FlinkClusters (flinkoperator.k8s.io/v1beta1).
+    pub flink_clusters: Vec<FlinkCluster>,
+    /// Pods of Flink clusters in scope (operator, native, standalone, Lyft and FlinkCluster
+    /// labels; a FlinkCluster's job submitter pods too).
     pub pods: Vec<Pod>,
+    /// StatefulSets of FlinkClusters (`app=flink,cluster=<name>`): JobManager and TaskManagers.
+    pub stateful_sets: Vec<StatefulSet>,
+    /// Jobs (batch/v1) of FlinkClusters: the job submitter (`<name>-job-submitter`), or the
+    /// JobManager in application mode.
+    pub jobs: Vec<Job>,
     pub deployments: Vec<Deployment>,
     pub services: Vec<Service>,
     pub config_maps: Vec<ConfigMap>,

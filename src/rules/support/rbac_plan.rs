@@ -67,6 +67,8 @@ pub fn need(
                 Workload::FlinkDeployment(fd.name().to_string())
             } else if let Some(app) = c.flink_application {
                 Workload::FlinkApplication(meta_name(&app.metadata).to_string())
+            } else if c.mode == IndexMode::FlinkCluster {
+                Workload::FlinkCluster(c.name().to_string())
             } else if c.mode == IndexMode::Native {
                 Workload::NativeCluster(c.name().to_string())
             } else {

@@ -7,7 +7,7 @@
 //! 1. Namespaces (those in the bundle, plus every namespace its objects name);
 //! 2. ServiceAccounts, plus a `default` one in every namespace (no controller-manager runs);
 //! 3. RBAC; 4. CRDs: the bundle's own, else the real Flink operator CRDs from the shared fixtures
-//!    when the bundle has `flink.apache.org` objects; a permissive stand-in for any other custom
+//!    when the bundle has `flink.apache.org` or `flinkoperator.k8s.io` objects; a permissive stand-in for any other custom
 //!    kind the cluster does not serve; each waited on until Established;
 //! 5. ConfigMaps, Secrets and cluster infrastructure; 6. custom resources; 7. workloads;
 //! 8. ReplicaSets; 9. Services and the like; 10. Pods, bound to a Node that points at the fake
@@ -44,7 +44,9 @@ use std::time::{Duration, Instant};
 pub const FIELD_MANAGER: &str = "kubectl-flink-seed";
 /// Marks CRDs by where they came from, so a later bundle knows whether to replace them.
 pub const SOURCE_ANNOTATION: &str = "kubectl-flink.test/crd-source";
-const FLINK_GROUP: &str = "flink.apache.org";
+/// Groups whose objects want the real CRDs of `--crds` (the Apache operator's and the GCP/Spotify
+/// operator's FlinkCluster).
+const FLINK_GROUPS: &[&str] = &["flink.apache.org", "flinkoperator.k8s.io"];
 
 /// One object of the bundle and the file it came from.
 #[derive(Debug, Clone)]
@@ -438,9 +440,12 @@ impl Seeder {
         objects.sort_by_key(phase);
         let defines_flink = objects.iter().any(|o| {
             phase(o) == Phase::Crd
-                && o.value.pointer("/spec/group").and_then(Value::as_str) == Some(FLINK_GROUP)
+                && o.value
+                    .pointer("/spec/group")
+                    .and_then(Value::as_str)
+                    .is_some_and(|g| FLINK_GROUPS.contains(&g))
         });
-        let uses_flink = objects.iter().any(|o| o.group() == FLINK_GROUP);
+        let uses_flink = objects.iter().any(|o| FLINK_GROUPS.contains(&o.group()));
         let wants_fixtures = uses_flink && !defines_flink;
         // Once, before the first bundle of this seeder.
         if std::mem::take(&mut self.opts.reset) {
