@@ -890,6 +890,85 @@ fn limited_user_gets_a_diagnosis_of_what_it_could_not_inspect() {
     );
 }
 
+/// `doctor NAME` where NAME is not: one line that says where it looked (namespace and context, or
+/// all namespaces) and, from one list across namespaces, where NAME exists, with exit 4; when
+/// that list is forbidden, only where it looked.
+#[test]
+fn a_name_not_found_live_says_where_it_looked_and_where_it_exists() {
+    let Some(h) = harness_or_skip("a_name_not_found_live_says_where_it_looked_and_where_it_exists")
+    else {
+        return;
+    };
+    let mut state = cluster();
+    let canonical = h.repo.join("examples/canonical");
+    ensure_seeded(h, &mut state, &canonical, true).expect("seed examples/canonical");
+    let one_line = |r: &Run| {
+        assert_eq!(
+            r.code, 4,
+            "exit 4\nstdout:\n{}\nstderr:\n{}",
+            r.stdout, r.stderr
+        );
+        assert_eq!(r.stdout, "", "nothing on stdout");
+        let lines: Vec<&str> = r.stderr.lines().collect();
+        assert_eq!(lines.len(), 1, "one line: {}", r.stderr);
+        assert!(lines[0].starts_with("error: "), "{}", lines[0]);
+        lines[0].to_string()
+    };
+    let line = one_line(&plugin(
+        Some(&h.e2e),
+        &["doctor", "orders", "-n", "default"],
+    ));
+    assert!(
+        line.contains("named orders in namespace default (context ")
+            && line.ends_with(
+                "; it exists in namespace analytics (kubectl flink doctor orders -n analytics)"
+            ),
+        "{line}"
+    );
+    let line = one_line(&plugin(Some(&h.e2e), &["doctor", "nosuch", "-A"]));
+    assert!(
+        line.contains("named nosuch in all namespaces (context ") && !line.contains("exists in"),
+        "{line}"
+    );
+
+    // A user who may read what names a Flink deployment in `default` only: the list across
+    // namespaces is refused, so it says where it looked and nothing more.
+    let user = "kubectl-flink-default-reader";
+    let grant = format!(
+        "apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata: {{name: {user}, namespace: default}}
+rules:
+  - apiGroups: [\"\", \"apps\", \"flink.apache.org\"]
+    resources: [pods, deployments, flinkdeployments, flinksessionjobs]
+    verbs: [get, list, watch]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata: {{name: {user}, namespace: default}}
+roleRef: {{apiGroup: rbac.authorization.k8s.io, kind: Role, name: {user}}}
+subjects: [{{kind: User, apiGroup: rbac.authorization.k8s.io, name: {user}}}]
+"
+    );
+    let applied = kubectl(h, &["apply", "-f", "-"], Some(&grant));
+    assert_eq!(applied.code, 0, "{}", applied.stderr);
+    let as_user = format!("--as={user}");
+    let r = plugin(
+        Some(&h.e2e),
+        &["doctor", "orders", "-n", "default", &as_user],
+    );
+    let _ = kubectl(
+        h,
+        &["delete", "--ignore-not-found", "-f", "-"],
+        Some(&grant),
+    );
+    let line = one_line(&r);
+    assert!(
+        line.contains("named orders in namespace default (context ") && !line.contains("exists in"),
+        "{line}"
+    );
+}
+
 /// The plugin only reads: in the API server's audit log, its users made no request but get, list,
 /// watch and access reviews.
 #[test]
