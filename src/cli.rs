@@ -9,7 +9,7 @@ Exit codes:
   1  findings at or above --fail-on
   2  usage or input error (bad flag, unreadable bundle or kubeconfig, unknown context)
   3  could not complete (cluster unreachable, everything forbidden)
-  4  doctor: no Flink deployment in scope and nothing else found (try -A)
+  4  doctor: no Flink deployment in scope and nothing else found (try -A), or none named NAME
   130, 143  doctor --save stopped by Ctrl-C or SIGTERM (its unfinished folder removed)";
 
 #[derive(Debug, Parser)]

@@ -63,6 +63,40 @@ pub fn rules_table() -> String {
     out
 }
 
+/// `docs/rules.md`, whole: one section per rule, lint check, log signature and description
+/// reading, headed by its id alone (so its anchor is the id in lower case: what
+/// `finding::docs_url` links every finding to), holding what `kubectl flink explain ID` prints.
+pub fn rules_markdown() -> String {
+    let mut out = String::from(
+        "# Rules, checks and log signatures\n\n\
+         <!-- generated from the rule registries by `docs::rules_markdown`; \
+         `KUBECTL_FLINK_BLESS=1 cargo test --lib docs` rewrites it -->\n\n\
+         What each id a finding carries in its `rule` field means: the text `kubectl flink explain ID` \
+         prints. Every finding's JSON has a `docs` link to its section here. The categories are in \
+         [categories.md](categories.md).\n",
+    );
+    let ids = crate::commands::explain::documented_ids();
+    let section = |id: &str| {
+        if id.starts_with("SIG-") {
+            "Log signatures (doctor, logs, triage)"
+        } else if id.starts_with("DESC-") {
+            "Description readings (triage)"
+        } else {
+            "Rules (doctor) and checks (lint)"
+        }
+    };
+    let mut current = "";
+    for id in &ids {
+        if section(id) != current {
+            current = section(id);
+            let _ = write!(out, "\n## {current}\n");
+        }
+        let text = crate::commands::explain::explain(id).unwrap_or_default();
+        let _ = write!(out, "\n### {id}\n\n```text\n{}\n```\n", text.trim_end());
+    }
+    out
+}
+
 /// The layers in causal order, as the README lists them.
 pub fn layers() -> impl Iterator<Item = Layer> {
     let mut seen = Vec::new();
@@ -101,6 +135,51 @@ mod tests {
             "docs/categories.md differs from the code's Category table; run \
              `KUBECTL_FLINK_BLESS=1 cargo test --lib docs` and commit the result"
         );
+    }
+
+    #[test]
+    fn rules_document_is_drawn_from_the_registries() {
+        let path = repo_file("docs/rules.md");
+        let want = rules_markdown();
+        if bless() {
+            std::fs::write(&path, &want).expect("write docs/rules.md");
+            return;
+        }
+        let have = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            have == want,
+            "docs/rules.md differs from what `explain` prints; run \
+             `KUBECTL_FLINK_BLESS=1 cargo test --lib docs` and commit the result"
+        );
+    }
+
+    /// Every id a finding can carry has its section, whose heading's anchor is what the finding's
+    /// `docs` link ends with (GitHub: the heading text in lower case).
+    #[test]
+    fn every_rule_check_and_signature_has_its_anchor_in_docs_rules_md() {
+        let doc = std::fs::read_to_string(repo_file("docs/rules.md")).unwrap_or_default();
+        let anchors: Vec<String> = doc
+            .lines()
+            .filter_map(|l| l.strip_prefix("### "))
+            .map(str::to_ascii_lowercase)
+            .collect();
+        let ids = RULES
+            .iter()
+            .map(|r| r.meta().id)
+            .chain(crate::lint::checks::CHECKS.iter().map(|c| c.meta.id))
+            .chain(crate::signatures::all().iter().map(|s| s.id))
+            .chain(crate::signatures::described::READINGS.iter().map(|r| r.id));
+        for id in ids {
+            let url = crate::finding::docs_url(id);
+            let anchor = url.rsplit_once('#').map(|(_, a)| a).unwrap_or("");
+            assert!(
+                anchors.iter().any(|a| a == anchor),
+                "docs/rules.md has no section for {id} ({url})"
+            );
+            assert!(url.starts_with(
+                "https://github.com/kubectl-flink/kubectl-flink/blob/main/docs/rules.md#"
+            ));
+        }
     }
 
     #[test]

@@ -6,8 +6,8 @@ pub const EXIT_OK: i32 = 0;
 pub const EXIT_FINDINGS: i32 = 1;
 pub const EXIT_USAGE: i32 = 2;
 pub const EXIT_INCOMPLETE: i32 = 3;
-/// `doctor` without NAME found no Flink deployment in scope and nothing else wrong: nothing was
-/// diagnosed, which is not the same as healthy (0).
+/// `doctor` without NAME found no Flink deployment in scope and nothing else wrong, or `doctor
+/// NAME` found none of that name: nothing was diagnosed, which is not the same as healthy (0).
 pub const EXIT_NOTHING_FOUND: i32 = 4;
 
 #[derive(Debug)]
@@ -16,6 +16,8 @@ pub enum Error {
     Input(String),
     /// The diagnosis could not be made: cluster unreachable, everything forbidden (exit 3).
     Incomplete(String),
+    /// `doctor NAME`: no Flink deployment of that name where it looked (exit 4).
+    NotFound(String),
 }
 
 impl Error {
@@ -23,6 +25,7 @@ impl Error {
         match self {
             Error::Input(_) => EXIT_USAGE,
             Error::Incomplete(_) => EXIT_INCOMPLETE,
+            Error::NotFound(_) => EXIT_NOTHING_FOUND,
         }
     }
     pub fn input(action: &str, e: impl fmt::Display) -> Self {
@@ -36,7 +39,7 @@ impl Error {
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Error::Input(m) | Error::Incomplete(m) => f.write_str(m),
+            Error::Input(m) | Error::Incomplete(m) | Error::NotFound(m) => f.write_str(m),
         }
     }
 }

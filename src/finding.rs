@@ -207,6 +207,19 @@ impl Severity {
     }
 }
 
+/// Where the project lives (the krew manifest's `homepage`).
+pub const REPOSITORY: &str = "https://github.com/kubectl-flink/kubectl-flink";
+
+/// The page that explains a rule, lint check, log signature or description reading: its section
+/// of `docs/rules.md` (generated from the text `kubectl flink explain ID` prints; each section's
+/// heading is the id alone, so its anchor is the id in lower case).
+pub fn docs_url(id: &str) -> String {
+    format!(
+        "{REPOSITORY}/blob/main/docs/rules.md#{}",
+        id.to_ascii_lowercase()
+    )
+}
+
 /// The object a finding is about, as `kubectl get KIND NAME -n NS` would find it.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub struct ObjectRef {

@@ -9,8 +9,13 @@
 //!    explained by any specific finding of the same deployment that shares a link key with it, or
 //!    that has none (the operator's status of the deployment): the specific cause wins, and a
 //!    generic outcome never explains a specific finding.
-//! 3. Order root causes: specific before generic, then by layer (taxonomy order), then severity,
-//!    then a stable tie-break; each cause is followed by the symptoms it explains.
+//!    When several findings could explain a symptom, the best cause is the most specific, then the
+//!    earliest layer, then the worst severity (`cause_preference`).
+//! 3. Order root causes: severity first (critical, warning, info), then layer (taxonomy order)
+//!    within a severity, then evidence strength (a specific cause before a generic outcome), then
+//!    a stable tie-break; each cause is followed by the symptoms it explains, in the same order.
+//!    What the tool itself could not read (`inspect_forbidden`) comes after every other root
+//!    cause: it hides nothing the report shows, and the problems found come first.
 
 use crate::finding::{Finding, Layer, ObjectRef};
 use crate::rules::meta_of;
@@ -43,10 +48,13 @@ pub fn rank(mut findings: Vec<Finding>) -> Report {
             f.caused_by = Some(new.clone());
         }
     }
-    findings.sort_by(stable_order);
+    // Linking and folding walk the findings in causal order (the best cause first); the report
+    // is then sorted for reading.
+    findings.sort_by(cause_preference);
     findings.dedup_by(|a, b| a.id == b.id);
     link(&mut findings);
-    let findings = fold_repeats(findings);
+    let mut findings = fold_repeats(findings);
+    findings.sort_by(stable_order);
     Report {
         version: REPORT_VERSION,
         findings: order(findings),
@@ -80,12 +88,29 @@ fn short_hash(s: &str) -> String {
     format!("{h:08x}")
 }
 
+/// The report's order: access gaps last, then severity, layer, evidence strength, tie-breaks.
 fn stable_order(a: &Finding, b: &Finding) -> Ordering {
+    access_gap(a)
+        .cmp(&access_gap(b))
+        .then(a.severity.cmp(&b.severity))
+        .then(a.layer.cmp(&b.layer))
+        .then(generic(a).cmp(&generic(b)))
+        .then_with(|| tie_break(a, b))
+}
+
+/// Which of several findings that could explain a symptom is its cause: the specific before the
+/// generic, the earliest layer (causal order), then the worst severity.
+fn cause_preference(a: &Finding, b: &Finding) -> Ordering {
     generic(a)
         .cmp(&generic(b))
         .then(a.layer.cmp(&b.layer))
         .then(a.severity.cmp(&b.severity))
-        .then(a.rule.cmp(b.rule))
+        .then_with(|| tie_break(a, b))
+}
+
+fn tie_break(a: &Finding, b: &Finding) -> Ordering {
+    a.rule
+        .cmp(b.rule)
         .then(a.deployment.cmp(&b.deployment))
         .then(a.object.cmp(&b.object))
         // Then by what they show (lint's evidence starts with file:line), so the same finding in
@@ -107,6 +132,11 @@ fn same_group(a: &Finding, b: &Finding) -> bool {
 /// when both sides have them, still have to match.
 fn installation_wide(cause: &Finding) -> bool {
     cause.layer == Layer::Install && cause.deployment.is_none()
+}
+
+/// What the person running the tool may not read: no problem of Flink's, so it ranks last.
+fn access_gap(f: &Finding) -> bool {
+    f.category == crate::finding::Category::InspectForbidden
 }
 
 /// A generic outcome: the taxonomy's symptom categories (a Flink process died, a container exits 0
@@ -141,8 +171,8 @@ fn explains(cause: &Finding, symptom: &Finding) -> bool {
 }
 
 /// Sets `caused_by` on every symptom that some other finding explains. The best cause is the
-/// first in stable order (earliest layer, worst severity), and never one that the symptom itself
-/// explains (no cycles).
+/// first in `cause_preference` order (most specific, earliest layer, worst severity), which the
+/// findings come in, and never one that the symptom itself explains (no cycles).
 fn link(findings: &mut [Finding]) {
     let n = findings.len();
     for s in 0..n {

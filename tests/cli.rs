@@ -295,6 +295,27 @@ fn an_empty_bundle_is_an_input_error_not_a_clean_bill_of_health() {
 }
 
 #[test]
+fn a_name_not_found_says_where_it_looked_and_where_it_exists_with_exit_code_4() {
+    // In another namespace of the bundle: where it looked, where it is, the command to run.
+    run(&["doctor", "orders", "--from", CANONICAL, "-n", "default"]).assert_one_line_error(
+        4,
+        "named orders in namespace default of bundle examples/canonical; it exists in namespace \
+         analytics (kubectl flink doctor orders --from examples/canonical -n analytics)",
+    );
+    // Nowhere: where it looked, nothing else.
+    let r = run(&["doctor", "nosuch", "--from", CANONICAL]);
+    r.assert_one_line_error(4, "named nosuch in bundle examples/canonical");
+    assert!(!r.stderr.contains("exists in"), "{}", r.stderr);
+    // The exit code is documented.
+    let help = run(&["doctor", "--help"]);
+    assert!(
+        help.stdout.contains("or none named NAME"),
+        "{}",
+        help.stdout
+    );
+}
+
+#[test]
 fn a_bundle_with_no_flink_says_so_with_exit_code_4() {
     let dir = tempfile::tempdir().unwrap();
     write(
@@ -439,7 +460,8 @@ fn unknown_output_format() {
 
 #[test]
 fn name_not_in_the_bundle() {
-    run(&["doctor", "payments", "--from", CANONICAL]).assert_one_line_error(2, "payments");
+    // Nothing to diagnose, not an input error: exit 4, as an empty scope.
+    run(&["doctor", "payments", "--from", CANONICAL]).assert_one_line_error(4, "payments");
 }
 
 #[test]

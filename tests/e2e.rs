@@ -780,8 +780,10 @@ fn canonical_root_causes_live_and_the_suggested_rbac_fix_works() {
     );
 }
 
-/// A user who may only get and list pods: doctor completes, says what it could not inspect, and
-/// exits 1 (findings).
+/// A user who may only get and list pods: doctor completes and exits 1 (findings); what it may
+/// not read is ONE finding, ranked after the critical problem it found, with a grant that, applied
+/// (twice) by an admin, lets the same user see what the admin sees; and the FlinkDeployment, which
+/// it may not read, is of unknown kind and mode in the overview, not guessed.
 #[test]
 fn limited_user_gets_a_diagnosis_of_what_it_could_not_inspect() {
     let Some(h) = harness_or_skip("limited_user_gets_a_diagnosis_of_what_it_could_not_inspect")
@@ -797,15 +799,188 @@ fn limited_user_gets_a_diagnosis_of_what_it_could_not_inspect() {
         "doctor as the limited user: want exit 1 (findings)\nstdout:\n{}\nstderr:\n{}",
         run.stdout, run.stderr
     );
-    let all = findings(&run.json().expect("doctor -o json as the limited user"));
-    let forbidden: Vec<&Value> = all
-        .iter()
-        .filter(|f| s(f, "/category") == "inspect_forbidden")
+    let report = run.json().expect("doctor -o json as the limited user");
+    let all = findings(&report);
+    let keys: Vec<String> = all.iter().map(key).collect();
+    let forbidden: Vec<usize> = (0..all.len())
+        .filter(|&i| s(&all[i], "/category") == "inspect_forbidden")
         .collect();
+    assert_eq!(
+        forbidden.len(),
+        1,
+        "what the user may not read is one finding; found: {keys:#?}"
+    );
+    let gap = &all[forbidden[0]];
+    let evidence: Vec<&str> = gap["evidence"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    for resource in [
+        "deployments.apps",
+        "events",
+        "flinkdeployments.flink.apache.org",
+        "pods/log",
+    ] {
+        assert!(
+            evidence
+                .iter()
+                .any(|e| e.starts_with(&format!("{resource}: "))),
+            "the finding names {resource} by resource: {evidence:#?}"
+        );
+    }
+    assert_eq!(s(gap, "/verify"), "kubectl auth can-i --list -n analytics");
+    assert_eq!(s(gap, "/object/name"), "kubectl-flink-limited");
+    // Ranked after every root cause the diagnosis found, the critical one first.
+    let critical = all
+        .iter()
+        .position(|f| s(f, "/severity") == "critical")
+        .unwrap_or_else(|| panic!("the limited user still sees the critical exit: {keys:#?}"));
+    assert!(critical < forbidden[0], "{keys:#?}");
     assert!(
-        !forbidden.is_empty(),
-        "no inspect_forbidden finding for a user who may only read pods; found: {:?}",
-        all.iter().map(key).collect::<Vec<_>>()
+        all[forbidden[0] + 1..]
+            .iter()
+            .all(|f| !f["causedBy"].is_null()),
+        "the access finding is the last root cause: {keys:#?}"
+    );
+    // The overview does not guess what it could not read.
+    let clusters = report["clusters"].as_array().expect("clusters in -o json");
+    assert_eq!(clusters.len(), 1, "{clusters:#?}");
+    assert_eq!(
+        (s(&clusters[0], "/kind"), s(&clusters[0], "/mode")),
+        ("unknown", "unknown"),
+        "a FlinkDeployment the user may not read is not shown as a plain native cluster"
+    );
+    let table = plugin(Some(&h.limited), &["doctor", "-n", "analytics"]);
+    let row = table
+        .stdout
+        .lines()
+        .find(|l| l.contains("orders") && l.contains("0/1"))
+        .unwrap_or_else(|| panic!("no overview row for orders:\n{}", table.stdout));
+    assert!(
+        row.contains("unknown  unknown") && !table.stdout.contains("FlinkCluster"),
+        "{}",
+        table.stdout
+    );
+
+    // The grant, applied twice by an admin, is exactly enough: the user then sees what the
+    // admin sees, and nothing is left unread.
+    let grant = fix_yaml(s(gap, "/fix")).expect("a YAML grant in the fix");
+    struct Revoke<'a>(&'a Harness, String);
+    impl Drop for Revoke<'_> {
+        fn drop(&mut self) {
+            let _ = kubectl(
+                self.0,
+                &["delete", "--ignore-not-found", "-f", "-"],
+                Some(&self.1),
+            );
+        }
+    }
+    let _revoke = Revoke(h, grant.clone());
+    for round in 0..2 {
+        let applied = kubectl(h, &["apply", "-f", "-"], Some(&grant));
+        assert_eq!(applied.code, 0, "apply #{round}: {}", applied.stderr);
+        if round == 1 {
+            assert!(
+                applied.stdout.lines().all(|l| l.ends_with(" unchanged")),
+                "applying the grant twice changes nothing: {}",
+                applied.stdout
+            );
+        }
+    }
+    let admin = doctor_live(&h.e2e, "analytics")
+        .json()
+        .expect("admin -o json");
+    let granted = doctor_live(&h.limited, "analytics");
+    let granted = findings(
+        &granted
+            .json()
+            .expect("limited user -o json after the grant"),
+    );
+    assert_eq!(
+        granted.iter().map(key).collect::<Vec<_>>(),
+        findings(&admin).iter().map(key).collect::<Vec<_>>(),
+        "after the grant the limited user sees what the admin sees"
+    );
+}
+
+/// `doctor NAME` where NAME is not: one line that says where it looked (namespace and context, or
+/// all namespaces) and, from one list across namespaces, where NAME exists, with exit 4; when
+/// that list is forbidden, only where it looked.
+#[test]
+fn a_name_not_found_live_says_where_it_looked_and_where_it_exists() {
+    let Some(h) = harness_or_skip("a_name_not_found_live_says_where_it_looked_and_where_it_exists")
+    else {
+        return;
+    };
+    let mut state = cluster();
+    let canonical = h.repo.join("examples/canonical");
+    ensure_seeded(h, &mut state, &canonical, true).expect("seed examples/canonical");
+    let one_line = |r: &Run| {
+        assert_eq!(
+            r.code, 4,
+            "exit 4\nstdout:\n{}\nstderr:\n{}",
+            r.stdout, r.stderr
+        );
+        assert_eq!(r.stdout, "", "nothing on stdout");
+        let lines: Vec<&str> = r.stderr.lines().collect();
+        assert_eq!(lines.len(), 1, "one line: {}", r.stderr);
+        assert!(lines[0].starts_with("error: "), "{}", lines[0]);
+        lines[0].to_string()
+    };
+    let line = one_line(&plugin(
+        Some(&h.e2e),
+        &["doctor", "orders", "-n", "default"],
+    ));
+    assert!(
+        line.contains("named orders in namespace default (context ")
+            && line.ends_with(
+                "; it exists in namespace analytics (kubectl flink doctor orders -n analytics)"
+            ),
+        "{line}"
+    );
+    let line = one_line(&plugin(Some(&h.e2e), &["doctor", "nosuch", "-A"]));
+    assert!(
+        line.contains("named nosuch in all namespaces (context ") && !line.contains("exists in"),
+        "{line}"
+    );
+
+    // A user who may read what names a Flink deployment in `default` only: the list across
+    // namespaces is refused, so it says where it looked and nothing more.
+    let user = "kubectl-flink-default-reader";
+    let grant = format!(
+        "apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata: {{name: {user}, namespace: default}}
+rules:
+  - apiGroups: [\"\", \"apps\", \"flink.apache.org\"]
+    resources: [pods, deployments, flinkdeployments, flinksessionjobs]
+    verbs: [get, list, watch]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata: {{name: {user}, namespace: default}}
+roleRef: {{apiGroup: rbac.authorization.k8s.io, kind: Role, name: {user}}}
+subjects: [{{kind: User, apiGroup: rbac.authorization.k8s.io, name: {user}}}]
+"
+    );
+    let applied = kubectl(h, &["apply", "-f", "-"], Some(&grant));
+    assert_eq!(applied.code, 0, "{}", applied.stderr);
+    let as_user = format!("--as={user}");
+    let r = plugin(
+        Some(&h.e2e),
+        &["doctor", "orders", "-n", "default", &as_user],
+    );
+    let _ = kubectl(
+        h,
+        &["delete", "--ignore-not-found", "-f", "-"],
+        Some(&grant),
+    );
+    let line = one_line(&r);
+    assert!(
+        line.contains("named orders in namespace default (context ") && !line.contains("exists in"),
+        "{line}"
     );
 }
 

@@ -113,16 +113,16 @@ const CASES: &[Case] = &[
         dir: "mode-lyft-deploy-failed",
         namespace: "scn-mode-lyft-failed",
         findings: &[
-            (
-                "FLK411",
-                "flink_version_mismatch",
-                "FlinkApplication/clicks",
-                None,
-            ),
             ("FLK203", "no_slots", "Deployment/clicks-2a6f3b1c-tm", None),
             (
                 "FLK410",
                 "job_entry_class_error",
+                "FlinkApplication/clicks",
+                None,
+            ),
+            (
+                "FLK411",
+                "flink_version_mismatch",
                 "FlinkApplication/clicks",
                 None,
             ),

@@ -328,3 +328,60 @@ pub async fn check_service_account(
         Err(e) => Err(Error::incomplete("reach the Kubernetes API server", e)),
     }
 }
+
+/// The namespaces where a Flink deployment named `name` exists, for `doctor NAME` when it is not
+/// where it looked: one list across all namespaces of each kind doctor reads, narrowed by the API
+/// server to that name (FlinkDeployments, FlinkSessionJobs and Lyft's FlinkApplications by
+/// `metadata.name`, JobManager Deployments of plain native and standalone clusters by
+/// `app=NAME,component=jobmanager`). `None` when none of them could be listed (forbidden,
+/// failed): then nothing can be said about elsewhere.
+pub async fn namespaces_named(c: &Client, name: &str) -> Option<Vec<String>> {
+    let by_name = ListParams::default()
+        .fields(&format!("metadata.name={name}"))
+        .limit(100);
+    let dynamic = |group: &str, version: &str, kind: &str, plural: &str| {
+        let ar =
+            ApiResource::from_gvk_with_plural(&GroupVersionKind::gvk(group, version, kind), plural);
+        Api::<DynamicObject>::all_with(c.clone(), &ar)
+    };
+    let fds = dynamic(GROUP, VERSION, "FlinkDeployment", "flinkdeployments");
+    let sjs = dynamic(GROUP, VERSION, "FlinkSessionJob", "flinksessionjobs");
+    let apps = dynamic(
+        crate::snapshot::flink::LYFT_GROUP,
+        "v1beta1",
+        "FlinkApplication",
+        "flinkapplications",
+    );
+    let jobmanagers: Api<Deployment> = Api::all(c.clone());
+    let by_label = ListParams::default()
+        .labels(&format!("app={name},component=jobmanager"))
+        .limit(100);
+    let (fds, sjs, apps, jms) = futures::join!(
+        fds.list_metadata(&by_name),
+        sjs.list_metadata(&by_name),
+        apps.list_metadata(&by_name),
+        jobmanagers.list_metadata(&by_label),
+    );
+    fn namespaces<K: Clone>(
+        list: kube::Result<kube::core::ObjectList<kube::core::PartialObjectMeta<K>>>,
+    ) -> Option<Vec<String>> {
+        let list = list.ok()?;
+        Some(
+            list.items
+                .into_iter()
+                .filter_map(|o| o.metadata.namespace)
+                .collect(),
+        )
+    }
+    let lists = [
+        namespaces(fds),
+        namespaces(sjs),
+        namespaces(apps),
+        namespaces(jms),
+    ];
+    let answered = lists.iter().any(Option::is_some);
+    let mut out: Vec<String> = lists.into_iter().flatten().flatten().collect();
+    out.sort();
+    out.dedup();
+    answered.then_some(out)
+}

@@ -41,7 +41,17 @@ pub async fn run(args: &DoctorArgs, kube: &KubeArgs, output: &OutputArgs) -> Res
                     loaded.skipped.join("; ")
                 );
             }
-            (loaded.snapshot, format!("bundle {}", path.display()))
+            let scope = format!("bundle {}", path.display());
+            if let Some(name) = &args.name {
+                let namespace = offline_namespace(args, kube);
+                if let Some(e) =
+                    not_found(&loaded.snapshot, name, namespace.as_deref(), &scope, None)
+                        .filter(|_| !could_hide(&loaded.snapshot, namespace.as_deref()))
+                {
+                    return Err(e);
+                }
+            }
+            (loaded.snapshot, scope)
         }
         None => {
             if let Some(dir) = &args.save {
@@ -55,6 +65,23 @@ pub async fn run(args: &DoctorArgs, kube: &KubeArgs, output: &OutputArgs) -> Res
                 let snapshot =
                     crate::cluster::gather::gather(&client, args.name.as_deref(), args.log_tail)
                         .await?;
+                if let Some(name) = &args.name {
+                    // Not where it looked: where else does that name exist? One cheap list per
+                    // kind across namespaces, only when the scope was one namespace.
+                    if !super::overview::is_known(&snapshot, name, None)
+                        && !could_hide(&snapshot, client.namespace.as_deref())
+                    {
+                        let elsewhere = match client.namespace {
+                            Some(_) => {
+                                crate::cluster::lookup::namespaces_named(&client.client, name).await
+                            }
+                            None => None,
+                        };
+                        if let Some(e) = not_found(&snapshot, name, None, &scope, elsewhere) {
+                            return Err(e);
+                        }
+                    }
+                }
                 Ok((snapshot, scope))
             })
             .await?;
@@ -236,6 +263,71 @@ fn nothing_found(scope: &str, bundle_namespace: Option<&str>) -> String {
     }
 }
 
+/// `doctor NAME` when no Flink deployment of that name is where it looked (the caller checks
+/// that nothing it could not read might hide one: `could_hide`): where it looked, and the namespaces where that name exists, from
+/// `elsewhere` (live: a list across namespaces) or the snapshot (a bundle holds every namespace).
+fn not_found(
+    snapshot: &Snapshot,
+    name: &str,
+    namespace: Option<&str>,
+    scope: &str,
+    elsewhere: Option<Vec<String>>,
+) -> Option<Error> {
+    if super::overview::is_known(snapshot, name, namespace) {
+        return None;
+    }
+    let looked = match namespace {
+        Some(ns) => format!("namespace {ns} of {scope}"),
+        None => scope.to_string(),
+    };
+    let elsewhere = elsewhere.unwrap_or_else(|| match namespace {
+        Some(_) => super::overview::namespaces_of(snapshot, name),
+        None => Vec::new(),
+    });
+    let mut message = format!(
+        "no FlinkDeployment, FlinkSessionJob, native cluster or FlinkApplication named {name} in {looked}"
+    );
+    let from = scope
+        .strip_prefix("bundle ")
+        .map(|path| format!(" --from {path}"))
+        .unwrap_or_default();
+    match elsewhere.as_slice() {
+        [] => {}
+        [one] => message.push_str(&format!(
+            "; it exists in namespace {one} (kubectl flink doctor {name}{from} -n {one})"
+        )),
+        many => message.push_str(&format!(
+            "; it exists in namespaces {} (kubectl flink doctor {name}{from} -n {})",
+            many.join(", "),
+            many[0]
+        )),
+    }
+    Some(Error::NotFound(message))
+}
+
+/// Whether something that could not be read may hide a Flink deployment in scope (`namespace`,
+/// or all namespaces): a list of the kinds that name one (FlinkDeployments, FlinkSessionJobs,
+/// FlinkApplications, pods, Deployments) refused or failed there. A cluster-wide list refused
+/// while the scope is one namespace (the operator's Deployment, looked for everywhere) hides
+/// nothing of that namespace.
+fn could_hide(snapshot: &Snapshot, namespace: Option<&str>) -> bool {
+    const NAMING: &[&str] = &[
+        "flinkdeployments",
+        "flinksessionjobs",
+        "flinkapplications",
+        "pods",
+        "deployments",
+    ];
+    snapshot.gaps.iter().any(|g| {
+        NAMING.contains(&g.resource.as_str())
+            && match (namespace, g.namespace.as_deref()) {
+                (Some(want), Some(ns)) => want == ns,
+                (Some(_), None) => false,
+                (None, _) => true,
+            }
+    })
+}
+
 /// For bundles, `-n` narrows the diagnosis to one namespace (live gathers are scoped already).
 fn offline_namespace(args: &DoctorArgs, kube: &KubeArgs) -> Option<String> {
     if args.from.is_some() && !kube.all_namespaces {
@@ -252,13 +344,10 @@ pub fn diagnose(
     namespace: Option<&str>,
 ) -> Result<Report, Error> {
     if let Some(name) = name {
-        let known = super::overview::is_known(snapshot, name, namespace);
-        let gaps = !snapshot.gaps.is_empty();
-        if !known && !gaps {
-            return Err(Error::Input(format!(
-                "no Flink deployment named {name}{} (a FlinkDeployment, FlinkSessionJob, native cluster-id or FlinkApplication)",
-                namespace.map(|n| format!(" in namespace {n}")).unwrap_or_default()
-            )));
+        if !could_hide(snapshot, namespace) {
+            if let Some(e) = not_found(snapshot, name, namespace, "the snapshot", None) {
+                return Err(e);
+            }
         }
     }
     let findings: Vec<Finding> = crate::rules::run_all(snapshot)

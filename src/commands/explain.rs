@@ -32,9 +32,47 @@ pub fn run(args: &ExplainArgs) -> Result<i32, Error> {
             }
         ))
     })?;
+    let text = match documented_id(&args.id) {
+        Some(id) => format!("{text}\ndocs      {}\n", crate::finding::docs_url(&id)),
+        None => text,
+    };
     let mut out = std::io::stdout().lock();
     super::report_written(out.write_all(text.as_bytes()).and_then(|_| out.flush()))?;
     Ok(0)
+}
+
+/// Every id docs/rules.md has a section for, in its order: the rules and lint checks (by id),
+/// then the log signatures, then the description readings.
+pub fn documented_ids() -> Vec<String> {
+    let mut ids: Vec<&str> = metas().iter().map(|(m, _, _)| m.id).collect();
+    ids.sort();
+    ids.dedup();
+    ids.into_iter()
+        .map(str::to_string)
+        .chain(signatures::all().iter().map(|s| s.id.to_string()))
+        .chain(
+            signatures::described::READINGS
+                .iter()
+                .map(|r| r.id.to_string()),
+        )
+        .collect()
+}
+
+/// The documented id `wanted` names (an id in any case, or a rule's name), if any.
+fn documented_id(wanted: &str) -> Option<String> {
+    let wanted = wanted.trim();
+    if Category::ALL.iter().any(|c| c.id() == wanted) {
+        return None;
+    }
+    documented_ids()
+        .into_iter()
+        .find(|id| id.eq_ignore_ascii_case(wanted))
+        .or_else(|| {
+            metas()
+                .into_iter()
+                .find(|(m, _, _)| m.name == wanted)
+                .map(|(m, _, _)| m.id.to_string())
+        })
 }
 
 /// Every rule and lint check: (meta, which command, lint's help text).
@@ -86,6 +124,13 @@ pub fn explain(id: &str) -> Option<String> {
             sig.sources.join("\n          ")
         ));
     }
+    let upper = wanted.to_ascii_uppercase();
+    if let Some(r) = signatures::described::READINGS
+        .iter()
+        .find(|r| r.id == upper)
+    {
+        return Some(describe_reading(r));
+    }
     let category = Category::ALL.iter().find(|c| c.id() == wanted)?;
     let reporters: Vec<String> = metas()
         .into_iter()
@@ -108,6 +153,33 @@ pub fn explain(id: &str) -> Option<String> {
             reporters.join(", ")
         }
     ))
+}
+
+/// A description reading (triage of a person's own words): what it reads, and the fix of the
+/// failure it stands for.
+fn describe_reading(r: &signatures::described::Reading) -> String {
+    let mut out = format!(
+        "{} (description reading, triage)\n\n{}: triage reads this in a person's own words (\"{}\") \
+         when no printed line names a cause; the finding is a warning.\n\ncategory  {} ({} layer): {}\n",
+        r.id,
+        r.title,
+        r.examples.first().copied().unwrap_or(""),
+        r.category.id(),
+        r.category.layer().as_str(),
+        r.category.meaning()
+    );
+    if r.like.is_empty() {
+        out.push_str(&format!("fix       {}\n", r.fix));
+        if !r.verify.is_empty() {
+            out.push_str(&format!("verify    {}\n", r.verify));
+        }
+    } else {
+        out.push_str(&format!(
+            "like      {} (its explanation, fix and verify command apply)\n",
+            r.like
+        ));
+    }
+    out
 }
 
 /// One rule or check: what it detects, its category and severity, lint's help, what it explains.
@@ -146,6 +218,11 @@ fn suggestions(id: &str) -> Vec<String> {
         .flat_map(|(m, _, _)| [m.id.to_string(), m.name.to_string()])
         .chain(Category::ALL.iter().map(|c| c.id().to_string()))
         .chain(signatures::all().iter().map(|s| s.id.to_string()))
+        .chain(
+            signatures::described::READINGS
+                .iter()
+                .map(|r| r.id.to_string()),
+        )
         .filter(|candidate| candidate.to_ascii_lowercase().contains(&needle))
         .collect();
     // Rules, checks and categories before the many signatures; the order of the registries.
@@ -176,6 +253,9 @@ mod tests {
         }
         for s in signatures::all() {
             assert!(explain(s.id).unwrap().contains(s.explanation), "{}", s.id);
+        }
+        for r in signatures::described::READINGS {
+            assert!(explain(r.id).unwrap().contains(r.title), "{}", r.id);
         }
         for c in Category::ALL {
             assert!(explain(c.id()).unwrap().contains(c.meaning()), "{}", c.id());

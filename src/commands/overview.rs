@@ -39,6 +39,27 @@ pub fn is_known(snapshot: &Snapshot, name: &str, namespace: Option<&str>) -> boo
             .any(|j| j.name() == name && namespace.is_none_or(|n| j.namespace() == n))
 }
 
+/// The namespaces where a Flink cluster (or FlinkSessionJob) named NAME is in the snapshot.
+pub fn namespaces_of(snapshot: &Snapshot, name: &str) -> Vec<String> {
+    let index = Index::new(snapshot);
+    let mut out: Vec<String> = index
+        .clusters()
+        .iter()
+        .filter(|c| c.name() == name)
+        .map(|c| c.namespace().to_string())
+        .chain(
+            snapshot
+                .flink_session_jobs
+                .iter()
+                .filter(|j| j.name() == name)
+                .map(|j| j.namespace().to_string()),
+        )
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
 fn line(c: &Cluster, report: &Report) -> ClusterLine {
     let (jm_ready, jm_wanted) = jobmanagers(c);
     let (tm_ready, tms) = taskmanagers(c);

@@ -15,7 +15,8 @@
 //!   "deployment": {"kind": ..., "namespace": ..., "name": ...} | null,
 //!   "evidence": ["..."], "fix": "...", "verify": "...",
 //!   "causedBy": null | "<id of the finding that explains this one>",
-//!   "count": 1, "also": [{"kind": ..., "namespace": ..., "name": ...}]
+//!   "count": 1, "also": [{"kind": ..., "namespace": ..., "name": ...}],
+//!   "docs": "https://github.com/kubectl-flink/kubectl-flink/blob/main/docs/rules.md#flk101"
 //! }]}
 //! ```
 
@@ -55,6 +56,9 @@ pub struct JsonFinding<'a> {
     pub caused_by: Option<&'a str>,
     pub count: usize,
     pub also: Vec<JsonObject<'a>>,
+    /// What the rule checks, as `kubectl flink explain RULE` prints it: its section of
+    /// docs/rules.md in the repository.
+    pub docs: String,
 }
 
 /// An object as `kubectl get KIND NAME -n NAMESPACE` finds it; `namespace` is null when the
@@ -94,6 +98,7 @@ impl<'a> From<&'a Finding> for JsonFinding<'a> {
             caused_by: f.caused_by.as_deref(),
             count: f.count,
             also: f.also.iter().map(Into::into).collect(),
+            docs: crate::finding::docs_url(f.rule),
         }
     }
 }
@@ -141,6 +146,7 @@ mod tests {
         caused_by: Option<String>,
         count: usize,
         also: Vec<ParsedObject>,
+        docs: String,
     }
 
     #[derive(Debug, Deserialize)]
@@ -202,6 +208,13 @@ mod tests {
             assert_eq!(p.caused_by, f.caused_by);
             assert_eq!(p.count, f.count);
             assert_eq!(p.also, f.also.iter().map(as_parsed).collect::<Vec<_>>());
+            assert_eq!(
+                p.docs,
+                format!(
+                    "https://github.com/kubectl-flink/kubectl-flink/blob/main/docs/rules.md#{}",
+                    f.rule.to_ascii_lowercase()
+                )
+            );
         }
         assert_eq!(parsed.findings[3].object.namespace, None);
     }

@@ -57,8 +57,9 @@ pub fn render(report: &Report, context: &Context, out: &mut dyn Write) -> io::Re
         writeln!(out)?;
         writeln!(
             out,
-            "- **Rule:** {} · **Category:** `{}` · **Layer:** {}",
+            "- **Rule:** [{}]({}) · **Category:** `{}` · **Layer:** {}",
             f.rule,
+            crate::finding::docs_url(f.rule),
             f.category.id(),
             f.layer.as_str()
         )?;

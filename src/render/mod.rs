@@ -236,6 +236,13 @@ pub(crate) fn summary(report: &Report, context: &Context) -> String {
 
 /// `FlinkDeployment analytics/orders`.
 pub(crate) fn deployment_name(d: &ObjectRef) -> String {
+    // What could not be read is said, not guessed: `analytics/orders (kind unknown)`.
+    if d.kind == crate::snapshot::index::KIND_UNKNOWN {
+        return match &d.namespace {
+            Some(ns) => format!("{ns}/{} (kind unknown)", d.name),
+            None => format!("{} (kind unknown)", d.name),
+        };
+    }
     match &d.namespace {
         Some(ns) => format!("{} {ns}/{}", d.kind, d.name),
         None => format!("{} {}", d.kind, d.name),

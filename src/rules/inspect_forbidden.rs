@@ -1,5 +1,11 @@
 //! FLK901: what the diagnosis could not read (403, timeout, error), or a Flink CRD the API server
 //! does not know (404 on the list: `crd_missing`). The result is incomplete there, and says so.
+//!
+//! Every refusal (403) is one finding together: what the person may not read, by resource, the
+//! one `kubectl auth can-i` to check it, and the read-only ClusterRole (for what was refused
+//! cluster-wide) and Role (for what was refused in a namespace only) that grant exactly it, named
+//! after the user so that applying it twice, or for another user, changes nothing else. Rank puts
+//! it after every other root cause.
 
 use super::{Rule, RuleMeta};
 use crate::finding::{Category, Finding, ObjectRef, Severity};
@@ -25,8 +31,224 @@ impl Rule for InspectForbidden {
     }
 
     fn check(&self, s: &Snapshot, _index: &Index) -> Vec<Finding> {
-        s.gaps.iter().map(finding).collect()
+        let (refused, other): (Vec<&Gap>, Vec<&Gap>) = s
+            .gaps
+            .iter()
+            .partition(|g| g.reason == GapReason::Forbidden);
+        let mut out: Vec<Finding> = other.into_iter().map(finding).collect();
+        match refused.as_slice() {
+            [] => {}
+            [one] => out.push(finding(one)),
+            many => out.push(refusals(many)),
+        }
+        out
     }
+}
+
+/// The user a 403 names: `... is forbidden: User "alice" cannot list resource ...` (the API
+/// server's RBAC authorizer, k8s.io/apiserver `forbiddenMessage`).
+fn refused_user(gaps: &[&Gap]) -> Option<String> {
+    gaps.iter().find_map(|g| {
+        let rest = g.message.split_once("User \"")?.1;
+        let user = rest.split_once('"')?.0;
+        (!user.is_empty()).then(|| user.to_string())
+    })
+}
+
+/// The verbs a read-only grant of `g` needs: a subresource (pods/log) is only read with get.
+fn grant_verbs(g: &Gap) -> &'static [&'static str] {
+    if g.verb == "create" {
+        &["create"]
+    } else if g.resource.contains('/') {
+        &["get"]
+    } else {
+        &["get", "list", "watch"]
+    }
+}
+
+/// RBAC's `rules:` for these refusals: one rule per API group and set of verbs.
+fn rules_yaml(gaps: &[&Gap]) -> String {
+    let mut rules: Vec<(&str, &[&str], Vec<&str>)> = Vec::new();
+    for g in gaps {
+        let verbs = grant_verbs(g);
+        match rules
+            .iter_mut()
+            .find(|(group, v, _)| *group == g.group && *v == verbs)
+        {
+            Some((_, _, resources)) => {
+                if !resources.contains(&g.resource.as_str()) {
+                    resources.push(&g.resource);
+                }
+            }
+            None => rules.push((&g.group, verbs, vec![&g.resource])),
+        }
+    }
+    let quoted = |xs: &[&str]| {
+        xs.iter()
+            .map(|x| format!("\"{x}\""))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    rules
+        .iter()
+        .map(|(group, verbs, resources)| {
+            format!(
+                "  - apiGroups: [\"{group}\"]\n    resources: [{}]\n    verbs: [{}]\n",
+                quoted(resources),
+                quoted(verbs)
+            )
+        })
+        .collect()
+}
+
+/// A Role or ClusterRole name of the user's own: lower-case letters, digits, `-` and `.`.
+fn reader_name(user: Option<&str>) -> String {
+    let Some(user) = user else {
+        return "kubectl-flink-reader".to_string();
+    };
+    let mut name = String::from("kubectl-flink-reader-");
+    for c in user.to_ascii_lowercase().chars() {
+        let c = if c.is_ascii_alphanumeric() || c == '.' {
+            c
+        } else {
+            '-'
+        };
+        if !(c == '-' && name.ends_with('-')) {
+            name.push(c);
+        }
+    }
+    name.trim_end_matches(['-', '.']).to_string()
+}
+
+/// The binding's subject: a ServiceAccount (`system:serviceaccount:NS:NAME`) or a user; when the
+/// 403 named nobody, the caller as `kubectl auth whoami` says (the heredoc is then unquoted).
+fn subject_yaml(user: Option<&str>) -> String {
+    match user {
+        Some(u) => match u.strip_prefix("system:serviceaccount:").and_then(|r| r.split_once(':')) {
+            Some((ns, sa)) => {
+                format!("  - kind: ServiceAccount\n    name: {sa}\n    namespace: {ns}\n")
+            }
+            None => format!(
+                "  - kind: User\n    apiGroup: rbac.authorization.k8s.io\n    name: \"{u}\"\n"
+            ),
+        },
+        None => "  - kind: User\n    apiGroup: rbac.authorization.k8s.io\n    name: \"$(kubectl auth whoami -o jsonpath='{.status.userInfo.username}')\"\n".to_string(),
+    }
+}
+
+/// Every refusal as one finding, grouped by resource.
+fn refusals(gaps: &[&Gap]) -> Finding {
+    let mut gaps = gaps.to_vec();
+    gaps.sort_by(|a, b| {
+        (&a.group, &a.resource, &a.namespace, &a.verb).cmp(&(
+            &b.group,
+            &b.resource,
+            &b.namespace,
+            &b.verb,
+        ))
+    });
+    let gaps = gaps.as_slice();
+    let user = refused_user(gaps);
+    // What each resource was refused, and where.
+    let mut by_resource: Vec<(String, Vec<String>)> = Vec::new();
+    for g in gaps {
+        let where_ = match &g.namespace {
+            Some(n) => format!("{} in namespace {n}", g.verb),
+            None => format!("{} cluster-wide", g.verb),
+        };
+        let res = resource_arg(g);
+        match by_resource.iter_mut().find(|(r, _)| *r == res) {
+            Some((_, w)) => {
+                if !w.contains(&where_) {
+                    w.push(where_);
+                }
+            }
+            None => by_resource.push((res, vec![where_])),
+        }
+    }
+    by_resource.sort();
+    let names: Vec<&str> = by_resource.iter().map(|(r, _)| r.as_str()).collect();
+    let title = format!(
+        "kubectl-flink may not read {} of the resources it needs (403): the diagnosis is \
+         incomplete there",
+        names.len()
+    );
+    let object = match &user {
+        Some(u) => ObjectRef::new("User", None, u),
+        None => ObjectRef::new("Resource", None, &format!("{} resources", names.len())),
+    };
+    let mut f = Finding::new(&META, object, title);
+    for (res, wheres) in &by_resource {
+        f = f.evidence(format!("{res}: {} refused (403)", wheres.join(", ")));
+    }
+    if let Some(g) = gaps.first() {
+        f = f.evidence(format!("the API server: {}", g.message));
+    }
+
+    // Cluster-wide refusals need a ClusterRole; what was refused only in a namespace, a Role there.
+    let cluster: Vec<&Gap> = gaps
+        .iter()
+        .copied()
+        .filter(|g| g.namespace.is_none())
+        .collect();
+    let covered = |g: &Gap| {
+        cluster
+            .iter()
+            .any(|c| c.group == g.group && c.resource == g.resource && c.verb == g.verb)
+    };
+    let mut namespaces: Vec<&str> = gaps
+        .iter()
+        .filter(|g| !covered(g))
+        .filter_map(|g| g.namespace.as_deref())
+        .collect();
+    namespaces.sort();
+    namespaces.dedup();
+    let name = reader_name(user.as_deref());
+    let labels = format!(
+        "  labels:\n    {}: {}\n",
+        crate::flink::rbac_fix::MANAGED_BY.0,
+        crate::flink::rbac_fix::MANAGED_BY.1
+    );
+    let subjects = subject_yaml(user.as_deref());
+    let mut docs = Vec::new();
+    if !cluster.is_empty() {
+        docs.push(format!(
+            "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: {name}\n{labels}rules:\n{}",
+            rules_yaml(&cluster)
+        ));
+        docs.push(format!(
+            "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRoleBinding\nmetadata:\n  name: {name}\n{labels}roleRef:\n  apiGroup: rbac.authorization.k8s.io\n  kind: ClusterRole\n  name: {name}\nsubjects:\n{subjects}"
+        ));
+    }
+    for ns in &namespaces {
+        let here: Vec<&Gap> = gaps
+            .iter()
+            .copied()
+            .filter(|g| g.namespace.as_deref() == Some(ns) && !covered(g))
+            .collect();
+        docs.push(format!(
+            "apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata:\n  name: {name}\n  namespace: {ns}\n{labels}rules:\n{}",
+            rules_yaml(&here)
+        ));
+        docs.push(format!(
+            "apiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata:\n  name: {name}\n  namespace: {ns}\n{labels}roleRef:\n  apiGroup: rbac.authorization.k8s.io\n  kind: Role\n  name: {name}\nsubjects:\n{subjects}"
+        ));
+    }
+    let heredoc = if user.is_some() { "<<'EOF'" } else { "<<EOF" };
+    // `--list` in a namespace shows the cluster-wide rules as well.
+    let scope = gaps
+        .iter()
+        .find_map(|g| g.namespace.as_deref())
+        .map(|n| format!(" -n {n}"))
+        .unwrap_or_default();
+    f.fix(format!(
+        "Ask a cluster admin to let you read them (read-only, on exactly these resources; \
+         applying it twice changes nothing):\n\n\
+         kubectl apply -f - {heredoc}\n{}EOF\n\n\
+         `kubectl flink can-i --for me` lists everything doctor reads.",
+        docs.join("---\n")
+    ))
+    .verify(format!("kubectl auth can-i --list{scope}"))
 }
 
 fn resource_arg(g: &Gap) -> String {
@@ -139,6 +361,102 @@ mod tests {
         assert_eq!(
             f[0].verify,
             "kubectl auth can-i list flinkdeployments.flink.apache.org -n prod"
+        );
+    }
+
+    #[test]
+    fn every_refusal_is_one_finding_by_resource_with_one_can_i_and_a_minimal_grant() {
+        let mut s = snapshot(HEALTHY);
+        let refused = |verb: &str, group: &str, resource: &str, ns: Option<&str>| {
+            Gap {
+            verb: verb.into(),
+            group: group.into(),
+            resource: resource.into(),
+            namespace: ns.map(str::to_string),
+            reason: GapReason::Forbidden,
+            message: format!(
+                "{resource} is forbidden: User \"alice@example.com\" cannot {verb} resource \"{resource}\""
+            ),
+        }
+        };
+        s.gaps = vec![
+            refused("list", "apps", "deployments", None),
+            refused("list", "apps", "deployments", Some("prod")),
+            refused("list", "", "events", Some("prod")),
+            refused("get", "", "pods/log", Some("prod")),
+            refused("list", GROUP, "flinkdeployments", Some("prod")),
+            refused("list", "rbac.authorization.k8s.io", "clusterroles", None),
+        ];
+        s.gaps.push(gap("services", "", GapReason::Timeout));
+        let f = run(&InspectForbidden, &s);
+        assert_eq!(f.len(), 2, "{f:#?}");
+        let one = f.iter().find(|f| f.evidence.len() > 1).unwrap();
+        assert_eq!(
+            one.object,
+            ObjectRef::new("User", None, "alice@example.com")
+        );
+        assert!(
+            one.title.contains("may not read 5 of the resources"),
+            "{}",
+            one.title
+        );
+        assert_eq!(
+            one.evidence[1],
+            "deployments.apps: list cluster-wide, list in namespace prod refused (403)"
+        );
+        assert_eq!(one.verify, "kubectl auth can-i --list -n prod");
+        let remedy = crate::finding::Remedy::from_fix(&one.fix);
+        let docs: Vec<serde_yaml::Value> = remedy
+            .apply
+            .iter()
+            .map(|d| serde_yaml::from_str(d).unwrap())
+            .collect();
+        let kinds: Vec<&str> = docs.iter().map(|d| d["kind"].as_str().unwrap()).collect();
+        assert_eq!(
+            kinds,
+            ["ClusterRole", "ClusterRoleBinding", "Role", "RoleBinding"]
+        );
+        let name = "kubectl-flink-reader-alice-example.com";
+        assert!(
+            docs.iter().all(|d| d["metadata"]["name"] == name),
+            "{docs:?}"
+        );
+        // The ClusterRole holds what was refused cluster-wide; the Role only what it leaves.
+        let resources = |d: &serde_yaml::Value| -> Vec<String> {
+            d["rules"]
+                .as_sequence()
+                .unwrap()
+                .iter()
+                .flat_map(|r| r["resources"].as_sequence().unwrap().clone())
+                .map(|r| r.as_str().unwrap().to_string())
+                .collect()
+        };
+        assert_eq!(resources(&docs[0]), ["deployments", "clusterroles"]);
+        assert_eq!(
+            resources(&docs[2]),
+            ["events", "pods/log", "flinkdeployments"]
+        );
+        assert_eq!(docs[2]["rules"][1]["verbs"][0], "get");
+        assert_eq!(docs[2]["rules"][1]["verbs"].as_sequence().unwrap().len(), 1);
+        assert_eq!(docs[1]["subjects"][0]["name"], "alice@example.com");
+        // Never more than reading.
+        for d in [&docs[0], &docs[2]] {
+            for r in d["rules"].as_sequence().unwrap() {
+                for v in r["verbs"].as_sequence().unwrap() {
+                    assert!(["get", "list", "watch"].contains(&v.as_str().unwrap()));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_service_account_gets_a_service_account_subject() {
+        let user = Some("system:serviceaccount:ci:runner");
+        assert!(subject_yaml(user)
+            .contains("kind: ServiceAccount\n    name: runner\n    namespace: ci"));
+        assert_eq!(
+            reader_name(user),
+            "kubectl-flink-reader-system-serviceaccount-ci-runner"
         );
     }
 

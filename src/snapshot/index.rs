@@ -10,6 +10,7 @@
 //! | Flink native Kubernetes without an operator (`flink run-application --target kubernetes-application`, `kubernetes-session.sh`) | `FlinkCluster` | the cluster-id (`kubernetes.cluster-id`): the JobManager Deployment's name and the `app` label. There is no such Kubernetes kind: it names the group of objects Flink created, so findings of one cluster rank together |
 //! | Lyft flinkk8soperator | `FlinkApplication` | the CR's name (the `flink-app` label) |
 //! | the GCP/Spotify operator (`flinkoperator.k8s.io`) | `FlinkCluster` | the CR's name (the `cluster` label beside `app=flink`, on its StatefulSets, Deployments, Jobs, pods, Services and ConfigMap: spotify/flink-on-k8s-operator@v0.6.0:controllers/flinkcluster/flinkcluster_converter.go). Shares the kind with a plain native cluster; `Mode` tells them apart |
+//! | native pods whose FlinkDeployments and JobManager Deployment could not be read (403, timeout) | `unknown` (`KIND_UNKNOWN`) | the cluster-id: an operator's FlinkDeployment and a plain native cluster look alike from their pods, so the kind is not guessed |
 
 use super::{FlinkApplication, FlinkCluster, FlinkDeployment, Snapshot};
 use crate::finding::ObjectRef;
@@ -24,6 +25,10 @@ use k8s_openapi::api::core::v1::{ConfigMap, Event, Pod, Service};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use std::cell::OnceCell;
 use std::collections::{BTreeMap, HashMap};
+
+/// The kind of a Flink cluster whose pods were read but not what made them: native pods with no
+/// FlinkDeployment or JobManager Deployment in the snapshot because those could not be read.
+pub const KIND_UNKNOWN: &str = "unknown";
 
 /// How a Flink cluster runs on Kubernetes (see the table at the top of this file).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -40,6 +45,9 @@ pub enum Mode {
     /// JobManager StatefulSet (a Deployment in its 2019 releases, a Job in application mode), a
     /// TaskManager StatefulSet (or Deployment), and a job submitter Job that runs `flink run`.
     FlinkCluster,
+    /// Native pods (the JobManager creates TaskManager pods) of an operator's FlinkDeployment or
+    /// of a plain native cluster: what would tell them apart could not be read.
+    Unknown,
 }
 
 impl Mode {
@@ -51,16 +59,19 @@ impl Mode {
             Mode::Native => "native",
             Mode::Lyft => "lyft",
             Mode::FlinkCluster => "flinkcluster",
+            Mode::Unknown => "unknown",
         }
     }
     /// Whether the JobManager itself creates bare TaskManager pods (Flink's ResourceManager).
     pub fn native_taskmanagers(self) -> bool {
-        matches!(self, Mode::Operator | Mode::Native)
+        matches!(self, Mode::Operator | Mode::Native | Mode::Unknown)
     }
     /// The permission model of the mode (`crate::flink::permissions`).
     pub fn permissions(self) -> crate::flink::permissions::Mode {
         match self {
-            Mode::Operator | Mode::Native => crate::flink::permissions::Mode::Native,
+            Mode::Operator | Mode::Native | Mode::Unknown => {
+                crate::flink::permissions::Mode::Native
+            }
             // Standalone Flink: the JobManager creates nothing on Kubernetes.
             Mode::Standalone | Mode::FlinkCluster => crate::flink::permissions::Mode::Standalone,
             Mode::Lyft => crate::flink::permissions::Mode::Lyft,
@@ -376,11 +387,31 @@ impl<'a> Index<'a> {
             return Some(ObjectRef::namespaced(KIND_FLINK_DEPLOYMENT, ns, &o.name));
         }
         match typ {
+            // No FlinkDeployment of that name and no owner on the JobManager Deployment: a plain
+            // native cluster. When the FlinkDeployments could not be read and the JobManager
+            // Deployment is not there to say, it is not guessed.
+            TYPE_NATIVE
+                if self.k8s_deployment(ns, app).is_none()
+                    && self.unreadable_flink_deployments(ns) =>
+            {
+                Some(ObjectRef::namespaced(KIND_UNKNOWN, ns, app))
+            }
             TYPE_NATIVE => Some(ObjectRef::namespaced(KIND_FLINK_CLUSTER, ns, app)),
             // Only the operator makes standalone clusters with these labels.
             TYPE_STANDALONE => Some(ObjectRef::namespaced(KIND_FLINK_DEPLOYMENT, ns, app)),
             _ => None,
         }
+    }
+
+    /// Whether FlinkDeployments could not be read in `ns` (a 403, a timeout; a CRD that is not
+    /// installed is an answer: there is no FlinkDeployment).
+    fn unreadable_flink_deployments(&self, ns: &str) -> bool {
+        self.snapshot.gaps.iter().any(|g| {
+            g.group == crate::flink::names::GROUP
+                && g.resource == "flinkdeployments"
+                && g.reason != super::GapReason::NotInstalled
+                && g.namespace.as_deref().is_none_or(|n| n == ns)
+        })
     }
 
     /// Pods of a FlinkDeployment (`app=<name>` with a Flink `component` label).
@@ -486,6 +517,7 @@ impl<'a> Index<'a> {
             _ if flinkcluster_label(meta).is_some() => Mode::FlinkCluster,
             KIND_FLINK_APPLICATION => Mode::Lyft,
             KIND_FLINK_CLUSTER => Mode::Native,
+            KIND_UNKNOWN => Mode::Unknown,
             _ if meta_label(meta, LABEL_TYPE) == Some(TYPE_STANDALONE) => Mode::Standalone,
             _ => Mode::Operator,
         };
@@ -887,6 +919,44 @@ spec: {containers: [{name: jobmanager, image: "flink:1.11"}]}
         assert_eq!(clusters[0].mode, Mode::Operator);
         assert_eq!(clusters[0].jobmanager_pods.len(), 1);
         assert_eq!(clusters[0].taskmanager_pods.len(), 1);
+    }
+
+    #[test]
+    fn native_pods_are_of_unknown_kind_when_flink_deployments_could_not_be_read() {
+        let refused = |ns: Option<&str>, reason| crate::snapshot::Gap {
+            verb: "list".into(),
+            group: crate::flink::names::GROUP.into(),
+            resource: "flinkdeployments".into(),
+            namespace: ns.map(str::to_string),
+            reason,
+            message: "forbidden".into(),
+        };
+        // Only the pods were read: an operator's FlinkDeployment or a plain native cluster.
+        let mut s = snapshot(PLAIN_NATIVE);
+        s.deployments.clear();
+        s.gaps.push(refused(
+            Some("stream"),
+            crate::snapshot::GapReason::Forbidden,
+        ));
+        let index = Index::new(&s);
+        let want = ObjectRef::namespaced(KIND_UNKNOWN, "stream", "wordcount");
+        assert_eq!(index.deployment_of_pod(&s.pods[0]), Some(want.clone()));
+        assert_eq!(index.cluster(&want).unwrap().mode, Mode::Unknown);
+        assert_eq!(Mode::Unknown.as_str(), "unknown");
+
+        // The JobManager Deployment, read, has no FlinkDeployment owner: plain native for sure.
+        let mut s = snapshot(PLAIN_NATIVE);
+        s.gaps
+            .push(refused(None, crate::snapshot::GapReason::Forbidden));
+        let index = Index::new(&s);
+        assert_eq!(index.clusters()[0].mode, Mode::Native);
+
+        // No FlinkDeployment CRD installed: an answer, not a gap.
+        let mut s = snapshot(PLAIN_NATIVE);
+        s.deployments.clear();
+        s.gaps
+            .push(refused(None, crate::snapshot::GapReason::NotInstalled));
+        assert_eq!(Index::new(&s).clusters()[0].mode, Mode::Native);
     }
 
     #[test]
