@@ -53,6 +53,19 @@ Output:
   -o json            one JSON object per line: namespace, pod, container, previous, timestamp
                      (with --timestamps), line, signature (id or null), category (or null)
 
+Examples:
+  # The JobManager and TaskManagers of the deployment orders
+  kubectl flink logs orders -n analytics
+
+  # Keep following them, only the lines that match
+  kubectl flink logs orders -f --grep 'Exception|ERROR'
+
+  # The crashed instances, every container
+  kubectl flink logs orders --previous --all-containers
+
+  # The Flink operator's own logs, one JSON object per line
+  kubectl flink logs --component operator -o json
+
 Exit codes:
   0  done; also after Ctrl-C, and when the output is closed (| head)
   2  usage or input error; NAME or -l matched no pods (with -f it waits for them instead)
@@ -69,10 +82,9 @@ pub enum ComponentArg {
 }
 
 #[derive(Debug, clap::Args)]
-#[command(after_help = LOGS_HELP, next_help_heading = "Logs")]
+#[command(after_help = LOGS_HELP)]
 pub struct LogsArgs {
     /// The Flink deployment: a FlinkDeployment or native cluster-id, or a Lyft FlinkApplication
-    #[arg(help_heading = "Arguments")]
     pub name: Option<String>,
     /// Pods with these labels instead of NAME (kubectl's selector syntax)
     #[arg(
