@@ -204,6 +204,9 @@ epoch=${SOURCE_DATE_EPOCH:-$(git -C "$root" log -1 --format=%ct 2>/dev/null || e
 mkdir -p "$dist"
 dist=$(cd "$dist" && pwd)
 
+if [[ ${RELEASE_SKIP_BUILD:-} != 1 && -n $(git -C "$root" status --porcelain --untracked-files=no 2>/dev/null) ]]; then
+  die "the work tree has uncommitted changes: a release is built from a commit (--version names it)"
+fi
 built=0
 for target in ${RELEASE_TARGETS:-x86_64-unknown-linux-musl aarch64-unknown-linux-musl}; do
   if [[ ${RELEASE_SKIP_BUILD:-} != 1 ]]; then
