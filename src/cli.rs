@@ -1,6 +1,7 @@
 //! The command line: kubectl's global flag names verbatim, one struct per command.
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::builder::TypedValueParser;
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
 pub const EXIT_CODES: &str = "\
@@ -11,6 +12,36 @@ Exit codes:
   3  could not complete (cluster unreachable, everything forbidden)
   4  doctor: no Flink deployment in scope and nothing else found (try -A), or none named NAME
   130, 143  doctor --save stopped by Ctrl-C or SIGTERM (its unfinished folder removed)";
+
+const DOCTOR_EXAMPLES: &str = "\
+Examples:
+  # Every Flink deployment in the current namespace
+  kubectl flink doctor
+
+  # One deployment in another namespace, as JSON
+  kubectl flink doctor orders -n analytics -o json
+
+  # Every namespace; exit 1 only for critical findings
+  kubectl flink doctor -A --fail-on critical
+
+  # Save what was read as a bundle, and diagnose it later without the cluster
+  kubectl flink doctor orders --save ./orders-bundle
+  kubectl flink doctor --from ./orders-bundle
+
+  # The fixes: the objects to apply, then the commands to run
+  kubectl flink doctor orders --fix | kubectl apply -f -
+  kubectl flink doctor orders --fix=run";
+
+const TRIAGE_EXAMPLES: &str = "\
+Examples:
+  # The log of a crashed JobManager
+  kubectl logs orders-7c9d8f-xk2lp --previous | kubectl flink triage
+
+  # A saved log, as Markdown for an issue
+  kubectl flink triage jobmanager.log -o markdown
+
+  # What kubectl describe says about a pod
+  kubectl describe pod orders-taskmanager-1-1 | kubectl flink triage -";
 
 #[derive(Debug, Parser)]
 #[command(
@@ -37,6 +68,7 @@ pub struct Cli {
 
 /// kubectl's connection flags, spelled as kubectl spells them.
 #[derive(Debug, Args, Clone, Default)]
+#[command(next_help_heading = GLOBAL_FLAGS)]
 pub struct KubeArgs {
     /// Path to the kubeconfig file (default: $KUBECONFIG, which may list several files, then ~/.kube/config)
     #[arg(long, global = true, value_name = "FILE")]
@@ -74,6 +106,7 @@ pub struct KubeArgs {
 }
 
 #[derive(Debug, Args, Clone)]
+#[command(next_help_heading = GLOBAL_FLAGS)]
 pub struct OutputArgs {
     /// Output format
     #[arg(short = 'o', long = "output", global = true, value_enum, default_value_t = Format::Table)]
@@ -135,10 +168,10 @@ pub enum FailOn {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Diagnose Flink deployments: ranked root causes, evidence, fixes and how to verify them
-    #[command(after_help = EXIT_CODES)]
+    #[command(after_help = format!("{DOCTOR_EXAMPLES}\n\n{EXIT_CODES}"))]
     Doctor(DoctorArgs),
     /// Explain a pasted log or error offline: JobManager/TaskManager/operator logs, kubectl describe, events
-    #[command(after_help = EXIT_CODES)]
+    #[command(after_help = format!("{TRIAGE_EXAMPLES}\n\n{EXIT_CODES}"))]
     Triage(TriageArgs),
     /// Every Flink pod's logs by label selector: JobManager and TaskManagers, current and crashed instances
     Logs(Box<crate::commands::logs::LogsArgs>),
@@ -151,6 +184,98 @@ pub enum Command {
     Explain(crate::commands::explain::ExplainArgs),
     /// A shell completion script (bash, zsh, fish, powershell, elvish)
     Completion(crate::commands::completion::CompletionArgs),
+}
+
+/// The heading kubectl gives the flags every command shares (cobra's "Global Flags").
+pub const GLOBAL_FLAGS: &str = "Global flags";
+
+/// What a command makes of the global flags: the formats its `-o` prints (none: it prints no
+/// report), and whether it reads a cluster, colours its output, or says more with `-v`.
+pub struct Shape {
+    pub name: &'static str,
+    pub formats: &'static [Format],
+    pub cluster: bool,
+    pub color: bool,
+    pub verbose: bool,
+}
+
+const ALL_FORMATS: &[Format] = &[Format::Table, Format::Json, Format::Markdown];
+
+/// Every command's shape. A flag a command ignores is still accepted (every command line that
+/// worked still works) but not shown in its help or completed.
+pub const SHAPES: &[Shape] = &[
+    // command, its -o formats, reads a cluster, colours, uses -v
+    shape("doctor", ALL_FORMATS, true, true, true),
+    shape("triage", ALL_FORMATS, false, true, false),
+    shape("logs", &[Format::Table, Format::Json], true, true, true),
+    shape("can-i", ALL_FORMATS, true, true, true),
+    shape("lint", ALL_FORMATS, false, true, true),
+    shape("explain", &[], false, false, false),
+    shape("completion", &[], false, false, false),
+];
+
+const fn shape(
+    name: &'static str,
+    formats: &'static [Format],
+    cluster: bool,
+    color: bool,
+    verbose: bool,
+) -> Shape {
+    Shape {
+        name,
+        formats,
+        cluster,
+        color,
+        verbose,
+    }
+}
+
+/// The command line as parsed and shown: [`Cli`], with each command's own copy of the global
+/// flags shaped by [`SHAPES`] (clap does not copy a global flag into a command that has one).
+/// `-o` moves to the command's own options, with only its formats.
+pub fn command() -> clap::Command {
+    let root = Cli::command();
+    let globals: Vec<clap::Arg> = root
+        .get_arguments()
+        .filter(|a| a.is_global_set())
+        .cloned()
+        .collect();
+    SHAPES.iter().fold(root, |root, shape| {
+        root.mut_subcommand(shape.name, |sub| {
+            globals
+                .iter()
+                .fold(sub, |sub, arg| sub.arg(shaped(arg.clone(), shape)))
+        })
+    })
+}
+
+fn shaped(arg: clap::Arg, shape: &Shape) -> clap::Arg {
+    let shown = match arg.get_id().as_str() {
+        "output" => !shape.formats.is_empty(),
+        "color" => shape.color,
+        "verbose" => shape.verbose,
+        _ => shape.cluster,
+    };
+    let arg = if arg.get_id() == "output" && shown {
+        let names: Vec<&'static str> = shape.formats.iter().map(|f| f.as_str()).collect();
+        // After the command's own flags, before -h (numbered as they are added).
+        arg.help_heading(None).display_order(None).value_parser(
+            clap::builder::PossibleValuesParser::new(names).map(|name| {
+                Format::from_str(&name, false).unwrap_or(Format::Table) // only listed names get here
+            }),
+        )
+    } else {
+        arg
+    };
+    arg.hide(!shown)
+}
+
+/// Parses the process's arguments as [`command`] shapes them (clap's usage errors exit 2).
+pub fn parse() -> Cli {
+    let parsed = command()
+        .try_get_matches()
+        .and_then(|mut m| Cli::from_arg_matches_mut(&mut m));
+    parsed.unwrap_or_else(|e| e.exit())
 }
 
 #[derive(Debug, Args)]
@@ -192,4 +317,20 @@ pub struct TriageArgs {
     /// Lowest severity that makes the exit code 1
     #[arg(long = "fail-on", value_enum, default_value_t = FailOn::Warning)]
     pub fail_on: FailOn,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_command_has_a_shape() {
+        let commands: Vec<String> = Cli::command()
+            .get_subcommands()
+            .map(|c| c.get_name().to_string())
+            .collect();
+        let shaped: Vec<String> = SHAPES.iter().map(|s| s.name.to_string()).collect();
+        assert_eq!(commands, shaped);
+        command().debug_assert();
+    }
 }

@@ -1,5 +1,4 @@
-use clap::{CommandFactory, Parser};
-use kubectl_flink::cli::{Cli, Command};
+use kubectl_flink::cli::{self, Command};
 use kubectl_flink::commands;
 use std::process::ExitCode;
 
@@ -8,10 +7,10 @@ fn main() -> ExitCode {
     // half-typed words.
     let args: Vec<String> = std::env::args().collect();
     if args.get(1).map(String::as_str) == Some("__complete") {
-        let code = commands::completion::print(&Cli::command(), &args[2..]);
+        let code = commands::completion::print(&cli::command(), &args[2..]);
         return ExitCode::from(code as u8);
     }
-    let cli = Cli::parse();
+    let cli = cli::parse();
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -31,7 +30,7 @@ fn main() -> ExitCode {
             Command::CanI(args) => commands::can_i::run(args, &cli.kube, &cli.output).await,
             Command::Lint(args) => commands::lint::run(args, &cli.output),
             Command::Explain(args) => commands::explain::run(args),
-            Command::Completion(args) => commands::completion::run(args, &mut Cli::command()),
+            Command::Completion(args) => commands::completion::run(args, &mut cli::command()),
         }
     });
     match result {

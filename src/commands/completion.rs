@@ -61,9 +61,16 @@ pub fn answer(command: &Command, words: &[String]) -> (Vec<String>, u32) {
         }
     }
     if typed.starts_with('-') {
+        // A command's own copy of a global flag (shaped for it) stands for the root's.
+        let inherited = sub.map_or_else(Vec::new, |_| {
+            command
+                .get_arguments()
+                .filter(|a| scope.get_arguments().all(|own| own.get_id() != a.get_id()))
+                .collect()
+        });
         let flags: Vec<String> = scope
             .get_arguments()
-            .chain(sub.map_or_else(Vec::new, |_| command.get_arguments().collect()))
+            .chain(inherited)
             .filter(|a| !a.is_hide_set())
             .filter_map(|a| a.get_long().map(|l| (format!("--{l}"), a)))
             .filter(|(l, _)| l.starts_with(typed))
@@ -135,12 +142,10 @@ fn wants_path(a: &Arg) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli::Cli;
-    use clap::CommandFactory;
 
     fn ask(words: &[&str]) -> (Vec<String>, u32) {
         let words: Vec<String> = words.iter().map(|w| w.to_string()).collect();
-        answer(&Cli::command(), &words)
+        answer(&crate::cli::command(), &words)
     }
 
     fn values(c: &[String]) -> Vec<&str> {
@@ -171,5 +176,14 @@ mod tests {
         assert_eq!(d, FILES);
         let (_, d) = ask(&["triage", ""]);
         assert_eq!(d, FILES);
+        // Each command's own shape: logs prints no Markdown, lint reads no cluster.
+        let (c, _) = ask(&["logs", "-o", ""]);
+        assert_eq!(values(&c), vec!["table", "json"]);
+        let (c, _) = ask(&["lint", "--"]);
+        assert!(values(&c).contains(&"--filename"), "{c:?}");
+        assert!(!values(&c).contains(&"--kubeconfig"), "{c:?}");
+        assert!(!values(&c).contains(&"--namespace"), "{c:?}");
+        let (c, _) = ask(&["explain", "--"]);
+        assert!(!values(&c).contains(&"--output"), "{c:?}");
     }
 }

@@ -79,6 +79,19 @@ Output:
   --timestamps       the kubelet's time (UTC) first on each line; --timezone shows it in another
                      zone (Local, UTC, an IANA name such as Europe/Berlin, or +02:00)
 
+Examples:
+  # The JobManager and TaskManagers of the deployment orders
+  kubectl flink logs orders -n analytics
+
+  # Keep following them, only the lines that match
+  kubectl flink logs orders -f --grep 'Exception|ERROR'
+
+  # The crashed instances, every container
+  kubectl flink logs orders --previous --all-containers
+
+  # The Flink operator's own logs, one JSON object per line
+  kubectl flink logs --component operator -o json
+
 Exit codes:
   0  done; also after Ctrl-C, and when the output is closed (| head)
   2  usage or input error (a bad regular expression or template); NAME or -l matched no pods
@@ -99,11 +112,11 @@ pub enum ComponentArg {
 // AddFlags): -e/--exclude, -i/--include, -H/--highlight, --exclude-pod, -E/--exclude-container,
 // --field-selector, --node, --template, --timezone; -c takes a regular expression as stern's.
 #[derive(Debug, clap::Args)]
-#[command(after_help = LOGS_HELP, next_help_heading = "Logs")]
+#[command(after_help = LOGS_HELP)]
 pub struct LogsArgs {
     /// The Flink deployment (a FlinkDeployment or native cluster-id, or a Lyft FlinkApplication);
     /// else a pod-name regular expression, as stern's query
-    #[arg(help_heading = "Arguments", value_name = "NAME|QUERY")]
+    #[arg(value_name = "NAME|QUERY")]
     pub name: Option<String>,
     /// Pods with these labels instead of NAME (kubectl's selector syntax); QUERY narrows them
     #[arg(short = 'l', long = "selector", value_name = "SELECTOR")]

@@ -29,9 +29,17 @@ Each decision says which method answered: impersonation + SelfSubjectAccessRevie
 impersonate the subject, else SubjectAccessReview when you may create one, else the Roles and
 bindings read from the cluster (\"from RBAC objects, not authoritative\").
 
+Examples:
+  # What the JobManager of orders may do, and what it lacks
   kubectl flink can-i orders -n flink-lab
+
+  # Grant what is missing
   kubectl flink can-i orders -n flink-lab --fix | kubectl apply -f -
+
+  # A ServiceAccount of your choice, as JSON
   kubectl flink can-i -n flink-lab --as=system:serviceaccount:flink-lab:flink -o json
+
+  # Whether you may read everything doctor reads
   kubectl flink can-i --for me -n flink-lab
 
 Exit codes:
