@@ -82,7 +82,7 @@ pub struct KubeArgs {
     /// The kubeconfig user to use
     #[arg(long, global = true, value_name = "NAME")]
     pub user: Option<String>,
-    /// Namespace (default: the context's namespace)
+    /// Namespace (default: the context's namespace); logs takes several (-n a,b)
     #[arg(short = 'n', long, global = true, value_name = "NS")]
     pub namespace: Option<String>,
     /// Look in every namespace
@@ -117,6 +117,19 @@ pub struct OutputArgs {
     /// Diagnostics on stderr: what was read, and what could not be and why
     #[arg(short = 'v', long = "verbose", global = true, action = clap::ArgAction::Count)]
     pub verbose: u8,
+}
+
+impl KubeArgs {
+    /// doctor and can-i read one namespace or all of them; only logs follows several at once.
+    pub fn one_namespace(&self, command: &str) -> Result<(), crate::error::Error> {
+        match &self.namespace {
+            Some(ns) if ns.contains(',') => Err(crate::error::Error::Input(format!(
+                "{command} reads one namespace (-n NS) or all of them (-A), not a list (-n {ns}); \
+                 only logs follows several"
+            ))),
+            _ => Ok(()),
+        }
+    }
 }
 
 impl From<&KubeArgs> for crate::cluster::client::ConnectOptions {

@@ -465,6 +465,13 @@ fn name_not_in_the_bundle() {
 }
 
 #[test]
+fn a_namespace_list_is_for_logs_only() {
+    // Kubernetes names hold no comma: doctor and can-i say so instead of asking for "a,b".
+    run(&["doctor", "-n", "a,b", "--from", CANONICAL]).assert_one_line_error(2, "only logs");
+    run(&["can-i", "orders", "-n", "a,b"]).assert_one_line_error(2, "only logs");
+}
+
+#[test]
 fn unknown_context() {
     let dir = tempfile::tempdir().unwrap();
     let kc = kubeconfig(dir.path(), "https://127.0.0.1:1");

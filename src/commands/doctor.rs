@@ -29,6 +29,7 @@ async fn exit_on_signal() {
 }
 
 pub async fn run(args: &DoctorArgs, kube: &KubeArgs, output: &OutputArgs) -> Result<i32, Error> {
+    kube.one_namespace("doctor")?;
     let (snapshot, scope) = match &args.from {
         Some(path) => {
             let options = bundle::LoadOptions {

@@ -92,6 +92,9 @@ Examples:
   # The Flink operator's own logs, one JSON object per line
   kubectl flink logs --component operator -o json
 
+  # As stern: TaskManager pods by regex in two namespaces, without the heartbeat lines
+  kubectl flink logs 'orders-taskmanager-.*' -n analytics,staging -e heartbeat
+
 Exit codes:
   0  done; also after Ctrl-C, and when the output is closed (| head)
   2  usage or input error (a bad regular expression or template); NAME or -l matched no pods

@@ -84,6 +84,7 @@ pub struct CanIArgs {
 }
 
 pub async fn run(args: &CanIArgs, kube: &KubeArgs, output: &OutputArgs) -> Result<i32, Error> {
+    kube.one_namespace("can-i")?;
     let deadline = crate::cluster::client::run_deadline(&kube.request_timeout)?;
     super::within(deadline, run_checks(args, kube, output)).await
 }
