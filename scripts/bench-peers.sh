@@ -89,26 +89,28 @@ for ((i = 1; i <= RUNS; i++)); do
     }
     sleep 0.2 # the audit backend is blocking, but let the last line land
     after=$(audit_lines)
-    read -r secs rss usr sys <"$WORK/time.$t"
+    # GNU time writes "Command exited with non-zero status N" first when doctor exits 1.
+    read -r secs rss usr sys < <(tail -n 1 "$WORK/time.$t")
     S[$t]+="$secs "; R[$t]+="$rss "; C[$t]+="$(awk -v u="$usr" -v s="$sys" 'BEGIN {print u + s}') "; Q[$t]+="$((after - before)) "
   done
 done
 
 # What each names of the seeded causes: the misnamed container (flink-job-manager beside
-# flink-main-container) and the 403 of the default ServiceAccount. Counted as output lines that
-# mention them, so a person can check by reading the outputs (KEEP=1 keeps them).
+# flink-main-container) and the 403 of the default ServiceAccount. Counted as mentions in the
+# output (popeye's JSON is one line), so a person can check by reading the outputs (KEEP=1 keeps
+# them).
 named() { # tool word
-  grep -c -i -- "$2" "$WORK/out.$1" || true
+  { grep -o -i -- "$2" "$WORK/out.$1" || true; } | wc -l
 }
 echo "fleet: $DEPLOYMENTS FlinkDeployments ($BROKEN with the canonical double fault), $PODS pods; median of $RUNS interleaved runs; $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-28s %8s %9s %7s %9s %14s %10s %12s\n' tool seconds "RSS MiB" "CPU s" requests "output lines" "403 lines" "jm-container"
+printf '%-28s %8s %9s %7s %9s %13s %10s %12s\n' tool seconds "RSS MiB" "CPU s" requests "output bytes" "forbidden" "jm-container"
 for t in "${TOOLS[@]}"; do
   s=$(tr ' ' '\n' <<<"${S[$t]}" | grep . | median); r=$(tr ' ' '\n' <<<"${R[$t]}" | grep . | median)
   c=$(tr ' ' '\n' <<<"${C[$t]}" | grep . | median); q=$(tr ' ' '\n' <<<"${Q[$t]}" | grep . | median)
   eval "SEC_$t=$s RSS_$t=$r CPU_$t=$c"
   case $t in flink) label="kubectl flink doctor -A" ;; k8sgpt) label="k8sgpt analyze" ;; popeye) label="popeye -A" ;; esac
-  printf '%-28s %8.2f %9.1f %7.2f %9d %14d %10d %12d\n' "$label" "$s" "$(awk -v r="$r" 'BEGIN {print r / 1024}')" "$c" "$q" \
-    "$(wc -l <"$WORK/out.$t")" "$(named "$t" forbidden)" "$(named "$t" flink-job-manager)"
+  printf '%-28s %8.2f %9.1f %7.2f %9d %13d %10d %12d\n' "$label" "$s" "$(awk -v r="$r" 'BEGIN {print r / 1024}')" "$c" "$q" \
+    "$(wc -c <"$WORK/out.$t")" "$(named "$t" forbidden)" "$(named "$t" flink-job-manager)"
 done
 # shellcheck disable=SC2154 # set by the eval above
 awk -v f="$SEC_flink" -v k="$SEC_k8sgpt" -v p="$SEC_popeye" -v fr="$RSS_flink" -v kr="$RSS_k8sgpt" -v pr="$RSS_popeye" 'BEGIN {
