@@ -598,45 +598,28 @@ impl<'a> Index<'a> {
     /// - FlinkDeployment: the deployed `flink-config-<name>` ConfigMap, overridden by
     ///   `spec.flinkConfiguration` (what a fix changes);
     /// - plain native / standalone: the `flink-config-<cluster-id>` ConfigMap;
+    /// - FlinkCluster: its `<name>-configmap`, overridden by `spec.flinkProperties`;
     /// - FlinkApplication: `spec.flinkConfig`.
     pub fn conf(&self, cluster: &Cluster) -> Conf {
         let mut conf = Conf::default();
-        if cluster.mode == Mode::FlinkCluster {
-            let name = crate::flink::names::flinkcluster_config_map(cluster.name());
-            let data = self
-                .snapshot
-                .config_maps
-                .iter()
-                .find(|c| {
-                    meta_namespace(&c.metadata) == cluster.namespace()
-                        && meta_name(&c.metadata) == name
-                })
-                .and_then(|cm| cm.data.as_ref());
-            if let Some((key, text)) = data.and_then(|d| {
-                FLINK_CONF_KEYS
-                    .iter()
-                    .find_map(|k| d.get(*k).map(|t| (*k, t)))
-            }) {
-                conf.extend(
-                    crate::flink::conf::parse_flink_conf(text),
-                    &format!("ConfigMap {name} {key}"),
-                );
+        let config_map = match cluster.mode {
+            Mode::Lyft => None,
+            Mode::FlinkCluster => {
+                Some(crate::flink::names::flinkcluster_config_map(cluster.name()))
             }
-            if let Some(fc) = cluster.flink_cluster {
-                conf.extend(
-                    fc.spec.flink_properties.clone(),
-                    "FlinkCluster spec.flinkProperties",
-                );
-            }
-            return conf;
-        }
-        if cluster.mode != Mode::Lyft {
-            if let Some((cm, key, text)) =
-                self.flink_config_map(cluster.namespace(), cluster.name())
-            {
-                let source = format!("ConfigMap {} {key}", meta_name(&cm.metadata));
+            _ => Some(flink_config_map_name(cluster.name())),
+        };
+        if let Some(name) = config_map {
+            if let Some((key, text)) = self.flink_config_map(cluster.namespace(), &name) {
+                let source = format!("ConfigMap {name} {key}");
                 conf.extend(crate::flink::conf::parse_flink_conf(text), &source);
             }
+        }
+        if let Some(fc) = cluster.flink_cluster {
+            conf.extend(
+                fc.spec.flink_properties.clone(),
+                "FlinkCluster spec.flinkProperties",
+            );
         }
         if let Some(fd) = cluster.flink_deployment {
             conf.extend(
@@ -654,18 +637,12 @@ impl<'a> Index<'a> {
         conf
     }
 
-    /// `flink-config-<cluster-id>` and the key holding Flink's configuration in it.
-    pub fn flink_config_map(
-        &self,
-        namespace: &str,
-        cluster_id: &str,
-    ) -> Option<(&'a ConfigMap, &'static str, &'a str)> {
-        let name = flink_config_map_name(cluster_id);
-        let cm = *self.config_maps.get(&(namespace, name.as_str()))?;
-        let data = cm.data.as_ref()?;
+    /// The key holding Flink's configuration in the ConfigMap `name`, and its text.
+    fn flink_config_map(&self, namespace: &str, name: &str) -> Option<(&'static str, &'a str)> {
+        let data = self.config_maps.get(&(namespace, name))?.data.as_ref()?;
         FLINK_CONF_KEYS
             .iter()
-            .find_map(|k| data.get(*k).map(|text| (cm, *k, text.as_str())))
+            .find_map(|k| data.get(*k).map(|text| (*k, text.as_str())))
     }
 
     /// The Services of a cluster (by the labels Flink and the Lyft operator put on them).
