@@ -34,12 +34,6 @@ static META: RuleMeta = RuleMeta {
 };
 
 /// Flink's HA switch and its deprecated names.
-const HA_KEYS: &[&str] = &[
-    "high-availability.type",
-    "high-availability",
-    "recovery.mode",
-];
-
 impl Rule for FlinkclusterJobLost {
     fn meta(&self) -> &'static RuleMeta {
         &META
@@ -110,8 +104,8 @@ fn finding(s: &Snapshot, index: &Index, c: &Cluster) -> Option<Finding> {
     let restarts = jobmanager_restarts(c, job_start);
     let conf = index.conf(c);
     let ha = conf
-        .get_any(HA_KEYS)
-        .filter(|(_, v)| !v.value.eq_ignore_ascii_case("none"));
+        .get_any(crate::flink::ha::MODE_KEYS)
+        .filter(|(_, v)| crate::flink::ha::mode(&v.value).is_some());
     match state {
         "Lost" => {}
         // A job that failed for its own reasons is its own story; one whose JobManager was
