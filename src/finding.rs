@@ -394,6 +394,11 @@ impl Remedy {
             if !r.is_empty() && starts_an_alternative(t) {
                 break;
             }
+            // `kubectl get ... -o yaml > x.yaml   # edit`: what follows reads a file a person
+            // edits first, so nothing from here on applies as it is.
+            if writes_a_file_to_edit(t) {
+                break;
+            }
             if let Some(head) = t
                 .strip_suffix("<<'EOF'")
                 .or_else(|| t.strip_suffix("<<EOF"))
@@ -446,6 +451,24 @@ impl Remedy {
 fn starts_an_alternative(line: &str) -> bool {
     let lower = line.get(..3).unwrap_or("").to_ascii_lowercase();
     lower == "or " || lower == "or," || lower == "or:"
+}
+
+/// A `kubectl` command line whose output goes to a local file (`> x.yaml`), for a person to edit.
+fn writes_a_file_to_edit(line: &str) -> bool {
+    if !line.starts_with("kubectl ") {
+        return false;
+    }
+    // A `>` outside quotes: inside them it is part of a patch or a jsonpath.
+    let mut quote = None;
+    for c in line.chars() {
+        match (quote, c) {
+            (None, '\'' | '"') => quote = Some(c),
+            (Some(q), _) if c == q => quote = None,
+            (None, '>') => return true,
+            _ => {}
+        }
+    }
+    false
 }
 
 /// A command that changes the cluster (not `kubectl get`, `describe`, `logs`, `auth can-i`).
@@ -503,5 +526,18 @@ mod remedy_tests {
         // A word that merely starts with "or" is not an alternative.
         let order = "kubectl rollout restart deployment/x -n a\norder matters: then\nkubectl rollout restart deployment/y -n a\n";
         assert_eq!(Remedy::from_fix(order).run.len(), 2);
+    }
+
+    #[test]
+    fn steps_after_a_file_written_for_a_person_to_edit_are_not_applicable() {
+        let fix = "Recreate it:\n\n  kubectl get flinkcluster c -n a -o yaml > c.yaml   # edit, drop status\n  kubectl delete flinkcluster c -n a && kubectl apply -f c.yaml\n";
+        assert!(
+            Remedy::from_fix(fix).is_empty(),
+            "{:?}",
+            Remedy::from_fix(fix)
+        );
+        // A `>` inside a JSON patch is no redirection.
+        let patch = "kubectl patch fd x -n a --type=merge -p '{\"a\":\"b > c\"}'\n";
+        assert!(!Remedy::from_fix(patch).is_empty());
     }
 }

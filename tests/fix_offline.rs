@@ -40,7 +40,6 @@ const NOT_COVERED: &[(&str, &str)] = &[
     ("session-job-jar-not-found FLK401 job_jar_not_found FlinkSessionJob/enricher", "the jar is uploaded by hand; the remedy only redeploys"),
     ("status-error-jar-missing FLK401 job_jar_not_found FlinkDeployment/payments", "the jar is put in the image by hand; the remedy only redeploys"),
     ("status-error-s3-plugin FLK401 filesystem_plugin_missing FlinkDeployment/payments", "the S3 plugin is enabled in the image by hand; the remedy only redeploys"),
-    ("mode-flinkcluster-submitter-failed FLK412 job_jar_not_found Job/wordcount-job-submitter", "the jar is put in the image (or fetched by an init container) by hand, and its path named in spec.job.jarFile; the operator then submits again"),
 ];
 
 fn repo() -> PathBuf {
