@@ -85,16 +85,7 @@ pub async fn gather(
             if let Some(n) = name {
                 apps.retain(|a| a.name() == n);
             }
-            for a in apps {
-                let id = (a.namespace().to_string(), a.name().to_string());
-                if !s
-                    .flink_applications
-                    .iter()
-                    .any(|x| (x.namespace().to_string(), x.name().to_string()) == id)
-                {
-                    s.flink_applications.push(a);
-                }
-            }
+            add_all(&mut s.flink_applications, apps, |a| &a.metadata);
         }
         // Lyft's CRD is not installed: nothing to read, nothing missing.
         Err(Failure::Gap(g)) if g.reason == GapReason::NotInstalled => {}
@@ -169,16 +160,7 @@ async fn gather_flinkclusters(
                 found.retain(|x| x.name() == n);
             }
             in_use |= !found.is_empty();
-            for fc in found {
-                let id = (fc.namespace().to_string(), fc.name().to_string());
-                if !s
-                    .flink_clusters
-                    .iter()
-                    .any(|x| (x.namespace().to_string(), x.name().to_string()) == id)
-                {
-                    s.flink_clusters.push(fc);
-                }
-            }
+            add_all(&mut s.flink_clusters, found, |x| &x.metadata);
         }
         // The operator's CRD is not installed: nothing to read, nothing missing.
         Err(Failure::Gap(g)) if g.reason == GapReason::NotInstalled => {}
