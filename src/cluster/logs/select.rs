@@ -131,12 +131,7 @@ impl Containers {
             _ => "a container".to_string(),
         };
         if !self.exclude.is_empty() {
-            let ex: Vec<String> = self
-                .exclude
-                .iter()
-                .map(|p| format!("`{}`", p.as_str()))
-                .collect();
-            words.push_str(&format!(" not matching {}", ex.join(" or ")));
+            words.push_str(&format!(" not matching {}", either(&self.exclude)));
         }
         words
     }
@@ -226,12 +221,10 @@ impl Target {
             }
         }
         if !self.exclude_pods.is_empty() {
-            let ex: Vec<String> = self
-                .exclude_pods
-                .iter()
-                .map(|p| format!("`{}`", p.as_str()))
-                .collect();
-            words.push_str(&format!(", less pods named like {}", ex.join(" or ")));
+            words.push_str(&format!(
+                ", less pods named like {}",
+                either(&self.exclude_pods)
+            ));
         }
         words
     }
@@ -673,6 +666,15 @@ pub(super) fn container_names<P: Borrow<Pod>>(pods: &[P]) -> String {
         })
         .collect();
     names.into_iter().collect::<Vec<_>>().join(", ")
+}
+
+/// "`a` or `b`": regular expressions for a message.
+fn either(patterns: &[Pattern]) -> String {
+    patterns
+        .iter()
+        .map(|p| format!("`{}`", p.as_str()))
+        .collect::<Vec<_>>()
+        .join(" or ")
 }
 
 #[cfg(test)]
