@@ -226,23 +226,9 @@ fn key(f: &Value) -> String {
 }
 
 fn kubectl(h: &Harness, args: &[&str], stdin: Option<&str>) -> Run {
-    use std::io::Write;
     let mut cmd = Command::new(&h.kubectl);
-    cmd.args(args)
-        .env("KUBECONFIG", &h.admin)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .stdin(if stdin.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        });
-    let mut child = cmd.spawn().expect("run kubectl");
-    if let Some(input) = stdin {
-        let mut pipe = child.stdin.take().expect("kubectl stdin");
-        pipe.write_all(input.as_bytes()).expect("write to kubectl");
-    }
-    let out = child.wait_with_output().expect("wait for kubectl");
+    cmd.args(args).env("KUBECONFIG", &h.admin);
+    let out = common::output(&mut cmd, stdin);
     let (stdout, stderr) = text(&out);
     Run {
         code: out.status.code().unwrap_or(-1),

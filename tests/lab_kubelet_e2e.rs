@@ -46,19 +46,7 @@ impl H {
     fn run(&self, args: &[&str], stdin: Option<&str>) -> (bool, String, String) {
         let mut c = Command::new(&self.kubectl);
         c.arg("--kubeconfig").arg(&self.admin).args(args);
-        c.stdin(if stdin.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-        let mut child = c.spawn().expect("run kubectl");
-        if let Some(s) = stdin {
-            use std::io::Write;
-            child.stdin.take().unwrap().write_all(s.as_bytes()).unwrap();
-        }
-        let out = child.wait_with_output().expect("kubectl output");
+        let out = common::output(&mut c, stdin);
         (
             out.status.success(),
             String::from_utf8_lossy(&out.stdout).into_owned(),

@@ -55,3 +55,25 @@ pub fn no_cluster(suite: &str, test: &str, why: &str) {
          Run: scripts/test-cluster.sh run cargo test --test {suite}"
     );
 }
+
+/// Runs `cmd` to its end with `stdin` (or none) as its input, its output collected.
+pub fn output(cmd: &mut std::process::Command, stdin: Option<&str>) -> std::process::Output {
+    use std::process::Stdio;
+    cmd.stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        });
+    let mut child = cmd.spawn().expect("spawn");
+    if let Some(input) = stdin {
+        child
+            .stdin
+            .take()
+            .expect("stdin")
+            .write_all(input.as_bytes())
+            .expect("write stdin");
+    }
+    child.wait_with_output().expect("wait")
+}

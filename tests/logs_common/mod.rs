@@ -7,7 +7,7 @@
 use crate::common::{harness_dir, need, no_cluster};
 use chrono::{DateTime, Duration as ChronoDuration, Utc};
 use serde_json::Value;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -317,23 +317,7 @@ pub fn wait_output(child: &mut Child, limit: Duration, what: &[&str]) -> Output 
 pub fn kubectl(h: &Harness, args: &[&str], stdin: Option<&str>) {
     let mut c = Command::new(&h.kubectl);
     c.arg("--kubeconfig").arg(&h.admin).args(args);
-    c.stdin(if stdin.is_some() {
-        Stdio::piped()
-    } else {
-        Stdio::null()
-    })
-    .stdout(Stdio::piped())
-    .stderr(Stdio::piped());
-    let mut child = c.spawn().expect("run kubectl");
-    if let Some(input) = stdin {
-        child
-            .stdin
-            .take()
-            .expect("stdin")
-            .write_all(input.as_bytes())
-            .expect("write kubectl stdin");
-    }
-    let out = child.wait_with_output().expect("kubectl output");
+    let out = super::common::output(&mut c, stdin);
     assert!(
         out.status.success(),
         "kubectl {args:?} failed: {}{}",
