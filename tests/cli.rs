@@ -302,6 +302,22 @@ fn a_name_not_found_says_where_it_looked_and_where_it_exists_with_exit_code_4() 
         "named orders in namespace default of bundle examples/canonical; it exists in namespace \
          analytics (kubectl flink doctor orders --from examples/canonical -n analytics)",
     );
+    // A FlinkCluster of the GCP/Spotify operator is a Flink deployment by its name too.
+    const FLINKCLUSTER: &str = "tests/scenarios/mode-flinkcluster-submitter-failed";
+    run(&[
+        "doctor",
+        "wordcount",
+        "--from",
+        FLINKCLUSTER,
+        "-n",
+        "default",
+    ])
+    .assert_one_line_error(
+        4,
+        "or FlinkCluster named wordcount in namespace default of bundle \
+         tests/scenarios/mode-flinkcluster-submitter-failed; it exists in namespace \
+         scn-mode-flinkcluster-submitter",
+    );
     // Nowhere: where it looked, nothing else.
     let r = run(&["doctor", "nosuch", "--from", CANONICAL]);
     r.assert_one_line_error(4, "named nosuch in bundle examples/canonical");

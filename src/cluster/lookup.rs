@@ -331,8 +331,8 @@ pub async fn check_service_account(
 
 /// The namespaces where a Flink deployment named `name` exists, for `doctor NAME` when it is not
 /// where it looked: one list across all namespaces of each kind doctor reads, narrowed by the API
-/// server to that name (FlinkDeployments, FlinkSessionJobs and Lyft's FlinkApplications by
-/// `metadata.name`, JobManager Deployments of plain native and standalone clusters by
+/// server to that name (FlinkDeployments, FlinkSessionJobs, Lyft's FlinkApplications and the
+/// GCP/Spotify operator's FlinkClusters by `metadata.name`, JobManager Deployments of plain native and standalone clusters by
 /// `app=NAME,component=jobmanager`). `None` when none of them could be listed (forbidden,
 /// failed): then nothing can be said about elsewhere.
 pub async fn namespaces_named(c: &Client, name: &str) -> Option<Vec<String>> {
@@ -352,14 +352,21 @@ pub async fn namespaces_named(c: &Client, name: &str) -> Option<Vec<String>> {
         "FlinkApplication",
         "flinkapplications",
     );
+    let clusters = dynamic(
+        crate::flink::names::FLINKCLUSTER_GROUP,
+        crate::flink::names::FLINKCLUSTER_VERSION,
+        "FlinkCluster",
+        "flinkclusters",
+    );
     let jobmanagers: Api<Deployment> = Api::all(c.clone());
     let by_label = ListParams::default()
         .labels(&format!("app={name},component=jobmanager"))
         .limit(100);
-    let (fds, sjs, apps, jms) = futures::join!(
+    let (fds, sjs, apps, fcs, jms) = futures::join!(
         fds.list_metadata(&by_name),
         sjs.list_metadata(&by_name),
         apps.list_metadata(&by_name),
+        clusters.list_metadata(&by_name),
         jobmanagers.list_metadata(&by_label),
     );
     fn namespaces<K: Clone>(
@@ -377,6 +384,7 @@ pub async fn namespaces_named(c: &Client, name: &str) -> Option<Vec<String>> {
         namespaces(fds),
         namespaces(sjs),
         namespaces(apps),
+        namespaces(fcs),
         namespaces(jms),
     ];
     let answered = lists.iter().any(Option::is_some);

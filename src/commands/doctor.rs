@@ -286,7 +286,7 @@ fn not_found(
         None => Vec::new(),
     });
     let mut message = format!(
-        "no FlinkDeployment, FlinkSessionJob, native cluster or FlinkApplication named {name} in {looked}"
+        "no FlinkDeployment, FlinkSessionJob, native cluster, FlinkApplication or FlinkCluster named {name} in {looked}"
     );
     let from = scope
         .strip_prefix("bundle ")
@@ -308,7 +308,7 @@ fn not_found(
 
 /// Whether something that could not be read may hide a Flink deployment in scope (`namespace`,
 /// or all namespaces): a list of the kinds that name one (FlinkDeployments, FlinkSessionJobs,
-/// FlinkApplications, pods, Deployments) refused or failed there. A cluster-wide list refused
+/// FlinkApplications, FlinkClusters, pods, Deployments) refused or failed there. A cluster-wide list refused
 /// while the scope is one namespace (the operator's Deployment, looked for everywhere) hides
 /// nothing of that namespace.
 fn could_hide(snapshot: &Snapshot, namespace: Option<&str>) -> bool {
@@ -316,6 +316,7 @@ fn could_hide(snapshot: &Snapshot, namespace: Option<&str>) -> bool {
         "flinkdeployments",
         "flinksessionjobs",
         "flinkapplications",
+        "flinkclusters",
         "pods",
         "deployments",
     ];

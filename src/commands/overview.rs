@@ -28,15 +28,9 @@ pub fn clusters(snapshot: &Snapshot, report: &Report, namespace: Option<&str>) -
 /// Whether NAME names a Flink cluster of any mode (or a FlinkSessionJob) in the snapshot, for
 /// `doctor NAME`'s "no such deployment" check.
 pub fn is_known(snapshot: &Snapshot, name: &str, namespace: Option<&str>) -> bool {
-    let index = Index::new(snapshot);
-    index
-        .clusters()
+    namespaces_of(snapshot, name)
         .iter()
-        .any(|c| c.name() == name && namespace.is_none_or(|n| c.namespace() == n))
-        || snapshot
-            .flink_session_jobs
-            .iter()
-            .any(|j| j.name() == name && namespace.is_none_or(|n| j.namespace() == n))
+        .any(|ns| namespace.is_none_or(|n| ns == n))
 }
 
 /// The namespaces where a Flink cluster (or FlinkSessionJob) named NAME is in the snapshot.
