@@ -234,7 +234,7 @@ pub async fn run(args: &LogsArgs, kube: &KubeArgs, output: &OutputArgs) -> Resul
     let several_namespaces = kube
         .namespace
         .as_deref()
-        .is_some_and(|n| n.split(',').filter(|p| !p.trim().is_empty()).count() > 1);
+        .is_some_and(|n| crate::cluster::logs::namespace_list(n).len() > 1);
     let printer = printer(args, json, color, kube.all_namespaces || several_namespaces)?;
 
     // A followed log may be quiet for longer than --request-timeout: streams get no read timeout

@@ -53,18 +53,27 @@ pub(super) fn namespaces(cluster: &Cluster) -> Vec<Option<String>> {
     match cluster.namespace.as_deref() {
         None => vec![None],
         Some(ns) => {
-            let mut out: Vec<Option<String>> = Vec::new();
-            for n in ns.split(',').map(str::trim).filter(|n| !n.is_empty()) {
-                if !out.iter().any(|o| o.as_deref() == Some(n)) {
-                    out.push(Some(n.to_string()));
-                }
-            }
+            let mut out: Vec<Option<String>> = namespace_list(ns)
+                .into_iter()
+                .map(|n| Some(n.to_string()))
+                .collect();
             if out.is_empty() {
                 out.push(Some(ns.to_string()));
             }
             out
         }
     }
+}
+
+/// The namespaces `-n a,b` names, each once, in the order given.
+pub fn namespace_list(ns: &str) -> Vec<&str> {
+    let mut out: Vec<&str> = Vec::new();
+    for n in ns.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+        if !out.contains(&n) {
+            out.push(n);
+        }
+    }
+    out
 }
 
 /// Where pods are listed, for messages: "namespace a", "namespaces a, b", "all namespaces".

@@ -24,6 +24,7 @@ mod select;
 mod stream;
 
 pub use follow::follow;
+pub use list::namespace_list;
 pub use once::{failure_message, print_once};
 pub use select::{
     container_status, is_native, natural_cmp, order_pods, plan, role, selected_containers,
