@@ -1,6 +1,8 @@
 //! Shell completion: the scripts clap_complete writes, and kubectl's plugin completion through
 //! `scripts/kubectl_complete-flink` (cobra's `__complete` format).
 
+mod common;
+
 use std::process::Command;
 
 const PLUGIN: &str = env!("CARGO_BIN_EXE_kubectl-flink");
@@ -47,4 +49,173 @@ fn kubectl_plugin_completion_answers_in_cobra_format() {
         script.contains("kubectl-flink __complete \"$@\""),
         "{script}"
     );
+}
+
+mod live {
+    //! Names looked up on the real test cluster (scripts/test-cluster.sh): deployments of every
+    //! kind `doctor NAME` knows in the namespace the words name, namespaces for `-n`, contexts for
+    //! `--context`. Without the harness these tests FAIL when `CI` is set and print a loud
+    //! SKIPPED message otherwise.
+
+    use super::common::{env_path, no_cluster, repo};
+    use std::path::{Path, PathBuf};
+    use std::process::Command;
+
+    const NAMESPACE: &str = "completion-e2e";
+
+    struct Harness {
+        admin: PathBuf,
+        kubectl: PathBuf,
+    }
+
+    fn harness(test: &str) -> Option<Harness> {
+        let found = (|| {
+            env_path("KUBE_HARNESS_DIR").ok_or("KUBE_HARNESS_DIR is not set")?;
+            let need = |n: &str| {
+                env_path(n)
+                    .filter(|p| p.exists())
+                    .ok_or(format!("{n} is not set or missing"))
+            };
+            Ok::<_, String>(Harness {
+                admin: need("KUBECONFIG")?,
+                kubectl: need("KUBE_HARNESS_KUBECTL")?,
+            })
+        })();
+        match found {
+            Ok(h) => Some(h),
+            Err(why) => {
+                no_cluster("completion", test, &why);
+                None
+            }
+        }
+    }
+
+    /// A FlinkDeployment, a FlinkCluster and a plain native JobManager Deployment, taken from the
+    /// healthy scenarios and moved into one namespace of this test's own, seeded with `--reset`.
+    fn seed() {
+        let dir =
+            std::env::temp_dir().join(format!("kubectl-flink-completion-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let scenario = |path: &str, namespace: &str| {
+            let text = std::fs::read_to_string(repo().join("tests/scenarios").join(path)).unwrap();
+            // The first object only (a native cluster's file goes on with its pods).
+            let first = text.split("\n---").next().unwrap().to_string();
+            first.replace(namespace, NAMESPACE)
+        };
+        let objects = [
+            format!("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: {NAMESPACE}\n"),
+            scenario(
+                "healthy-application/flinkdeployment.yaml",
+                "scn-healthy-app",
+            ),
+            scenario(
+                "mode-flinkcluster-healthy/flinkcluster.yaml",
+                "scn-mode-flinkcluster-healthy",
+            ),
+            scenario(
+                "mode-native-healthy/jobmanager.yaml",
+                "scn-mode-native-healthy",
+            ),
+        ];
+        std::fs::write(dir.join("objects.yaml"), objects.join("\n---\n")).unwrap();
+        let out = Command::new(repo().join("scripts/test-cluster.sh"))
+            .args(["seed", "--reset"])
+            .arg(&dir)
+            .output()
+            .expect("run the seeder");
+        assert!(
+            out.status.success(),
+            "seeding failed:\n{}{}",
+            String::from_utf8_lossy(&out.stderr),
+            String::from_utf8_lossy(&out.stdout)
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    fn complete(kubeconfig: &Path, words: &[&str]) -> Vec<String> {
+        let out = Command::new(super::PLUGIN)
+            .arg("__complete")
+            .arg("--kubeconfig")
+            .arg(kubeconfig)
+            .args(words)
+            .output()
+            .expect("run kubectl-flink");
+        assert_eq!(out.status.code(), Some(0));
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+        assert_eq!(lines.pop().as_deref(), Some(":4"), "{text}");
+        lines
+    }
+
+    #[test]
+    fn names_namespaces_and_contexts_come_from_the_cluster_and_kubeconfig() {
+        let Some(h) = harness("names_namespaces_and_contexts_come_from_the_cluster_and_kubeconfig")
+        else {
+            return;
+        };
+        seed();
+        let names = complete(&h.admin, &["doctor", "-n", NAMESPACE, ""]);
+        assert_eq!(
+            names,
+            vec![
+                "clicks\tFlinkDeployment",
+                "pageviews\tJobManager Deployment",
+                "topspeed\tFlinkCluster",
+            ],
+            "every kind doctor NAME knows, sorted"
+        );
+        assert_eq!(
+            complete(&h.admin, &["logs", "--namespace", NAMESPACE, "-f", "to"]),
+            vec!["topspeed\tFlinkCluster"]
+        );
+        assert!(
+            complete(&h.admin, &["doctor", "-n", NAMESPACE, "clicks", ""]).is_empty(),
+            "one name only"
+        );
+        assert!(
+            complete(&h.admin, &["can-i", "-n", "kube-system", ""]).is_empty(),
+            "nothing of Flink there"
+        );
+        let across = complete(&h.admin, &["doctor", "-A", "cli"]);
+        assert!(
+            across.contains(&"clicks\tFlinkDeployment".to_string()),
+            "{across:?}"
+        );
+
+        assert_eq!(
+            complete(&h.admin, &["doctor", "-n", "completion-"]),
+            vec![NAMESPACE]
+        );
+
+        let current = Command::new(&h.kubectl)
+            .arg("--kubeconfig")
+            .arg(&h.admin)
+            .args(["config", "current-context"])
+            .output()
+            .expect("kubectl config current-context");
+        let current = String::from_utf8_lossy(&current.stdout).trim().to_string();
+        assert!(
+            complete(&h.admin, &["--context", ""]).contains(&current),
+            "the kubeconfig's contexts include {current}"
+        );
+    }
+
+    #[test]
+    fn an_unreachable_server_offers_nothing() {
+        let dir = std::env::temp_dir().join(format!(
+            "kubectl-flink-completion-down-{}",
+            std::process::id()
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        let kubeconfig = dir.join("config");
+        std::fs::write(
+            &kubeconfig,
+            "apiVersion: v1\nkind: Config\nclusters:\n- name: down\n  cluster:\n    server: https://127.0.0.1:1\ncontexts:\n- name: down\n  context:\n    cluster: down\n    user: nobody\n    namespace: default\ncurrent-context: down\nusers:\n- name: nobody\n  user:\n    token: x\n",
+        )
+        .unwrap();
+        assert!(complete(&kubeconfig, &["doctor", ""]).is_empty());
+        assert!(complete(&kubeconfig, &["doctor", "-n", ""]).is_empty());
+        assert_eq!(complete(&kubeconfig, &["--context", ""]), vec!["down"]);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

@@ -126,6 +126,27 @@ pub async fn connect(args: &ConnectOptions) -> Result<Cluster, Error> {
     })
 }
 
+/// A list of names in the kubeconfig.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KubeconfigNames {
+    Contexts,
+    Clusters,
+    Users,
+}
+
+/// The names of the kubeconfig the flags point at, for the shell completion of `--context`,
+/// `--cluster` and `--user`; empty when it cannot be read.
+pub fn kubeconfig_names(args: &ConnectOptions, which: KubeconfigNames) -> Vec<String> {
+    let Ok(k) = read_kubeconfig(args) else {
+        return Vec::new();
+    };
+    match which {
+        KubeconfigNames::Contexts => k.contexts.into_iter().map(|c| c.name).collect(),
+        KubeconfigNames::Clusters => k.clusters.into_iter().map(|c| c.name).collect(),
+        KubeconfigNames::Users => k.auth_infos.into_iter().map(|u| u.name).collect(),
+    }
+}
+
 /// `--kubeconfig`, else `$KUBECONFIG` (several files, merged as kubectl merges them), else
 /// `~/.kube/config`.
 fn read_kubeconfig(args: &ConnectOptions) -> Result<Kubeconfig, Error> {

@@ -332,17 +332,81 @@ pub async fn check_service_account(
 /// The namespaces where a Flink deployment named `name` exists, for `doctor NAME` when it is not
 /// where it looked: one list across all namespaces of each kind doctor reads, narrowed by the API
 /// server to that name (FlinkDeployments, FlinkSessionJobs, Lyft's FlinkApplications and the
-/// GCP/Spotify operator's FlinkClusters by `metadata.name`, JobManager Deployments of plain native and standalone clusters by
-/// `app=NAME,component=jobmanager`). `None` when none of them could be listed (forbidden,
-/// failed): then nothing can be said about elsewhere.
+/// GCP/Spotify operator's FlinkClusters by `metadata.name`, JobManager Deployments of plain native
+/// and standalone clusters by `app=NAME,component=jobmanager`). `None` when none of them could be
+/// listed (forbidden, failed): then nothing can be said about elsewhere.
 pub async fn namespaces_named(c: &Client, name: &str) -> Option<Vec<String>> {
     let by_name = ListParams::default()
         .fields(&format!("metadata.name={name}"))
         .limit(100);
+    let by_label = ListParams::default()
+        .labels(&format!("app={name},component=jobmanager"))
+        .limit(100);
+    let lists = named(c, None, &by_name, &by_label).await;
+    let answered = lists.iter().any(Option::is_some);
+    let mut out: Vec<String> = lists
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|(_, namespace, _)| namespace)
+        .collect();
+    out.sort();
+    out.dedup();
+    answered.then_some(out)
+}
+
+/// The Flink deployments in `namespace` (every namespace when None), each name once with the
+/// kind it was found as, sorted: for the shell completion of NAME. The same kinds `doctor NAME`
+/// knows; a kind that cannot be listed adds nothing.
+pub async fn flink_names(c: &Client, namespace: Option<&str>) -> Vec<(String, &'static str)> {
+    let every = ListParams::default().limit(500);
+    let jobmanagers = ListParams::default()
+        .labels("component=jobmanager,app")
+        .limit(500);
+    let mut out: Vec<(String, &'static str)> = named(c, namespace, &every, &jobmanagers)
+        .await
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|(name, _, kind)| (name, kind))
+        .collect();
+    out.sort();
+    out.dedup_by(|a, b| a.0 == b.0);
+    out
+}
+
+/// The namespaces' names, for the shell completion of `-n`; empty when they cannot be listed.
+pub async fn namespace_names(c: &Client) -> Vec<String> {
+    Api::<Namespace>::all(c.clone())
+        .list_metadata(&ListParams::default().limit(500))
+        .await
+        .map(|list| {
+            list.items
+                .into_iter()
+                .filter_map(|n| n.metadata.name)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// One list of each kind a Flink deployment is named by, in `namespace` (all when None):
+/// FlinkDeployments, FlinkSessionJobs, FlinkApplications and FlinkClusters with `by_name`, the
+/// JobManager Deployments of plain native and standalone clusters with `jobmanagers` (their
+/// deployment's name is the Deployment's `app` label). Each item is (name, namespace, kind);
+/// `None` for a list that failed.
+async fn named(
+    c: &Client,
+    namespace: Option<&str>,
+    by_name: &ListParams,
+    jobmanagers: &ListParams,
+) -> [Option<Vec<(String, Option<String>, &'static str)>>; 5] {
     let dynamic = |group: &str, version: &str, kind: &str, plural: &str| {
         let ar =
             ApiResource::from_gvk_with_plural(&GroupVersionKind::gvk(group, version, kind), plural);
-        Api::<DynamicObject>::all_with(c.clone(), &ar)
+        match namespace {
+            Some(ns) => Api::<DynamicObject>::namespaced_with(c.clone(), ns, &ar),
+            None => Api::<DynamicObject>::all_with(c.clone(), &ar),
+        }
     };
     let fds = dynamic(GROUP, VERSION, "FlinkDeployment", "flinkdeployments");
     let sjs = dynamic(GROUP, VERSION, "FlinkSessionJob", "flinksessionjobs");
@@ -358,38 +422,41 @@ pub async fn namespaces_named(c: &Client, name: &str) -> Option<Vec<String>> {
         "FlinkCluster",
         "flinkclusters",
     );
-    let jobmanagers: Api<Deployment> = Api::all(c.clone());
-    let by_label = ListParams::default()
-        .labels(&format!("app={name},component=jobmanager"))
-        .limit(100);
+    let deployments: Api<Deployment> = match namespace {
+        Some(ns) => Api::namespaced(c.clone(), ns),
+        None => Api::all(c.clone()),
+    };
     let (fds, sjs, apps, fcs, jms) = futures::join!(
-        fds.list_metadata(&by_name),
-        sjs.list_metadata(&by_name),
-        apps.list_metadata(&by_name),
-        clusters.list_metadata(&by_name),
-        jobmanagers.list_metadata(&by_label),
+        fds.list_metadata(by_name),
+        sjs.list_metadata(by_name),
+        apps.list_metadata(by_name),
+        clusters.list_metadata(by_name),
+        deployments.list_metadata(jobmanagers),
     );
-    fn namespaces<K: Clone>(
+    fn items<K: Clone>(
         list: kube::Result<kube::core::ObjectList<kube::core::PartialObjectMeta<K>>>,
-    ) -> Option<Vec<String>> {
+        kind: &'static str,
+        name: impl Fn(kube::core::ObjectMeta) -> Option<String>,
+    ) -> Option<Vec<(String, Option<String>, &'static str)>> {
         let list = list.ok()?;
         Some(
             list.items
                 .into_iter()
-                .filter_map(|o| o.metadata.namespace)
+                .filter_map(|o| {
+                    let namespace = o.metadata.namespace.clone();
+                    name(o.metadata).map(|n| (n, namespace, kind))
+                })
                 .collect(),
         )
     }
-    let lists = [
-        namespaces(fds),
-        namespaces(sjs),
-        namespaces(apps),
-        namespaces(fcs),
-        namespaces(jms),
-    ];
-    let answered = lists.iter().any(Option::is_some);
-    let mut out: Vec<String> = lists.into_iter().flatten().flatten().collect();
-    out.sort();
-    out.dedup();
-    answered.then_some(out)
+    let own_name = |m: kube::core::ObjectMeta| m.name;
+    [
+        items(fds, "FlinkDeployment", own_name),
+        items(sjs, "FlinkSessionJob", own_name),
+        items(apps, "FlinkApplication", own_name),
+        items(fcs, "FlinkCluster", own_name),
+        items(jms, "JobManager Deployment", |m| {
+            m.labels.and_then(|mut l| l.remove("app"))
+        }),
+    ]
 }

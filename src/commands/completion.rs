@@ -5,7 +5,10 @@
 //! __complete ARGS...`; the answer is cobra's format: one candidate a line (`value<TAB>help`),
 //! then `:DIRECTIVE`.
 
-use clap::{Arg, Command};
+use crate::cli::KubeArgs;
+use crate::cluster::client::{kubeconfig_names, ConnectOptions, KubeconfigNames};
+use crate::cluster::lookup;
+use clap::{Arg, Command, FromArgMatches};
 use std::io::Write;
 
 /// cobra's ShellCompDirectiveDefault: let the shell complete file names.
@@ -37,9 +40,32 @@ pub fn run(args: &CompletionArgs, command: &mut Command) -> Result<i32, crate::e
     Ok(0)
 }
 
+/// What the candidates for a word need from outside the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lookup {
+    /// The namespaces, from the API server.
+    Namespaces,
+    /// The Flink deployments in the namespace the words name, from the API server.
+    Deployments,
+    /// Names in the kubeconfig.
+    Kubeconfig(KubeconfigNames),
+}
+
+/// The candidates for the word being typed, the directive for the shell, and what is still to be
+/// looked up (then `candidates` is empty).
+#[derive(Debug)]
+pub struct Answer {
+    pub candidates: Vec<String>,
+    pub directive: u32,
+    pub lookup: Option<Lookup>,
+}
+
+/// The commands whose first positional argument names a Flink deployment.
+const TAKE_A_DEPLOYMENT: [&str; 3] = ["doctor", "logs", "can-i"];
+
 /// kubectl's plugin completion: the candidates for the last of `words` (the word being typed,
 /// possibly empty) after the words before it, and the directive.
-pub fn answer(command: &Command, words: &[String]) -> (Vec<String>, u32) {
+pub fn answer(command: &Command, words: &[String]) -> Answer {
     let (typed, before) = match words.split_last() {
         Some((last, rest)) => (last.as_str(), rest),
         None => ("", &[][..]),
@@ -48,16 +74,33 @@ pub fn answer(command: &Command, words: &[String]) -> (Vec<String>, u32) {
         .iter()
         .find_map(|w| command.get_subcommands().find(|s| s.get_name() == w));
     let scope = sub.unwrap_or(command);
+    let done = |candidates: Vec<String>, directive: u32| Answer {
+        candidates,
+        directive,
+        lookup: None,
+    };
+    let look_up = |lookup: Lookup| Answer {
+        candidates: Vec::new(),
+        directive: NO_FILES,
+        lookup: Some(lookup),
+    };
     // The value of the flag just before: its possible values, or files for a path.
     if let Some(prev) = before.last().filter(|w| w.starts_with('-')) {
         if let Some(arg) = find_flag(scope, command, prev).filter(|a| takes_value(a)) {
+            match arg.get_id().as_str() {
+                "namespace" => return look_up(Lookup::Namespaces),
+                "context" => return look_up(Lookup::Kubeconfig(KubeconfigNames::Contexts)),
+                "cluster" => return look_up(Lookup::Kubeconfig(KubeconfigNames::Clusters)),
+                "user" => return look_up(Lookup::Kubeconfig(KubeconfigNames::Users)),
+                _ => {}
+            }
             let values: Vec<String> = arg
                 .get_possible_values()
                 .iter()
                 .filter(|v| !v.is_hide_set() && v.get_name().starts_with(typed))
                 .map(|v| line(v.get_name(), v.get_help().map(|h| h.to_string())))
                 .collect();
-            return (values, if wants_path(arg) { FILES } else { NO_FILES });
+            return done(values, if wants_path(arg) { FILES } else { NO_FILES });
         }
     }
     if typed.starts_with('-') {
@@ -76,31 +119,132 @@ pub fn answer(command: &Command, words: &[String]) -> (Vec<String>, u32) {
             .filter(|(l, _)| l.starts_with(typed))
             .map(|(l, a)| line(&l, a.get_help().map(|h| h.to_string())))
             .collect();
-        return (flags, NO_FILES);
+        return done(flags, NO_FILES);
     }
-    if sub.is_none() {
+    let Some(sub) = sub else {
         let names = command
             .get_subcommands()
             .filter(|s| !s.is_hide_set() && s.get_name().starts_with(typed))
             .map(|s| line(s.get_name(), s.get_about().map(|h| h.to_string())))
             .collect();
-        return (names, NO_FILES);
+        return done(names, NO_FILES);
+    };
+    let first_positional = positionals(sub, command, before) == 0;
+    if first_positional && TAKE_A_DEPLOYMENT.contains(&sub.get_name()) {
+        return look_up(Lookup::Deployments);
+    }
+    if first_positional && sub.get_name() == "explain" {
+        let ids = super::explain::ids()
+            .into_iter()
+            .filter(|(id, _)| id.starts_with(typed))
+            .map(|(id, about)| line(&id, Some(about)))
+            .collect();
+        return done(ids, NO_FILES);
     }
     // A positional argument: files where the command reads one.
     let wants_file = scope
         .get_positionals()
         .any(|a| wants_path(a) || a.get_id() == "file");
-    (Vec::new(), if wants_file { FILES } else { NO_FILES })
+    done(Vec::new(), if wants_file { FILES } else { NO_FILES })
 }
 
-/// Prints the answer as cobra does (a closed pipe is not an error).
+/// How many positional words follow the command `sub` in `before` (flags and their values left
+/// out).
+fn positionals(sub: &Command, root: &Command, before: &[String]) -> usize {
+    let mut words = before
+        .iter()
+        .skip_while(|w| w.as_str() != sub.get_name())
+        .skip(1);
+    let mut count = 0;
+    while let Some(w) = words.next() {
+        if w == "--" {
+            return count + words.count();
+        }
+        if w.starts_with('-') && w.len() > 1 {
+            let value_follows =
+                !w.contains('=') && find_flag(sub, root, w).is_some_and(takes_value);
+            if value_follows {
+                words.next();
+            }
+        } else {
+            count += 1;
+        }
+    }
+    count
+}
+
+/// Prints the answer as cobra does (a closed pipe is not an error), after looking up what it
+/// needs: names from the API server (with the connection flags among the words, each request
+/// bounded by 5 s unless `--request-timeout` says otherwise) or from the kubeconfig. A failed
+/// lookup offers nothing, as kubectl's completion does.
 pub fn print(command: &Command, words: &[String]) -> i32 {
-    let (candidates, directive) = answer(command, words);
-    let mut text: String = candidates.iter().map(|c| format!("{c}\n")).collect();
-    text.push_str(&format!(":{directive}\n"));
+    let mut answer = answer(command, words);
+    if let Some(lookup) = answer.lookup {
+        let typed = words.last().map_or("", String::as_str);
+        answer.candidates = look_up(command, words, lookup)
+            .into_iter()
+            .filter(|(name, _)| name.starts_with(typed))
+            .map(|(name, about)| line(&name, about))
+            .collect();
+    }
+    let mut text: String = answer.candidates.iter().map(|c| format!("{c}\n")).collect();
+    text.push_str(&format!(":{}\n", answer.directive));
     let mut out = std::io::stdout().lock();
     let _ = out.write_all(text.as_bytes()).and_then(|_| out.flush());
     0
+}
+
+/// The names `lookup` asks for, each with what it is.
+fn look_up(command: &Command, words: &[String], lookup: Lookup) -> Vec<(String, Option<String>)> {
+    let mut options = ConnectOptions::from(&connection_flags(command, words));
+    if options.request_timeout.is_empty()
+        || !words.iter().any(|w| w.starts_with("--request-timeout"))
+    {
+        options.request_timeout = "5s".to_string();
+    }
+    if let Lookup::Kubeconfig(which) = lookup {
+        return kubeconfig_names(&options, which)
+            .into_iter()
+            .map(|n| (n, None))
+            .collect();
+    }
+    let Ok(runtime) = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    else {
+        return Vec::new();
+    };
+    runtime.block_on(async {
+        let Ok(cluster) = crate::cluster::client::connect(&options).await else {
+            return Vec::new();
+        };
+        match lookup {
+            Lookup::Namespaces => lookup::namespace_names(&cluster.client)
+                .await
+                .into_iter()
+                .map(|n| (n, None))
+                .collect(),
+            _ => lookup::flink_names(&cluster.client, cluster.namespace.as_deref())
+                .await
+                .into_iter()
+                .map(|(n, kind)| (n, Some(kind.to_string())))
+                .collect(),
+        }
+    })
+}
+
+/// kubectl's connection flags among the words (the word being typed left out), as clap reads
+/// them; the defaults where the words are not a whole command yet.
+fn connection_flags(command: &Command, words: &[String]) -> KubeArgs {
+    let before = words.split_last().map_or(&[][..], |(_, rest)| rest);
+    let args = std::iter::once("kubectl-flink").chain(before.iter().map(String::as_str));
+    command
+        .clone()
+        .ignore_errors(true)
+        .try_get_matches_from(args)
+        .ok()
+        .and_then(|m| KubeArgs::from_arg_matches(&m).ok())
+        .unwrap_or_default()
 }
 
 fn line(value: &str, help: Option<String>) -> String {
@@ -144,6 +288,11 @@ mod tests {
     use super::*;
 
     fn ask(words: &[&str]) -> (Vec<String>, u32) {
+        let a = full(words);
+        (a.candidates, a.directive)
+    }
+
+    fn full(words: &[&str]) -> Answer {
         let words: Vec<String> = words.iter().map(|w| w.to_string()).collect();
         answer(&crate::cli::command(), &words)
     }
@@ -185,5 +334,76 @@ mod tests {
         assert!(!values(&c).contains(&"--namespace"), "{c:?}");
         let (c, _) = ask(&["explain", "--"]);
         assert!(!values(&c).contains(&"--output"), "{c:?}");
+    }
+
+    #[test]
+    fn names_are_looked_up_where_a_deployment_namespace_or_context_is_typed() {
+        assert_eq!(full(&["doctor", ""]).lookup, Some(Lookup::Deployments));
+        assert_eq!(
+            full(&["logs", "-n", "analytics", "or"]).lookup,
+            Some(Lookup::Deployments)
+        );
+        assert_eq!(
+            full(&["can-i", "--for", "operator", ""]).lookup,
+            Some(Lookup::Deployments)
+        );
+        // A name is given already, or the command names none.
+        assert_eq!(full(&["doctor", "orders", ""]).lookup, None);
+        assert_eq!(
+            full(&["doctor", "-n", "x", "orders", "--fail-on", "critical", ""]).lookup,
+            None
+        );
+        assert_eq!(full(&["lint", ""]).lookup, None);
+        assert_eq!(full(&["doctor", "-n", ""]).lookup, Some(Lookup::Namespaces));
+        assert_eq!(
+            full(&["logs", "--namespace", "a"]).lookup,
+            Some(Lookup::Namespaces)
+        );
+        assert_eq!(
+            full(&["doctor", "--context", ""]).lookup,
+            Some(Lookup::Kubeconfig(KubeconfigNames::Contexts))
+        );
+        assert_eq!(
+            full(&["--user", ""]).lookup,
+            Some(Lookup::Kubeconfig(KubeconfigNames::Users))
+        );
+        // A flag's value is not the positional: `-o json` then NAME.
+        assert_eq!(
+            full(&["doctor", "-o", "json", ""]).lookup,
+            Some(Lookup::Deployments)
+        );
+    }
+
+    #[test]
+    fn explain_completes_rule_ids_names_and_categories_offline() {
+        let (c, d) = ask(&["explain", "FLK10"]);
+        assert!(values(&c).contains(&"FLK103"), "{c:?}");
+        assert!(values(&c).iter().all(|v| v.starts_with("FLK10")), "{c:?}");
+        assert_eq!(d, NO_FILES);
+        let (c, _) = ask(&["explain", "rbac_"]);
+        assert!(values(&c).contains(&"rbac_forbidden"), "{c:?}");
+        assert!(full(&["explain", "FLK103", ""]).candidates.is_empty());
+    }
+
+    #[test]
+    fn connection_flags_are_read_from_the_words() {
+        let words: Vec<String> = [
+            "doctor",
+            "--context",
+            "lab",
+            "-n",
+            "analytics",
+            "--as",
+            "bob",
+            "",
+        ]
+        .iter()
+        .map(|w| w.to_string())
+        .collect();
+        let k = connection_flags(&crate::cli::command(), &words);
+        assert_eq!(k.context.as_deref(), Some("lab"));
+        assert_eq!(k.namespace.as_deref(), Some("analytics"));
+        assert_eq!(k.as_user.as_deref(), Some("bob"));
+        assert!(!k.all_namespaces);
     }
 }

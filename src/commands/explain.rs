@@ -213,22 +213,45 @@ fn suggestions(id: &str) -> Vec<String> {
     if needle.len() < 3 {
         return Vec::new();
     }
-    let mut out: Vec<String> = metas()
+    let mut out: Vec<String> = ids()
         .into_iter()
-        .flat_map(|(m, _, _)| [m.id.to_string(), m.name.to_string()])
-        .chain(Category::ALL.iter().map(|c| c.id().to_string()))
-        .chain(signatures::all().iter().map(|s| s.id.to_string()))
+        .map(|(id, _)| id)
+        .filter(|candidate| candidate.to_ascii_lowercase().contains(&needle))
+        .collect();
+    out.truncate(6);
+    out
+}
+
+/// Everything `explain` knows, each once with a short description: rules and lint checks (by id
+/// and by name), categories, signatures and readings, in the order of the registries (rules,
+/// checks and categories before the many signatures). For suggestions and shell completion.
+pub fn ids() -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = metas()
+        .into_iter()
+        .flat_map(|(m, _, _)| {
+            [
+                (m.id.to_string(), m.summary.to_string()),
+                (m.name.to_string(), format!("{} ({})", m.summary, m.id)),
+            ]
+        })
+        .chain(
+            Category::ALL
+                .iter()
+                .map(|c| (c.id().to_string(), c.meaning().to_string())),
+        )
+        .chain(
+            signatures::all()
+                .iter()
+                .map(|s| (s.id.to_string(), s.category.id().to_string())),
+        )
         .chain(
             signatures::described::READINGS
                 .iter()
-                .map(|r| r.id.to_string()),
+                .map(|r| (r.id.to_string(), String::new())),
         )
-        .filter(|candidate| candidate.to_ascii_lowercase().contains(&needle))
         .collect();
-    // Rules, checks and categories before the many signatures; the order of the registries.
     let mut seen = std::collections::HashSet::new();
-    out.retain(|c| seen.insert(c.clone()));
-    out.truncate(6);
+    out.retain(|(id, _)| seen.insert(id.clone()));
     out
 }
 
