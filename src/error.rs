@@ -10,13 +10,16 @@ pub const EXIT_INCOMPLETE: i32 = 3;
 /// NAME` found none of that name: nothing was diagnosed, which is not the same as healthy (0).
 pub const EXIT_NOTHING_FOUND: i32 = 4;
 
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// Bad flags or bad input: a missing bundle, invalid YAML, an unknown context (exit 2).
+    #[error("{0}")]
     Input(String),
     /// The diagnosis could not be made: cluster unreachable, everything forbidden (exit 3).
+    #[error("{0}")]
     Incomplete(String),
     /// `doctor NAME`: no Flink deployment of that name where it looked (exit 4).
+    #[error("{0}")]
     NotFound(String),
 }
 
@@ -35,16 +38,6 @@ impl Error {
         Error::Incomplete(format!("{action}: {}", one_line(&e.to_string())))
     }
 }
-
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Error::Input(m) | Error::Incomplete(m) | Error::NotFound(m) => f.write_str(m),
-        }
-    }
-}
-
-impl std::error::Error for Error {}
 
 impl From<crate::snapshot::bundle::BundleError> for Error {
     fn from(e: crate::snapshot::bundle::BundleError) -> Self {

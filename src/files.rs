@@ -123,11 +123,16 @@ pub fn is_regular(path: &Path) -> bool {
 /// about 10 levels deep), far below what makes a parser slow (40,000 levels took 37 s).
 pub const MAX_NESTING: usize = 256;
 
-/// `Err("nested deeper than 256 levels")` for text nested deeper than `MAX_NESTING`: what every
-/// reader of YAML or JSON checks before parsing.
-pub fn check_nesting(text: &str) -> Result<(), String> {
+/// Text nested deeper than `MAX_NESTING`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("nested deeper than {MAX_NESTING} levels")]
+pub struct TooDeep;
+
+/// `Err(TooDeep)` for text nested deeper than `MAX_NESTING`: what every reader of YAML or JSON
+/// checks before parsing.
+pub fn check_nesting(text: &str) -> Result<(), TooDeep> {
     if nests_deeper_than(text, MAX_NESTING) {
-        Err(format!("nested deeper than {MAX_NESTING} levels"))
+        Err(TooDeep)
     } else {
         Ok(())
     }

@@ -51,21 +51,33 @@ pub enum Subject {
     },
 }
 
+/// What `--as` / `--as-group` accept, for their errors.
+const AS_ACCEPTED: &str =
+    "use --as=system:serviceaccount:NAMESPACE:NAME for a ServiceAccount, or --as=USER for a user";
+
+/// Why `--as` / `--as-group` name no subject.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AsError {
+    #[error("--as is empty: {AS_ACCEPTED}")]
+    Empty,
+    #[error("--as \"{0}\" contains whitespace: {AS_ACCEPTED}")]
+    Whitespace(String),
+    #[error("--as \"{0}\" is not a valid ServiceAccount: {AS_ACCEPTED}")]
+    NotAServiceAccount(String),
+    #[error("--as-group cannot be combined with a ServiceAccount (its groups are fixed): drop --as-group, or {AS_ACCEPTED}")]
+    GroupWithServiceAccount,
+}
+
 impl Subject {
     /// A subject from kubectl's `--as` / `--as-group`: `system:serviceaccount:NS:NAME` is a
     /// ServiceAccount, anything else that looks like a user name is a user.
-    pub fn parse_as(text: &str, groups: &[String]) -> Result<Subject, String> {
-        const ACCEPTED: &str =
-            "use --as=system:serviceaccount:NAMESPACE:NAME for a ServiceAccount, or --as=USER for a user";
+    pub fn parse_as(text: &str, groups: &[String]) -> Result<Subject, AsError> {
         let t = text.trim();
         if t.is_empty() {
-            return Err(format!("--as is empty: {ACCEPTED}"));
+            return Err(AsError::Empty);
         }
         if t != text || t.chars().any(|c| c.is_whitespace() || c.is_control()) {
-            return Err(format!(
-                "--as \"{}\" contains whitespace: {ACCEPTED}",
-                text.escape_debug()
-            ));
+            return Err(AsError::Whitespace(text.escape_debug().to_string()));
         }
         if let Some(rest) = t.strip_prefix("system:serviceaccount:") {
             let parts: Vec<&str> = rest.split(':').collect();
@@ -81,24 +93,18 @@ impl Subject {
             return match parts.as_slice() {
                 [ns, name] if valid(ns) && valid(name) => {
                     if !groups.is_empty() {
-                        return Err(format!(
-                            "--as-group cannot be combined with a ServiceAccount (its groups are fixed): drop --as-group, or {ACCEPTED}"
-                        ));
+                        return Err(AsError::GroupWithServiceAccount);
                     }
                     Ok(Subject::ServiceAccount {
                         namespace: ns.to_string(),
                         name: name.to_string(),
                     })
                 }
-                _ => Err(format!(
-                    "--as \"{t}\" is not a valid ServiceAccount: {ACCEPTED}"
-                )),
+                _ => Err(AsError::NotAServiceAccount(t.to_string())),
             };
         }
         if t.starts_with("system:serviceaccount") || t.starts_with("system:serviceaccounts") {
-            return Err(format!(
-                "--as \"{t}\" is not a valid ServiceAccount: {ACCEPTED}"
-            ));
+            return Err(AsError::NotAServiceAccount(t.to_string()));
         }
         Ok(Subject::User {
             name: t.to_string(),
@@ -988,14 +994,15 @@ mod tests {
             "system:serviceaccount:Flink:x",
             "system:serviceaccounts:flink-lab",
         ] {
-            let e = Subject::parse_as(bad, &[]).unwrap_err();
+            let e = Subject::parse_as(bad, &[]).unwrap_err().to_string();
             assert!(
                 e.contains("--as=system:serviceaccount:NAMESPACE:NAME") && e.contains("--as=USER"),
                 "{bad}: {e}"
             );
         }
         let e = Subject::parse_as("system:serviceaccount:a:b", &["g".to_string()]).unwrap_err();
-        assert!(e.contains("--as-group"), "{e}");
+        assert_eq!(e, AsError::GroupWithServiceAccount);
+        assert!(e.to_string().contains("--as-group"), "{e}");
     }
 
     #[test]

@@ -187,8 +187,13 @@ pub(crate) fn flink_resource(kind: &str, plural: &str) -> ApiResource {
     ApiResource::from_gvk_with_plural(&GroupVersionKind::gvk(GROUP, VERSION, kind), plural)
 }
 
+/// Why a read failed: a gap in what could be read (forbidden, not installed, timed out), or a
+/// cluster that cannot be reached at all.
+#[derive(Debug, thiserror::Error)]
 pub(crate) enum Failure {
+    #[error("{} {}: {}", .0.verb, .0.resource, .0.message)]
     Gap(Gap),
+    #[error("{0}")]
     Unreachable(String),
 }
 

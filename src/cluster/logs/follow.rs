@@ -447,14 +447,12 @@ impl Follower {
         };
         if first_list {
             self.tracker.abort_all();
-            return ControlFlow::Break(Err(e.into_error()));
+            return ControlFlow::Break(Err(e.into()));
         }
         self.watch_failures += 1;
         if self.watch_failures == 1 {
-            self.notices.warn(format!(
-                "{}; still following what is open, retrying",
-                e.message()
-            ));
+            self.notices
+                .warn(format!("{e}; still following what is open, retrying"));
         }
         ControlFlow::Continue(())
     }

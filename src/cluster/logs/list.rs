@@ -19,24 +19,21 @@ use tokio::sync::Notify;
 
 const PAGE: u32 = 500;
 
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub(super) enum ListError {
     /// The cluster said no or could not be reached (exit 3).
+    #[error("{0}")]
     Incomplete(String),
     /// The request itself was wrong, e.g. an invalid selector (exit 2).
+    #[error("{0}")]
     Input(String),
 }
 
-impl ListError {
-    pub(super) fn into_error(self) -> Error {
-        match self {
+impl From<ListError> for Error {
+    fn from(e: ListError) -> Self {
+        match e {
             ListError::Incomplete(m) => Error::Incomplete(m),
             ListError::Input(m) => Error::Input(m),
-        }
-    }
-    pub(super) fn message(&self) -> &str {
-        match self {
-            ListError::Incomplete(m) | ListError::Input(m) => m,
         }
     }
 }
@@ -134,7 +131,7 @@ fn request_error(verb: &str, q: &Query, e: kube::Error) -> ListError {
         StreamError::Forbidden(m) => {
             ListError::Incomplete(format!("{verb} pods in {scope}: forbidden: {m}"))
         }
-        other => ListError::Incomplete(format!("{verb} pods in {scope}: {}", other.message())),
+        other => ListError::Incomplete(format!("{verb} pods in {scope}: {}", other)),
     }
 }
 

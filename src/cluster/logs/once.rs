@@ -1,7 +1,7 @@
 //! Without `-f`: read every selected container's log once and print them grouped per container,
 //! in the stable order.
 
-use super::list::{namespaces, nothing_matched, resolve, scopes_description, ListError};
+use super::list::{namespaces, nothing_matched, resolve, scopes_description};
 use super::select::{
     container_names, evicted, is_native, plan, pod_name, pod_namespace, selected_containers, Role,
     StreamSpec, EVICTED_HINT, PREVIOUS_HINT, TASKMANAGER_GONE_HINT,
@@ -40,7 +40,7 @@ pub async fn print_once(
     }
     let (target, pods) = resolve(&cluster.client, &namespaces, opts, notices)
         .await
-        .map_err(ListError::into_error)?;
+        .map_err(Error::from)?;
     if pods.is_empty() {
         return Err(nothing_matched(cluster, &namespaces, &target, opts.request_timeout).await);
     }
@@ -165,7 +165,7 @@ pub async fn print_once(
             if total == 1 { "" } else { "s" }
         );
         return Err(if cluster_side {
-            Error::Incomplete(format!("{what}: {}", failures[0].1.message()))
+            Error::Incomplete(format!("{what}: {}", failures[0].1))
         } else {
             Error::Input(format!("{what} (see the warnings above)"))
         });

@@ -166,30 +166,23 @@ impl ResumeFilter {
 }
 
 /// Why a log could not be read (or stopped).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum StreamError {
     /// 403: not allowed to read `pods/log`.
+    #[error("{0}")]
     Forbidden(String),
     /// 404: the pod is gone.
+    #[error("{0}")]
     Gone(String),
     /// 400 from the kubelet: no such instance (no previous one, not started, removed).
+    #[error("{0}")]
     Unavailable(String),
     /// The API server or the kubelet could not be reached, or the connection broke.
+    #[error("{0}")]
     Transport(String),
     /// Nobody reads the output any more (stdout closed).
+    #[error("output closed")]
     Closed,
-}
-
-impl StreamError {
-    pub(super) fn message(&self) -> &str {
-        match self {
-            StreamError::Forbidden(m)
-            | StreamError::Gone(m)
-            | StreamError::Unavailable(m)
-            | StreamError::Transport(m) => m,
-            StreamError::Closed => "output closed",
-        }
-    }
 }
 
 pub(super) fn classify(e: kube::Error) -> StreamError {

@@ -94,7 +94,9 @@ async fn run_checks(args: &CanIArgs, kube: &KubeArgs, output: &OutputArgs) -> Re
     // Everything that can be checked without a cluster first.
     let as_subject = match (&kube.as_user, component) {
         (_, Component::Me) => None,
-        (Some(a), _) => Some(Subject::parse_as(a, &kube.as_group).map_err(Error::Input)?),
+        (Some(a), _) => {
+            Some(Subject::parse_as(a, &kube.as_group).map_err(|e| Error::Input(e.to_string()))?)
+        }
         (None, _) if !kube.as_group.is_empty() => {
             return Err(Error::Input(
                 "--as-group needs --as: the groups of which user?".into(),

@@ -66,8 +66,13 @@ pub struct Line<'a> {
     pub container_color: Option<&'a str>,
 }
 
+/// Why a `--template` does not parse: the first problem, on one line.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct TemplateError(String);
+
 impl Template {
-    pub fn parse(text: &str) -> Result<Template, String> {
+    pub fn parse(text: &str) -> Result<Template, TemplateError> {
         let mut parts = Vec::new();
         let mut rest = text;
         let mut trim_next = false;
@@ -79,8 +84,9 @@ impl Template {
             let after = &rest[open + 2..];
             let trim_before = after.starts_with("- ") || after == "-" || after.starts_with("-\t");
             push_text(&mut parts, &rest[..open], trim_next, trim_before);
-            let close = find_close(after)
-                .ok_or_else(|| format!("unclosed action at {:?}", excerpt(&rest[open..])))?;
+            let close = find_close(after).ok_or_else(|| {
+                TemplateError(format!("unclosed action at {:?}", excerpt(&rest[open..])))
+            })?;
             let mut action = &after[..close];
             rest = &after[close + 2..];
             if trim_before {
@@ -168,10 +174,10 @@ fn excerpt(s: &str) -> String {
     s.chars().take(30).collect()
 }
 
-fn action_part(action: &str) -> Result<Part, String> {
+fn action_part(action: &str) -> Result<Part, TemplateError> {
     let words = split_words(action)?;
     match words.as_slice() {
-        [] => Err("empty action {{}}".into()),
+        [] => Err(TemplateError("empty action {{}}".into())),
         [one] => Ok(Part::Value(operand(one)?)),
         [f, rest @ ..] if f == "color" => match rest {
             [which, v] => {
@@ -179,38 +185,42 @@ fn action_part(action: &str) -> Result<Part, String> {
                     ".PodColor" => Paint::Pod,
                     ".ContainerColor" => Paint::Container,
                     other => {
-                        return Err(format!(
+                        return Err(TemplateError(format!(
                             "color takes .PodColor or .ContainerColor, not {other}"
-                        ))
+                        )))
                     }
                 };
                 Ok(Part::Color(paint, operand(v)?))
             }
-            _ => Err(format!(
+            _ => Err(TemplateError(format!(
                 "{{{{{action}}}}}: use {{{{color .PodColor .PodName}}}}"
-            )),
+            ))),
         },
         [f, map, key] if f == "index" => {
             let labels = match map.as_str() {
                 ".Labels" => true,
                 ".Annotations" => false,
-                other => return Err(format!("index takes .Labels or .Annotations, not {other}")),
+                other => {
+                    return Err(TemplateError(format!(
+                        "index takes .Labels or .Annotations, not {other}"
+                    )))
+                }
             };
             match operand(key)? {
                 Value::Text(key) => Ok(Part::Value(Value::Index { labels, key })),
-                _ => Err(format!(
+                _ => Err(TemplateError(format!(
                     "{{{{{action}}}}}: the key must be a quoted string, e.g. {{{{index .Labels \"app\"}}}}"
-                )),
+                ))),
             }
         }
-        [f, ..] => Err(format!(
+        [f, ..] => Err(TemplateError(format!(
             "{{{{{action}}}}}: {f} is not supported here (fields: .Message .PodName .ContainerName \
              .Namespace .NodeName; functions: color, index)"
-        )),
+        ))),
     }
 }
 
-fn operand(w: &str) -> Result<Value, String> {
+fn operand(w: &str) -> Result<Value, TemplateError> {
     if let Some(lit) = w.strip_prefix('"') {
         return Ok(Value::Text(unquote(lit)?));
     }
@@ -221,20 +231,22 @@ fn operand(w: &str) -> Result<Value, String> {
         ".PodName" => Field::PodName,
         ".ContainerName" => Field::ContainerName,
         ".Labels" | ".Annotations" => {
-            return Err(format!("{w} is a map: use {{{{index {w} \"key\"}}}}"))
+            return Err(TemplateError(format!(
+                "{w} is a map: use {{{{index {w} \"key\"}}}}"
+            )))
         }
         other => {
-            return Err(format!(
+            return Err(TemplateError(format!(
                 "{other} is not a field (fields: .Message .PodName .ContainerName .Namespace \
                  .NodeName, and index .Labels/.Annotations \"key\")"
-            ))
+            )))
         }
     };
     Ok(Value::Field(field))
 }
 
 /// The inside of a Go string literal (after the opening quote, up to and with the closing one).
-fn unquote(s: &str) -> Result<String, String> {
+fn unquote(s: &str) -> Result<String, TemplateError> {
     let mut out = String::new();
     let mut chars = s.chars();
     while let Some(c) = chars.next() {
@@ -243,7 +255,7 @@ fn unquote(s: &str) -> Result<String, String> {
                 return if chars.as_str().is_empty() {
                     Ok(out)
                 } else {
-                    Err(format!("text after the string \"{s}"))
+                    Err(TemplateError(format!("text after the string \"{s}")))
                 }
             }
             '\\' => match chars.next() {
@@ -252,17 +264,17 @@ fn unquote(s: &str) -> Result<String, String> {
                 Some('r') => out.push('\r'),
                 Some('\\') => out.push('\\'),
                 Some('"') => out.push('"'),
-                Some(o) => return Err(format!("unknown escape \\{o} in a string")),
+                Some(o) => return Err(TemplateError(format!("unknown escape \\{o} in a string"))),
                 None => break,
             },
             c => out.push(c),
         }
     }
-    Err(format!("unterminated string \"{s}"))
+    Err(TemplateError(format!("unterminated string \"{s}")))
 }
 
 /// Words of an action: whitespace-separated, a quoted string is one word (quotes kept).
-fn split_words(action: &str) -> Result<Vec<String>, String> {
+fn split_words(action: &str) -> Result<Vec<String>, TemplateError> {
     let mut words = Vec::new();
     let mut cur = String::new();
     let mut in_str = false;
@@ -290,15 +302,17 @@ fn split_words(action: &str) -> Result<Vec<String>, String> {
                 }
             }
             '|' | '(' | ')' | '$' => {
-                return Err(format!(
+                return Err(TemplateError(format!(
                     "{{{{{action}}}}}: pipelines, parentheses and variables are not supported"
-                ))
+                )))
             }
             c => cur.push(c),
         }
     }
     if in_str {
-        return Err(format!("unterminated string in {{{{{action}}}}}"));
+        return Err(TemplateError(format!(
+            "unterminated string in {{{{{action}}}}}"
+        )));
     }
     if !cur.is_empty() {
         words.push(cur);
@@ -381,7 +395,7 @@ mod tests {
             "{{\"open}}",
             "{{\"\\q\"}}",
         ] {
-            let e = Template::parse(bad).expect_err(bad);
+            let e = Template::parse(bad).expect_err(bad).to_string();
             assert!(!e.contains('\n') && !e.is_empty(), "{bad}: {e}");
         }
     }

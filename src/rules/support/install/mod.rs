@@ -650,12 +650,15 @@ pub fn tls_secret_name(s: &Snapshot, ns: &str) -> String {
 
 /// The serving certificate chain of the installation in `ns` (`tls.crt` of its TLS Secret), with
 /// the Secret's name: `None` when the Secret or its `tls.crt` is not in the snapshot.
-pub fn serving_chain(s: &Snapshot, ns: &str) -> Option<(String, Result<Vec<x509::Cert>, String>)> {
+pub fn serving_chain(
+    s: &Snapshot,
+    ns: &str,
+) -> Option<(String, Result<Vec<x509::Cert>, x509::CertError>)> {
     let name = tls_secret_name(s, ns);
     let bytes = secret_data(secret(s, ns, &name)?, "tls.crt")?;
     let parsed = x509::parse_pem(bytes).and_then(|c| {
         if c.is_empty() {
-            Err("tls.crt is empty".to_string())
+            Err(x509::CertError::Empty("tls.crt"))
         } else {
             Ok(c)
         }

@@ -32,22 +32,36 @@ pub struct Cert {
     pub common_name: Option<String>,
 }
 
+/// Why bytes did not give certificates.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CertError {
+    #[error("not PEM: {0}")]
+    NotPem(String),
+    #[error("not an X.509 certificate: {0}")]
+    NotX509(String),
+    #[error("no PEM certificate in it")]
+    NoCertificate,
+    /// A named field (`tls.crt`) holds nothing.
+    #[error("{0} is empty")]
+    Empty(&'static str),
+}
+
 /// Certificates in a PEM bundle (`tls.crt`, `ca.crt`, a webhook's `caBundle`), in order.
 /// An empty or blank input is `Ok(vec![])`; anything that is not PEM certificates is an error.
-pub fn parse_pem(bytes: &[u8]) -> Result<Vec<Cert>, String> {
+pub fn parse_pem(bytes: &[u8]) -> Result<Vec<Cert>, CertError> {
     if is_blank(bytes) {
         return Ok(Vec::new());
     }
     let mut out = Vec::new();
     for pem in x509_parser::pem::Pem::iter_from_buffer(bytes) {
-        let pem = pem.map_err(|e| format!("not PEM: {e}"))?;
+        let pem = pem.map_err(|e| CertError::NotPem(e.to_string()))?;
         if pem.label != "CERTIFICATE" {
             continue;
         }
         out.push(parse_der(&pem.contents)?);
     }
     if out.is_empty() {
-        return Err("no PEM certificate in it".into());
+        return Err(CertError::NoCertificate);
     }
     Ok(out)
 }
@@ -57,9 +71,8 @@ pub fn is_blank(bytes: &[u8]) -> bool {
     bytes.iter().all(u8::is_ascii_whitespace)
 }
 
-fn parse_der(der: &[u8]) -> Result<Cert, String> {
-    let (_, c) =
-        X509Certificate::from_der(der).map_err(|e| format!("not an X.509 certificate: {e}"))?;
+fn parse_der(der: &[u8]) -> Result<Cert, CertError> {
+    let (_, c) = X509Certificate::from_der(der).map_err(|e| CertError::NotX509(e.to_string()))?;
     let time = |t: i64| DateTime::from_timestamp(t, 0).unwrap_or_default();
     let (has_san, dns_names) = match c.subject_alternative_name() {
         Ok(Some(ext)) => (
@@ -250,6 +263,6 @@ mod tests {
     fn blank_and_garbage_bundles() {
         assert!(parse_pem(b"\n").unwrap().is_empty());
         assert!(parse_pem(b"").unwrap().is_empty());
-        assert!(parse_pem(b"hello").is_err());
+        assert_eq!(parse_pem(b"hello").unwrap_err(), CertError::NoCertificate);
     }
 }
