@@ -11,8 +11,10 @@ use crate::cluster::logs::{
 };
 use crate::error::{Error, EXIT_OK};
 use crate::finding::Severity;
+use crate::render::style::{Look, RESET};
 use crate::render::Style;
 use crate::signatures;
+use colored::Color;
 use jiff::tz::TimeZone;
 use k8s_openapi::jiff::Timestamp;
 use regex::Regex;
@@ -620,19 +622,18 @@ pub struct Printer {
 
 /// Colour pairs for pod and container names, bright and plain of one hue as stern's list has them
 /// (stern/stern@v1.33.0:stern/color.go), less red and yellow, which mark failure lines here.
-const PALETTE: &[(&str, &str)] = &[
-    ("96", "36"),
-    ("92", "32"),
-    ("95", "35"),
-    ("94", "34"),
-    ("38;5;87", "38;5;37"),
-    ("38;5;141", "38;5;97"),
-    ("38;5;117", "38;5;75"),
-    ("38;5;120", "38;5;114"),
+const PALETTE: &[(Color, Color)] = &[
+    (Color::BrightCyan, Color::Cyan),
+    (Color::BrightGreen, Color::Green),
+    (Color::BrightMagenta, Color::Magenta),
+    (Color::BrightBlue, Color::Blue),
+    (Color::AnsiColor(87), Color::AnsiColor(37)),
+    (Color::AnsiColor(141), Color::AnsiColor(97)),
+    (Color::AnsiColor(117), Color::AnsiColor(75)),
+    (Color::AnsiColor(120), Color::AnsiColor(114)),
 ];
-const RESET: &str = "\x1b[0m";
 /// What `-H` matches: bold and reversed, apart from the catalogue's red and yellow.
-const MARK: &str = "1;7";
+const MARK: Look = Look::BOLD.reversed();
 
 /// stern's colour index: FNV-1 (32 bit) of the name, modulo the list (stern/stern@v1.33.0:
 /// stern/tail.go colorIndex). The same name gets the same colour on every run.
@@ -648,23 +649,23 @@ fn color_index(name: &str) -> usize {
 /// The pod's colour (bright) and the container's (plain, of the container name's own hue, as
 /// stern's `--diff-container`): a pod keeps its colour, and a sidecar stands apart from the main
 /// container.
-pub fn prefix_colors(pod: &str, container: &str) -> (&'static str, &'static str) {
+pub fn prefix_colors(pod: &str, container: &str) -> (Look, Look) {
     (
-        PALETTE[color_index(pod)].0,
-        PALETTE[color_index(container)].1,
+        Look::fg(PALETTE[color_index(pod)].0),
+        Look::fg(PALETTE[color_index(container)].1),
     )
 }
 
 /// Appends `text`, painted: in `base` colour if any, with what `marks` matches marked. Without
 /// colour the text is appended as it is.
-fn paint(out: &mut Vec<u8>, text: &str, base: Option<&str>, marks: Option<&Regex>, color: bool) {
+fn paint(out: &mut Vec<u8>, text: &str, base: Option<Look>, marks: Option<&Regex>, color: bool) {
     if !color {
         out.extend_from_slice(text.as_bytes());
         return;
     }
     let open = |out: &mut Vec<u8>| {
-        if let Some(code) = base {
-            let _ = write!(out, "\x1b[{code}m");
+        if let Some(look) = base {
+            out.extend_from_slice(look.start().as_bytes());
         }
     };
     open(out);
@@ -672,7 +673,7 @@ fn paint(out: &mut Vec<u8>, text: &str, base: Option<&str>, marks: Option<&Regex
     if let Some(re) = marks {
         for m in re.find_iter(text).filter(|m| !m.is_empty()) {
             out.extend_from_slice(&text.as_bytes()[at..m.start()]);
-            let _ = write!(out, "{RESET}\x1b[{MARK}m{}{RESET}", m.as_str());
+            let _ = write!(out, "{RESET}{}", MARK.paint(m.as_str()));
             open(out);
             at = m.end();
         }
@@ -727,8 +728,9 @@ impl LineFormat for Printer {
         if self.color {
             let (pod, container) = prefix_colors(&s.pod, &s.container);
             format!(
-                "\x1b[{pod}m{ns}{}{RESET}/\x1b[{container}m{}{RESET}{previous} ",
-                s.pod, s.container
+                "{}/{}{previous} ",
+                pod.paint(&format!("{ns}{}", s.pod)),
+                container.paint(&s.container)
             )
         } else {
             format!("{ns}{}/{}{previous} ", s.pod, s.container)
@@ -794,8 +796,8 @@ impl LineFormat for Printer {
             return;
         }
         let code = signature.and_then(|sig| match sig.severity {
-            Severity::Critical => Some("31"),
-            Severity::Warning => Some("33"),
+            Severity::Critical => Some(Look::fg(Color::Red)),
+            Severity::Warning => Some(Look::fg(Color::Yellow)),
             Severity::Info => None,
         });
         if let Some(t) = &self.template {
@@ -846,11 +848,11 @@ impl LineFormat for Printer {
                 let hint = format!("⟵ {}: {}", sig.category.id(), sig.explanation);
                 paint(out, text, code, self.marks.as_ref(), self.color);
                 match (self.color, code) {
-                    (true, Some(code)) => {
-                        let _ = write!(out, "  \x1b[1;{code}m{hint}{RESET}");
+                    (true, Some(look)) => {
+                        let _ = write!(out, "  {}", look.bold().paint(&hint));
                     }
                     (true, None) => {
-                        let _ = write!(out, "  \x1b[2m{hint}{RESET}");
+                        let _ = write!(out, "  {}", Look::DIM.paint(&hint));
                     }
                     (false, _) => {
                         let _ = write!(out, "  {hint}");
@@ -1021,10 +1023,16 @@ mod tests {
         ] {
             for c in ["flink-main-container", "log-shipper"] {
                 let (p, k) = prefix_colors(pod, c);
-                for code in [p, k] {
-                    assert!(!["31", "33", "91", "93"].contains(&code), "{code}");
+                for look in [p, k] {
+                    let start = look.start();
+                    assert!(
+                        !["31m", "33m", "91m", "93m"]
+                            .iter()
+                            .any(|c| start.ends_with(c)),
+                        "{start:?}"
+                    );
                 }
-                seen.insert(p);
+                seen.insert(p.start());
             }
         }
         assert!(seen.len() > 1, "pods get different colours: {seen:?}");
@@ -1036,7 +1044,9 @@ mod tests {
         assert_eq!(
             coloured.prefix(&spec(true)),
             format!(
-                "\x1b[{p}morders-5d8f9c7b6d-x7k2p\x1b[0m/\x1b[{c}mflink-main-container\x1b[0m [previous] "
+                "{}orders-5d8f9c7b6d-x7k2p\x1b[0m/{}flink-main-container\x1b[0m [previous] ",
+                p.start(),
+                c.start()
             )
         );
         // The container's colour is its name's, whatever the pod.

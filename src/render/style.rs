@@ -1,12 +1,14 @@
 //! Colour and width, decided once (`Style::decide`) and handed to the renderers.
 //!
-//! Painting writes SGR escape codes itself instead of going through `colored`, whose global
-//! switch also looks at the terminal: a renderer given `Style { color: true }` always colours,
-//! one given `Style::PLAIN` never does, whatever stdout is. That keeps renderers testable
+//! Painting is one layer built on `colored`: a [`Look`] is a `colored::Color` and emphasis, its
+//! escape codes are colored's, and whether to paint is decided here, not by colored's global
+//! switch (which looks at the terminal itself): a renderer given `Style { color: true }` always
+//! colours, one given `Style::PLAIN` never does, whatever stdout is. That keeps renderers testable
 //! against a `Vec<u8>`. The width is the same: decided once from `COLUMNS` or the terminal, 80
 //! columns when stdout is not a terminal, and renderers only read `style.width`.
 
 use crate::finding::Severity;
+use colored::Color;
 use std::io::IsTerminal;
 
 /// When to paint: `auto` (a terminal, and neither NO_COLOR nor TERM=dumb), `always`, `never`.
@@ -47,13 +49,76 @@ pub const MIN_WIDTH: usize = 40;
 /// Wider than this, lines stop being readable: a wider terminal gets this width.
 pub const MAX_WIDTH: usize = 400;
 
-const RESET: &str = "\x1b[0m";
-const BOLD: &str = "1";
-const DIM: &str = "2";
-const RED: &str = "31";
-const YELLOW: &str = "33";
-const BLUE: &str = "34";
-const CYAN: &str = "36";
+/// Ends every painted span.
+pub const RESET: &str = "\x1b[0m";
+
+/// How a span of text looks on a colour terminal: a colour (colored's) and emphasis.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Look {
+    color: Option<Color>,
+    bold: bool,
+    dim: bool,
+    reversed: bool,
+}
+
+impl Look {
+    pub const fn fg(color: Color) -> Look {
+        Look {
+            color: Some(color),
+            bold: false,
+            dim: false,
+            reversed: false,
+        }
+    }
+    pub const BOLD: Look = Look {
+        color: None,
+        bold: true,
+        dim: false,
+        reversed: false,
+    };
+    pub const DIM: Look = Look {
+        color: None,
+        bold: false,
+        dim: true,
+        reversed: false,
+    };
+    pub const fn bold(self) -> Look {
+        Look { bold: true, ..self }
+    }
+    pub const fn reversed(self) -> Look {
+        Look {
+            reversed: true,
+            ..self
+        }
+    }
+
+    /// The escape sequence that starts the look (`\x1b[1;31m`); empty for no look at all.
+    pub fn start(&self) -> String {
+        let mut codes: Vec<std::borrow::Cow<'static, str>> = Vec::new();
+        if self.bold {
+            codes.push("1".into());
+        }
+        if self.dim {
+            codes.push("2".into());
+        }
+        if self.reversed {
+            codes.push("7".into());
+        }
+        if let Some(c) = self.color {
+            codes.push(c.to_fg_str());
+        }
+        if codes.is_empty() {
+            String::new()
+        } else {
+            format!("\x1b[{}m", codes.join(";"))
+        }
+    }
+
+    /// `text` in this look, reset after it.
+    pub fn paint(&self, text: &str) -> String {
+        format!("{}{text}{RESET}", self.start())
+    }
+}
 
 impl Style {
     pub const PLAIN: Style = Style {
@@ -85,8 +150,6 @@ impl Style {
                     && std::env::var("TERM").map(|t| t != "dumb").unwrap_or(true)
             }
         };
-        // `colored` has its own global switch; keep it in step with ours for code that uses it.
-        colored::control::set_override(color);
         Style {
             color,
             width: DEFAULT_WIDTH,
@@ -96,30 +159,30 @@ impl Style {
 
     /// The severity as a lowercase word (`critical`), coloured by severity.
     pub fn severity(&self, s: Severity) -> String {
-        self.paint(s.as_str(), severity_codes(s))
+        self.paint(s.as_str(), severity_look(s))
     }
 
     /// The severity as an uppercase word (`CRITICAL`), for block headings.
     pub fn severity_label(&self, s: Severity) -> String {
-        self.paint(&s.as_str().to_uppercase(), severity_codes(s))
+        self.paint(&s.as_str().to_uppercase(), severity_look(s))
     }
 
     pub fn bold(&self, text: &str) -> String {
-        self.paint(text, &[BOLD])
+        self.paint(text, Look::BOLD)
     }
 
     pub fn dim(&self, text: &str) -> String {
-        self.paint(text, &[DIM])
+        self.paint(text, Look::DIM)
     }
 
     /// Commands and code the user may copy (verify lines).
     pub fn code(&self, text: &str) -> String {
-        self.paint(text, &[CYAN])
+        self.paint(text, Look::fg(Color::Cyan))
     }
 
-    fn paint(&self, text: &str, codes: &[&str]) -> String {
+    fn paint(&self, text: &str, look: Look) -> String {
         if self.color && !text.is_empty() {
-            format!("\x1b[{}m{text}{RESET}", codes.join(";"))
+            look.paint(text)
         } else {
             text.to_string()
         }
@@ -147,11 +210,12 @@ fn width_from(columns: Option<&str>, terminal: impl FnOnce() -> Option<usize>) -
         .unwrap_or(DEFAULT_WIDTH)
 }
 
-fn severity_codes(s: Severity) -> &'static [&'static str] {
+/// A severity's look: the same red and yellow mark failure lines in `logs`.
+pub fn severity_look(s: Severity) -> Look {
     match s {
-        Severity::Critical => &[BOLD, RED],
-        Severity::Warning => &[BOLD, YELLOW],
-        Severity::Info => &[BLUE],
+        Severity::Critical => Look::fg(Color::Red).bold(),
+        Severity::Warning => Look::fg(Color::Yellow).bold(),
+        Severity::Info => Look::fg(Color::Blue),
     }
 }
 

@@ -8,8 +8,8 @@
 //! literals (`{{"\n"}}`) and `{{-`/`-}}` trimming. Anything else is refused when the template is
 //! read, in one line (exit 2), never while lines are printed.
 
+use crate::render::style::Look;
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
 
 /// One value a line can show.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -61,9 +61,9 @@ pub struct Line<'a> {
     pub container: &'a str,
     pub labels: Option<&'a BTreeMap<String, String>>,
     pub annotations: Option<&'a BTreeMap<String, String>>,
-    /// SGR codes of the pod's and the container's colour; None when colour is off.
-    pub pod_color: Option<&'a str>,
-    pub container_color: Option<&'a str>,
+    /// The looks of the pod and the container names; None when colour is off.
+    pub pod_color: Option<Look>,
+    pub container_color: Option<Look>,
 }
 
 /// Why a `--template` does not parse: the first problem, on one line.
@@ -113,9 +113,7 @@ impl Template {
                         Paint::Container => l.container_color,
                     };
                     match code {
-                        Some(c) => {
-                            let _ = write!(out, "\x1b[{c}m{}\x1b[0m", value(v, l));
-                        }
+                        Some(look) => out.push_str(&look.paint(&value(v, l))),
                         None => out.push_str(&value(v, l)),
                     }
                 }
@@ -323,6 +321,7 @@ fn split_words(action: &str) -> Result<Vec<String>, TemplateError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use colored::Color;
 
     fn line<'a>(labels: Option<&'a BTreeMap<String, String>>) -> Line<'a> {
         Line {
@@ -359,8 +358,8 @@ mod tests {
             "{{color .PodColor .PodName}} {{color .ContainerColor .ContainerName}} {{.Message}}";
         assert_eq!(render(default, &l), "orders-jm flink-main-container hello");
         let coloured = Line {
-            pod_color: Some("96"),
-            container_color: Some("36"),
+            pod_color: Some(Look::fg(Color::BrightCyan)),
+            container_color: Some(Look::fg(Color::Cyan)),
             ..line(None)
         };
         assert_eq!(
