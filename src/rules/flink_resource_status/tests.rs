@@ -1,0 +1,464 @@
+use super::*;
+use crate::rules::testing::{run, snapshot, HEALTHY};
+
+const CRASH: &str = r#"
+apiVersion: flink.apache.org/v1beta1
+kind: FlinkDeployment
+metadata: {name: orders, namespace: analytics}
+spec:
+  image: flink:1.20
+  flinkVersion: v1_20
+  serviceAccount: flink
+  jobManager: {resource: {memory: 2048m, cpu: 1}}
+  taskManager: {resource: {memory: 2048m, cpu: 1}}
+  job: {jarURI: local:///opt/flink/examples/streaming/StateMachineExample.jar, parallelism: 2, upgradeMode: stateless}
+status:
+  jobManagerDeploymentStatus: ERROR
+  lifecycleState: DEPLOYED
+  jobStatus: {state: RECONCILING}
+  error: '{"type":"org.apache.flink.kubernetes.operator.exception.DeploymentFailedException","message":"[flink-main-container] CrashLoop - back-off 5m0s restarting failed container=flink-main-container pod=orders-5d8f9c7b6d-x7k2p_analytics(3f2b)","additionalMetadata":{"reason":"CrashLoopBackOff"},"throwableList":[]}'
+---
+apiVersion: v1
+kind: Event
+metadata: {name: JobManagerDeployment.1427715592, namespace: analytics}
+involvedObject: {apiVersion: flink.apache.org/v1beta1, kind: FlinkDeployment, namespace: analytics, name: orders}
+reason: CrashLoopBackOff
+type: Warning
+count: 12
+lastTimestamp: "2026-11-28T09:41:30Z"
+message: "[flink-main-container] CrashLoop - back-off 5m0s restarting failed container=flink-main-container pod=orders-5d8f9c7b6d-x7k2p_analytics(3f2b)"
+"#;
+
+#[test]
+fn a_crash_looping_jobmanager_is_a_fatal_exit_symptom() {
+    let f = run(&FlinkResourceStatus, &snapshot(CRASH));
+    assert_eq!(f.len(), 1);
+    let f = &f[0];
+    assert_eq!(f.category, Category::FlinkFatalExit);
+    assert_eq!(f.severity, Severity::Critical);
+    assert_eq!(
+        f.title,
+        "JobManager deployment failed (jobManagerDeploymentStatus ERROR): CrashLoopBackOff"
+    );
+    assert!(f
+        .evidence
+        .contains(&"status.jobManagerDeploymentStatus: ERROR".to_string()));
+    assert!(f.evidence.contains(&"status.error.type: org.apache.flink.kubernetes.operator.exception.DeploymentFailedException".to_string()));
+    assert!(f
+        .evidence
+        .contains(&"status.error.additionalMetadata.reason: CrashLoopBackOff".to_string()));
+    assert!(
+        f.evidence
+            .iter()
+            .any(|e| e.starts_with("event Warning CrashLoopBackOff x12")),
+        "{:?}",
+        f.evidence
+    );
+    assert!(
+        f.fix
+            .contains("-l app=orders,component=jobmanager -c flink-main-container --previous"),
+        "{}",
+        f.fix
+    );
+    assert!(f.verify.contains("expect READY STABLE RUNNING"));
+    // The CR-level finding folds under a cause of the container the operator saw fail.
+    assert_eq!(
+        f.links,
+        vec![
+            link::container_name("flink-main-container"),
+            link::container(
+                "analytics",
+                "orders-5d8f9c7b6d-x7k2p",
+                "flink-main-container"
+            )
+        ]
+    );
+    assert_eq!(
+        f.deployment,
+        Some(ObjectRef::namespaced(
+            "FlinkDeployment",
+            "analytics",
+            "orders"
+        ))
+    );
+}
+
+#[test]
+fn silent_on_healthy_and_suspended_deployments() {
+    assert!(run(&FlinkResourceStatus, &snapshot(HEALTHY)).is_empty());
+    let suspended = HEALTHY.replace(
+            "  jobManagerDeploymentStatus: READY\n  lifecycleState: STABLE\n  jobStatus: {state: RUNNING, jobName: StateMachineExample}",
+            "  jobManagerDeploymentStatus: MISSING\n  lifecycleState: SUSPENDED\n  jobStatus: {state: SUSPENDED}",
+        );
+    assert!(run(&FlinkResourceStatus, &snapshot(&suspended)).is_empty());
+    let created = HEALTHY.replace(
+        "  jobManagerDeploymentStatus: READY\n  lifecycleState: STABLE",
+        "  jobManagerDeploymentStatus: MISSING\n  lifecycleState: CREATED",
+    );
+    assert!(
+        run(&FlinkResourceStatus, &snapshot(&created)).is_empty(),
+        "not yet handled is not broken"
+    );
+}
+
+#[test]
+fn decodes_the_root_cause_and_categorises_by_its_words() {
+    let y = CRASH.replace(
+            r#"'{"type":"org.apache.flink.kubernetes.operator.exception.DeploymentFailedException","message":"[flink-main-container] CrashLoop - back-off 5m0s restarting failed container=flink-main-container pod=orders-5d8f9c7b6d-x7k2p_analytics(3f2b)","additionalMetadata":{"reason":"CrashLoopBackOff"},"throwableList":[]}'"#,
+            r#"'{"type":"org.apache.flink.kubernetes.operator.exception.ReconciliationException","message":"org.apache.flink.client.deployment.ClusterDeploymentException: Could not create Kubernetes cluster \"orders\".","throwableList":[{"type":"org.apache.flink.client.deployment.ClusterDeploymentException","message":"Could not create Kubernetes cluster \"orders\"."},{"type":"org.apache.flink.kubernetes.shaded.io.fabric8.kubernetes.client.KubernetesClientException","message":"Failure executing: POST at: https://10.96.0.1/apis/apps/v1/namespaces/analytics/deployments. Message: deployments.apps \"orders\" is forbidden: exceeded quota: compute, requested: limits.memory=2Gi, used: limits.memory=8Gi, limited: limits.memory=8Gi."}]}'"#,
+        ).replace("reason: CrashLoopBackOff\n", "reason: Error\n");
+    let f = &run(&FlinkResourceStatus, &snapshot(&y))[0];
+    assert_eq!(
+        f.category,
+        Category::ResourceQuotaExceeded,
+        "{:?}",
+        f.evidence
+    );
+    assert_eq!(f.layer, Category::ResourceQuotaExceeded.layer());
+    assert!(f.evidence.iter().any(|e| e.starts_with("status.error.throwableList[1]: org.apache.flink.kubernetes.shaded.io.fabric8.kubernetes.client.KubernetesClientException: Failure executing") && e.ends_with("(root cause)")), "{:?}", f.evidence);
+    assert!(
+        f.fix
+            .contains("Root cause reported by the operator: Failure executing: POST"),
+        "{}",
+        f.fix
+    );
+}
+
+#[test]
+fn validation_errors_use_the_validator_message() {
+    // The refused spec has the standby JobManager the message is about.
+    let y = CRASH
+            .replace("jobManager: {resource: {memory: 2048m, cpu: 1}}", "jobManager: {replicas: 2, resource: {memory: 2048m, cpu: 1}}")
+            .replace("jobManagerDeploymentStatus: ERROR", "jobManagerDeploymentStatus: MISSING")
+            .replace("lifecycleState: DEPLOYED", "lifecycleState: FAILED")
+            .replace(
+                r#"'{"type":"org.apache.flink.kubernetes.operator.exception.DeploymentFailedException","message":"[flink-main-container] CrashLoop - back-off 5m0s restarting failed container=flink-main-container pod=orders-5d8f9c7b6d-x7k2p_analytics(3f2b)","additionalMetadata":{"reason":"CrashLoopBackOff"},"throwableList":[]}'"#,
+                r#"'{"type":"org.apache.flink.kubernetes.operator.exception.ValidationException","message":"High availability should be enabled when starting standby JobManagers.","throwableList":[]}'"#,
+            )
+            .replace("reason: CrashLoopBackOff\n", "reason: ValidationError\n")
+            .replace("message: \"[flink-main-container] CrashLoop - back-off 5m0s restarting failed container=flink-main-container pod=orders-5d8f9c7b6d-x7k2p_analytics(3f2b)\"", "message: High availability should be enabled when starting standby JobManagers.");
+    let f = &run(&FlinkResourceStatus, &snapshot(&y))[0];
+    assert_eq!(f.category, Category::HaMisconfigured);
+    assert!(
+        f.title.starts_with("JobManager deployment is missing"),
+        "{}",
+        f.title
+    );
+    assert!(f.fix.contains("high-availability.type"), "{}", f.fix);
+
+    let sa = y
+            .replace("High availability should be enabled when starting standby JobManagers.", "spec.serviceAccount must be defined. If you use helm, its value should be the same with the name of jobServiceAccount.")
+            .replace("  serviceAccount: flink\n", "");
+    let f = &run(&FlinkResourceStatus, &snapshot(&sa))[0];
+    assert_eq!(f.category, Category::WebhookRejected);
+    assert!(
+        f.fix.contains("{\"spec\":{\"serviceAccount\":\"flink\"}}"),
+        "{}",
+        f.fix
+    );
+    // The account is made with the JobManager's rights, not only named: the chart's `flink`
+    // account exists in the operator's namespace, not in this one.
+    assert!(f.fix.contains("kind: ServiceAccount"), "{}", f.fix);
+    assert!(f.fix.contains("name: flink-jobmanager"), "{}", f.fix);
+}
+
+#[test]
+fn a_validation_error_older_than_the_spec_is_info_not_the_old_fix() {
+    // The operator refused a spec without serviceAccount; the spec has one now.
+    let y = CRASH
+            .replace(
+                r#"'{"type":"org.apache.flink.kubernetes.operator.exception.DeploymentFailedException","message":"[flink-main-container] CrashLoop - back-off 5m0s restarting failed container=flink-main-container pod=orders-5d8f9c7b6d-x7k2p_analytics(3f2b)","additionalMetadata":{"reason":"CrashLoopBackOff"},"throwableList":[]}'"#,
+                r#"'{"type":"org.apache.flink.kubernetes.operator.exception.ValidationException","message":"spec.serviceAccount must be defined. If you use helm, its value should be the same with the name of jobServiceAccount.","throwableList":[]}'"#,
+            );
+    let f = &run(&FlinkResourceStatus, &snapshot(&y))[0];
+    assert_eq!(f.severity, Severity::Info, "{}", f.title);
+    assert!(f
+        .title
+        .contains("waiting for the operator to validate it again"));
+    assert!(f
+        .evidence
+        .iter()
+        .any(|e| e.contains("spec.serviceAccount is set now (flink)")));
+    assert!(!f.fix.contains("kind: ServiceAccount"), "{}", f.fix);
+}
+
+/// CRASH turned into the validator's refusal of standby JobManagers without HA, on a
+/// FlinkDeployment deployed before (generation 3 refused, 2 the last one reconciled).
+fn standby_refused() -> String {
+    CRASH
+            .replace("metadata: {name: orders, namespace: analytics}", "metadata: {name: orders, namespace: analytics, generation: 3}")
+            .replace("jobManager: {resource: {memory: 2048m, cpu: 1}}", "jobManager: {replicas: 2, resource: {memory: 2048m, cpu: 1}}")
+            .replace("lifecycleState: DEPLOYED", "lifecycleState: DEPLOYED\n  observedGeneration: 2")
+            .replace(
+                r#"'{"type":"org.apache.flink.kubernetes.operator.exception.DeploymentFailedException","message":"[flink-main-container] CrashLoop - back-off 5m0s restarting failed container=flink-main-container pod=orders-5d8f9c7b6d-x7k2p_analytics(3f2b)","additionalMetadata":{"reason":"CrashLoopBackOff"},"throwableList":[]}'"#,
+                r#"'{"type":"org.apache.flink.kubernetes.operator.exception.ValidationException","message":"High availability should be enabled when starting standby JobManagers.","throwableList":[]}'"#,
+            )
+}
+
+#[test]
+fn a_refused_change_is_live_although_the_generation_is_ahead_of_the_observed_one() {
+    // The operator sets observedGeneration only when it reconciles a spec: a refused change
+    // leaves it behind metadata.generation, so that says nothing about the error's age.
+    let f = &run(&FlinkResourceStatus, &snapshot(&standby_refused()))[0];
+    assert_eq!(f.category, Category::HaMisconfigured);
+    assert_ne!(f.severity, Severity::Info, "{}", f.title);
+    assert!(f.fix.contains("high-availability.type"), "{}", f.fix);
+    // HA configured off, or the old default `standalone`, is no fix either.
+    for off in ["NONE", "standalone"] {
+        let y = standby_refused().replace(
+                "  serviceAccount: flink\n",
+                &format!("  serviceAccount: flink\n  flinkConfiguration: {{high-availability.type: {off}}}\n"),
+            );
+        let f = &run(&FlinkResourceStatus, &snapshot(&y))[0];
+        assert_ne!(f.severity, Severity::Info, "{off}: {}", f.title);
+    }
+}
+
+#[test]
+fn standby_jobmanagers_refused_before_ha_was_set_are_waiting_for_the_operator() {
+    let y = standby_refused().replace(
+            "  serviceAccount: flink\n",
+            "  serviceAccount: flink\n  flinkConfiguration: {high-availability.type: kubernetes, high-availability.storageDir: 's3://b/ha'}\n",
+        );
+    let f = &run(&FlinkResourceStatus, &snapshot(&y))[0];
+    assert_eq!(f.severity, Severity::Info, "{}", f.title);
+    assert!(
+        f.title
+            .ends_with("waiting for the operator to validate it again"),
+        "{}",
+        f.title
+    );
+    assert!(
+        f.evidence.iter().any(|e| e
+            .starts_with("high-availability.type is kubernetes now (HA on), so the 2 JobManagers")),
+        "{:?}",
+        f.evidence
+    );
+    assert!(
+        crate::finding::Remedy::from_fix(&f.fix).is_empty(),
+        "{}",
+        f.fix
+    );
+    assert!(f.fix.contains("-o jsonpath='{.status.error}"), "{}", f.fix);
+    // One JobManager is the other way out.
+    let one = standby_refused().replace("jobManager: {replicas: 2,", "jobManager: {replicas: 1,");
+    let f = &run(&FlinkResourceStatus, &snapshot(&one))[0];
+    assert_eq!(f.severity, Severity::Info, "{}", f.title);
+    assert!(f
+        .evidence
+        .iter()
+        .any(|e| e.starts_with("spec.jobManager.replicas is 1 now")));
+}
+
+#[test]
+fn the_validator_checks_asked_again_of_the_spec_now() {
+    let fd = |extra: &str| -> FlinkDeployment {
+        serde_yaml::from_str(&format!(
+                "apiVersion: flink.apache.org/v1beta1\nkind: FlinkDeployment\nmetadata: {{name: a, namespace: b}}\nspec:\n{extra}"
+            ))
+            .unwrap()
+    };
+    let bare = fd("  image: flink:1.20\n");
+    for msg in [
+            "Flink Version must be defined.",
+            "jarURI must include a scheme",
+            "JobManager resource memory must be defined using `spec.jobManager.resource.memory`",
+            "TaskManager resource memory must be defined using `spec.taskManager.resource.memory`",
+            "Checkpoint directory[execution.checkpointing.dir] must be defined for last-state and savepoint upgrade modes",
+            "HA must be enabled for rollback support.",
+            "spec.serviceAccount must be defined. If you use helm, its value should be the same with the name of jobServiceAccount.",
+            "Forbidden Flink config key: kubernetes.namespace",
+        ] {
+            assert_eq!(validated_spec_changed(&bare, msg), None, "{msg}");
+        }
+    let fixed = fd("  flinkVersion: v1_20\n  serviceAccount: flink\n  flinkConfiguration: {execution.checkpointing.dir: 's3://b/c', kubernetes.operator.deployment.rollback.enabled: 'false'}\n  jobManager: {resource: {memory: 1g}}\n  taskManager: {resource: {memory: 1g}}\n  job: {jarURI: 'local:///opt/flink/usrlib/j.jar'}\n");
+    for msg in [
+            "Flink Version must be defined.",
+            "jarURI must include a scheme",
+            "JobManager resource memory must be defined using `spec.jobManager.resource.memory`",
+            "TaskManager resource memory must be defined using `spec.taskManager.resource.memory`",
+            "Checkpoint directory[execution.checkpointing.dir] must be defined for last-state and savepoint upgrade modes",
+            "HA must be enabled for rollback support.",
+            "spec.serviceAccount must be defined. If you use helm, its value should be the same with the name of jobServiceAccount.",
+        ] {
+            assert!(validated_spec_changed(&fixed, msg).is_some(), "{msg}");
+        }
+    // An unknown refusal cannot be asked again: it stands.
+    assert_eq!(
+        validated_spec_changed(&fixed, "Forbidden Flink config key: kubernetes.namespace"),
+        None
+    );
+    let no_scheme = fd("  job: {jarURI: '/opt/flink/usrlib/j.jar'}\n");
+    assert_eq!(
+        validated_spec_changed(&no_scheme, "jarURI must include a scheme"),
+        None
+    );
+}
+
+#[test]
+fn a_session_job_jar_the_operator_cannot_fetch_is_the_jar_s_problem() {
+    // Recorded by the reality lab: operator 1.7.0, jarURI on a host nobody serves.
+    let s = crate::snapshot::bundle::load(std::path::Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/scenarios/real-session-job-jar-missing"
+    )))
+    .unwrap();
+    let f = run(&FlinkResourceStatus, &s);
+    let f = f
+        .iter()
+        .find(|f| f.object.kind == "FlinkSessionJob")
+        .expect("a finding on the session job");
+    assert_eq!(f.category, Category::JobJarNotFound);
+    assert_eq!(f.severity, Severity::Critical);
+    assert!(
+        f.title.contains("artifacts.analytics.svc.cluster.local"),
+        "{}",
+        f.title
+    );
+    assert!(
+        f.fix.contains("jarURI: https://<where the jar is served>"),
+        "{}",
+        f.fix
+    );
+}
+
+#[test]
+fn the_container_the_operator_saw_fail_is_a_link() {
+    assert_eq!(
+            failed_container("[flink-main-container] back-off 40s restarting failed container=flink-main-container pod=orders-5d8f9c7b6d-x7k2p_analytics(3f2b-11)"),
+            Some(("flink-main-container".into(), "orders-5d8f9c7b6d-x7k2p".into(), "analytics".into()))
+        );
+    assert_eq!(failed_container("Missing JobManager deployment"), None);
+    let f = &run(&FlinkResourceStatus, &snapshot(CRASH))[0];
+    assert!(
+        f.links
+            .contains(&link::container_name("flink-main-container")),
+        "{:?}",
+        f.links
+    );
+}
+
+#[test]
+fn stuck_deploying_counts_from_the_last_reconciliation() {
+    let y = CRASH
+            .replace("jobManagerDeploymentStatus: ERROR", "jobManagerDeploymentStatus: DEPLOYING")
+            .replace("  error: '", "  reconciliationStatus: {state: DEPLOYED, reconciliationTimestamp: 1764322800000}\n  x: '")
+            .replace("reason: CrashLoopBackOff\n", "reason: Submit\n")
+            .replace("type: Warning", "type: Normal");
+    let mut s = snapshot(&y);
+    // 2025-11-28T09:40:00Z is 1764322800000 ms.
+    s.captured_at = "2025-11-28T09:44:00Z".parse().unwrap();
+    assert!(
+        run(&FlinkResourceStatus, &s).is_empty(),
+        "within the readiness timeout"
+    );
+    s.captured_at = "2025-11-28T09:52:00Z".parse().unwrap();
+    let f = run(&FlinkResourceStatus, &s);
+    assert_eq!(f.len(), 1);
+    assert!(
+        f[0].title
+            .contains("DEPLOYING for longer than the 5 min readiness timeout"),
+        "{}",
+        f[0].title
+    );
+    assert!(
+        f[0].evidence
+            .iter()
+            .any(|e| e.contains("12 min before the snapshot")),
+        "{:?}",
+        f[0].evidence
+    );
+}
+
+#[test]
+fn plain_string_errors_and_failed_session_jobs() {
+    let y = r#"
+apiVersion: flink.apache.org/v1beta1
+kind: FlinkSessionJob
+metadata: {name: wordcount, namespace: analytics}
+spec:
+  deploymentName: session
+  job: {jarURI: "https://repo.example.com/wordcount.jar", parallelism: 1, upgradeMode: stateless}
+status:
+  lifecycleState: STABLE
+  jobStatus: {state: RECONCILING}
+  error: Job Not Found
+"#;
+    let f = run(&FlinkResourceStatus, &snapshot(y));
+    assert_eq!(f.len(), 1);
+    assert_eq!(f[0].category, Category::JobmanagerRestartWithoutHa);
+    assert_eq!(
+        f[0].object,
+        ObjectRef::namespaced("FlinkSessionJob", "analytics", "wordcount")
+    );
+    assert!(
+        f[0].evidence
+            .contains(&"status.error: Job Not Found".to_string()),
+        "{:?}",
+        f[0].evidence
+    );
+    assert!(f[0]
+        .evidence
+        .iter()
+        .any(|e| e.contains("no FlinkDeployment session exists")));
+    assert!(f[0].verify.contains("flinksessionjob wordcount"));
+    let d = OperatorError::parse("org.apache.flink.util.FlinkRuntimeException: boom");
+    assert_eq!(
+        d.type_.as_deref(),
+        Some("org.apache.flink.util.FlinkRuntimeException")
+    );
+    assert_eq!(d.root_message(), Some("boom"));
+}
+
+#[test]
+fn image_versions() {
+    assert_eq!(
+        flink_version_of_image("flink:1.20.1-scala_2.12-java17").as_deref(),
+        Some("v1_20")
+    );
+    assert_eq!(
+        flink_version_of_image("apache/flink:2.0"),
+        Some("v2_0".into())
+    );
+    assert_eq!(flink_version_of_image("flink:latest"), None);
+}
+
+#[test]
+fn scenario_bundles() {
+    use crate::rules::testing::{scenario, HEALTHY_SCENARIOS};
+    for (name, category) in [
+        (
+            "flink-resource-status-validation",
+            Category::HaMisconfigured,
+        ),
+        ("session-job-jar-not-found", Category::JobJarNotFound),
+        ("flink-fatal-exit", Category::FlinkFatalExit),
+        ("crashloop-image-incompatible", Category::FlinkFatalExit),
+        ("image-pull-failed", Category::ImagePullFailed),
+        ("resource-quota-exceeded", Category::ResourceQuotaExceeded),
+    ] {
+        let f = run(&FlinkResourceStatus, &scenario(name));
+        assert_eq!(f.len(), 1, "{name}: {f:?}");
+        assert_eq!(f[0].category, category, "{name}");
+    }
+    let f = &run(&FlinkResourceStatus, &scenario("session-job-jar-not-found"))[0];
+    assert_eq!(f.title, "FlinkSessionJob failed (lifecycleState FAILED): FileNotFoundException: https://artifacts.example.com/flink/enricher-1.4.0.jar");
+    assert_eq!(
+        f.deployment,
+        Some(ObjectRef::namespaced(
+            "FlinkDeployment",
+            "scn-session-job",
+            "shared"
+        ))
+    );
+    for name in
+        HEALTHY_SCENARIOS
+            .iter()
+            .chain(&["oom-killed", "pod-unschedulable", "jvm-out-of-memory"])
+    {
+        assert!(
+            run(&FlinkResourceStatus, &scenario(name)).is_empty(),
+            "{name}"
+        );
+    }
+}
