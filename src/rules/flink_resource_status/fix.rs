@@ -1,0 +1,358 @@
+//! The fix for each error the operator reports, from the snapshot: the field to change and the
+//! command that changes it.
+
+use super::*;
+
+#[allow(clippy::too_many_arguments)]
+pub(super) fn fix(
+    snapshot: &Snapshot,
+    index: &Index,
+    v: &View,
+    category: Category,
+    basis: &Basis,
+    fd: Option<&FlinkDeployment>,
+    jm_pods: &[&Pod],
+    decoded: Option<&OperatorError>,
+) -> String {
+    let (ns, name) = (v.ns, v.name);
+    let kind = kubectl_kind(v.kind);
+    let cluster = fd.map(|d| d.name()).unwrap_or(name);
+    let jm_logs = match jm_pods.first() {
+        Some(p) => format!("kubectl logs {} -n {ns} -c flink-main-container --previous", pod_name(p)),
+        None => format!("kubectl logs -n {ns} -l app={cluster},component=jobmanager -c flink-main-container --previous --tail=200"),
+    };
+    let redeploy = format!(
+        "\n\nThe operator retries on its own once the cause is gone; to redeploy at once:\n\n  \
+         kubectl patch {kind} {name} -n {ns} --type=merge -p '{{\"spec\":{{\"restartNonce\":{}}}}}'",
+        snapshot.captured_at.timestamp()
+    );
+    let specific = match basis {
+        Basis::Signature(m) => format!(
+            "The operator's error names the cause: {}.\n{}",
+            m.signature.explanation,
+            m.fix()
+        ),
+        Basis::Validation(msg) => {
+            return format!(
+                "The operator's validator rejected the spec and keeps running the last valid one: \"{}\". {}\n\n\
+                 The operator validates again as soon as the spec changes.",
+                one_line(msg),
+                match fd.filter(|_| msg.contains(SERVICE_ACCOUNT_REQUIRED)) {
+                    Some(d) => service_account_fix(snapshot, index, d),
+                    None => validation_fix(msg, ns, name, kind, fd),
+                }
+            );
+        }
+        _ => match category {
+            Category::FlinkFatalExit => format!(
+                "The JobManager does not stay up; the reason is in its log (and in the pod-level finding that quotes it):\n\n  {jm_logs}"
+            ),
+            Category::ImagePullFailed => format!(
+                "The image cannot be pulled (see the pod-level finding). Point spec.image at an image that exists and \
+                 that the nodes may pull:\n\n  \
+                 kubectl patch flinkdeployment {cluster} -n {ns} --type=merge -p '{{\"spec\":{{\"image\":\"IMAGE\"}}}}'"
+            ),
+            Category::PodtemplateInvalid => format!(
+                "The JobManager pod references something that does not exist or cannot be mounted: \
+                 `kubectl describe pod -n {ns} -l app={cluster},component=jobmanager` names it (events FailedMount, \
+                 CreateContainerConfigError). Create it, or fix the reference in the FlinkDeployment's podTemplate."
+            ),
+            Category::ImageIncompatible => format!(
+                "The container runtime cannot start Flink in this image: build it FROM the official image \
+                 (`FROM flink:1.20`) and keep its entrypoint:\n\n  \
+                 kubectl patch flinkdeployment {cluster} -n {ns} --type=merge -p '{{\"spec\":{{\"image\":\"flink:1.20\"}}}}'"
+            ),
+            Category::OomKilled => {
+                let mem = fd
+                    .and_then(|d| d.spec.job_manager.as_ref())
+                    .and_then(|c| c.resource.as_ref())
+                    .and_then(|r| r.memory.clone());
+                let bigger = mem
+                    .as_deref()
+                    .and_then(crate::flink::units::parse_resource_memory)
+                    .map(|b| format!("{}m", (b * 1.5 / 1048576.0).ceil()))
+                    .unwrap_or_else(|| "4096m".into());
+                format!(
+                    "The JobManager is killed by its memory limit: give it more memory and headroom over Flink's \
+                     process memory:\n\n  \
+                     kubectl patch flinkdeployment {cluster} -n {ns} --type=merge \\\n    \
+                     -p '{{\"spec\":{{\"jobManager\":{{\"resource\":{{\"memory\":\"{bigger}\"}}}},\"flinkConfiguration\":{{\"kubernetes.jobmanager.memory.limit-factor\":\"1.25\"}}}}}}'"
+                )
+            }
+            Category::ResourceQuotaExceeded => format!(
+                "A ResourceQuota or LimitRange refuses the JobManager pod: `kubectl describe resourcequota,limitrange -n {ns}`; \
+                 raise the quota or lower spec.jobManager.resource (the quota finding FLK108 has the numbers)."
+            ),
+            Category::PodUnschedulable => format!(
+                "The JobManager pod stays Pending: `kubectl describe pod -n {ns} -l app={cluster},component=jobmanager` \
+                 shows why no node fits (FLK106 has the details)."
+            ),
+            Category::JobmanagerRestartWithoutHa => format!(
+                "The JobManager restarted and the job (or its HA metadata) is gone. Enable Kubernetes HA so a restart \
+                 recovers the job from its last checkpoint:\n\n\
+                 spec:\n  flinkConfiguration:\n    high-availability.type: kubernetes\n    \
+                 high-availability.storageDir: s3://BUCKET/flink/{cluster}/ha\n\n\
+                 then restore the job from its latest checkpoint or savepoint (spec.job.initialSavepointPath) if \
+                 the operator reports `Manual restore required`."
+            ),
+            _ => format!(
+                "Read the operator's full error and events: kubectl describe {kind} {name} -n {ns}; the JobManager's log: {jm_logs}"
+            ),
+        },
+    };
+    // The root cause, when it is deeper than the message the evidence already shows.
+    let root = decoded
+        .filter(|d| !d.throwables.is_empty())
+        .and_then(OperatorError::root_message)
+        .map(|m| format!("\n\nRoot cause reported by the operator: {}", short(m, 300)))
+        .unwrap_or_default();
+    format!("{specific}{root}{redeploy}")
+}
+
+/// The operator fetches a session job's jar itself (to upload it to the session cluster): an
+/// error naming the jarURI's host as unknown or unreachable is the artifact's, not Flink's
+/// (operator 1.7.0 in the lab: `UnknownHostException: <host>` for an http jarURI nobody serves).
+pub(super) fn artifact_unreachable(f: Finding, v: &View, uri: &str) -> Finding {
+    let Some(host) = uri
+        .split_once("://")
+        .map(|(_, rest)| rest.split(['/', ':']).next().unwrap_or(""))
+        .filter(|h| !h.is_empty())
+    else {
+        return f;
+    };
+    let error = v.error.unwrap_or("");
+    let refused = [
+        "UnknownHostException",
+        "ConnectException",
+        "NoRouteToHostException",
+        "SocketTimeoutException",
+    ];
+    if !error.contains(host) || !refused.iter().any(|e| error.contains(e)) {
+        return f;
+    }
+    let (ns, name) = (v.ns, v.name);
+    let mut f = f.severity(Severity::Critical).evidence(format!(
+        "spec.job.jarURI: {uri}: the operator could not reach {host} to fetch the jar"
+    ));
+    f.category = Category::JobJarNotFound;
+    f.layer = Category::JobJarNotFound.layer();
+    f.title = format!(
+        "the operator cannot fetch the session job's jar: {host} is unknown or unreachable"
+    );
+    // No command: only a person knows where the jar is really served.
+    f.fix(format!(
+        "The operator downloads spec.job.jarURI itself, from its own pod, before it submits the job \
+         to the session cluster. Make {uri} reachable from the operator's pod (the host's DNS name, \
+         its port, a proxy), or point jarURI at where the jar is served, in FlinkSessionJob \
+         {name} (namespace {ns}):\n\n\
+         spec:\n  job:\n    jarURI: https://<where the jar is served>/orders-job.jar"
+    ))
+}
+
+/// `container=C pod=P_NS(UID)` from a back-off message: (container, pod, namespace).
+pub(super) fn failed_container(message: &str) -> Option<(String, String, String)> {
+    static RE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(
+            r"container=(?P<c>[a-z0-9.-]+) pod=(?P<p>[a-z0-9.-]+)_(?P<ns>[a-z0-9-]+)\(",
+        )
+        .expect("valid regex")
+    });
+    let m = RE.captures(message)?;
+    Some((m["c"].to_string(), m["p"].to_string(), m["ns"].to_string()))
+}
+
+/// DefaultValidator's refusal of a FlinkDeployment without an account
+/// (apache/flink-kubernetes-operator@release-1.15.0, also 1.7.0): only FlinkDeployments get it.
+pub(super) const SERVICE_ACCOUNT_REQUIRED: &str = "spec.serviceAccount must be defined";
+
+/// Whether the spec as it is now passes the validator check that wrote `msg`: what it says now
+/// when it does, `None` when it still fails or when the message is not one whose check is known
+/// here (the live error stands then).
+///
+/// The operator records neither the refused spec nor its generation: on a validation error
+/// `ReconciliationUtils.applyValidationErrorAndResetSpec` sets `status.error` and reconciles the
+/// last accepted spec (`status.reconciliationStatus.lastReconciledSpec`, written with
+/// `status.observedGeneration` only when a spec is reconciled:
+/// `ReconciliationStatus.serializeAndSetLastReconciledSpec`), apache/flink-kubernetes-operator@
+/// release-1.15.0. So `metadata.generation` ahead of `observedGeneration` is the normal state of a
+/// refused change, not a sign of a newer one, and `lastReconciledSpec` is the spec before it.
+/// What does tell is the validator's own check (`DefaultValidator`), asked again of the spec now.
+pub(super) fn validated_spec_changed(fd: &FlinkDeployment, msg: &str) -> Option<String> {
+    let spec = &fd.spec;
+    let conf = &spec.flink_configuration;
+    let set = |v: Option<&String>| v.is_some_and(|v| !v.trim().is_empty());
+    if msg.contains(SERVICE_ACCOUNT_REQUIRED) {
+        let sa = spec
+            .service_account
+            .as_deref()
+            .filter(|sa| !sa.is_empty())?;
+        return Some(format!("spec.serviceAccount is set now ({sa})"));
+    }
+    if msg.contains(crate::flink::ha::STANDBY_MESSAGE) {
+        // validateJmReplicas: replicas > 1 needs HA (replicas < 1 is another refusal).
+        let replicas = spec
+            .job_manager
+            .as_ref()
+            .and_then(|j| j.replicas)
+            .unwrap_or(1);
+        if replicas == 1 {
+            return Some("spec.jobManager.replicas is 1 now: no standby JobManager".into());
+        }
+        return ha_on_now(conf).map(|on| {
+            format!("{on}, so the {replicas} JobManagers (spec.jobManager.replicas) may run")
+        });
+    }
+    if msg.contains(crate::flink::ha::ROLLBACK_MESSAGE) {
+        const ROLLBACK: &str = "kubernetes.operator.deployment.rollback.enabled";
+        if conf
+            .get(ROLLBACK)
+            .is_some_and(|v| v.trim().eq_ignore_ascii_case("false"))
+        {
+            return Some(format!("{ROLLBACK} is false now"));
+        }
+        return ha_on_now(conf);
+    }
+    if msg.contains("Flink Version must be defined") {
+        let v = spec.flink_version.as_deref().filter(|v| !v.is_empty())?;
+        return Some(format!("spec.flinkVersion is set now ({v})"));
+    }
+    if msg.contains("jarURI must include a scheme") {
+        let uri = spec.job.as_ref()?.jar_uri.as_deref()?;
+        let scheme = uri.split_once(':').map(|(s, _)| s).filter(|s| {
+            s.starts_with(|c: char| c.is_ascii_alphabetic())
+                && s.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+        })?;
+        return Some(format!(
+            "spec.job.jarURI has a scheme now ({scheme}: in {uri})"
+        ));
+    }
+    if msg.contains("resource memory must be defined") {
+        let (key, comp) = if msg.contains("TaskManager") {
+            ("taskManager", spec.task_manager.as_ref())
+        } else {
+            ("jobManager", spec.job_manager.as_ref())
+        };
+        let mem = comp?.resource.as_ref()?.memory.as_ref();
+        return set(mem).then(|| {
+            format!(
+                "spec.{key}.resource.memory is set now ({})",
+                mem.map(String::as_str).unwrap_or("")
+            )
+        });
+    }
+    if msg.contains("Checkpoint directory") {
+        let key = crate::flink::ha::CHECKPOINT_DIR_KEYS
+            .iter()
+            .find(|k| set(conf.get(**k)))?;
+        return Some(format!("{key} is set now ({})", conf[*key]));
+    }
+    None
+}
+
+/// `high-availability.type is kubernetes now (HA on)`, when the configuration turns HA on.
+pub(super) fn ha_on_now(conf: &std::collections::BTreeMap<String, String>) -> Option<String> {
+    if !crate::flink::ha::activated(conf) {
+        return None;
+    }
+    let (key, value) = crate::flink::ha::MODE_KEYS
+        .iter()
+        .find_map(|k| conf.get(*k).map(|v| (*k, v)))?;
+    Some(format!("{key} is {value} now (HA on)"))
+}
+
+/// A validation error older than the spec: info, and what to watch rather than the old fix.
+pub(super) fn validation_predates_spec(f: Finding, v: &View, now: &str) -> Finding {
+    let (ns, name, kind) = (v.ns, v.name, kubectl_kind(v.kind));
+    let mut f = f.severity(Severity::Info).evidence(format!(
+        "{now}: the spec changed after the operator's validator refused it, and passes that check"
+    ));
+    f.title = format!(
+        "{}: the spec has changed since; waiting for the operator to validate it again",
+        f.title
+    );
+    f.fix(format!(
+        "Nothing more to change for this error: the spec no longer has what the validator refused. \
+         The operator validates the new spec on its next reconciliation; if it still refuses it, \
+         the new message is in the status:\n\n  \
+         kubectl get {kind} {name} -n {ns} -o jsonpath='{{.status.error}}{{\"\\n\"}}'"
+    ))
+    .verify(verify(v))
+}
+
+/// The validator wants a ServiceAccount: the planner's, the same objects FLK501 and FLK502 give
+/// (a `flink` account with the JobManager's Role in this namespace, then the switch). The chart's
+/// `flink` account lives in the operator's namespace only, unless the chart watches this one, so
+/// naming it alone would leave the pods with an account that does not exist (the lab's sa-unset).
+pub(super) fn service_account_fix(
+    snapshot: &Snapshot,
+    index: &Index,
+    fd: &FlinkDeployment,
+) -> String {
+    let ns = fd.namespace();
+    let cluster = index.cluster(&deployment_ref(fd));
+    let need = rbac_plan::need(
+        index,
+        cluster.as_ref(),
+        Component::JobManager,
+        ns,
+        "default",
+        Vec::new(),
+    );
+    let plan = rbac_plan::plan(snapshot, &need);
+    format!(
+        "Give the JobManager a ServiceAccount of its own with the rights it needs, and name it in the spec:\n\n{}",
+        plan.commands()
+    )
+}
+
+pub(super) fn validation_fix(
+    msg: &str,
+    ns: &str,
+    name: &str,
+    kind: &str,
+    fd: Option<&FlinkDeployment>,
+) -> String {
+    if msg.contains("Flink Version must be defined")
+        || (msg.contains("Flink version") && msg.contains("not supported"))
+    {
+        let v = fd
+            .and_then(|d| d.spec.image.as_deref())
+            .and_then(flink_version_of_image)
+            .unwrap_or_else(|| "v1_20".into());
+        return format!(
+            "Set spec.flinkVersion to the Flink in the image and one this operator supports (v1_13 ... v1_20, v2_0 ... v2_2 for operator 1.15):\n\n  \
+             kubectl patch {kind} {name} -n {ns} --type=merge -p '{{\"spec\":{{\"flinkVersion\":\"{v}\"}}}}'"
+        );
+    }
+    if msg.contains("High availability should be enabled") || msg.contains("HA must be enabled") {
+        return format!(
+            "Enable HA (or run one JobManager: spec.jobManager.replicas: 1):\n\n  \
+             kubectl patch {kind} {name} -n {ns} --type=merge -p '{{\"spec\":{{\"flinkConfiguration\":{{\"high-availability.type\":\"kubernetes\",\"high-availability.storageDir\":\"s3://BUCKET/flink/{name}/ha\"}}}}}}'   # BUCKET: storage Flink can write"
+        );
+    }
+    if msg.contains("jarURI must include a scheme") {
+        return format!(
+            "Give spec.job.jarURI a scheme: local:// for a jar inside the image, or s3:// / https:// for a remote one:\n\n  \
+             kubectl patch {kind} {name} -n {ns} --type=merge -p '{{\"spec\":{{\"job\":{{\"jarURI\":\"local:///opt/flink/usrlib/JOB.jar\"}}}}}}'"
+        );
+    }
+    if msg.contains("resource memory must be defined") {
+        let key = if msg.contains("TaskManager") {
+            "taskManager"
+        } else {
+            "jobManager"
+        };
+        return format!(
+            "Give the {key} a memory size (Flink syntax: 2048m, 2g):\n\n  \
+             kubectl patch {kind} {name} -n {ns} --type=merge -p '{{\"spec\":{{\"{key}\":{{\"resource\":{{\"memory\":\"2048m\"}}}}}}}}'"
+        );
+    }
+    if msg.contains("Checkpoint directory") {
+        return format!(
+            "last-state and savepoint upgrade modes need durable checkpoints:\n\n  \
+             kubectl patch {kind} {name} -n {ns} --type=merge -p '{{\"spec\":{{\"flinkConfiguration\":{{\"execution.checkpointing.dir\":\"s3://BUCKET/flink/{name}/checkpoints\"}}}}}}'   # Flink < 1.20: state.checkpoints.dir"
+        );
+    }
+    format!("Fix the field the message names in the {kind} (kubectl edit {kind} {name} -n {ns}).")
+}
