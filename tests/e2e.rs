@@ -12,6 +12,7 @@
 //! why) is left out of the live comparison.
 
 mod common;
+use common::expect::{compare, exact, Expect};
 use common::{harness_dir, need, no_cluster};
 
 use serde_json::Value;
@@ -296,21 +297,32 @@ fn fix_yaml(fix: &str) -> Option<String> {
     Some(out)
 }
 
-fn repo_bundles(repo: &Path) -> Vec<PathBuf> {
-    let mut out = vec![repo.join("examples/canonical")];
-    if let Ok(entries) = std::fs::read_dir(repo.join("tests/scenarios")) {
-        let mut dirs: Vec<PathBuf> = entries
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.is_dir())
-            .collect();
-        dirs.sort();
-        out.extend(dirs);
-    }
+/// Every bundle: the canonical example, then each scenario folder with its bundle.
+fn repo_bundles(repo: &Path) -> Vec<(PathBuf, PathBuf)> {
+    let mut out = vec![(
+        repo.join("examples/canonical"),
+        repo.join("examples/canonical"),
+    )];
+    out.extend(
+        common::scenarios::all()
+            .into_iter()
+            .map(|(name, b)| (common::scenarios::root().join(name), b)),
+    );
     out
 }
 
 fn short(repo: &Path, p: &Path) -> String {
     p.strip_prefix(repo).unwrap_or(p).display().to_string()
+}
+
+/// Whether a finding is about one of `namespaces` (by its deployment, or else its object), or
+/// about nothing namespaced.
+fn in_namespaces(f: &Value, namespaces: &[String]) -> bool {
+    let ns = f
+        .pointer("/deployment/namespace")
+        .or_else(|| f.pointer("/object/namespace"))
+        .and_then(Value::as_str);
+    ns.is_none_or(|ns| namespaces.iter().any(|o| o == ns))
 }
 
 /// Live and offline agree on the findings (rule, category, object), their order and the exit code.
@@ -327,16 +339,7 @@ fn agree(what: &str, live: &Run, offline: &Run, only: Option<&[String]>) -> Resu
             ))
         }
     };
-    let in_scope = |f: &&Value| {
-        let ns = f
-            .pointer("/deployment/namespace")
-            .or_else(|| f.pointer("/object/namespace"))
-            .and_then(Value::as_str);
-        match (only, ns) {
-            (Some(only), Some(ns)) => only.iter().any(|o| o == ns),
-            _ => true,
-        }
-    };
+    let in_scope = |f: &&Value| only.is_none_or(|only| in_namespaces(f, only));
     let lk: Vec<String> = findings(&lj).iter().filter(in_scope).map(key).collect();
     let ok: Vec<String> = findings(&oj).iter().map(key).collect();
     let codes_agree = only.is_some() || live.code == offline.code;
@@ -383,9 +386,9 @@ fn live_diagnosis_agrees_with_offline_for_every_bundle() {
     let mut state = cluster();
     let mut failures = Vec::new();
     let mut compared = 0;
-    for bundle in repo_bundles(&h.repo) {
-        let name = short(&h.repo, &bundle);
-        if let Ok(reason) = std::fs::read_to_string(bundle.join("e2e.skip")) {
+    for (folder, bundle) in repo_bundles(&h.repo) {
+        let name = short(&h.repo, &folder);
+        if let Ok(reason) = std::fs::read_to_string(folder.join("e2e.skip")) {
             eprintln!(
                 "e2e: {name}: not compared live ({})",
                 reason.lines().next().unwrap_or("no reason given")
@@ -421,6 +424,29 @@ fn live_diagnosis_agrees_with_offline_for_every_bundle() {
         if let Err(e) = agree(&format!("{name} -A"), &live, &offline, Some(&namespaces)) {
             failures.push(e);
         }
+        // And what the live diagnosis finds is what the bundle's expect.txt says it must.
+        if folder.join("expect.txt").is_file() {
+            match (Expect::read(&folder), live.json()) {
+                (Ok(expect), Ok(report)) => {
+                    let mine: Vec<Value> = findings(&report)
+                        .into_iter()
+                        .filter(|f| in_namespaces(f, &namespaces))
+                        .collect();
+                    let got = exact(&serde_json::json!({ "findings": mine }));
+                    let diff = compare(expect.live().0, 0, &got, 0);
+                    if !diff.is_empty() {
+                        failures.push(format!(
+                            "{name} -A: the live diagnosis differs from expect.txt:\n  {}",
+                            diff.join("\n  ")
+                        ));
+                    }
+                }
+                (e, r) => failures.push(format!(
+                    "{name}: {}",
+                    e.err().or(r.err()).unwrap_or_default()
+                )),
+            }
+        }
     }
     assert!(
         compared > 0 || !failures.is_empty(),
@@ -452,9 +478,9 @@ fn every_bundle_s_fix_is_accepted_applied_and_removes_causes_without_adding_any(
     let (mut roots_before, mut roots_gone, mut bundles) = (0, 0, 0);
     let (mut documents, mut dry_patches) = (0, 0);
     let mut rules_covered: BTreeSet<String> = BTreeSet::new();
-    for bundle in repo_bundles(&h.repo) {
-        let name = short(&h.repo, &bundle);
-        if bundle.join("e2e.skip").exists() {
+    for (folder, bundle) in repo_bundles(&h.repo) {
+        let name = short(&h.repo, &folder);
+        if folder.join("e2e.skip").exists() {
             continue;
         }
         let namespaces = match ensure_seeded(h, &mut state, &bundle, false) {

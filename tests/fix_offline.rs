@@ -12,6 +12,9 @@
 //! from the cluster at run time, a file outside Kubernetes) are listed with the reason in
 //! `NOT_OFFLINE`, and the test fails when that list and the bundles disagree.
 
+mod common;
+use common::repo;
+
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -42,19 +45,9 @@ const NOT_COVERED: &[(&str, &str)] = &[
     ("status-error-s3-plugin FLK401 filesystem_plugin_missing FlinkDeployment/payments", "the S3 plugin is enabled in the image by hand; the remedy only redeploys"),
 ];
 
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
 fn bundles() -> Vec<PathBuf> {
     let mut out = vec![repo().join("examples/canonical")];
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(repo().join("tests/scenarios"))
-        .expect("tests/scenarios")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.is_dir())
-        .collect();
-    dirs.sort();
-    out.extend(dirs);
+    out.extend(common::scenarios::all().into_iter().map(|(_, b)| b));
     out
 }
 

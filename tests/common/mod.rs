@@ -77,3 +77,6 @@ pub fn output(cmd: &mut std::process::Command, stdin: Option<&str>) -> std::proc
     }
     child.wait_with_output().expect("wait")
 }
+
+pub mod expect;
+pub mod scenarios;
