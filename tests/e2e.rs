@@ -13,16 +13,16 @@
 
 mod common;
 use common::expect::{compare, exact, Expect};
-use common::{harness_dir, need, no_cluster};
+use common::run::{findings, plugin, s, text, Run};
+use common::{harness_dir, need};
 
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Command;
 use std::sync::{Mutex, MutexGuard, OnceLock};
 use std::time::{Duration, Instant};
 
-const PLUGIN: &str = env!("CARGO_BIN_EXE_kubectl-flink");
 const E2E_USER: &str = "kubectl-flink-e2e";
 const LIMITED_USER: &str = "kubectl-flink-limited";
 
@@ -63,13 +63,7 @@ fn harness() -> Result<&'static Harness, String> {
 
 /// The harness, or None after a loud skip message; panics under CI.
 fn harness_or_skip(test: &str) -> Option<&'static Harness> {
-    match harness() {
-        Ok(h) => Some(h),
-        Err(why) => {
-            no_cluster("e2e", test, &why);
-            None
-        }
-    }
+    common::or_skip("e2e", test, harness())
 }
 
 // ------------------------------------------------------------------------------------ the cluster
@@ -87,13 +81,6 @@ fn cluster() -> MutexGuard<'static, Seeded> {
     LOCK.get_or_init(Default::default)
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
-}
-
-fn text(out: &Output) -> (String, String) {
-    (
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
 }
 
 fn bundle_namespaces(h: &Harness, bundle: &Path) -> Result<Vec<String>, String> {
@@ -158,39 +145,6 @@ fn ensure_seeded(
 
 // ------------------------------------------------------------------------------------- the plugin
 
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-impl Run {
-    fn json(&self) -> Result<Value, String> {
-        serde_json::from_str(&self.stdout).map_err(|e| {
-            format!(
-                "not JSON ({e}); exit {}\nstdout:\n{}\nstderr:\n{}",
-                self.code, self.stdout, self.stderr
-            )
-        })
-    }
-}
-
-fn plugin(kubeconfig: Option<&Path>, args: &[&str]) -> Run {
-    let mut cmd = Command::new(PLUGIN);
-    cmd.args(args).env("NO_COLOR", "1").stdin(Stdio::null());
-    match kubeconfig {
-        Some(k) => cmd.env("KUBECONFIG", k),
-        None => cmd.env("KUBECONFIG", "/nonexistent/kubeconfig"),
-    };
-    let out = cmd.output().expect("run kubectl-flink");
-    let (stdout, stderr) = text(&out);
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout,
-        stderr,
-    }
-}
-
 fn doctor_live(kubeconfig: &Path, ns: &str) -> Run {
     plugin(Some(kubeconfig), &["doctor", "-n", ns, "-o", "json"])
 }
@@ -198,18 +152,6 @@ fn doctor_live(kubeconfig: &Path, ns: &str) -> Run {
 fn doctor_offline(bundle: &Path, ns: &str) -> Run {
     let b = bundle.to_string_lossy();
     plugin(None, &["doctor", "--from", &b, "-n", ns, "-o", "json"])
-}
-
-fn findings(report: &Value) -> Vec<Value> {
-    report
-        .get("findings")
-        .and_then(Value::as_array)
-        .cloned()
-        .unwrap_or_default()
-}
-
-fn s<'a>(v: &'a Value, ptr: &str) -> &'a str {
-    v.pointer(ptr).and_then(Value::as_str).unwrap_or("")
 }
 
 /// What live and offline must agree on: rule, category and object, in order.
@@ -229,37 +171,11 @@ fn key(f: &Value) -> String {
 fn kubectl(h: &Harness, args: &[&str], stdin: Option<&str>) -> Run {
     let mut cmd = Command::new(&h.kubectl);
     cmd.args(args).env("KUBECONFIG", &h.admin);
-    let out = common::output(&mut cmd, stdin);
-    let (stdout, stderr) = text(&out);
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout,
-        stderr,
-    }
+    Run::of(&mut cmd, stdin)
 }
 
-/// Runs a shell snippet the way a user would paste it: bash, the version-matched kubectl first on
-/// PATH, the admin's kubeconfig.
 fn shell(h: &Harness, script: &str) -> Run {
-    let dir = h.kubectl.parent().unwrap_or(Path::new("/"));
-    let path = format!(
-        "{}:{}",
-        dir.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
-    let out = Command::new("bash")
-        .args(["-euo", "pipefail", "-c", script])
-        .env("PATH", path)
-        .env("KUBECONFIG", &h.admin)
-        .stdin(Stdio::null())
-        .output()
-        .expect("run bash");
-    let (stdout, stderr) = text(&out);
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout,
-        stderr,
-    }
+    common::run::shell(&h.kubectl, &h.admin, script)
 }
 
 fn can_i(h: &Harness, verb: &str, resource: &str, ns: &str, user: &str) -> bool {
@@ -329,7 +245,7 @@ fn in_namespaces(f: &Value, namespaces: &[String]) -> bool {
 /// With `only`, the live findings are first narrowed to those namespaces (and cluster-scoped ones),
 /// and exit codes are not compared: other test binaries leave objects in namespaces of their own.
 fn agree(what: &str, live: &Run, offline: &Run, only: Option<&[String]>) -> Result<(), String> {
-    let (lj, oj) = match (live.json(), offline.json()) {
+    let (lj, oj) = match (live.try_json(), offline.try_json()) {
         (Ok(l), Ok(o)) => (l, o),
         (l, o) => {
             return Err(format!(
@@ -426,7 +342,7 @@ fn live_diagnosis_agrees_with_offline_for_every_bundle() {
         }
         // And what the live diagnosis finds is what the bundle's expect.txt says it must.
         if folder.join("expect.txt").is_file() {
-            match (Expect::read(&folder), live.json()) {
+            match (Expect::read(&folder), live.try_json()) {
                 (Ok(expect), Ok(report)) => {
                     let mine: Vec<Value> = findings(&report)
                         .into_iter()
@@ -522,7 +438,7 @@ fn every_bundle_s_fix_is_accepted_applied_and_removes_causes_without_adding_any(
                     ));
                 }
             }
-            let before = findings(&doctor_live(&h.e2e, ns).json().expect("doctor -o json"));
+            let before = findings(&doctor_live(&h.e2e, ns).try_json().expect("doctor -o json"));
             let keys_before: BTreeSet<String> = before.iter().map(key).collect();
             let roots: Vec<String> = before
                 .iter()
@@ -546,7 +462,7 @@ fn every_bundle_s_fix_is_accepted_applied_and_removes_causes_without_adding_any(
             // The authorizer reads RBAC from informers: give it a moment to see the new objects.
             let deadline = Instant::now() + Duration::from_secs(15);
             let after = loop {
-                let after = findings(&doctor_live(&h.e2e, ns).json().expect("doctor -o json"));
+                let after = findings(&doctor_live(&h.e2e, ns).try_json().expect("doctor -o json"));
                 let rbac_left = after
                     .iter()
                     .any(|f| s(f, "/category") == "rbac_forbidden" && s(f, "/severity") != "info");
@@ -626,7 +542,7 @@ fn canonical_root_causes_live_and_the_suggested_rbac_fix_works() {
     let mut failures: Vec<String> = Vec::new();
 
     let run = doctor_live(&h.e2e, ns);
-    let report = run.json().expect("doctor -o json");
+    let report = run.try_json().expect("doctor -o json");
     if run.code != 1 {
         failures.push(format!(
             "doctor exited {} (want 1: findings); stderr: {}",
@@ -736,7 +652,7 @@ fn canonical_root_causes_live_and_the_suggested_rbac_fix_works() {
                 ));
             } else {
                 let again = doctor_live(&h.e2e, ns);
-                let after = findings(&again.json().expect("doctor -o json after the fix"));
+                let after = findings(&again.try_json().expect("doctor -o json after the fix"));
                 // No new finding: what is left was there before (minus what the fix removed).
                 for f in &after {
                     if !listing.contains(&key(f)) {
@@ -811,7 +727,7 @@ fn limited_user_gets_a_diagnosis_of_what_it_could_not_inspect() {
         "doctor as the limited user: want exit 1 (findings)\nstdout:\n{}\nstderr:\n{}",
         run.stdout, run.stderr
     );
-    let report = run.json().expect("doctor -o json as the limited user");
+    let report = run.try_json().expect("doctor -o json as the limited user");
     let all = findings(&report);
     let keys: Vec<String> = all.iter().map(key).collect();
     let forbidden: Vec<usize> = (0..all.len())
@@ -902,12 +818,12 @@ fn limited_user_gets_a_diagnosis_of_what_it_could_not_inspect() {
         }
     }
     let admin = doctor_live(&h.e2e, "analytics")
-        .json()
+        .try_json()
         .expect("admin -o json");
     let granted = doctor_live(&h.limited, "analytics");
     let granted = findings(
         &granted
-            .json()
+            .try_json()
             .expect("limited user -o json after the grant"),
     );
     assert_eq!(

@@ -14,6 +14,7 @@
 
 mod common;
 use common::repo;
+use common::run::s;
 
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
@@ -67,10 +68,6 @@ fn doctor(dir: &Path) -> Vec<Value> {
         )
     });
     report["findings"].as_array().cloned().unwrap_or_default()
-}
-
-fn s<'a>(v: &'a Value, ptr: &str) -> &'a str {
-    v.pointer(ptr).and_then(Value::as_str).unwrap_or("")
 }
 
 /// Rule, category and object: what identifies a finding across two diagnoses.

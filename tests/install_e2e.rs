@@ -18,7 +18,8 @@
 
 mod common;
 use common::expect::{compare, exact, missing_fixes, Expect};
-use common::{env_path, no_cluster, repo};
+use common::run::{findings, plugin, s, Run};
+use common::{env_path, repo};
 
 use serde_json::Value;
 use std::collections::BTreeSet;
@@ -26,7 +27,6 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::{Mutex, MutexGuard, OnceLock};
 
-const PLUGIN: &str = env!("CARGO_BIN_EXE_kubectl-flink");
 const SOURCE_ANNOTATION: &str = "kubectl-flink.test/crd-source";
 
 fn scenario(dir: &str) -> PathBuf {
@@ -64,42 +64,8 @@ fn cases() -> Vec<Case> {
     out
 }
 
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn plugin(kubeconfig: Option<&Path>, args: &[&str]) -> Run {
-    let mut cmd = Command::new(PLUGIN);
-    cmd.args(args).env("NO_COLOR", "1").stdin(Stdio::null());
-    match kubeconfig {
-        Some(k) => cmd.env("KUBECONFIG", k),
-        None => cmd.env("KUBECONFIG", "/nonexistent/kubeconfig"),
-    };
-    let out = cmd.output().expect("run kubectl-flink");
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
-}
-
 fn report(run: &Run) -> Vec<Value> {
-    let v: Value = serde_json::from_str(&run.stdout).unwrap_or_else(|e| {
-        panic!(
-            "not JSON ({e}); exit {}\nstdout:\n{}\nstderr:\n{}",
-            run.code, run.stdout, run.stderr
-        )
-    });
-    v.get("findings")
-        .and_then(Value::as_array)
-        .cloned()
-        .unwrap_or_default()
-}
-
-fn s<'a>(v: &'a Value, ptr: &str) -> &'a str {
-    v.pointer(ptr).and_then(Value::as_str).unwrap_or("")
+    findings(&run.json())
 }
 
 /// The findings about a scenario: objects or deployments in its namespaces, its webhook
@@ -446,13 +412,7 @@ fn harness(test: &str) -> Option<Harness> {
             crds: env_path("KUBE_HARNESS_CRDS"),
         })
     })();
-    match found {
-        Ok(h) => Some(h),
-        Err(why) => {
-            no_cluster("install_e2e", test, &why);
-            None
-        }
-    }
+    common::or_skip("install_e2e", test, found)
 }
 
 /// One test at a time holds the cluster: the installation is cluster-wide.
@@ -465,17 +425,9 @@ fn cluster_lock() -> MutexGuard<'static, ()> {
 
 impl Harness {
     fn kubectl(&self, args: &[&str]) -> Run {
-        let out = Command::new(&self.kubectl)
-            .args(args)
-            .env("KUBECONFIG", &self.admin)
-            .stdin(Stdio::null())
-            .output()
-            .expect("run kubectl");
-        Run {
-            code: out.status.code().unwrap_or(-1),
-            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        }
+        let mut cmd = Command::new(&self.kubectl);
+        cmd.args(args).env("KUBECONFIG", &self.admin);
+        Run::of(&mut cmd, None)
     }
 
     /// Seeds a scenario, webhooks included, into a cluster reset to what `up` left (`--reset`

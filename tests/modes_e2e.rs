@@ -12,15 +12,14 @@
 
 mod common;
 use common::expect::{compare, exact, Expect};
-use common::{env_path, no_cluster, repo};
+use common::run::{findings, plugin, s, text, Run};
+use common::{env_path, repo};
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Command;
 use std::sync::{Mutex, MutexGuard, OnceLock};
 use std::time::{Duration, Instant};
-
-const PLUGIN: &str = env!("CARGO_BIN_EXE_kubectl-flink");
 
 fn scenario(dir: &str) -> PathBuf {
     common::scenarios::bundle(dir)
@@ -57,58 +56,6 @@ fn cases() -> Vec<Case> {
 }
 
 // ------------------------------------------------------------------------------------ the plugin
-
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-impl Run {
-    fn json(&self) -> Value {
-        serde_json::from_str(&self.stdout).unwrap_or_else(|e| {
-            panic!(
-                "not JSON ({e}); exit {}\nstdout:\n{}\nstderr:\n{}",
-                self.code, self.stdout, self.stderr
-            )
-        })
-    }
-}
-
-fn text(out: &Output) -> (String, String) {
-    (
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-fn plugin(kubeconfig: Option<&Path>, args: &[&str]) -> Run {
-    let mut cmd = Command::new(PLUGIN);
-    cmd.args(args).env("NO_COLOR", "1").stdin(Stdio::null());
-    match kubeconfig {
-        Some(k) => cmd.env("KUBECONFIG", k),
-        None => cmd.env("KUBECONFIG", "/nonexistent/kubeconfig"),
-    };
-    let out = cmd.output().expect("run kubectl-flink");
-    let (stdout, stderr) = text(&out);
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout,
-        stderr,
-    }
-}
-
-fn s<'a>(v: &'a Value, ptr: &str) -> &'a str {
-    v.pointer(ptr).and_then(Value::as_str).unwrap_or("")
-}
-
-fn findings(report: &Value) -> Vec<Value> {
-    report
-        .get("findings")
-        .and_then(Value::as_array)
-        .cloned()
-        .unwrap_or_default()
-}
 
 /// What a report says against what the case expects: one line per difference.
 fn differences(case: &Case, report: &Value, code: Option<i32>) -> Vec<String> {
@@ -211,13 +158,7 @@ fn harness(test: &str) -> Option<&'static Harness> {
             kubectl: need("KUBE_HARNESS_KUBECTL")?,
         })
     });
-    match h {
-        Ok(h) => Some(h),
-        Err(why) => {
-            no_cluster("modes_e2e", test, why);
-            None
-        }
-    }
+    common::or_skip("modes_e2e", test, h.as_ref().map_err(Clone::clone))
 }
 
 /// One test at a time uses the cluster; each seeds its bundle with `--reset`.
@@ -242,28 +183,8 @@ fn seed(h: &Harness, dir: &Path) {
     );
 }
 
-/// Runs a shell snippet the way a user pastes it: bash, the version-matched kubectl first on PATH,
-/// the admin's kubeconfig.
 fn shell(h: &Harness, script: &str) -> Run {
-    let dir = h.kubectl.parent().unwrap_or(Path::new("/"));
-    let path = format!(
-        "{}:{}",
-        dir.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
-    let out = Command::new("bash")
-        .args(["-euo", "pipefail", "-c", script])
-        .env("PATH", path)
-        .env("KUBECONFIG", &h.admin)
-        .stdin(Stdio::null())
-        .output()
-        .expect("run bash");
-    let (stdout, stderr) = text(&out);
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout,
-        stderr,
-    }
+    common::run::shell(&h.kubectl, &h.admin, script)
 }
 
 fn doctor_live(h: &Harness, ns: &str) -> Value {
