@@ -17,7 +17,8 @@
 //! then fills the rules by hand as the controller would and checks the two agree.
 
 mod common;
-use common::{env_path, harness_dir, need, no_cluster, repo};
+use common::run::Run;
+use common::{env_path, harness_dir, need, repo};
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -25,8 +26,6 @@ use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
-
-const PLUGIN: &str = env!("CARGO_BIN_EXE_kubectl-flink");
 
 struct Harness {
     /// The harness admin (system:masters): fixtures, `kubectl auth can-i --as`, and the plugin's
@@ -57,41 +56,13 @@ fn harness() -> Result<&'static Harness, String> {
 
 /// The harness, or None after a loud skip message; panics under CI.
 fn harness_or_skip(test: &str) -> Option<&'static Harness> {
-    match harness() {
-        Ok(h) => Some(h),
-        Err(why) => {
-            no_cluster("can_i_e2e", test, &why);
-            None
-        }
-    }
-}
-
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-impl Run {
-    fn json(&self) -> Value {
-        serde_json::from_str(&self.stdout)
-            .unwrap_or_else(|e| panic!("not JSON ({e}): {}\nstderr: {}", self.stdout, self.stderr))
-    }
-}
-
-fn run(cmd: &mut Command, stdin: Option<&str>) -> Run {
-    let out = common::output(cmd, stdin);
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
+    common::or_skip("can_i_e2e", test, harness())
 }
 
 fn kubectl(h: &Harness, args: &[&str], stdin: Option<&str>) -> Run {
     let mut cmd = Command::new(&h.kubectl);
     cmd.args(args).env("KUBECONFIG", &h.admin);
-    run(&mut cmd, stdin)
+    Run::of(&mut cmd, stdin)
 }
 
 /// kubectl as the admin, which must succeed.
@@ -110,12 +81,7 @@ fn k(h: &Harness, args: &[&str], stdin: Option<&str>) -> String {
 
 /// The plugin as the given kubeconfig's user.
 fn plugin(kubeconfig: &Path, args: &[&str]) -> Run {
-    let mut cmd = Command::new(PLUGIN);
-    cmd.args(args)
-        .env("KUBECONFIG", kubeconfig)
-        .env("NO_COLOR", "1")
-        .env_remove("KUBECTL_FLINK_COLOR");
-    run(&mut cmd, None)
+    common::run::plugin(Some(kubeconfig), args)
 }
 
 /// Deletes objects when dropped (also when the test fails): objects that other tests' live

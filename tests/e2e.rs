@@ -12,16 +12,17 @@
 //! why) is left out of the live comparison.
 
 mod common;
-use common::{harness_dir, need, no_cluster};
+use common::expect::{compare, exact, Expect};
+use common::run::{findings, plugin, s, text, Run};
+use common::{harness_dir, need};
 
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Command;
 use std::sync::{Mutex, MutexGuard, OnceLock};
 use std::time::{Duration, Instant};
 
-const PLUGIN: &str = env!("CARGO_BIN_EXE_kubectl-flink");
 const E2E_USER: &str = "kubectl-flink-e2e";
 const LIMITED_USER: &str = "kubectl-flink-limited";
 
@@ -62,13 +63,7 @@ fn harness() -> Result<&'static Harness, String> {
 
 /// The harness, or None after a loud skip message; panics under CI.
 fn harness_or_skip(test: &str) -> Option<&'static Harness> {
-    match harness() {
-        Ok(h) => Some(h),
-        Err(why) => {
-            no_cluster("e2e", test, &why);
-            None
-        }
-    }
+    common::or_skip("e2e", test, harness())
 }
 
 // ------------------------------------------------------------------------------------ the cluster
@@ -86,13 +81,6 @@ fn cluster() -> MutexGuard<'static, Seeded> {
     LOCK.get_or_init(Default::default)
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
-}
-
-fn text(out: &Output) -> (String, String) {
-    (
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
 }
 
 fn bundle_namespaces(h: &Harness, bundle: &Path) -> Result<Vec<String>, String> {
@@ -157,39 +145,6 @@ fn ensure_seeded(
 
 // ------------------------------------------------------------------------------------- the plugin
 
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-impl Run {
-    fn json(&self) -> Result<Value, String> {
-        serde_json::from_str(&self.stdout).map_err(|e| {
-            format!(
-                "not JSON ({e}); exit {}\nstdout:\n{}\nstderr:\n{}",
-                self.code, self.stdout, self.stderr
-            )
-        })
-    }
-}
-
-fn plugin(kubeconfig: Option<&Path>, args: &[&str]) -> Run {
-    let mut cmd = Command::new(PLUGIN);
-    cmd.args(args).env("NO_COLOR", "1").stdin(Stdio::null());
-    match kubeconfig {
-        Some(k) => cmd.env("KUBECONFIG", k),
-        None => cmd.env("KUBECONFIG", "/nonexistent/kubeconfig"),
-    };
-    let out = cmd.output().expect("run kubectl-flink");
-    let (stdout, stderr) = text(&out);
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout,
-        stderr,
-    }
-}
-
 fn doctor_live(kubeconfig: &Path, ns: &str) -> Run {
     plugin(Some(kubeconfig), &["doctor", "-n", ns, "-o", "json"])
 }
@@ -197,18 +152,6 @@ fn doctor_live(kubeconfig: &Path, ns: &str) -> Run {
 fn doctor_offline(bundle: &Path, ns: &str) -> Run {
     let b = bundle.to_string_lossy();
     plugin(None, &["doctor", "--from", &b, "-n", ns, "-o", "json"])
-}
-
-fn findings(report: &Value) -> Vec<Value> {
-    report
-        .get("findings")
-        .and_then(Value::as_array)
-        .cloned()
-        .unwrap_or_default()
-}
-
-fn s<'a>(v: &'a Value, ptr: &str) -> &'a str {
-    v.pointer(ptr).and_then(Value::as_str).unwrap_or("")
 }
 
 /// What live and offline must agree on: rule, category and object, in order.
@@ -228,37 +171,11 @@ fn key(f: &Value) -> String {
 fn kubectl(h: &Harness, args: &[&str], stdin: Option<&str>) -> Run {
     let mut cmd = Command::new(&h.kubectl);
     cmd.args(args).env("KUBECONFIG", &h.admin);
-    let out = common::output(&mut cmd, stdin);
-    let (stdout, stderr) = text(&out);
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout,
-        stderr,
-    }
+    Run::of(&mut cmd, stdin)
 }
 
-/// Runs a shell snippet the way a user would paste it: bash, the version-matched kubectl first on
-/// PATH, the admin's kubeconfig.
 fn shell(h: &Harness, script: &str) -> Run {
-    let dir = h.kubectl.parent().unwrap_or(Path::new("/"));
-    let path = format!(
-        "{}:{}",
-        dir.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
-    let out = Command::new("bash")
-        .args(["-euo", "pipefail", "-c", script])
-        .env("PATH", path)
-        .env("KUBECONFIG", &h.admin)
-        .stdin(Stdio::null())
-        .output()
-        .expect("run bash");
-    let (stdout, stderr) = text(&out);
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout,
-        stderr,
-    }
+    common::run::shell(&h.kubectl, &h.admin, script)
 }
 
 fn can_i(h: &Harness, verb: &str, resource: &str, ns: &str, user: &str) -> bool {
@@ -296,16 +213,17 @@ fn fix_yaml(fix: &str) -> Option<String> {
     Some(out)
 }
 
-fn repo_bundles(repo: &Path) -> Vec<PathBuf> {
-    let mut out = vec![repo.join("examples/canonical")];
-    if let Ok(entries) = std::fs::read_dir(repo.join("tests/scenarios")) {
-        let mut dirs: Vec<PathBuf> = entries
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.is_dir())
-            .collect();
-        dirs.sort();
-        out.extend(dirs);
-    }
+/// Every bundle: the canonical example, then each scenario folder with its bundle.
+fn repo_bundles(repo: &Path) -> Vec<(PathBuf, PathBuf)> {
+    let mut out = vec![(
+        repo.join("examples/canonical"),
+        repo.join("examples/canonical"),
+    )];
+    out.extend(
+        common::scenarios::all()
+            .into_iter()
+            .map(|(name, b)| (common::scenarios::root().join(name), b)),
+    );
     out
 }
 
@@ -313,11 +231,21 @@ fn short(repo: &Path, p: &Path) -> String {
     p.strip_prefix(repo).unwrap_or(p).display().to_string()
 }
 
+/// Whether a finding is about one of `namespaces` (by its deployment, or else its object), or
+/// about nothing namespaced.
+fn in_namespaces(f: &Value, namespaces: &[String]) -> bool {
+    let ns = f
+        .pointer("/deployment/namespace")
+        .or_else(|| f.pointer("/object/namespace"))
+        .and_then(Value::as_str);
+    ns.is_none_or(|ns| namespaces.iter().any(|o| o == ns))
+}
+
 /// Live and offline agree on the findings (rule, category, object), their order and the exit code.
 /// With `only`, the live findings are first narrowed to those namespaces (and cluster-scoped ones),
 /// and exit codes are not compared: other test binaries leave objects in namespaces of their own.
 fn agree(what: &str, live: &Run, offline: &Run, only: Option<&[String]>) -> Result<(), String> {
-    let (lj, oj) = match (live.json(), offline.json()) {
+    let (lj, oj) = match (live.try_json(), offline.try_json()) {
         (Ok(l), Ok(o)) => (l, o),
         (l, o) => {
             return Err(format!(
@@ -327,16 +255,7 @@ fn agree(what: &str, live: &Run, offline: &Run, only: Option<&[String]>) -> Resu
             ))
         }
     };
-    let in_scope = |f: &&Value| {
-        let ns = f
-            .pointer("/deployment/namespace")
-            .or_else(|| f.pointer("/object/namespace"))
-            .and_then(Value::as_str);
-        match (only, ns) {
-            (Some(only), Some(ns)) => only.iter().any(|o| o == ns),
-            _ => true,
-        }
-    };
+    let in_scope = |f: &&Value| only.is_none_or(|only| in_namespaces(f, only));
     let lk: Vec<String> = findings(&lj).iter().filter(in_scope).map(key).collect();
     let ok: Vec<String> = findings(&oj).iter().map(key).collect();
     let codes_agree = only.is_some() || live.code == offline.code;
@@ -383,9 +302,9 @@ fn live_diagnosis_agrees_with_offline_for_every_bundle() {
     let mut state = cluster();
     let mut failures = Vec::new();
     let mut compared = 0;
-    for bundle in repo_bundles(&h.repo) {
-        let name = short(&h.repo, &bundle);
-        if let Ok(reason) = std::fs::read_to_string(bundle.join("e2e.skip")) {
+    for (folder, bundle) in repo_bundles(&h.repo) {
+        let name = short(&h.repo, &folder);
+        if let Ok(reason) = std::fs::read_to_string(folder.join("e2e.skip")) {
             eprintln!(
                 "e2e: {name}: not compared live ({})",
                 reason.lines().next().unwrap_or("no reason given")
@@ -421,6 +340,29 @@ fn live_diagnosis_agrees_with_offline_for_every_bundle() {
         if let Err(e) = agree(&format!("{name} -A"), &live, &offline, Some(&namespaces)) {
             failures.push(e);
         }
+        // And what the live diagnosis finds is what the bundle's expect.txt says it must.
+        if folder.join("expect.txt").is_file() {
+            match (Expect::read(&folder), live.try_json()) {
+                (Ok(expect), Ok(report)) => {
+                    let mine: Vec<Value> = findings(&report)
+                        .into_iter()
+                        .filter(|f| in_namespaces(f, &namespaces))
+                        .collect();
+                    let got = exact(&serde_json::json!({ "findings": mine }));
+                    let diff = compare(expect.live().0, 0, &got, 0);
+                    if !diff.is_empty() {
+                        failures.push(format!(
+                            "{name} -A: the live diagnosis differs from expect.txt:\n  {}",
+                            diff.join("\n  ")
+                        ));
+                    }
+                }
+                (e, r) => failures.push(format!(
+                    "{name}: {}",
+                    e.err().or(r.err()).unwrap_or_default()
+                )),
+            }
+        }
     }
     assert!(
         compared > 0 || !failures.is_empty(),
@@ -452,9 +394,9 @@ fn every_bundle_s_fix_is_accepted_applied_and_removes_causes_without_adding_any(
     let (mut roots_before, mut roots_gone, mut bundles) = (0, 0, 0);
     let (mut documents, mut dry_patches) = (0, 0);
     let mut rules_covered: BTreeSet<String> = BTreeSet::new();
-    for bundle in repo_bundles(&h.repo) {
-        let name = short(&h.repo, &bundle);
-        if bundle.join("e2e.skip").exists() {
+    for (folder, bundle) in repo_bundles(&h.repo) {
+        let name = short(&h.repo, &folder);
+        if folder.join("e2e.skip").exists() {
             continue;
         }
         let namespaces = match ensure_seeded(h, &mut state, &bundle, false) {
@@ -496,7 +438,7 @@ fn every_bundle_s_fix_is_accepted_applied_and_removes_causes_without_adding_any(
                     ));
                 }
             }
-            let before = findings(&doctor_live(&h.e2e, ns).json().expect("doctor -o json"));
+            let before = findings(&doctor_live(&h.e2e, ns).try_json().expect("doctor -o json"));
             let keys_before: BTreeSet<String> = before.iter().map(key).collect();
             let roots: Vec<String> = before
                 .iter()
@@ -520,7 +462,7 @@ fn every_bundle_s_fix_is_accepted_applied_and_removes_causes_without_adding_any(
             // The authorizer reads RBAC from informers: give it a moment to see the new objects.
             let deadline = Instant::now() + Duration::from_secs(15);
             let after = loop {
-                let after = findings(&doctor_live(&h.e2e, ns).json().expect("doctor -o json"));
+                let after = findings(&doctor_live(&h.e2e, ns).try_json().expect("doctor -o json"));
                 let rbac_left = after
                     .iter()
                     .any(|f| s(f, "/category") == "rbac_forbidden" && s(f, "/severity") != "info");
@@ -600,7 +542,7 @@ fn canonical_root_causes_live_and_the_suggested_rbac_fix_works() {
     let mut failures: Vec<String> = Vec::new();
 
     let run = doctor_live(&h.e2e, ns);
-    let report = run.json().expect("doctor -o json");
+    let report = run.try_json().expect("doctor -o json");
     if run.code != 1 {
         failures.push(format!(
             "doctor exited {} (want 1: findings); stderr: {}",
@@ -710,7 +652,7 @@ fn canonical_root_causes_live_and_the_suggested_rbac_fix_works() {
                 ));
             } else {
                 let again = doctor_live(&h.e2e, ns);
-                let after = findings(&again.json().expect("doctor -o json after the fix"));
+                let after = findings(&again.try_json().expect("doctor -o json after the fix"));
                 // No new finding: what is left was there before (minus what the fix removed).
                 for f in &after {
                     if !listing.contains(&key(f)) {
@@ -785,7 +727,7 @@ fn limited_user_gets_a_diagnosis_of_what_it_could_not_inspect() {
         "doctor as the limited user: want exit 1 (findings)\nstdout:\n{}\nstderr:\n{}",
         run.stdout, run.stderr
     );
-    let report = run.json().expect("doctor -o json as the limited user");
+    let report = run.try_json().expect("doctor -o json as the limited user");
     let all = findings(&report);
     let keys: Vec<String> = all.iter().map(key).collect();
     let forbidden: Vec<usize> = (0..all.len())
@@ -876,12 +818,12 @@ fn limited_user_gets_a_diagnosis_of_what_it_could_not_inspect() {
         }
     }
     let admin = doctor_live(&h.e2e, "analytics")
-        .json()
+        .try_json()
         .expect("admin -o json");
     let granted = doctor_live(&h.limited, "analytics");
     let granted = findings(
         &granted
-            .json()
+            .try_json()
             .expect("limited user -o json after the grant"),
     );
     assert_eq!(

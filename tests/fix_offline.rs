@@ -12,6 +12,10 @@
 //! from the cluster at run time, a file outside Kubernetes) are listed with the reason in
 //! `NOT_OFFLINE`, and the test fails when that list and the bundles disagree.
 
+mod common;
+use common::repo;
+use common::run::s;
+
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -42,19 +46,9 @@ const NOT_COVERED: &[(&str, &str)] = &[
     ("status-error-s3-plugin FLK401 filesystem_plugin_missing FlinkDeployment/payments", "the S3 plugin is enabled in the image by hand; the remedy only redeploys"),
 ];
 
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
 fn bundles() -> Vec<PathBuf> {
     let mut out = vec![repo().join("examples/canonical")];
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(repo().join("tests/scenarios"))
-        .expect("tests/scenarios")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.is_dir())
-        .collect();
-    dirs.sort();
-    out.extend(dirs);
+    out.extend(common::scenarios::all().into_iter().map(|(_, b)| b));
     out
 }
 
@@ -74,10 +68,6 @@ fn doctor(dir: &Path) -> Vec<Value> {
         )
     });
     report["findings"].as_array().cloned().unwrap_or_default()
-}
-
-fn s<'a>(v: &'a Value, ptr: &str) -> &'a str {
-    v.pointer(ptr).and_then(Value::as_str).unwrap_or("")
 }
 
 /// Rule, category and object: what identifies a finding across two diagnoses.

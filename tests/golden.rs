@@ -3,7 +3,9 @@
 //! bundle's also at 100 and 200 columns, as `COLUMNS` asks). A change to a renderer or a rule's wording shows up
 //! as a diff to review; `KUBECTL_FLINK_BLESS=1 cargo test --test golden` rewrites the files.
 
-use std::path::Path;
+mod common;
+
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 const BIN: &str = env!("CARGO_BIN_EXE_kubectl-flink");
@@ -16,6 +18,21 @@ const BUNDLES: &[&str] = &[
     "tests/scenarios/status-error-s3-plugin",
 ];
 
+/// Where doctor runs and the bundle it is given: the repository and the path as written, or, for a
+/// scenario written from an overlay, the folder it was written below (which holds it at the same
+/// path, so the report names it as for a folder in the repository).
+fn place(bundle: &str) -> (PathBuf, String) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    match bundle.strip_prefix("tests/scenarios/") {
+        Some(name) if root.join(bundle).join("overlay.yaml").is_file() => {
+            let made = common::scenarios::bundle(name);
+            let top = made.ancestors().nth(3).unwrap().to_path_buf();
+            (top, bundle.to_string())
+        }
+        _ => (root.to_path_buf(), bundle.to_string()),
+    }
+}
+
 const FORMATS: &[&str] = &["table", "markdown", "json"];
 
 #[test]
@@ -24,12 +41,13 @@ fn doctor_output_matches_the_golden_files() {
     let bless = std::env::var_os("KUBECTL_FLINK_BLESS").is_some_and(|v| v == "1");
     let mut differ = Vec::new();
     for bundle in BUNDLES {
+        let (dir, from) = place(bundle);
         for format in FORMATS {
             let out = Command::new(BIN)
-                .current_dir(root)
+                .current_dir(&dir)
                 .env("NO_COLOR", "1")
                 .env_remove("COLUMNS")
-                .args(["doctor", "--from", bundle, "-o", format])
+                .args(["doctor", "--from", &from, "-o", format])
                 .output()
                 .expect("run kubectl-flink");
             let got = String::from_utf8(out.stdout).expect("UTF-8 output");

@@ -11,236 +11,64 @@
 //! that a cluster without an operator gets no "CRD missing" alarm, and that the fixes work.
 
 mod common;
-use common::{env_path, no_cluster, repo};
+use common::expect::{compare, exact, Expect};
+use common::run::{findings, plugin, s, text, Run};
+use common::{env_path, repo};
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Command;
 use std::sync::{Mutex, MutexGuard, OnceLock};
 use std::time::{Duration, Instant};
 
-const PLUGIN: &str = env!("CARGO_BIN_EXE_kubectl-flink");
-
 fn scenario(dir: &str) -> PathBuf {
-    repo().join("tests/scenarios").join(dir)
+    common::scenarios::bundle(dir)
 }
 
-/// What a bundle must be diagnosed as: (rule, category, object kind/name) in report order, and
-/// for each the rule of its cause when it has one.
+/// A mode bundle, its one namespace and its `expect.txt`.
 struct Case {
-    dir: &'static str,
-    namespace: &'static str,
-    findings: &'static [(
-        &'static str,
-        &'static str,
-        &'static str,
-        Option<&'static str>,
-    )],
+    dir: String,
+    namespace: String,
+    expect: Expect,
 }
 
-const CASES: &[Case] = &[
-    Case {
-        dir: "mode-native-healthy",
-        namespace: "scn-mode-native-healthy",
-        findings: &[],
-    },
-    Case {
-        dir: "mode-standalone-healthy",
-        namespace: "scn-mode-standalone-healthy",
-        findings: &[],
-    },
-    Case {
-        dir: "mode-lyft-healthy",
-        namespace: "scn-mode-lyft-healthy",
-        findings: &[],
-    },
-    Case {
-        dir: "mode-native-tm-forbidden",
-        namespace: "scn-mode-native-forbidden",
-        findings: &[
-            (
-                "FLK501",
-                "rbac_forbidden",
-                "Pod/enrich-6b7c8d9f5-q4w8z",
-                None,
-            ),
-            ("FLK201", "no_slots", "FlinkCluster/enrich", Some("FLK501")),
-        ],
-    },
-    Case {
-        dir: "mode-native-tm-lost",
-        namespace: "scn-mode-native-tm-lost",
-        findings: &[(
-            "FLK202",
-            "taskmanager_lost",
-            "FlinkCluster/sessionize",
-            None,
-        )],
-    },
-    Case {
-        dir: "mode-native-exposed",
-        namespace: "scn-mode-native-exposed",
-        findings: &[
-            ("FLK301", "ha_misconfigured", "FlinkCluster/dashboard", None),
-            (
-                "FLK420",
-                "rest_exposed_publicly",
-                "Service/dashboard-rest",
-                None,
-            ),
-        ],
-    },
-    Case {
-        dir: "mode-native-ha-incomplete",
-        namespace: "scn-mode-native-ha",
-        findings: &[
-            ("FLK301", "ha_misconfigured", "FlinkCluster/billing", None),
-            (
-                "FLK103",
-                "flink_fatal_exit",
-                "Pod/billing-6b7c8d9f5-q4w8z",
-                Some("FLK301"),
-            ),
-            ("FLK302", "ha_misconfigured", "FlinkCluster/billing", None),
-        ],
-    },
-    Case {
-        dir: "mode-standalone-no-slots",
-        namespace: "scn-mode-standalone-no-slots",
-        findings: &[("FLK203", "no_slots", "Deployment/ledger-taskmanager", None)],
-    },
-    Case {
-        dir: "mode-lyft-deploy-failed",
-        namespace: "scn-mode-lyft-failed",
-        findings: &[
-            ("FLK203", "no_slots", "Deployment/clicks-2a6f3b1c-tm", None),
-            (
-                "FLK410",
-                "job_entry_class_error",
-                "FlinkApplication/clicks",
-                None,
-            ),
-            (
-                "FLK411",
-                "flink_version_mismatch",
-                "FlinkApplication/clicks",
-                None,
-            ),
-        ],
-    },
-    Case {
-        dir: "mode-flinkcluster-healthy",
-        namespace: "scn-mode-flinkcluster-healthy",
-        findings: &[],
-    },
-    Case {
-        dir: "mode-flinkcluster-submitter-failed",
-        namespace: "scn-mode-flinkcluster-submitter",
-        findings: &[(
-            "FLK412",
-            "job_jar_not_found",
-            "Job/wordcount-job-submitter",
-            None,
-        )],
-    },
-    Case {
-        dir: "mode-flinkcluster-job-lost",
-        namespace: "scn-mode-flinkcluster-job-lost",
-        findings: &[(
-            "FLK303",
-            "jobmanager_restart_without_ha",
-            "FlinkCluster/events",
-            None,
-        )],
-    },
-];
+/// Every `mode-*` scenario.
+fn cases() -> Vec<Case> {
+    let out: Vec<Case> = common::scenarios::names()
+        .into_iter()
+        .filter(|n| n.starts_with("mode-"))
+        .map(|dir| {
+            let folder = common::scenarios::root().join(&dir);
+            let expect = Expect::read(&folder).unwrap_or_else(|e| panic!("{e}"));
+            let [namespace] = &common::scenarios::namespaces(&scenario(&dir))[..] else {
+                panic!("{dir}: not one Namespace");
+            };
+            let namespace = namespace.clone();
+            Case {
+                dir,
+                namespace,
+                expect,
+            }
+        })
+        .collect();
+    assert!(out.len() >= 12, "mode scenarios: {}", out.len());
+    out
+}
 
 // ------------------------------------------------------------------------------------ the plugin
 
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-impl Run {
-    fn json(&self) -> Value {
-        serde_json::from_str(&self.stdout).unwrap_or_else(|e| {
-            panic!(
-                "not JSON ({e}); exit {}\nstdout:\n{}\nstderr:\n{}",
-                self.code, self.stdout, self.stderr
-            )
-        })
+/// What a report says against what the case expects: one line per difference.
+fn differences(case: &Case, report: &Value, code: Option<i32>) -> Vec<String> {
+    let got = exact(report);
+    match code {
+        Some(code) => compare(
+            &case.expect.findings,
+            case.expect.exit,
+            &got,
+            i64::from(code),
+        ),
+        None => compare(&case.expect.findings, 0, &got, 0),
     }
-}
-
-fn text(out: &Output) -> (String, String) {
-    (
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-fn plugin(kubeconfig: Option<&Path>, args: &[&str]) -> Run {
-    let mut cmd = Command::new(PLUGIN);
-    cmd.args(args).env("NO_COLOR", "1").stdin(Stdio::null());
-    match kubeconfig {
-        Some(k) => cmd.env("KUBECONFIG", k),
-        None => cmd.env("KUBECONFIG", "/nonexistent/kubeconfig"),
-    };
-    let out = cmd.output().expect("run kubectl-flink");
-    let (stdout, stderr) = text(&out);
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout,
-        stderr,
-    }
-}
-
-fn s<'a>(v: &'a Value, ptr: &str) -> &'a str {
-    v.pointer(ptr).and_then(Value::as_str).unwrap_or("")
-}
-
-fn findings(report: &Value) -> Vec<Value> {
-    report
-        .get("findings")
-        .and_then(Value::as_array)
-        .cloned()
-        .unwrap_or_default()
-}
-
-/// (rule, category, kind/name, rule of the cause) of every finding, in order.
-fn shape(report: &Value) -> Vec<(String, String, String, Option<String>)> {
-    let all = findings(report);
-    all.iter()
-        .map(|f| {
-            let cause = f
-                .get("causedBy")
-                .and_then(Value::as_str)
-                .and_then(|id| all.iter().find(|g| s(g, "/id") == id))
-                .map(|g| s(g, "/rule").to_string());
-            (
-                s(f, "/rule").to_string(),
-                s(f, "/category").to_string(),
-                format!("{}/{}", s(f, "/object/kind"), s(f, "/object/name")),
-                cause,
-            )
-        })
-        .collect()
-}
-
-fn expected(case: &Case) -> Vec<(String, String, String, Option<String>)> {
-    case.findings
-        .iter()
-        .map(|(r, c, o, cause)| {
-            (
-                r.to_string(),
-                c.to_string(),
-                o.to_string(),
-                cause.map(str::to_string),
-            )
-        })
-        .collect()
 }
 
 // ------------------------------------------------------------------------------ offline
@@ -248,8 +76,8 @@ fn expected(case: &Case) -> Vec<(String, String, String, Option<String>)> {
 #[test]
 fn every_mode_bundle_is_diagnosed_as_expected_offline() {
     let mut failures = Vec::new();
-    for case in CASES {
-        let dir = scenario(case.dir);
+    for case in cases() {
+        let dir = scenario(&case.dir);
         let run = plugin(
             None,
             &[
@@ -257,26 +85,14 @@ fn every_mode_bundle_is_diagnosed_as_expected_offline() {
                 "--from",
                 &dir.to_string_lossy(),
                 "-n",
-                case.namespace,
+                &case.namespace,
                 "-o",
                 "json",
             ],
         );
-        let got = shape(&run.json());
-        if got != expected(case) {
-            failures.push(format!(
-                "{}: want {:?}\n  got {:?}",
-                case.dir,
-                expected(case),
-                got
-            ));
-        }
-        let want_code = if case.findings.is_empty() { 0 } else { 1 };
-        if run.code != want_code {
-            failures.push(format!(
-                "{}: exit {} (want {want_code})",
-                case.dir, run.code
-            ));
+        let diff = differences(&case, &run.json(), Some(run.code));
+        if !diff.is_empty() {
+            failures.push(format!("{}:\n  {}", case.dir, diff.join("\n  ")));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
@@ -284,8 +100,8 @@ fn every_mode_bundle_is_diagnosed_as_expected_offline() {
 
 #[test]
 fn every_fix_and_verify_is_filled_in_and_evidence_is_given() {
-    for case in CASES.iter().filter(|c| !c.findings.is_empty()) {
-        let dir = scenario(case.dir);
+    for case in cases().iter().filter(|c| !c.expect.healthy()) {
+        let dir = scenario(&case.dir);
         let report = plugin(
             None,
             &["doctor", "--from", &dir.to_string_lossy(), "-o", "json"],
@@ -342,13 +158,7 @@ fn harness(test: &str) -> Option<&'static Harness> {
             kubectl: need("KUBE_HARNESS_KUBECTL")?,
         })
     });
-    match h {
-        Ok(h) => Some(h),
-        Err(why) => {
-            no_cluster("modes_e2e", test, why);
-            None
-        }
-    }
+    common::or_skip("modes_e2e", test, h.as_ref().map_err(Clone::clone))
 }
 
 /// One test at a time uses the cluster; each seeds its bundle with `--reset`.
@@ -373,28 +183,8 @@ fn seed(h: &Harness, dir: &Path) {
     );
 }
 
-/// Runs a shell snippet the way a user pastes it: bash, the version-matched kubectl first on PATH,
-/// the admin's kubeconfig.
 fn shell(h: &Harness, script: &str) -> Run {
-    let dir = h.kubectl.parent().unwrap_or(Path::new("/"));
-    let path = format!(
-        "{}:{}",
-        dir.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
-    let out = Command::new("bash")
-        .args(["-euo", "pipefail", "-c", script])
-        .env("PATH", path)
-        .env("KUBECONFIG", &h.admin)
-        .stdin(Stdio::null())
-        .output()
-        .expect("run bash");
-    let (stdout, stderr) = text(&out);
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout,
-        stderr,
-    }
+    common::run::shell(&h.kubectl, &h.admin, script)
 }
 
 fn doctor_live(h: &Harness, ns: &str) -> Value {
@@ -446,17 +236,12 @@ fn every_mode_is_found_and_diagnosed_live() {
     };
     let _guard = cluster();
     let mut failures = Vec::new();
-    for case in CASES {
-        seed(h, &scenario(case.dir));
-        let report = doctor_live(h, case.namespace);
-        let got = shape(&report);
-        if got != expected(case) {
-            failures.push(format!(
-                "{} live: want {:?}\n  got {:?}",
-                case.dir,
-                expected(case),
-                got
-            ));
+    for case in cases() {
+        seed(h, &scenario(&case.dir));
+        let report = doctor_live(h, &case.namespace);
+        let diff = differences(&case, &report, None);
+        if !diff.is_empty() {
+            failures.push(format!("{} live:\n  {}", case.dir, diff.join("\n  ")));
         }
         // A cluster without the Apache operator's CRDs, and without Lyft's, raises no alarm about
         // either when the Flink in scope does not use them.
@@ -552,7 +337,7 @@ fn lyft_applications_are_listed_live() {
         ],
     );
     if named.code == 1 {
-        let rules: Vec<String> = shape(&named.json()).into_iter().map(|(r, ..)| r).collect();
+        let rules: Vec<String> = exact(&named.json()).into_iter().map(|l| l.rule).collect();
         assert!(rules.contains(&"FLK410".to_string()), "{rules:?}");
     } else {
         // `doctor NAME` for a FlinkApplication needs doctor.rs to know every mode (issue 8 §1).
@@ -622,7 +407,7 @@ fn flinkclusters_their_statefulsets_and_submitter_are_listed_live() {
         ],
     );
     assert_eq!(named.code, 1, "{}", named.stderr);
-    let rules: Vec<String> = shape(&named.json()).into_iter().map(|(r, ..)| r).collect();
+    let rules: Vec<String> = exact(&named.json()).into_iter().map(|l| l.rule).collect();
     assert_eq!(rules, vec!["FLK412".to_string()]);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -56,6 +56,17 @@ pub fn no_cluster(suite: &str, test: &str, why: &str) {
     );
 }
 
+/// The harness when the cluster is there; else None after [`no_cluster`] (which panics under CI).
+pub fn or_skip<T>(suite: &str, test: &str, found: Result<T, String>) -> Option<T> {
+    match found {
+        Ok(h) => Some(h),
+        Err(why) => {
+            no_cluster(suite, test, &why);
+            None
+        }
+    }
+}
+
 /// Runs `cmd` to its end with `stdin` (or none) as its input, its output collected.
 pub fn output(cmd: &mut std::process::Command, stdin: Option<&str>) -> std::process::Output {
     use std::process::Stdio;
@@ -77,3 +88,7 @@ pub fn output(cmd: &mut std::process::Command, stdin: Option<&str>) -> std::proc
     }
     child.wait_with_output().expect("wait")
 }
+
+pub mod expect;
+pub mod run;
+pub mod scenarios;
