@@ -1871,15 +1871,20 @@ pub static SIGNATURES: &[Signature] = &[
         ],
     },
     // Operator AbstractFlinkService.validateHaMetadataExists ("HA metadata not available" up to 1.12,
-    // "HA metadata is not available" from 1.13) and ApplicationReconciler (JobManager deployment missing).
+    // "HA metadata is not available" from 1.13), reached from AbstractJobReconciler.restoreJob when a
+    // last-state restore requires HA metadata, and ApplicationReconciler.getJobUpgrade (a stateful
+    // upgrade with the JobManager deployment MISSING or ERROR). Both throw UpgradeFailureException
+    // (RecoveryFailureException up to 1.5) and CommonStatus turns the resource FAILED: a stateful
+    // upgrade or restore that cannot proceed, upgrade_failed. Neither path is a JobManager restart:
+    // last-state requires HA (DefaultValidator), and deployment recovery runs only with HA on.
     Signature {
         id: "SIG-HA-METADATA-MISSING",
-        category: Category::JobmanagerRestartWithoutHa,
+        category: Category::UpgradeFailed,
         severity: Severity::Critical,
         literals: &["HA metadata not available", "HA metadata is not available"],
         pattern: r"HA metadata (?:not|is not) available",
-        title: "the JobManager is gone and no HA metadata is left to restore the job from",
-        explanation: "the operator cannot restore the job in last-state mode: the JobManager deployment is gone and its HA ConfigMaps are missing (HA off, ConfigMaps deleted, or the job finished/failed long ago)",
+        title: "the operator cannot upgrade or restore the job from its last state: no HA metadata is left",
+        explanation: "a stateful upgrade or last-state restore needs the job's HA metadata (the HA ConfigMaps that point at its latest checkpoint), and there is none: the JobManager deployment is missing or failed and the ConfigMaps were deleted, expired with a finished or failed job, or never written; the operator marks the resource FAILED and does not retry",
         fix: "restore by hand: find the latest retained checkpoint (under state.checkpoints.dir/<job-id>/chk-N) or savepoint, set `spec.job.initialSavepointPath` to it, and redeploy (delete and recreate the FlinkDeployment, or change spec.job.upgradeMode to savepoint); keep high-availability enabled so this does not recur",
         verify: "kubectl get flinkdeployment -o custom-columns=NAME:.metadata.name,LIFECYCLE:.status.lifecycleState,JM:.status.jobManagerDeploymentStatus",
         explains: &[],
@@ -1894,6 +1899,7 @@ pub static SIGNATURES: &[Signature] = &[
             "apache/flink-kubernetes-operator@release-1.5.0:flink-kubernetes-operator/src/main/java/org/apache/flink/kubernetes/operator/service/AbstractFlinkService.java",
             "apache/flink-kubernetes-operator@release-1.15.0:flink-kubernetes-operator/src/main/java/org/apache/flink/kubernetes/operator/service/AbstractFlinkService.java",
             "apache/flink-kubernetes-operator@release-1.15.0:flink-kubernetes-operator/src/main/java/org/apache/flink/kubernetes/operator/reconciler/deployment/ApplicationReconciler.java",
+            "apache/flink-kubernetes-operator@release-1.15.0:flink-kubernetes-operator/src/main/java/org/apache/flink/kubernetes/operator/reconciler/deployment/AbstractJobReconciler.java",
             "apache/flink-kubernetes-operator@release-1.15.0:flink-kubernetes-operator-api/src/main/java/org/apache/flink/kubernetes/operator/api/status/CommonStatus.java",
         ],
     },
