@@ -848,6 +848,31 @@ pub static SIGNATURES: &[Signature] = &[
             "apache/flink@c20d1003e68e:flink-kubernetes/src/main/java/org/apache/flink/kubernetes/KubernetesClusterDescriptor.java",
         ],
     },
+    // StreamPark's FlinkJobStatusWatcher: the jobs overview at the JobManager REST URL StreamPark
+    // derived (the rest Service, an ingress host, a NodePort or LoadBalancer address) failed, and so
+    // did the retry with a refreshed URL; the job then shows STARTING/INITIALIZING in StreamPark.
+    Signature {
+        id: "SIG-STREAMPARK-REST-UNREACHABLE",
+        category: Category::JobmanagerUnreachable,
+        severity: Severity::Warning,
+        literals: &["Failed to visit remote flink jobs on kubernetes-native-mode cluster", "The retry fetch failed, final status failed"],
+        pattern: r"Failed to visit remote flink jobs on kubernetes-native-mode cluster|The retry fetch failed, final status failed, errorStack=(?P<reason>[^\n]*)",
+        title: "StreamPark cannot reach the JobManager's REST endpoint{reason| }",
+        explanation: "StreamPark watches a Kubernetes job through the JobManager's REST API at the URL it derives for the cluster (the `<cluster-id>-rest` Service, the ingress host when an ingress domain is set, or a NodePort/LoadBalancer address); the request failed and so did the retry, so StreamPark shows the job as starting whatever Flink does",
+        fix: "find the URL StreamPark uses (`retrieve flink jobManager rest url:` in its log) and make it reachable from StreamPark: the `<cluster-id>-rest` Service must exist (`kubectl get svc -n <namespace> | grep -- -rest`); with an ingress domain, the Ingress needs an ingressClassName the controller serves and a scheme (http/https) that matches its TLS; with ClusterIP, StreamPark must run inside the cluster network. If the JobManager itself is gone, read its log for why the job stopped",
+        verify: "kubectl get svc,ingress -n <namespace>",
+        explains: &[],
+        supersedes: &[],
+        examples: &[
+            "2022-10-14 17:15:51 | WARN  | ForkJoinPool-1-worker-4 | org.apache.streampark.flink.kubernetes.watcher.FlinkJobStatusWatcher:220] Failed to visit remote flink jobs on kubernetes-native-mode cluster, and the retry access logic is performed.",
+            "15:00:30.975 [ForkJoinPool-1-worker-17] WARN org.apache.streampark.flink.kubernetes.watcher.FlinkJobStatusWatcher - The retry fetch failed, final status failed, errorStack=status code: 404, reason phrase: Not Found.",
+        ],
+        unless: &[],
+        sources: &[
+            "apache/streampark@v2.1.1:streampark-flink/streampark-flink-kubernetes/src/main/scala/org/apache/streampark/flink/kubernetes/watcher/FlinkJobStatusWatcher.scala",
+            "apache/streampark@v2.1.7:streampark-flink/streampark-flink-kubernetes/src/main/scala/org/apache/streampark/flink/kubernetes/watcher/FlinkJobStatusWatcher.scala",
+        ],
+    },
     // Flink <= 1.4 client (JobSubmissionClientActor): the job jars go to the JobManager's BlobServer
     // on blob.server.port, a second port besides 6123.
     Signature {
