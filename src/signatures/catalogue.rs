@@ -848,6 +848,31 @@ pub static SIGNATURES: &[Signature] = &[
             "apache/flink@c20d1003e68e:flink-kubernetes/src/main/java/org/apache/flink/kubernetes/KubernetesClusterDescriptor.java",
         ],
     },
+    // StreamPark's FlinkJobStatusWatcher: the jobs overview at the JobManager REST URL StreamPark
+    // derived (the rest Service, an ingress host, a NodePort or LoadBalancer address) failed, and so
+    // did the retry with a refreshed URL; the job then shows STARTING/INITIALIZING in StreamPark.
+    Signature {
+        id: "SIG-STREAMPARK-REST-UNREACHABLE",
+        category: Category::JobmanagerUnreachable,
+        severity: Severity::Warning,
+        literals: &["Failed to visit remote flink jobs on kubernetes-native-mode cluster", "The retry fetch failed, final status failed"],
+        pattern: r"Failed to visit remote flink jobs on kubernetes-native-mode cluster|The retry fetch failed, final status failed, errorStack=(?P<reason>[^\n]*)",
+        title: "StreamPark cannot reach the JobManager's REST endpoint{reason| }",
+        explanation: "StreamPark watches a Kubernetes job through the JobManager's REST API at the URL it derives for the cluster (the `<cluster-id>-rest` Service, the ingress host when an ingress domain is set, or a NodePort/LoadBalancer address); the request failed and so did the retry, so StreamPark shows the job as starting whatever Flink does",
+        fix: "find the URL StreamPark uses (`retrieve flink jobManager rest url:` in its log) and make it reachable from StreamPark: the `<cluster-id>-rest` Service must exist (`kubectl get svc -n <namespace> | grep -- -rest`); with an ingress domain, the Ingress needs an ingressClassName the controller serves and a scheme (http/https) that matches its TLS; with ClusterIP, StreamPark must run inside the cluster network. If the JobManager itself is gone, read its log for why the job stopped",
+        verify: "kubectl get svc,ingress -n <namespace>",
+        explains: &[],
+        supersedes: &[],
+        examples: &[
+            "2022-10-14 17:15:51 | WARN  | ForkJoinPool-1-worker-4 | org.apache.streampark.flink.kubernetes.watcher.FlinkJobStatusWatcher:220] Failed to visit remote flink jobs on kubernetes-native-mode cluster, and the retry access logic is performed.",
+            "15:00:30.975 [ForkJoinPool-1-worker-17] WARN org.apache.streampark.flink.kubernetes.watcher.FlinkJobStatusWatcher - The retry fetch failed, final status failed, errorStack=status code: 404, reason phrase: Not Found.",
+        ],
+        unless: &[],
+        sources: &[
+            "apache/streampark@v2.1.1:streampark-flink/streampark-flink-kubernetes/src/main/scala/org/apache/streampark/flink/kubernetes/watcher/FlinkJobStatusWatcher.scala",
+            "apache/streampark@v2.1.7:streampark-flink/streampark-flink-kubernetes/src/main/scala/org/apache/streampark/flink/kubernetes/watcher/FlinkJobStatusWatcher.scala",
+        ],
+    },
     // Flink <= 1.4 client (JobSubmissionClientActor): the job jars go to the JobManager's BlobServer
     // on blob.server.port, a second port besides 6123.
     Signature {
@@ -1871,15 +1896,20 @@ pub static SIGNATURES: &[Signature] = &[
         ],
     },
     // Operator AbstractFlinkService.validateHaMetadataExists ("HA metadata not available" up to 1.12,
-    // "HA metadata is not available" from 1.13) and ApplicationReconciler (JobManager deployment missing).
+    // "HA metadata is not available" from 1.13), reached from AbstractJobReconciler.restoreJob when a
+    // last-state restore requires HA metadata, and ApplicationReconciler.getJobUpgrade (a stateful
+    // upgrade with the JobManager deployment MISSING or ERROR). Both throw UpgradeFailureException
+    // (RecoveryFailureException up to 1.5) and CommonStatus turns the resource FAILED: a stateful
+    // upgrade or restore that cannot proceed, upgrade_failed. Neither path is a JobManager restart:
+    // last-state requires HA (DefaultValidator), and deployment recovery runs only with HA on.
     Signature {
         id: "SIG-HA-METADATA-MISSING",
-        category: Category::JobmanagerRestartWithoutHa,
+        category: Category::UpgradeFailed,
         severity: Severity::Critical,
         literals: &["HA metadata not available", "HA metadata is not available"],
         pattern: r"HA metadata (?:not|is not) available",
-        title: "the JobManager is gone and no HA metadata is left to restore the job from",
-        explanation: "the operator cannot restore the job in last-state mode: the JobManager deployment is gone and its HA ConfigMaps are missing (HA off, ConfigMaps deleted, or the job finished/failed long ago)",
+        title: "the operator cannot upgrade or restore the job from its last state: no HA metadata is left",
+        explanation: "a stateful upgrade or last-state restore needs the job's HA metadata (the HA ConfigMaps that point at its latest checkpoint), and there is none: the JobManager deployment is missing or failed and the ConfigMaps were deleted, expired with a finished or failed job, or never written; the operator marks the resource FAILED and does not retry",
         fix: "restore by hand: find the latest retained checkpoint (under state.checkpoints.dir/<job-id>/chk-N) or savepoint, set `spec.job.initialSavepointPath` to it, and redeploy (delete and recreate the FlinkDeployment, or change spec.job.upgradeMode to savepoint); keep high-availability enabled so this does not recur",
         verify: "kubectl get flinkdeployment -o custom-columns=NAME:.metadata.name,LIFECYCLE:.status.lifecycleState,JM:.status.jobManagerDeploymentStatus",
         explains: &[],
@@ -1894,6 +1924,7 @@ pub static SIGNATURES: &[Signature] = &[
             "apache/flink-kubernetes-operator@release-1.5.0:flink-kubernetes-operator/src/main/java/org/apache/flink/kubernetes/operator/service/AbstractFlinkService.java",
             "apache/flink-kubernetes-operator@release-1.15.0:flink-kubernetes-operator/src/main/java/org/apache/flink/kubernetes/operator/service/AbstractFlinkService.java",
             "apache/flink-kubernetes-operator@release-1.15.0:flink-kubernetes-operator/src/main/java/org/apache/flink/kubernetes/operator/reconciler/deployment/ApplicationReconciler.java",
+            "apache/flink-kubernetes-operator@release-1.15.0:flink-kubernetes-operator/src/main/java/org/apache/flink/kubernetes/operator/reconciler/deployment/AbstractJobReconciler.java",
             "apache/flink-kubernetes-operator@release-1.15.0:flink-kubernetes-operator-api/src/main/java/org/apache/flink/kubernetes/operator/api/status/CommonStatus.java",
         ],
     },

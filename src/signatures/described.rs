@@ -135,7 +135,7 @@ pub const READINGS: &[Reading] = &[
     Reading {
         id: "DESC-RESTORE-FAILED",
         category: Category::SavepointRestoreFailed,
-        pattern: r"\b_metadata\b[^.\n]{0,40}?\b(?:deleted|missing|not found|not exist|does not exist|doesn't exist)|\b(?:unable to|cannot|can't|could not|fails? to) find (?:the )?_metadata\b|\brestor\w* (?:it |the job |the state )?from (?:a |the )?(?:savepoint|checkpoint)\b[^.\n]{0,80}?\b(?:fail\w*|incompatible|error)|\bincompatible (?:state|savepoint|checkpoint)\b",
+        pattern: r"\b_metadata\b[^.\n]{0,40}?\b(?:deleted|missing|not found|not exist|does not exist|doesn't exist)|\b(?:unable to|cannot|can't|could not|fails? to) find (?:the )?_metadata\b|\brestor\w* (?:it |the job |the state )?from (?:a |the )?(?:savepoint|checkpoint)\b[^.\n]{0,80}?\b(?:fail\w*|incompatible|error)|\bincompatible (?:state|savepoint|checkpoint)\b|\b(?:does not|doesn't|did not|didn't|won't|will not|would not|wouldn't|cannot|can't|could not|couldn't) (?:recover|restore|restart|start) from (?:the |my |its |a )?(?:proper |right |correct |given |latest |last )?(?:savepoint|checkpoint)\b",
         context: &[],
         title: "the text describes a job that cannot restore from its savepoint or checkpoint",
         like: "SIG-SAVEPOINT-NOT-FOUND",
@@ -144,8 +144,10 @@ pub const READINGS: &[Reading] = &[
         examples: &[
             "The checkpoint directory exists but the _metadata file has been deleted",
             "when restoring it from savepoint, the restore fails because the state is incompatible",
+            "when i delete and then apply,it seems that it does not recover from the savepoint path",
+            "suspended jobs won't restore from the proper savepoint unless this fix is applied",
         ],
-        not: &["the job restored from the savepoint just fine"],
+        not: &["the job restored from the savepoint just fine", "it does recover from the savepoint"],
     },
     Reading {
         id: "DESC-STORAGE-DENIED",
@@ -177,14 +179,18 @@ pub const READINGS: &[Reading] = &[
     Reading {
         id: "DESC-CRD-MISSING",
         category: Category::CrdMissing,
-        pattern: r"\bCRDs? (?:is |are |was |were |has |have )?(?:not|never) (?:been )?(?:created|installed|registered|found|there)\b|\bno CRDs? (?:was |were )?(?:created|installed)\b",
+        pattern: r"\bCRDs? (?:is |are |was |were |has |have )?(?:not|never) (?:been )?(?:created|installed|registered|found|there)\b|\bno CRDs? (?:was |were )?(?:created|installed)\b|\bnot (?:creating|installing) (?:the |any )?CRDs?\b|\bCRDs? (?:won't|will not|wouldn't|would not|isn't|aren't|wasn't|weren't) (?:be |get |been )?(?:created|installed)\b",
         context: &[],
         title: "the text describes a CRD that was never installed",
         like: "SIG-CRD-NO-KIND",
         fix: "",
         verify: "",
-        examples: &["after the chart is deployed, the flinkoperator crd is not created"],
-        not: &["the CRD is installed"],
+        examples: &[
+            "after the chart is deployed, the flinkoperator crd is not created",
+            "Helm 2 not recognizing manifests in `/crds` directory, therefore not creating CRDs in the cluster",
+            "With the usual `helm upgrade`, the new FlinkStateSnapshot CRD won't be installed",
+        ],
+        not: &["the CRD is installed", "the CRDs were created before the operator started"],
     },
     Reading {
         id: "DESC-EXIT-ZERO-RESTART",
@@ -314,6 +320,47 @@ pub const READINGS: &[Reading] = &[
         verify: "",
         examples: &["I tried to update jobSpec.parallelism; the update got stuck"],
         not: &["the update went through"],
+    },
+    // The FlinkCluster operator's job submitter (a Kubernetes Job running `flink run` against the
+    // JobManager) described as failing; its own log names why.
+    Reading {
+        id: "DESC-SUBMITTER-FAILED",
+        category: Category::JobSubmitterFailed,
+        pattern: r"\bjob[- ]?submitter\b[^.\n]{0,40}?\b(?:fails?|failed|failing|crash\w*|errors? out|exits? with (?:an? )?(?:error|non-?zero))\b",
+        context: &[],
+        title: "the text describes the job submitter failing, so the job was never submitted",
+        like: "",
+        fix: "read the submitter's log, which names why `flink run` failed (JobManager not reachable yet, jar not found, no permission): `kubectl logs job/<cluster>-job-submitter`; fix that cause and update the FlinkCluster (or delete and recreate it) so the operator runs a new submitter",
+        verify: "kubectl get jobs -o custom-columns=NAME:.metadata.name,SUCCEEDED:.status.succeeded,FAILED:.status.failed",
+        examples: &[
+            "If the job submitter fails due to permissions, wrong jar path or even init container issues, cluster state is not updated.",
+            "the job-submitter pod failed with exit code 1",
+        ],
+        not: &["the job submitter stays in running status", "the job submitter succeeded"],
+    },
+    // The operator process itself described as going down: a panic, a crash at startup, a refusal
+    // to start. The stream operators of a Flink job ("the map operator failed") are another thing,
+    // hence the context: a Kubernetes operator is named somewhere in the text.
+    Reading {
+        id: "DESC-OPERATOR-CRASH",
+        category: Category::OperatorNotRunning,
+        pattern: r"\b(?:flink[- ]?)?operator(?:'s)?(?: (?:pod|process|container|itself))?(?: \w+ly)? (?:crash(?:es|ed|ing)?|panic(?:s|ked)?|refuses to start|never starts|fails to start|failed to start|keeps restarting|keeps crashing|is crash-?looping)\b|\b(?:caused|causes) the operator to (?:panic|crash)\b|\bcrash(?:es|ed)? the operator\b",
+        context: &["the operator", "flink-operator", "flinkoperator", "operator pod", "kubernetes operator", "k8s operator"],
+        title: "the text describes the operator process crashing or refusing to start",
+        like: "",
+        fix: "read why the operator exits: `kubectl logs deploy/<operator-deployment> -n <operator-namespace> --previous` and `kubectl describe pod -n <operator-namespace> -l <operator-pod-labels>` (Last State: OOMKilled means more memory in the chart's resources values; otherwise the log names the error: a panic or exception at a line of the operator is an operator bug, so upgrade it, or revert the configuration or resource change that triggers it); its Deployment restarts it once the cause is gone",
+        verify: "kubectl get pods -A -o wide | grep -i operator",
+        examples: &[
+            "FlinkOperator triggers the Savepoint and it is successfully created. However, flink-operator crashes immediately after.",
+            "The fetch for deployments resulted in `nil` with in-turn caused the operator to panic",
+            "Without emptyDir volumes for the configs the operator refuses to start with readOnlyRootFilesystem enabled.",
+            "Following the documented value crashes the operator at startup.",
+        ],
+        not: &[
+            "the operator restarted the jobmanager",
+            "the operator is running fine",
+            "If the same FlinkApp is redeployed immediately after it was deleted, the operator will crash with the following error:",
+        ],
     },
     // A printed line read against the paste's own configuration: the legacy JobManager logs
     // this when its configuration has no HA mode (apache/flink@release-1.4.0:flink-runtime/src/

@@ -18,10 +18,13 @@ pub fn category(text: &str) -> Option<Category> {
             Category::FlinkVersionUnsupported
         } else if has(&[
             "HA metadata",
-            "Job Not Found",
             "the configmaps have been deleted",
             "Manual restore required",
         ]) {
+            // The Apache operator's UpgradeFailureException wording (CommonStatus' MSG_* texts):
+            // a stateful upgrade or restore it cannot carry out.
+            Category::UpgradeFailed
+        } else if has(&["Job Not Found"]) {
             Category::JobmanagerRestartWithoutHa
         } else if has(&[
             "High availability should be enabled",
@@ -124,6 +127,10 @@ mod tests {
         );
         assert_eq!(
             category("HA metadata not available to restore from last state"),
+            Some(Category::UpgradeFailed)
+        );
+        assert_eq!(
+            category("Job Not Found"),
             Some(Category::JobmanagerRestartWithoutHa)
         );
         assert_eq!(category("everything is fine"), None);
