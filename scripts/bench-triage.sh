@@ -11,8 +11,9 @@
 #
 # Env: BIN=path/to/kubectl-flink (default target/debug/kubectl-flink, built if missing; a debug
 # build is much slower than a release build, say which one you measured), KEEP=1 keeps the log,
-# RG=path/to/rg adds ripgrep with the same literals and alternation (scripts/bench-peers.sh builds
-# it at its pinned version and sets it).
+# RG=path/to/rg adds ripgrep with the same literals and alternation, and with the signatures' full
+# patterns as BIN compiled them (`explain SIG-...`) (scripts/bench-peers.sh builds it at its pinned
+# version and sets it).
 set -euo pipefail
 
 SIZE_MB="${1:-100}"
