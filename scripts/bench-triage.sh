@@ -11,8 +11,9 @@
 #
 # Env: BIN=path/to/kubectl-flink (default target/debug/kubectl-flink, built if missing; a debug
 # build is much slower than a release build, say which one you measured), KEEP=1 keeps the log,
-# RG=path/to/rg adds ripgrep with the same literals and alternation (scripts/bench-peers.sh builds
-# it at its pinned version and sets it).
+# RG=path/to/rg adds ripgrep with the same literals and alternation, and with the signatures' full
+# patterns as BIN compiled them (`explain SIG-...`) (scripts/bench-peers.sh builds it at its pinned
+# version and sets it).
 set -euo pipefail
 
 SIZE_MB="${1:-100}"
@@ -97,21 +98,37 @@ run "triage ($(basename "$BIN"))" "$BIN" triage "$LOG" -o json
 "$BIN" triage "$LOG" -o json > "$WORK/report.json" || true
 echo "findings: $(grep -c '"rule"' "$WORK/report.json") ($(grep -o '"rule": "[^"]*"' "$WORK/report.json" | cut -d'"' -f4 | tr '\n' ' '))"
 
-# The catalogue's literals, for the grep baselines.
+# The catalogue's literals (and its full patterns), for the grep and ripgrep baselines: every
+# signature file, as triage matches them all.
 if command -v python3 > /dev/null; then
-    python3 - "$ROOT/src/signatures/catalogue.rs" > "$WORK/literals.txt" <<'PY'
-import re, sys
-src = open(sys.argv[1]).read()
-for block in re.findall(r"literals: &\[(.*?)\],\n", src, re.S):
-    for lit in re.findall(r'"((?:[^"\\]|\\.)*)"', block):
-        print(lit.replace('\\"', '"'))
+    python3 - "$WORK" "$BIN" "$ROOT"/src/signatures/{catalogue,kubernetes,operators}.rs <<'PY'
+import re, subprocess, sys
+work, binary, files = sys.argv[1], sys.argv[2], sys.argv[3:]
+literals, patterns = [], []
+for f in files:
+    src = open(f).read()
+    for block in re.findall(r"literals: &\[(.*?)\],\n", src, re.S):
+        for lit in re.findall(r'"((?:[^"\\]|\\.)*)"', block):
+            literals.append(lit.replace('\\"', '"').replace('\\\\', '\\'))
+    # The patterns as compiled (some are built by macros): `explain SIG-...` prints them. Named
+    # groups become plain ones, since ripgrep joins the patterns into one alternation.
+    for sig in re.findall(r'id: "(SIG-[A-Z0-9-]+)"', src):
+        out = subprocess.run([binary, "explain", sig], capture_output=True, text=True).stdout
+        for line in out.splitlines():
+            if line.startswith("matches   "):
+                patterns.append(re.sub(r"\(\?P<\w+>", "(?:", line[len("matches   "):]))
+open(work + "/literals.txt", "w").write("".join(l + "\n" for l in literals))
+open(work + "/patterns.txt", "w").write("".join(p + "\n" for p in patterns))
 PY
-    echo "catalogue literals: $(wc -l < "$WORK/literals.txt")"
+    echo "catalogue literals: $(wc -l < "$WORK/literals.txt"), patterns: $(wc -l < "$WORK/patterns.txt")"
     run "grep -F -f literals -c" grep -F -c -f "$WORK/literals.txt" "$LOG"
     pattern=$(python3 -c 'import re,sys; print("|".join(re.escape(l.rstrip("\n")) for l in open(sys.argv[1])))' "$WORK/literals.txt")
     run "grep -E (literal alternation) -c" grep -E -c "$pattern" "$LOG"
     if [ -n "${RG:-}" ]; then
         run "rg -F -f literals -c" "$RG" -F -c -f "$WORK/literals.txt" "$LOG"
         run "rg (literal alternation) -c" "$RG" -c "$pattern" "$LOG"
+        # The patterns triage confirms candidates with (ripgrep speaks the same regex dialect).
+        run "rg -f patterns (full regexes) -c" "$RG" -c -f "$WORK/patterns.txt" "$LOG"
+        run "rg -f patterns (full regexes)" "$RG" -f "$WORK/patterns.txt" "$LOG"
     fi
 fi

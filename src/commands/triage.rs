@@ -19,7 +19,7 @@ use crate::signatures::{
 };
 use regex::Regex;
 use std::collections::BTreeMap;
-use std::io::{self, BufRead, BufReader, IsTerminal, Read, Write};
+use std::io::{self, IsTerminal, Read, Write};
 use std::path::Path;
 use std::sync::OnceLock;
 
@@ -142,44 +142,55 @@ pub fn triage_text(text: &str, source: &str) -> Outcome {
     triage_reader(text.as_bytes(), source).expect("reading from memory cannot fail")
 }
 
-/// Triage of a stream, line by line: memory is one block of lines (about `BLOCK` bytes, or one
-/// line of at most `MAX_SEGMENT` bytes) plus the findings, whatever the size of the input.
-/// Invalid UTF-8 is decoded lossily.
-pub fn triage_reader<R: Read>(reader: R, source: &str) -> io::Result<Outcome> {
-    let mut reader = BufReader::with_capacity(256 << 10, reader);
-    let mut state = State::default();
-    let mut block = Block::default();
-    let mut buf: Vec<u8> = Vec::with_capacity(8 << 10);
-    let mut line_no = 0usize;
-    let mut continuing = false;
+/// Triage of a stream: memory is one read buffer of `MAX_SEGMENT` bytes plus the findings,
+/// whatever the size of the input. Invalid UTF-8 is decoded lossily.
+///
+/// The text is read in large chunks and searched whole: one multi-literal search (the catalogue's
+/// literals and triage's own markers, see `searcher`) finds the few lines worth a closer look, and
+/// only their boundaries are looked up (memchr); every other line costs a newline count. A line
+/// longer than `MAX_SEGMENT` is matched in segments of that size, with the same line number.
+pub fn triage_reader<R: Read>(mut reader: R, source: &str) -> io::Result<Outcome> {
+    let mut scan = Scan::default();
+    let mut buf = vec![0u8; MAX_SEGMENT];
+    // `buf[pos..len]` is read and not yet matched, and holds no newline.
+    let (mut pos, mut len) = (0usize, 0usize);
     let mut bytes = 0u64;
-    let mut manifests = ManifestCapture::default();
-    loop {
-        buf.clear();
-        let n = (&mut reader)
-            .take(MAX_SEGMENT as u64)
-            .read_until(b'\n', &mut buf)?;
-        if n == 0 {
-            break;
+    let mut eof = false;
+    while !eof {
+        if len == buf.len() && pos == 0 {
+            // No newline in `MAX_SEGMENT` bytes: this segment is cut, the next continues it.
+            scan.segment(&buf, true);
+            pos = len;
         }
-        bytes += n as u64;
-        let complete = buf.last() == Some(&b'\n');
-        if !continuing {
-            line_no += 1;
+        buf.copy_within(pos..len, 0);
+        len -= pos;
+        pos = 0;
+        // Up to `CHUNK` bytes more (a pipe gives less at a time), so searches run on large chunks.
+        let fresh = len;
+        while !eof && len - fresh < CHUNK && len < buf.len() {
+            let want = (len + CHUNK).min(buf.len());
+            match reader.read(&mut buf[len..want]) {
+                Ok(0) => eof = true,
+                Ok(n) => len += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
         }
-        // A segment cut at MAX_SEGMENT continues the same line in the next round.
-        continuing = !complete && n == MAX_SEGMENT;
-        let mut end = buf.len();
-        while end > 0 && (buf[end - 1] == b'\n' || buf[end - 1] == b'\r') {
-            end -= 1;
-        }
-        block.push(&buf[..end], line_no);
-        manifests.line(&buf[..end], line_no);
-        if block.bytes.len() >= BLOCK {
-            block.flush(&mut state);
+        bytes += (len - fresh) as u64;
+        if let Some(last) = memchr::memrchr(b'\n', &buf[fresh..len]) {
+            pos = fresh + last + 1;
+            scan.lines(&buf[..pos]);
         }
     }
-    block.flush(&mut state);
+    if pos < len {
+        scan.segment(&buf[pos..len], false);
+    }
+    let Scan {
+        state,
+        manifests,
+        line_no,
+        ..
+    } = scan;
     // What the text says happened comes first; the traps lint sees in a pasted manifest follow.
     let mut report = rank(state.findings(source));
     report
@@ -191,6 +202,156 @@ pub fn triage_reader<R: Read>(reader: R, source: &str) -> io::Result<Outcome> {
         lines: line_no,
         bytes,
     })
+}
+
+/// The reading of one text: every line is numbered, the first `PROSE_LINES` are read for a
+/// description, and only lines the searcher finds (or those inside a pasted manifest) are
+/// matched one by one.
+#[derive(Default)]
+struct Scan {
+    state: State,
+    manifests: ManifestCapture,
+    /// The number of the last line started.
+    line_no: usize,
+    /// Whether the last segment was cut at `MAX_SEGMENT` (the next one continues its line).
+    continuing: bool,
+}
+
+impl Scan {
+    /// Complete lines, each ending in `\n` and at most `MAX_SEGMENT` bytes long.
+    fn lines(&mut self, text: &[u8]) {
+        // The line at `counted` has the number `line_no` (`counted` is a line start).
+        let mut line_no = if self.continuing {
+            self.line_no
+        } else {
+            self.line_no + 1
+        };
+        self.continuing = false;
+        let mut counted = 0;
+        let mut at = 0;
+        self.state.note_context(text);
+        // Reading every line (a description, a manifest) needs no search; the rest of a large
+        // text is searched on both halves at once.
+        let mut found = if self.manifests.open.is_none() && !self.state.reads_prose() {
+            Found::search(text)
+        } else {
+            Found::OnDemand
+        };
+        while at < text.len() {
+            let start = if self.manifests.open.is_some() || self.state.reads_prose() {
+                // Every line: the inside of a manifest, the first lines of a description.
+                at
+            } else {
+                let Some(start) = found.next(text, at) else {
+                    break;
+                };
+                start
+            };
+            line_no += memchr::memchr_iter(b'\n', &text[counted..start]).count();
+            counted = start;
+            let end = memchr::memchr(b'\n', &text[start..]).map_or(text.len(), |i| start + i);
+            self.line(&text[start..end], line_no);
+            at = end + 1;
+        }
+        self.line_no = line_no + memchr::memchr_iter(b'\n', &text[counted..]).count() - 1;
+    }
+
+    /// A part of a line without its newline: the line's end at the end of the input, or a cut
+    /// of `MAX_SEGMENT` bytes (`cut`), matched as a line of its own.
+    fn segment(&mut self, text: &[u8], cut: bool) {
+        if !self.continuing {
+            self.line_no += 1;
+        }
+        self.continuing = cut;
+        self.state.note_context(text);
+        self.line(text, self.line_no);
+    }
+
+    /// One line (or segment), any trailing `\r` and `\n` included.
+    fn line(&mut self, raw: &[u8], line_no: usize) {
+        let mut end = raw.len();
+        while end > 0 && (raw[end - 1] == b'\n' || raw[end - 1] == b'\r') {
+            end -= 1;
+        }
+        let raw = &raw[..end];
+        self.manifests.line(raw, line_no);
+        if self.state.reads_prose() {
+            self.state.read_description(raw, line_no);
+        }
+        if catalogue().is_candidate(raw) || markers().is_match(raw) {
+            self.state.line(&String::from_utf8_lossy(raw), line_no);
+        }
+    }
+}
+
+/// Bytes read before they are searched: large enough that a search, and a thread, is worth it.
+const CHUNK: usize = 1 << 20;
+/// Below this, a text is searched on one thread.
+const PARALLEL_MIN: usize = 256 << 10;
+
+/// The lines the searcher finds in a text, by where they start.
+enum Found {
+    /// Searched on demand, from where the reading is.
+    OnDemand,
+    /// Searched beforehand (both halves of the text at once): the start of every line with a
+    /// hit, in order, and how many were used.
+    Listed(Vec<u32>, usize),
+}
+
+impl Found {
+    fn search(text: &[u8]) -> Found {
+        if text.len() < PARALLEL_MIN || u32::try_from(text.len()).is_err() {
+            return Found::OnDemand;
+        }
+        let half = text.len() / 2;
+        let mid = memchr::memchr(b'\n', &text[half..]).map_or(text.len(), |i| half + i + 1);
+        let (first, second) = std::thread::scope(|scope| {
+            let second = std::thread::Builder::new()
+                .spawn_scoped(scope, || line_starts(text, mid, text.len()));
+            let first = line_starts(text, 0, mid);
+            // Without a second thread (none to be had, or it failed) the half is searched here.
+            (first, second.ok().and_then(|t| t.join().ok()))
+        });
+        let mut starts = first;
+        match second {
+            Some(second) => starts.extend(second),
+            None => starts.extend(line_starts(text, mid, text.len())),
+        }
+        Found::Listed(starts, 0)
+    }
+
+    /// The start of the first line at or after `at` (a line start) with a hit.
+    fn next(&mut self, text: &[u8], at: usize) -> Option<usize> {
+        match self {
+            Found::OnDemand => {
+                let hit = at + searcher().find(&text[at..])?.start();
+                Some(memchr::memrchr(b'\n', &text[at..hit]).map_or(at, |i| at + i + 1))
+            }
+            Found::Listed(starts, used) => {
+                while (*starts.get(*used)? as usize) < at {
+                    *used += 1;
+                }
+                Some(starts[*used] as usize)
+            }
+        }
+    }
+}
+
+/// The starts of the lines of `text[from..to]` (whole lines) in which the searcher finds something.
+fn line_starts(text: &[u8], from: usize, to: usize) -> Vec<u32> {
+    let mut out = Vec::new();
+    let mut at = from;
+    while at < to {
+        let Some(hit) = searcher().find(&text[at..to]) else {
+            break;
+        };
+        let hit = at + hit.start();
+        let start = memchr::memrchr(b'\n', &text[at..hit]).map_or(at, |i| at + i + 1);
+        // Offsets fit: `search` lists texts shorter than 4 GiB only.
+        out.push(start as u32);
+        at = memchr::memchr(b'\n', &text[hit..to]).map_or(to, |i| hit + i + 1);
+    }
+    out
 }
 
 /// Flink resources pasted as YAML (a FlinkDeployment beside the error it gave), kept to be linted
@@ -237,7 +398,7 @@ impl ManifestCapture {
             }
         }
         let t = trimmed.trim_start_matches("- ");
-        if t.starts_with("apiVersion:") && t.contains("flink.apache.org/") {
+        if t.starts_with(MANIFEST_MARKER) && t.contains("flink.apache.org/") {
             self.open = Some(Captured {
                 first_line: line_no,
                 indent,
@@ -277,63 +438,39 @@ fn yaml_key_line(t: &str) -> bool {
     .is_match(t)
 }
 
-/// Lines are matched a block at a time: one pass of the catalogue's literal automaton (and of
-/// triage's own markers: escapes, status.error JSON, the version banner) over the block finds
-/// the few lines worth a closer look.
-const BLOCK: usize = 1 << 20;
-
-#[derive(Default)]
-struct Block {
-    /// The lines, each followed by `\n`.
-    bytes: Vec<u8>,
-    /// (start offset in `bytes`, line number) of each line.
-    lines: Vec<(usize, usize)>,
-}
-
-impl Block {
-    fn push(&mut self, line: &[u8], line_no: usize) {
-        self.lines.push((self.bytes.len(), line_no));
-        self.bytes.extend_from_slice(line);
-        self.bytes.push(b'\n');
-    }
-
-    fn flush(&mut self, state: &mut State) {
-        if self.lines.is_empty() {
-            return;
-        }
-        state.read_description(self);
-        let mut hits: Vec<usize> = catalogue()
-            .candidate_offsets(&self.bytes)
-            .chain(markers().find_iter(&self.bytes[..]).map(|m| m.start()))
-            .map(|at| self.lines.partition_point(|(start, _)| *start <= at) - 1)
-            .collect();
-        hits.sort_unstable();
-        hits.dedup();
-        for i in hits {
-            let (start, line_no) = self.lines[i];
-            let end = self.lines.get(i + 1).map_or(self.bytes.len(), |(s, _)| *s) - 1;
-            let text = String::from_utf8_lossy(&self.bytes[start..end]);
-            state.line(&text, line_no);
-        }
-        self.bytes.clear();
-        self.lines.clear();
-    }
-}
-
 /// What makes a line interesting to triage besides the catalogue's literals.
+const MARKERS: &[&str] = &[
+    "\\",
+    "{\"type\"",
+    "(Version: ",
+    "Caused by:",
+    "Name:",
+    "Namespace:",
+    "Start Time:",
+];
+
+/// Where a pasted manifest may start (see `ManifestCapture`).
+const MANIFEST_MARKER: &str = "apiVersion:";
+
 fn markers() -> &'static aho_corasick::AhoCorasick {
     static M: OnceLock<aho_corasick::AhoCorasick> = OnceLock::new();
-    M.get_or_init(|| {
-        aho_corasick::AhoCorasick::new([
-            "\\",
-            "{\"type\"",
-            "(Version: ",
-            "Caused by:",
-            "Name:",
-            "Namespace:",
-            "Start Time:",
-        ])
-        .expect("markers compile")
+    M.get_or_init(|| aho_corasick::AhoCorasick::new(MARKERS).expect("markers compile"))
+}
+
+/// One searcher for every line triage looks at closer: the catalogue's literals, the markers and
+/// the start of a manifest. A line it finds nothing in is only counted.
+fn searcher() -> &'static aho_corasick::AhoCorasick {
+    static S: OnceLock<aho_corasick::AhoCorasick> = OnceLock::new();
+    S.get_or_init(|| {
+        let literals = crate::signatures::all()
+            .iter()
+            .flat_map(|s| s.literals.iter().copied())
+            .chain(MARKERS.iter().copied())
+            .chain([MANIFEST_MARKER]);
+        aho_corasick::AhoCorasick::builder()
+            .kind(Some(aho_corasick::AhoCorasickKind::DFA))
+            .build(literals)
+            .expect("triage literals compile")
     })
 }
 
@@ -453,32 +590,39 @@ struct State {
 }
 
 impl State {
-    fn read_description(&mut self, block: &Block) {
-        let r = readings();
-        r.note_context(&block.bytes, &mut self.context);
-        for (i, &(start, line_no)) in block.lines.iter().enumerate() {
-            if self.prose_lines >= PROSE_LINES {
-                return;
+    /// Whether lines are still read for a description (the first `PROSE_LINES`).
+    fn reads_prose(&self) -> bool {
+        self.prose_lines < PROSE_LINES
+    }
+
+    /// Notes the readings' context words in `text`, as long as they can still matter: while
+    /// lines are read for a description, and then while a reading found lacks its context.
+    fn note_context(&mut self, text: &[u8]) {
+        let needed = self.reads_prose()
+            || self
+                .described
+                .iter()
+                .any(|(r, _, _)| !described::in_context(r, &self.context));
+        if needed {
+            readings().note_context(text, &mut self.context);
+        }
+    }
+
+    /// Reads one line (`\r\n` removed) for what a person's own words describe.
+    fn read_description(&mut self, raw: &[u8], line_no: usize) {
+        self.prose_lines += 1;
+        let text = String::from_utf8_lossy(raw);
+        for (reading, _) in readings().read_line(&text) {
+            let reading = &READINGS[reading];
+            if self.described.iter().any(|(d, _, _)| d.id == reading.id) {
+                continue;
             }
-            self.prose_lines += 1;
-            let end = block
-                .lines
-                .get(i + 1)
-                .map_or(block.bytes.len(), |(s, _)| *s)
-                - 1;
-            let text = String::from_utf8_lossy(&block.bytes[start..end]);
-            for (reading, _) in r.read_line(&text) {
-                let reading = &READINGS[reading];
-                if self.described.iter().any(|(d, _, _)| d.id == reading.id) {
-                    continue;
-                }
-                let line: String = redact(text.trim())
-                    .chars()
-                    .map(|c| if c.is_control() { '\u{fffd}' } else { c })
-                    .take(PROSE_EVIDENCE)
-                    .collect();
-                self.described.push((reading, line_no, line));
-            }
+            let line: String = redact(text.trim())
+                .chars()
+                .map(|c| if c.is_control() { '\u{fffd}' } else { c })
+                .take(PROSE_EVIDENCE)
+                .collect();
+            self.described.push((reading, line_no, line));
         }
     }
 
@@ -1032,6 +1176,188 @@ Caused by: java.lang.OutOfMemoryError: Metaspace. The metaspace out-of-memory er
         assert!(o.report.findings[0]
             .fix
             .contains("kubectl logs <pod> -n analytics"));
+    }
+
+    /// The reading triage did before it searched whole chunks, kept as the reference: every
+    /// line (segments of at most `MAX_SEGMENT` bytes) read one by one, every line read for the
+    /// context words, and every line holding a literal or a marker matched.
+    fn triage_by_line(text: &[u8], source: &str) -> Outcome {
+        use std::io::BufRead;
+        let mut reader = io::BufReader::new(text);
+        let mut state = State::default();
+        let mut manifests = ManifestCapture::default();
+        let (mut line_no, mut continuing, mut bytes) = (0usize, false, 0u64);
+        let mut buf = Vec::new();
+        loop {
+            buf.clear();
+            let n = (&mut reader)
+                .take(MAX_SEGMENT as u64)
+                .read_until(b'\n', &mut buf)
+                .unwrap();
+            if n == 0 {
+                break;
+            }
+            bytes += n as u64;
+            if !continuing {
+                line_no += 1;
+            }
+            continuing = buf.last() != Some(&b'\n') && n == MAX_SEGMENT;
+            let mut end = buf.len();
+            while end > 0 && (buf[end - 1] == b'\n' || buf[end - 1] == b'\r') {
+                end -= 1;
+            }
+            let raw = &buf[..end];
+            manifests.line(raw, line_no);
+            readings().note_context(raw, &mut state.context);
+            if state.reads_prose() {
+                state.read_description(raw, line_no);
+            }
+            if catalogue().is_candidate(raw) || markers().is_match(raw) {
+                state.line(&String::from_utf8_lossy(raw), line_no);
+            }
+        }
+        let mut report = rank(state.findings(source));
+        report
+            .findings
+            .extend(rank(manifests.lint(source)).findings);
+        Outcome {
+            report,
+            source: source.to_string(),
+            lines: line_no,
+            bytes,
+        }
+    }
+
+    /// Hands out a text a few bytes at a time (a pipe, a slow paste).
+    struct Trickle<'a>(&'a [u8], usize);
+    impl Read for Trickle<'_> {
+        fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+            self.1 = (self.1 * 7 + 3) % 4096;
+            let n = (self.1 + 1).min(out.len()).min(self.0.len());
+            out[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+
+    fn rendered(o: &Outcome) -> String {
+        let mut out = Vec::new();
+        write_outcome(o, crate::cli::Format::Json, &Style::PLAIN, &mut out).unwrap();
+        format!(
+            "{} lines, {} bytes\n{}",
+            o.lines,
+            o.bytes,
+            String::from_utf8(out).unwrap()
+        )
+    }
+
+    #[test]
+    fn searching_whole_chunks_finds_what_reading_every_line_finds() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/triage");
+        let mut fixtures: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        fixtures.sort();
+        let mut text: Vec<u8> = Vec::new();
+        for f in &fixtures {
+            text.extend(std::fs::read(f).unwrap());
+            text.extend(b"\r\n\n");
+        }
+        for s in crate::signatures::all() {
+            for e in s.examples {
+                text.extend(format!("  {e}\r\r\n").into_bytes());
+            }
+        }
+        for r in READINGS {
+            for e in r.examples {
+                text.extend(format!("{e}\n").into_bytes());
+            }
+        }
+        text.extend(CHAIN.as_bytes());
+        text.extend(b"\xff\xfe Caused by: java.lang.OutOfMemoryError: Metaspace \xc3\x28\n");
+        text.extend(b"apiVersion: flink.apache.org/v1beta1\nkind: FlinkDeployment\nmetadata:\n  name: orders\nspec:\n  job:\n    upgradeMode: last-state\n---\n");
+        // The prose is read in the first lines only; the context words anywhere. After the
+        // first lines, chunks are searched on two threads.
+        let late = [
+            &b"ordinary line\n".repeat(PROSE_LINES)[..],
+            &text.repeat(3 * CHUNK / text.len() + 1),
+        ]
+        .concat();
+        for (name, text) in [("mixed", &text), ("late", &late)] {
+            let want = rendered(&triage_by_line(text, name));
+            assert_eq!(
+                rendered(&triage_reader(&text[..], name).unwrap()),
+                want,
+                "{name}"
+            );
+            assert_eq!(
+                rendered(&triage_reader(Trickle(text, 0), name).unwrap()),
+                want,
+                "{name} trickled"
+            );
+            // Without its last newline.
+            let cut = &text[..text.len() - 1];
+            assert_eq!(
+                rendered(&triage_reader(cut, name).unwrap()),
+                rendered(&triage_by_line(cut, name)),
+                "{name} cut"
+            );
+        }
+        assert!(rendered(&triage_reader(&text[..], "x").unwrap()).contains("SIG-"));
+    }
+
+    #[test]
+    fn lines_listed_by_two_threads_are_those_found_on_demand() {
+        let mut text = Vec::new();
+        let (mut i, mut planted) = (0usize, 0);
+        while text.len() < 2 * PARALLEL_MIN {
+            text.extend(format!("2026-11-28 INFO ordinary line {i}\n").as_bytes());
+            if i % 97 == 0 {
+                text.extend(b"Caused by: java.lang.OutOfMemoryError: Metaspace\n");
+                planted += 1;
+            }
+            if i % 131 == 0 {
+                text.extend(b"a \\ and apiVersion: v1 and Name: x\n");
+                planted += 1;
+            }
+            i += 1;
+        }
+        let mut listed = Found::search(&text);
+        assert!(matches!(listed, Found::Listed(..)));
+        let mut on_demand = Found::OnDemand;
+        let mut hits = 0;
+        let mut at = 0;
+        while at < text.len() {
+            let want = on_demand.next(&text, at);
+            assert_eq!(listed.next(&text, at), want, "at {at}");
+            hits += usize::from(want == Some(at));
+            at += memchr::memchr(b'\n', &text[at..]).unwrap() + 1;
+        }
+        assert_eq!(hits, planted);
+    }
+
+    #[test]
+    fn lines_longer_than_a_segment_are_cut_as_before() {
+        let oom = "java.lang.OutOfMemoryError: Java heap space";
+        for (len, tail) in [
+            (MAX_SEGMENT, "\n"),
+            (MAX_SEGMENT - 1, "\n"),
+            (MAX_SEGMENT, ""),
+            (2 * MAX_SEGMENT - oom.len() / 2, "\r\nnext\n"),
+        ] {
+            let mut text = format!("{oom} first\n").into_bytes();
+            text.extend(std::iter::repeat_n(b'x', len - oom.len()));
+            text.extend(oom.as_bytes());
+            text.extend(tail.as_bytes());
+            text.extend(format!("Caused by: {oom}\n").as_bytes());
+            let want = rendered(&triage_by_line(&text, "long"));
+            assert_eq!(rendered(&triage_reader(&text[..], "long").unwrap()), want);
+            assert_eq!(
+                rendered(&triage_reader(Trickle(&text, 1), "long").unwrap()),
+                want
+            );
+        }
     }
 
     #[test]

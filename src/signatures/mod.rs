@@ -184,7 +184,9 @@ pub struct Catalogue {
     prefilter: AhoCorasick,
     /// For each literal (by pattern id), the signature it belongs to.
     owner: Vec<usize>,
-    regexes: Vec<Regex>,
+    /// Each signature's pattern, compiled the first time a line is a candidate for it: a log
+    /// names few of them, and compiling them all would cost more than reading most logs.
+    regexes: Vec<OnceLock<Regex>>,
 }
 
 /// The compiled catalogue (built once per process).
@@ -206,10 +208,7 @@ pub fn catalogue() -> &'static Catalogue {
                 .build(&literals)
                 .expect("catalogue literals compile"),
             owner,
-            regexes: all()
-                .iter()
-                .map(|s| Regex::new(s.pattern).expect("catalogue patterns compile"))
-                .collect(),
+            regexes: all().iter().map(|_| OnceLock::new()).collect(),
         }
     })
 }
@@ -220,9 +219,15 @@ const MAX_LINE: usize = 400;
 const LEAD: usize = 60;
 
 impl Catalogue {
+    /// Signature `i`'s pattern.
+    fn regex(&self, i: usize) -> &Regex {
+        self.regexes[i]
+            .get_or_init(|| Regex::new(all()[i].pattern).expect("catalogue patterns compile"))
+    }
+
     /// True when some signature's literal occurs in the line (the cheap first stage).
-    pub fn is_candidate(&self, line: &str) -> bool {
-        self.prefilter.is_match(line)
+    pub fn is_candidate(&self, line: impl AsRef<[u8]>) -> bool {
+        self.prefilter.is_match(line.as_ref())
     }
 
     /// Byte offsets in `haystack` (many lines at once) where some signature's literal starts:
@@ -250,10 +255,11 @@ impl Catalogue {
             if all()[i].unless.iter().any(|u| line.contains(u)) {
                 continue;
             }
-            let Some(caps) = self.regexes[i].captures(line) else {
+            let regex = self.regex(i);
+            let Some(caps) = regex.captures(line) else {
                 continue;
             };
-            let mut fields: BTreeMap<String, String> = self.regexes[i]
+            let mut fields: BTreeMap<String, String> = regex
                 .capture_names()
                 .flatten()
                 .filter_map(|n| {
@@ -270,7 +276,7 @@ impl Catalogue {
                 .iter()
                 .filter_map(|l| red.find(l))
                 .min()
-                .or_else(|| self.regexes[i].find(red).map(|m| m.start()))
+                .or_else(|| regex.find(red).map(|m| m.start()))
                 .unwrap_or(0);
             out.push(Match {
                 signature: all()[i],
@@ -434,7 +440,7 @@ mod tests {
                 s.id
             );
         }
-        assert!(!catalogue().regexes.is_empty());
+        assert_eq!(catalogue().regexes.len(), all().len());
     }
 
     #[test]
