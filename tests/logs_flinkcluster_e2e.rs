@@ -120,7 +120,12 @@ fn a_flinkclusters_pods_by_the_operators_labels_submitter_included() {
     let tm0 = pos(&out, &format!("{OTM0}/taskmanager "));
     let tm1 = pos(&out, &format!("{OTM1}/taskmanager "));
     let sub = pos(&out, &format!("{OSUB}/main "));
-    for m in ["OJM line 0", "OTM0 line 3", "OTM1 line 0", "SUBMITTER line 3"] {
+    for m in [
+        "OJM line 0",
+        "OTM0 line 3",
+        "OTM1 line 0",
+        "SUBMITTER line 3",
+    ] {
         assert!(out.contains(m), "{m} not in:\n{out}");
     }
     assert!(jm < tm0 && tm0 < tm1 && tm1 < sub, "{out}");
