@@ -271,6 +271,30 @@ fn agrees_with_authorizer(h: &Harness, v: &Value, ns: &str, user: &str) {
     }
 }
 
+/// Every decision of a can-i JSON report agrees with a SubjectAccessReview created as the admin
+/// (unlike `kubectl auth can-i`, it needs no discovery of the resource: the FlinkCluster and
+/// Volcano CRDs are not installed).
+fn agrees_with_review(h: &Harness, v: &Value, ns: &str, user: &str) {
+    for (group, resource, verb, allowed) in matrix(v) {
+        let (base, sub) = resource.split_once('/').unwrap_or((resource.as_str(), ""));
+        let review = format!(
+            "apiVersion: authorization.k8s.io/v1\nkind: SubjectAccessReview\nspec:\n  user: \"{user}\"\n  \
+             resourceAttributes: {{namespace: \"{ns}\", verb: {verb}, group: \"{group}\", resource: {base}, subresource: \"{sub}\"}}\n"
+        );
+        let out = k(
+            h,
+            &["create", "-f", "-", "-o", "jsonpath={.status.allowed}"],
+            Some(&review),
+        );
+        let real = out.trim() == "true";
+        assert_eq!(
+            allowed,
+            Value::Bool(real),
+            "{verb} {resource} ({group}) for {user}: can-i says {allowed}, the review {real}"
+        );
+    }
+}
+
 const PARTIAL_ROLE: &str = "rules:
 - apiGroups: [\"\"]
   resources: [pods]
@@ -941,6 +965,94 @@ spec:
         "doctor-user may do everything doctor needs",
         Duration::from_secs(30),
         || plugin(&me, &["can-i", "--for", "me", "-n", &ns, "-q"]).code == 0,
+    );
+}
+
+/// `--for operator` with the GCP/Spotify FlinkCluster operator's Deployment (`app: flink-operator`):
+/// its ServiceAccount is checked against that operator's rules, and granting exactly the
+/// ClusterRole of its release (tests/can_i/flinkcluster-operator-role.yaml) allows everything.
+#[test]
+fn flinkcluster_operator_needs_exactly_its_release_role() {
+    let Some(h) = harness_or_skip("flinkcluster_operator_needs_exactly_its_release_role") else {
+        return;
+    };
+    let ns = namespace(h, "fcop", &["flink-operator"]);
+    let dep = format!(
+        r#"apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: flink-operator-controller-manager
+  namespace: {ns}
+  labels: {{app: flink-operator, control-plane: controller-manager}}
+spec:
+  replicas: 0
+  selector: {{matchLabels: {{app: flink-operator, control-plane: controller-manager}}}}
+  template:
+    metadata: {{labels: {{app: flink-operator, control-plane: controller-manager}}}}
+    spec:
+      serviceAccountName: flink-operator
+      containers: [{{name: flink-operator, image: "ghcr.io/spotify/flink-operator:v0.6.0"}}]
+"#
+    );
+    let mut cleanup = Cleanup::new(h);
+    cleanup.later(&ns, "deployment", "flink-operator-controller-manager");
+    k(h, &["create", "-f", "-"], Some(&dep));
+    let user = sa_user(&ns, "flink-operator");
+    let r = plugin(
+        &h.admin,
+        &["can-i", "--for", "operator", "-n", &ns, "-o", "json"],
+    );
+    assert_eq!(r.code, 1, "{}\n{}", r.stdout, r.stderr);
+    let v = r.json();
+    assert_eq!(v["subject"], user.as_str());
+    assert!(s(&v, "source").contains("operator Deployment"), "{v}");
+    let resources: Vec<String> = decisions(&v)
+        .iter()
+        .map(|d| s(d, "resource").to_string())
+        .collect();
+    for r in ["flinkclusters/status", "statefulsets", "jobs", "pods/log"] {
+        assert!(resources.iter().any(|x| x == r), "{r} not asked: {v}");
+    }
+    assert!(
+        !resources.iter().any(|x| x.starts_with("flinkdeployments")),
+        "{v}"
+    );
+    assert!(decisions(&v).iter().all(|d| d["allowed"] == false), "{v}");
+    agrees_with_review(h, &v, &ns, &user);
+
+    // The release's ClusterRole, bound to the operator's ServiceAccount: nothing is missing.
+    let role = std::fs::read_to_string(repo().join("tests/can_i/flinkcluster-operator-role.yaml"))
+        .expect("read the release's role");
+    let name = unique("fcop-manager-role");
+    let role = role.replace("name: manager-role", &format!("name: {name}"));
+    assert!(role.contains(&format!("name: {name}")));
+    let binding = format!(
+        "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRoleBinding\nmetadata: {{name: {name}}}\n\
+         roleRef: {{apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: {name}}}\n\
+         subjects: [{{kind: ServiceAccount, name: flink-operator, namespace: {ns}}}]\n"
+    );
+    cleanup.later_and_wait("clusterrolebinding", &name);
+    cleanup.later_and_wait("clusterrole", &name);
+    k(h, &["create", "-f", "-"], Some(&role));
+    k(h, &["create", "-f", "-"], Some(&binding));
+    eventually(
+        "the operator's ServiceAccount has its release's rules",
+        Duration::from_secs(30),
+        || plugin(&h.admin, &["can-i", "--for", "operator", "-n", &ns, "-q"]).code == 0,
+    );
+    let r = plugin(
+        &h.admin,
+        &["can-i", "--for", "operator", "-n", &ns, "-o", "json"],
+    );
+    assert_eq!(r.code, 0, "{}\n{}", r.stdout, r.stderr);
+    let v = r.json();
+    agrees_with_review(h, &v, &ns, &user);
+    let r = plugin(&h.admin, &["can-i", "--for", "operator", "-n", &ns]);
+    assert!(
+        r.stdout
+            .contains("operator (FlinkCluster, config/rbac/role.yaml rules)"),
+        "{}",
+        r.stdout
     );
 }
 

@@ -953,9 +953,10 @@ fn logs_follow_starts_a_watch_over_when_its_list_after_410_gone_gets_no_answer()
     static WATCHES: AtomicUsize = AtomicUsize::new(0);
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
-    // Two selectors (the Apache operator's labels, Lyft's): their first lists answer, their first
-    // watches say 410 Gone, the lists again get no answer; after that lists answer and watches
-    // stay quiet.
+    // One selector per deployment mode (the Apache operator's labels, Lyft's, the FlinkCluster's):
+    // their first lists answer, their first watches say 410 Gone, the lists again get no answer;
+    // after that lists answer and watches stay quiet.
+    const SELECTORS: usize = 3;
     std::thread::spawn(move || {
         for s in listener.incoming().take(200) {
             let Ok(mut s) = s else { continue };
@@ -970,14 +971,14 @@ fn logs_follow_starts_a_watch_over_when_its_list_after_410_gone_gets_no_answer()
                     }
                 }
                 let body = if line.contains("watch=true") {
-                    if WATCHES.fetch_add(1, SeqCst) >= 2 {
+                    if WATCHES.fetch_add(1, SeqCst) >= SELECTORS {
                         std::thread::sleep(std::time::Duration::from_secs(90));
                         return;
                     }
                     r#"{"type":"ERROR","object":{"kind":"Status","apiVersion":"v1","status":"Failure","message":"too old resource version","reason":"Expired","code":410}}"#.to_string() + "\n"
                 } else if line.contains("/pods") {
                     let n = LISTS.fetch_add(1, SeqCst);
-                    if (2..4).contains(&n) {
+                    if (SELECTORS..2 * SELECTORS).contains(&n) {
                         std::thread::sleep(std::time::Duration::from_secs(90));
                         return;
                     }
@@ -1016,7 +1017,7 @@ fn logs_follow_starts_a_watch_over_when_its_list_after_410_gone_gets_no_answer()
         .spawn()
         .expect("run kubectl-flink");
     let started = std::time::Instant::now();
-    while LISTS.load(SeqCst) < 6 {
+    while LISTS.load(SeqCst) < 3 * SELECTORS {
         assert!(
             child.try_wait().unwrap().is_none(),
             "logs -f ended: {:?}",

@@ -518,7 +518,7 @@ fn follow_picks_up_new_pods_restarts_and_deletions() {
     );
 
     // New pods, restarts and deletions came from a watch: the pods were listed once per selector
-    // (the Apache operator's labels and Lyft's), never again, however long it followed. (It
+    // (the Apache operator's labels, Lyft's and the FlinkCluster's), never again, however long it followed. (It
     // follows for at least 5 s, so that listing every 2 s would show here.)
     std::thread::sleep(
         Duration::from_millis(500).max(Duration::from_secs(5).saturating_sub(following.elapsed())),
@@ -530,9 +530,9 @@ fn follow_picks_up_new_pods_restarts_and_deletions() {
             .filter(|(v, s)| v == verb && s == stage)
             .count()
     };
-    assert_eq!(count("list", "ResponseComplete"), 2, "{requests:?}");
+    assert_eq!(count("list", "ResponseComplete"), 3, "{requests:?}");
     // (A watch that ended is started again from where it got to, without a list.)
-    assert!(count("watch", "ResponseStarted") >= 2, "{requests:?}");
+    assert!(count("watch", "ResponseStarted") >= 3, "{requests:?}");
     let (code, out, err) = fl.interrupt();
     assert_eq!(code, 0, "Ctrl-C exits 0\n{}", err.join("\n"));
     // Nothing printed twice, nothing dropped.

@@ -98,6 +98,50 @@ fn every_mode_bundle_is_diagnosed_as_expected_offline() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// The generic rules (scheduling here) group their findings under the FlinkCluster, as under the
+/// other modes' deployments.
+#[test]
+fn a_flinkcluster_pods_findings_fold_under_the_flinkcluster() {
+    let dir = scenario("mode-flinkcluster-tm-pending");
+    let run = plugin(
+        None,
+        &["doctor", "--from", &dir.to_string_lossy(), "-o", "json"],
+    );
+    let report = run.json();
+    let all = findings(&report);
+    assert!(!all.is_empty(), "{report}");
+    for f in &all {
+        assert_eq!(
+            format!("{}/{}", s(f, "/deployment/kind"), s(f, "/deployment/name")),
+            "FlinkCluster/topspeed",
+            "{f}"
+        );
+    }
+    let out = plugin(None, &["doctor", "--from", &dir.to_string_lossy()]).stdout;
+    assert!(
+        out.contains("1 root cause in FlinkCluster scn-mode-flinkcluster-tm-pending/topspeed"),
+        "{out}"
+    );
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("topspeed "))
+        .unwrap_or_else(|| panic!("no overview line: {out}"));
+    let words: Vec<&str> = line.split_whitespace().collect();
+    assert_eq!(
+        words[..7],
+        [
+            "topspeed",
+            "FlinkCluster",
+            "flinkcluster",
+            "1/1",
+            "2/3",
+            "Reconciling",
+            "Running"
+        ],
+        "{line}"
+    );
+}
+
 #[test]
 fn every_fix_and_verify_is_filled_in_and_evidence_is_given() {
     for case in cases().iter().filter(|c| !c.expect.healthy()) {

@@ -85,7 +85,7 @@ pub async fn find_flink(
         let api: Api<DynamicObject> = Api::namespaced_with(c.clone(), ns, &ar);
         if let Ok(Some(fc)) = api.get_opt(name).await {
             f.exists = true;
-            f.mode = Some(Mode::Standalone);
+            f.mode = Some(Mode::FlinkCluster);
             f.workload = Some(Workload::FlinkCluster(name.to_string()));
             let spec = fc.data.get("spec").cloned().unwrap_or_default();
             let props = spec
@@ -240,15 +240,27 @@ fn read<T>(r: Result<T, kube::Error>, what: &str, f: &mut Found) -> Result<Optio
     }
 }
 
-/// The operator Deployment (Apache's chart label, then Lyft's), preferring one in `ns`.
-pub async fn find_operator(c: &Client, ns: &str) -> Result<Option<(Subject, String, Mode)>, Error> {
-    for (selector, mode) in [
+/// The operator Deployment's ServiceAccount: the first found of the Apache operator's (its chart's
+/// label), Lyft's and the FlinkCluster operator's, the one of `prefer` (the mode of the deployment
+/// asked about) first; one in `ns` before one elsewhere.
+pub async fn find_operator(
+    c: &Client,
+    ns: &str,
+    prefer: Option<Mode>,
+) -> Result<Option<(Subject, String, Mode)>, Error> {
+    let mut operators = [
         (
             "app.kubernetes.io/name=flink-kubernetes-operator",
             Mode::Native,
         ),
         ("app=flinkoperator", Mode::Lyft),
-    ] {
+        // spotify/flink-on-k8s-operator@v0.6.0: config/manager/manager.yaml and the Helm chart's
+        // helm-chart/flink-operator/templates/flink-operator.yaml label it `app: flink-operator`.
+        ("app=flink-operator", Mode::FlinkCluster),
+    ];
+    // A stable sort: the preferred operator first, the others in their order.
+    operators.sort_by_key(|(_, m)| Some(*m) != prefer);
+    for (selector, mode) in operators {
         let lp = ListParams::default().labels(selector);
         let mut found = match Api::<Deployment>::all(c.clone()).list(&lp).await {
             Ok(l) => l.items,

@@ -9,8 +9,8 @@ use std::io::Write;
 use std::path::PathBuf;
 
 pub const LINT_HELP: &str = "\
-Checks FlinkDeployment and FlinkSessionJob (flink.apache.org), FlinkApplication (flink.k8s.io)
-and plain pod-template files (a Pod or PodTemplate used as kubernetes.pod-template-file).
+Checks FlinkDeployment and FlinkSessionJob (flink.apache.org), FlinkApplication (flink.k8s.io),
+FlinkCluster (flinkoperator.k8s.io) and plain pod-template files (a Pod or PodTemplate used as kubernetes.pod-template-file).
 Everything else in the stream (Services, ConfigMaps, a Helm chart's other objects) is ignored.
 
 Each finding names the file and line of the field, e.g.
@@ -61,7 +61,7 @@ pub fn run(args: &LintArgs, output: &OutputArgs) -> Result<i32, Error> {
     }
     if outcome.resources == 0 {
         eprintln!(
-            "note: no FlinkDeployment, FlinkSessionJob, FlinkApplication or pod template in {}",
+            "note: no FlinkDeployment, FlinkSessionJob, FlinkApplication, FlinkCluster or pod template in {}",
             scope(&args.filename)
         );
     }

@@ -35,7 +35,8 @@ const LOGS_HELP: &str = "\
 Which pods:
   NAME               the Flink deployment's pods: app=NAME,component in (jobmanager,taskmanager)
                      (Apache operator: native and standalone pods also carry type=flink-native-
-                     kubernetes or type=flink-standalone-kubernetes), or flink-app=NAME (Lyft).
+                     kubernetes or type=flink-standalone-kubernetes), flink-app=NAME (Lyft), or
+                     app=flink,cluster=NAME (a FlinkCluster: with its job submitter's pods).
                      When that deployment has no pods, the Flink pods whose name matches NAME
                      (stern's pod query, with -f too); a NAME that is not a plain name
                      (e.g. 'orders-.*-1$') is always such a regular expression
@@ -44,7 +45,8 @@ Which pods:
                      KIND/NAME)
   -l SELECTOR [QUERY] any pods; QUERY, if given, is a pod-name regular expression
   --component        jobmanager, taskmanager, or operator (the Flink operator's own pods:
-                     app.kubernetes.io/name=flink-kubernetes-operator, or Lyft's app=flinkoperator)
+                     app.kubernetes.io/name=flink-kubernetes-operator, Lyft's app=flinkoperator,
+                     or the FlinkCluster operator's app=flink-operator)
   --exclude-pod, --field-selector, --node, -n a,b  narrow or widen as stern's flags do
 
 Which lines (stern's filters; regular expressions, unanchored, each flag repeatable):
@@ -54,8 +56,8 @@ Which lines (stern's filters; regular expressions, unanchored, each flag repeata
 
 Defaults:
   containers         each pod's main container: its kubectl.kubernetes.io/default-container, else
-                     flink-main-container, else all its containers (-c REGEX, --all-containers,
-                     less --exclude-container)
+                     flink-main-container (a FlinkCluster's: jobmanager, taskmanager), else all
+                     its containers (-c REGEX, --all-containers, less --exclude-container)
   --tail             200 lines per container (kubectl's 10 with a selector hides most crashes);
                      all lines with --since or --since-time; -1 for all. With -f, pods that
                      appear and restarted containers are read from their first line

@@ -2,7 +2,8 @@
 //! (the operator chart's `flink` Role and operator ClusterRole,
 //! apache/flink-kubernetes-operator@release-1.15.0:helm/flink-kubernetes-operator/templates/rbac/;
 //! Flink's native Kubernetes client, apache/flink flink-kubernetes; the Lyft operator's ClusterRole,
-//! lyft/flinkk8soperator@v0.7.0:deploy/role.yaml). One place, used by
+//! lyft/flinkk8soperator@v0.7.0:deploy/role.yaml; the GCP/Spotify FlinkCluster operator's
+//! ClusterRole, spotify/flink-on-k8s-operator@v0.6.0:config/rbac/role.yaml). One place, used by
 //! `doctor`'s fixes and by `can-i`.
 
 use std::collections::BTreeMap;
@@ -324,6 +325,163 @@ pub const OPERATOR_LYFT: &[Permission] = &[
     },
 ];
 
+/// The GCP/Spotify FlinkCluster operator's ClusterRole `manager-role`, rule by rule and verb by
+/// verb as its release grants it (spotify/flink-on-k8s-operator@v0.6.0:config/rbac/role.yaml, the
+/// same rules as the Helm chart's helm-chart/flink-operator/templates/rbac.yaml). Volcano's
+/// `podgroups` are in the release's role for `spec.batchScheduler`.
+pub const OPERATOR_FLINKCLUSTER: &[Permission] = &[
+    Permission {
+        group: "apps",
+        resource: "deployments",
+        verbs: ALL_7,
+        why: "creates the JobManager (older releases) and TaskManager Deployments",
+    },
+    Permission {
+        group: "apps",
+        resource: "deployments/status",
+        verbs: &["get"],
+        why: "reads the Deployments' status",
+    },
+    Permission {
+        group: "apps",
+        resource: "statefulsets",
+        verbs: ALL_7,
+        why: "creates the JobManager and TaskManager StatefulSets",
+    },
+    Permission {
+        group: "apps",
+        resource: "statefulsets/status",
+        verbs: &["get"],
+        why: "reads the StatefulSets' status",
+    },
+    Permission {
+        group: "apps",
+        resource: "controllerrevisions",
+        verbs: ALL_7,
+        why: "records the FlinkCluster's revisions (status.revision)",
+    },
+    Permission {
+        group: "batch",
+        resource: "jobs",
+        verbs: ALL_7,
+        why: "creates the job submitter Job",
+    },
+    Permission {
+        group: "batch",
+        resource: "jobs/status",
+        verbs: &["get"],
+        why: "reads the job submitter's status",
+    },
+    Permission {
+        group: "",
+        resource: "configmaps",
+        verbs: ALL_7,
+        why: "writes the FlinkCluster's ConfigMap (flink-conf.yaml, log config)",
+    },
+    Permission {
+        group: "",
+        resource: "events",
+        verbs: ALL_7,
+        why: "records events on FlinkClusters",
+    },
+    Permission {
+        group: "",
+        resource: "events/status",
+        verbs: &["get"],
+        why: "reads events' status",
+    },
+    Permission {
+        group: "",
+        resource: "persistentvolumeclaims",
+        verbs: ALL_7,
+        why: "cleans up the TaskManagers' volume claims",
+    },
+    Permission {
+        group: "policy",
+        resource: "poddisruptionbudgets",
+        verbs: &["get", "list", "watch", "create", "update", "delete"],
+        why: "creates the PodDisruptionBudget of spec.podDisruptionBudget",
+    },
+    Permission {
+        group: "policy",
+        resource: "poddisruptionbudgets/status",
+        verbs: &["get"],
+        why: "reads the PodDisruptionBudget's status",
+    },
+    Permission {
+        group: "autoscaling",
+        resource: "horizontalpodautoscalers",
+        verbs: &["get", "list", "watch", "create", "update", "delete"],
+        why: "creates the TaskManagers' HorizontalPodAutoscaler",
+    },
+    Permission {
+        group: "autoscaling",
+        resource: "horizontalpodautoscalers/status",
+        verbs: &["get"],
+        why: "reads the HorizontalPodAutoscaler's status",
+    },
+    Permission {
+        group: "",
+        resource: "pods",
+        verbs: &["get", "list", "watch"],
+        why: "observes the JobManager, TaskManager and job submitter pods",
+    },
+    Permission {
+        group: "",
+        resource: "pods/status",
+        verbs: &["get"],
+        why: "reads the pods' status",
+    },
+    Permission {
+        group: "",
+        resource: "pods/log",
+        verbs: &["get"],
+        why: "reads the job submitter's log (the submitted job's ID, the submission error)",
+    },
+    Permission {
+        group: "",
+        resource: "services",
+        verbs: ALL_7,
+        why: "creates the JobManager Service",
+    },
+    Permission {
+        group: "",
+        resource: "services/status",
+        verbs: &["get"],
+        why: "reads the Service's status",
+    },
+    Permission {
+        group: "networking.k8s.io",
+        resource: "ingresses",
+        verbs: ALL_7,
+        why: "creates the JobManager Ingress of spec.jobManager.ingress",
+    },
+    Permission {
+        group: "networking.k8s.io",
+        resource: "ingresses/status",
+        verbs: &["get"],
+        why: "reads the Ingress status",
+    },
+    Permission {
+        group: "flinkoperator.k8s.io",
+        resource: "flinkclusters",
+        verbs: ALL_7,
+        why: "reconciles FlinkClusters",
+    },
+    Permission {
+        group: "flinkoperator.k8s.io",
+        resource: "flinkclusters/status",
+        verbs: STATUS,
+        why: "writes FlinkCluster status",
+    },
+    Permission {
+        group: "scheduling.volcano.sh",
+        resource: "podgroups",
+        verbs: &["get", "create", "update", "delete"],
+        why: "gang-schedules the pods with spec.batchScheduler volcano",
+    },
+];
+
 /// What the caller needs for `kubectl flink doctor` to see everything (the reads of gather).
 pub const ME: &[Permission] = &[
     Permission {
@@ -439,6 +597,9 @@ pub enum Mode {
     Standalone,
     /// lyft/flinkk8soperator: standalone Flink, a different operator.
     Lyft,
+    /// The GCP/Spotify operator's FlinkCluster: standalone Flink (the JobManager creates nothing on
+    /// Kubernetes), its own operator.
+    FlinkCluster,
 }
 
 impl Mode {
@@ -447,6 +608,7 @@ impl Mode {
             Mode::Native => "native",
             Mode::Standalone => "standalone",
             Mode::Lyft => "lyft",
+            Mode::FlinkCluster => "flinkcluster",
         }
     }
 }
@@ -458,7 +620,7 @@ pub fn needs(component: Component, mode: Mode, ha: bool) -> Vec<Permission> {
         Component::JobManager => {
             out.extend_from_slice(match mode {
                 Mode::Native => JOBMANAGER_NATIVE,
-                Mode::Standalone | Mode::Lyft => JOBMANAGER_STANDALONE,
+                Mode::Standalone | Mode::Lyft | Mode::FlinkCluster => JOBMANAGER_STANDALONE,
             });
             if ha {
                 out.extend_from_slice(HA);
@@ -471,6 +633,7 @@ pub fn needs(component: Component, mode: Mode, ha: bool) -> Vec<Permission> {
         }
         Component::Operator => out.extend_from_slice(match mode {
             Mode::Lyft => OPERATOR_LYFT,
+            Mode::FlinkCluster => OPERATOR_FLINKCLUSTER,
             Mode::Native | Mode::Standalone => OPERATOR,
         }),
         Component::Me => out.extend_from_slice(ME),

@@ -17,6 +17,8 @@ pub enum Kind {
     FlinkSessionJob,
     /// flink.k8s.io FlinkApplication (Lyft's operator)
     FlinkApplication,
+    /// flinkoperator.k8s.io FlinkCluster (the GCP/Spotify operator)
+    FlinkCluster,
     /// A plain `Pod` or `PodTemplate` file, as used for `kubernetes.pod-template-file`.
     PodTemplateFile,
 }
@@ -35,6 +37,7 @@ impl Kind {
             ("FlinkDeployment", "flink.apache.org") => Some(Kind::FlinkDeployment),
             ("FlinkSessionJob", "flink.apache.org") => Some(Kind::FlinkSessionJob),
             ("FlinkApplication", "flink.k8s.io") => Some(Kind::FlinkApplication),
+            ("FlinkCluster", "flinkoperator.k8s.io") => Some(Kind::FlinkCluster),
             ("Pod" | "PodTemplate", "") if !made_by_flink(v) => Some(Kind::PodTemplateFile),
             _ => None,
         }
@@ -252,7 +255,7 @@ impl<'a> Manifest<'a> {
                     });
                 }
             }
-            Kind::FlinkSessionJob | Kind::FlinkApplication => {}
+            Kind::FlinkSessionJob | Kind::FlinkApplication | Kind::FlinkCluster => {}
         }
         out
     }
@@ -269,6 +272,7 @@ impl<'a> Manifest<'a> {
 fn config_pointer(kind: Kind) -> &'static str {
     match kind {
         Kind::FlinkApplication => "/spec/flinkConfig",
+        Kind::FlinkCluster => "/spec/flinkProperties",
         _ => "/spec/flinkConfiguration",
     }
 }

@@ -1,7 +1,8 @@
 //! `kubectl flink lint`: the traps in a manifest, caught before it is applied, with no cluster.
 //!
 //! sources (files, directories, stdin) -> documents (with their first line) -> the resources lint
-//! reads (FlinkDeployment, FlinkSessionJob, Lyft's FlinkApplication, plain pod-template files;
+//! reads (FlinkDeployment, FlinkSessionJob, Lyft's FlinkApplication, the GCP/Spotify operator's
+//! FlinkCluster, plain pod-template files;
 //! everything else in a Helm or Kustomize stream is ignored) -> three kinds of checks:
 //!
 //! 1. doctor's spec-layer rules (`src/rules`, e.g. FLK101), run on a Snapshot built from each

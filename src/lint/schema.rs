@@ -1,5 +1,6 @@
 //! Validation against the real CRD schemas, embedded at build time (`crds/`, see its SOURCE.md):
-//! the openAPIV3Schema of the operator's FlinkDeployment and FlinkSessionJob CRDs.
+//! the openAPIV3Schema of the operator's FlinkDeployment and FlinkSessionJob CRDs, and of the
+//! GCP/Spotify operator's FlinkCluster CRD.
 //!
 //! Covers the subset of OpenAPI the CRDs use, as the API server applies it to a structural
 //! schema: `type`, `properties`, `items`, `enum`, `required`, `additionalProperties`,
@@ -14,17 +15,30 @@ use std::sync::OnceLock;
 
 const FLINK_DEPLOYMENT_CRD: &str = include_str!("crds/flinkdeployments.flink.apache.org-v1.yml");
 const FLINK_SESSION_JOB_CRD: &str = include_str!("crds/flinksessionjobs.flink.apache.org-v1.yml");
+const FLINK_CLUSTER_CRD: &str = include_str!("crds/flinkclusters.flinkoperator.k8s.io-v1.yml");
 
 /// The operator release the embedded CRDs come from (crds/SOURCE.md).
 pub const OPERATOR_RELEASE: &str = "1.15.0";
+/// The GCP/Spotify operator release the embedded FlinkCluster CRD comes from (crds/SOURCE.md).
+pub const FLINKCLUSTER_OPERATOR_RELEASE: &str = "spotify/flink-on-k8s-operator v0.6.0";
+
+/// Which operator release the embedded CRD of a kind comes from, for messages.
+pub fn release_of(kind: &str) -> &'static str {
+    match kind {
+        "FlinkCluster" => FLINKCLUSTER_OPERATOR_RELEASE,
+        _ => OPERATOR_RELEASE,
+    }
+}
 
 /// The openAPIV3Schema of the embedded CRD for a kind, parsed on first use.
 pub fn schema_of(kind: &str) -> Option<&'static Value> {
     static DEPLOYMENT: OnceLock<Option<Value>> = OnceLock::new();
     static SESSION_JOB: OnceLock<Option<Value>> = OnceLock::new();
+    static CLUSTER: OnceLock<Option<Value>> = OnceLock::new();
     let (cell, text) = match kind {
         "FlinkDeployment" => (&DEPLOYMENT, FLINK_DEPLOYMENT_CRD),
         "FlinkSessionJob" => (&SESSION_JOB, FLINK_SESSION_JOB_CRD),
+        "FlinkCluster" => (&CLUSTER, FLINK_CLUSTER_CRD),
         _ => return None,
     };
     cell.get_or_init(|| openapi_schema(text)).as_ref()

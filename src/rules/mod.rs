@@ -19,6 +19,7 @@ mod flink_fatal_exit;
 mod flink_resource_status;
 mod flink_version_mismatch;
 mod flinkcluster_job_lost;
+mod flinkcluster_savepoint_failed;
 mod flinkcluster_submitter_failed;
 mod ha_configmap_rights_missing;
 mod ha_misconfigured;
@@ -84,6 +85,7 @@ pub static RULES: &[&dyn Rule] = &[
     &flink_resource_status::FlinkResourceStatus,
     &lyft_application_failed::LyftApplicationFailed,
     &flinkcluster_submitter_failed::FlinkclusterSubmitterFailed,
+    &flinkcluster_savepoint_failed::FlinkclusterSavepointFailed,
     &flink_version_mismatch::FlinkVersionMismatch,
     &rest_exposed_publicly::RestExposedPublicly,
     &rbac_forbidden::RbacForbidden,

@@ -73,7 +73,8 @@ impl Mode {
                 crate::flink::permissions::Mode::Native
             }
             // Standalone Flink: the JobManager creates nothing on Kubernetes.
-            Mode::Standalone | Mode::FlinkCluster => crate::flink::permissions::Mode::Standalone,
+            Mode::Standalone => crate::flink::permissions::Mode::Standalone,
+            Mode::FlinkCluster => crate::flink::permissions::Mode::FlinkCluster,
             Mode::Lyft => crate::flink::permissions::Mode::Lyft,
         }
     }

@@ -6,7 +6,10 @@ use super::stream::{classify, StreamError};
 use super::{Notices, Options};
 use crate::cluster::client::Cluster;
 use crate::error::Error;
-use crate::flink::names::{GROUP, VERSION};
+use crate::flink::names::{
+    FLINKCLUSTER_GROUP, FLINKCLUSTER_VERSION, GROUP, KIND_FLINK_CLUSTER, KIND_FLINK_DEPLOYMENT,
+    VERSION,
+};
 use futures::{Stream, StreamExt};
 use k8s_openapi::api::core::v1::Pod;
 use kube::api::{Api, ApiResource, DynamicObject, ListParams};
@@ -327,9 +330,9 @@ pub(super) async fn nothing_matched(
         (_, Some(Component::Operator)) => {
             " (the operator usually runs in its own namespace: add -n NAMESPACE or -A)".to_string()
         }
-        (Some(name), _) => match (namespaces, flink_deployment_exists(cluster, namespaces, name, timeout).await) {
-            ([Some(_)], true) => format!(
-                " (FlinkDeployment {name} exists but has no such pods now: see `kubectl flink doctor {name}`)"
+        (Some(name), _) => match (namespaces, resource_of(cluster, namespaces, name, timeout).await) {
+            ([Some(_)], Some(kind)) => format!(
+                " ({kind} {name} exists but has no such pods now: see `kubectl flink doctor {name}`)"
             ),
             _ => format!(
                 " and no Flink pod's name matches {name} (check the name and the namespace (-n, -A); \
@@ -344,23 +347,37 @@ pub(super) async fn nothing_matched(
     ))
 }
 
-async fn flink_deployment_exists(
+/// The kind of the custom resource NAME in the one namespace listed: a FlinkDeployment, else a
+/// FlinkCluster (the GCP/Spotify operator's), else none (or not readable).
+async fn resource_of(
     cluster: &Cluster,
     namespaces: &[Option<String>],
     name: &str,
     timeout: Option<Duration>,
-) -> bool {
+) -> Option<&'static str> {
     let [Some(ns)] = namespaces else {
-        return false;
+        return None;
     };
-    let ar = ApiResource::from_gvk_with_plural(
-        &GroupVersionKind::gvk(GROUP, VERSION, "FlinkDeployment"),
-        "flinkdeployments",
-    );
-    let api: Api<DynamicObject> = Api::namespaced_with(cluster.client.clone(), ns, &ar);
+    let kinds = [
+        (GROUP, VERSION, KIND_FLINK_DEPLOYMENT, "flinkdeployments"),
+        (
+            FLINKCLUSTER_GROUP,
+            FLINKCLUSTER_VERSION,
+            KIND_FLINK_CLUSTER,
+            "flinkclusters",
+        ),
+    ];
     let t = timeout.unwrap_or(Duration::from_secs(10));
-    matches!(
-        tokio::time::timeout(t, api.get_opt(name)).await,
-        Ok(Ok(Some(_)))
-    )
+    for (group, version, kind, plural) in kinds {
+        let ar =
+            ApiResource::from_gvk_with_plural(&GroupVersionKind::gvk(group, version, kind), plural);
+        let api: Api<DynamicObject> = Api::namespaced_with(cluster.client.clone(), ns, &ar);
+        if matches!(
+            tokio::time::timeout(t, api.get_opt(name)).await,
+            Ok(Ok(Some(_)))
+        ) {
+            return Some(kind);
+        }
+    }
+    None
 }

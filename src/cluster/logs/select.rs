@@ -13,11 +13,82 @@ use std::sync::Arc;
 use crate::flink::install::{CHART, OPERATOR_LABEL};
 pub use crate::flink::names::MAIN_CONTAINER;
 use crate::flink::names::{
-    COMPONENT_JOBMANAGER, COMPONENT_TASKMANAGER, LABEL_APP, LABEL_COMPONENT, LABEL_FLINK_APP,
-    LABEL_LYFT_COMPONENT, LABEL_TYPE, TYPE_NATIVE,
+    COMPONENT_JOBMANAGER, COMPONENT_TASKMANAGER, FLINKCLUSTER_APP, LABEL_APP, LABEL_CLUSTER,
+    LABEL_COMPONENT, LABEL_FLINK_APP, LABEL_LYFT_COMPONENT, LABEL_TYPE, TYPE_NATIVE,
 };
 /// The Lyft operator's own pods (`app=flinkoperator`, lyft/flinkk8soperator deploy/).
 const LYFT_OPERATOR_APP: &str = "flinkoperator";
+/// The GCP/Spotify operator's own pods (`app: flink-operator`,
+/// spotify/flink-on-k8s-operator@v0.6.0:config/manager/manager.yaml).
+const FLINKCLUSTER_OPERATOR_APP: &str = "flink-operator";
+
+/// How one deployment mode labels its Flink pods: the key naming the deployment (with a fixed
+/// value when the deployment is named by another key), the key of the component and whether
+/// pods without one (the FlinkCluster's job submitter) belong to the deployment too.
+struct Scheme {
+    /// `app=NAME` (Apache operator, native, standalone), `flink-app=NAME` (Lyft),
+    /// `cluster=NAME` (FlinkCluster).
+    name_key: &'static str,
+    /// Labels every pod of the mode carries whatever its deployment (`app=flink` on FlinkCluster
+    /// pods).
+    fixed: Option<(&'static str, &'static str)>,
+    component_key: &'static str,
+    /// Without `--component`: every pod of the deployment (the FlinkCluster's job submitter pods
+    /// have no `component`), else only JobManagers and TaskManagers.
+    all_components: bool,
+}
+
+/// Every deployment mode's labels; [`Target::selectors`] lists pods with one selector each.
+/// FlinkCluster: spotify/flink-on-k8s-operator@v0.6.0:controllers/flinkcluster/
+/// flinkcluster_converter.go (`getClusterLabels`: `cluster`, `app: flink`; `getComponentLabels`
+/// adds `component`; `newJob` gives the submitter's pods the cluster labels only).
+const SCHEMES: [Scheme; 3] = [
+    Scheme {
+        name_key: LABEL_APP,
+        fixed: None,
+        component_key: LABEL_COMPONENT,
+        all_components: false,
+    },
+    Scheme {
+        name_key: LABEL_FLINK_APP,
+        fixed: None,
+        component_key: LABEL_LYFT_COMPONENT,
+        all_components: false,
+    },
+    Scheme {
+        name_key: LABEL_CLUSTER,
+        fixed: Some((LABEL_APP, FLINKCLUSTER_APP)),
+        component_key: LABEL_COMPONENT,
+        all_components: true,
+    },
+];
+
+impl Scheme {
+    fn selector(&self, name: Option<&str>, component: Option<Component>) -> String {
+        let mut parts = Vec::new();
+        if let Some((k, v)) = self.fixed {
+            parts.push(format!("{k}={v}"));
+        }
+        parts.push(match name {
+            Some(n) => format!("{}={n}", self.name_key),
+            None => self.name_key.to_string(),
+        });
+        match component {
+            Some(Component::JobManager) => {
+                parts.push(format!("{}={COMPONENT_JOBMANAGER}", self.component_key))
+            }
+            Some(Component::TaskManager) => {
+                parts.push(format!("{}={COMPONENT_TASKMANAGER}", self.component_key))
+            }
+            _ if self.all_components => {}
+            _ => parts.push(format!(
+                "{} in ({COMPONENT_JOBMANAGER},{COMPONENT_TASKMANAGER})",
+                self.component_key
+            )),
+        }
+        parts.join(",")
+    }
+}
 /// kubectl's annotation naming a pod's default container (the operator's pods carry it).
 pub const DEFAULT_CONTAINER_ANNOTATION: &str = "kubectl.kubernetes.io/default-container";
 
@@ -162,45 +233,25 @@ pub struct Target {
 }
 
 impl Target {
-    /// The label selectors to list pods with; their results are merged. One per deployment mode:
-    /// the Apache operator, native and standalone (`app`, `component`) and Lyft (`flink-app`,
-    /// `flink-deployment-type`).
+    /// The label selectors to list pods with; their results are merged. One per deployment mode
+    /// ([`SCHEMES`]): the Apache operator, native and standalone (`app`, `component`), Lyft
+    /// (`flink-app`, `flink-deployment-type`) and the FlinkCluster (`app=flink`, `cluster`,
+    /// `component`, and its job submitter's pods).
     pub fn selectors(&self) -> Vec<String> {
         if self.component == Some(Component::Operator) {
             return vec![
                 format!("{OPERATOR_LABEL}={CHART}"),
                 format!("{LABEL_APP}={LYFT_OPERATOR_APP}"),
+                format!("{LABEL_APP}={FLINKCLUSTER_OPERATOR_APP}"),
             ];
         }
         if let Some(sel) = &self.selector {
             return vec![sel.clone()];
         }
-        let (apache, lyft) = match self.component {
-            Some(Component::JobManager) => (
-                format!("{LABEL_COMPONENT}={COMPONENT_JOBMANAGER}"),
-                format!("{LABEL_LYFT_COMPONENT}={COMPONENT_JOBMANAGER}"),
-            ),
-            Some(Component::TaskManager) => (
-                format!("{LABEL_COMPONENT}={COMPONENT_TASKMANAGER}"),
-                format!("{LABEL_LYFT_COMPONENT}={COMPONENT_TASKMANAGER}"),
-            ),
-            _ => (
-                format!("{LABEL_COMPONENT} in ({COMPONENT_JOBMANAGER},{COMPONENT_TASKMANAGER})"),
-                format!(
-                    "{LABEL_LYFT_COMPONENT} in ({COMPONENT_JOBMANAGER},{COMPONENT_TASKMANAGER})"
-                ),
-            ),
-        };
-        match &self.name {
-            Some(n) => vec![
-                format!("{LABEL_APP}={n},{apache}"),
-                format!("{LABEL_FLINK_APP}={n},{lyft}"),
-            ],
-            None => vec![
-                format!("{LABEL_APP},{apache}"),
-                format!("{LABEL_FLINK_APP},{lyft}"),
-            ],
-        }
+        SCHEMES
+            .iter()
+            .map(|s| s.selector(self.name.as_deref(), self.component))
+            .collect()
     }
 
     /// Words for messages: what was looked for.
@@ -248,7 +299,13 @@ impl Target {
                         .is_some_and(|d| deployment_of(pod) == d)
             }
         };
-        component && query && !self.exclude_pods.iter().any(|p| p.is_match(name))
+        // `app=flink,component in (...)` (the Apache selector for a deployment named flink) also
+        // matches every FlinkCluster's JobManagers and TaskManagers: only those of NAME are kept.
+        let deployment = match (&self.name, flinkcluster_of(pod)) {
+            (Some(n), Some(c)) if self.selector.is_none() => c == n,
+            _ => true,
+        };
+        component && query && deployment && !self.exclude_pods.iter().any(|p| p.is_match(name))
     }
 }
 
@@ -262,7 +319,11 @@ pub fn role(pod: &Pod) -> Role {
         Some(COMPONENT_TASKMANAGER) => return Role::TaskManager,
         _ => {}
     }
-    if label(pod, OPERATOR_LABEL) == Some(CHART) || label(pod, LABEL_APP) == Some(LYFT_OPERATOR_APP)
+    if label(pod, OPERATOR_LABEL) == Some(CHART)
+        || matches!(
+            label(pod, LABEL_APP),
+            Some(LYFT_OPERATOR_APP | FLINKCLUSTER_OPERATOR_APP)
+        )
     {
         return Role::Operator;
     }
@@ -274,8 +335,16 @@ pub fn is_native(pod: &Pod) -> bool {
     label(pod, LABEL_TYPE) == Some(TYPE_NATIVE)
 }
 
+/// The FlinkCluster a pod belongs to: its `cluster` label on a pod labelled `app=flink`.
+fn flinkcluster_of(pod: &Pod) -> Option<&str> {
+    (label(pod, LABEL_APP) == Some(FLINKCLUSTER_APP))
+        .then(|| label(pod, LABEL_CLUSTER))
+        .flatten()
+}
+
 fn deployment_of(pod: &Pod) -> &str {
-    label(pod, LABEL_APP)
+    flinkcluster_of(pod)
+        .or_else(|| label(pod, LABEL_APP))
         .or_else(|| label(pod, LABEL_FLINK_APP))
         .unwrap_or("")
 }
@@ -370,7 +439,15 @@ pub fn selected_containers(pod: &Pod, choice: &Containers) -> Vec<String> {
                 .and_then(|a| a.get(DEFAULT_CONTAINER_ANNOTATION))
                 .map(String::as_str)
                 .filter(|n| main.contains(n));
-            match annotated.or_else(|| main.iter().copied().find(|n| *n == MAIN_CONTAINER)) {
+            // A FlinkCluster's JobManager and TaskManager containers are named after their
+            // component (`jobmanager`, `taskmanager`: flinkcluster_converter.go @v0.6.0).
+            let component = flinkcluster_of(pod)
+                .and(label(pod, LABEL_COMPONENT))
+                .filter(|c| main.contains(c));
+            match annotated
+                .or_else(|| main.iter().copied().find(|n| *n == MAIN_CONTAINER))
+                .or(component)
+            {
                 Some(one) => vec![one],
                 None => main,
             }
@@ -693,7 +770,8 @@ mod tests {
             t.selectors(),
             vec![
                 "app=orders,component in (jobmanager,taskmanager)",
-                "flink-app=orders,flink-deployment-type in (jobmanager,taskmanager)"
+                "flink-app=orders,flink-deployment-type in (jobmanager,taskmanager)",
+                "app=flink,cluster=orders"
             ]
         );
         let jm = Target {
@@ -705,7 +783,8 @@ mod tests {
             jm.selectors(),
             vec![
                 "app=orders,component=jobmanager",
-                "flink-app=orders,flink-deployment-type=jobmanager"
+                "flink-app=orders,flink-deployment-type=jobmanager",
+                "app=flink,cluster=orders,component=jobmanager"
             ]
         );
         let op = Target {
@@ -716,7 +795,8 @@ mod tests {
             op.selectors(),
             vec![
                 "app.kubernetes.io/name=flink-kubernetes-operator",
-                "app=flinkoperator"
+                "app=flinkoperator",
+                "app=flink-operator"
             ]
         );
         let l = Target {
@@ -731,6 +811,83 @@ mod tests {
         assert_eq!(
             all.selectors()[0],
             "app,component in (jobmanager,taskmanager)"
+        );
+        assert_eq!(all.selectors()[2], "app=flink,cluster");
+    }
+
+    #[test]
+    fn flinkcluster_pods_belong_to_their_cluster_only() {
+        let jm = [
+            ("app", "flink"),
+            ("cluster", "orders"),
+            ("component", "jobmanager"),
+        ];
+        let submitter = [
+            ("app", "flink"),
+            ("cluster", "orders"),
+            ("job-name", "orders-job-submitter"),
+        ];
+        let other = [
+            ("app", "flink"),
+            ("cluster", "billing"),
+            ("component", "taskmanager"),
+        ];
+        let apache = [("app", "flink"), ("component", "jobmanager")];
+        // A deployment named flink: `app=flink,component in (...)` also lists every
+        // FlinkCluster's pods; only its own are kept.
+        let flink = Target {
+            name: Some("flink".into()),
+            ..Target::default()
+        };
+        assert!(flink.keeps(&pod("flink-jm", &apache, &["c"])));
+        assert!(!flink.keeps(&pod("billing-taskmanager-0", &other, &["c"])));
+        let orders = Target {
+            name: Some("orders".into()),
+            ..Target::default()
+        };
+        assert!(orders.keeps(&pod("orders-jobmanager-0", &jm, &["c"])));
+        assert!(orders.keeps(&pod("orders-job-submitter-x", &submitter, &["main"])));
+        assert!(!orders.keeps(&pod("billing-taskmanager-0", &other, &["c"])));
+        // Roles, and the order: by cluster, JobManager first, the submitter last.
+        assert_eq!(role(&pod("j", &jm, &[])), Role::JobManager);
+        assert_eq!(role(&pod("s", &submitter, &[])), Role::Other);
+        assert_eq!(
+            role(&pod("op", &[("app", "flink-operator")], &[])),
+            Role::Operator
+        );
+        let mut pods = vec![
+            pod("orders-job-submitter-x", &submitter, &["main"]),
+            pod("billing-taskmanager-0", &other, &["c"]),
+            pod("orders-jobmanager-0", &jm, &["c"]),
+        ];
+        order_pods(&mut pods);
+        let names: Vec<_> = pods.iter().map(pod_name).collect();
+        assert_eq!(
+            names,
+            [
+                "billing-taskmanager-0",
+                "orders-jobmanager-0",
+                "orders-job-submitter-x"
+            ]
+        );
+        // The default container: the one named after the component, not a sidecar.
+        assert_eq!(
+            selected_containers(
+                &pod("orders-jobmanager-0", &jm, &["jobmanager", "log-shipper"]),
+                &Containers::default_choice()
+            ),
+            ["jobmanager"]
+        );
+        assert_eq!(
+            selected_containers(
+                &pod(
+                    "orders-jobmanager-0",
+                    &apache,
+                    &["jobmanager", "log-shipper"]
+                ),
+                &Containers::default_choice()
+            ),
+            ["jobmanager", "log-shipper"]
         );
     }
 

@@ -18,7 +18,9 @@ pub const CAN_I_HELP: &str = "\
 Whose permissions (--for):
   jobmanager   the JobManager's ServiceAccount (default): TaskManager pods, HA ConfigMaps
   taskmanager  the TaskManagers' ServiceAccount: HA ConfigMaps (nothing without Kubernetes HA)
-  operator     the Flink operator's ServiceAccount: the Helm chart's ClusterRole rules
+  operator     the Flink operator's ServiceAccount: the rules of its release's ClusterRole
+               (Apache: the Helm chart's; Lyft: deploy/role.yaml; FlinkCluster operator:
+               config/rbac/role.yaml), chosen by NAME's kind or the operator Deployment found
   me           you: what `kubectl flink doctor` needs to see everything
 
 The subject is spec.serviceAccount of the FlinkDeployment NAME, else serviceAccountName of its pods,
@@ -320,9 +322,9 @@ async fn resolve(
         let (subject, source) = match as_subject {
             Some(s) => (s, "--as".to_string()),
             None => {
-                let (subject, source, op_mode) = find_operator(c, namespace).await?.ok_or_else(|| {
+                let (subject, source, op_mode) = find_operator(c, namespace, found.as_ref().and_then(|f| f.mode)).await?.ok_or_else(|| {
                     Error::Input(
-                        "no Flink operator Deployment found (label app.kubernetes.io/name=flink-kubernetes-operator, or app=flinkoperator for Lyft's): give --as=system:serviceaccount:NAMESPACE:NAME"
+                        "no Flink operator Deployment found (label app.kubernetes.io/name=flink-kubernetes-operator, app=flinkoperator for Lyft's, or app=flink-operator for the FlinkCluster operator): give --as=system:serviceaccount:NAMESPACE:NAME"
                             .to_string(),
                     )
                 })?;
@@ -332,10 +334,10 @@ async fn resolve(
                 (subject, source)
             }
         };
-        let mode = if mode == Mode::Lyft {
-            Mode::Lyft
-        } else {
-            Mode::Native
+        // The operator's own rules: Lyft's, the FlinkCluster operator's, else the Apache one's.
+        let mode = match mode {
+            Mode::Lyft | Mode::FlinkCluster => mode,
+            Mode::Native | Mode::Standalone => Mode::Native,
         };
         return Ok(Target {
             subject,

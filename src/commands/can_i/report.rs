@@ -208,10 +208,10 @@ impl Report {
             Component::Me => "me (kubectl flink doctor)".to_string(),
             Component::Operator => format!(
                 "operator ({})",
-                if self.mode == Mode::Lyft {
-                    "Lyft"
-                } else {
-                    "Apache, Helm chart rules"
+                match self.mode {
+                    Mode::Lyft => "Lyft",
+                    Mode::FlinkCluster => "FlinkCluster, config/rbac/role.yaml rules",
+                    Mode::Native | Mode::Standalone => "Apache, Helm chart rules",
                 }
             ),
             c => format!(

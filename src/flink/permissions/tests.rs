@@ -57,6 +57,7 @@ fn every_permission_has_a_reason_and_no_wildcard() {
         OPERATOR,
         OPERATOR_NODES,
         OPERATOR_LYFT,
+        OPERATOR_FLINKCLUSTER,
         ME,
     ] {
         for p in set {
@@ -93,6 +94,33 @@ fn operator_set_is_the_charts_cluster_role() {
         .verbs
         .contains(&"create"));
     assert!(!OPERATOR.iter().any(|p| p.resource == "nodes"));
+}
+
+#[test]
+fn flinkcluster_operator_set_is_its_release_role() {
+    // spotify/flink-on-k8s-operator@v0.6.0:config/rbac/role.yaml: 25 rules, no wildcard,
+    // nothing cluster-scoped (its CRD is installed by the release, not by the operator).
+    let set = needs(Component::Operator, Mode::FlinkCluster, false);
+    assert_eq!(set.len(), 25);
+    assert!(set.iter().all(|p| !cluster_scoped(p.group, p.resource)));
+    let find = |g: &str, r: &str| set.iter().find(|p| p.group == g && p.resource == r);
+    assert_eq!(find("", "pods").unwrap().verbs, &["get", "list", "watch"]);
+    assert_eq!(find("", "pods/log").unwrap().verbs, &["get"]);
+    assert_eq!(find("batch", "jobs").unwrap().verbs.len(), 7);
+    assert_eq!(
+        find("flinkoperator.k8s.io", "flinkclusters/status")
+            .unwrap()
+            .verbs,
+        &["get", "update", "patch"]
+    );
+    assert!(!find("policy", "poddisruptionbudgets")
+        .unwrap()
+        .verbs
+        .contains(&"patch"));
+    // No Apache operator rule sneaks in, and the JobManager is standalone.
+    assert!(find("flink.apache.org", "flinkdeployments").is_none());
+    assert!(needs(Component::JobManager, Mode::FlinkCluster, false).is_empty());
+    assert_eq!(Mode::FlinkCluster.as_str(), "flinkcluster");
 }
 
 #[test]

@@ -194,7 +194,9 @@ fn run(m: &Manifest, lint: &Lint) -> Vec<Hit> {
             Some(c) => c,
             None => return Vec::new(),
         },
-        Kind::PodTemplateFile => return Vec::new(),
+        // A FlinkCluster names its image under spec.image.name and its options in
+        // spec.flinkProperties: not read by this check.
+        Kind::PodTemplateFile | Kind::FlinkCluster => return Vec::new(),
     };
     let image = cluster.str_at("spec.image");
     let jm = enabled(cluster, Component::JobManager);

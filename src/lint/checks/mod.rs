@@ -12,6 +12,7 @@ use crate::rules::RuleMeta;
 
 mod filesystem_plugin;
 mod flink_version;
+mod flinkcluster_savepoints_dir;
 mod ha_incomplete;
 mod main_container_entrypoint;
 mod memory_headroom;
@@ -107,6 +108,7 @@ pub static CHECKS: &[&Check] = &[
     &session_job_local_jar::CHECK,
     &rest_exposed::CHECK,
     &filesystem_plugin::CHECK,
+    &flinkcluster_savepoints_dir::CHECK,
     &schema_violation::UNKNOWN_FIELD,
     &schema_violation::INVALID_VALUE,
 ];

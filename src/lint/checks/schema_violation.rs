@@ -1,5 +1,6 @@
-//! FLK470 / FLK471: FlinkDeployment and FlinkSessionJob against the operator's real CRD schemas
-//! (embedded, see `../schema.rs`): unknown fields, wrong types, values outside an enum.
+//! FLK470 / FLK471: FlinkDeployment and FlinkSessionJob against the operator's real CRD schemas,
+//! FlinkCluster against the GCP/Spotify operator's (embedded, see `../schema.rs`): unknown fields,
+//! wrong types, values outside an enum, missing required fields.
 //!
 //! Categories, by where the violation is:
 //! - under a `podTemplate`: `podtemplate_invalid` (the template cannot be used as written);
@@ -18,7 +19,7 @@ use super::{At, Check, Hit};
 use crate::finding::{Category, Severity};
 use crate::lint::locate::{Path, Seg};
 use crate::lint::manifest::{show, Kind, Manifest};
-use crate::lint::schema::{self, Problem, Violation, OPERATOR_RELEASE};
+use crate::lint::schema::{self, Problem, Violation};
 use crate::lint::Lint;
 use crate::rules::RuleMeta;
 
@@ -54,7 +55,10 @@ strings, write integers without quotes, and use the enum's exact spelling.",
 };
 
 fn violations(m: &Manifest) -> Vec<Violation> {
-    if !matches!(m.kind, Kind::FlinkDeployment | Kind::FlinkSessionJob) {
+    if !matches!(
+        m.kind,
+        Kind::FlinkDeployment | Kind::FlinkSessionJob | Kind::FlinkCluster
+    ) {
         return Vec::new();
     }
     let Some(s) = schema::schema_of(&m.kind_name) else {
@@ -64,7 +68,8 @@ fn violations(m: &Manifest) -> Vec<Violation> {
         .into_iter()
         // FLK454 reports a flinkVersion outside the enum, with what was meant.
         .filter(|v| {
-            !(v.path.to_string() == "spec.flinkVersion"
+            !(m.kind == Kind::FlinkDeployment
+                && v.path.to_string() == "spec.flinkVersion"
                 && matches!(v.problem, Problem::NotInEnum { .. }))
         })
         .collect()
@@ -85,6 +90,7 @@ pub fn category_at(path: &Path) -> Category {
 }
 
 fn unknown_fields(m: &Manifest, _: &Lint) -> Vec<Hit> {
+    let release = schema::release_of(&m.kind_name);
     violations(m)
         .into_iter()
         .filter_map(|v| {
@@ -92,11 +98,12 @@ fn unknown_fields(m: &Manifest, _: &Lint) -> Vec<Hit> {
             let field = v.path.last_key().unwrap_or("");
             let parent = Path(v.path.0[..v.path.0.len().saturating_sub(1)].to_vec());
             // `resources` next to `resource` is a field of the next operator release, not a typo.
-            let newer = field == "resources"
+            let newer = m.kind == Kind::FlinkDeployment
+                && field == "resources"
                 && matches!(parent.0.last(), Some(Seg::Key(k)) if k == "jobManager" || k == "taskManager");
             let suggestion = if newer { None } else { schema::suggest(field, known) };
             let place = if parent.0.is_empty() { m.kind_name.clone() } else { format!("{parent}") };
-            let mut title = format!("`{field}` is not a field of {place} in the {} CRD of operator {OPERATOR_RELEASE}", m.kind_name);
+            let mut title = format!("`{field}` is not a field of {place} in the {} CRD of operator {release}", m.kind_name);
             if let Some(s) = suggestion {
                 title.push_str(&format!(": did you mean `{s}`?"));
             }
@@ -114,7 +121,7 @@ fn unknown_fields(m: &Manifest, _: &Lint) -> Vec<Hit> {
                 let memory = v.value.as_ref().and_then(|r| r.pointer("/limits/memory").or_else(|| r.pointer("/requests/memory")));
                 let cpu = v.value.as_ref().and_then(|r| r.pointer("/limits/cpu").or_else(|| r.pointer("/requests/cpu")));
                 format!(
-                    "With operator {OPERATOR_RELEASE}, size the process with `resource` (Flink sets the container's requests and limits from it):\n\n\
+                    "With operator {release}, size the process with `resource` (Flink sets the container's requests and limits from it):\n\n\
                      {}:\n  resource:\n    memory: \"{}\"\n    cpu: {}\n\nor install a later operator release whose CRD has `resources`.",
                     parent.last_key().unwrap_or("jobManager"),
                     memory.map(show).unwrap_or_else(|| "2048m".into()),
@@ -132,6 +139,7 @@ fn unknown_fields(m: &Manifest, _: &Lint) -> Vec<Hit> {
 }
 
 fn invalid_values(m: &Manifest, _: &Lint) -> Vec<Hit> {
+    let release = schema::release_of(&m.kind_name);
     violations(m)
         .into_iter()
         .filter_map(|v| {
@@ -166,7 +174,7 @@ fn invalid_values(m: &Manifest, _: &Lint) -> Vec<Hit> {
             Some(
                 Hit::new(At::Path(v.path.clone()), what, title)
                     .category(category_at(&v.path))
-                    .evidence(format!("the API server validates {} against the CRD of operator {OPERATOR_RELEASE} and refuses this value", m.kind_name))
+                    .evidence(format!("the API server validates {} against the CRD of operator {release} and refuses this value", m.kind_name))
                     .fix(fix)
                     .verify(verify(m)),
             )

@@ -48,12 +48,13 @@ fn follower(max: usize) -> Follower {
     )
 }
 
-/// An event of the watch of selector `i` (0: the Apache operator's labels, 1: Lyft's).
+/// An event of the watch of selector `i` (0: the Apache operator's labels, then Lyft's and the
+/// FlinkCluster's: `Target::selectors`).
 fn watch(f: &mut Follower, i: usize, ev: watcher::Event<Pod>) {
     assert!(f.handle(Event::Watch(i, Box::new(Ok(ev)))).is_continue());
 }
 
-/// The first list: `pods` for the first selector, none for the second.
+/// The first list: `pods` for the first selector, none for the others.
 fn first_list(f: &mut Follower, pods: Vec<Pod>) {
     watch(f, 0, Init);
     for p in pods {
@@ -61,8 +62,16 @@ fn first_list(f: &mut Follower, pods: Vec<Pod>) {
     }
     watch(f, 0, InitDone);
     assert!(!f.synced, "one selector is not all");
-    watch(f, 1, Init);
-    watch(f, 1, InitDone);
+    others_listed_empty(f, 1);
+}
+
+/// The first lists of selectors `from..` find nothing; then every selector has been listed.
+fn others_listed_empty(f: &mut Follower, from: usize) {
+    for i in from..f.queries.len() {
+        assert!(!f.synced, "selector {i} is not listed yet");
+        watch(f, i, Init);
+        watch(f, i, InitDone);
+    }
     assert!(f.synced);
 }
 
@@ -307,9 +316,7 @@ fn watch_errors_end_the_run_before_the_first_list_and_are_said_once_after() {
     watch(&mut f, 0, InitDone);
     let e = watcher::Error::WatchStartFailed(api_error(403, "pods is forbidden"));
     assert!(f.handle(Event::Watch(0, Box::new(Err(e)))).is_continue());
-    watch(&mut f, 1, Init);
-    watch(&mut f, 1, InitDone);
-    assert!(f.synced);
+    others_listed_empty(&mut f, 1);
     assert_eq!(followed(&f), vec!["jm"]);
 
     // After the first list the watcher retries (backing off) while the streams go on.
@@ -434,11 +441,14 @@ fn a_name_without_pods_is_followed_as_a_pod_query_and_namespaces_multiply_the_wa
         vec![Some("a".into()), Some("b".into())],
         Instant::now(),
     );
-    // Two namespaces times two selectors.
-    assert_eq!(f.queries.len(), 4);
-    assert_eq!(f.queries[2].ns.as_deref(), Some("b"));
+    // Two namespaces times one selector per deployment mode.
+    let modes = opts.target.selectors().len();
+    assert_eq!(modes, 3);
+    assert_eq!(f.queries.len(), 2 * modes);
+    assert_eq!(f.queries[modes - 1].ns.as_deref(), Some("a"));
+    assert_eq!(f.queries[modes].ns.as_deref(), Some("b"));
     assert!(f.queries[0].selector.starts_with("app=orders-taskmanager,"));
-    for i in 0..4 {
+    for i in 0..2 * modes {
         watch(&mut f, i, Init);
         watch(&mut f, i, InitDone);
     }
@@ -455,7 +465,7 @@ fn a_name_without_pods_is_followed_as_a_pod_query_and_namespaces_multiply_the_wa
         InitApply(running_pod("orders-taskmanager-1-1", TM, 0)),
     );
     watch(&mut f, 0, InitDone);
-    for i in 1..4 {
+    for i in 1..2 * modes {
         watch(&mut f, i, Init);
         watch(&mut f, i, InitDone);
     }
