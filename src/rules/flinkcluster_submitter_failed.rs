@@ -72,7 +72,7 @@ fn failed_pod<'a>(c: &Cluster<'a>) -> Option<(&'a Pod, &'a ContainerStateTermina
                 .state
                 .as_ref()?
                 .terminated
-                .as_ref()?;
+                .as_deref()?;
             (t.exit_code != 0).then_some((*p, t))
         })
         .max_by_key(|(_, t)| t.finished_at.as_ref().map(|f| f.0))

@@ -168,8 +168,9 @@ pub struct ContainerStatus {
 pub struct ContainerState {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub running: Option<ContainerStateRunning>,
+    /// Boxed: set on few containers, and seven fields wide (it would double every status).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub terminated: Option<ContainerStateTerminated>,
+    pub terminated: Option<Box<ContainerStateTerminated>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub waiting: Option<ContainerStateWaiting>,
 }

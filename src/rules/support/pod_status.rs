@@ -38,8 +38,8 @@ impl<'a> ContainerView<'a> {
         self.status
             .state
             .as_ref()
-            .and_then(|s| s.terminated.as_ref())
-            .or_else(|| self.status.last_state.as_ref()?.terminated.as_ref())
+            .and_then(|s| s.terminated.as_deref())
+            .or_else(|| self.status.last_state.as_ref()?.terminated.as_deref())
     }
     pub fn restart_count(&self) -> i32 {
         self.status.restart_count
