@@ -1363,6 +1363,60 @@ spec: {containers: [{name: main, image: "flink:1.14.2"}]}
     }
 
     #[test]
+    fn flink_pods_are_read_slim_the_operators_whole_and_both_read_back_the_same_once_saved() {
+        let mut s = Snapshot::default();
+        let env = serde_json::json!([{"name": "OPERATOR_NAMESPACE", "value": "flink-operator"}]);
+        for (name, labels) in [
+            (
+                "jm",
+                serde_json::json!({"app": "x", "component": "jobmanager"}),
+            ),
+            (
+                "op",
+                serde_json::json!({"app.kubernetes.io/name": "flink-kubernetes-operator"}),
+            ),
+        ] {
+            add_value(
+                &mut s,
+                serde_json::json!({
+                    "apiVersion": "v1", "kind": "Pod",
+                    "metadata": {"name": name, "namespace": "a", "labels": labels},
+                    "spec": {"containers": [{"name": "c", "image": "i", "env": env,
+                        "resources": {"limits": {"memory": "2Gi"}}}]},
+                    "status": {"phase": "Running", "containerStatuses": [{"name": "c",
+                        "image": "i", "imageID": "", "ready": false, "restartCount": 2,
+                        "lastState": {"terminated": {"exitCode": 137, "reason": "OOMKilled"}}}]}
+                }),
+            )
+            .unwrap();
+        }
+        assert_eq!(s.pods.len(), 1);
+        assert_eq!(s.operator_pods.len(), 1);
+        let operator_env = s.operator_pods[0].spec.as_ref().unwrap().containers[0]
+            .env
+            .as_ref();
+        assert_eq!(
+            operator_env.map(Vec::len),
+            Some(1),
+            "the operator's pod is kept whole"
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("b");
+        save(&s, &out).unwrap();
+        let again = load(&out).unwrap();
+        assert_eq!(
+            again.pods, s.pods,
+            "every field the slim pod holds is saved"
+        );
+        assert_eq!(again.operator_pods, s.operator_pods);
+        let text = std::fs::read_to_string(out.join("pods.yaml")).unwrap();
+        assert!(
+            text.contains("kind: Pod") && text.contains("OOMKilled"),
+            "{text}"
+        );
+    }
+
+    #[test]
     fn a_saved_bundle_holds_no_secret_of_the_flink_configuration() {
         let mut s = Snapshot::default();
         add_value(
