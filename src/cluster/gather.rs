@@ -11,10 +11,11 @@ use super::client::Cluster;
 use crate::error::Error;
 use crate::flink::names::{GROUP, VERSION};
 
+use crate::snapshot::Pod;
 use crate::snapshot::{Gap, GapReason, LogKey, Snapshot};
 use futures::stream::{self, StreamExt};
 use k8s_openapi::api::apps::v1::Deployment;
-use k8s_openapi::api::core::v1::{Event, Pod, ResourceQuota, ServiceAccount};
+use k8s_openapi::api::core::v1::{Event, ResourceQuota, ServiceAccount};
 use k8s_openapi::api::rbac::v1::{ClusterRole, ClusterRoleBinding, Role, RoleBinding};
 use kube::api::{Api, ApiResource, DynamicObject, ListParams, LogParams};
 use kube::core::GroupVersionKind;
@@ -120,7 +121,8 @@ pub async fn gather(
     let wanted = crate::snapshot::wanted::failing_containers(&s.pods);
     let fetched: Vec<(LogKey, Result<String, Failure>)> = stream::iter(wanted)
         .map(|key| async move {
-            let api: Api<Pod> = Api::namespaced(c.clone(), &key.namespace);
+            let api: Api<k8s_openapi::api::core::v1::Pod> =
+                Api::namespaced(c.clone(), &key.namespace);
             let params = log_params(&key, log_tail);
             let r = api
                 .logs(&key.pod, &params)

@@ -28,10 +28,11 @@ use crate::flink::names::{
 };
 use crate::snapshot::flink::LYFT_GROUP;
 use crate::snapshot::index::Index;
+use crate::snapshot::Pod;
 use crate::snapshot::{FlinkApplication, FlinkCluster, Gap, GapReason, Snapshot};
 use k8s_openapi::api::apps::v1::{Deployment, StatefulSet};
 use k8s_openapi::api::batch::v1::Job;
-use k8s_openapi::api::core::v1::{ConfigMap, Pod, Service};
+use k8s_openapi::api::core::v1::{ConfigMap, Service};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use kube::api::{Api, ApiResource};
 use kube::core::GroupVersionKind;
@@ -102,7 +103,7 @@ pub async fn gather(
         if s.logs.contains_key(&key) {
             continue;
         }
-        let api: Api<Pod> = Api::namespaced(c.clone(), &key.namespace);
+        let api: Api<k8s_openapi::api::core::v1::Pod> = Api::namespaced(c.clone(), &key.namespace);
         let params = super::gather::log_params(&key, LOG_TAIL);
         // Logs are evidence, not a requirement: a failure here leaves no gap (the general wave
         // records a refused log read).
@@ -342,7 +343,7 @@ mod tests {
         with_operator.operator_pods = snapshot(
             "apiVersion: v1\nkind: Pod\nmetadata: {name: op, namespace: flink-operator, labels: {app.kubernetes.io/name: flink-kubernetes-operator}}\nspec: {containers: [{name: c, image: i}]}\n",
         )
-        .pods;
+        .operator_pods;
         let mut gaps = vec![gap];
         drop_apache_crd_gaps(&with_operator, &mut gaps);
         assert_eq!(

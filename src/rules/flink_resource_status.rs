@@ -30,9 +30,10 @@ use crate::flink::permissions::Component;
 use crate::signatures::{catalogue, Match};
 use crate::snapshot::flink::{FlinkDeployment, FlinkSessionJob, JobSpec};
 use crate::snapshot::index::{deployment_ref, label, pod_name};
+use crate::snapshot::Pod;
 use crate::snapshot::{Index, Snapshot};
 use chrono::{DateTime, Duration, Utc};
-use k8s_openapi::api::core::v1::{Event, Pod};
+use k8s_openapi::api::core::v1::Event;
 
 mod category;
 mod fix;

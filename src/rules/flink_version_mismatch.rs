@@ -20,7 +20,6 @@ use crate::flink::names::MAIN_CONTAINER;
 
 use crate::snapshot::index::{meta_name, pod_name, Cluster, Index};
 use crate::snapshot::Snapshot;
-use k8s_openapi::api::core::v1::Container;
 
 pub struct FlinkVersionMismatch;
 
@@ -83,25 +82,34 @@ impl Rule for FlinkVersionMismatch {
 
 /// The JobManager's main container image and where it was read.
 fn running_image(c: &Cluster) -> Option<(String, String)> {
-    let main = |containers: &[Container]| {
+    // (name, image) of each container: a pod's (slim) and a Deployment's template alike.
+    let main = |containers: Vec<(&str, Option<&String>)>| {
         containers
             .iter()
-            .find(|x| x.name == MAIN_CONTAINER || x.name == "jobmanager")
+            .find(|(name, _)| *name == MAIN_CONTAINER || *name == "jobmanager")
             .or_else(|| containers.first())
-            .and_then(|x| x.image.clone())
+            .and_then(|(_, image)| image.cloned())
     };
     if let Some(p) = c.jobmanager_pods.first() {
-        if let Some(image) = p.spec.as_ref().and_then(|s| main(&s.containers)) {
+        let containers = p.spec.as_ref().map(|s| {
+            s.containers
+                .iter()
+                .map(|x| (x.name.as_str(), x.image.as_ref()))
+                .collect()
+        });
+        if let Some(image) = containers.and_then(main) {
             return Some((image, format!("JobManager pod {} runs", pod_name(p))));
         }
     }
     let d = c.jobmanager_deployments.first()?;
-    let image = d
-        .spec
-        .template
-        .spec
-        .as_ref()
-        .and_then(|s| main(&s.containers))?;
+    let image = d.spec.template.spec.as_ref().and_then(|s| {
+        main(
+            s.containers
+                .iter()
+                .map(|x| (x.name.as_str(), x.image.as_ref()))
+                .collect(),
+        )
+    })?;
     Some((
         image,
         format!("JobManager Deployment {} runs", meta_name(&d.metadata)),

@@ -24,8 +24,9 @@ use crate::finding::{link, Category, Finding, ObjectRef, Severity};
 use crate::flink::names::{flinkcluster_submitter_job, FLINKCLUSTER_SUBMITTER_CONTAINER};
 use crate::signatures::catalogue;
 use crate::snapshot::index::{pod_name, Cluster, Mode};
+use crate::snapshot::Pod;
 use crate::snapshot::{Index, Snapshot};
-use k8s_openapi::api::core::v1::{ContainerStateTerminated, Pod};
+use k8s_openapi::api::core::v1::ContainerStateTerminated;
 
 pub struct FlinkclusterSubmitterFailed;
 
@@ -71,7 +72,7 @@ fn failed_pod<'a>(c: &Cluster<'a>) -> Option<(&'a Pod, &'a ContainerStateTermina
                 .state
                 .as_ref()?
                 .terminated
-                .as_ref()?;
+                .as_deref()?;
             (t.exit_code != 0).then_some((*p, t))
         })
         .max_by_key(|(_, t)| t.finished_at.as_ref().map(|f| f.0))

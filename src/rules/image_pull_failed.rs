@@ -20,8 +20,8 @@ use crate::finding::{link, Category, Finding, ObjectRef, Severity};
 use crate::flink::names::{LABEL_APP, LABEL_COMPONENT, MAIN_CONTAINER};
 use crate::snapshot::flink::FlinkDeployment;
 use crate::snapshot::index::{label, pod_name, pod_namespace};
+use crate::snapshot::Pod;
 use crate::snapshot::{Index, Snapshot};
-use k8s_openapi::api::core::v1::Pod;
 
 pub struct ImagePullFailed;
 

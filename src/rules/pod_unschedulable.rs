@@ -16,9 +16,9 @@ use crate::finding::{Category, Finding, ObjectRef, Severity};
 use crate::flink::names::{LABEL_APP, LABEL_COMPONENT};
 use crate::snapshot::flink::FlinkDeployment;
 use crate::snapshot::index::{event_time, label, pod_name, pod_namespace};
+use crate::snapshot::Pod;
 use crate::snapshot::{to_utc, Index, Snapshot};
 use chrono::Duration;
-use k8s_openapi::api::core::v1::Pod;
 
 pub struct PodUnschedulable;
 

@@ -12,8 +12,8 @@ use crate::flink::rbac;
 use crate::flink::rbac_fix::Workload;
 use crate::signatures::{catalogue, Match};
 use crate::snapshot::index::{label, pod_namespace, pod_service_account};
+use crate::snapshot::Pod;
 use crate::snapshot::{FlinkDeployment, Index, LogKey, Snapshot};
-use k8s_openapi::api::core::v1::Pod;
 
 pub struct RbacForbidden;
 

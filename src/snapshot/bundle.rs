@@ -309,6 +309,14 @@ pub const OPERATOR_SELECTORS: &[(&str, &str)] = &[
 /// The operators' configuration ConfigMap (both operators use this name).
 pub const OPERATOR_CONFIG_MAP: &str = "flink-operator-config";
 
+/// An object (as read, before it is decoded) with the labels of the operator's own objects.
+fn is_operator_value(v: &Value) -> bool {
+    let labels = v.pointer("/metadata/labels").and_then(Value::as_object);
+    OPERATOR_SELECTORS
+        .iter()
+        .any(|(k, want)| labels.and_then(|l| l.get(*k)).and_then(Value::as_str) == Some(*want))
+}
+
 fn is_operator(labels: Option<&std::collections::BTreeMap<String, String>>) -> bool {
     labels.is_some_and(|l| {
         OPERATOR_SELECTORS
@@ -319,15 +327,11 @@ fn is_operator(labels: Option<&std::collections::BTreeMap<String, String>>) -> b
 
 /// A bundle holds the operator's objects beside Flink's; the live gather reads them separately,
 /// so sort them the same way here. The operator's few objects move out in place: the lists are
-/// never copied (a partition would hold 100,000 pods twice).
+/// never copied. (Its pods are sorted as they are read: `add_counted`.)
 pub fn classify_operator(s: &mut Snapshot) {
     s.operator_deployments.extend(
         s.deployments
             .extract_if(.., |d| is_operator(d.metadata.labels.as_ref())),
-    );
-    s.operator_pods.extend(
-        s.pods
-            .extract_if(.., |p| is_operator(p.metadata.labels.as_ref())),
     );
     s.operator_config_maps
         .extend(s.config_maps.extract_if(.., |c| {
@@ -463,6 +467,9 @@ fn add_counted(s: &mut Snapshot, mut v: Value, tally: &mut Tally) -> Result<(), 
         }
         ("EndpointSlice", "discovery.k8s.io") => s.endpoint_slices.push(de(v).map_err(ctx)?),
         ("Endpoints", "") => s.endpoints.push(de(v).map_err(ctx)?),
+        // The operator's few pods whole (the installation rules read their volumes and
+        // environment); every other pod slim (`snapshot::Pod`).
+        ("Pod", "") if is_operator_value(&v) => s.operator_pods.push(de(v).map_err(ctx)?),
         ("Pod", "") => s.pods.push(de(v).map_err(ctx)?),
         ("Deployment", "apps") => s.deployments.push(de(v).map_err(ctx)?),
         ("Service", "") => s.services.push(de(v).map_err(ctx)?),
@@ -529,11 +536,12 @@ fn load_logs(dir: &Path, s: &mut Snapshot, tail: Option<usize>) -> Result<(), Bu
     let known: std::collections::BTreeSet<(String, String)> = s
         .pods
         .iter()
-        .chain(&s.operator_pods)
-        .map(|p| {
+        .map(|p| &p.metadata)
+        .chain(s.operator_pods.iter().map(|p| &p.metadata))
+        .map(|m| {
             (
-                p.metadata.namespace.clone().unwrap_or_default(),
-                p.metadata.name.clone().unwrap_or_default(),
+                m.namespace.clone().unwrap_or_default(),
+                m.name.clone().unwrap_or_default(),
             )
         })
         .collect();
@@ -1290,13 +1298,16 @@ spec: {containers: [{name: main, image: "flink:1.14.2"}]}
             ]}"#,
         );
         let loaded = load_with(dir.path(), &LoadOptions::default()).unwrap();
-        let names = |pods: &[k8s_openapi::api::core::v1::Pod]| {
-            pods.iter()
-                .map(|p| p.metadata.name.clone().unwrap())
+        let names = |metas: Vec<&k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta>| {
+            metas
+                .iter()
+                .map(|m| m.name.clone().unwrap())
                 .collect::<Vec<_>>()
         };
-        assert_eq!(names(&loaded.snapshot.pods), ["jm", "tm", "lyft"]);
-        assert_eq!(names(&loaded.snapshot.operator_pods), ["op"]);
+        let pods = loaded.snapshot.pods.iter().map(|p| &p.metadata).collect();
+        assert_eq!(names(pods), ["jm", "tm", "lyft"]);
+        let operator_pods = loaded.snapshot.operator_pods.iter().map(|p| &p.metadata);
+        assert_eq!(names(operator_pods.collect()), ["op"]);
         assert!(loaded.snapshot.holds("Pod"));
         let skipped = loaded.skipped.join("\n");
         assert!(
@@ -1349,6 +1360,60 @@ spec: {containers: [{name: main, image: "flink:1.14.2"}]}
         let text = std::fs::read_to_string(out.join("pods.yaml")).unwrap();
         assert!(text.contains("name: p"), "{text}");
         assert!(!text.contains("managedFields"), "{text}");
+    }
+
+    #[test]
+    fn flink_pods_are_read_slim_the_operators_whole_and_both_read_back_the_same_once_saved() {
+        let mut s = Snapshot::default();
+        let env = serde_json::json!([{"name": "OPERATOR_NAMESPACE", "value": "flink-operator"}]);
+        for (name, labels) in [
+            (
+                "jm",
+                serde_json::json!({"app": "x", "component": "jobmanager"}),
+            ),
+            (
+                "op",
+                serde_json::json!({"app.kubernetes.io/name": "flink-kubernetes-operator"}),
+            ),
+        ] {
+            add_value(
+                &mut s,
+                serde_json::json!({
+                    "apiVersion": "v1", "kind": "Pod",
+                    "metadata": {"name": name, "namespace": "a", "labels": labels},
+                    "spec": {"containers": [{"name": "c", "image": "i", "env": env,
+                        "resources": {"limits": {"memory": "2Gi"}}}]},
+                    "status": {"phase": "Running", "containerStatuses": [{"name": "c",
+                        "image": "i", "imageID": "", "ready": false, "restartCount": 2,
+                        "lastState": {"terminated": {"exitCode": 137, "reason": "OOMKilled"}}}]}
+                }),
+            )
+            .unwrap();
+        }
+        assert_eq!(s.pods.len(), 1);
+        assert_eq!(s.operator_pods.len(), 1);
+        let operator_env = s.operator_pods[0].spec.as_ref().unwrap().containers[0]
+            .env
+            .as_ref();
+        assert_eq!(
+            operator_env.map(Vec::len),
+            Some(1),
+            "the operator's pod is kept whole"
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("b");
+        save(&s, &out).unwrap();
+        let again = load(&out).unwrap();
+        assert_eq!(
+            again.pods, s.pods,
+            "every field the slim pod holds is saved"
+        );
+        assert_eq!(again.operator_pods, s.operator_pods);
+        let text = std::fs::read_to_string(out.join("pods.yaml")).unwrap();
+        assert!(
+            text.contains("kind: Pod") && text.contains("OOMKilled"),
+            "{text}"
+        );
     }
 
     #[test]

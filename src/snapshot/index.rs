@@ -19,9 +19,10 @@ use crate::flink::names::{
     LABEL_CLUSTER, LABEL_COMPONENT, LABEL_FLINK_APP, LABEL_LYFT_COMPONENT, LABEL_TYPE, TYPE_NATIVE,
     TYPE_STANDALONE,
 };
+use crate::snapshot::Pod;
 use k8s_openapi::api::apps::v1::{Deployment, StatefulSet};
 use k8s_openapi::api::batch::v1::Job;
-use k8s_openapi::api::core::v1::{ConfigMap, Event, Pod, Service};
+use k8s_openapi::api::core::v1::{ConfigMap, Event, Service};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use std::cell::OnceCell;
 use std::collections::{BTreeMap, HashMap};

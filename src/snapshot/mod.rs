@@ -4,6 +4,7 @@
 pub mod bundle;
 pub mod flink;
 pub mod index;
+pub mod pod;
 mod stream;
 pub mod wanted;
 
@@ -15,7 +16,7 @@ use k8s_openapi::api::admissionregistration::v1::{
 use k8s_openapi::api::apps::v1::{Deployment, StatefulSet};
 use k8s_openapi::api::batch::v1::Job;
 use k8s_openapi::api::core::v1::{
-    ConfigMap, Endpoints, Event, Namespace, Pod, ResourceQuota, Secret, Service, ServiceAccount,
+    ConfigMap, Endpoints, Event, Namespace, ResourceQuota, Secret, Service, ServiceAccount,
 };
 use k8s_openapi::api::discovery::v1::EndpointSlice;
 use k8s_openapi::api::rbac::v1::{ClusterRole, ClusterRoleBinding, Role, RoleBinding};
@@ -25,6 +26,7 @@ use std::collections::BTreeMap;
 
 pub use flink::{FlinkApplication, FlinkCluster, FlinkDeployment, FlinkSessionJob};
 pub use index::Index;
+pub use pod::Pod;
 
 /// Everything the rules may look at.
 #[derive(Debug, Clone, Default)]
@@ -40,7 +42,7 @@ pub struct Snapshot {
     /// The GCP/Spotify operator's FlinkClusters (flinkoperator.k8s.io/v1beta1).
     pub flink_clusters: Vec<FlinkCluster>,
     /// Pods of Flink clusters in scope (operator, native, standalone, Lyft and FlinkCluster
-    /// labels; a FlinkCluster's job submitter pods too).
+    /// labels; a FlinkCluster's job submitter pods too), slim: the fields the rules read (`pod`).
     pub pods: Vec<Pod>,
     /// StatefulSets of FlinkClusters (`app=flink,cluster=<name>`): JobManager and TaskManagers.
     pub stateful_sets: Vec<StatefulSet>,
@@ -59,7 +61,9 @@ pub struct Snapshot {
     pub endpoints: Vec<Endpoints>,
     /// The operator's installation, wherever it runs (cluster-wide reads).
     pub operator_deployments: Vec<Deployment>,
-    pub operator_pods: Vec<Pod>,
+    /// The operator's own few pods, whole (k8s-openapi's type): the installation rules read
+    /// their volumes, environment and webhook containers, which the slim `Pod` does not keep.
+    pub operator_pods: Vec<k8s_openapi::api::core::v1::Pod>,
     pub operator_config_maps: Vec<ConfigMap>,
     pub crds: Vec<CustomResourceDefinition>,
     pub validating_webhooks: Vec<ValidatingWebhookConfiguration>,

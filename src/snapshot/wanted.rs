@@ -4,7 +4,7 @@
 
 use super::index::{pod_name, pod_namespace, pod_phase, Index};
 use super::{LogKey, Snapshot};
-use k8s_openapi::api::core::v1::Pod;
+use crate::snapshot::Pod;
 use std::collections::BTreeSet;
 
 /// Every log the rules may read.

@@ -7,8 +7,9 @@ use crate::finding::{Category, Finding};
 use crate::flink::names::{LABEL_COMPONENT, MAIN_CONTAINER};
 use crate::signatures::{catalogue, redact, Match};
 use crate::snapshot::index::{event_time, label, pod_name, pod_namespace};
+use crate::snapshot::Pod;
 use crate::snapshot::{Index, Snapshot};
-use k8s_openapi::api::core::v1::{ContainerStateTerminated, Event, Pod};
+use k8s_openapi::api::core::v1::{ContainerStateTerminated, Event};
 
 /// Whether FLK103 reports this container's last termination (FLK104 leaves these alone).
 /// 239, 163 and 165 are Flink's own codes in any container; 1 and 2 are too common to claim

@@ -1,6 +1,7 @@
 //! Reading container states the way every pod rule needs them.
 
-use k8s_openapi::api::core::v1::{Container, ContainerStateTerminated, ContainerStatus, Pod};
+use crate::snapshot::pod::{Container, ContainerStatus, Pod};
+use k8s_openapi::api::core::v1::ContainerStateTerminated;
 
 /// One container of a pod with its status and its spec.
 pub struct ContainerView<'a> {
@@ -37,8 +38,8 @@ impl<'a> ContainerView<'a> {
         self.status
             .state
             .as_ref()
-            .and_then(|s| s.terminated.as_ref())
-            .or_else(|| self.status.last_state.as_ref()?.terminated.as_ref())
+            .and_then(|s| s.terminated.as_deref())
+            .or_else(|| self.status.last_state.as_ref()?.terminated.as_deref())
     }
     pub fn restart_count(&self) -> i32 {
         self.status.restart_count

@@ -10,7 +10,7 @@ use crate::flink::names::{LABEL_APP, LABEL_COMPONENT, MAIN_CONTAINER};
 use crate::flink::units::{parse_flink_memory, parse_quantity, parse_resource_memory, MIB};
 use crate::snapshot::flink::FlinkDeployment;
 use crate::snapshot::index::{label, pod_name, pod_namespace};
-use k8s_openapi::api::core::v1::Pod;
+use crate::snapshot::Pod;
 
 /// What the spec now says and what the pod was made with.
 #[derive(Debug, Clone, PartialEq)]
@@ -31,7 +31,7 @@ fn component(pod: &Pod) -> (&'static str, &'static str) {
     }
 }
 
-fn main_container(pod: &Pod) -> Option<&k8s_openapi::api::core::v1::Container> {
+fn main_container(pod: &Pod) -> Option<&crate::snapshot::pod::Container> {
     pod.spec
         .as_ref()?
         .containers

@@ -1,0 +1,292 @@
+//! The pod as the diagnosis keeps it: the fields the rules read, with Kubernetes' names and
+//! nesting (`metadata`, `spec.containers`, `status.containerStatuses[].lastState.terminated`), so
+//! rule code reads it as it would read k8s-openapi's `Pod`. Every other field (probes, volumes,
+//! security contexts, `managedFields`, ...) is skipped while decoding, never held: k8s-openapi's
+//! `Pod` took about 8 KB per pod in memory even when those fields were empty, which made a
+//! `kind: List` of 100,000 pods cost 14 times its file.
+//!
+//! The live gather decodes the API's pod lists straight into this type (`kube::Resource` below),
+//! and the bundle reader decodes each item of a list into it. `doctor --save` writes it back as a
+//! valid `v1 Pod` holding these fields only.
+
+use k8s_openapi::api::core::v1::{
+    ContainerStateRunning, ContainerStateTerminated, ContainerStateWaiting, LocalObjectReference,
+    PodCondition, ResourceRequirements,
+};
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ObjectMeta, Time};
+use serde::{Deserialize, Deserializer, Serialize};
+use std::collections::BTreeMap;
+
+/// A `v1 Pod`, slim. Unknown fields are ignored when decoding.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Pod {
+    #[serde(default, deserialize_with = "slim_metadata")]
+    pub metadata: ObjectMeta,
+    #[serde(default)]
+    pub spec: Option<PodSpec>,
+    #[serde(default)]
+    pub status: Option<PodStatus>,
+}
+
+/// The metadata, without `managedFields` (the server's record of who set which field: often
+/// larger than the rest of the pod, and read by no rule).
+fn slim_metadata<'de, D: Deserializer<'de>>(d: D) -> Result<ObjectMeta, D::Error> {
+    let mut meta = Option::<ObjectMeta>::deserialize(d)?.unwrap_or_default();
+    meta.managed_fields = None;
+    Ok(meta)
+}
+
+/// `null` as the empty list, as the API server reads it.
+fn null_as_default<'de, D, T>(d: D) -> Result<T, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Deserialize<'de> + Default,
+{
+    Ok(Option::<T>::deserialize(d)?.unwrap_or_default())
+}
+
+impl Serialize for Pod {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let fields = 3 + usize::from(self.spec.is_some()) + usize::from(self.status.is_some());
+        let mut st = s.serialize_struct("Pod", fields)?;
+        st.serialize_field("apiVersion", "v1")?;
+        st.serialize_field("kind", "Pod")?;
+        st.serialize_field("metadata", &self.metadata)?;
+        if let Some(spec) = &self.spec {
+            st.serialize_field("spec", spec)?;
+        }
+        if let Some(status) = &self.status {
+            st.serialize_field("status", status)?;
+        }
+        st.end()
+    }
+}
+
+impl kube::Resource for Pod {
+    type DynamicType = ();
+    type Scope = kube::core::NamespaceResourceScope;
+
+    fn kind(_: &()) -> std::borrow::Cow<'_, str> {
+        "Pod".into()
+    }
+    fn group(_: &()) -> std::borrow::Cow<'_, str> {
+        "".into()
+    }
+    fn version(_: &()) -> std::borrow::Cow<'_, str> {
+        "v1".into()
+    }
+    fn plural(_: &()) -> std::borrow::Cow<'_, str> {
+        "pods".into()
+    }
+    fn meta(&self) -> &ObjectMeta {
+        &self.metadata
+    }
+    fn meta_mut(&mut self) -> &mut ObjectMeta {
+        &mut self.metadata
+    }
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PodSpec {
+    #[serde(default, deserialize_with = "null_as_default")]
+    pub containers: Vec<Container>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub init_containers: Option<Vec<Container>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub restart_policy: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub service_account_name: Option<String>,
+    /// The deprecated alias of `serviceAccountName`, which older manifests still set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub service_account: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub image_pull_secrets: Option<Vec<LocalObjectReference>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node_name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node_selector: Option<BTreeMap<String, String>>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Container {
+    #[serde(default)]
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub image: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command: Option<Vec<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub args: Option<Vec<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resources: Option<ResourceRequirements>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PodStatus {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub phase: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub conditions: Option<Vec<PodCondition>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub container_statuses: Option<Vec<ContainerStatus>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub init_container_statuses: Option<Vec<ContainerStatus>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start_time: Option<Time>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ContainerStatus {
+    #[serde(default)]
+    pub name: String,
+    #[serde(default)]
+    pub image: String,
+    #[serde(default, rename = "imageID")]
+    pub image_id: String,
+    #[serde(default)]
+    pub ready: bool,
+    #[serde(default)]
+    pub restart_count: i32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state: Option<ContainerState>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_state: Option<ContainerState>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ContainerState {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub running: Option<ContainerStateRunning>,
+    /// Boxed: set on few containers, and seven fields wide (it would double every status).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub terminated: Option<Box<ContainerStateTerminated>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub waiting: Option<ContainerStateWaiting>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A pod as the API server returns it, with fields the diagnosis never reads.
+    const FULL: &str = r#"{
+      "metadata": {"name": "orders-taskmanager-1-1", "namespace": "shop",
+        "labels": {"app": "orders", "component": "taskmanager"},
+        "annotations": {"flink.apache.org/note": "x"},
+        "ownerReferences": [{"apiVersion": "apps/v1", "kind": "Deployment", "name": "orders", "uid": "u1"}],
+        "managedFields": [{"manager": "kubelet", "operation": "Update", "fieldsType": "FieldsV1",
+          "fieldsV1": {"f:status": {"f:phase": {}}}}]},
+      "spec": {
+        "serviceAccountName": "flink", "nodeName": "node-1", "restartPolicy": "Never",
+        "imagePullSecrets": [{"name": "regcred"}],
+        "volumes": [{"name": "conf", "configMap": {"name": "flink-config-orders"}}],
+        "initContainers": [{"name": "init", "image": "busybox"}],
+        "containers": [{"name": "flink-main-container", "image": "flink:1.20",
+          "args": ["taskmanager"], "env": [{"name": "PASSWORD", "value": "hunter2"}],
+          "resources": {"limits": {"memory": "2Gi"}},
+          "livenessProbe": {"tcpSocket": {"port": 6122}},
+          "volumeMounts": [{"name": "conf", "mountPath": "/opt/flink/conf"}]}]},
+      "status": {"phase": "Running", "podIP": "10.0.0.7",
+        "conditions": [{"type": "Ready", "status": "False"}],
+        "containerStatuses": [{"name": "flink-main-container", "image": "flink:1.20",
+          "imageID": "sha256:1", "ready": false, "restartCount": 3,
+          "state": {"waiting": {"reason": "CrashLoopBackOff"}},
+          "lastState": {"terminated": {"exitCode": 137, "reason": "OOMKilled",
+            "finishedAt": "2026-11-28T09:39:13Z"}}}]}
+    }"#;
+
+    #[test]
+    fn keeps_what_the_rules_read_and_drops_the_rest() {
+        let p: Pod = serde_json::from_str(FULL).unwrap();
+        assert_eq!(p.metadata.name.as_deref(), Some("orders-taskmanager-1-1"));
+        assert!(p.metadata.managed_fields.is_none());
+        assert_eq!(p.metadata.owner_references.as_ref().map(Vec::len), Some(1));
+        let spec = p.spec.as_ref().unwrap();
+        assert_eq!(spec.service_account_name.as_deref(), Some("flink"));
+        assert_eq!(spec.image_pull_secrets.as_ref().unwrap()[0].name, "regcred");
+        assert_eq!(spec.init_containers.as_ref().unwrap()[0].name, "init");
+        let c = &spec.containers[0];
+        assert_eq!(c.args.as_deref(), Some(&["taskmanager".to_string()][..]));
+        assert!(c.resources.as_ref().unwrap().limits.as_ref().unwrap()["memory"].0 == "2Gi");
+        let cs = &p
+            .status
+            .as_ref()
+            .unwrap()
+            .container_statuses
+            .as_ref()
+            .unwrap()[0];
+        assert_eq!(cs.restart_count, 3);
+        let last = cs.last_state.as_ref().unwrap().terminated.as_ref().unwrap();
+        assert_eq!(
+            (last.exit_code, last.reason.as_deref()),
+            (137, Some("OOMKilled"))
+        );
+        assert_eq!(
+            cs.state
+                .as_ref()
+                .unwrap()
+                .waiting
+                .as_ref()
+                .unwrap()
+                .reason
+                .as_deref(),
+            Some("CrashLoopBackOff")
+        );
+    }
+
+    #[test]
+    fn written_back_it_is_a_valid_v1_pod_without_what_it_dropped() {
+        let p: Pod = serde_json::from_str(FULL).unwrap();
+        let v = serde_json::to_value(&p).unwrap();
+        assert_eq!(v["apiVersion"], "v1");
+        assert_eq!(v["kind"], "Pod");
+        let text = v.to_string();
+        for dropped in [
+            "hunter2",
+            "managedFields",
+            "livenessProbe",
+            "volumes",
+            "podIP",
+        ] {
+            assert!(!text.contains(dropped), "{dropped} in {text}");
+        }
+        // k8s-openapi's own Pod (what `kubectl apply` validates against) reads it, and so do we,
+        // to the same pod.
+        let full: k8s_openapi::api::core::v1::Pod = serde_json::from_value(v.clone()).unwrap();
+        assert_eq!(full.metadata.name, p.metadata.name);
+        assert_eq!(serde_json::from_value::<Pod>(v).unwrap(), p);
+    }
+
+    #[test]
+    fn null_and_missing_lists_read_as_empty() {
+        let p: Pod =
+            serde_json::from_str(r#"{"metadata": null, "spec": {"containers": null}}"#).unwrap();
+        assert!(p.spec.unwrap().containers.is_empty());
+        let p: Pod = serde_json::from_str(r#"{"metadata": {"name": "x"}}"#).unwrap();
+        assert!(p.spec.is_none() && p.status.is_none());
+    }
+
+    #[test]
+    fn is_far_smaller_than_k8s_openapis_pod() {
+        // What one pod costs before any field is set (k8s-openapi's inlines every probe, volume
+        // source and security context; this type keeps none).
+        let slim = std::mem::size_of::<Pod>() + std::mem::size_of::<Container>();
+        let full = std::mem::size_of::<k8s_openapi::api::core::v1::Pod>()
+            + std::mem::size_of::<k8s_openapi::api::core::v1::Container>();
+        assert!(
+            slim * 4 < full,
+            "slim {slim} bytes, k8s-openapi {full} bytes"
+        );
+    }
+}
