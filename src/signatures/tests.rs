@@ -1,0 +1,471 @@
+use super::*;
+use std::collections::{BTreeSet, HashMap};
+
+#[test]
+fn ids_unique_patterns_compile_and_explains_resolve() {
+    let mut ids = BTreeSet::new();
+    for s in all() {
+        assert!(ids.insert(s.id), "duplicate signature {}", s.id);
+        assert!(
+            s.id.starts_with("SIG-")
+                && s.id
+                    .bytes()
+                    .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'-'),
+            "bad id {}",
+            s.id
+        );
+        assert!(!s.literals.is_empty(), "{} has no literal", s.id);
+        Regex::new(s.pattern).unwrap();
+        for e in s.explains.iter().chain(s.supersedes) {
+            assert!(by_id(e).is_some(), "{} refers to unknown {e}", s.id);
+            assert_ne!(*e, s.id, "{} refers to itself", s.id);
+        }
+        assert!(
+            !s.title.is_empty() && !s.explanation.is_empty() && !s.fix.is_empty(),
+            "{} lacks text",
+            s.id
+        );
+    }
+    assert_eq!(catalogue().regexes.len(), all().len());
+}
+
+#[test]
+fn explains_graph_has_no_cycle() {
+    let graph: HashMap<&str, &[&str]> = all().iter().map(|s| (s.id, s.explains)).collect();
+    fn visit<'a>(n: &'a str, g: &HashMap<&'a str, &'a [&'a str]>, path: &mut Vec<&'a str>) {
+        assert!(!path.contains(&n), "cycle in explains: {path:?} -> {n}");
+        path.push(n);
+        for next in g.get(n).copied().unwrap_or(&[]) {
+            visit(next, g, path);
+        }
+        path.pop();
+    }
+    for s in all() {
+        visit(s.id, &graph, &mut Vec::new());
+    }
+}
+
+/// Every signature says where its text comes from: a public source file at a version, or
+/// `observed:` with what was seen.
+#[test]
+fn every_signature_cites_its_sources() {
+    let cited = Regex::new(r"^[\w.-]+/[\w.-]+@[\w.+-]+:\S+$").unwrap();
+    for s in all() {
+        assert!(!s.sources.is_empty(), "{} cites no source", s.id);
+        for src in s.sources {
+            assert!(
+                cited.is_match(src)
+                    || src
+                        .strip_prefix("observed:")
+                        .is_some_and(|w| !w.trim().is_empty()),
+                "{}: source {src:?} is neither owner/repo@version:path nor observed:<what>",
+                s.id
+            );
+        }
+    }
+}
+
+/// The prefilter must stay cheap: no literal so short or so common that most lines of a
+/// healthy log become candidates.
+#[test]
+fn literals_are_specific() {
+    for s in all() {
+        for l in s.literals {
+            assert!(
+                l.chars().count() >= 8,
+                "{}: literal {l:?} is too short to be specific",
+                s.id
+            );
+            for common in [
+                "Exception",
+                "ERROR",
+                "error",
+                "failed",
+                "Failed",
+                "INFO",
+                "WARN",
+                "Caused by",
+            ] {
+                assert_ne!(*l, common, "{}: literal {l:?} is too common", s.id);
+            }
+        }
+    }
+}
+
+/// The literal of a signature must occur in its own pattern's matches, or the regex would
+/// never see lines it could match: every example contains one of the literals.
+#[test]
+fn every_signature_has_examples_that_it_matches_and_that_contain_a_literal() {
+    for s in all() {
+        assert!(!s.examples.is_empty(), "{} has no example line", s.id);
+        for e in s.examples {
+            assert!(
+                s.literals.iter().any(|l| e.contains(l)),
+                "{}: example contains none of its literals: {e}",
+                s.id
+            );
+            let ms = catalogue().match_line(e, 1);
+            assert!(
+                ms.iter().any(|m| m.signature.id == s.id),
+                "{} does not match its example: {e}\nmatched: {:?}",
+                s.id,
+                ms.iter().map(|m| m.signature.id).collect::<Vec<_>>()
+            );
+        }
+    }
+}
+
+/// Examples of one signature match other signatures only where that is intended: the other
+/// is in the same category, is superseded by (or supersedes) it, or one explains the other
+/// (a line that carries both a cause and its effect), or it is listed here.
+#[test]
+fn examples_do_not_cross_match_unexpectedly() {
+    const ALSO: &[(&str, &str)] = &[
+        // a 403 message embedded in fabric8's websocket / exec / status wrappers
+        ("SIG-FABRIC8-WEBSOCKET-403", "SIG-K8S-FORBIDDEN"),
+        ("SIG-FABRIC8-WEBSOCKET-403", "SIG-K8S-FORBIDDEN-DEFAULT-SA"),
+        ("SIG-FABRIC8-EXEC-403", "SIG-K8S-FORBIDDEN"),
+        ("SIG-FABRIC8-STATUS-403", "SIG-K8S-FORBIDDEN"),
+        ("SIG-FABRIC8-FORBIDDEN-CONFIGURED", "SIG-K8S-FORBIDDEN"),
+        (
+            "SIG-FABRIC8-FORBIDDEN-CONFIGURED",
+            "SIG-K8S-FORBIDDEN-OPERATOR",
+        ),
+        ("SIG-FABRIC8-WEBSOCKET-403", "SIG-FABRIC8-STATUS-403"),
+        // a worker killed by its limit is both "worker terminated" and "OOMKilled"
+        ("SIG-TM-WORKER-OOMKILLED", "SIG-K8S-OOMKILLED"),
+        ("SIG-TM-WORKER-OOMKILLED", "SIG-TM-WORKER-TERMINATED"),
+        // hadoop-aws wraps the S3 403 in an AccessDeniedException on the same line
+        ("SIG-ACCESS-DENIED-EXCEPTION", "SIG-S3-ACCESS-DENIED"),
+        // a kubelet "Failed to pull image" event is also the generic pull failure
+        ("SIG-IMAGE-PULL-DENIED", "SIG-IMAGE-PULL"),
+        ("SIG-IMAGE-NOT-FOUND", "SIG-IMAGE-PULL"),
+        ("SIG-IMAGE-PULL-X509", "SIG-IMAGE-PULL"),
+    ];
+    let related = |a: &Signature, b: &Signature| {
+        a.category == b.category
+            || a.supersedes.contains(&b.id)
+            || b.supersedes.contains(&a.id)
+            || a.explains.contains(&b.id)
+            || b.explains.contains(&a.id)
+            || ALSO
+                .iter()
+                .any(|(x, y)| (*x == a.id && *y == b.id) || (*x == b.id && *y == a.id))
+    };
+    let mut bad = Vec::new();
+    for s in all() {
+        for e in s.examples {
+            for m in catalogue().match_line(e, 1) {
+                if m.signature.id != s.id && !related(s, m.signature) {
+                    bad.push(format!(
+                        "{} example also matches {}: {e}",
+                        s.id, m.signature.id
+                    ));
+                }
+            }
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+#[test]
+fn fill_takes_fields_fallbacks_and_leaves_the_rest() {
+    let f: BTreeMap<String, String> = [
+        ("verb".into(), "watch".into()),
+        ("group".into(), String::new()),
+    ]
+    .into();
+    assert_eq!(
+        fill(
+            "{verb} {resource|pods} {group}|{.status} {Upper} {missing}",
+            &f
+        ),
+        "watch pods |{.status} {Upper} {missing}"
+    );
+    assert_eq!(fill("unclosed {verb", &f), "unclosed {verb");
+    // values are not re-expanded
+    let g: BTreeMap<String, String> = [("a".into(), "{b}".into()), ("b".into(), "x".into())].into();
+    assert_eq!(fill("{a}", &g), "{b}");
+}
+
+#[test]
+fn long_lines_are_cut_around_the_match_and_control_characters_neutralised() {
+    let line = format!("{}pods is forbidden: User \"system:serviceaccount:ns:flink\" cannot watch resource \"pods\"{}", "x".repeat(5000), "y".repeat(5000));
+    let m = &catalogue().match_line(&line, 7)[0];
+    assert!(m.line.contains("is forbidden"), "{}", m.line);
+    assert!(m.line.starts_with('…') && m.line.ends_with('…'));
+    assert!(m.line.chars().count() <= MAX_LINE + 2);
+    let esc = "\u{1b}[31mFATAL: Thread 'main' produced an uncaught exception. Stopping the process...\u{7}";
+    let m = &catalogue().match_line(esc, 1)[0];
+    assert!(
+        !m.line.contains('\u{1b}') && !m.line.contains('\u{7}'),
+        "{:?}",
+        m.line
+    );
+}
+
+#[test]
+fn rbac_fields_and_fix_name_exactly_the_verb_and_resource() {
+    let line = r#"Failure executing: GET at: https://10.96.0.1/apis/apps/v1/namespaces/prod/deployments/orders. Message: deployments.apps "orders" is forbidden: User "system:serviceaccount:prod:flink" cannot get resource "deployments" in API group "apps" in the namespace "prod"."#;
+    let m = catalogue()
+        .match_line(line, 1)
+        .into_iter()
+        .find(|m| m.signature.id == "SIG-K8S-FORBIDDEN")
+        .unwrap();
+    for (k, v) in [
+        ("namespace", "prod"),
+        ("sa", "flink"),
+        ("verb", "get"),
+        ("resource", "deployments"),
+        ("group", "apps"),
+        ("object_namespace", "prod"),
+        ("resource_kind", "deployments.apps"),
+        ("object", "orders"),
+    ] {
+        assert_eq!(m.field(k), Some(v), "{k}");
+    }
+    let fix = m.fix();
+    assert!(
+        fix.contains("resources: [\"deployments\"]\n    verbs: [\"get\"]"),
+        "{fix}"
+    );
+    assert!(
+        fix.contains("  - kind: ServiceAccount\n    name: flink\n    namespace: prod"),
+        "{fix}"
+    );
+    assert!(
+        !fix.contains("kind: ServiceAccount\nmetadata"),
+        "flink runs already: {fix}"
+    );
+    assert!(
+        m.verify().contains(
+            "kubectl auth can-i get deployments.apps -n prod --as=system:serviceaccount:prod:flink"
+        ),
+        "{}",
+        m.verify()
+    );
+}
+
+#[test]
+fn filesystem_fix_names_the_plugin_for_the_scheme() {
+    for (scheme, plugin) in [
+        ("s3", "flink-s3-fs-hadoop"),
+        ("s3a", "flink-s3-fs-hadoop"),
+        ("s3p", "flink-s3-fs-presto"),
+        ("gs", "flink-gs-fs-hadoop"),
+        ("abfss", "flink-azure-fs-hadoop"),
+        ("wasb", "flink-azure-fs-hadoop"),
+        ("oss", "flink-oss-fs-hadoop"),
+    ] {
+        let line = format!("org.apache.flink.core.fs.UnsupportedFileSystemSchemeException: Could not find a file system implementation for scheme '{scheme}'. The scheme is directly supported by Flink through the following plugin(s): {plugin}. Please ensure that each plugin resides within its own subfolder within the plugins directory.");
+        let m = &catalogue().match_line(&line, 1)[0];
+        assert_eq!(m.field("scheme"), Some(scheme));
+        let fix = m.fix();
+        assert!(
+            fix.contains(&format!(
+                "ENABLE_BUILT_IN_PLUGINS={plugin}-<flink-version>.jar"
+            )),
+            "{scheme}: {fix}"
+        );
+    }
+    let m = &catalogue().match_line("Could not find a file system implementation for scheme 'hdfs'. The scheme is not directly supported by Flink and no Hadoop file system to support this scheme could be loaded.", 1)[0];
+    assert!(m.fix().contains("HADOOP_CLASSPATH"), "{}", m.fix());
+    // with the Flink version known (triage reads it from the log banner)
+    let mut f = m.fields.clone();
+    f.insert("scheme".into(), "s3".into());
+    f.insert("flink_version".into(), "1.20.1".into());
+    derive_fields(&mut f);
+    assert!(
+        fill(m.signature.fix, &f).contains("ENABLE_BUILT_IN_PLUGINS=flink-s3-fs-hadoop-1.20.1.jar")
+    );
+}
+
+#[test]
+fn worker_terminated_extracts_exit_code_and_reason() {
+    let line = "Worker flink-taskmanager-1-3 is terminated. Diagnostics: Pod terminated, container termination statuses: [flink-main-container(exitCode=137, reason=OOMKilled, message=null)], pod status: Failed(reason=null, message=null)";
+    let ms = prune_line(catalogue().match_line(line, 1));
+    assert_eq!(
+        ms.len(),
+        1,
+        "{:?}",
+        ms.iter().map(|m| m.signature.id).collect::<Vec<_>>()
+    );
+    assert_eq!(ms[0].signature.id, "SIG-TM-WORKER-OOMKILLED");
+    assert_eq!(ms[0].field("exit_code"), Some("137"));
+    assert_eq!(ms[0].field("reason"), Some("OOMKilled"));
+    assert_eq!(ms[0].field("tm"), Some("flink-taskmanager-1-3"));
+    let line = line.replace(
+        "exitCode=137, reason=OOMKilled",
+        "exitCode=239, reason=Error",
+    );
+    let ms = prune_line(catalogue().match_line(&line, 1));
+    assert_eq!(
+        ms.iter().map(|m| m.signature.id).collect::<Vec<_>>(),
+        ["SIG-TM-WORKER-TERMINATED"]
+    );
+    assert_eq!(ms[0].field("exit_code"), Some("239"));
+    assert_eq!(ms[0].field("reason"), Some("Error"));
+    assert!(ms[0]
+        .field("exit_meaning")
+        .unwrap()
+        .contains("FatalExitExceptionHandler"));
+}
+
+#[test]
+fn webhook_fields_name_the_webhook_and_its_service() {
+    let line = r#"Error from server (InternalError): error when creating "basic.yaml": Internal error occurred: failed calling webhook "validationwebhook.flink.apache.org": failed to call webhook: Post "https://flink-operator-webhook-service.flink-operator.svc:443/validate?timeout=10s": tls: failed to verify certificate: x509: certificate signed by unknown authority"#;
+    let ms = prune_line(catalogue().match_line(line, 1));
+    assert_eq!(ms.len(), 1);
+    assert_eq!(ms[0].signature.id, "SIG-WEBHOOK-X509");
+    assert_eq!(
+        ms[0].field("webhook"),
+        Some("validationwebhook.flink.apache.org")
+    );
+    assert_eq!(
+        ms[0].field("service"),
+        Some("flink-operator-webhook-service")
+    );
+    assert_eq!(ms[0].field("service_namespace"), Some("flink-operator"));
+    let line = r#"Internal error occurred: failed calling webhook "mutationwebhook.flink.apache.org": failed to call webhook: Post "https://flink-operator-webhook-service.flink.svc:443/mutate?timeout=10s": no endpoints available for service "flink-operator-webhook-service""#;
+    let ms = prune_line(catalogue().match_line(line, 1));
+    assert_eq!(ms[0].signature.id, "SIG-WEBHOOK-UNREACHABLE");
+    assert_eq!(
+        ms[0].field("service"),
+        Some("flink-operator-webhook-service")
+    );
+}
+
+/// Fields from the message forms the sources print (see each signature's `sources`).
+#[test]
+fn fields_come_from_the_printed_forms() {
+    let field = |line: &str, id: &str, name: &str| -> Option<String> {
+        catalogue()
+            .match_line(line, 1)
+            .into_iter()
+            .find(|m| m.signature.id == id)
+            .unwrap_or_else(|| panic!("{id} does not match {line}"))
+            .field(name)
+            .map(str::to_string)
+    };
+    // Checkpoints: the max-parallelism message names no path, only "Checkpoint Metadata"
+    let l = "java.lang.IllegalStateException: Failed to rollback to checkpoint/savepoint Checkpoint Metadata. Max parallelism mismatch between checkpoint/savepoint state and new program.";
+    assert_eq!(field(l, "SIG-SAVEPOINT-STATE-UNMAPPED", "path"), None);
+    let l = "java.lang.IllegalStateException: Failed to rollback to checkpoint/savepoint s3://b/chk-7. Cannot map checkpoint/savepoint state for operator 77fec41789154996bfa76055dea29472 to the new program";
+    assert_eq!(
+        field(l, "SIG-SAVEPOINT-STATE-UNMAPPED", "path").as_deref(),
+        Some("s3://b/chk-7")
+    );
+    // Flink >= 1.17 names the TaskManager after the address
+    let l = "Lost connection to task manager '/10.244.1.17:6121 [ orders-taskmanager-1-2 ] '. This indicates that the remote task manager was lost.";
+    assert_eq!(
+        field(l, "SIG-TM-CONNECTION-LOST", "tm").as_deref(),
+        Some("orders-taskmanager-1-2")
+    );
+    // the scheduler's pod-count reason
+    let l = "0/2 nodes are available: 2 Too many pods.";
+    assert_eq!(
+        field(l, "SIG-SCHED-INSUFFICIENT", "resource").as_deref(),
+        Some("pods")
+    );
+    // LimitRange, old capitalised form with its final period
+    let l = "Maximum memory usage per Container is 2Gi.  No limit is specified.";
+    assert_eq!(field(l, "SIG-LIMITRANGE", "value").as_deref(), Some("2Gi"));
+    // JDK 16+ direct memory message gets the direct-memory advice
+    let m = catalogue()
+            .match_line("java.lang.OutOfMemoryError: Cannot reserve 8192 bytes of direct buffer memory (allocated: 1, limit: 2)", 1)
+            .into_iter()
+            .find(|m| m.signature.id == "SIG-JVM-OOM")
+            .unwrap();
+    assert!(m.fix().contains("off-heap"), "{}", m.fix());
+    // the fabric8 5.x watch refusal without a Status body
+    let l = "Failure executing: GET at: https://10.96.0.1/api/v1/namespaces/analytics/pods?labelSelector=app%3Dorders&allowWatchBookmarks=true&watch=true. Message: Forbidden.";
+    assert_eq!(
+        field(l, "SIG-FABRIC8-EXEC-403", "namespace").as_deref(),
+        Some("analytics")
+    );
+}
+
+#[test]
+fn host_and_jar_and_class_are_extracted() {
+    let m = &catalogue().match_line("Could not resolve ResourceManager address pekko.tcp://flink@orders-jobmanager:6123/user/rpc/resourcemanager_*, retrying in 10000 ms: Could not connect to rpc endpoint under address pekko.tcp://flink@orders-jobmanager:6123/user/rpc/resourcemanager_*.", 1)[0];
+    assert_eq!(m.field("host"), Some("orders-jobmanager"));
+    let m = &catalogue().match_line(
+        "Caused by: java.io.IOException: JAR file does not exist '/opt/flink/usrlib/orders.jar'",
+        1,
+    )[0];
+    assert_eq!(m.field("jar"), Some("/opt/flink/usrlib/orders.jar"));
+    let m = &catalogue().match_line("org.apache.flink.client.program.ProgramInvocationException: The program's entry point class 'com.acme.Orders' was not found in the jar file.", 1)[0];
+    assert_eq!(m.field("class"), Some("com.acme.Orders"));
+}
+
+#[test]
+fn healthy_lines_match_nothing() {
+    let healthy = [
+            "2026-11-28 09:39:11,511 INFO  org.apache.flink.core.fs.FileSystem [] - Hadoop is not in the classpath/dependencies. The extended set of supported File Systems via Hadoop is not available.",
+            "2026-11-28 09:39:11,600 INFO  org.apache.flink.runtime.entrypoint.ClusterEntrypoint [] - Terminating cluster entrypoint process StandaloneApplicationClusterEntryPoint with exit code 0.",
+            "2026-11-28 09:39:12,001 INFO  org.apache.flink.runtime.checkpoint.CheckpointCoordinator [] - Completed checkpoint 42 for job 5b61d6019ab04da71a4e62533c1a8c40 (12345 bytes, checkpointDuration=120 ms, finalizationTime=2 ms).",
+            "2026-11-28 09:39:12,002 INFO  org.apache.flink.runtime.resourcemanager.slotmanager.FineGrainedSlotManager [] - Registering task executor orders-taskmanager-1-1 under 9d1 at the slot manager.",
+            "2026-11-28 09:39:12,003 INFO  org.apache.flink.kubernetes.operator.reconciler.deployment.AbstractFlinkResourceReconciler [] - [prod/orders] Resource fully reconciled, nothing to do...",
+            "    allowNonRestoredState: false",
+            "  execution.savepoint.ignore-unclaimed-state: false",
+            "2026-11-28 09:39:12,004 WARN  org.apache.flink.runtime.taskmanager.Task [] - Source: kafka (1/2) switched from RUNNING to FAILED with failure cause: java.lang.RuntimeException: boom",
+            "    Reason:       Completed",
+            "    Exit Code:    0",
+            "  Normal  Pulled     12s   kubelet  Successfully pulled image \"flink:1.20\" in 1.2s",
+        ];
+    for h in healthy {
+        let ms = catalogue().match_line(h, 1);
+        assert!(
+            ms.is_empty(),
+            "{h} matched {:?}",
+            ms.iter().map(|m| m.signature.id).collect::<Vec<_>>()
+        );
+    }
+}
+
+#[test]
+fn prune_keeps_the_precise_match() {
+    let line = r#"Received 403 on websocket. Failure executing: GET at: https://10.96.0.1/api/v1/namespaces/prod/pods?labelSelector=app%3Dorders&watch=true. Message: pods is forbidden: User "system:serviceaccount:prod:flink" cannot watch resource "pods" in API group "" in the namespace "prod"."#;
+    let all = catalogue().match_line(line, 1);
+    assert!(all.len() >= 2);
+    let kept = prune_line(all);
+    assert_eq!(
+        kept.iter().map(|m| m.signature.id).collect::<Vec<_>>(),
+        ["SIG-K8S-FORBIDDEN"]
+    );
+    let line = line.replace("prod:flink", "flink-operator:flink-operator");
+    let kept = prune_line(catalogue().match_line(&line, 1));
+    assert_eq!(
+        kept.iter().map(|m| m.signature.id).collect::<Vec<_>>(),
+        ["SIG-K8S-FORBIDDEN-OPERATOR"]
+    );
+}
+
+#[test]
+fn scan_finds_what_matching_every_line_finds() {
+    let mut text = String::new();
+    for (i, sig) in all().iter().enumerate() {
+        text.push_str(&format!(
+            "2026-11-28 09:39:{:02},118 INFO  ordinary line {i}\r\n",
+            i % 60
+        ));
+        for e in sig.examples {
+            text.push_str(e);
+            text.push('\n');
+        }
+    }
+    let c = catalogue();
+    let slow: Vec<(usize, &str)> = text
+        .lines()
+        .enumerate()
+        .flat_map(|(i, l)| c.match_line(l, i + 1))
+        .map(|m| (m.line_no, m.signature.id))
+        .collect();
+    let fast: Vec<(usize, &str)> = c
+        .scan(&text)
+        .into_iter()
+        .map(|m| (m.line_no, m.signature.id))
+        .collect();
+    assert!(!fast.is_empty());
+    assert_eq!(fast, slow);
+}
