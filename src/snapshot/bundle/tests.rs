@@ -1,0 +1,439 @@
+use super::logs::TAIL_BYTES_PER_LINE;
+use super::save::{save_in, Saves};
+use super::*;
+
+fn write(dir: &Path, name: &str, text: &str) {
+    let path = dir.join(name);
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    fs::write(path, text).unwrap();
+}
+
+#[test]
+fn a_tail_is_the_last_lines_whatever_the_file_ends_with() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("x.log");
+    for (text, n, want) in [
+        ("a\nb\nc\n", 2, "b\nc\n"),
+        ("a\nb\nc", 2, "b\nc"),
+        ("a\nb\nc\n", 5, "a\nb\nc\n"),
+        ("", 3, ""),
+        ("only\n", 1, "only\n"),
+    ] {
+        fs::write(&p, text).unwrap();
+        let got = read_tail(&p, Some(n)).unwrap();
+        assert_eq!(String::from_utf8(got).unwrap(), want, "{text:?} tail {n}");
+    }
+    fs::write(&p, "a\nb\n").unwrap();
+    assert_eq!(read_tail(&p, None).unwrap(), b"a\nb\n");
+}
+
+#[test]
+fn a_tail_of_a_long_log_reads_only_its_end() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("big.log");
+    let line = "x".repeat(99) + "\n";
+    fs::write(&p, line.repeat(100_000) + "the last line\n").unwrap();
+    let got = String::from_utf8(read_tail(&p, Some(3)).unwrap()).unwrap();
+    assert_eq!(got, format!("{line}{line}the last line\n"));
+    // One 10 MB line: cut at the byte budget, never the whole file.
+    fs::write(&p, "y".repeat(10 << 20) + "\nend\n").unwrap();
+    let got = read_tail(&p, Some(2)).unwrap();
+    assert!(
+        got.len() <= 2 * TAIL_BYTES_PER_LINE as usize + 64 * 1024,
+        "{}",
+        got.len()
+    );
+    assert!(got.ends_with(b"end\n"));
+}
+
+#[test]
+fn foreign_kinds_and_stray_files_are_skipped_and_named() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "pods.json",
+        r#"{"apiVersion":"v1","kind":"PodList","items":[{"metadata":{"name":"jm","namespace":"a","labels":{"component":"jobmanager"}}}]}"#,
+    );
+    write(
+        dir.path(),
+        "spark.yaml",
+        "apiVersion: sparkoperator.k8s.io/v1beta2\nkind: SparkApplication\nmetadata: {name: c}\n",
+    );
+    write(dir.path(), "values.yaml", "replicas: 3\n");
+    write(dir.path(), "broken.yaml", "a: [\n");
+    let loaded = load_with(dir.path(), &LoadOptions::default()).unwrap();
+    assert_eq!(
+        loaded.snapshot.pods.len(),
+        1,
+        "typed list items take the list's kind"
+    );
+    assert!(loaded.snapshot.holds("Pod"));
+    assert!(!loaded.snapshot.holds("EndpointSlice"));
+    let skipped = loaded.skipped.join("\n");
+    assert!(
+        skipped.contains("1 SparkApplication (sparkoperator.k8s.io/v1beta2)"),
+        "{skipped}"
+    );
+    assert!(
+        skipped.contains("values.yaml: not a Kubernetes object"),
+        "{skipped}"
+    );
+    assert!(
+        skipped.contains("broken.yaml: not YAML or JSON"),
+        "{skipped}"
+    );
+}
+
+#[test]
+fn a_flinkcluster_its_statefulsets_jobs_and_submitter_pods_are_read_and_other_ones_ignored() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "all.yaml",
+        r#"apiVersion: flinkoperator.k8s.io/v1beta1
+kind: FlinkCluster
+metadata: {name: wc, namespace: a}
+spec: {flinkVersion: "1.14", image: {name: "flink:1.14.2"}, job: {jarFile: ./x.jar}}
+status: {state: Running, components: {jobManager: {name: wc-jobmanager, state: Ready, replicas: 1, ready: "1/1"}, job: {state: DeployFailed, submitterExitCode: 1}}}
+---
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: wc-taskmanager, namespace: a, labels: {app: flink, cluster: wc, component: taskmanager}}
+spec: {selector: {matchLabels: {app: flink}}, serviceName: wc-taskmanager, template: {}}
+---
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: postgres, namespace: a, labels: {app: postgres}}
+spec: {selector: {matchLabels: {app: postgres}}, serviceName: postgres, template: {}}
+---
+apiVersion: batch/v1
+kind: Job
+metadata: {name: wc-job-submitter, namespace: a, labels: {app: flink, cluster: wc}}
+spec: {template: {}}
+---
+apiVersion: batch/v1
+kind: Job
+metadata: {name: backup, namespace: a}
+spec: {template: {}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: wc-job-submitter-x1, namespace: a, labels: {app: flink, cluster: wc, job-name: wc-job-submitter}}
+spec: {containers: [{name: main, image: "flink:1.14.2"}]}
+"#,
+    );
+    let loaded = load_with(dir.path(), &LoadOptions::default()).unwrap();
+    let s = &loaded.snapshot;
+    assert_eq!(s.flink_clusters.len(), 1);
+    assert_eq!(s.flink_clusters[0].job_state(), Some("DeployFailed"));
+    assert_eq!(
+        s.flink_clusters[0]
+            .job_status()
+            .unwrap()
+            .submitter_exit_code,
+        Some(1)
+    );
+    assert_eq!(s.stateful_sets.len(), 1, "only the FlinkCluster's");
+    assert_eq!(s.jobs.len(), 1, "only the FlinkCluster's");
+    assert_eq!(s.pods.len(), 1, "the submitter pod has no component label");
+    assert!(loaded.skipped.is_empty(), "{:?}", loaded.skipped);
+
+    let out = tempfile::tempdir().unwrap();
+    save(s, &out.path().join("b")).unwrap();
+    let again = load(&out.path().join("b")).unwrap();
+    assert_eq!(again.flink_clusters, s.flink_clusters);
+    assert_eq!(again.stateful_sets.len(), 1);
+    assert_eq!(again.jobs.len(), 1);
+}
+
+#[test]
+fn list_items_are_read_one_by_one_whatever_the_order_of_the_list_s_keys() {
+    let dir = tempfile::tempdir().unwrap();
+    // kubectl sorts `items` before `kind`; the API puts `kind` first.
+    write(
+        dir.path(),
+        "sorted.json",
+        r#"{"apiVersion":"v1","items":[{"metadata":{"name":"a","namespace":"n","labels":{"component":"jobmanager"}}},{"metadata":{"name":"b","namespace":"n","labels":{"flink-app":"b"}}}],"kind":"PodList","metadata":{}}"#,
+    );
+    write(
+            dir.path(),
+            "mixed.yaml",
+            "apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: Service, metadata: {name: s, namespace: n}}\n- {apiVersion: v1, kind: ConfigMap, metadata: {name: c, namespace: n}}\n",
+        );
+    write(
+            dir.path(),
+            "bad.yaml",
+            "apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: Pod, metadata: {name: p, labels: {component: taskmanager}}, spec: {containers: 7}}\n",
+        );
+    let e = load(dir.path()).unwrap_err().to_string();
+    assert!(e.contains("Pod p: spec.containers"), "{e}");
+    fs::remove_file(dir.path().join("bad.yaml")).unwrap();
+    let s = load(dir.path()).unwrap();
+    assert_eq!(s.pods.len(), 2);
+    assert_eq!((s.services.len(), s.config_maps.len()), (1, 1));
+    assert!(s.holds("Pod"));
+}
+
+#[test]
+fn pods_of_no_flink_cluster_are_left_out_before_they_are_decoded() {
+    let dir = tempfile::tempdir().unwrap();
+    // A pod of no Flink cluster that would not even decode (`containers: 7`): never decoded.
+    write(
+        dir.path(),
+        "pods.json",
+        r#"{"apiVersion":"v1","kind":"List","items":[
+              {"apiVersion":"v1","kind":"Pod","metadata":{"name":"web","namespace":"a","labels":{"app":"web"}},"spec":{"containers":7}},
+              {"apiVersion":"v1","kind":"Pod","metadata":{"name":"bare","namespace":"a"}},
+              {"apiVersion":"v1","kind":"Pod","metadata":{"name":"jm","namespace":"a","labels":{"app":"x","component":"jobmanager"}}},
+              {"apiVersion":"v1","kind":"Pod","metadata":{"name":"tm","namespace":"a","labels":{"app":"x","component":"taskmanager"}}},
+              {"apiVersion":"v1","kind":"Pod","metadata":{"name":"lyft","namespace":"a","labels":{"flink-app":"y"}}},
+              {"apiVersion":"v1","kind":"Pod","metadata":{"name":"op","namespace":"o","labels":{"app.kubernetes.io/name":"flink-kubernetes-operator"}}}
+            ]}"#,
+    );
+    let loaded = load_with(dir.path(), &LoadOptions::default()).unwrap();
+    let names = |metas: Vec<&k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta>| {
+        metas
+            .iter()
+            .map(|m| m.name.clone().unwrap())
+            .collect::<Vec<_>>()
+    };
+    let pods = loaded.snapshot.pods.iter().map(|p| &p.metadata).collect();
+    assert_eq!(names(pods), ["jm", "tm", "lyft"]);
+    let operator_pods = loaded.snapshot.operator_pods.iter().map(|p| &p.metadata);
+    assert_eq!(names(operator_pods.collect()), ["op"]);
+    assert!(loaded.snapshot.holds("Pod"));
+    let skipped = loaded.skipped.join("\n");
+    assert!(
+        skipped.contains("2 Pod(s) of no Flink cluster"),
+        "{skipped}"
+    );
+    // A bundle of nothing but such pods is read (and holds no Flink cluster), not refused.
+    fs::write(
+            dir.path().join("pods.json"),
+            r#"{"apiVersion":"v1","kind":"PodList","items":[{"metadata":{"name":"web","namespace":"a"}}]}"#,
+        )
+        .unwrap();
+    let s = load(dir.path()).unwrap();
+    assert!(s.pods.is_empty() && s.holds("Pod"));
+}
+
+#[test]
+fn an_empty_typed_list_says_the_kind_was_read_and_a_bundle_without_objects_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "slices.yaml",
+        "apiVersion: discovery.k8s.io/v1\nkind: EndpointSliceList\nitems: []\n",
+    );
+    let s = load(dir.path()).unwrap();
+    assert!(s.holds("EndpointSlice") && s.holds_resource("endpointslices"));
+    let empty = tempfile::tempdir().unwrap();
+    assert!(load(empty.path()).is_err());
+    write(empty.path(), "notes.yaml", "hello: world\n");
+    assert!(load(empty.path()).is_err());
+}
+
+#[test]
+fn a_saved_bundle_leaves_out_managed_fields() {
+    let mut s = Snapshot::default();
+    add_value(
+        &mut s,
+        serde_json::json!({
+            "apiVersion": "v1", "kind": "Pod",
+            "metadata": {"name": "p", "namespace": "a", "managedFields": [
+                {"manager": "kube-controller-manager", "operation": "Update",
+                 "fieldsType": "FieldsV1", "fieldsV1": {"f:spec": {}}}]},
+            "spec": {"containers": [{"name": "c"}]}
+        }),
+    )
+    .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("b");
+    save(&s, &out).unwrap();
+    let text = std::fs::read_to_string(out.join("pods.yaml")).unwrap();
+    assert!(text.contains("name: p"), "{text}");
+    assert!(!text.contains("managedFields"), "{text}");
+}
+
+#[test]
+fn flink_pods_are_read_slim_the_operators_whole_and_both_read_back_the_same_once_saved() {
+    let mut s = Snapshot::default();
+    let env = serde_json::json!([{"name": "OPERATOR_NAMESPACE", "value": "flink-operator"}]);
+    for (name, labels) in [
+        (
+            "jm",
+            serde_json::json!({"app": "x", "component": "jobmanager"}),
+        ),
+        (
+            "op",
+            serde_json::json!({"app.kubernetes.io/name": "flink-kubernetes-operator"}),
+        ),
+    ] {
+        add_value(
+            &mut s,
+            serde_json::json!({
+                "apiVersion": "v1", "kind": "Pod",
+                "metadata": {"name": name, "namespace": "a", "labels": labels},
+                "spec": {"containers": [{"name": "c", "image": "i", "env": env,
+                    "resources": {"limits": {"memory": "2Gi"}}}]},
+                "status": {"phase": "Running", "containerStatuses": [{"name": "c",
+                    "image": "i", "imageID": "", "ready": false, "restartCount": 2,
+                    "lastState": {"terminated": {"exitCode": 137, "reason": "OOMKilled"}}}]}
+            }),
+        )
+        .unwrap();
+    }
+    assert_eq!(s.pods.len(), 1);
+    assert_eq!(s.operator_pods.len(), 1);
+    let operator_env = s.operator_pods[0].spec.as_ref().unwrap().containers[0]
+        .env
+        .as_ref();
+    assert_eq!(
+        operator_env.map(Vec::len),
+        Some(1),
+        "the operator's pod is kept whole"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("b");
+    save(&s, &out).unwrap();
+    let again = load(&out).unwrap();
+    assert_eq!(
+        again.pods, s.pods,
+        "every field the slim pod holds is saved"
+    );
+    assert_eq!(again.operator_pods, s.operator_pods);
+    let text = std::fs::read_to_string(out.join("pods.yaml")).unwrap();
+    assert!(
+        text.contains("kind: Pod") && text.contains("OOMKilled"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_saved_bundle_holds_no_secret_of_the_flink_configuration() {
+    let mut s = Snapshot::default();
+    add_value(
+            &mut s,
+            serde_json::json!({
+                "apiVersion": "flink.apache.org/v1beta1", "kind": "FlinkDeployment",
+                "metadata": {"name": "orders", "namespace": "a", "annotations": {
+                    "kubectl.kubernetes.io/last-applied-configuration": "{\"spec\":{\"flinkConfiguration\":{\"s3.secret-key\":\"hunter2\"}}}"}},
+                "spec": {"flinkConfiguration": {
+                    "s3.secret-key": "wJalrXUtnFEMI",
+                    "fs.azure.account.key.acme.dfs.core.windows.net": "Zm9vYmFy",
+                    "security.ssl.rest.keystore-password": "changeit",
+                    "env.java.opts": "-Dpass=x",
+                    "taskmanager.numberOfTaskSlots": "2",
+                    "s3.endpoint": "https://user:pw@minio:9000"
+                }}
+            }),
+        )
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("b");
+    save(&s, &out).unwrap();
+    let text = std::fs::read_to_string(out.join("flinkdeployments.yaml")).unwrap();
+    for secret in ["wJalrXUtnFEMI", "Zm9vYmFy", "changeit", "hunter2", ":pw@"] {
+        assert!(!text.contains(secret), "{secret} saved: {text}");
+    }
+    assert!(
+        text.contains("taskmanager.numberOfTaskSlots: '2'")
+            || text.contains("taskmanager.numberOfTaskSlots: \"2\""),
+        "{text}"
+    );
+}
+
+#[test]
+fn save_never_writes_through_a_link_planted_at_a_predictable_name() {
+    use std::os::unix::fs::{symlink, PermissionsExt};
+    let parent = tempfile::tempdir().unwrap();
+    let victim = tempfile::tempdir().unwrap();
+    for name in [
+        format!(".b.partial-{}", std::process::id()),
+        ".b.partial".to_string(),
+    ] {
+        symlink(victim.path(), parent.path().join(name)).unwrap();
+    }
+    let s = Snapshot {
+        pods: vec![serde_json::from_value(
+            serde_json::json!({"metadata": {"name": "jm", "namespace": "a"}}),
+        )
+        .unwrap()],
+        ..Snapshot::default()
+    };
+    let out = parent.path().join("b");
+    save(&s, &out).unwrap();
+    assert!(out.join("pods.yaml").is_file());
+    assert_eq!(fs::read_dir(victim.path()).unwrap().count(), 0);
+    let mode = fs::metadata(&out).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o700, "{mode:o}");
+}
+
+#[test]
+fn an_interrupted_save_leaves_no_partial_folder_behind() {
+    let mut s = Snapshot::default();
+    for i in 0..3000 {
+        s.logs.insert(
+            LogKey::new("a", &format!("tm-{i}"), "flink-main-container", false),
+            "a line\n".repeat(100),
+        );
+    }
+    let parent = tempfile::tempdir().unwrap();
+    let out = parent.path().join("b");
+    let saves = Saves::new();
+    let result = std::thread::scope(|scope| {
+        let saving = scope.spawn(|| save_in(&s, &out, &saves));
+        let started = std::time::Instant::now();
+        while saves.partial().is_none() {
+            assert!(
+                !saving.is_finished(),
+                "the save ended before it was interrupted"
+            );
+            assert!(started.elapsed().as_secs() < 30, "the save never started");
+            std::thread::yield_now();
+        }
+        saves.interrupt(std::time::Duration::from_secs(30));
+        // Once interrupt returns, the folder is gone, though the save may not have returned.
+        let left: Vec<_> = fs::read_dir(parent.path()).unwrap().collect();
+        assert!(left.is_empty(), "{left:?}");
+        saving.join().unwrap()
+    });
+    match result {
+        Err(BundleError::Write { source, .. }) => {
+            assert_eq!(source.kind(), std::io::ErrorKind::Interrupted)
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(fs::read_dir(parent.path()).unwrap().count(), 0);
+    // Interrupted before it starts: nothing is written at all.
+    assert!(save_in(&s, &out, &saves).is_err());
+    assert_eq!(fs::read_dir(parent.path()).unwrap().count(), 0);
+}
+
+#[test]
+fn a_saved_bundle_keeps_the_kinds_that_were_listed_even_empty() {
+    let live = Snapshot {
+        pods: vec![serde_json::from_value(
+            serde_json::json!({"metadata": {"name": "jm", "namespace": "a"}}),
+        )
+        .unwrap()],
+        gaps: vec![super::super::Gap {
+            verb: "list".into(),
+            group: "".into(),
+            resource: "secrets".into(),
+            namespace: None,
+            reason: super::super::GapReason::Forbidden,
+            message: "forbidden".into(),
+        }],
+        ..Snapshot::default()
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("bundle");
+    save(&live, &out).unwrap();
+    let s = load(&out).unwrap();
+    assert!(s.holds("Pod") && s.holds("EndpointSlice") && s.holds("Service"));
+    assert!(
+        !s.holds("Secret"),
+        "a kind that could not be listed is not claimed"
+    );
+}
