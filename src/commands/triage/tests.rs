@@ -1,0 +1,407 @@
+use super::*;
+
+fn ids(o: &Outcome) -> Vec<&'static str> {
+    o.report.findings.iter().map(|f| f.rule).collect()
+}
+
+const CHAIN: &str = r#"2026-11-28 09:39:10,001 INFO  org.apache.flink.runtime.entrypoint.ClusterEntrypoint [] -  Starting KubernetesApplicationClusterEntrypoint (Version: 1.20.1, Scala: 2.12, Rev:abc, Date:2025-02-01T00:00:00+01:00)
+2026-11-28 09:39:12,034 WARN  org.apache.flink.kubernetes.KubernetesResourceManagerDriver [] - Error while watching the pods
+org.apache.flink.kubernetes.shaded.io.fabric8.kubernetes.client.KubernetesClientException: Received 403 on websocket. Failure executing: GET at: https://10.96.0.1/api/v1/namespaces/analytics/pods?labelSelector=app%3Dorders&watch=true. Message: pods is forbidden: User "system:serviceaccount:analytics:flink" cannot watch resource "pods" in API group "" in the namespace "analytics".
+Caused by: org.apache.flink.kubernetes.shaded.io.fabric8.kubernetes.client.KubernetesClientException: pods is forbidden: User "system:serviceaccount:analytics:flink" cannot watch resource "pods" in API group "" in the namespace "analytics"
+2026-11-28 09:39:13,301 ERROR org.apache.flink.runtime.resourcemanager.active.ActiveResourceManager [] - Fatal error occurred in ResourceManager.
+org.apache.flink.util.concurrent.FutureUtils$RetryException: Could not complete the operation. Number of retries has been exhausted.
+2026-11-28 09:39:13,305 ERROR org.apache.flink.runtime.entrypoint.ClusterEntrypoint [] - Fatal error occurred in the cluster entrypoint.
+2026-11-28 09:39:13,309 ERROR org.apache.flink.util.FatalExitExceptionHandler [] - FATAL: Thread 'flink-pekko.actor.default-dispatcher-5' produced an uncaught exception. Stopping the process...
+"#;
+
+#[test]
+fn the_403_chain_is_one_root_with_its_symptoms() {
+    let o = triage_text(CHAIN, "jm.log");
+    let f = &o.report.findings;
+    assert_eq!(f.len(), 2, "{f:#?}");
+    assert_eq!(f[0].category, Category::RbacForbidden);
+    assert!(f[0].caused_by.is_none());
+    assert_eq!(f[0].count, 2);
+    // The one RBAC plan doctor and can-i print: the JobManager's whole set, bound to the
+    // account it runs as (flink, which exists: no new ServiceAccount).
+    assert!(
+        !f[0].fix.contains("kind: ServiceAccount\nmetadata"),
+        "{}",
+        f[0].fix
+    );
+    for part in [
+        "resources: [\"pods\"]\n    verbs: [\"get\", \"list\", \"watch\", \"create\", \"delete\"]",
+        "kind: RoleBinding\nmetadata:\n  name: flink-jobmanager",
+    ] {
+        assert!(f[0].fix.contains(part), "{part}\n{}", f[0].fix);
+    }
+    assert!(
+        f[0].verify.contains(
+            "kubectl auth can-i watch pods -n analytics --as=system:serviceaccount:analytics:flink"
+        ),
+        "{}",
+        f[0].verify
+    );
+    assert_eq!(f[1].category, Category::FlinkFatalExit);
+    assert_eq!(f[1].caused_by.as_deref(), Some(f[0].id.as_str()));
+    assert_eq!(f[1].count, 4);
+    assert!(f[0].evidence[0].starts_with("L3: "), "{:?}", f[0].evidence);
+    assert_eq!(o.lines, 8);
+}
+
+#[test]
+fn repeated_lines_fold_into_one_finding_with_a_count() {
+    let line = "java.lang.OutOfMemoryError: Java heap space\n";
+    let o = triage_text(&line.repeat(50), "tm.log");
+    assert_eq!(ids(&o), ["SIG-JVM-OOM"]);
+    let f = &o.report.findings[0];
+    assert_eq!(f.count, 50);
+    assert_eq!(f.evidence.len(), MAX_EVIDENCE + 1);
+    assert_eq!(f.evidence.last().unwrap(), "… and 45 more matching lines");
+}
+
+#[test]
+fn status_error_json_is_decoded_in_every_quoting() {
+    let json = r#"{"type":"org.apache.flink.kubernetes.operator.exception.ReconciliationException","message":"org.apache.flink.client.deployment.ClusterDeploymentException: Could not create Kubernetes cluster \"orders\".","throwableList":[{"type":"org.apache.flink.kubernetes.shaded.io.fabric8.kubernetes.client.KubernetesClientException","message":"Failure executing: POST at: https://10.96.0.1/apis/apps/v1/namespaces/analytics/deployments. Message: deployments.apps is forbidden: User \"system:serviceaccount:flink-operator:flink-operator\" cannot create resource \"deployments\" in API group \"apps\" in the namespace \"analytics\"."}]}"#;
+    let escaped = serde_json::to_string(json).unwrap();
+    for text in [
+        json.to_string(),
+        format!("  error: '{}'", json.replace('\'', "''")),
+        format!("    \"error\": {escaped},"),
+    ] {
+        let o = triage_text(&text, "status");
+        assert_eq!(ids(&o), ["SIG-K8S-FORBIDDEN-OPERATOR"], "{text}");
+        let f = &o.report.findings[0];
+        assert!(
+            f.fix.contains("--verb=create --resource=deployments.apps"),
+            "{}",
+            f.fix
+        );
+        assert!(f.evidence[0].starts_with("L1: "));
+    }
+}
+
+#[test]
+fn empty_binary_and_crlf_inputs_are_safe() {
+    assert!(triage_text("", "empty").report.findings.is_empty());
+    let garbage: Vec<u8> = (0..200_000u32)
+        .map(|i| (i.wrapping_mul(2654435761) >> 13) as u8)
+        .collect();
+    let o = triage_reader(&garbage[..], "bin").unwrap();
+    assert!(o.report.findings.is_empty());
+    let crlf = "INFO ok\r\njava.lang.OutOfMemoryError: Metaspace\r\n";
+    let o = triage_text(crlf, "crlf");
+    assert_eq!(ids(&o), ["SIG-JVM-OOM"]);
+    assert!(!o.report.findings[0].evidence[0].contains('\r'));
+    let mut bad =
+        b"Caused by: java.lang.OutOfMemoryError: Direct buffer memory \xff\xfe\n".to_vec();
+    bad.extend_from_slice(b"\xc3\x28 more\n");
+    let o = triage_reader(&bad[..], "latin").unwrap();
+    assert_eq!(ids(&o), ["SIG-JVM-OOM"]);
+}
+
+#[test]
+fn a_huge_single_line_is_read_in_bounded_segments() {
+    let mut text = "x".repeat(MAX_SEGMENT * 2 + 10);
+    text.push_str(" java.lang.OutOfMemoryError: Java heap space\nnext line\n");
+    let o = triage_text(&text, "big");
+    assert_eq!(o.lines, 2);
+    assert_eq!(ids(&o), ["SIG-JVM-OOM"]);
+    assert!(o.report.findings[0].evidence[0].starts_with("L1: "));
+}
+
+#[test]
+fn the_flink_version_from_the_banner_names_the_plugin_jar() {
+    let text = format!("{}\nCaused by: org.apache.flink.core.fs.UnsupportedFileSystemSchemeException: Could not find a file system implementation for scheme 's3'. The scheme is directly supported by Flink through the following plugin(s): flink-s3-fs-hadoop, flink-s3-fs-presto.\n", CHAIN.lines().next().unwrap());
+    let o = triage_text(&text, "jm.log");
+    assert!(
+        o.report.findings[0]
+            .fix
+            .contains("ENABLE_BUILT_IN_PLUGINS=flink-s3-fs-hadoop-1.20.1.jar"),
+        "{}",
+        o.report.findings[0].fix
+    );
+}
+
+#[test]
+fn oomkilled_worker_explains_lost_taskmanagers_and_missing_slots() {
+    let text = "Worker orders-taskmanager-1-1 is terminated. Diagnostics: Pod terminated, container termination statuses: [flink-main-container(exitCode=137, reason=OOMKilled, message=null)], pod status: Failed(reason=null, message=null)
+java.util.concurrent.TimeoutException: Heartbeat of TaskManager with id orders-taskmanager-1-2 timed out.
+org.apache.flink.runtime.jobmanager.scheduler.NoResourceAvailableException: Could not acquire the minimum required resources.
+";
+    let o = triage_text(text, "jm.log");
+    let f = &o.report.findings;
+    assert_eq!(f[0].category, Category::OomKilled, "{f:#?}");
+    assert!(
+        f[1..]
+            .iter()
+            .all(|s| s.caused_by.as_deref() == Some(f[0].id.as_str())),
+        "{f:#?}"
+    );
+    assert_eq!(f.len(), 3);
+}
+
+#[test]
+fn the_nearest_preceding_cause_wins() {
+    let text = "pods is forbidden: User \"system:serviceaccount:prod:flink\" cannot watch resource \"pods\" in API group \"\" in the namespace \"prod\"
+org.apache.flink.util.concurrent.FutureUtils$RetryException: Could not complete the operation. Number of retries has been exhausted.
+Caused by: java.lang.OutOfMemoryError: Metaspace. The metaspace out-of-memory error has occurred.
+";
+    let o = triage_text(text, "jm.log");
+    let f = &o.report.findings;
+    let rbac = f
+        .iter()
+        .find(|f| f.category == Category::RbacForbidden)
+        .unwrap();
+    let fatal = f
+        .iter()
+        .find(|f| f.category == Category::FlinkFatalExit)
+        .unwrap();
+    assert_eq!(fatal.caused_by.as_deref(), Some(rbac.id.as_str()), "{f:#?}");
+}
+
+#[test]
+fn a_pasted_flinkdeployment_is_linted_with_the_lines_of_the_paste() {
+    let text = "My job does not start, here is my deployment:\n\n```yaml\napiVersion: flink.apache.org/v1beta1\nkind: FlinkDeployment\nmetadata:\n  name: basic-example\nspec:\n  image: flink:1.15\n  flinkVersion: v1_14\n  serviceAccount: flink\n  jobManager:\n    resource: {memory: 2048m, cpu: 1}\n  taskManager:\n    resource: {memory: 2048m, cpu: 1}\n```\nWhat is wrong?\n";
+    let o = triage_text(text, "paste");
+    let f = o
+        .report
+        .findings
+        .iter()
+        .find(|f| f.category == Category::FlinkVersionMismatch)
+        .unwrap_or_else(|| panic!("{:#?}", o.report.findings));
+    assert!(
+        f.evidence
+            .iter()
+            .any(|e| e.starts_with("paste:10: spec.flinkVersion: v1_14")),
+        "{:?}",
+        f.evidence
+    );
+    // Prose after the fence is not part of the manifest; a paste without one stays quiet.
+    assert!(
+        triage_text("apiVersion: flink.apache.org/v1beta1 is what I use\n", "p")
+            .report
+            .findings
+            .is_empty()
+    );
+}
+
+#[test]
+fn the_deepest_cause_of_a_java_chain_is_the_root() {
+    let text = "org.apache.flink.client.program.ProgramInvocationException: The main method caused an error: Could not load the provided entrypoint class.\n\tat org.apache.flink.client.program.PackagedProgram.callMainMethod(PackagedProgram.java:372)\nCaused by: java.io.IOException: JAR file does not exist '/opt/flink/usrlib/job.jar'\n\tat org.apache.flink.util.JarUtils.checkJarFile(JarUtils.java:46)\n";
+    let o = triage_text(text, "jm.log");
+    let f = &o.report.findings;
+    assert_eq!(f[0].category, Category::JobJarNotFound, "{f:#?}");
+    assert!(f[1..].iter().all(|s| s.caused_by.is_some()), "{f:#?}");
+}
+
+#[test]
+fn a_pasted_describe_names_the_pod_in_the_commands() {
+    let text = "Name:             recommender-taskmanager-1-1\nNamespace:        analytics\nPriority:         0\nStart Time:       Sat, 28 Nov 2026 09:00:00 +0000\nContainers:\n  flink-main-container:\n    Last State:     Terminated\n      Reason:       Error\n      Exit Code:    239\n";
+    let o = triage_text(text, "describe");
+    let f = &o.report.findings[0];
+    assert!(
+        f.fix
+            .contains("kubectl logs recommender-taskmanager-1-1 -n analytics --previous"),
+        "{}",
+        f.fix
+    );
+    // A described Deployment has no pod of that name: the placeholder stays.
+    let o = triage_text(&text.replace("Start Time:", "Selector:  "), "describe");
+    assert!(o.report.findings[0]
+        .fix
+        .contains("kubectl logs <pod> -n analytics"));
+}
+
+/// The reading triage did before it searched whole chunks, kept as the reference: every
+/// line (segments of at most `MAX_SEGMENT` bytes) read one by one, every line read for the
+/// context words, and every line holding a literal or a marker matched.
+fn triage_by_line(text: &[u8], source: &str) -> Outcome {
+    use std::io::BufRead;
+    let mut reader = io::BufReader::new(text);
+    let mut state = State::default();
+    let mut manifests = ManifestCapture::default();
+    let (mut line_no, mut continuing, mut bytes) = (0usize, false, 0u64);
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        let n = (&mut reader)
+            .take(MAX_SEGMENT as u64)
+            .read_until(b'\n', &mut buf)
+            .unwrap();
+        if n == 0 {
+            break;
+        }
+        bytes += n as u64;
+        if !continuing {
+            line_no += 1;
+        }
+        continuing = buf.last() != Some(&b'\n') && n == MAX_SEGMENT;
+        let mut end = buf.len();
+        while end > 0 && (buf[end - 1] == b'\n' || buf[end - 1] == b'\r') {
+            end -= 1;
+        }
+        let raw = &buf[..end];
+        manifests.line(raw, line_no);
+        readings().note_context(raw, &mut state.context);
+        if state.reads_prose() {
+            state.read_description(raw, line_no);
+        }
+        if catalogue().is_candidate(raw) || markers().is_match(raw) {
+            state.line(&String::from_utf8_lossy(raw), line_no);
+        }
+    }
+    let mut report = rank(state.findings(source));
+    report
+        .findings
+        .extend(rank(manifests.lint(source)).findings);
+    Outcome {
+        report,
+        source: source.to_string(),
+        lines: line_no,
+        bytes,
+    }
+}
+
+/// Hands out a text a few bytes at a time (a pipe, a slow paste).
+struct Trickle<'a>(&'a [u8], usize);
+impl Read for Trickle<'_> {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        self.1 = (self.1 * 7 + 3) % 4096;
+        let n = (self.1 + 1).min(out.len()).min(self.0.len());
+        out[..n].copy_from_slice(&self.0[..n]);
+        self.0 = &self.0[n..];
+        Ok(n)
+    }
+}
+
+fn rendered(o: &Outcome) -> String {
+    let mut out = Vec::new();
+    write_outcome(o, crate::cli::Format::Json, &Style::PLAIN, &mut out).unwrap();
+    format!(
+        "{} lines, {} bytes\n{}",
+        o.lines,
+        o.bytes,
+        String::from_utf8(out).unwrap()
+    )
+}
+
+#[test]
+fn searching_whole_chunks_finds_what_reading_every_line_finds() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/triage");
+    let mut fixtures: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    fixtures.sort();
+    let mut text: Vec<u8> = Vec::new();
+    for f in &fixtures {
+        text.extend(std::fs::read(f).unwrap());
+        text.extend(b"\r\n\n");
+    }
+    for s in crate::signatures::all() {
+        for e in s.examples {
+            text.extend(format!("  {e}\r\r\n").into_bytes());
+        }
+    }
+    for r in READINGS {
+        for e in r.examples {
+            text.extend(format!("{e}\n").into_bytes());
+        }
+    }
+    text.extend(CHAIN.as_bytes());
+    text.extend(b"\xff\xfe Caused by: java.lang.OutOfMemoryError: Metaspace \xc3\x28\n");
+    text.extend(b"apiVersion: flink.apache.org/v1beta1\nkind: FlinkDeployment\nmetadata:\n  name: orders\nspec:\n  job:\n    upgradeMode: last-state\n---\n");
+    // The prose is read in the first lines only; the context words anywhere. After the
+    // first lines, chunks are searched on two threads.
+    let late = [
+        &b"ordinary line\n".repeat(PROSE_LINES)[..],
+        &text.repeat(3 * CHUNK / text.len() + 1),
+    ]
+    .concat();
+    for (name, text) in [("mixed", &text), ("late", &late)] {
+        let want = rendered(&triage_by_line(text, name));
+        assert_eq!(
+            rendered(&triage_reader(&text[..], name).unwrap()),
+            want,
+            "{name}"
+        );
+        assert_eq!(
+            rendered(&triage_reader(Trickle(text, 0), name).unwrap()),
+            want,
+            "{name} trickled"
+        );
+        // Without its last newline.
+        let cut = &text[..text.len() - 1];
+        assert_eq!(
+            rendered(&triage_reader(cut, name).unwrap()),
+            rendered(&triage_by_line(cut, name)),
+            "{name} cut"
+        );
+    }
+    assert!(rendered(&triage_reader(&text[..], "x").unwrap()).contains("SIG-"));
+}
+
+#[test]
+fn lines_listed_by_two_threads_are_those_found_on_demand() {
+    let mut text = Vec::new();
+    let (mut i, mut planted) = (0usize, 0);
+    while text.len() < 2 * PARALLEL_MIN {
+        text.extend(format!("2026-11-28 INFO ordinary line {i}\n").as_bytes());
+        if i % 97 == 0 {
+            text.extend(b"Caused by: java.lang.OutOfMemoryError: Metaspace\n");
+            planted += 1;
+        }
+        if i % 131 == 0 {
+            text.extend(b"a \\ and apiVersion: v1 and Name: x\n");
+            planted += 1;
+        }
+        i += 1;
+    }
+    let mut listed = Found::search(&text);
+    assert!(matches!(listed, Found::Listed(..)));
+    let mut on_demand = Found::OnDemand;
+    let mut hits = 0;
+    let mut at = 0;
+    while at < text.len() {
+        let want = on_demand.next(&text, at);
+        assert_eq!(listed.next(&text, at), want, "at {at}");
+        hits += usize::from(want == Some(at));
+        at += memchr::memchr(b'\n', &text[at..]).unwrap() + 1;
+    }
+    assert_eq!(hits, planted);
+}
+
+#[test]
+fn lines_longer_than_a_segment_are_cut_as_before() {
+    let oom = "java.lang.OutOfMemoryError: Java heap space";
+    for (len, tail) in [
+        (MAX_SEGMENT, "\n"),
+        (MAX_SEGMENT - 1, "\n"),
+        (MAX_SEGMENT, ""),
+        (2 * MAX_SEGMENT - oom.len() / 2, "\r\nnext\n"),
+    ] {
+        let mut text = format!("{oom} first\n").into_bytes();
+        text.extend(std::iter::repeat_n(b'x', len - oom.len()));
+        text.extend(oom.as_bytes());
+        text.extend(tail.as_bytes());
+        text.extend(format!("Caused by: {oom}\n").as_bytes());
+        let want = rendered(&triage_by_line(&text, "long"));
+        assert_eq!(rendered(&triage_reader(&text[..], "long").unwrap()), want);
+        assert_eq!(
+            rendered(&triage_reader(Trickle(&text, 1), "long").unwrap()),
+            want
+        );
+    }
+}
+
+#[test]
+fn no_match_means_an_empty_report() {
+    let o = triage_text("2026-11-28 INFO all good\nWARN nothing to see\n", "ok.log");
+    assert!(o.report.findings.is_empty());
+    let mut out = Vec::new();
+    write_outcome(&o, crate::cli::Format::Table, &Style::PLAIN, &mut out).unwrap();
+    assert!(String::from_utf8(out)
+        .unwrap()
+        .contains("No known problem found"));
+}
