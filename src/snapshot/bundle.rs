@@ -28,7 +28,9 @@ pub enum BundleError {
     #[error("parse {path}: {message}")]
     Parse { path: PathBuf, message: String },
     #[error("{path}: {what}")]
-    Object { path: PathBuf, what: String },
+    Object { path: PathBuf, what: ObjectError },
+    #[error("{0}: no Kubernetes objects (files *.yaml, *.yml or *.json with apiVersion and kind)")]
+    Empty(PathBuf),
     #[error("bundle {0}: no such file or directory")]
     Missing(PathBuf),
     #[error("write bundle {path}: {source}")]
@@ -137,11 +139,7 @@ pub fn load_with(path: &Path, options: &LoadOptions) -> Result<Loaded, BundleErr
         && tally.kinds.is_empty()
         && tally.unlisted_pods == 0
     {
-        return Err(first_error.unwrap_or_else(|| BundleError::Object {
-            path: path.to_path_buf(),
-            what: "no Kubernetes objects (files *.yaml, *.yml or *.json with apiVersion and kind)"
-                .into(),
-        }));
+        return Err(first_error.unwrap_or_else(|| BundleError::Empty(path.to_path_buf())));
     }
     for ((kind, api_version), n) in &tally.foreign {
         skipped.push(format!(
@@ -171,7 +169,7 @@ pub fn load_with(path: &Path, options: &LoadOptions) -> Result<Loaded, BundleErr
 /// kind (an input error that names the object and the field).
 enum Unreadable {
     Text(String),
-    Object(String),
+    Object(ObjectError),
 }
 
 /// Every document of one file into the snapshot. The items of a list are read one at a time
@@ -184,8 +182,8 @@ fn read_documents(
 ) -> Result<(), Unreadable> {
     use super::stream::{document, Document};
     crate::files::check_nesting(text)
-        .map_err(|e| Unreadable::Text(format!("{e}: not a Kubernetes object")))?;
-    let mut object_error: Option<String> = None;
+        .map_err(|e| Unreadable::Text(ObjectError::from(e).to_string()))?;
+    let mut object_error: Option<ObjectError> = None;
     // `kubectl get -o json` output: one JSON document, read by serde_json, several times faster
     // than the YAML parser (checked whole first, so a failure never leaves half a file read).
     let json = text.trim_start().starts_with(['{', '['])
@@ -194,12 +192,15 @@ fn read_documents(
     let yaml_docs = (!json).then(|| serde_yaml::Deserializer::from_str(text));
     let mut yaml_docs = yaml_docs.into_iter().flatten();
     loop {
+        // The typed error is kept here; the stream reader only carries its text.
         let mut item = |v: Value| -> Result<(), String> {
             if !is_object(&v) || unlisted_pod(&v, tally) {
                 return Ok(());
             }
-            add_counted(s, v, tally).inspect_err(|e| {
-                object_error.get_or_insert(e.clone());
+            add_counted(s, v, tally).map_err(|e| {
+                let text = e.to_string();
+                object_error.get_or_insert(e);
+                text
             })
         };
         let parsed = match (json_doc.take(), yaml_docs.next()) {
@@ -364,9 +365,31 @@ fn bundle_files(path: &Path) -> Result<crate::files::Found, BundleError> {
     })
 }
 
+/// Why text or a value is not a Kubernetes object kubectl-flink reads.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ObjectError {
+    #[error("{0}: not a Kubernetes object")]
+    TooDeep(#[from] crate::files::TooDeep),
+    /// Not YAML or JSON: the parser's message.
+    #[error("{0}")]
+    Syntax(String),
+    #[error("an object without `kind`")]
+    NoKind,
+    #[error("an object of kind {kind} ({api_version}), which kubectl-flink does not read")]
+    Foreign { kind: String, api_version: String },
+    /// A field that does not fit its kind: `FlinkDeployment orders: spec.job.parallelism: ...`.
+    #[error("{kind} {name}: {path}: {message}")]
+    Field {
+        kind: String,
+        name: String,
+        path: String,
+        message: String,
+    },
+}
+
 /// Splits a YAML (or JSON) stream into documents, skipping empty ones.
-pub fn parse_documents(text: &str) -> Result<Vec<Value>, String> {
-    crate::files::check_nesting(text).map_err(|e| format!("{e}: not a Kubernetes object"))?;
+pub fn parse_documents(text: &str) -> Result<Vec<Value>, ObjectError> {
+    crate::files::check_nesting(text)?;
     let mut out = Vec::new();
     for doc in serde_yaml::Deserializer::from_str(text) {
         let v = Value::deserialize_from_yaml(doc)?;
@@ -378,30 +401,28 @@ pub fn parse_documents(text: &str) -> Result<Vec<Value>, String> {
 }
 
 trait FromYaml: Sized {
-    fn deserialize_from_yaml(d: serde_yaml::Deserializer) -> Result<Self, String>;
+    fn deserialize_from_yaml(d: serde_yaml::Deserializer) -> Result<Self, ObjectError>;
 }
 
 impl FromYaml for Value {
-    fn deserialize_from_yaml(d: serde_yaml::Deserializer) -> Result<Self, String> {
+    fn deserialize_from_yaml(d: serde_yaml::Deserializer) -> Result<Self, ObjectError> {
         use serde::Deserialize;
-        Value::deserialize(d).map_err(|e| e.to_string())
+        Value::deserialize(d).map_err(|e| ObjectError::Syntax(e.to_string()))
     }
 }
 
 /// Adds one object (or a List of them) to the snapshot. An object of a kind kubectl-flink does not
 /// read is an error here (lint and the tests want to know); bundles skip them instead.
-pub fn add_value(s: &mut Snapshot, v: Value) -> Result<(), String> {
+pub fn add_value(s: &mut Snapshot, v: Value) -> Result<(), ObjectError> {
     let mut tally = Tally::default();
     add_counted(s, v, &mut tally)?;
-    match tally.foreign.keys().next() {
-        Some((kind, api_version)) => Err(format!(
-            "an object of kind {kind} ({api_version}), which kubectl-flink does not read"
-        )),
+    match tally.foreign.into_keys().next() {
+        Some((kind, api_version)) => Err(ObjectError::Foreign { kind, api_version }),
         None => Ok(()),
     }
 }
 
-fn add_counted(s: &mut Snapshot, mut v: Value, tally: &mut Tally) -> Result<(), String> {
+fn add_counted(s: &mut Snapshot, mut v: Value, tally: &mut Tally) -> Result<(), ObjectError> {
     let kind = v
         .get("kind")
         .and_then(Value::as_str)
@@ -413,7 +434,7 @@ fn add_counted(s: &mut Snapshot, mut v: Value, tally: &mut Tally) -> Result<(), 
         .unwrap_or("")
         .to_string();
     if kind.is_empty() {
-        return Err("an object without `kind`".into());
+        return Err(ObjectError::NoKind);
     }
     if let Some(item_kind) = kind.strip_suffix("List") {
         if let Some(Value::Array(items)) = v.get_mut("items").map(Value::take) {
@@ -441,8 +462,11 @@ fn add_counted(s: &mut Snapshot, mut v: Value, tally: &mut Tally) -> Result<(), 
         .and_then(Value::as_str)
         .unwrap_or("?")
         .to_string();
-    let ctx = |e: serde_path_to_error::Error<serde_json::Error>| {
-        format!("{kind} {name}: {}: {}", e.path(), e.inner())
+    let ctx = |e: serde_path_to_error::Error<serde_json::Error>| ObjectError::Field {
+        kind: kind.clone(),
+        name: name.clone(),
+        path: e.path().to_string(),
+        message: e.inner().to_string(),
     };
     /// Deserialized with the path of the field that does not fit (`spec.job.parallelism`).
     fn de<T: DeserializeOwned>(
