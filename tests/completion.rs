@@ -118,17 +118,7 @@ mod live {
             ),
         ];
         std::fs::write(dir.join("objects.yaml"), objects.join("\n---\n")).unwrap();
-        let out = Command::new(repo().join("scripts/test-cluster.sh"))
-            .args(["seed", "--reset"])
-            .arg(&dir)
-            .output()
-            .expect("run the seeder");
-        assert!(
-            out.status.success(),
-            "seeding failed:\n{}{}",
-            String::from_utf8_lossy(&out.stderr),
-            String::from_utf8_lossy(&out.stdout)
-        );
+        super::common::seed(&dir, &["--reset"]).unwrap_or_else(|e| panic!("{e}"));
         let _ = std::fs::remove_dir_all(&dir);
     }
 

@@ -24,7 +24,7 @@ use common::{env_path, repo};
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::sync::{Mutex, MutexGuard, OnceLock};
 
 const SOURCE_ANNOTATION: &str = "kubectl-flink.test/crd-source";
@@ -389,7 +389,6 @@ struct Harness {
     admin: PathBuf,
     e2e: PathBuf,
     kubectl: PathBuf,
-    script: PathBuf,
     crds: Option<PathBuf>,
 }
 
@@ -408,7 +407,6 @@ fn harness(test: &str) -> Option<Harness> {
                 .unwrap_or_else(|| admin.clone()),
             admin,
             kubectl: need("KUBE_HARNESS_KUBECTL")?,
-            script: repo().join("scripts/test-cluster.sh"),
             crds: env_path("KUBE_HARNESS_CRDS"),
         })
     })();
@@ -436,22 +434,7 @@ impl Harness {
     fn seed(&self, bundle: &Path) -> Result<(), String> {
         let tmp = tempfile::tempdir().map_err(|e| e.to_string())?;
         copy_without_flink_crds(bundle, tmp.path())?;
-        let out = Command::new(&self.script)
-            .arg("seed")
-            .arg("--reset")
-            .arg(tmp.path())
-            .stdin(Stdio::null())
-            .output()
-            .map_err(|e| format!("run {}: {e}", self.script.display()))?;
-        if !out.status.success() {
-            return Err(format!(
-                "seed {}: {}{}",
-                bundle.display(),
-                String::from_utf8_lossy(&out.stderr),
-                String::from_utf8_lossy(&out.stdout)
-            ));
-        }
-        Ok(())
+        common::seed(tmp.path(), &["--reset"]).map_err(|e| format!("{}: {e}", bundle.display()))
     }
 
     /// Removes what the last case seeded, so no later test sees this installation (the next

@@ -18,7 +18,6 @@ mod logs_common;
 use logs_common::*;
 
 use chrono::{Duration as ChronoDuration, Utc};
-use std::process::Command;
 use std::sync::atomic::Ordering;
 
 const OJM: &str = "orders-jobmanager-0";
@@ -88,17 +87,7 @@ fn seed_flinkclusters(h: &Harness, test: &str) -> Seeded {
         }
     }
     std::fs::write(b.join("objects.yaml"), yaml).expect("write bundle");
-    let out = Command::new(&h.script)
-        .arg("seed")
-        .arg(b)
-        .output()
-        .expect("run test-cluster.sh seed");
-    assert!(
-        out.status.success(),
-        "seeding {ns} failed:\n{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    common::seed(b, &[]).unwrap_or_else(|e| panic!("{e}"));
     Seeded { ns, _dir: dir }
 }
 

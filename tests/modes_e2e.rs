@@ -11,13 +11,12 @@
 //! that a cluster without an operator gets no "CRD missing" alarm, and that the fixes work.
 
 mod common;
+use common::env_path;
 use common::expect::{compare, exact, Expect};
-use common::run::{findings, plugin, s, text, Run};
-use common::{env_path, repo};
+use common::run::{findings, plugin, s, Run};
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::{Mutex, MutexGuard, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -180,7 +179,6 @@ fn every_fix_and_verify_is_filled_in_and_evidence_is_given() {
 // ------------------------------------------------------------------------------ live
 
 struct Harness {
-    script: PathBuf,
     admin: PathBuf,
     e2e: PathBuf,
     kubectl: PathBuf,
@@ -196,7 +194,6 @@ fn harness(test: &str) -> Option<&'static Harness> {
                 .ok_or(format!("{n} is not set or missing"))
         };
         Ok(Harness {
-            script: repo().join("scripts/test-cluster.sh"),
             admin: need("KUBECONFIG")?,
             e2e: need("KUBE_E2E_KUBECONFIG")?,
             kubectl: need("KUBE_HARNESS_KUBECTL")?,
@@ -213,18 +210,8 @@ fn cluster() -> MutexGuard<'static, ()> {
         .unwrap_or_else(|p| p.into_inner())
 }
 
-fn seed(h: &Harness, dir: &Path) {
-    let out = Command::new(&h.script)
-        .args(["seed", "--reset"])
-        .arg(dir)
-        .output()
-        .expect("run the seeder");
-    let (stdout, stderr) = text(&out);
-    assert!(
-        out.status.success(),
-        "seeding {} failed:\n{stderr}{stdout}",
-        dir.display()
-    );
+fn seed(dir: &Path) {
+    common::seed(dir, &["--reset"]).unwrap_or_else(|e| panic!("{e}"));
 }
 
 fn shell(h: &Harness, script: &str) -> Run {
@@ -281,7 +268,7 @@ fn every_mode_is_found_and_diagnosed_live() {
     let _guard = cluster();
     let mut failures = Vec::new();
     for case in cases() {
-        seed(h, &scenario(&case.dir));
+        seed(&scenario(&case.dir));
         let report = doctor_live(h, &case.namespace);
         let diff = differences(&case, &report, None);
         if !diff.is_empty() {
@@ -309,7 +296,7 @@ fn the_jobmanager_log_is_read_live_when_taskmanagers_are_missing() {
         return;
     };
     let _guard = cluster();
-    seed(h, &scenario("mode-native-tm-lost"));
+    seed(&scenario("mode-native-tm-lost"));
     let dir = tempdir("tm-lost");
     let saved = dir.join("bundle");
     let run = plugin(
@@ -349,7 +336,7 @@ fn lyft_applications_are_listed_live() {
         return;
     };
     let _guard = cluster();
-    seed(h, &scenario("mode-lyft-deploy-failed"));
+    seed(&scenario("mode-lyft-deploy-failed"));
     let dir = tempdir("lyft");
     let saved = dir.join("bundle");
     let run = plugin(
@@ -400,7 +387,7 @@ fn flinkclusters_their_statefulsets_and_submitter_are_listed_live() {
         return;
     };
     let _guard = cluster();
-    seed(h, &scenario("mode-flinkcluster-submitter-failed"));
+    seed(&scenario("mode-flinkcluster-submitter-failed"));
     let dir = tempdir("flinkcluster");
     let saved = dir.join("bundle");
     let run = plugin(
@@ -504,7 +491,7 @@ fn the_printed_fixes_work_live() {
         ),
     ];
     for (dir, ns, rule, gone, check_verify) in cases {
-        seed(h, &scenario(dir));
+        seed(&scenario(dir));
         let before = doctor_live(h, ns);
         let Some(f) = findings(&before)
             .into_iter()

@@ -89,6 +89,29 @@ pub fn output(cmd: &mut std::process::Command, stdin: Option<&str>) -> std::proc
     child.wait_with_output().expect("wait")
 }
 
+/// Loads a bundle into the test cluster: `scripts/test-cluster.sh seed FLAGS... DIR` (`--reset`
+/// removes what earlier seeds of this test binary made first). Err holds what the seeder printed.
+pub fn seed(dir: &std::path::Path, flags: &[&str]) -> Result<(), String> {
+    let script = repo().join("scripts/test-cluster.sh");
+    let out = std::process::Command::new(&script)
+        .arg("seed")
+        .args(flags)
+        .arg(dir)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .map_err(|e| format!("run {}: {e}", script.display()))?;
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "seeding {} failed:\n{}{}",
+            dir.display(),
+            String::from_utf8_lossy(&out.stderr),
+            String::from_utf8_lossy(&out.stdout)
+        ))
+    }
+}
+
 pub mod expect;
 pub mod run;
 pub mod scenarios;

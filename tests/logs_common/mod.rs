@@ -28,7 +28,6 @@ Failure executing: GET at: https://10.96.0.1/api/v1/namespaces/NS/pods. Message:
 User \"system:serviceaccount:NS:default\" cannot watch resource \"pods\" in API group \"\" in the namespace \"NS\".";
 
 pub struct Harness {
-    pub script: PathBuf,
     pub admin: PathBuf,
     pub e2e: PathBuf,
     pub limited: PathBuf,
@@ -43,7 +42,6 @@ pub fn harness() -> Result<&'static Harness, String> {
     H.get_or_init(|| {
         harness_dir()?;
         Ok(Harness {
-            script: PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scripts/test-cluster.sh"),
             admin: need("KUBECONFIG")?,
             e2e: need("KUBE_E2E_KUBECONFIG")?,
             limited: need("KUBE_LIMITED_KUBECONFIG")?,
@@ -234,17 +232,7 @@ pub fn seed(h: &Harness, test: &str, jm_lines: usize) -> Fixture {
         lines("WEB", 5, 1, now),
     );
 
-    let out = Command::new(&h.script)
-        .arg("seed")
-        .arg(b)
-        .output()
-        .expect("run test-cluster.sh seed");
-    assert!(
-        out.status.success(),
-        "seeding {ns} failed:\n{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    crate::common::seed(b, &[]).unwrap_or_else(|e| panic!("{e}"));
     Fixture { ns, now, _dir: dir }
 }
 
