@@ -57,7 +57,7 @@ impl Rule for FlinkVersionMismatch {
             let Some(declared) = declared else { continue };
             // What runs: the JobManager's image (its pod, else its Deployment). A resource that
             // was never deployed is `kubectl flink lint`'s to check.
-            let Some((image, running)) = running_image(&c) else {
+            let Some((image, running)) = running_image(c) else {
                 continue;
             };
             let spell = |maj: u32, min: u32| match kubectl_kind {

@@ -39,7 +39,7 @@ impl Rule for HaConfigmapRightsMissing {
     fn check(&self, s: &Snapshot, index: &Index) -> Vec<Finding> {
         let mut out = Vec::new();
         for c in index.clusters() {
-            let conf = index.conf(&c);
+            let conf = index.conf(c);
             if !kubernetes_ha(&conf) {
                 continue;
             }
@@ -66,7 +66,7 @@ impl Rule for HaConfigmapRightsMissing {
                 .iter()
                 .map(|v| (String::new(), "configmaps".to_string(), v.to_string()))
                 .collect();
-            let need = rbac_plan::need(index, Some(&c), Component::JobManager, ns, &sa, refused);
+            let need = rbac_plan::need(index, Some(c), Component::JobManager, ns, &sa, refused);
             let plan = rbac_plan::plan(s, &need);
             let f = Finding::new(
                 &META,

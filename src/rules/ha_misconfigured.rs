@@ -50,22 +50,22 @@ impl Rule for HaMisconfigured {
             if c.jobmanager_deployments.is_empty() && c.jobmanager_pods.is_empty() {
                 continue;
             }
-            let conf = index.conf(&c);
+            let conf = index.conf(c);
             match ha_mode(&conf) {
                 Some((key, mode)) => {
                     if conf.get_any(STORAGE_DIR_KEYS).is_none() {
-                        out.push(no_storage_dir(&c, &conf, &key, &mode));
+                        out.push(no_storage_dir(c, &conf, &key, &mode));
                     }
                 }
                 None => {
-                    if let Some((replicas, from, deployment)) = jobmanager_replicas(&c, &conf) {
+                    if let Some((replicas, from, deployment)) = jobmanager_replicas(c, &conf) {
                         let reported = c
                             .flink_deployment
                             .and_then(|fd| fd.status.as_ref())
                             .and_then(|st| st.error.as_deref())
                             .is_some_and(|e| e.contains(STANDBY_MESSAGE));
                         if replicas > 1 && !reported {
-                            out.push(standby_without_ha(&c, &conf, replicas, &from, deployment));
+                            out.push(standby_without_ha(c, &conf, replicas, &from, deployment));
                         }
                     }
                 }

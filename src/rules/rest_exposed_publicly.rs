@@ -69,11 +69,11 @@ impl Rule for RestExposedPublicly {
                 .iter()
                 .find_map(|s| exposed_rest(s).map(|t| (*s, t)))
             {
-                out.push(from_service(index, &c, svc, typ));
+                out.push(from_service(index, c, svc, typ));
                 continue;
             }
             // No such Service read: what the configuration asks for.
-            let conf = index.conf(&c);
+            let conf = index.conf(c);
             let Some(v) = conf.values.get(KEY) else {
                 continue;
             };
@@ -111,7 +111,7 @@ impl Rule for RestExposedPublicly {
             .deployment(Some(c.reference.clone()))
             .evidence(format!("{}: {KEY}: {}", v.source, v.value))
             .evidence("the REST API accepts job submissions and has no authentication by default");
-            out.push(with_fix(f, &c, None));
+            out.push(with_fix(f, c, None));
         }
         out
     }

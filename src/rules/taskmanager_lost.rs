@@ -48,7 +48,7 @@ impl Rule for TaskmanagerLost {
             if !c.mode.native_taskmanagers() {
                 continue;
             }
-            if let Some(f) = check_cluster(s, index, &c) {
+            if let Some(f) = check_cluster(s, index, c) {
                 out.push(f);
             }
         }

@@ -42,7 +42,7 @@ impl Rule for TaskmanagerReplicasShort {
             if !matches!(c.mode, Mode::Standalone | Mode::Lyft) {
                 continue;
             }
-            let conf = index.conf(&c);
+            let conf = index.conf(c);
             let adaptive = conf
                 .get("scheduler-mode")
                 .is_some_and(|v| v.eq_ignore_ascii_case("reactive"))
@@ -55,11 +55,11 @@ impl Rule for TaskmanagerReplicasShort {
             if adaptive {
                 continue;
             }
-            let Some((p, p_from)) = parallelism(&c, &conf) else {
+            let Some((p, p_from)) = parallelism(c, &conf) else {
                 continue;
             };
-            let (slots, slots_from) = slots(&c, &conf);
-            let Some(tm) = taskmanager_deployment(&c) else {
+            let (slots, slots_from) = slots(c, &conf);
+            let Some(tm) = taskmanager_deployment(c) else {
                 continue;
             };
             let (replicas, _) = deployment_replicas(tm);
@@ -68,7 +68,7 @@ impl Rule for TaskmanagerReplicasShort {
                 continue;
             }
             let f = finding(
-                &c,
+                c,
                 tm,
                 i64::from(replicas),
                 slots,
@@ -83,7 +83,7 @@ impl Rule for TaskmanagerReplicasShort {
                 .and_then(|d| d.spec.task_manager.as_ref()?.replicas)
                 .filter(|r| *r >= needed);
             out.push(match asked {
-                Some(r) => awaiting_scale(f, &c, tm, r),
+                Some(r) => awaiting_scale(f, c, tm, r),
                 None => f,
             });
         }

@@ -45,16 +45,16 @@ impl Rule for TaskmanagersNotCreated {
             if !c.mode.native_taskmanagers() || c.jobmanager_pods.is_empty() {
                 continue;
             }
-            let conf = index.conf(&c);
-            let (slots, slots_from) = slots(&c, &conf);
-            let needed = parallelism(&c, &conf)
+            let conf = index.conf(c);
+            let (slots, slots_from) = slots(c, &conf);
+            let needed = parallelism(c, &conf)
                 .map(|(p, from)| (ceil_div(p, slots).max(1), Some(from)))
                 .unwrap_or((1, None));
             let live = c.live_taskmanager_pods();
             if live.len() as i64 >= needed.0 {
                 continue;
             }
-            let refusals = refused_pod_creations(s, &c);
+            let refusals = refused_pod_creations(s, c);
             let Some((key, first)) = refusals.first() else {
                 continue;
             };
@@ -71,7 +71,7 @@ impl Rule for TaskmanagersNotCreated {
             out.push(finding(
                 s,
                 index,
-                &c,
+                c,
                 key,
                 &refusals,
                 &sa_ns,

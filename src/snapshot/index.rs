@@ -447,8 +447,8 @@ impl<'a> Index<'a> {
     /// show (plain native clusters; the objects of a CR that could not be read).
     /// The list is built once per Index; each call hands out a copy of it, which holds only
     /// references.
-    pub fn clusters(&self) -> Vec<Cluster<'a>> {
-        self.built_clusters().list.clone()
+    pub fn clusters(&self) -> &[Cluster<'a>] {
+        &self.built_clusters().list
     }
 
     fn built_clusters(&self) -> &Clusters<'a> {

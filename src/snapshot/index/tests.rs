@@ -233,7 +233,7 @@ fn cluster_finds_each_cluster_of_the_list_built_once() {
     let index = Index::new(&s);
     let clusters = index.clusters();
     assert_eq!(clusters.len(), 4);
-    for c in &clusters {
+    for c in clusters {
         let found = index.cluster(&c.reference).unwrap();
         assert_eq!(found.reference, c.reference);
         assert_eq!(found.mode, c.mode);
