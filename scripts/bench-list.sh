@@ -31,7 +31,7 @@ def pod(i):
         labels = {"app": f"web-{i % 1000}", "pod-template-hash": "7d4b9c8f6"}
         name, image, container = f"web-{i}-7d4b9c8f6-x2k4p", "nginx:1.27", "web"
     return {"apiVersion": "v1", "kind": "Pod",
-            "metadata": {"name": name, "namespace": f"ns-{i % 50}", "labels": labels,
+            "metadata": {"name": name, "namespace": f"ns-{(i // 10) % 50}", "labels": labels,
                          "creationTimestamp": "2026-11-28T09:00:00Z"},
             "spec": {"containers": [{"name": container, "image": image}], "nodeName": f"node-{i % 300}"},
             "status": {"phase": "Running", "podIP": "10.0.0.1",

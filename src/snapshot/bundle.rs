@@ -100,17 +100,15 @@ pub fn load_with(path: &Path, options: &LoadOptions) -> Result<Loaded, BundleErr
     let mut skipped = found.skipped;
     let mut first_error = None;
     for file in &found.files {
-        let bytes =
-            crate::files::read_capped(file, crate::files::MAX_FILE_BYTES).map_err(|source| {
-                BundleError::Io {
-                    path: file.clone(),
-                    source,
-                }
-            })?;
-        let text = String::from_utf8_lossy(&bytes);
         let before = tally.objects;
         let mut no_kind = 0;
-        match read_documents(&text, &mut snapshot, &mut tally, &mut no_kind) {
+        let read = read_file(file, &mut snapshot, &mut tally, &mut no_kind).map_err(|source| {
+            BundleError::Io {
+                path: file.clone(),
+                source,
+            }
+        })?;
+        match read {
             Ok(()) => {}
             Err(Unreadable::Object(what)) => {
                 return Err(BundleError::Object {
@@ -134,6 +132,9 @@ pub fn load_with(path: &Path, options: &LoadOptions) -> Result<Loaded, BundleErr
             ));
         }
     }
+    // The pods were pushed one at a time; the slack of the last doubling (up to half of them)
+    // would be held through the whole diagnosis.
+    snapshot.pods.shrink_to_fit();
     if tally.objects == 0
         && tally.foreign.is_empty()
         && tally.kinds.is_empty()
@@ -172,25 +173,55 @@ enum Unreadable {
     Object(ObjectError),
 }
 
-/// Every document of one file into the snapshot. The items of a list are read one at a time
-/// (`stream`), so a `kind: List` of 100,000 pods never exists as one JSON tree.
-fn read_documents(
-    text: &str,
+/// Every document of one file into the snapshot. A JSON file (`kubectl get -o json` output, which
+/// can hold every pod of a large cluster) is read from the file as a stream, never whole: its text
+/// would cost as much again as the objects read from it.
+fn read_file(
+    file: &Path,
+    s: &mut Snapshot,
+    tally: &mut Tally,
+    no_kind: &mut usize,
+) -> std::io::Result<Result<(), Unreadable>> {
+    use crate::files::{check_nesting_of, open_capped, read_capped, MAX_FILE_BYTES};
+    let too_deep = |e| Unreadable::Text(ObjectError::from(e).to_string());
+    if crate::files::starts_like_json(file)? {
+        if let Err(e) = check_nesting_of(file, MAX_FILE_BYTES)? {
+            return Ok(Err(too_deep(e)));
+        }
+        // Checked whole first, so a failure never leaves half a file read; what is not JSON
+        // is read as YAML below, whose parser says what is wrong.
+        let reader = open_capped(file, MAX_FILE_BYTES)?;
+        if serde_json::from_reader::<_, serde::de::IgnoredAny>(reader).is_ok() {
+            let json = serde_json::Deserializer::from_reader(open_capped(file, MAX_FILE_BYTES)?);
+            return Ok(read_documents(Some(json), None, s, tally, no_kind));
+        }
+    }
+    let bytes = read_capped(file, MAX_FILE_BYTES)?;
+    let text = String::from_utf8_lossy(&bytes);
+    if let Err(e) = crate::files::check_nesting(&text) {
+        return Ok(Err(too_deep(e)));
+    }
+    let no_json = None::<serde_json::Deserializer<serde_json::de::StrRead>>;
+    Ok(read_documents(no_json, Some(&text), s, tally, no_kind))
+}
+
+/// The documents of one JSON document (`json`) or YAML stream (`yaml`) into the snapshot. The
+/// items of a list are read one at a time (`stream`), so a `kind: List` of 100,000 pods never
+/// exists as one JSON tree.
+fn read_documents<'t, R: serde_json::de::Read<'t>>(
+    json: Option<serde_json::Deserializer<R>>,
+    yaml: Option<&'t str>,
     s: &mut Snapshot,
     tally: &mut Tally,
     no_kind: &mut usize,
 ) -> Result<(), Unreadable> {
     use super::stream::{document, Document};
-    crate::files::check_nesting(text)
-        .map_err(|e| Unreadable::Text(ObjectError::from(e).to_string()))?;
     let mut object_error: Option<ObjectError> = None;
-    // `kubectl get -o json` output: one JSON document, read by serde_json, several times faster
-    // than the YAML parser (checked whole first, so a failure never leaves half a file read).
-    let json = text.trim_start().starts_with(['{', '['])
-        && serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok();
-    let mut json_doc = json.then(|| serde_json::Deserializer::from_str(text));
-    let yaml_docs = (!json).then(|| serde_yaml::Deserializer::from_str(text));
-    let mut yaml_docs = yaml_docs.into_iter().flatten();
+    let mut json_doc = json;
+    let mut yaml_docs = yaml
+        .map(serde_yaml::Deserializer::from_str)
+        .into_iter()
+        .flatten();
     loop {
         // The typed error is kept here; the stream reader only carries its text.
         let mut item = |v: Value| -> Result<(), String> {
