@@ -15,7 +15,7 @@ fn mark(allowed: Option<bool>) -> &'static str {
 }
 
 /// The verbs any row needs, in reading order: the matrix's columns.
-fn columns(report: &Report) -> Vec<String> {
+fn columns(report: &AccessReport) -> Vec<String> {
     let mut verbs: Vec<String> = report.cells().map(|(_, c)| c.verb.clone()).collect();
     verbs.sort_by(|a, b| {
         permissions::verb_rank(a)
@@ -38,7 +38,7 @@ fn row_method(row: &Row) -> String {
 }
 
 /// The header lines both text formats share.
-fn heading(report: &Report) -> Vec<String> {
+fn heading(report: &AccessReport) -> Vec<String> {
     let scope = if report.namespace.is_empty() {
         "all namespaces".to_string()
     } else {
@@ -52,7 +52,7 @@ fn heading(report: &Report) -> Vec<String> {
 }
 
 /// Denied and unknown cells, grouped by resource and reason: "create, delete pods: <reason>".
-fn problems(report: &Report) -> Vec<(bool, String)> {
+fn problems(report: &AccessReport) -> Vec<(bool, String)> {
     let mut out: Vec<(bool, String)> = Vec::new();
     // One reason for every cell that is not allowed (nothing granted at all, typically): one line.
     let mut reasons: Vec<(Option<bool>, &str)> = report
@@ -94,7 +94,11 @@ fn problems(report: &Report) -> Vec<(bool, String)> {
     out
 }
 
-pub fn render_table(report: &Report, style: &Style, out: &mut dyn Write) -> std::io::Result<()> {
+pub fn render_table(
+    report: &AccessReport,
+    style: &Style,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
     for (i, line) in heading(report).iter().enumerate() {
         writeln!(
             out,
@@ -261,7 +265,7 @@ pub fn fix_command(args: &CanIArgs, kube: &KubeArgs, namespace: &str) -> String 
     cmd.join(" ")
 }
 
-pub fn render_markdown(report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
+pub fn render_markdown(report: &AccessReport, out: &mut dyn Write) -> std::io::Result<()> {
     let head = heading(report);
     writeln!(out, "# {}\n", head[0])?;
     for l in &head[1..] {
@@ -313,7 +317,7 @@ pub fn render_markdown(report: &Report, out: &mut dyn Write) -> std::io::Result<
 
 /// `{"version": 1, "subject", "namespace", "decisions": [{group, resource, verb, allowed, method,
 /// reason, why}]}`, plus `for`, `mode`, `ha`, `source`, `notes` and, with --fix, `fix`.
-pub fn render_json(report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
+pub fn render_json(report: &AccessReport, out: &mut dyn Write) -> std::io::Result<()> {
     #[derive(serde::Serialize)]
     struct Json<'a> {
         version: u32,

@@ -148,22 +148,22 @@ async fn run_checks(args: &CanIArgs, kube: &KubeArgs, output: &OutputArgs) -> Re
         check_namespace(c, &namespace).await?;
     }
 
-    let target = resolve(c, args, component, &namespace, as_subject, kube, &trace).await?;
+    let principal = resolve(c, args, component, &namespace, as_subject, kube, &trace).await?;
     if let Subject::ServiceAccount {
         namespace: sa_ns,
         name,
-    } = &target.subject
+    } = &principal.subject
     {
-        check_service_account(c, sa_ns, name, &target.source).await?;
+        check_service_account(c, sa_ns, name, &principal.source).await?;
     }
     let caller = access::whoami(c).await?;
 
-    let needs = permissions::needs(component, target.mode, target.ha.unwrap_or(true));
-    let questions = questions_for(&needs, &target.subject, &namespace);
+    let needs = permissions::needs(component, principal.mode, principal.ha.unwrap_or(true));
+    let questions = questions_for(&needs, &principal.subject, &namespace);
     trace(&format!(
         "{} questions for {}",
         questions.len(),
-        target.subject
+        principal.subject
     ));
     let mut decisions = access::decide(c, &questions).await?;
     if component == Component::Me && kube.as_user.is_some() {
@@ -174,8 +174,8 @@ async fn run_checks(args: &CanIArgs, kube: &KubeArgs, output: &OutputArgs) -> Re
         }
     }
 
-    let mut report = Report::new(
-        &target,
+    let mut report = AccessReport::new(
+        &principal,
         component,
         &namespace,
         caller.as_ref().map(|u| u.name.as_str()),
@@ -238,9 +238,10 @@ fn valid_name(name: &str) -> bool {
         && name.ends_with(|c: char| c.is_ascii_alphanumeric())
 }
 
-/// The subject and what decides the permission set.
+/// Whose access can-i checks (the subject, and how it was found) and what decides the permission
+/// set it needs.
 #[derive(Debug, Clone)]
-pub struct Target {
+pub struct Principal {
     pub subject: Subject,
     /// How the subject was found, for people: "spec.serviceAccount of FlinkDeployment orders".
     pub source: String,
@@ -252,10 +253,10 @@ pub struct Target {
     pub workload: Workload,
 }
 
-impl Target {
+impl Principal {
     /// `--for me`: the caller, who needs what doctor reads (no Flink mode or HA involved).
     pub fn caller(source: String) -> Self {
-        Target {
+        Principal {
             subject: Subject::Caller,
             source,
             mode: Mode::Native,
@@ -274,13 +275,13 @@ async fn resolve(
     as_subject: Option<Subject>,
     kube: &KubeArgs,
     trace: &dyn Fn(&str),
-) -> Result<Target, Error> {
+) -> Result<Principal, Error> {
     if component == Component::Me {
         let source = match &kube.as_user {
             Some(u) => format!("--as {u}"),
             None => "the caller".to_string(),
         };
-        return Ok(Target::caller(source));
+        return Ok(Principal::caller(source));
     }
     let found = match &args.name {
         Some(name) => {
@@ -339,7 +340,7 @@ async fn resolve(
             Mode::Lyft | Mode::FlinkCluster => mode,
             Mode::Native | Mode::Standalone => Mode::Native,
         };
-        return Ok(Target {
+        return Ok(Principal {
             subject,
             source,
             mode,
@@ -366,7 +367,7 @@ async fn resolve(
             )))
         }
     };
-    Ok(Target {
+    Ok(Principal {
         subject,
         source,
         mode,
@@ -404,4 +405,4 @@ mod report;
 mod tests;
 
 pub use draw::{fix_command, render_json, render_markdown, render_table};
-pub use report::{fix_for, Cell, Report, Row};
+pub use report::{fix_for, AccessReport, Cell, Row};

@@ -42,7 +42,7 @@ impl Row {
 
 /// The finished answer, ready to render.
 #[derive(Debug, Clone)]
-pub struct Report {
+pub struct AccessReport {
     /// The user name the authorizer sees ("system:serviceaccount:ns:sa"), or the caller's.
     pub subject: String,
     pub subject_display: String,
@@ -60,9 +60,9 @@ pub struct Report {
     pub workload: Workload,
 }
 
-impl Report {
+impl AccessReport {
     pub fn new(
-        target: &Target,
+        principal: &Principal,
         component: Component,
         namespace: &str,
         caller: Option<&str>,
@@ -106,7 +106,7 @@ impl Report {
                 cells,
             });
         }
-        let (subject, subject_display, grantee) = match &target.subject {
+        let (subject, subject_display, grantee) = match &principal.subject {
             Subject::Caller => {
                 let name = caller.map(str::to_string);
                 let grantee = name.as_deref().map(grantee_for_user);
@@ -121,7 +121,7 @@ impl Report {
                 name,
             } => (
                 format!("system:serviceaccount:{sa_ns}:{name}"),
-                target.subject.to_string(),
+                principal.subject.to_string(),
                 Some(Grantee::ServiceAccount {
                     namespace: sa_ns.clone(),
                     name: name.clone(),
@@ -129,11 +129,11 @@ impl Report {
             ),
             Subject::User { name, .. } => (
                 name.clone(),
-                target.subject.to_string(),
+                principal.subject.to_string(),
                 Some(Grantee::User(name.clone())),
             ),
         };
-        let mut notes = target.notes.clone();
+        let mut notes = principal.notes.clone();
         if rows
             .iter()
             .flat_map(|r| &r.cells)
@@ -158,20 +158,20 @@ impl Report {
             }
         }
         notes.extend(caveats);
-        Report {
+        AccessReport {
             subject,
             subject_display,
             grantee,
-            source: target.source.clone(),
+            source: principal.source.clone(),
             component,
-            mode: target.mode,
-            ha: target.ha,
+            mode: principal.mode,
+            ha: principal.ha,
             namespace: namespace.to_string(),
             rows,
             notes,
             fix: None,
             fix_command: String::new(),
-            workload: target.workload.clone(),
+            workload: principal.workload.clone(),
         }
     }
 
@@ -275,7 +275,7 @@ pub(super) fn grantee_for_user(name: &str) -> Grantee {
 /// after a partial fix, changes nothing and drops nothing. YAML for `kubectl apply -f -`; what
 /// must happen besides (switching the deployment to the account) is in comments at the top.
 pub fn fix_for(
-    report: &Report,
+    report: &AccessReport,
     deployment: Option<&str>,
     caller: Option<&str>,
     known: &Known,
