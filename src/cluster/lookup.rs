@@ -4,8 +4,9 @@
 
 use super::access::Subject;
 use crate::error::Error;
+use crate::flink::mode::{Component, Mode};
 use crate::flink::names::{GROUP, VERSION};
-use crate::flink::permissions::{self, Component, Mode};
+use crate::flink::permissions;
 use crate::flink::rbac_fix::Workload;
 use k8s_openapi::api::apps::v1::Deployment;
 use k8s_openapi::api::core::v1::{ConfigMap, Namespace, Pod, ServiceAccount};
@@ -54,7 +55,7 @@ pub async fn find_flink(
             let spec = fd.data.get("spec").cloned().unwrap_or_default();
             f.mode = Some(match spec.get("mode").and_then(|m| m.as_str()) {
                 Some("standalone") => Mode::Standalone,
-                _ => Mode::Native,
+                _ => Mode::Operator,
             });
             let conf = crate::flink::conf::flatten_conf(
                 spec.get("flinkConfiguration")
@@ -251,7 +252,7 @@ pub async fn find_operator(
     let mut operators = [
         (
             "app.kubernetes.io/name=flink-kubernetes-operator",
-            Mode::Native,
+            Mode::Operator,
         ),
         ("app=flinkoperator", Mode::Lyft),
         // spotify/flink-on-k8s-operator@v0.6.0: config/manager/manager.yaml and the Helm chart's
@@ -259,6 +260,11 @@ pub async fn find_operator(
         ("app=flink-operator", Mode::FlinkCluster),
     ];
     // A stable sort: the preferred operator first, the others in their order.
+    // The operator of a mode: Lyft's, the FlinkCluster one, else the Apache one.
+    let prefer = prefer.map(|m| match m {
+        Mode::Lyft | Mode::FlinkCluster => m,
+        _ => Mode::Operator,
+    });
     operators.sort_by_key(|(_, m)| Some(*m) != prefer);
     for (selector, mode) in operators {
         let lp = ListParams::default().labels(selector);

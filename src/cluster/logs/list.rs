@@ -1,11 +1,12 @@
 //! Finding the pods: every selector of a [`Target`] listed in pages and merged in the stable order,
 //! or (for `-f`) watched; and the error that says what would help when nothing matched.
 
-use super::select::{order_pods, pod_name, pod_namespace, Component, Target};
+use super::select::{order_pods, pod_name, pod_namespace, Target};
 use super::stream::{classify, StreamError};
 use super::{Notices, Options};
 use crate::cluster::client::Cluster;
 use crate::error::Error;
+use crate::flink::mode::Component;
 use crate::flink::names::{
     FLINKCLUSTER_GROUP, FLINKCLUSTER_VERSION, GROUP, KIND_FLINK_CLUSTER, KIND_FLINK_DEPLOYMENT,
     VERSION,

@@ -253,7 +253,7 @@ pub fn fix_command(args: &CanIArgs, kube: &KubeArgs, namespace: &str) -> String 
         cmd.push(format!("-n {namespace}"));
     }
     if args.for_whom != For::Jobmanager {
-        cmd.push(format!("--for {}", args.for_whom.component().as_str()));
+        cmd.push(format!("--for {}", args.for_whom.holder().as_str()));
     }
     if let Some(a) = &kube.as_user {
         cmd.push(format!("--as={a}"));
@@ -347,8 +347,8 @@ pub fn render_json(report: &AccessReport, out: &mut dyn Write) -> std::io::Resul
         version: 1,
         subject: &report.subject,
         namespace: &report.namespace,
-        for_: report.component.as_str(),
-        mode: report.mode.as_str(),
+        for_: report.holder.as_str(),
+        mode: permissions::set_name(report.mode),
         ha: report.ha,
         source: &report.source,
         decisions: report

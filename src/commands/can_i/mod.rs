@@ -6,7 +6,8 @@
 use crate::cli::{Format, KubeArgs, OutputArgs};
 use crate::cluster::access::{self, Decision, Method, Question, Subject};
 use crate::error::{Error, EXIT_FINDINGS, EXIT_INCOMPLETE, EXIT_OK};
-use crate::flink::permissions::{self, Component, Grantee, Mode, Permission};
+use crate::flink::mode::{Component, Mode};
+use crate::flink::permissions::{self, Grantee, Holder, Permission};
 use crate::flink::rbac_fix::{self, Known, Need, Workload};
 use crate::render::Style;
 
@@ -59,12 +60,12 @@ pub enum For {
 }
 
 impl For {
-    fn component(self) -> Component {
+    fn holder(self) -> Holder {
         match self {
-            For::Jobmanager => Component::JobManager,
-            For::Taskmanager => Component::TaskManager,
-            For::Operator => Component::Operator,
-            For::Me => Component::Me,
+            For::Jobmanager => Holder::Flink(Component::JobManager),
+            For::Taskmanager => Holder::Flink(Component::TaskManager),
+            For::Operator => Holder::Flink(Component::Operator),
+            For::Me => Holder::Me,
         }
     }
 }
@@ -92,10 +93,10 @@ pub async fn run(args: &CanIArgs, kube: &KubeArgs, output: &OutputArgs) -> Resul
 }
 
 async fn run_checks(args: &CanIArgs, kube: &KubeArgs, output: &OutputArgs) -> Result<i32, Error> {
-    let component = args.for_whom.component();
+    let holder = args.for_whom.holder();
     // Everything that can be checked without a cluster first.
-    let as_subject = match (&kube.as_user, component) {
-        (_, Component::Me) => None,
+    let as_subject = match (&kube.as_user, holder) {
+        (_, Holder::Me) => None,
         (Some(a), _) => {
             Some(Subject::parse_as(a, &kube.as_group).map_err(|e| Error::Input(e.to_string()))?)
         }
@@ -106,10 +107,10 @@ async fn run_checks(args: &CanIArgs, kube: &KubeArgs, output: &OutputArgs) -> Re
         }
         (None, _) => None,
     };
-    if kube.all_namespaces && component != Component::Me {
+    if kube.all_namespaces && holder != Holder::Me {
         return Err(Error::Input(format!(
             "-A/--all-namespaces only goes with --for me; --for {} checks one namespace (-n)",
-            component.as_str()
+            holder.as_str()
         )));
     }
     if let Some(name) = &args.name {
@@ -119,13 +120,15 @@ async fn run_checks(args: &CanIArgs, kube: &KubeArgs, output: &OutputArgs) -> Re
             )));
         }
     }
-    if matches!(component, Component::JobManager | Component::TaskManager)
-        && args.name.is_none()
+    if matches!(
+        holder,
+        Holder::Flink(Component::JobManager | Component::TaskManager)
+    ) && args.name.is_none()
         && as_subject.is_none()
     {
         return Err(Error::Input(format!(
             "name a Flink deployment (kubectl flink can-i NAME --for {}) or give --as=system:serviceaccount:NAMESPACE:NAME",
-            component.as_str()
+            holder.as_str()
         )));
     }
     let trace = |msg: &str| {
@@ -137,7 +140,7 @@ async fn run_checks(args: &CanIArgs, kube: &KubeArgs, output: &OutputArgs) -> Re
     // `--as` names the subject; the requests are made as the caller. For `me`, `--as` is who the
     // caller is, as in kubectl.
     let mut connect_args = crate::cluster::client::ConnectOptions::from(kube);
-    if component != Component::Me {
+    if holder != Holder::Me {
         connect_args.as_user = None;
         connect_args.as_group.clear();
     }
@@ -148,7 +151,7 @@ async fn run_checks(args: &CanIArgs, kube: &KubeArgs, output: &OutputArgs) -> Re
         check_namespace(c, &namespace).await?;
     }
 
-    let principal = resolve(c, args, component, &namespace, as_subject, kube, &trace).await?;
+    let principal = resolve(c, args, holder, &namespace, as_subject, kube, &trace).await?;
     if let Subject::ServiceAccount {
         namespace: sa_ns,
         name,
@@ -158,7 +161,7 @@ async fn run_checks(args: &CanIArgs, kube: &KubeArgs, output: &OutputArgs) -> Re
     }
     let caller = access::whoami(c).await?;
 
-    let needs = permissions::needs(component, principal.mode, principal.ha.unwrap_or(true));
+    let needs = permissions::needs(holder, principal.mode, principal.ha.unwrap_or(true));
     let questions = questions_for(&needs, &principal.subject, &namespace);
     trace(&format!(
         "{} questions for {}",
@@ -166,7 +169,7 @@ async fn run_checks(args: &CanIArgs, kube: &KubeArgs, output: &OutputArgs) -> Re
         principal.subject
     ));
     let mut decisions = access::decide(c, &questions).await?;
-    if component == Component::Me && kube.as_user.is_some() {
+    if holder == Holder::Me && kube.as_user.is_some() {
         for d in &mut decisions {
             if d.method == Method::SelfSubjectAccessReview {
                 d.method = Method::Impersonation;
@@ -176,7 +179,7 @@ async fn run_checks(args: &CanIArgs, kube: &KubeArgs, output: &OutputArgs) -> Re
 
     let mut report = AccessReport::new(
         &principal,
-        component,
+        holder,
         &namespace,
         caller.as_ref().map(|u| u.name.as_str()),
         &needs,
@@ -270,19 +273,22 @@ impl Principal {
 async fn resolve(
     c: &Client,
     args: &CanIArgs,
-    component: Component,
+    holder: Holder,
     namespace: &str,
     as_subject: Option<Subject>,
     kube: &KubeArgs,
     trace: &dyn Fn(&str),
 ) -> Result<Principal, Error> {
-    if component == Component::Me {
-        let source = match &kube.as_user {
-            Some(u) => format!("--as {u}"),
-            None => "the caller".to_string(),
-        };
-        return Ok(Principal::caller(source));
-    }
+    let component = match holder {
+        Holder::Me => {
+            let source = match &kube.as_user {
+                Some(u) => format!("--as {u}"),
+                None => "the caller".to_string(),
+            };
+            return Ok(Principal::caller(source));
+        }
+        Holder::Flink(c) => c,
+    };
     let found = match &args.name {
         Some(name) => {
             let mut f = find_flink(c, namespace, name, component, trace).await?;
@@ -338,7 +344,7 @@ async fn resolve(
         // The operator's own rules: Lyft's, the FlinkCluster operator's, else the Apache one's.
         let mode = match mode {
             Mode::Lyft | Mode::FlinkCluster => mode,
-            Mode::Native | Mode::Standalone => Mode::Native,
+            _ => Mode::Operator,
         };
         return Ok(Principal {
             subject,

@@ -48,7 +48,7 @@ pub struct AccessReport {
     pub subject_display: String,
     pub grantee: Option<Grantee>,
     pub source: String,
-    pub component: Component,
+    pub holder: Holder,
     pub mode: Mode,
     pub ha: Option<bool>,
     pub namespace: String,
@@ -63,7 +63,7 @@ pub struct AccessReport {
 impl AccessReport {
     pub fn new(
         principal: &Principal,
-        component: Component,
+        holder: Holder,
         namespace: &str,
         caller: Option<&str>,
         needs: &[Permission],
@@ -163,7 +163,7 @@ impl AccessReport {
             subject_display,
             grantee,
             source: principal.source.clone(),
-            component,
+            holder,
             mode: principal.mode,
             ha: principal.ha,
             namespace: namespace.to_string(),
@@ -204,20 +204,20 @@ impl AccessReport {
 
     /// "jobmanager, native, HA on".
     pub fn what(&self) -> String {
-        match self.component {
-            Component::Me => "me (kubectl flink doctor)".to_string(),
-            Component::Operator => format!(
+        match self.holder {
+            Holder::Me => "me (kubectl flink doctor)".to_string(),
+            Holder::Flink(Component::Operator) => format!(
                 "operator ({})",
                 match self.mode {
                     Mode::Lyft => "Lyft",
                     Mode::FlinkCluster => "FlinkCluster, config/rbac/role.yaml rules",
-                    Mode::Native | Mode::Standalone => "Apache, Helm chart rules",
+                    _ => "Apache, Helm chart rules",
                 }
             ),
-            c => format!(
+            Holder::Flink(c) => format!(
                 "{}, {}, HA {}",
                 c.as_str(),
-                self.mode.as_str(),
+                permissions::set_name(self.mode),
                 match self.ha {
                     Some(true) => "on",
                     Some(false) => "off",
@@ -318,13 +318,13 @@ pub fn fix_for(
         report.what()
     );
     if let (
-        Component::JobManager | Component::TaskManager,
+        Holder::Flink(component @ (Component::JobManager | Component::TaskManager)),
         Grantee::ServiceAccount { namespace, name },
         true,
-    ) = (report.component, &grantee, denied_cluster.is_empty())
+    ) = (report.holder, &grantee, denied_cluster.is_empty())
     {
         let need = Need {
-            component: report.component,
+            component,
             mode: report.mode,
             ha: report.ha.unwrap_or(false),
             refused: denied_namespaced,
@@ -360,7 +360,7 @@ pub fn fix_for(
         Grantee::ServiceAccount { name, .. } => name.clone(),
         Grantee::User(u) => u.clone(),
     };
-    let base = format!("kubectl-flink-{}-{who}", report.component.as_str());
+    let base = format!("kubectl-flink-{}-{who}", report.holder.as_str());
     let mut name: String = base
         .to_ascii_lowercase()
         .chars()

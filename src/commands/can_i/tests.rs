@@ -42,11 +42,11 @@ fn decide(
 }
 
 fn report(deny: impl Fn(&str, &str) -> bool) -> AccessReport {
-    let needs = permissions::needs(Component::JobManager, Mode::Native, true);
+    let needs = permissions::needs(Holder::Flink(Component::JobManager), Mode::Native, true);
     let d = decide(&needs, Method::Impersonation, deny);
     let mut r = AccessReport::new(
         &principal(),
-        Component::JobManager,
+        Holder::Flink(Component::JobManager),
         "prod",
         None,
         &needs,
@@ -170,7 +170,7 @@ fn fix_for_the_caller_binds_the_user_and_cluster_scoped_needs_get_a_cluster_role
         })
         .collect();
     let t = Principal::caller("the caller".into());
-    let r = AccessReport::new(&t, Component::Me, "prod", Some("alice"), &needs, &d);
+    let r = AccessReport::new(&t, Holder::Me, "prod", Some("alice"), &needs, &d);
     assert_eq!(r.subject_display, "you (alice)");
     let y = fix_for(&r, None, Some("alice"), &Known::default()).unwrap();
     let docs = crate::snapshot::bundle::parse_documents(&y).unwrap();
@@ -193,7 +193,7 @@ fn fix_for_the_caller_binds_the_user_and_cluster_scoped_needs_get_a_cluster_role
     assert_eq!(docs[3]["subjects"][0]["kind"], "User");
     assert_eq!(docs[3]["subjects"][0]["name"], "alice");
     // Who the caller is, unknown: no fix, a clear reason.
-    let r = AccessReport::new(&t, Component::Me, "prod", None, &needs, &d);
+    let r = AccessReport::new(&t, Holder::Me, "prod", None, &needs, &d);
     assert!(fix_for(&r, None, None, &Known::default())
         .unwrap_err()
         .contains("did not say who you are"));
@@ -250,11 +250,11 @@ fn table_is_a_matrix_with_methods_and_reasons() {
 
 #[test]
 fn rbac_object_decisions_are_labelled_not_authoritative() {
-    let needs = permissions::needs(Component::TaskManager, Mode::Native, true);
+    let needs = permissions::needs(Holder::Flink(Component::TaskManager), Mode::Native, true);
     let d = decide(&needs, Method::RbacObjects, |_, _| false);
     let r = AccessReport::new(
         &principal(),
-        Component::TaskManager,
+        Holder::Flink(Component::TaskManager),
         "prod",
         None,
         &needs,
@@ -329,7 +329,14 @@ fn nothing_needed_says_so() {
         ha: Some(false),
         ..principal()
     };
-    let r = AccessReport::new(&t, Component::JobManager, "prod", None, &[], &[]);
+    let r = AccessReport::new(
+        &t,
+        Holder::Flink(Component::JobManager),
+        "prod",
+        None,
+        &[],
+        &[],
+    );
     let mut out = Vec::new();
     render_table(&r, &Style::PLAIN, &mut out).unwrap();
     let text = String::from_utf8(out).unwrap();
@@ -371,7 +378,7 @@ fn decisions_match_rows_by_group_resource_and_subresource() {
         })
         .collect();
     let t = Principal::caller("the caller".into());
-    let r = AccessReport::new(&t, Component::Me, "prod", Some("alice"), &needs, &d);
+    let r = AccessReport::new(&t, Holder::Me, "prod", Some("alice"), &needs, &d);
     let pods = r.rows.iter().find(|r| r.resource == "pods").unwrap();
     let log = r.rows.iter().find(|r| r.resource == "pods/log").unwrap();
     assert_eq!(pods.cells[0].allowed, Some(true));
