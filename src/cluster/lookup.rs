@@ -2,8 +2,8 @@
 //! `can-i`: its FlinkDeployment, its FlinkCluster (the GCP/Spotify operator), then its pods, then
 //! its Flink ConfigMap.
 
-use super::access::Subject;
 use crate::error::Error;
+use crate::flink::access::Subject;
 use crate::flink::mode::{Component, Mode};
 use crate::flink::names::{GROUP, VERSION};
 use crate::flink::permissions;

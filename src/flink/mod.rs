@@ -2,6 +2,7 @@
 //! codes, units, the operator's error format, its installation) and the permission model with
 //! the RBAC evaluator. Below snapshot, signatures, rules, lint and cluster; it uses none of them.
 
+pub mod access;
 pub mod conf;
 pub mod exit;
 pub mod ha;

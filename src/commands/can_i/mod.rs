@@ -4,11 +4,13 @@
 //! RoleBinding that grants what is missing.
 
 use crate::cli::{Format, KubeArgs, OutputArgs};
-use crate::cluster::access::{self, Decision, Method, Question, Subject};
+use crate::cluster::access;
 use crate::error::{Error, EXIT_FINDINGS, EXIT_INCOMPLETE, EXIT_OK};
+use crate::flink::access::{fix_for, AccessReport, Method, Principal, Question, Subject};
 use crate::flink::mode::{Component, Mode};
 use crate::flink::permissions::{self, Grantee, Holder, Permission};
-use crate::flink::rbac_fix::{self, Known, Need, Workload};
+use crate::flink::rbac_fix::{Known, Workload};
+use crate::render::access::{render_json, render_markdown, render_table};
 use crate::render::Style;
 
 use crate::cluster::lookup::{check_namespace, check_service_account, find_flink, find_operator};
@@ -200,7 +202,7 @@ async fn run_checks(args: &CanIArgs, kube: &KubeArgs, output: &OutputArgs) -> Re
             &known,
         ));
     }
-    let code = report.exit_code();
+    let code = exit_code(&report);
     if args.quiet {
         return Ok(code);
     }
@@ -239,35 +241,6 @@ fn valid_name(name: &str) -> bool {
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '.')
         && name.starts_with(|c: char| c.is_ascii_alphanumeric())
         && name.ends_with(|c: char| c.is_ascii_alphanumeric())
-}
-
-/// Whose access can-i checks (the subject, and how it was found) and what decides the permission
-/// set it needs.
-#[derive(Debug, Clone)]
-pub struct Principal {
-    pub subject: Subject,
-    /// How the subject was found, for people: "spec.serviceAccount of FlinkDeployment orders".
-    pub source: String,
-    pub mode: Mode,
-    /// None: not known (checked as on, the superset).
-    pub ha: Option<bool>,
-    pub notes: Vec<String>,
-    /// What runs as the subject, for the switch a fix may need.
-    pub workload: Workload,
-}
-
-impl Principal {
-    /// `--for me`: the caller, who needs what doctor reads (no Flink mode or HA involved).
-    pub fn caller(source: String) -> Self {
-        Principal {
-            subject: Subject::Caller,
-            source,
-            mode: Mode::Native,
-            ha: Some(false),
-            notes: Vec::new(),
-            workload: Workload::Unknown,
-        }
-    }
 }
 
 async fn resolve(
@@ -383,6 +356,44 @@ async fn resolve(
     })
 }
 
+/// The command that prints the fix, as the user typed this one (kubectl's flags, in its spelling).
+pub fn fix_command(args: &CanIArgs, kube: &KubeArgs, namespace: &str) -> String {
+    let mut cmd = vec!["kubectl flink can-i".to_string()];
+    if let Some(n) = &args.name {
+        cmd.push(n.clone());
+    }
+    if let Some(c) = &kube.context {
+        cmd.push(format!("--context {c}"));
+    }
+    if kube.all_namespaces {
+        cmd.push("-A".into());
+    } else if !namespace.is_empty() {
+        cmd.push(format!("-n {namespace}"));
+    }
+    if args.for_whom != For::Jobmanager {
+        cmd.push(format!("--for {}", args.for_whom.holder().as_str()));
+    }
+    if let Some(a) = &kube.as_user {
+        cmd.push(format!("--as={a}"));
+    }
+    for g in &kube.as_group {
+        cmd.push(format!("--as-group={g}"));
+    }
+    cmd.push("--fix | kubectl apply -f -".into());
+    cmd.join(" ")
+}
+
+/// 1 when anything is denied, else 3 when anything is unknown, else 0.
+pub fn exit_code(report: &AccessReport) -> i32 {
+    if report.denied() > 0 {
+        EXIT_FINDINGS
+    } else if report.unknown() > 0 {
+        EXIT_INCOMPLETE
+    } else {
+        EXIT_OK
+    }
+}
+
 /// One question per needed verb; cluster-scoped resources are asked without a namespace.
 pub fn questions_for(needs: &[Permission], subject: &Subject, namespace: &str) -> Vec<Question> {
     let mut out = Vec::new();
@@ -405,10 +416,5 @@ pub fn questions_for(needs: &[Permission], subject: &Subject, namespace: &str) -
     out
 }
 
-mod draw;
-mod report;
 #[cfg(test)]
 mod tests;
-
-pub use draw::{fix_command, render_json, render_markdown, render_table};
-pub use report::{fix_for, AccessReport, Cell, Row};

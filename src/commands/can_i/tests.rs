@@ -1,7 +1,8 @@
-use super::draw::{ALLOWED, DENIED};
-use super::report::grantee_for_user;
 use super::*;
+use crate::flink::access::report::grantee_for_user;
+use crate::flink::access::{Cell, Decision};
 use crate::flink::rbac::Attributes;
+use crate::render::access::{ALLOWED, DENIED};
 
 fn principal() -> Principal {
     Principal {
@@ -79,13 +80,13 @@ fn questions_ask_cluster_scoped_resources_without_namespace() {
 
 #[test]
 fn exit_codes() {
-    assert_eq!(report(|_, _| false).exit_code(), 0);
-    assert_eq!(report(|v, r| v == "create" && r == "pods").exit_code(), 1);
+    assert_eq!(exit_code(&report(|_, _| false)), 0);
+    assert_eq!(exit_code(&report(|v, r| v == "create" && r == "pods")), 1);
     let mut r = report(|_, _| false);
     r.rows[0].cells[0].allowed = None;
-    assert_eq!(r.exit_code(), 3);
+    assert_eq!(exit_code(&r), 3);
     r.rows[0].cells[1].allowed = Some(false);
-    assert_eq!(r.exit_code(), 1);
+    assert_eq!(exit_code(&r), 1);
 }
 
 #[test]
@@ -267,7 +268,7 @@ fn rbac_object_decisions_are_labelled_not_authoritative() {
         text.contains("from RBAC objects, not authoritative"),
         "{text}"
     );
-    assert_eq!(r.exit_code(), 0);
+    assert_eq!(exit_code(&r), 0);
 }
 
 #[test]
@@ -344,7 +345,7 @@ fn nothing_needed_says_so() {
         text.contains("needs nothing from the API server (jobmanager, standalone, HA off)"),
         "{text}"
     );
-    assert_eq!(r.exit_code(), 0);
+    assert_eq!(exit_code(&r), 0);
 }
 
 #[test]

@@ -1,6 +1,38 @@
 //! What can-i found: the resources x verbs matrix, its verdict, and the fix.
 
-use super::*;
+use super::{Decision, Method, Subject};
+use crate::flink::mode::{Component, Mode};
+use crate::flink::permissions::{self, Grantee, Holder, Permission};
+use crate::flink::rbac_fix::{self, Known, Need, Workload};
+
+/// Whose access can-i checks (the subject, and how it was found) and what decides the permission
+/// set it needs.
+#[derive(Debug, Clone)]
+pub struct Principal {
+    pub subject: Subject,
+    /// How the subject was found, for people: "spec.serviceAccount of FlinkDeployment orders".
+    pub source: String,
+    pub mode: Mode,
+    /// None: not known (checked as on, the superset).
+    pub ha: Option<bool>,
+    pub notes: Vec<String>,
+    /// What runs as the subject, for the switch a fix may need.
+    pub workload: Workload,
+}
+
+impl Principal {
+    /// `--for me`: the caller, who needs what doctor reads (no Flink mode or HA involved).
+    pub fn caller(source: String) -> Self {
+        Principal {
+            subject: Subject::Caller,
+            source,
+            mode: Mode::Native,
+            ha: Some(false),
+            notes: Vec::new(),
+            workload: Workload::Unknown,
+        }
+    }
+}
 
 /// One cell of the matrix.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -175,7 +207,7 @@ impl AccessReport {
         }
     }
 
-    pub(super) fn cells(&self) -> impl Iterator<Item = (&Row, &Cell)> {
+    pub fn cells(&self) -> impl Iterator<Item = (&Row, &Cell)> {
         self.rows
             .iter()
             .flat_map(|r| r.cells.iter().map(move |c| (r, c)))
@@ -189,17 +221,6 @@ impl AccessReport {
 
     pub fn unknown(&self) -> usize {
         self.cells().filter(|(_, c)| c.allowed.is_none()).count()
-    }
-
-    /// 1 when anything is denied, else 3 when anything is unknown, else 0.
-    pub fn exit_code(&self) -> i32 {
-        if self.denied() > 0 {
-            EXIT_FINDINGS
-        } else if self.unknown() > 0 {
-            EXIT_INCOMPLETE
-        } else {
-            EXIT_OK
-        }
     }
 
     /// "jobmanager, native, HA on".
@@ -257,7 +278,7 @@ impl AccessReport {
     }
 }
 
-pub(super) fn grantee_for_user(name: &str) -> Grantee {
+pub fn grantee_for_user(name: &str) -> Grantee {
     match crate::flink::rbac::UserInfo::user(name, &[]).service_account_parts() {
         Some((ns, sa)) => Grantee::ServiceAccount {
             namespace: ns.to_string(),

@@ -1,9 +1,12 @@
 //! can-i's report drawn as a table, Markdown or JSON.
 
-use super::*;
+use super::Style;
+use crate::flink::access::{AccessReport, Method, Row};
+use crate::flink::permissions;
+use std::io::Write;
 
-pub(super) const ALLOWED: &str = "✓";
-pub(super) const DENIED: &str = "✗";
+pub const ALLOWED: &str = "✓";
+pub const DENIED: &str = "✗";
 const UNKNOWN: &str = "?";
 
 fn mark(allowed: Option<bool>) -> &'static str {
@@ -236,33 +239,6 @@ pub fn render_table(
         writeln!(out, "fix: {}", style.code(&report.fix_command))?;
     }
     Ok(())
-}
-
-/// The command that prints the fix, as the user typed this one (kubectl's flags, in its spelling).
-pub fn fix_command(args: &CanIArgs, kube: &KubeArgs, namespace: &str) -> String {
-    let mut cmd = vec!["kubectl flink can-i".to_string()];
-    if let Some(n) = &args.name {
-        cmd.push(n.clone());
-    }
-    if let Some(c) = &kube.context {
-        cmd.push(format!("--context {c}"));
-    }
-    if kube.all_namespaces {
-        cmd.push("-A".into());
-    } else if !namespace.is_empty() {
-        cmd.push(format!("-n {namespace}"));
-    }
-    if args.for_whom != For::Jobmanager {
-        cmd.push(format!("--for {}", args.for_whom.holder().as_str()));
-    }
-    if let Some(a) = &kube.as_user {
-        cmd.push(format!("--as={a}"));
-    }
-    for g in &kube.as_group {
-        cmd.push(format!("--as-group={g}"));
-    }
-    cmd.push("--fix | kubectl apply -f -".into());
-    cmd.join(" ")
 }
 
 pub fn render_markdown(report: &AccessReport, out: &mut dyn Write) -> std::io::Result<()> {
