@@ -151,7 +151,7 @@ pub async fn gather(
     }
 
     // Wave 2b: the ResourceQuotas that refused a pod, by name (whether one has room now).
-    for (qns, qname) in crate::snapshot::wanted::refusing_quotas(&s) {
+    for (qns, qname) in crate::snapshot::refused::refusing_quotas(&s) {
         match super::install::get::<ResourceQuota>(c, &qns, &qname, "resourcequotas", "").await {
             Ok(Some(q)) => s.resource_quotas.push(q),
             Ok(None) => {}
