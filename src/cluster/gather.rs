@@ -7,7 +7,7 @@
 //! A 403, a 404 (CRD not installed) or a timeout becomes a Gap; only an unreachable cluster, or
 //! nothing readable at all, is an error.
 
-use super::client::Cluster;
+use super::client::Connection;
 use crate::error::Error;
 use crate::flink::names::{GROUP, VERSION};
 
@@ -44,7 +44,7 @@ pub(super) fn log_params(key: &LogKey, tail_lines: i64) -> LogParams {
 }
 
 pub async fn gather(
-    cluster: &Cluster,
+    cluster: &Connection,
     name: Option<&str>,
     log_tail: i64,
 ) -> Result<Snapshot, Error> {

@@ -16,7 +16,7 @@ use kube::Client;
 
 /// What is known of a Flink deployment: where its ServiceAccount came from, its mode and HA.
 #[derive(Debug, Default)]
-pub struct Found {
+pub struct Located {
     pub service_account: Option<(String, String)>,
     pub mode: Option<Mode>,
     pub ha: Option<bool>,
@@ -34,8 +34,8 @@ pub async fn find_flink(
     name: &str,
     component: Component,
     trace: &dyn Fn(&str),
-) -> Result<Found, Error> {
-    let mut f = Found::default();
+) -> Result<Located, Error> {
+    let mut f = Located::default();
     let comp = if component == Component::TaskManager {
         "taskmanager"
     } else {
@@ -217,7 +217,7 @@ pub async fn find_flink(
 
 /// A read's result: `Some(value)`, or `None` when the API refused it (recorded); an unreachable
 /// API server is an error.
-fn read<T>(r: Result<T, kube::Error>, what: &str, f: &mut Found) -> Result<Option<T>, Error> {
+fn read<T>(r: Result<T, kube::Error>, what: &str, f: &mut Located) -> Result<Option<T>, Error> {
     match r {
         Ok(v) => Ok(Some(v)),
         // A credential the API server does not accept is not "no such deployment" (exit 2):

@@ -79,14 +79,14 @@ impl Shapes {
 
 /// A pod template inside a resource.
 #[derive(Debug, Clone)]
-pub struct Template<'a> {
+pub struct PodTemplateRef<'a> {
     /// Path of the template (the object with `spec.containers`), from the resource's root.
     pub path: Path,
     pub value: &'a Value,
     pub shapes: Shapes,
 }
 
-impl<'a> Template<'a> {
+impl<'a> PodTemplateRef<'a> {
     pub fn containers(&self) -> impl Iterator<Item = (Path, &'a Value)> + '_ {
         let base = self.path.key("spec").key("containers");
         self.value
@@ -209,11 +209,11 @@ impl<'a> Manifest<'a> {
     }
 
     /// The pod templates of this resource, in merge order (shared first, then per component).
-    pub fn templates(&self) -> Vec<Template<'a>> {
+    pub fn templates(&self) -> Vec<PodTemplateRef<'a>> {
         let mut out = Vec::new();
         let mut add = |path: &str, shapes| {
             if let Some(v) = self.get(path).filter(|v| v.is_object()) {
-                out.push(Template {
+                out.push(PodTemplateRef {
                     path: Path::parse(path),
                     value: v,
                     shapes,
@@ -236,7 +236,7 @@ impl<'a> Manifest<'a> {
                 if self.kind_name == "PodTemplate" {
                     add("template", Shapes::Both);
                 } else {
-                    out.push(Template {
+                    out.push(PodTemplateRef {
                         path: Path::root(),
                         value: self.value,
                         shapes: Shapes::Both,
@@ -249,7 +249,7 @@ impl<'a> Manifest<'a> {
     }
 
     /// The templates that shape one component (`spec.podTemplate` and the component's own).
-    pub fn templates_for(&self, c: Component) -> Vec<Template<'a>> {
+    pub fn templates_for(&self, c: Component) -> Vec<PodTemplateRef<'a>> {
         self.templates()
             .into_iter()
             .filter(|t| t.shapes.applies_to(c))

@@ -41,7 +41,7 @@ impl Rule for ResourceQuotaExceeded {
     }
 
     fn check(&self, snapshot: &Snapshot, index: &Index) -> Vec<Finding> {
-        let mut groups: Vec<Group> = Vec::new();
+        let mut groups: Vec<RefusalGroup> = Vec::new();
         for r in refused::refusals(snapshot) {
             let ns = r.namespace;
             let pod = r.rejection.pod.as_deref().unwrap_or("");
@@ -104,7 +104,7 @@ fn flink_deployment_for<'a>(
         .max_by_key(|d| d.name().len())
 }
 
-struct Group<'a> {
+struct RefusalGroup<'a> {
     ns: String,
     fd: Option<&'a FlinkDeployment>,
     rejection: Rejection,
@@ -113,7 +113,7 @@ struct Group<'a> {
 }
 
 fn add<'a>(
-    groups: &mut Vec<Group<'a>>,
+    groups: &mut Vec<RefusalGroup<'a>>,
     ns: &str,
     fd: Option<&'a FlinkDeployment>,
     rejection: Rejection,
@@ -126,7 +126,7 @@ fn add<'a>(
     }) {
         Some(i) => &mut groups[i],
         None => {
-            groups.push(Group {
+            groups.push(RefusalGroup {
                 ns: ns.to_string(),
                 fd,
                 rejection,
@@ -161,7 +161,7 @@ fn format_for(key: &str, value: f64) -> String {
     }
 }
 
-impl Group<'_> {
+impl RefusalGroup<'_> {
     /// Which Flink component the rejected pods are (TaskManager pods carry `-taskmanager-`).
     fn component(&self) -> &'static str {
         if self.pods.iter().any(|p| p.contains("-taskmanager-")) {
