@@ -13,7 +13,7 @@ pub const MAX_FILE_BYTES: u64 = 256 << 20;
 
 /// What a walk found: the files to read, in sorted order, and what it left out (one line each).
 #[derive(Debug, Default)]
-pub struct Found {
+pub struct Walked {
     pub files: Vec<PathBuf>,
     pub skipped: Vec<String>,
 }
@@ -25,8 +25,8 @@ pub fn find(
     root: &Path,
     extensions: &[&str],
     skip_dir: &dyn Fn(&Path) -> bool,
-) -> io::Result<Found> {
-    let mut found = Found::default();
+) -> io::Result<Walked> {
+    let mut found = Walked::default();
     let meta = fs::metadata(root)?;
     if meta.is_file() {
         found.files.push(root.to_path_buf());
@@ -44,7 +44,7 @@ fn walk(
     dir: &Path,
     extensions: &[&str],
     skip_dir: &dyn Fn(&Path) -> bool,
-    found: &mut Found,
+    found: &mut Walked,
 ) -> io::Result<()> {
     for entry in fs::read_dir(dir)? {
         let entry = entry?;

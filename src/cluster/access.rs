@@ -16,6 +16,7 @@
 //! API server is an error (`Error::Incomplete`, exit 3).
 
 use crate::error::Error;
+use crate::flink::access::{Decision, Method, Question, Subject};
 use crate::flink::rbac::{Attributes, Policy, UserInfo};
 use crate::flink::rbac_fix::{Known, MANAGED_BY};
 use crate::signatures;
@@ -29,102 +30,17 @@ use k8s_openapi::api::authorization::v1::{
 use k8s_openapi::api::rbac::v1::{ClusterRole, ClusterRoleBinding, Role, RoleBinding};
 use kube::api::{Api, ListParams, PostParams};
 use kube::Client;
-use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fmt;
 
 mod refusals;
 mod review;
-mod subject;
 
 pub use refusals::{refusal_questions, review_refusals};
 use review::{may_impersonate, probe, self_review, status_decision, subject_review};
-pub use subject::{AsError, Subject};
 
 /// How many access reviews are in flight at once.
 const CONCURRENCY: usize = 8;
-
-/// One question: may `subject` do `attrs`?
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Question {
-    pub subject: Subject,
-    pub attrs: Attributes,
-}
-
-impl Question {
-    /// `resource` may carry a subresource (`pods/log`); `namespace` "" asks at cluster scope.
-    pub fn new(subject: Subject, namespace: &str, verb: &str, group: &str, resource: &str) -> Self {
-        let (resource, subresource) = resource.split_once('/').unwrap_or((resource, ""));
-        Question {
-            subject,
-            attrs: Attributes {
-                namespace: namespace.to_string(),
-                verb: verb.to_string(),
-                group: group.to_string(),
-                resource: resource.to_string(),
-                subresource: subresource.to_string(),
-                name: String::new(),
-            },
-        }
-    }
-}
-
-/// Which method answered.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Method {
-    /// SelfSubjectAccessReview sent while impersonating the subject.
-    Impersonation,
-    /// SelfSubjectAccessReview of the caller itself.
-    SelfSubjectAccessReview,
-    SubjectAccessReview,
-    /// Computed from Roles, ClusterRoles and bindings: not authoritative.
-    RbacObjects,
-    /// Nothing could answer.
-    Undecided,
-}
-
-impl Method {
-    /// A stable id for JSON.
-    pub fn id(self) -> &'static str {
-        match self {
-            Method::Impersonation => "impersonation",
-            Method::SelfSubjectAccessReview => "selfsubjectaccessreview",
-            Method::SubjectAccessReview => "subjectaccessreview",
-            Method::RbacObjects => "rbac-objects",
-            Method::Undecided => "none",
-        }
-    }
-
-    /// How it is labelled for people.
-    pub fn label(self) -> &'static str {
-        match self {
-            Method::Impersonation => "impersonation + SelfSubjectAccessReview",
-            Method::SelfSubjectAccessReview => "SelfSubjectAccessReview",
-            Method::SubjectAccessReview => "SubjectAccessReview",
-            Method::RbacObjects => "from RBAC objects, not authoritative",
-            Method::Undecided => "not decided",
-        }
-    }
-
-    /// Whether the API server's authorizer itself answered.
-    pub fn authoritative(self) -> bool {
-        matches!(
-            self,
-            Method::Impersonation | Method::SelfSubjectAccessReview | Method::SubjectAccessReview
-        )
-    }
-}
-
-/// The answer to one question. `allowed: None` is unknown; `reason` says why (the authorizer's
-/// reason, the binding that grants it, what came close, or why it could not be decided).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Decision {
-    pub question: Question,
-    pub allowed: Option<bool>,
-    pub method: Method,
-    pub reason: String,
-}
 
 /// Roles, ClusterRoles and bindings to decide from, and what could not be read.
 #[derive(Debug, Clone, Default)]

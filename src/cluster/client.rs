@@ -6,7 +6,7 @@ use kube::{Client, Config};
 use std::time::Duration;
 
 /// A connected client and the scope the flags asked for.
-pub struct Cluster {
+pub struct Connection {
     pub client: Client,
     /// None means all namespaces.
     pub namespace: Option<String>,
@@ -17,7 +17,7 @@ pub struct Cluster {
     pub verbose: u8,
 }
 
-impl Cluster {
+impl Connection {
     pub fn scope_description(&self) -> String {
         match &self.namespace {
             Some(ns) => format!("namespace {ns} (context {})", self.context),
@@ -43,7 +43,7 @@ pub struct ConnectOptions {
     pub request_timeout: String,
 }
 
-pub async fn connect(args: &ConnectOptions) -> Result<Cluster, Error> {
+pub async fn connect(args: &ConnectOptions) -> Result<Connection, Error> {
     let kubeconfig = read_kubeconfig(args)?;
     let options = KubeConfigOptions {
         context: args.context.clone(),
@@ -117,7 +117,7 @@ pub async fn connect(args: &ConnectOptions) -> Result<Cluster, Error> {
             .build(),
         None => builder.build(),
     };
-    Ok(Cluster {
+    Ok(Connection {
         client,
         namespace,
         context,

@@ -7,7 +7,7 @@
 //! A 403, a 404 (CRD not installed) or a timeout becomes a Gap; only an unreachable cluster, or
 //! nothing readable at all, is an error.
 
-use super::client::Cluster;
+use super::client::Connection;
 use crate::error::Error;
 use crate::flink::names::{GROUP, VERSION};
 
@@ -44,7 +44,7 @@ pub(super) fn log_params(key: &LogKey, tail_lines: i64) -> LogParams {
 }
 
 pub async fn gather(
-    cluster: &Cluster,
+    cluster: &Connection,
     name: Option<&str>,
     log_tail: i64,
 ) -> Result<Snapshot, Error> {
@@ -151,7 +151,7 @@ pub async fn gather(
     }
 
     // Wave 2b: the ResourceQuotas that refused a pod, by name (whether one has room now).
-    for (qns, qname) in crate::snapshot::wanted::refusing_quotas(&s) {
+    for (qns, qname) in crate::snapshot::refused::refusing_quotas(&s) {
         match super::install::get::<ResourceQuota>(c, &qns, &qname, "resourcequotas", "").await {
             Ok(Some(q)) => s.resource_quotas.push(q),
             Ok(None) => {}

@@ -2,10 +2,11 @@
 //! `can-i`: its FlinkDeployment, its FlinkCluster (the GCP/Spotify operator), then its pods, then
 //! its Flink ConfigMap.
 
-use super::access::Subject;
 use crate::error::Error;
+use crate::flink::access::Subject;
+use crate::flink::mode::{Component, Mode};
 use crate::flink::names::{GROUP, VERSION};
-use crate::flink::permissions::{self, Component, Mode};
+use crate::flink::permissions;
 use crate::flink::rbac_fix::Workload;
 use k8s_openapi::api::apps::v1::Deployment;
 use k8s_openapi::api::core::v1::{ConfigMap, Namespace, Pod, ServiceAccount};
@@ -15,7 +16,7 @@ use kube::Client;
 
 /// What is known of a Flink deployment: where its ServiceAccount came from, its mode and HA.
 #[derive(Debug, Default)]
-pub struct Found {
+pub struct Located {
     pub service_account: Option<(String, String)>,
     pub mode: Option<Mode>,
     pub ha: Option<bool>,
@@ -33,8 +34,8 @@ pub async fn find_flink(
     name: &str,
     component: Component,
     trace: &dyn Fn(&str),
-) -> Result<Found, Error> {
-    let mut f = Found::default();
+) -> Result<Located, Error> {
+    let mut f = Located::default();
     let comp = if component == Component::TaskManager {
         "taskmanager"
     } else {
@@ -54,7 +55,7 @@ pub async fn find_flink(
             let spec = fd.data.get("spec").cloned().unwrap_or_default();
             f.mode = Some(match spec.get("mode").and_then(|m| m.as_str()) {
                 Some("standalone") => Mode::Standalone,
-                _ => Mode::Native,
+                _ => Mode::Operator,
             });
             let conf = crate::flink::conf::flatten_conf(
                 spec.get("flinkConfiguration")
@@ -216,7 +217,7 @@ pub async fn find_flink(
 
 /// A read's result: `Some(value)`, or `None` when the API refused it (recorded); an unreachable
 /// API server is an error.
-fn read<T>(r: Result<T, kube::Error>, what: &str, f: &mut Found) -> Result<Option<T>, Error> {
+fn read<T>(r: Result<T, kube::Error>, what: &str, f: &mut Located) -> Result<Option<T>, Error> {
     match r {
         Ok(v) => Ok(Some(v)),
         // A credential the API server does not accept is not "no such deployment" (exit 2):
@@ -251,7 +252,7 @@ pub async fn find_operator(
     let mut operators = [
         (
             "app.kubernetes.io/name=flink-kubernetes-operator",
-            Mode::Native,
+            Mode::Operator,
         ),
         ("app=flinkoperator", Mode::Lyft),
         // spotify/flink-on-k8s-operator@v0.6.0: config/manager/manager.yaml and the Helm chart's
@@ -259,6 +260,11 @@ pub async fn find_operator(
         ("app=flink-operator", Mode::FlinkCluster),
     ];
     // A stable sort: the preferred operator first, the others in their order.
+    // The operator of a mode: Lyft's, the FlinkCluster one, else the Apache one.
+    let prefer = prefer.map(|m| match m {
+        Mode::Lyft | Mode::FlinkCluster => m,
+        _ => Mode::Operator,
+    });
     operators.sort_by_key(|(_, m)| Some(*m) != prefer);
     for (selector, mode) in operators {
         let lp = ListParams::default().labels(selector);

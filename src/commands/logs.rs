@@ -6,11 +6,11 @@
 
 use crate::cli::{Format, KubeArgs, OutputArgs};
 use crate::cluster::logs::{
-    self as source, Component, Containers, LineFormat, Notices, Options, Pattern, StreamSpec,
-    Target,
+    self as source, Containers, LineFormat, Notices, Options, Pattern, StreamSpec, Target,
 };
 use crate::error::{Error, EXIT_OK};
 use crate::finding::Severity;
+use crate::flink::mode::Component;
 use crate::render::style::{Look, RESET};
 use crate::render::Style;
 use crate::signatures;

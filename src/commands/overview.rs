@@ -6,10 +6,11 @@
 //! `clusters` is pure (Snapshot + Report -> lines); `render::clusters` draws them.
 
 use crate::finding::{ObjectRef, Severity};
+use crate::flink::mode::Mode;
 use crate::flink::names::{KIND_FLINK_APPLICATION, KIND_FLINK_DEPLOYMENT};
 use crate::rank::Report;
 pub use crate::render::clusters::{write_json, ClusterLine};
-use crate::snapshot::index::{deployment_replicas, pod_ready, Cluster, Index, Mode};
+use crate::snapshot::index::{deployment_replicas, pod_ready, Cluster, Index};
 use crate::snapshot::Snapshot;
 
 /// Every Flink cluster in scope (narrowed to `namespace` when given, as `doctor --from DIR -n NS`

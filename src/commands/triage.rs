@@ -97,7 +97,7 @@ pub fn run(args: &TriageArgs, output: &OutputArgs) -> Result<i32, Error> {
 
 /// What triage found in one input.
 #[derive(Debug)]
-pub struct Outcome {
+pub struct Triaged {
     pub report: Report,
     /// Where the text came from (file name or `stdin`).
     pub source: String,
@@ -105,7 +105,7 @@ pub struct Outcome {
     pub bytes: u64,
 }
 
-impl Outcome {
+impl Triaged {
     pub fn scope(&self) -> String {
         format!("{} ({} lines)", self.source, self.lines)
     }
@@ -113,7 +113,7 @@ impl Outcome {
 
 /// Renders like doctor; an empty report says so in words (JSON stays a valid, empty report).
 pub fn write_outcome(
-    outcome: &Outcome,
+    outcome: &Triaged,
     format: crate::cli::Format,
     style: &Style,
     out: &mut dyn Write,
@@ -142,7 +142,7 @@ pub fn write_outcome(
 }
 
 /// Triage of a whole text in memory (tests, small inputs).
-pub fn triage_text(text: &str, source: &str) -> Outcome {
+pub fn triage_text(text: &str, source: &str) -> Triaged {
     triage_reader(text.as_bytes(), source).expect("reading from memory cannot fail")
 }
 
@@ -153,7 +153,7 @@ pub fn triage_text(text: &str, source: &str) -> Outcome {
 /// literals and triage's own markers, see `searcher`) finds the few lines worth a closer look, and
 /// only their boundaries are looked up (memchr); every other line costs a newline count. A line
 /// longer than `MAX_SEGMENT` is matched in segments of that size, with the same line number.
-pub fn triage_reader<R: Read>(mut reader: R, source: &str) -> io::Result<Outcome> {
+pub fn triage_reader<R: Read>(mut reader: R, source: &str) -> io::Result<Triaged> {
     let mut scan = Scan::default();
     let mut buf = vec![0u8; MAX_SEGMENT];
     // `buf[pos..len]` is read and not yet matched, and holds no newline.
@@ -200,7 +200,7 @@ pub fn triage_reader<R: Read>(mut reader: R, source: &str) -> io::Result<Outcome
     report
         .findings
         .extend(rank(manifests.lint(source)).findings);
-    Ok(Outcome {
+    Ok(Triaged {
         report,
         source: source.to_string(),
         lines: line_no,
@@ -210,7 +210,7 @@ pub fn triage_reader<R: Read>(mut reader: R, source: &str) -> io::Result<Outcome
 
 /// One finding in the making: every line of one category that says the same thing.
 #[derive(Debug)]
-struct Group {
+struct Draft {
     /// The signature that extracted the most; its title and fix are used.
     primary: &'static Signature,
     primary_fields: usize,
@@ -226,7 +226,7 @@ struct Group {
     positions: Vec<(usize, usize)>,
 }
 
-impl Group {
+impl Draft {
     fn compatible(&self, m: &Match) -> bool {
         self.primary.category == m.signature.category
             && IDENTITY
@@ -263,7 +263,7 @@ impl Group {
         }
     }
 
-    fn explains(&self, other: &Group) -> bool {
+    fn explains(&self, other: &Draft) -> bool {
         self.signatures
             .iter()
             .any(|c| other.signatures.iter().any(|s| c.explains.contains(&s.id)))
@@ -273,7 +273,7 @@ impl Group {
     /// In a Java exception chain the deepest `Caused by:` is the root: a specific finding below
     /// another specific finding in the same chain explains it (`Could not load the provided
     /// entrypoint class` ... `Caused by: ... JAR file does not exist`).
-    fn deeper_in_a_chain(&self, other: &Group) -> bool {
+    fn deeper_in_a_chain(&self, other: &Draft) -> bool {
         !self.primary.category.is_symptom()
             && self.primary.category != other.primary.category
             && self
@@ -300,7 +300,7 @@ const MAX_POSITIONS: usize = 16;
 
 #[derive(Default)]
 struct State {
-    groups: Vec<Group>,
+    groups: Vec<Draft>,
     /// The Java exception chain the text is in: its number, and how many `Caused by:` lines
     /// deep the current line is.
     chain: usize,
@@ -478,7 +478,7 @@ impl State {
             self.dropped += 1;
             return;
         }
-        self.groups.push(Group {
+        self.groups.push(Draft {
             primary: m.signature,
             primary_fields: m.fields.len(),
             signatures: vec![m.signature],
@@ -531,11 +531,11 @@ impl State {
 }
 
 /// For each group, the group that causes it (the root of the chain), if any in the same text.
-fn link(groups: &[Group]) -> Vec<Option<usize>> {
+fn link(groups: &[Draft]) -> Vec<Option<usize>> {
     let n = groups.len();
     // Of several possible causes, the one logged nearest before the symptom (a 403 and then the
     // retries of that request), else the nearest after it; then the earlier layer.
-    let rank_key = |c: &Group, s: &Group| {
+    let rank_key = |c: &Draft, s: &Draft| {
         (
             c.primary.category.is_symptom(),
             c.first_line > s.first_line,
@@ -583,7 +583,7 @@ fn link(groups: &[Group]) -> Vec<Option<usize>> {
     root
 }
 
-fn finding(i: usize, g: &Group, cause: Option<usize>, source: &str) -> Finding {
+fn finding(i: usize, g: &Draft, cause: Option<usize>, source: &str) -> Finding {
     let category: Category = g.primary.category;
     let object = match (g.fields.get("namespace"), g.fields.get("sa")) {
         (Some(ns), Some(sa)) => ObjectRef::namespaced("ServiceAccount", ns, sa),

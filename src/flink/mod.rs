@@ -2,10 +2,12 @@
 //! codes, units, the operator's error format, its installation) and the permission model with
 //! the RBAC evaluator. Below snapshot, signatures, rules, lint and cluster; it uses none of them.
 
+pub mod access;
 pub mod conf;
 pub mod exit;
 pub mod ha;
 pub mod install;
+pub mod mode;
 pub mod names;
 pub mod operator_error;
 pub mod permissions;

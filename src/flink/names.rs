@@ -34,7 +34,7 @@ pub const LABEL_LYFT_HASH: &str = "flink-app-hash";
 pub const KIND_FLINK_DEPLOYMENT: &str = "FlinkDeployment";
 /// Two things share this name: a Flink native cluster that no custom resource describes (named by
 /// its cluster-id), and the GCP/Spotify operator's custom resource (`flinkoperator.k8s.io`).
-/// `snapshot::index::Mode` tells them apart.
+/// `flink::mode::Mode` tells them apart.
 pub const KIND_FLINK_CLUSTER: &str = "FlinkCluster";
 pub const KIND_FLINK_APPLICATION: &str = "FlinkApplication";
 

@@ -6,6 +6,7 @@
 //! ClusterRole, spotify/flink-on-k8s-operator@v0.6.0:config/rbac/role.yaml). One place, used by
 //! `doctor`'s fixes and by `can-i`.
 
+use super::mode::{Component, Mode};
 use std::collections::BTreeMap;
 
 /// Verbs on one resource of one API group, and why Flink needs them.
@@ -558,85 +559,64 @@ pub const ME: &[Permission] = &[
     },
 ];
 
-/// Who needs the permissions.
+/// Whose permissions: a Flink component's (its ServiceAccount's), or the caller's, who needs what
+/// `doctor` reads (`can-i --for me`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Component {
-    JobManager,
-    TaskManager,
-    Operator,
+pub enum Holder {
+    Flink(Component),
     /// The caller, for `doctor`.
     Me,
 }
 
-impl Component {
+impl Holder {
+    /// As `can-i --for` spells it.
     pub fn as_str(self) -> &'static str {
         match self {
-            Component::JobManager => "jobmanager",
-            Component::TaskManager => "taskmanager",
-            Component::Operator => "operator",
-            Component::Me => "me",
-        }
-    }
-    /// How a person names it.
-    pub fn title(self) -> &'static str {
-        match self {
-            Component::JobManager => "JobManager",
-            Component::TaskManager => "TaskManager",
-            Component::Operator => "operator",
-            Component::Me => "caller",
+            Holder::Flink(c) => c.as_str(),
+            Holder::Me => "me",
         }
     }
 }
 
-/// How the Flink cluster runs on Kubernetes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Mode {
-    /// Flink's native Kubernetes integration: the JobManager creates TaskManager pods.
-    Native,
-    /// Operator standalone mode: the operator creates a TaskManager Deployment.
-    Standalone,
-    /// lyft/flinkk8soperator: standalone Flink, a different operator.
-    Lyft,
-    /// The GCP/Spotify operator's FlinkCluster: standalone Flink (the JobManager creates nothing on
-    /// Kubernetes), its own operator.
-    FlinkCluster,
-}
-
-impl Mode {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Mode::Native => "native",
-            Mode::Standalone => "standalone",
-            Mode::Lyft => "lyft",
-            Mode::FlinkCluster => "flinkcluster",
-        }
+/// The name of the permission set a mode needs, as `can-i` reports it: the JobManager of the
+/// Apache operator's native mode and of a plain native cluster (and of native pods whose owner
+/// could not be read) creates its TaskManager pods and needs the same set, `native`.
+pub fn set_name(mode: Mode) -> &'static str {
+    match mode {
+        Mode::Operator | Mode::Native | Mode::Unknown => "native",
+        Mode::Standalone => "standalone",
+        Mode::Lyft => "lyft",
+        Mode::FlinkCluster => "flinkcluster",
     }
 }
 
-/// The permission set of a component in a mode, with or without Kubernetes HA.
-pub fn needs(component: Component, mode: Mode, ha: bool) -> Vec<Permission> {
+/// The permission set of a Flink component or the caller in a mode, with or without Kubernetes
+/// HA.
+pub fn needs(holder: Holder, mode: Mode, ha: bool) -> Vec<Permission> {
     let mut out = Vec::new();
-    match component {
-        Component::JobManager => {
-            out.extend_from_slice(match mode {
-                Mode::Native => JOBMANAGER_NATIVE,
-                Mode::Standalone | Mode::Lyft | Mode::FlinkCluster => JOBMANAGER_STANDALONE,
+    match holder {
+        Holder::Flink(Component::JobManager) => {
+            out.extend_from_slice(if mode.native_taskmanagers() {
+                JOBMANAGER_NATIVE
+            } else {
+                // Standalone Flink: the JobManager creates nothing on Kubernetes.
+                JOBMANAGER_STANDALONE
             });
             if ha {
                 out.extend_from_slice(HA);
             }
         }
-        Component::TaskManager => {
+        Holder::Flink(Component::TaskManager) => {
             if ha {
                 out.extend_from_slice(TASKMANAGER_HA);
             }
         }
-        Component::Operator => out.extend_from_slice(match mode {
+        Holder::Flink(Component::Operator) => out.extend_from_slice(match mode {
             Mode::Lyft => OPERATOR_LYFT,
             Mode::FlinkCluster => OPERATOR_FLINKCLUSTER,
-            Mode::Native | Mode::Standalone => OPERATOR,
+            Mode::Operator | Mode::Standalone | Mode::Native | Mode::Unknown => OPERATOR,
         }),
-        Component::Me => out.extend_from_slice(ME),
+        Holder::Me => out.extend_from_slice(ME),
     }
     out
 }
@@ -693,7 +673,7 @@ pub fn service_account_from_conf(
     let own = match component {
         Component::JobManager => "kubernetes.jobmanager.service-account",
         Component::TaskManager => "kubernetes.taskmanager.service-account",
-        Component::Operator | Component::Me => return None,
+        Component::Operator => return None,
     };
     Some(
         conf.get(own)

@@ -11,7 +11,8 @@
 //! held by another owner is reported and avoided. When the ServiceAccount already has every right
 //! (the operator chart's `flink` account and Role), the plan only switches the workload to it.
 
-use super::permissions::{self, Component, Mode};
+use super::mode::{Component, Mode};
+use super::permissions::{self, Holder};
 use std::collections::BTreeMap;
 
 /// The ServiceAccount a plan moves Flink to when it runs as `default` (the operator chart's
@@ -89,7 +90,7 @@ pub struct RbacPlan {
 
 /// Plans the fix for `need`.
 pub fn plan(need: &Need, known: &Known) -> RbacPlan {
-    let sets = permissions::needs(need.component, need.mode, need.ha);
+    let sets = permissions::needs(Holder::Flink(need.component), need.mode, need.ha);
     let rules = permissions::merge_rules(&sets, &need.refused);
     let sa = if need.service_account.is_empty() || need.service_account == "default" {
         SERVICE_ACCOUNT.to_string()

@@ -95,7 +95,7 @@ impl fmt::Display for Path {
 }
 
 #[derive(Debug, Clone, PartialEq)]
-enum Kind {
+enum Segment {
     Key(String),
     Item,
     Other,
@@ -106,7 +106,7 @@ struct Node {
     /// 1-based line within the document's text.
     line: usize,
     col: usize,
-    kind: Kind,
+    kind: Segment,
     /// A key with nothing after the colon (its value is on the next lines).
     open: bool,
     /// The value is a flow collection on this line (`{...}` or `[...]`): the walk stops here.
@@ -177,7 +177,7 @@ impl Locator {
         children
             .iter()
             .copied()
-            .find(|&c| matches!(&self.nodes[c].kind, Kind::Key(k) if k == key))
+            .find(|&c| matches!(&self.nodes[c].kind, Segment::Key(k) if k == key))
     }
 
     /// (line, how many segments matched)
@@ -205,7 +205,7 @@ impl Locator {
                 Seg::Index(want) => children
                     .iter()
                     .copied()
-                    .filter(|&c| self.nodes[c].kind == Kind::Item)
+                    .filter(|&c| self.nodes[c].kind == Segment::Item)
                     .nth(*want),
             };
             match next {
@@ -227,9 +227,9 @@ impl Locator {
             }
             // A sequence written at its key's indentation (`containers:\n- name: x`).
             if t.col == node.col
-                && node.kind == Kind::Item
+                && node.kind == Segment::Item
                 && t.open
-                && matches!(t.kind, Kind::Key(_))
+                && matches!(t.kind, Segment::Key(_))
             {
                 break;
             }
@@ -278,7 +278,7 @@ fn yaml(text: &str) -> Locator {
                 Node {
                     line,
                     col,
-                    kind: Kind::Item,
+                    kind: Segment::Item,
                     open: true,
                     flow: false,
                     children: Vec::new(),
@@ -304,7 +304,7 @@ fn yaml(text: &str) -> Locator {
                     Node {
                         line,
                         col,
-                        kind: Kind::Key(key),
+                        kind: Segment::Key(key),
                         open: value.is_empty(),
                         flow: value.starts_with('{') || value.starts_with('['),
                         children: Vec::new(),
@@ -317,7 +317,7 @@ fn yaml(text: &str) -> Locator {
                 // A scalar item (`- value`) belongs to its dash; continuation lines of a
                 // multi-line scalar hang below whatever they continue.
                 if let Some(&top) = stack.last() {
-                    if loc.nodes[top].kind == Kind::Item && loc.nodes[top].line == line {
+                    if loc.nodes[top].kind == Segment::Item && loc.nodes[top].line == line {
                         loc.nodes[top].flow = flow;
                         loc.nodes[top].open = false;
                         if block {
@@ -334,7 +334,7 @@ fn yaml(text: &str) -> Locator {
                     Node {
                         line,
                         col,
-                        kind: Kind::Other,
+                        kind: Segment::Other,
                         open: false,
                         flow,
                         children: Vec::new(),
@@ -420,7 +420,7 @@ fn strip_props(mut v: &str) -> &str {
 mod json {
     //! JSON documents (`kubectl get -o json`, generated manifests): a scanner that records the
     //! line of every member and array element.
-    use super::{Kind, Locator, Node};
+    use super::{Locator, Node, Segment};
 
     pub fn scan(text: &str) -> Locator {
         let mut s = Scanner {
@@ -452,7 +452,7 @@ mod json {
             }
         }
 
-        fn node(&mut self, parent: Option<usize>, kind: Kind) -> usize {
+        fn node(&mut self, parent: Option<usize>, kind: Segment) -> usize {
             let id = self.loc.nodes.len();
             self.loc.nodes.push(Node {
                 line: self.line,
@@ -508,7 +508,7 @@ mod json {
                             Some(b'"') => {
                                 let line = self.line;
                                 let key = self.string();
-                                let id = self.node(parent, Kind::Key(key));
+                                let id = self.node(parent, Segment::Key(key));
                                 self.loc.nodes[id].line = line;
                                 self.ws();
                                 if self.b.get(self.i) == Some(&b':') {
@@ -532,7 +532,7 @@ mod json {
                             Some(b',') => self.i += 1,
                             Some(_) => {
                                 let before = self.i;
-                                let id = self.node(parent, Kind::Item);
+                                let id = self.node(parent, Segment::Item);
                                 self.value(Some(id));
                                 // Broken JSON (a `}` or `:` where an item should be): step over
                                 // it, or the loop would add items forever (found by tests/fuzz.rs).

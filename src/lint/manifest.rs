@@ -5,6 +5,7 @@ use super::config::FlinkConfig;
 use super::locate::Path;
 use super::source::Doc;
 use crate::finding::ObjectRef;
+use crate::flink::mode::Component;
 use crate::flink::names::MAIN_CONTAINER;
 
 use serde_json::Value;
@@ -59,52 +60,33 @@ fn made_by_flink(v: &Value) -> bool {
         || v.pointer("/metadata/ownerReferences").is_some()
 }
 
-/// Which Flink process a pod template shapes.
+/// Which Flink processes a pod template shapes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Component {
+pub enum Shapes {
     /// `spec.podTemplate`, or a template file whose use is not known.
     Both,
-    JobManager,
-    TaskManager,
+    One(Component),
 }
 
-impl Component {
+impl Shapes {
     pub fn applies_to(self, c: Component) -> bool {
-        self == Component::Both || self == c
-    }
-    /// `jobmanager` / `taskmanager`, as Flink's options and labels spell it.
-    pub fn flink_name(self) -> &'static str {
         match self {
-            Component::TaskManager => "taskmanager",
-            _ => "jobmanager",
-        }
-    }
-    /// `jobManager` / `taskManager`, as the CRD spells it.
-    pub fn spec_name(self) -> &'static str {
-        match self {
-            Component::TaskManager => "taskManager",
-            _ => "jobManager",
-        }
-    }
-    pub fn title(self) -> &'static str {
-        match self {
-            Component::TaskManager => "TaskManager",
-            Component::JobManager => "JobManager",
-            Component::Both => "JobManager and TaskManager",
+            Shapes::Both => true,
+            Shapes::One(one) => one == c,
         }
     }
 }
 
 /// A pod template inside a resource.
 #[derive(Debug, Clone)]
-pub struct Template<'a> {
+pub struct PodTemplateRef<'a> {
     /// Path of the template (the object with `spec.containers`), from the resource's root.
     pub path: Path,
     pub value: &'a Value,
-    pub component: Component,
+    pub shapes: Shapes,
 }
 
-impl<'a> Template<'a> {
+impl<'a> PodTemplateRef<'a> {
     pub fn containers(&self) -> impl Iterator<Item = (Path, &'a Value)> + '_ {
         let base = self.path.key("spec").key("containers");
         self.value
@@ -227,31 +209,37 @@ impl<'a> Manifest<'a> {
     }
 
     /// The pod templates of this resource, in merge order (shared first, then per component).
-    pub fn templates(&self) -> Vec<Template<'a>> {
+    pub fn templates(&self) -> Vec<PodTemplateRef<'a>> {
         let mut out = Vec::new();
-        let mut add = |path: &str, component| {
+        let mut add = |path: &str, shapes| {
             if let Some(v) = self.get(path).filter(|v| v.is_object()) {
-                out.push(Template {
+                out.push(PodTemplateRef {
                     path: Path::parse(path),
                     value: v,
-                    component,
+                    shapes,
                 });
             }
         };
         match self.kind {
             Kind::FlinkDeployment => {
-                add("spec.podTemplate", Component::Both);
-                add("spec.jobManager.podTemplate", Component::JobManager);
-                add("spec.taskManager.podTemplate", Component::TaskManager);
+                add("spec.podTemplate", Shapes::Both);
+                add(
+                    "spec.jobManager.podTemplate",
+                    Shapes::One(Component::JobManager),
+                );
+                add(
+                    "spec.taskManager.podTemplate",
+                    Shapes::One(Component::TaskManager),
+                );
             }
             Kind::PodTemplateFile => {
                 if self.kind_name == "PodTemplate" {
-                    add("template", Component::Both);
+                    add("template", Shapes::Both);
                 } else {
-                    out.push(Template {
+                    out.push(PodTemplateRef {
                         path: Path::root(),
                         value: self.value,
-                        component: Component::Both,
+                        shapes: Shapes::Both,
                     });
                 }
             }
@@ -261,10 +249,10 @@ impl<'a> Manifest<'a> {
     }
 
     /// The templates that shape one component (`spec.podTemplate` and the component's own).
-    pub fn templates_for(&self, c: Component) -> Vec<Template<'a>> {
+    pub fn templates_for(&self, c: Component) -> Vec<PodTemplateRef<'a>> {
         self.templates()
             .into_iter()
-            .filter(|t| t.component.applies_to(c))
+            .filter(|t| t.shapes.applies_to(c))
             .collect()
     }
 }

@@ -124,13 +124,13 @@ fn fix(out: &mut dyn Write, text: &str, indent: &str) -> io::Result<()> {
             writeln!(out)?;
         }
         match kind {
-            Kind::Prose => {
+            Piece::Prose => {
                 for line in body.lines() {
                     writeln!(out, "{indent}{}", line.trim_end())?;
                 }
             }
-            Kind::Sh => code_block(out, "sh", body, indent)?,
-            Kind::Yaml => code_block(out, "yaml", body, indent)?,
+            Piece::Sh => code_block(out, "sh", body, indent)?,
+            Piece::Yaml => code_block(out, "yaml", body, indent)?,
         }
     }
     Ok(())
@@ -171,7 +171,7 @@ fn cell(s: &str) -> String {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Kind {
+pub(crate) enum Piece {
     Prose,
     Sh,
     Yaml,
@@ -181,7 +181,7 @@ pub(crate) enum Kind {
 /// classified one by one; neighbouring code paragraphs of one kind are joined into one block,
 /// a heredoc stays with its command up to its terminator, and comment-only paragraphs join the
 /// code that follows them.
-pub(crate) fn segments(text: &str) -> Vec<(Kind, String)> {
+pub(crate) fn segments(text: &str) -> Vec<(Piece, String)> {
     let lines: Vec<&str> = text.trim_matches('\n').lines().collect();
     let mut paragraphs: Vec<Vec<&str>> = Vec::new();
     let mut i = 0;
@@ -210,7 +210,7 @@ pub(crate) fn segments(text: &str) -> Vec<(Kind, String)> {
         paragraphs.push(para);
     }
 
-    let mut out: Vec<(Kind, String)> = Vec::new();
+    let mut out: Vec<(Piece, String)> = Vec::new();
     let mut pending_comments: Vec<String> = Vec::new();
     for para in paragraphs {
         let kind = classify(&para);
@@ -229,7 +229,7 @@ pub(crate) fn segments(text: &str) -> Vec<(Kind, String)> {
             joined
         };
         match out.last_mut() {
-            Some((last, prev)) if *last == kind && kind != Kind::Prose => {
+            Some((last, prev)) if *last == kind && kind != Piece::Prose => {
                 prev.push_str("\n\n");
                 prev.push_str(&body);
             }
@@ -239,18 +239,18 @@ pub(crate) fn segments(text: &str) -> Vec<(Kind, String)> {
     if !pending_comments.is_empty() {
         let body = pending_comments.join("\n\n");
         match out.last_mut() {
-            Some((kind, prev)) if *kind != Kind::Prose => {
+            Some((kind, prev)) if *kind != Piece::Prose => {
                 prev.push_str("\n\n");
                 prev.push_str(&body);
             }
-            _ => out.push((Kind::Sh, body)),
+            _ => out.push((Piece::Sh, body)),
         }
     }
     out
 }
 
 /// None for a paragraph of comments only.
-fn classify(para: &[&str]) -> Option<Kind> {
+fn classify(para: &[&str]) -> Option<Piece> {
     let code: Vec<&str> = para
         .iter()
         .copied()
@@ -258,10 +258,10 @@ fn classify(para: &[&str]) -> Option<Kind> {
         .collect();
     let first = code.first()?.trim_start();
     if first.starts_with("apiVersion:") || first == "---" {
-        return Some(Kind::Yaml);
+        return Some(Piece::Yaml);
     }
     if is_command(first) {
-        return Some(Kind::Sh);
+        return Some(Piece::Sh);
     }
     let yamlish = code.iter().all(|l| {
         let t = l.trim_start();
@@ -272,9 +272,9 @@ fn classify(para: &[&str]) -> Option<Kind> {
         .any(|l| is_key(l.trim_start()) || l.trim_start().starts_with("- "));
     let structured = code.len() > 1 || code.iter().any(|l| l.starts_with(' '));
     if yamlish && has_key && structured && is_key(first) {
-        return Some(Kind::Yaml);
+        return Some(Piece::Yaml);
     }
-    Some(Kind::Prose)
+    Some(Piece::Prose)
 }
 
 /// `key:` or `key: value` with a YAML-ish key (no spaces before the colon).
@@ -393,19 +393,19 @@ mod tests {
     #[test]
     fn segments_classify_shell_yaml_and_prose() {
         let k = |t: &str| segments(t).into_iter().map(|(k, _)| k).collect::<Vec<_>>();
-        assert_eq!(k("apiVersion: v1\nkind: Role"), [Kind::Yaml]);
-        assert_eq!(k("kubectl rollout restart deploy/x -n y"), [Kind::Sh]);
-        assert_eq!(k("Note: this needs a restart."), [Kind::Prose]);
+        assert_eq!(k("apiVersion: v1\nkind: Role"), [Piece::Yaml]);
+        assert_eq!(k("kubectl rollout restart deploy/x -n y"), [Piece::Sh]);
+        assert_eq!(k("Note: this needs a restart."), [Piece::Prose]);
         assert_eq!(
             k("Do this:\n\nspec:\n  serviceAccount: flink"),
-            [Kind::Prose, Kind::Yaml]
+            [Piece::Prose, Piece::Yaml]
         );
         assert_eq!(
             k("# create the role\nkubectl apply -f - <<'EOF'\napiVersion: v1\n\nkind: Role\nEOF\n\nthen wait"),
-            [Kind::Sh, Kind::Prose]
+            [Piece::Sh, Piece::Prose]
         );
-        assert_eq!(k("# only a comment\n\nkubectl get pods"), [Kind::Sh]);
+        assert_eq!(k("# only a comment\n\nkubectl get pods"), [Piece::Sh]);
         let s = segments("a:\n  b: 1\n\n---\nc: 2");
-        assert_eq!(s, [(Kind::Yaml, "a:\n  b: 1\n\n---\nc: 2".to_string())]);
+        assert_eq!(s, [(Piece::Yaml, "a:\n  b: 1\n\n---\nc: 2".to_string())]);
     }
 }

@@ -2,6 +2,7 @@
 //! (`style::Style::decide`) and handed in. Every renderer writes to `&mut dyn Write`, so tests
 //! render into a `Vec<u8>`.
 
+pub mod access;
 pub mod clusters;
 pub mod json;
 pub mod markdown;

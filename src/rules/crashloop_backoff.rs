@@ -85,7 +85,7 @@ fn owned_elsewhere(pod: &Pod, c: &ContainerView) -> bool {
 
 /// What the evidence says the failure is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Kind {
+enum StartFailure {
     NotExecutable,
     CommandNotFound,
     StartError,
@@ -96,35 +96,35 @@ enum Kind {
     Crashed,
 }
 
-fn kind(reason: &str, exit: Option<i32>, term_reason: Option<&str>, message: &str) -> Kind {
+fn kind(reason: &str, exit: Option<i32>, term_reason: Option<&str>, message: &str) -> StartFailure {
     let m = message.to_ascii_lowercase();
     if reason == "CreateContainerConfigError" {
         return if m.contains("runasnonroot") {
-            Kind::RunAsRoot
+            StartFailure::RunAsRoot
         } else {
-            Kind::MissingReference
+            StartFailure::MissingReference
         };
     }
     match exit {
-        Some(127) => return Kind::CommandNotFound,
-        Some(126) => return Kind::NotExecutable,
+        Some(127) => return StartFailure::CommandNotFound,
+        Some(126) => return StartFailure::NotExecutable,
         _ => {}
     }
     if reason == "RunContainerError" || term_reason == Some("StartError") || exit == Some(128) {
         if m.contains("mount") && !m.contains("exec:") {
-            return Kind::MountFailed;
+            return StartFailure::MountFailed;
         }
         if m.contains("executable file not found") || m.contains("no such file or directory") {
-            return Kind::CommandNotFound;
+            return StartFailure::CommandNotFound;
         }
         if m.contains("permission denied") || m.contains("exec format error") {
-            return Kind::NotExecutable;
+            return StartFailure::NotExecutable;
         }
-        return Kind::StartError;
+        return StartFailure::StartError;
     }
     match exit {
-        Some(137 | 143) => Kind::Killed,
-        _ => Kind::Crashed,
+        Some(137 | 143) => StartFailure::Killed,
+        _ => StartFailure::Crashed,
     }
 }
 
@@ -151,30 +151,35 @@ fn finding(
     );
     let flink = is_flink_container(c) && !c.init;
     let category = match k {
-        Kind::NotExecutable | Kind::CommandNotFound | Kind::StartError | Kind::RunAsRoot => {
-            Category::ImageIncompatible
-        }
-        Kind::MissingReference | Kind::MountFailed => Category::PodtemplateInvalid,
-        Kind::Killed | Kind::Crashed if flink => Category::FlinkFatalExit,
-        Kind::Killed | Kind::Crashed => Category::PodtemplateInvalid,
+        StartFailure::NotExecutable
+        | StartFailure::CommandNotFound
+        | StartFailure::StartError
+        | StartFailure::RunAsRoot => Category::ImageIncompatible,
+        StartFailure::MissingReference | StartFailure::MountFailed => Category::PodtemplateInvalid,
+        StartFailure::Killed | StartFailure::Crashed if flink => Category::FlinkFatalExit,
+        StartFailure::Killed | StartFailure::Crashed => Category::PodtemplateInvalid,
     };
     let code = t
         .map(|t| format!(" (exit code {})", t.exit_code))
         .unwrap_or_default();
     let what = match k {
-        Kind::CommandNotFound => {
+        StartFailure::CommandNotFound => {
             format!("cannot start: the command it runs is not in the image{code}")
         }
-        Kind::NotExecutable => format!("cannot start: the command it runs is not executable{code}"),
-        Kind::StartError => format!("cannot be started by the container runtime{code}"),
-        Kind::RunAsRoot => "is refused: runAsNonRoot is set and the image runs as root".to_string(),
-        Kind::MissingReference => {
+        StartFailure::NotExecutable => {
+            format!("cannot start: the command it runs is not executable{code}")
+        }
+        StartFailure::StartError => format!("cannot be started by the container runtime{code}"),
+        StartFailure::RunAsRoot => {
+            "is refused: runAsNonRoot is set and the image runs as root".to_string()
+        }
+        StartFailure::MissingReference => {
             "cannot be created: it references a Secret, ConfigMap or key that does not exist"
                 .to_string()
         }
-        Kind::MountFailed => "cannot start: a volume mount fails".to_string(),
-        Kind::Killed => format!("is killed and restarted over and over{code}"),
-        Kind::Crashed => format!("crashes and is restarted over and over{code}"),
+        StartFailure::MountFailed => "cannot start: a volume mount fails".to_string(),
+        StartFailure::Killed => format!("is killed and restarted over and over{code}"),
+        StartFailure::Crashed => format!("crashes and is restarted over and over{code}"),
     };
     let mut f = with_category(
         Finding::new(
@@ -227,7 +232,7 @@ fn finding(
 
 #[allow(clippy::too_many_arguments)]
 fn fix(
-    k: Kind,
+    k: StartFailure,
     ns: &str,
     pod: &Pod,
     c: &ContainerView,
@@ -245,32 +250,32 @@ fn fix(
         None => "use an image built FROM the official flink image".to_string(),
     };
     match k {
-        Kind::CommandNotFound if main => format!(
+        StartFailure::CommandNotFound if main => format!(
             "The image lacks what Flink runs in its main container: `/docker-entrypoint.sh` and the \
              `kubernetes-jobmanager.sh` / `kubernetes-taskmanager.sh` scripts on the PATH ($FLINK_HOME/bin). \
              Build the image FROM the official one (`FROM flink:1.20`, keeping its ENTRYPOINT and PATH), or run \
              an image that has them:\n\n  {image_patch}\n\nIf the pod template sets `command` on {MAIN_CONTAINER}, \
              remove it: it replaces Flink's entrypoint."
         ),
-        Kind::CommandNotFound => format!(
+        StartFailure::CommandNotFound => format!(
             "The command of `{}` is not in its image: fix `command`/`args` of that container in the pod template, \
              or use an image that has it. The runtime said: {}",
             c.name(),
             one_line(first_line(message))
         ),
-        Kind::NotExecutable => format!(
+        StartFailure::NotExecutable => format!(
             "The command exists but cannot be executed (missing execute bit, or built for another CPU architecture: \
              `exec format error`). In the image's Dockerfile: `RUN chmod +x <script>`, and build for the nodes' \
              architecture (`docker buildx build --platform linux/amd64,linux/arm64`). The runtime said: {}",
             one_line(first_line(message))
         ),
-        Kind::StartError => format!(
+        StartFailure::StartError => format!(
             "The container runtime could not start the process: {}\nCheck the image's entrypoint and the container's \
              command, user and working directory in the pod template.{}",
             one_line(first_line(message)),
             if main { format!("\n\n  {image_patch}") } else { String::new() }
         ),
-        Kind::RunAsRoot => {
+        StartFailure::RunAsRoot => {
             let patch = match fd {
                 Some(d) => format!(
                     "kubectl patch flinkdeployment {} -n {ns} --type=merge \\\n    \
@@ -284,7 +289,7 @@ fn fix(
                  numeric user (the official Flink image's user `flink` is uid 9999) in the pod template:\n\n  {patch}"
             )
         }
-        Kind::MissingReference => {
+        StartFailure::MissingReference => {
             let what = missing_reference(message);
             let create = match &what {
                 Some(("secret", n)) => format!("kubectl create secret generic {n} -n {ns} --from-literal=KEY=VALUE"),
@@ -297,19 +302,19 @@ fn fix(
                 one_line(first_line(message))
             )
         }
-        Kind::MountFailed => format!(
+        StartFailure::MountFailed => format!(
             "A volume cannot be mounted: {}\nFix the volume or volumeMount in the FlinkDeployment's pod template \
              (mountPath, subPath, the referenced object).",
             one_line(first_line(message))
         ),
-        Kind::Killed => format!(
+        StartFailure::Killed => format!(
             "The container is killed by a signal, not by the memory limit: usually a failing liveness probe or an \
              eviction. Look at the pod's events (`kubectl describe pod {} -n {ns}`, reason `Unhealthy` / `Killing`) \
              and give the probe more time (initialDelaySeconds, failureThreshold) in the pod template.\n\nIts last \
              words are in:\n\n  {logs_cmd}",
             pod_name(pod)
         ),
-        Kind::Crashed => {
+        StartFailure::Crashed => {
             let cause = logs.and_then(|l| l.root()).map(|m| {
                 format!("The log names the cause at line {}: {}.\n{}\n\n", m.line_no, m.signature.explanation, m.fix())
             });

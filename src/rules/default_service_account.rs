@@ -4,8 +4,8 @@
 use super::support::rbac_plan;
 use super::{Rule, RuleMeta};
 use crate::finding::{link, Category, Finding, ObjectRef, Severity};
+use crate::flink::mode::Component;
 use crate::flink::names::LABEL_COMPONENT;
-use crate::flink::permissions::Component;
 use crate::flink::rbac;
 use crate::flink::rbac_fix::RbacPlan;
 use crate::snapshot::index::{deployment_ref, label, pod_name, pod_namespace, pod_service_account};

@@ -24,9 +24,9 @@ use super::support::pod_status::containers;
 use super::support::rbac_plan;
 use super::{Rule, RuleMeta};
 use crate::finding::{link, Category, Finding, ObjectRef, Severity};
+use crate::flink::mode::Component;
 use crate::flink::names::LABEL_COMPONENT;
 use crate::flink::operator_error::OperatorError;
-use crate::flink::permissions::Component;
 use crate::signatures::{catalogue, Match};
 use crate::snapshot::flink::{FlinkDeployment, FlinkSessionJob, JobSpec};
 use crate::snapshot::index::{deployment_ref, label, pod_name};
@@ -80,7 +80,7 @@ impl Rule for FlinkResourceStatus {
 
 /// One thing wrong in the status, worst first.
 #[derive(Debug, Clone, PartialEq)]
-enum Problem {
+enum StatusProblem {
     JmError,
     JmMissing,
     Stuck { state: String, minutes: i64 },
@@ -90,10 +90,10 @@ enum Problem {
     ErrorReported,
 }
 
-impl Problem {
+impl StatusProblem {
     fn severity(&self) -> Severity {
         match self {
-            Problem::RolledBack(_) | Problem::ErrorReported => Severity::Warning,
+            StatusProblem::RolledBack(_) | StatusProblem::ErrorReported => Severity::Warning,
             _ => Severity::Critical,
         }
     }
@@ -265,12 +265,12 @@ fn warnings(events: Vec<&Event>) -> Vec<&Event> {
         .collect()
 }
 
-fn problems(v: &View, now: DateTime<Utc>) -> Vec<Problem> {
+fn problems(v: &View, now: DateTime<Utc>) -> Vec<StatusProblem> {
     let mut out = Vec::new();
     let suspended = v.lifecycle == Some("SUSPENDED")
         || v.job_spec.and_then(|j| j.state.as_deref()) == Some("suspended");
     match v.jm {
-        Some("ERROR") => out.push(Problem::JmError),
+        Some("ERROR") => out.push(StatusProblem::JmError),
         Some("MISSING")
             if !suspended
                 && (v.error.is_some()
@@ -279,13 +279,13 @@ fn problems(v: &View, now: DateTime<Utc>) -> Vec<Problem> {
                         Some("FAILED" | "DEPLOYED" | "STABLE" | "ROLLED_BACK")
                     )) =>
         {
-            out.push(Problem::JmMissing)
+            out.push(StatusProblem::JmMissing)
         }
         Some(s @ ("DEPLOYING" | "DEPLOYED_NOT_READY")) => {
             if let Some(t) = v.reconciled_at {
                 let waited = now.signed_duration_since(t);
                 if waited > Duration::minutes(READINESS_TIMEOUT_MIN) {
-                    out.push(Problem::Stuck {
+                    out.push(StatusProblem::Stuck {
                         state: s.to_string(),
                         minutes: waited.num_minutes(),
                     });
@@ -295,36 +295,36 @@ fn problems(v: &View, now: DateTime<Utc>) -> Vec<Problem> {
         _ => {}
     }
     if v.lifecycle == Some("FAILED") {
-        out.push(Problem::LifecycleFailed);
+        out.push(StatusProblem::LifecycleFailed);
     }
     if v.job == Some("FAILED") {
-        out.push(Problem::JobFailed);
+        out.push(StatusProblem::JobFailed);
     }
     if let Some(s @ ("ROLLING_BACK" | "ROLLED_BACK")) = v.lifecycle {
-        out.push(Problem::RolledBack(s.to_string()));
+        out.push(StatusProblem::RolledBack(s.to_string()));
     }
     if out.is_empty() && v.error.is_some() && !suspended {
-        out.push(Problem::ErrorReported);
+        out.push(StatusProblem::ErrorReported);
     }
     out
 }
 
-fn headline(kind: &str, p: &Problem, reason: Option<&str>, root: Option<&str>) -> String {
+fn headline(kind: &str, p: &StatusProblem, reason: Option<&str>, root: Option<&str>) -> String {
     let because = match (reason, root) {
         (Some(r), _) => format!(": {r}"),
         (None, Some(m)) => format!(": {}", short(m, 120)),
         _ => String::new(),
     };
     match p {
-        Problem::JmError => format!("JobManager deployment failed (jobManagerDeploymentStatus ERROR){because}"),
-        Problem::JmMissing => format!("JobManager deployment is missing (jobManagerDeploymentStatus MISSING){because}"),
-        Problem::Stuck { state, .. } => format!(
+        StatusProblem::JmError => format!("JobManager deployment failed (jobManagerDeploymentStatus ERROR){because}"),
+        StatusProblem::JmMissing => format!("JobManager deployment is missing (jobManagerDeploymentStatus MISSING){because}"),
+        StatusProblem::Stuck { state, .. } => format!(
             "JobManager has not become ready ({state} for longer than the {READINESS_TIMEOUT_MIN} min readiness timeout){because}"
         ),
-        Problem::LifecycleFailed => format!("{kind} failed (lifecycleState FAILED){because}"),
-        Problem::JobFailed => format!("the job FAILED (jobStatus.state FAILED){because}"),
-        Problem::RolledBack(s) => format!("the last spec change was rolled back ({s}){because}"),
-        Problem::ErrorReported => format!("the operator reports an error{because}"),
+        StatusProblem::LifecycleFailed => format!("{kind} failed (lifecycleState FAILED){because}"),
+        StatusProblem::JobFailed => format!("the job FAILED (jobStatus.state FAILED){because}"),
+        StatusProblem::RolledBack(s) => format!("the last spec change was rolled back ({s}){because}"),
+        StatusProblem::ErrorReported => format!("the operator reports an error{because}"),
     }
 }
 
@@ -342,8 +342,8 @@ fn build(
     snapshot: &Snapshot,
     index: &Index,
     v: &View,
-    problems: &[Problem],
-    first: Problem,
+    problems: &[StatusProblem],
+    first: StatusProblem,
     fd: Option<&FlinkDeployment>,
     jm_pods: &[&Pod],
     group: ObjectRef,
@@ -387,7 +387,7 @@ fn build(
         f = f.evidence(format!("status.jobStatus.state: {j}"));
     }
     for p in problems {
-        if let Problem::Stuck { minutes, .. } = p {
+        if let StatusProblem::Stuck { minutes, .. } = p {
             if let Some(t) = v.reconciled_at {
                 f = f.evidence(format!(
                     "last reconciled at {} ({minutes} min before the snapshot; kubernetes.operator.deployment.readiness.timeout is {READINESS_TIMEOUT_MIN} min)",

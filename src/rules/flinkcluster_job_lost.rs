@@ -18,7 +18,8 @@
 use super::support::containers::event_line;
 use super::{Rule, RuleMeta};
 use crate::finding::{Category, Finding, Severity};
-use crate::snapshot::index::{pod_name, Cluster, Index, Mode};
+use crate::flink::mode::Mode;
+use crate::snapshot::index::{pod_name, Cluster, Index};
 use crate::snapshot::{to_utc, Snapshot};
 use chrono::{DateTime, Utc};
 

@@ -20,7 +20,8 @@
 
 use super::{Rule, RuleMeta};
 use crate::finding::{Category, Finding, Severity};
-use crate::snapshot::index::{Cluster, Index, Mode};
+use crate::flink::mode::Mode;
+use crate::snapshot::index::{Cluster, Index};
 use crate::snapshot::Snapshot;
 use chrono::{DateTime, Utc};
 

@@ -21,9 +21,10 @@
 use super::support::containers::{event_line, one_line, with_category, LogEvidence};
 use super::{Rule, RuleMeta};
 use crate::finding::{link, Category, Finding, ObjectRef, Severity};
+use crate::flink::mode::Mode;
 use crate::flink::names::{flinkcluster_submitter_job, FLINKCLUSTER_SUBMITTER_CONTAINER};
 use crate::signatures::catalogue;
-use crate::snapshot::index::{pod_name, Cluster, Mode};
+use crate::snapshot::index::{pod_name, Cluster};
 use crate::snapshot::Pod;
 use crate::snapshot::{Index, Snapshot};
 use k8s_openapi::api::core::v1::ContainerStateTerminated;

@@ -15,8 +15,8 @@ use super::support::modes::{kubernetes_ha, may, Decided};
 use super::support::rbac_plan;
 use super::{Rule, RuleMeta};
 use crate::finding::{link, Category, Finding, Severity};
+use crate::flink::mode::Component;
 use crate::flink::permissions;
-use crate::flink::permissions::Component;
 use crate::snapshot::index::Index;
 use crate::snapshot::Snapshot;
 

@@ -17,7 +17,8 @@
 use super::support::modes::{conf_fix, ha_mode, pods_verify};
 use super::{Rule, RuleMeta};
 use crate::finding::{Category, Finding, Severity};
-use crate::snapshot::index::{deployment_replicas, meta_name, Cluster, Conf, Index, Mode};
+use crate::flink::mode::Mode;
+use crate::snapshot::index::{deployment_replicas, meta_name, Cluster, Conf, Index};
 use crate::snapshot::Snapshot;
 
 pub struct HaMisconfigured;
@@ -43,7 +44,7 @@ impl Rule for HaMisconfigured {
         for c in index.clusters() {
             // The FlinkCluster operator owns its Services and Flink configuration: a fix here
             // would be the operator's CR, which this rule does not write.
-            if c.mode == crate::snapshot::index::Mode::FlinkCluster {
+            if c.mode == Mode::FlinkCluster {
                 continue;
             }
             // A resource never deployed is `kubectl flink lint`'s (FLK457) to check.

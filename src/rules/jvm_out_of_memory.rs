@@ -80,7 +80,7 @@ impl Rule for JvmOutOfMemory {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-enum Kind {
+enum Pool {
     Heap,
     Metaspace,
     Direct,
@@ -91,34 +91,34 @@ enum Kind {
 struct Oom {
     previous: bool,
     line_no: usize,
-    kind: Kind,
+    kind: Pool,
     line: String,
 }
 
-fn kind_of(text: &str) -> Kind {
+fn kind_of(text: &str) -> Pool {
     if text.contains("Java heap space")
         || text.contains("GC overhead limit exceeded")
         || text.contains("Requested array size")
     {
-        Kind::Heap
+        Pool::Heap
     } else if text.contains("Metaspace") || text.contains("Compressed class space") {
-        Kind::Metaspace
+        Pool::Metaspace
     } else if text.contains("Direct buffer memory") {
-        Kind::Direct
+        Pool::Direct
     } else if text.contains("native thread") {
-        Kind::Threads
+        Pool::Threads
     } else {
-        Kind::Other
+        Pool::Other
     }
 }
 
 /// Every line with an OutOfMemoryError: (line number, kind, redacted line).
-fn oom_lines(text: &str) -> Vec<(usize, Kind, String)> {
+fn oom_lines(text: &str) -> Vec<(usize, Pool, String)> {
     static OWN: OnceLock<Regex> = OnceLock::new();
     let own = OWN.get_or_init(|| {
         Regex::new(r"java\.lang\.OutOfMemoryError(?::|$)").expect("OutOfMemoryError regex")
     });
-    let mut out: Vec<(usize, Kind, String)> = catalogue()
+    let mut out: Vec<(usize, Pool, String)> = catalogue()
         .scan(text)
         .into_iter()
         .filter(|m| m.signature.category == Category::JvmOutOfMemory)
@@ -134,13 +134,13 @@ fn oom_lines(text: &str) -> Vec<(usize, Kind, String)> {
     out
 }
 
-fn kind_words(k: Kind) -> &'static str {
+fn kind_words(k: Pool) -> &'static str {
     match k {
-        Kind::Heap => "Java heap space",
-        Kind::Metaspace => "Metaspace",
-        Kind::Direct => "direct memory",
-        Kind::Threads => "native threads",
-        Kind::Other => "memory",
+        Pool::Heap => "Java heap space",
+        Pool::Metaspace => "Metaspace",
+        Pool::Direct => "direct memory",
+        Pool::Threads => "native threads",
+        Pool::Other => "memory",
     }
 }
 
@@ -169,10 +169,10 @@ fn finding(
     } else {
         p.and_then(|p| label(p, LABEL_COMPONENT)) == Some("jobmanager")
     };
-    let mut kinds: Vec<Kind> = ooms.iter().map(|o| o.kind).collect();
+    let mut kinds: Vec<Pool> = ooms.iter().map(|o| o.kind).collect();
     kinds.sort();
     kinds.dedup();
-    let main = kinds.first().copied().unwrap_or(Kind::Other);
+    let main = kinds.first().copied().unwrap_or(Pool::Other);
     let who = if jm { "JobManager" } else { "TaskManager" };
     let mut f = Finding::new(
         &META,
@@ -246,45 +246,45 @@ fn finding(
     }
 }
 
-fn fix(kind: Kind, jm: bool, ns: &str, fd: Option<&FlinkDeployment>) -> String {
+fn fix(kind: Pool, jm: bool, ns: &str, fd: Option<&FlinkDeployment>) -> String {
     let (prefix, spec_key) = if jm {
         ("jobmanager", "jobManager")
     } else {
         ("taskmanager", "taskManager")
     };
     let (key, value, why) = match kind {
-        Kind::Metaspace => (
+        Pool::Metaspace => (
             format!("{prefix}.memory.jvm-metaspace.size"),
             "512m",
             "Metaspace holds loaded classes (default 256m): a job with many dependencies needs more; if it grows with \
              every job restart in a session cluster, a class loading leak in user code is the cause.",
         ),
-        Kind::Direct if jm => (
+        Pool::Direct if jm => (
             "jobmanager.memory.off-heap.size".to_string(),
             "256m",
             "Direct (off-heap) memory of the JobManager (default 128m) is too small, or leaks.",
         ),
-        Kind::Direct => (
+        Pool::Direct => (
             "taskmanager.memory.task.off-heap.size".to_string(),
             "256m",
             "The job's direct memory (connectors, Netty, user code) has no budget of its own (default 0) or leaks.",
         ),
-        Kind::Heap if jm => (
+        Pool::Heap if jm => (
             "jobmanager.memory.heap.size".to_string(),
             "1536m",
             "The JobManager heap is too small (large job graphs, many checkpoints retained, big accumulators), or leaks.",
         ),
-        Kind::Heap => (
+        Pool::Heap => (
             "taskmanager.memory.task.heap.size".to_string(),
             "1024m",
             "The task heap is too small for the job's working set (large windows or records, heap state backend), or leaks.",
         ),
-        Kind::Threads => (
+        Pool::Threads => (
             String::new(),
             "",
             "The process cannot create more threads: a thread leak in user code, or the node's/container's pids limit.",
         ),
-        Kind::Other => (String::new(), "", "The JVM ran out of memory."),
+        Pool::Other => (String::new(), "", "The JVM ran out of memory."),
     };
     if key.is_empty() {
         return format!(
@@ -292,7 +292,7 @@ fn fix(kind: Kind, jm: bool, ns: &str, fd: Option<&FlinkDeployment>) -> String {
              the code that creates them."
         );
     }
-    let heap_note = if kind == Kind::Heap {
+    let heap_note = if kind == Pool::Heap {
         " Heap taken from the same process size leaves less for managed memory; if the heap keeps \
          growing over time, take a heap dump (env.java.opts.all: -XX:+HeapDumpOnOutOfMemoryError) and look for a leak."
     } else {

@@ -6,8 +6,8 @@
 use super::support::rbac_plan;
 use super::{Rule, RuleMeta};
 use crate::finding::{link, Category, Finding, ObjectRef, Severity};
+use crate::flink::mode::Component;
 use crate::flink::names::LABEL_COMPONENT;
-use crate::flink::permissions::Component;
 use crate::flink::rbac;
 use crate::flink::rbac_fix::Workload;
 use crate::signatures::{catalogue, Match};
@@ -49,23 +49,23 @@ impl Refusal {
 
 /// How a question about access was answered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Decision {
-    Allowed(Method),
-    Denied(Method),
+enum Verdict {
+    Allowed(DecidedBy),
+    Denied(DecidedBy),
     Unknown,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Method {
+enum DecidedBy {
     AccessReview,
     RbacObjects,
 }
 
-impl Method {
+impl DecidedBy {
     fn label(self) -> &'static str {
         match self {
-            Method::AccessReview => "the API server's authorizer (SubjectAccessReview)",
-            Method::RbacObjects => "the RBAC objects read (not authoritative)",
+            DecidedBy::AccessReview => "the API server's authorizer (SubjectAccessReview)",
+            DecidedBy::RbacObjects => "the RBAC objects read (not authoritative)",
         }
     }
 }
@@ -214,7 +214,7 @@ fn configured_sa(s: &Snapshot, index: &Index, pod: Option<&Pod>) -> Option<Strin
         })
 }
 
-fn decide(s: &Snapshot, r: &Refusal) -> Decision {
+fn decide(s: &Snapshot, r: &Refusal) -> Verdict {
     let (resource, subresource) = r.resource.split_once('/').unwrap_or((&r.resource, ""));
     let user = r.user();
     if let Some(review) = s.access_reviews.iter().find(|a| {
@@ -226,9 +226,9 @@ fn decide(s: &Snapshot, r: &Refusal) -> Decision {
             && a.namespace == r.namespace
     }) {
         return if review.allowed {
-            Decision::Allowed(Method::AccessReview)
+            Verdict::Allowed(DecidedBy::AccessReview)
         } else {
-            Decision::Denied(Method::AccessReview)
+            Verdict::Denied(DecidedBy::AccessReview)
         };
     }
     let req = rbac::Request {
@@ -241,12 +241,12 @@ fn decide(s: &Snapshot, r: &Refusal) -> Decision {
     };
     // RBAC objects speak only for ServiceAccounts of the namespace the request went to.
     if r.service_account_namespace != r.namespace {
-        return Decision::Unknown;
+        return Verdict::Unknown;
     }
     match s.rbac_allows(&req) {
-        Some(true) => Decision::Allowed(Method::RbacObjects),
-        Some(false) => Decision::Denied(Method::RbacObjects),
-        None => Decision::Unknown,
+        Some(true) => Verdict::Allowed(DecidedBy::RbacObjects),
+        Some(false) => Verdict::Denied(DecidedBy::RbacObjects),
+        None => Verdict::Unknown,
     }
 }
 
@@ -268,7 +268,7 @@ impl Rule for RbacForbidden {
 
             // Still refused now? A refusal that the authorizer (or RBAC) now allows for the
             // ServiceAccount the deployment is configured with is history, not a cause.
-            let mut still: Vec<(&Refusal, Decision)> = Vec::new();
+            let mut still: Vec<(&Refusal, Verdict)> = Vec::new();
             for r in &sighting.refusals {
                 let now = decide(s, r);
                 let for_configured = configured
@@ -283,8 +283,8 @@ impl Rule for RbacForbidden {
                             },
                         )
                     });
-                let fixed = matches!(now, Decision::Allowed(_))
-                    || matches!(for_configured, Some(Decision::Allowed(_)));
+                let fixed = matches!(now, Verdict::Allowed(_))
+                    || matches!(for_configured, Some(Verdict::Allowed(_)));
                 if !fixed {
                     still.push((r, now));
                 }
@@ -390,7 +390,7 @@ fn finding(
     index: &Index,
     sighting: &Sighting,
     pod: Option<&Pod>,
-    still: &[(&Refusal, Decision)],
+    still: &[(&Refusal, Verdict)],
     fd: Option<&FlinkDeployment>,
     deployment: Option<ObjectRef>,
 ) -> Finding {
@@ -433,7 +433,7 @@ fn finding(
     }
     for (r, d) in still {
         f = f.evidence(match d {
-            Decision::Denied(m) => format!(
+            Verdict::Denied(m) => format!(
                 "confirmed by {}: {} may not {} {} in namespace {}",
                 m.label(),
                 r.user(),

@@ -9,8 +9,9 @@
 //! - for TaskManagers, which the JobManager creates itself, its log line
 //!   `Could not create pod <name>, exception: ... is forbidden: exceeded quota: ...`.
 //!
-//! The messages are the API server's (quota admission and LimitRanger); the fix computes the
-//! quota the pod needs from the numbers they carry.
+//! The messages are the API server's (quota admission and LimitRanger), found and read by
+//! `snapshot::refused` (which a live gather uses too, to read the quotas they name); the fix
+//! computes the quota the pod needs from the numbers they carry.
 
 use super::support::containers::{event_line, one_line};
 use super::{Rule, RuleMeta};
@@ -18,11 +19,10 @@ use crate::finding::{Category, Finding, ObjectRef, Severity};
 use crate::flink::units::{format_bytes, parse_quantity, parse_resource_memory};
 use crate::snapshot::flink::FlinkDeployment;
 use crate::snapshot::index::deployment_ref;
+use crate::snapshot::refused::{self, Refused, Rejection, Where};
 use crate::snapshot::{Index, Snapshot};
 use k8s_openapi::api::core::v1::ResourceQuota;
 use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
-use regex::Regex;
-use std::sync::OnceLock;
 
 pub struct ResourceQuotaExceeded;
 
@@ -41,174 +41,47 @@ impl Rule for ResourceQuotaExceeded {
     }
 
     fn check(&self, snapshot: &Snapshot, index: &Index) -> Vec<Finding> {
-        let mut groups: Vec<Group> = Vec::new();
-        // Events of the controllers (and of the operator, on the CR).
-        for e in &snapshot.events {
-            if !matches!(e.reason.as_deref(), Some("FailedCreate")) {
-                continue;
-            }
-            let Some(msg) = e.message.as_deref() else {
-                continue;
-            };
-            let Some(rejection) = Rejection::parse(msg) else {
-                continue;
-            };
-            let ns = e
-                .involved_object
-                .namespace
-                .as_deref()
-                .or(e.metadata.namespace.as_deref())
-                .unwrap_or("default");
-            let owner = e.involved_object.name.as_deref().unwrap_or("");
-            let fd = flink_deployment_for(
-                snapshot,
-                ns,
-                &[owner, rejection.pod.as_deref().unwrap_or("")],
-            );
-            add(&mut groups, ns, fd, rejection, event_line(e));
-        }
-        // The Deployment's own condition (when the events have expired).
-        for d in &snapshot.deployments {
-            let ns = d.metadata.namespace.as_deref().unwrap_or("default");
-            let name = d.metadata.name.as_deref().unwrap_or("");
-            for c in d.status.iter().flat_map(|s| s.conditions.iter().flatten()) {
-                if c.type_.as_deref() != Some("ReplicaFailure")
-                    || c.status.as_deref() != Some("True")
-                {
-                    continue;
+        let mut groups: Vec<RefusalGroup> = Vec::new();
+        for r in refused::refusals(snapshot) {
+            let ns = r.namespace;
+            let pod = r.rejection.pod.as_deref().unwrap_or("");
+            let (owner, line) = match r.source {
+                // Events of the controllers (and of the operator, on the CR).
+                Where::Event(e) => (
+                    e.involved_object.name.as_deref().unwrap_or(""),
+                    event_line(e),
+                ),
+                // The Deployment's own condition (when the events have expired).
+                Where::Condition {
+                    deployment,
+                    condition,
+                } => {
+                    let name = deployment.metadata.name.as_deref().unwrap_or("");
+                    let line = format!(
+                        "Deployment {name} status.conditions[ReplicaFailure]: reason={} message: {}",
+                        condition.reason.as_deref().unwrap_or("-"),
+                        one_line(r.message)
+                    );
+                    (name, line)
                 }
-                let Some(msg) = c.message.as_deref() else {
-                    continue;
-                };
-                let Some(rejection) = Rejection::parse(msg) else {
-                    continue;
-                };
-                let fd = flink_deployment_for(
-                    snapshot,
-                    ns,
-                    &[name, rejection.pod.as_deref().unwrap_or("")],
-                );
-                let line = format!(
-                    "Deployment {name} status.conditions[ReplicaFailure]: reason={} message: {}",
-                    c.reason.as_deref().unwrap_or("-"),
-                    one_line(msg)
-                );
-                add(&mut groups, ns, fd, rejection, line);
-            }
-        }
-        // TaskManager pods the JobManager could not create.
-        for (key, text) in &snapshot.logs {
-            for (i, line) in text.lines().enumerate() {
-                if !line.contains("Could not create pod") {
-                    continue;
+                // TaskManager pods the JobManager could not create.
+                Where::Log { key, line } => {
+                    let which = if key.previous { "previous log" } else { "log" };
+                    let ev = format!(
+                        "JobManager {} {which} line {line}: {}",
+                        key.pod,
+                        one_line(r.message)
+                    );
+                    (key.pod.as_str(), ev)
                 }
-                let Some(rejection) = Rejection::parse(line) else {
-                    continue;
-                };
-                let ns = key.namespace.as_str();
-                let fd = flink_deployment_for(
-                    snapshot,
-                    ns,
-                    &[key.pod.as_str(), rejection.pod.as_deref().unwrap_or("")],
-                );
-                let which = if key.previous { "previous log" } else { "log" };
-                let ev = format!(
-                    "JobManager {} {which} line {}: {}",
-                    key.pod,
-                    i + 1,
-                    one_line(line)
-                );
-                add(&mut groups, ns, fd, rejection, ev);
-            }
+            };
+            let fd = flink_deployment_for(snapshot, ns, &[owner, pod]);
+            add(&mut groups, ns, fd, r.rejection, line);
         }
         groups
             .into_iter()
             .map(|g| g.finding(snapshot, index))
             .collect()
-    }
-}
-
-/// What the admission plugin said.
-#[derive(Debug, Clone, PartialEq)]
-struct Rejection {
-    /// The pod the controller tried to create.
-    pod: Option<String>,
-    what: What,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-enum What {
-    /// `exceeded quota: NAME, requested: k=v,.., used: k=v,.., limited: k=v,..`
-    Exceeded {
-        quota: String,
-        requested: Vec<(String, String)>,
-        used: Vec<(String, String)>,
-        limited: Vec<(String, String)>,
-    },
-    /// `failed quota: NAME: must specify limits.cpu,limits.memory`
-    MustSpecify { quota: String, what: String },
-    /// LimitRanger: `maximum memory usage per Container is 1Gi, but limit is 2Gi` and friends.
-    LimitRange { text: String },
-}
-
-fn regexes() -> &'static [Regex; 4] {
-    static R: OnceLock<[Regex; 4]> = OnceLock::new();
-    R.get_or_init(|| {
-        [
-            Regex::new(r"exceeded quota: (?P<quota>[^,\s]+), requested: (?P<req>\S+), used: (?P<used>\S+), limited: (?P<lim>\S+)").expect("quota regex"),
-            Regex::new(r"failed quota: (?P<quota>[^:\s]+): must specify (?P<what>[A-Za-z0-9.,/ -]+)").expect("failed quota regex"),
-            Regex::new(r"(?P<text>(?:maximum|minimum) [a-z0-9./-]+ usage per (?:Container|Pod|PersistentVolumeClaim) is [^,\]]+, but (?:limit|request) is [^,\]\s]+|[a-z0-9./-]+ max limit to request ratio per (?:Container|Pod) is [^,\]]+, but provided ratio is [0-9.]+)").expect("limitrange regex"),
-            Regex::new(r#"pods? \\?"(?P<pod>[a-z0-9][a-z0-9.-]*)\\?" is forbidden"#).expect("pod regex"),
-        ]
-    })
-}
-
-fn pairs(s: &str) -> Vec<(String, String)> {
-    s.trim_end_matches(['.', '"', '\'', ')'])
-        .split(',')
-        .filter_map(|kv| kv.split_once('='))
-        .map(|(k, v)| {
-            (
-                k.trim().to_string(),
-                v.trim().trim_end_matches(['.', '"']).to_string(),
-            )
-        })
-        .collect()
-}
-
-impl Rejection {
-    fn parse(msg: &str) -> Option<Rejection> {
-        let [exceeded, failed, limit, pod] = regexes();
-        let pod = pod.captures(msg).map(|c| c["pod"].to_string());
-        let what = if let Some(c) = exceeded.captures(msg) {
-            What::Exceeded {
-                quota: c["quota"].to_string(),
-                requested: pairs(&c["req"]),
-                used: pairs(&c["used"]),
-                limited: pairs(&c["lim"]),
-            }
-        } else if let Some(c) = failed.captures(msg) {
-            What::MustSpecify {
-                quota: c["quota"].to_string(),
-                what: c["what"].trim().trim_end_matches('.').to_string(),
-            }
-        } else if let Some(c) = limit.captures(msg) {
-            What::LimitRange {
-                text: c["text"].trim().to_string(),
-            }
-        } else {
-            return None;
-        };
-        Some(Rejection { pod, what })
-    }
-
-    fn key(&self) -> String {
-        match &self.what {
-            What::Exceeded { quota, .. } | What::MustSpecify { quota, .. } => {
-                format!("quota:{quota}")
-            }
-            What::LimitRange { text } => format!("limitrange:{text}"),
-        }
     }
 }
 
@@ -231,7 +104,7 @@ fn flink_deployment_for<'a>(
         .max_by_key(|d| d.name().len())
 }
 
-struct Group<'a> {
+struct RefusalGroup<'a> {
     ns: String,
     fd: Option<&'a FlinkDeployment>,
     rejection: Rejection,
@@ -240,7 +113,7 @@ struct Group<'a> {
 }
 
 fn add<'a>(
-    groups: &mut Vec<Group<'a>>,
+    groups: &mut Vec<RefusalGroup<'a>>,
     ns: &str,
     fd: Option<&'a FlinkDeployment>,
     rejection: Rejection,
@@ -253,7 +126,7 @@ fn add<'a>(
     }) {
         Some(i) => &mut groups[i],
         None => {
-            groups.push(Group {
+            groups.push(RefusalGroup {
                 ns: ns.to_string(),
                 fd,
                 rejection,
@@ -288,7 +161,7 @@ fn format_for(key: &str, value: f64) -> String {
     }
 }
 
-impl Group<'_> {
+impl RefusalGroup<'_> {
     /// Which Flink component the rejected pods are (TaskManager pods carry `-taskmanager-`).
     fn component(&self) -> &'static str {
         if self.pods.iter().any(|p| p.contains("-taskmanager-")) {
@@ -307,7 +180,7 @@ impl Group<'_> {
             "JobManager"
         };
         let (object, title) = match &self.rejection.what {
-            What::Exceeded {
+            Refused::Exceeded {
                 quota, requested, ..
             } => (
                 ObjectRef::namespaced("ResourceQuota", ns, quota),
@@ -320,13 +193,13 @@ impl Group<'_> {
                         .join(", ")
                 ),
             ),
-            What::MustSpecify { quota, what } => (
+            Refused::MustSpecify { quota, what } => (
                 ObjectRef::namespaced("ResourceQuota", ns, quota),
                 format!(
                     "ResourceQuota `{quota}` rejects {who} pods whose containers do not set {what}"
                 ),
             ),
-            What::LimitRange { text } => (
+            Refused::LimitRange { text } => (
                 match self.fd {
                     Some(d) => deployment_ref(d),
                     None => ObjectRef::namespaced("Namespace", ns, ns).clone(),
@@ -341,7 +214,7 @@ impl Group<'_> {
         if !self.pods.is_empty() {
             f = f.evidence(format!("pods refused: {}", self.pods.join(", ")));
         }
-        if let What::Exceeded {
+        if let Refused::Exceeded {
             quota,
             requested,
             used,
@@ -358,7 +231,7 @@ impl Group<'_> {
         }
         let lower = |name: &str| self.lower_flink(ns, spec_key, name);
         let fix = match &self.rejection.what {
-            What::Exceeded { quota, requested, used, limited } => {
+            Refused::Exceeded { quota, requested, used, limited } => {
                 let mut hard = Vec::new();
                 let mut lines = Vec::new();
                 for (k, req) in requested {
@@ -385,25 +258,25 @@ impl Group<'_> {
                     lower(quota)
                 )
             }
-            What::MustSpecify { quota, what } => format!(
+            Refused::MustSpecify { quota, what } => format!(
                 "ResourceQuota {quota} covers {what}, so every container must set them. Flink sets requests and limits \
                  on its main container; give the other containers of the pod template (sidecars, init containers) \
                  their own:\n\n\
                  spec:\n  podTemplate:\n    spec:\n      containers:\n      - name: SIDECAR\n        resources:\n          \
                  requests: {{cpu: 100m, memory: 128Mi}}\n          limits: {{cpu: 100m, memory: 128Mi}}"
             ),
-            What::LimitRange { text } => format!(
+            Refused::LimitRange { text } => format!(
                 "A LimitRange of namespace {ns} bounds each pod: {text}. Size the {who} within it: {}\n\n\
                  or change the LimitRange (kubectl get limitrange -n {ns} -o yaml).",
                 lower("the LimitRange")
             ),
         };
         let verify = match &self.rejection.what {
-            What::Exceeded { quota, .. } | What::MustSpecify { quota, .. } => format!(
+            Refused::Exceeded { quota, .. } | Refused::MustSpecify { quota, .. } => format!(
                 "kubectl get resourcequota {quota} -n {ns} -o jsonpath='used={{.status.used}} hard={{.status.hard}}{{\"\\n\"}}'; \
                  kubectl get events -n {ns} --field-selector reason=FailedCreate   # expect no new FailedCreate"
             ),
-            What::LimitRange { .. } => {
+            Refused::LimitRange { .. } => {
                 format!("kubectl get events -n {ns} --field-selector reason=FailedCreate   # expect no new FailedCreate")
             }
         };

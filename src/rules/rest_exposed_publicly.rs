@@ -14,8 +14,9 @@
 use super::support::modes::conf_fix;
 use super::{Rule, RuleMeta};
 use crate::finding::{Category, Finding, ObjectRef, Severity};
+use crate::flink::mode::Mode;
 use crate::flink::names::KIND_FLINK_CLUSTER;
-use crate::snapshot::index::{meta_name, Cluster, Index, Mode};
+use crate::snapshot::index::{meta_name, Cluster, Index};
 use crate::snapshot::Snapshot;
 use k8s_openapi::api::core::v1::Service;
 
@@ -61,7 +62,7 @@ impl Rule for RestExposedPublicly {
         for c in index.clusters() {
             // The FlinkCluster operator owns its Services and Flink configuration: a fix here
             // would be the operator's CR, which this rule does not write.
-            if c.mode == crate::snapshot::index::Mode::FlinkCluster {
+            if c.mode == Mode::FlinkCluster {
                 continue;
             }
             let services = index.services_of(&c.reference);

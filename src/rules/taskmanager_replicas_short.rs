@@ -15,8 +15,9 @@
 use super::support::modes::{ceil_div, parallelism, slots};
 use super::{Rule, RuleMeta};
 use crate::finding::{Category, Finding, ObjectRef, Severity};
+use crate::flink::mode::Mode;
 use crate::flink::names::LABEL_LYFT_HASH;
-use crate::snapshot::index::{deployment_replicas, meta_label, meta_name, Cluster, Index, Mode};
+use crate::snapshot::index::{deployment_replicas, meta_label, meta_name, Cluster, Index};
 use crate::snapshot::Snapshot;
 use k8s_openapi::api::apps::v1::Deployment;
 

@@ -18,7 +18,7 @@ use super::support::modes::{
 use super::support::rbac_plan;
 use super::{Rule, RuleMeta};
 use crate::finding::{link, Category, Finding, Severity};
-use crate::flink::permissions::Component;
+use crate::flink::mode::Component;
 use crate::signatures::{catalogue, Match};
 use crate::snapshot::index::{Cluster, Index};
 use crate::snapshot::{LogKey, Snapshot};

@@ -27,10 +27,10 @@ static META: RuleMeta = RuleMeta {
 };
 
 /// One webhook with what is wrong with its caBundle.
-type Sighting<'a> = (Hook<'a>, String);
+type HookSeen<'a> = (Hook<'a>, String);
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-enum Problem {
+enum CertProblem {
     Empty,
     NotPem,
     OtherCa,
@@ -47,7 +47,7 @@ impl Rule for WebhookCertInvalid {
         }
         let mut out = Vec::new();
         // (kind, configuration, problem) -> hooks, with the evidence for each.
-        let mut grouped: BTreeMap<(&str, &str, Problem), Vec<Sighting>> = BTreeMap::new();
+        let mut grouped: BTreeMap<(&str, &str, CertProblem), Vec<HookSeen>> = BTreeMap::new();
         // Installation namespace -> the hosts its webhooks dial.
         let mut hosts: BTreeMap<String, Vec<String>> = BTreeMap::new();
         for h in flink_hooks(s) {
@@ -77,7 +77,7 @@ impl Rule for WebhookCertInvalid {
                         )
                     };
                     grouped
-                        .entry((h.kind, h.config, Problem::Empty))
+                        .entry((h.kind, h.config, CertProblem::Empty))
                         .or_default()
                         .push((h.clone(), what));
                     continue;
@@ -85,7 +85,7 @@ impl Rule for WebhookCertInvalid {
                 Ok(r) => r,
                 Err(e) => {
                     grouped
-                        .entry((h.kind, h.config, Problem::NotPem))
+                        .entry((h.kind, h.config, CertProblem::NotPem))
                         .or_default()
                         .push((h.clone(), format!("caBundle is not a PEM certificate: {e}")));
                     continue;
@@ -99,7 +99,7 @@ impl Rule for WebhookCertInvalid {
                     .iter()
                     .map(|r| format!("`{}` (serial {})", r.subject, r.serial))
                     .collect();
-                grouped.entry((h.kind, h.config, Problem::OtherCa)).or_default().push((
+                grouped.entry((h.kind, h.config, CertProblem::OtherCa)).or_default().push((
                     h.clone(),
                     format!(
                         "caBundle holds {}; the serving certificate in Secret {ns}/{secret_name} (serial {}) is issued by `{}`, and none of them signed it",
@@ -126,18 +126,18 @@ fn ca_finding(
     s: &Snapshot,
     kind: &str,
     config: &str,
-    problem: Problem,
+    problem: CertProblem,
     hooks: &[(Hook, String)],
 ) -> Finding {
     let first = &hooks[0].0;
     let ns = first.namespace().unwrap_or("");
     let closed = hooks.iter().any(|(h, _)| h.fails_closed());
     let title = match problem {
-        Problem::Empty => format!(
+        CertProblem::Empty => format!(
             "{kind} {config} has no caBundle: the API server cannot verify the Flink webhook"
         ),
-        Problem::NotPem => format!("{kind} {config} has a caBundle that is not a certificate"),
-        Problem::OtherCa => format!(
+        CertProblem::NotPem => format!("{kind} {config} has a caBundle that is not a certificate"),
+        CertProblem::OtherCa => format!(
             "{kind} {config} trusts another CA than the one that issued the webhook's certificate"
         ),
     };

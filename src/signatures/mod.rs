@@ -10,7 +10,7 @@ pub mod redact;
 pub mod words;
 
 use crate::finding::{Category, Severity};
-use crate::flink::permissions::{Component, Mode};
+use crate::flink::mode::{Component, Mode};
 use crate::flink::rbac_fix::{self, Known, Need, Workload};
 use aho_corasick::AhoCorasick;
 use regex::Regex;

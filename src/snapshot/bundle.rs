@@ -386,7 +386,7 @@ pub fn object_files(path: &Path) -> Result<Vec<PathBuf>, BundleError> {
     bundle_files(path).map(|f| f.files)
 }
 
-fn bundle_files(path: &Path) -> Result<crate::files::Found, BundleError> {
+fn bundle_files(path: &Path) -> Result<crate::files::Walked, BundleError> {
     crate::files::find(path, &["yaml", "yml", "json"], &|d| {
         d.file_name().is_some_and(|n| n == "logs")
     })

@@ -14,6 +14,7 @@
 
 use super::{FlinkApplication, FlinkCluster, FlinkDeployment, Snapshot};
 use crate::finding::ObjectRef;
+use crate::flink::mode::Mode;
 use crate::flink::names::{
     FLINKCLUSTER_APP, KIND_FLINK_APPLICATION, KIND_FLINK_CLUSTER, KIND_FLINK_DEPLOYMENT, LABEL_APP,
     LABEL_CLUSTER, LABEL_COMPONENT, LABEL_FLINK_APP, LABEL_LYFT_COMPONENT, LABEL_TYPE, TYPE_NATIVE,
@@ -30,56 +31,6 @@ use std::collections::{BTreeMap, HashMap};
 /// The kind of a Flink cluster whose pods were read but not what made them: native pods with no
 /// FlinkDeployment or JobManager Deployment in the snapshot because those could not be read.
 pub const KIND_UNKNOWN: &str = "unknown";
-
-/// How a Flink cluster runs on Kubernetes (see the table at the top of this file).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Mode {
-    /// Apache operator, native mode (the default): the JobManager creates bare TaskManager pods.
-    Operator,
-    /// Apache operator, `spec.mode: standalone`: a TaskManager Deployment `<name>-taskmanager`.
-    Standalone,
-    /// Flink's native Kubernetes integration with no operator.
-    Native,
-    /// Lyft flinkk8soperator (FlinkApplication): JobManager and TaskManager Deployments.
-    Lyft,
-    /// The GCP/Spotify operator (FlinkCluster, `flinkoperator.k8s.io`): standalone Flink in a
-    /// JobManager StatefulSet (a Deployment in its 2019 releases, a Job in application mode), a
-    /// TaskManager StatefulSet (or Deployment), and a job submitter Job that runs `flink run`.
-    FlinkCluster,
-    /// Native pods (the JobManager creates TaskManager pods) of an operator's FlinkDeployment or
-    /// of a plain native cluster: what would tell them apart could not be read.
-    Unknown,
-}
-
-impl Mode {
-    /// Short, stable names for tables and JSON.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Mode::Operator => "operator",
-            Mode::Standalone => "standalone",
-            Mode::Native => "native",
-            Mode::Lyft => "lyft",
-            Mode::FlinkCluster => "flinkcluster",
-            Mode::Unknown => "unknown",
-        }
-    }
-    /// Whether the JobManager itself creates bare TaskManager pods (Flink's ResourceManager).
-    pub fn native_taskmanagers(self) -> bool {
-        matches!(self, Mode::Operator | Mode::Native | Mode::Unknown)
-    }
-    /// The permission model of the mode (`crate::flink::permissions`).
-    pub fn permissions(self) -> crate::flink::permissions::Mode {
-        match self {
-            Mode::Operator | Mode::Native | Mode::Unknown => {
-                crate::flink::permissions::Mode::Native
-            }
-            // Standalone Flink: the JobManager creates nothing on Kubernetes.
-            Mode::Standalone => crate::flink::permissions::Mode::Standalone,
-            Mode::FlinkCluster => crate::flink::permissions::Mode::FlinkCluster,
-            Mode::Lyft => crate::flink::permissions::Mode::Lyft,
-        }
-    }
-}
 
 /// One Flink cluster in scope, with the Kubernetes objects that make it up.
 #[derive(Debug, Clone)]
@@ -176,7 +127,7 @@ impl<'a> Cluster<'a> {
         }
         crate::flink::permissions::service_account_from_conf(
             &conf.flat(),
-            crate::flink::permissions::Component::JobManager,
+            crate::flink::mode::Component::JobManager,
         )
         .unwrap_or_else(|| "default".into())
     }

@@ -5,6 +5,7 @@ pub mod bundle;
 pub mod flink;
 pub mod index;
 pub mod pod;
+pub mod refused;
 mod stream;
 pub mod wanted;
 

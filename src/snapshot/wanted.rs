@@ -148,73 +148,10 @@ fn main_container(pod: &Pod) -> Option<&str> {
         .map(|c| c.name.as_str())
 }
 
-/// The ResourceQuotas that refused a pod, as (namespace, name): named by the API server's quota
-/// admission (`exceeded quota: NAME, requested: ...`, `failed quota: NAME: must specify ...`:
-/// kubernetes/apiserver@kubernetes-1.36.3:pkg/admission/plugin/resourcequota/controller.go) in a
-/// `FailedCreate` event, a Deployment's `ReplicaFailure` condition or a container's log (the
-/// JobManager creating TaskManager pods). A live gather reads exactly these, by name.
-pub fn refusing_quotas(s: &Snapshot) -> BTreeSet<(String, String)> {
-    static RE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-        regex::Regex::new(r"(?:exceeded|failed) quota: ([a-z0-9][a-z0-9.-]*)").expect("quota regex")
-    });
-    let mut out = BTreeSet::new();
-    let mut add = |ns: &str, text: &str| {
-        for c in RE.captures_iter(text) {
-            out.insert((ns.to_string(), c[1].to_string()));
-        }
-    };
-    for e in &s.events {
-        let ns = e
-            .involved_object
-            .namespace
-            .as_deref()
-            .or(e.metadata.namespace.as_deref())
-            .unwrap_or("default");
-        add(ns, e.message.as_deref().unwrap_or(""));
-    }
-    for d in &s.deployments {
-        let ns = d.metadata.namespace.as_deref().unwrap_or("default");
-        for c in d
-            .status
-            .iter()
-            .flat_map(|st| st.conditions.iter().flatten())
-        {
-            add(ns, c.message.as_deref().unwrap_or(""));
-        }
-    }
-    for (key, text) in &s.logs {
-        if text.contains(" quota: ") {
-            add(&key.namespace, text);
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::rules::testing::{snapshot, NATIVE_JOBMANAGER};
-
-    #[test]
-    fn the_quotas_that_refused_a_pod_are_read_and_no_other() {
-        use crate::rules::testing::{scenario, HEALTHY, HEALTHY_SCENARIOS};
-        let want: BTreeSet<(String, String)> =
-            [("scn-quota".to_string(), "compute-resources".to_string())].into();
-        assert_eq!(refusing_quotas(&scenario("resource-quota-exceeded")), want);
-        // A TaskManager the JobManager could not create: the log names the quota.
-        let mut s = snapshot(HEALTHY);
-        s.logs.insert(
-            LogKey::new("team-a", "orders-6c5d-abc12", "flink-main-container", false),
-            "WARN Could not create pod orders-taskmanager-1-3, exception: ... pods \"orders-taskmanager-1-3\" is forbidden: failed quota: tm-quota: must specify limits.cpu\n".into(),
-        );
-        assert_eq!(
-            refusing_quotas(&s),
-            [("team-a".to_string(), "tm-quota".to_string())].into()
-        );
-        for name in HEALTHY_SCENARIOS {
-            assert!(refusing_quotas(&scenario(name)).is_empty(), "{name}");
-        }
-    }
 
     #[test]
     fn taskmanager_pod_indexes() {

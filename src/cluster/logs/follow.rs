@@ -18,7 +18,7 @@ use super::list::{
 use super::select::{container_names, missing_taskmanagers, selected_containers};
 use super::stream::{open, pump, LineFormat, StreamError};
 use super::{Notices, Options};
-use crate::cluster::client::Cluster;
+use crate::cluster::client::Connection;
 use crate::error::{Error, EXIT_OK};
 use futures::StreamExt;
 use k8s_openapi::api::core::v1::Pod;
@@ -38,7 +38,7 @@ use tracker::{backoff, Key, Start, Tracker, DEFAULT_WAIT};
 
 /// Follows every selected container until `interrupt` completes (Ctrl-C) or stdout closes.
 pub async fn follow(
-    cluster: &Cluster,
+    cluster: &Connection,
     opts: &Options,
     fmt: Arc<dyn LineFormat>,
     out: mpsc::Sender<Vec<u8>>,

@@ -1,11 +1,12 @@
 //! Finding the pods: every selector of a [`Target`] listed in pages and merged in the stable order,
 //! or (for `-f`) watched; and the error that says what would help when nothing matched.
 
-use super::select::{order_pods, pod_name, pod_namespace, Component, Target};
+use super::select::{order_pods, pod_name, pod_namespace, Target};
 use super::stream::{classify, StreamError};
 use super::{Notices, Options};
-use crate::cluster::client::Cluster;
+use crate::cluster::client::Connection;
 use crate::error::Error;
+use crate::flink::mode::Component;
 use crate::flink::names::{
     FLINKCLUSTER_GROUP, FLINKCLUSTER_VERSION, GROUP, KIND_FLINK_CLUSTER, KIND_FLINK_DEPLOYMENT,
     VERSION,
@@ -49,7 +50,7 @@ pub(super) fn list_scope(ns: Option<&str>) -> String {
 
 /// The namespaces to read: `-n a,b` names several (stern's `--namespace`, "set comma-separated
 /// value", stern/stern@v1.33.0:cmd/cmd.go), each once; `-A` all of them (None).
-pub(super) fn namespaces(cluster: &Cluster) -> Vec<Option<String>> {
+pub(super) fn namespaces(cluster: &Connection) -> Vec<Option<String>> {
     match cluster.namespace.as_deref() {
         None => vec![None],
         Some(ns) => {
@@ -317,7 +318,7 @@ async fn paged(api: &Api<Pod>, q: &Query) -> Result<Vec<Pod>, kube::Error> {
 
 /// The error for "nothing matched", with what would help.
 pub(super) async fn nothing_matched(
-    cluster: &Cluster,
+    cluster: &Connection,
     namespaces: &[Option<String>],
     target: &Target,
     timeout: Option<Duration>,
@@ -350,7 +351,7 @@ pub(super) async fn nothing_matched(
 /// The kind of the custom resource NAME in the one namespace listed: a FlinkDeployment, else a
 /// FlinkCluster (the GCP/Spotify operator's), else none (or not readable).
 async fn resource_of(
-    cluster: &Cluster,
+    cluster: &Connection,
     namespaces: &[Option<String>],
     name: &str,
     timeout: Option<Duration>,

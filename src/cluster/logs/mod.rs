@@ -28,9 +28,8 @@ pub use list::namespace_list;
 pub use once::{failure_message, print_once};
 pub use select::{
     container_status, is_native, natural_cmp, order_pods, plan, role, selected_containers,
-    Component, Containers, Pattern, Plan, Role, StreamSpec, Target, Which,
-    DEFAULT_CONTAINER_ANNOTATION, EVICTED_HINT, MAIN_CONTAINER, PREVIOUS_HINT,
-    TASKMANAGER_GONE_HINT,
+    Containers, Pattern, Plan, Role, StreamSpec, Target, Which, DEFAULT_CONTAINER_ANNOTATION,
+    EVICTED_HINT, MAIN_CONTAINER, PREVIOUS_HINT, TASKMANAGER_GONE_HINT,
 };
 pub use stream::{
     split_timestamp, LineFormat, LineReader, Resume, ResumeFilter, StreamError, MAX_LINE,

@@ -8,7 +8,7 @@ use super::select::{
 };
 use super::stream::{open_retrying, pump, LineFormat, Open, StreamError};
 use super::{Notices, Options};
-use crate::cluster::client::Cluster;
+use crate::cluster::client::Connection;
 use crate::error::Error;
 use k8s_openapi::api::core::v1::Pod;
 use kube::api::Api;
@@ -23,7 +23,7 @@ const STREAM_BUFFER_CHUNKS: usize = 4;
 /// order, while up to `max_requests` are fetched concurrently. Each stream not yet being printed
 /// may buffer only a few chunks, so memory stays bounded.
 pub async fn print_once(
-    cluster: &Cluster,
+    cluster: &Connection,
     opts: &Options,
     fmt: Arc<dyn LineFormat>,
     out: mpsc::Sender<Vec<u8>>,

@@ -11,6 +11,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use crate::flink::install::{CHART, OPERATOR_LABEL};
+use crate::flink::mode::Component;
 pub use crate::flink::names::MAIN_CONTAINER;
 use crate::flink::names::{
     COMPONENT_JOBMANAGER, COMPONENT_TASKMANAGER, FLINKCLUSTER_APP, LABEL_APP, LABEL_CLUSTER,
@@ -120,13 +121,6 @@ impl Role {
             Role::Other => "pod",
         }
     }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Component {
-    JobManager,
-    TaskManager,
-    Operator,
 }
 
 /// A regular expression from the command line (stern's queries: unanchored, matched anywhere in

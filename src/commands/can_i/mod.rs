@@ -4,10 +4,13 @@
 //! RoleBinding that grants what is missing.
 
 use crate::cli::{Format, KubeArgs, OutputArgs};
-use crate::cluster::access::{self, Decision, Method, Question, Subject};
+use crate::cluster::access;
 use crate::error::{Error, EXIT_FINDINGS, EXIT_INCOMPLETE, EXIT_OK};
-use crate::flink::permissions::{self, Component, Grantee, Mode, Permission};
-use crate::flink::rbac_fix::{self, Known, Need, Workload};
+use crate::flink::access::{fix_for, AccessReport, Method, Principal, Question, Subject};
+use crate::flink::mode::{Component, Mode};
+use crate::flink::permissions::{self, Grantee, Holder, Permission};
+use crate::flink::rbac_fix::{Known, Workload};
+use crate::render::access::{render_json, render_markdown, render_table};
 use crate::render::Style;
 
 use crate::cluster::lookup::{check_namespace, check_service_account, find_flink, find_operator};
@@ -59,12 +62,12 @@ pub enum For {
 }
 
 impl For {
-    fn component(self) -> Component {
+    fn holder(self) -> Holder {
         match self {
-            For::Jobmanager => Component::JobManager,
-            For::Taskmanager => Component::TaskManager,
-            For::Operator => Component::Operator,
-            For::Me => Component::Me,
+            For::Jobmanager => Holder::Flink(Component::JobManager),
+            For::Taskmanager => Holder::Flink(Component::TaskManager),
+            For::Operator => Holder::Flink(Component::Operator),
+            For::Me => Holder::Me,
         }
     }
 }
@@ -92,10 +95,10 @@ pub async fn run(args: &CanIArgs, kube: &KubeArgs, output: &OutputArgs) -> Resul
 }
 
 async fn run_checks(args: &CanIArgs, kube: &KubeArgs, output: &OutputArgs) -> Result<i32, Error> {
-    let component = args.for_whom.component();
+    let holder = args.for_whom.holder();
     // Everything that can be checked without a cluster first.
-    let as_subject = match (&kube.as_user, component) {
-        (_, Component::Me) => None,
+    let as_subject = match (&kube.as_user, holder) {
+        (_, Holder::Me) => None,
         (Some(a), _) => {
             Some(Subject::parse_as(a, &kube.as_group).map_err(|e| Error::Input(e.to_string()))?)
         }
@@ -106,10 +109,10 @@ async fn run_checks(args: &CanIArgs, kube: &KubeArgs, output: &OutputArgs) -> Re
         }
         (None, _) => None,
     };
-    if kube.all_namespaces && component != Component::Me {
+    if kube.all_namespaces && holder != Holder::Me {
         return Err(Error::Input(format!(
             "-A/--all-namespaces only goes with --for me; --for {} checks one namespace (-n)",
-            component.as_str()
+            holder.as_str()
         )));
     }
     if let Some(name) = &args.name {
@@ -119,13 +122,15 @@ async fn run_checks(args: &CanIArgs, kube: &KubeArgs, output: &OutputArgs) -> Re
             )));
         }
     }
-    if matches!(component, Component::JobManager | Component::TaskManager)
-        && args.name.is_none()
+    if matches!(
+        holder,
+        Holder::Flink(Component::JobManager | Component::TaskManager)
+    ) && args.name.is_none()
         && as_subject.is_none()
     {
         return Err(Error::Input(format!(
             "name a Flink deployment (kubectl flink can-i NAME --for {}) or give --as=system:serviceaccount:NAMESPACE:NAME",
-            component.as_str()
+            holder.as_str()
         )));
     }
     let trace = |msg: &str| {
@@ -137,7 +142,7 @@ async fn run_checks(args: &CanIArgs, kube: &KubeArgs, output: &OutputArgs) -> Re
     // `--as` names the subject; the requests are made as the caller. For `me`, `--as` is who the
     // caller is, as in kubectl.
     let mut connect_args = crate::cluster::client::ConnectOptions::from(kube);
-    if component != Component::Me {
+    if holder != Holder::Me {
         connect_args.as_user = None;
         connect_args.as_group.clear();
     }
@@ -148,25 +153,25 @@ async fn run_checks(args: &CanIArgs, kube: &KubeArgs, output: &OutputArgs) -> Re
         check_namespace(c, &namespace).await?;
     }
 
-    let target = resolve(c, args, component, &namespace, as_subject, kube, &trace).await?;
+    let principal = resolve(c, args, holder, &namespace, as_subject, kube, &trace).await?;
     if let Subject::ServiceAccount {
         namespace: sa_ns,
         name,
-    } = &target.subject
+    } = &principal.subject
     {
-        check_service_account(c, sa_ns, name, &target.source).await?;
+        check_service_account(c, sa_ns, name, &principal.source).await?;
     }
     let caller = access::whoami(c).await?;
 
-    let needs = permissions::needs(component, target.mode, target.ha.unwrap_or(true));
-    let questions = questions_for(&needs, &target.subject, &namespace);
+    let needs = permissions::needs(holder, principal.mode, principal.ha.unwrap_or(true));
+    let questions = questions_for(&needs, &principal.subject, &namespace);
     trace(&format!(
         "{} questions for {}",
         questions.len(),
-        target.subject
+        principal.subject
     ));
     let mut decisions = access::decide(c, &questions).await?;
-    if component == Component::Me && kube.as_user.is_some() {
+    if holder == Holder::Me && kube.as_user.is_some() {
         for d in &mut decisions {
             if d.method == Method::SelfSubjectAccessReview {
                 d.method = Method::Impersonation;
@@ -174,9 +179,9 @@ async fn run_checks(args: &CanIArgs, kube: &KubeArgs, output: &OutputArgs) -> Re
         }
     }
 
-    let mut report = Report::new(
-        &target,
-        component,
+    let mut report = AccessReport::new(
+        &principal,
+        holder,
         &namespace,
         caller.as_ref().map(|u| u.name.as_str()),
         &needs,
@@ -197,7 +202,7 @@ async fn run_checks(args: &CanIArgs, kube: &KubeArgs, output: &OutputArgs) -> Re
             &known,
         ));
     }
-    let code = report.exit_code();
+    let code = exit_code(&report);
     if args.quiet {
         return Ok(code);
     }
@@ -238,50 +243,25 @@ fn valid_name(name: &str) -> bool {
         && name.ends_with(|c: char| c.is_ascii_alphanumeric())
 }
 
-/// The subject and what decides the permission set.
-#[derive(Debug, Clone)]
-pub struct Target {
-    pub subject: Subject,
-    /// How the subject was found, for people: "spec.serviceAccount of FlinkDeployment orders".
-    pub source: String,
-    pub mode: Mode,
-    /// None: not known (checked as on, the superset).
-    pub ha: Option<bool>,
-    pub notes: Vec<String>,
-    /// What runs as the subject, for the switch a fix may need.
-    pub workload: Workload,
-}
-
-impl Target {
-    /// `--for me`: the caller, who needs what doctor reads (no Flink mode or HA involved).
-    pub fn caller(source: String) -> Self {
-        Target {
-            subject: Subject::Caller,
-            source,
-            mode: Mode::Native,
-            ha: Some(false),
-            notes: Vec::new(),
-            workload: Workload::Unknown,
-        }
-    }
-}
-
 async fn resolve(
     c: &Client,
     args: &CanIArgs,
-    component: Component,
+    holder: Holder,
     namespace: &str,
     as_subject: Option<Subject>,
     kube: &KubeArgs,
     trace: &dyn Fn(&str),
-) -> Result<Target, Error> {
-    if component == Component::Me {
-        let source = match &kube.as_user {
-            Some(u) => format!("--as {u}"),
-            None => "the caller".to_string(),
-        };
-        return Ok(Target::caller(source));
-    }
+) -> Result<Principal, Error> {
+    let component = match holder {
+        Holder::Me => {
+            let source = match &kube.as_user {
+                Some(u) => format!("--as {u}"),
+                None => "the caller".to_string(),
+            };
+            return Ok(Principal::caller(source));
+        }
+        Holder::Flink(c) => c,
+    };
     let found = match &args.name {
         Some(name) => {
             let mut f = find_flink(c, namespace, name, component, trace).await?;
@@ -337,9 +317,9 @@ async fn resolve(
         // The operator's own rules: Lyft's, the FlinkCluster operator's, else the Apache one's.
         let mode = match mode {
             Mode::Lyft | Mode::FlinkCluster => mode,
-            Mode::Native | Mode::Standalone => Mode::Native,
+            _ => Mode::Operator,
         };
-        return Ok(Target {
+        return Ok(Principal {
             subject,
             source,
             mode,
@@ -366,7 +346,7 @@ async fn resolve(
             )))
         }
     };
-    Ok(Target {
+    Ok(Principal {
         subject,
         source,
         mode,
@@ -374,6 +354,44 @@ async fn resolve(
         notes,
         workload: found.and_then(|f| f.workload).unwrap_or(Workload::Unknown),
     })
+}
+
+/// The command that prints the fix, as the user typed this one (kubectl's flags, in its spelling).
+pub fn fix_command(args: &CanIArgs, kube: &KubeArgs, namespace: &str) -> String {
+    let mut cmd = vec!["kubectl flink can-i".to_string()];
+    if let Some(n) = &args.name {
+        cmd.push(n.clone());
+    }
+    if let Some(c) = &kube.context {
+        cmd.push(format!("--context {c}"));
+    }
+    if kube.all_namespaces {
+        cmd.push("-A".into());
+    } else if !namespace.is_empty() {
+        cmd.push(format!("-n {namespace}"));
+    }
+    if args.for_whom != For::Jobmanager {
+        cmd.push(format!("--for {}", args.for_whom.holder().as_str()));
+    }
+    if let Some(a) = &kube.as_user {
+        cmd.push(format!("--as={a}"));
+    }
+    for g in &kube.as_group {
+        cmd.push(format!("--as-group={g}"));
+    }
+    cmd.push("--fix | kubectl apply -f -".into());
+    cmd.join(" ")
+}
+
+/// 1 when anything is denied, else 3 when anything is unknown, else 0.
+pub fn exit_code(report: &AccessReport) -> i32 {
+    if report.denied() > 0 {
+        EXIT_FINDINGS
+    } else if report.unknown() > 0 {
+        EXIT_INCOMPLETE
+    } else {
+        EXIT_OK
+    }
 }
 
 /// One question per needed verb; cluster-scoped resources are asked without a namespace.
@@ -398,10 +416,5 @@ pub fn questions_for(needs: &[Permission], subject: &Subject, namespace: &str) -
     out
 }
 
-mod draw;
-mod report;
 #[cfg(test)]
 mod tests;
-
-pub use draw::{fix_command, render_json, render_markdown, render_table};
-pub use report::{fix_for, Cell, Report, Row};

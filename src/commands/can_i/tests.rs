@@ -1,10 +1,11 @@
-use super::draw::{ALLOWED, DENIED};
-use super::report::grantee_for_user;
 use super::*;
+use crate::flink::access::report::grantee_for_user;
+use crate::flink::access::{Cell, Decision};
 use crate::flink::rbac::Attributes;
+use crate::render::access::{ALLOWED, DENIED};
 
-fn target() -> Target {
-    Target {
+fn principal() -> Principal {
+    Principal {
         subject: Subject::ServiceAccount {
             namespace: "prod".into(),
             name: "flink".into(),
@@ -23,7 +24,7 @@ fn decide(
     method: Method,
     deny: impl Fn(&str, &str) -> bool,
 ) -> Vec<Decision> {
-    questions_for(needs, &target().subject, "prod")
+    questions_for(needs, &principal().subject, "prod")
         .into_iter()
         .map(|q| {
             let denied = deny(&q.attrs.verb, &q.attrs.combined_resource());
@@ -41,10 +42,17 @@ fn decide(
         .collect()
 }
 
-fn report(deny: impl Fn(&str, &str) -> bool) -> Report {
-    let needs = permissions::needs(Component::JobManager, Mode::Native, true);
+fn report(deny: impl Fn(&str, &str) -> bool) -> AccessReport {
+    let needs = permissions::needs(Holder::Flink(Component::JobManager), Mode::Native, true);
     let d = decide(&needs, Method::Impersonation, deny);
-    let mut r = Report::new(&target(), Component::JobManager, "prod", None, &needs, &d);
+    let mut r = AccessReport::new(
+        &principal(),
+        Holder::Flink(Component::JobManager),
+        "prod",
+        None,
+        &needs,
+        &d,
+    );
     r.fix_command = "kubectl flink can-i orders -n prod --fix | kubectl apply -f -".into();
     r
 }
@@ -72,13 +80,13 @@ fn questions_ask_cluster_scoped_resources_without_namespace() {
 
 #[test]
 fn exit_codes() {
-    assert_eq!(report(|_, _| false).exit_code(), 0);
-    assert_eq!(report(|v, r| v == "create" && r == "pods").exit_code(), 1);
+    assert_eq!(exit_code(&report(|_, _| false)), 0);
+    assert_eq!(exit_code(&report(|v, r| v == "create" && r == "pods")), 1);
     let mut r = report(|_, _| false);
     r.rows[0].cells[0].allowed = None;
-    assert_eq!(r.exit_code(), 3);
+    assert_eq!(exit_code(&r), 3);
     r.rows[0].cells[1].allowed = Some(false);
-    assert_eq!(r.exit_code(), 1);
+    assert_eq!(exit_code(&r), 1);
 }
 
 #[test]
@@ -119,7 +127,7 @@ fn the_fix_is_the_planner_s_complete_role_and_applies_twice_unchanged() {
             .map(|r| r["verbs"].clone())
             .unwrap_or_default()
     };
-    // HA is on for this target: the whole native set, ConfigMaps included.
+    // HA is on for this principal: the whole native set, ConfigMaps included.
     assert_eq!(
         verbs_of("pods"),
         serde_json::json!(["get", "list", "watch", "create", "delete"])
@@ -162,8 +170,8 @@ fn fix_for_the_caller_binds_the_user_and_cluster_scoped_needs_get_a_cluster_role
             question: q,
         })
         .collect();
-    let t = Target::caller("the caller".into());
-    let r = Report::new(&t, Component::Me, "prod", Some("alice"), &needs, &d);
+    let t = Principal::caller("the caller".into());
+    let r = AccessReport::new(&t, Holder::Me, "prod", Some("alice"), &needs, &d);
     assert_eq!(r.subject_display, "you (alice)");
     let y = fix_for(&r, None, Some("alice"), &Known::default()).unwrap();
     let docs = crate::snapshot::bundle::parse_documents(&y).unwrap();
@@ -186,7 +194,7 @@ fn fix_for_the_caller_binds_the_user_and_cluster_scoped_needs_get_a_cluster_role
     assert_eq!(docs[3]["subjects"][0]["kind"], "User");
     assert_eq!(docs[3]["subjects"][0]["name"], "alice");
     // Who the caller is, unknown: no fix, a clear reason.
-    let r = Report::new(&t, Component::Me, "prod", None, &needs, &d);
+    let r = AccessReport::new(&t, Holder::Me, "prod", None, &needs, &d);
     assert!(fix_for(&r, None, None, &Known::default())
         .unwrap_err()
         .contains("did not say who you are"));
@@ -243,9 +251,16 @@ fn table_is_a_matrix_with_methods_and_reasons() {
 
 #[test]
 fn rbac_object_decisions_are_labelled_not_authoritative() {
-    let needs = permissions::needs(Component::TaskManager, Mode::Native, true);
+    let needs = permissions::needs(Holder::Flink(Component::TaskManager), Mode::Native, true);
     let d = decide(&needs, Method::RbacObjects, |_, _| false);
-    let r = Report::new(&target(), Component::TaskManager, "prod", None, &needs, &d);
+    let r = AccessReport::new(
+        &principal(),
+        Holder::Flink(Component::TaskManager),
+        "prod",
+        None,
+        &needs,
+        &d,
+    );
     let mut out = Vec::new();
     render_table(&r, &Style::PLAIN, &mut out).unwrap();
     let text = String::from_utf8(out).unwrap();
@@ -253,7 +268,7 @@ fn rbac_object_decisions_are_labelled_not_authoritative() {
         text.contains("from RBAC objects, not authoritative"),
         "{text}"
     );
-    assert_eq!(r.exit_code(), 0);
+    assert_eq!(exit_code(&r), 0);
 }
 
 #[test]
@@ -310,12 +325,19 @@ fn unknowns_are_null_in_json_and_listed_in_the_table() {
 
 #[test]
 fn nothing_needed_says_so() {
-    let t = Target {
+    let t = Principal {
         mode: Mode::Standalone,
         ha: Some(false),
-        ..target()
+        ..principal()
     };
-    let r = Report::new(&t, Component::JobManager, "prod", None, &[], &[]);
+    let r = AccessReport::new(
+        &t,
+        Holder::Flink(Component::JobManager),
+        "prod",
+        None,
+        &[],
+        &[],
+    );
     let mut out = Vec::new();
     render_table(&r, &Style::PLAIN, &mut out).unwrap();
     let text = String::from_utf8(out).unwrap();
@@ -323,7 +345,7 @@ fn nothing_needed_says_so() {
         text.contains("needs nothing from the API server (jobmanager, standalone, HA off)"),
         "{text}"
     );
-    assert_eq!(r.exit_code(), 0);
+    assert_eq!(exit_code(&r), 0);
 }
 
 #[test]
@@ -356,8 +378,8 @@ fn decisions_match_rows_by_group_resource_and_subresource() {
             question: q,
         })
         .collect();
-    let t = Target::caller("the caller".into());
-    let r = Report::new(&t, Component::Me, "prod", Some("alice"), &needs, &d);
+    let t = Principal::caller("the caller".into());
+    let r = AccessReport::new(&t, Holder::Me, "prod", Some("alice"), &needs, &d);
     let pods = r.rows.iter().find(|r| r.resource == "pods").unwrap();
     let log = r.rows.iter().find(|r| r.resource == "pods/log").unwrap();
     assert_eq!(pods.cells[0].allowed, Some(true));

@@ -31,9 +31,9 @@ impl Scan {
         // Reading every line (a description, a manifest) needs no search; the rest of a large
         // text is searched on both halves at once.
         let mut found = if self.manifests.open.is_none() && !self.state.reads_prose() {
-            Found::search(text)
+            LineStarts::search(text)
         } else {
-            Found::OnDemand
+            LineStarts::OnDemand
         };
         while at < text.len() {
             let start = if self.manifests.open.is_some() || self.state.reads_prose() {
@@ -88,7 +88,7 @@ pub(super) const CHUNK: usize = 1 << 20;
 pub(super) const PARALLEL_MIN: usize = 256 << 10;
 
 /// The lines the searcher finds in a text, by where they start.
-pub(super) enum Found {
+pub(super) enum LineStarts {
     /// Searched on demand, from where the reading is.
     OnDemand,
     /// Searched beforehand (both halves of the text at once): the start of every line with a
@@ -96,10 +96,10 @@ pub(super) enum Found {
     Listed(Vec<u32>, usize),
 }
 
-impl Found {
-    pub(super) fn search(text: &[u8]) -> Found {
+impl LineStarts {
+    pub(super) fn search(text: &[u8]) -> LineStarts {
         if text.len() < PARALLEL_MIN || u32::try_from(text.len()).is_err() {
-            return Found::OnDemand;
+            return LineStarts::OnDemand;
         }
         let half = text.len() / 2;
         let mid = memchr::memchr(b'\n', &text[half..]).map_or(text.len(), |i| half + i + 1);
@@ -115,17 +115,17 @@ impl Found {
             Some(second) => starts.extend(second),
             None => starts.extend(line_starts(text, mid, text.len())),
         }
-        Found::Listed(starts, 0)
+        LineStarts::Listed(starts, 0)
     }
 
     /// The start of the first line at or after `at` (a line start) with a hit.
     pub(super) fn next(&mut self, text: &[u8], at: usize) -> Option<usize> {
         match self {
-            Found::OnDemand => {
+            LineStarts::OnDemand => {
                 let hit = at + searcher().find(&text[at..])?.start();
                 Some(memchr::memrchr(b'\n', &text[at..hit]).map_or(at, |i| at + i + 1))
             }
-            Found::Listed(starts, used) => {
+            LineStarts::Listed(starts, used) => {
                 while (*starts.get(*used)? as usize) < at {
                     *used += 1;
                 }

@@ -1,6 +1,6 @@
 use super::*;
 
-fn ids(o: &Outcome) -> Vec<&'static str> {
+fn ids(o: &Triaged) -> Vec<&'static str> {
     o.report.findings.iter().map(|f| f.rule).collect()
 }
 
@@ -216,7 +216,7 @@ fn a_pasted_describe_names_the_pod_in_the_commands() {
 /// The reading triage did before it searched whole chunks, kept as the reference: every
 /// line (segments of at most `MAX_SEGMENT` bytes) read one by one, every line read for the
 /// context words, and every line holding a literal or a marker matched.
-fn triage_by_line(text: &[u8], source: &str) -> Outcome {
+fn triage_by_line(text: &[u8], source: &str) -> Triaged {
     use std::io::BufRead;
     let mut reader = io::BufReader::new(text);
     let mut state = State::default();
@@ -255,7 +255,7 @@ fn triage_by_line(text: &[u8], source: &str) -> Outcome {
     report
         .findings
         .extend(rank(manifests.lint(source)).findings);
-    Outcome {
+    Triaged {
         report,
         source: source.to_string(),
         lines: line_no,
@@ -275,7 +275,7 @@ impl Read for Trickle<'_> {
     }
 }
 
-fn rendered(o: &Outcome) -> String {
+fn rendered(o: &Triaged) -> String {
     let mut out = Vec::new();
     write_outcome(o, crate::cli::Format::Json, &Style::PLAIN, &mut out).unwrap();
     format!(
@@ -358,9 +358,9 @@ fn lines_listed_by_two_threads_are_those_found_on_demand() {
         }
         i += 1;
     }
-    let mut listed = Found::search(&text);
-    assert!(matches!(listed, Found::Listed(..)));
-    let mut on_demand = Found::OnDemand;
+    let mut listed = LineStarts::search(&text);
+    assert!(matches!(listed, LineStarts::Listed(..)));
+    let mut on_demand = LineStarts::OnDemand;
     let mut hits = 0;
     let mut at = 0;
     while at < text.len() {

@@ -26,24 +26,42 @@ fn role_yaml_is_valid_yaml_without_wildcards() {
 fn sets_by_component_mode_and_ha() {
     let res = |v: &[Permission]| v.iter().map(|p| p.resource).collect::<Vec<_>>();
     assert_eq!(
-        res(&needs(Component::JobManager, Mode::Native, false)),
+        res(&needs(
+            Holder::Flink(Component::JobManager),
+            Mode::Native,
+            false
+        )),
         vec!["pods", "deployments", "deployments/finalizers"]
     );
-    assert!(res(&needs(Component::JobManager, Mode::Native, true)).contains(&"configmaps"));
-    assert!(needs(Component::JobManager, Mode::Standalone, false).is_empty());
+    assert!(res(&needs(
+        Holder::Flink(Component::JobManager),
+        Mode::Native,
+        true
+    ))
+    .contains(&"configmaps"));
+    assert!(needs(
+        Holder::Flink(Component::JobManager),
+        Mode::Standalone,
+        false
+    )
+    .is_empty());
     assert_eq!(
-        res(&needs(Component::JobManager, Mode::Standalone, true)),
+        res(&needs(
+            Holder::Flink(Component::JobManager),
+            Mode::Standalone,
+            true
+        )),
         vec!["configmaps"]
     );
-    assert!(needs(Component::TaskManager, Mode::Native, false).is_empty());
-    let tm = needs(Component::TaskManager, Mode::Native, true);
+    assert!(needs(Holder::Flink(Component::TaskManager), Mode::Native, false).is_empty());
+    let tm = needs(Holder::Flink(Component::TaskManager), Mode::Native, true);
     assert_eq!(tm[0].verbs, &["get", "list", "watch"]);
     // The TaskManagers only read what the JobManager writes.
-    let jm_ha = needs(Component::JobManager, Mode::Native, true);
+    let jm_ha = needs(Holder::Flink(Component::JobManager), Mode::Native, true);
     let jm_cm = jm_ha.iter().find(|p| p.resource == "configmaps").unwrap();
     assert!(tm[0].verbs.iter().all(|v| jm_cm.verbs.contains(v)));
-    assert_eq!(needs(Component::Me, Mode::Native, false), ME.to_vec());
-    assert!(needs(Component::Operator, Mode::Lyft, false)
+    assert_eq!(needs(Holder::Me, Mode::Native, false), ME.to_vec());
+    assert!(needs(Holder::Flink(Component::Operator), Mode::Lyft, false)
         .iter()
         .any(|p| p.group == "flink.k8s.io"));
 }
@@ -100,7 +118,11 @@ fn operator_set_is_the_charts_cluster_role() {
 fn flinkcluster_operator_set_is_its_release_role() {
     // spotify/flink-on-k8s-operator@v0.6.0:config/rbac/role.yaml: 25 rules, no wildcard,
     // nothing cluster-scoped (its CRD is installed by the release, not by the operator).
-    let set = needs(Component::Operator, Mode::FlinkCluster, false);
+    let set = needs(
+        Holder::Flink(Component::Operator),
+        Mode::FlinkCluster,
+        false,
+    );
     assert_eq!(set.len(), 25);
     assert!(set.iter().all(|p| !cluster_scoped(p.group, p.resource)));
     let find = |g: &str, r: &str| set.iter().find(|p| p.group == g && p.resource == r);
@@ -119,8 +141,14 @@ fn flinkcluster_operator_set_is_its_release_role() {
         .contains(&"patch"));
     // No Apache operator rule sneaks in, and the JobManager is standalone.
     assert!(find("flink.apache.org", "flinkdeployments").is_none());
-    assert!(needs(Component::JobManager, Mode::FlinkCluster, false).is_empty());
-    assert_eq!(Mode::FlinkCluster.as_str(), "flinkcluster");
+    assert!(needs(
+        Holder::Flink(Component::JobManager),
+        Mode::FlinkCluster,
+        false
+    )
+    .is_empty());
+    assert_eq!(set_name(Mode::FlinkCluster), "flinkcluster");
+    assert_eq!(set_name(Mode::Operator), "native");
 }
 
 #[test]

@@ -15,7 +15,8 @@
 
 use super::{config_yaml, At, Check, Hit};
 use crate::finding::{Category, Severity};
-use crate::lint::manifest::{Component, Kind, Manifest};
+use crate::flink::mode::Component;
+use crate::lint::manifest::{Kind, Manifest};
 use crate::lint::Lint;
 use crate::rules::RuleMeta;
 use serde_json::Value;

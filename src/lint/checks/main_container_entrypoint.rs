@@ -10,7 +10,7 @@
 use super::{At, Check, Hit};
 use crate::finding::{Category, Severity};
 use crate::flink::names::MAIN_CONTAINER;
-use crate::lint::manifest::{show, Manifest};
+use crate::lint::manifest::{show, Manifest, Shapes};
 use crate::lint::Lint;
 use crate::rules::RuleMeta;
 
@@ -55,10 +55,9 @@ fn run(m: &Manifest, _: &Lint) -> Vec<Hit> {
                 )
                 .evidence(format!(
                     "Flink sets the main container's command to kubernetes.entry.path (default /docker-entrypoint.sh) and its args to the {} start command",
-                    match t.component {
-                        crate::lint::manifest::Component::TaskManager => "TaskManager",
-                        crate::lint::manifest::Component::JobManager => "JobManager",
-                        crate::lint::manifest::Component::Both => "JobManager/TaskManager",
+                    match t.shapes {
+                        Shapes::One(c) => c.title(),
+                        Shapes::Both => "JobManager/TaskManager",
                     }
                 ))
                 .fix(fix(field, v, &t.path.to_string()))

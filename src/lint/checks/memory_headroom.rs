@@ -14,9 +14,10 @@
 
 use super::{At, Check, Hit};
 use crate::finding::{Category, Severity};
+use crate::flink::mode::Component;
 use crate::flink::units::{parse_quantity, parse_resource_memory, MIB, MIN_HEADROOM};
 use crate::lint::locate::Path;
-use crate::lint::manifest::{Component, Kind, Manifest};
+use crate::lint::manifest::{Kind, Manifest};
 use crate::lint::Lint;
 use crate::rules::RuleMeta;
 
@@ -51,7 +52,13 @@ fn run(m: &Manifest, _: &Lint) -> Vec<Hit> {
 
 /// Flink's process memory for a component: (bytes, as written, where).
 fn process_memory(m: &Manifest, c: Component) -> Option<(f64, String, At, String)> {
-    let resource = format!("spec.{}.resource.memory", c.spec_name());
+    let resource = format!(
+        "spec.{}.resource.memory",
+        match c {
+            Component::TaskManager => "taskManager",
+            _ => "jobManager",
+        }
+    );
     if m.kind == Kind::FlinkDeployment {
         if let Some(v) = m.str_at(&resource) {
             return Some((
@@ -62,7 +69,7 @@ fn process_memory(m: &Manifest, c: Component) -> Option<(f64, String, At, String
             ));
         }
     }
-    let key = format!("{}.memory.process.size", c.flink_name());
+    let key = format!("{}.memory.process.size", c.as_str());
     let v = m.config.get(&key)?;
     let shown = format!("{}.{key}", m.config_path());
     Some((
@@ -86,7 +93,7 @@ fn operator(m: &Manifest, c: Component) -> Option<Hit> {
         Some((p.key("resources").key("limits").key("memory"), text))
     })?;
     let limit = parse_quantity(&limit_text)?;
-    let factor_key = format!("kubernetes.{}.memory.limit-factor", c.flink_name());
+    let factor_key = format!("kubernetes.{}.memory.limit-factor", c.as_str());
     let factor: f64 = m
         .config
         .get(&factor_key)
@@ -120,7 +127,7 @@ fn operator(m: &Manifest, c: Component) -> Option<Hit> {
     );
     let verify = format!(
         "{} -o jsonpath='{{.items[0].spec.containers[?(@.name==\"flink-main-container\")].resources.limits.memory}}'   # expect at least {} MiB",
-        super::pods_of(m, c.flink_name()),
+        super::pods_of(m, c.as_str()),
         mib(process * (1.0 + MIN_HEADROOM)).max(0)
     );
     if limit < process * (1.0 + MIN_HEADROOM) {
@@ -191,7 +198,7 @@ fn lyft(m: &Manifest, c: Component) -> Option<Hit> {
         .fix(format!(
             "Raise the limit to at least {} MiB, or lower {}.memory.process.size to at most {} MiB:\n\nspec:\n  {config}:\n    resources:\n      limits:\n        memory: {}Mi",
             mib(process * (1.0 + MIN_HEADROOM)),
-            c.flink_name(),
+            c.as_str(),
             mib(limit / (1.0 + MIN_HEADROOM)),
             round_up_mib(process * 1.25)
         ))

@@ -8,7 +8,8 @@
 
 use super::{At, Check, Hit};
 use crate::finding::{Category, Severity};
-use crate::flink::permissions::{self, Component, Mode};
+use crate::flink::mode::{Component, Mode};
+use crate::flink::permissions;
 use crate::flink::rbac_fix::{self, Known, Need, RbacPlan, Workload};
 use crate::lint::locate::Path;
 use crate::lint::manifest::{Kind, Manifest};
@@ -105,7 +106,7 @@ fn plan(m: &Manifest) -> RbacPlan {
         mode: if standalone {
             Mode::Standalone
         } else {
-            Mode::Native
+            Mode::Operator
         },
         ha: permissions::ha_enabled(&m.config.entries),
         refused: Vec::new(),

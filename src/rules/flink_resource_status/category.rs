@@ -20,7 +20,7 @@ pub(super) fn categorize(
     events: &[&Event],
     reason: Option<&str>,
     jm_pods: &[&Pod],
-    first: &Problem,
+    first: &StatusProblem,
 ) -> (Category, Basis) {
     let mut texts: Vec<&str> = decoded.map(|d| d.messages()).unwrap_or_default();
     texts.extend(events.iter().filter_map(|e| e.message.as_deref()));
@@ -120,7 +120,7 @@ pub(super) fn categorize(
             }
         }
         let pending = p.status.as_ref().and_then(|s| s.phase.as_deref()) == Some("Pending");
-        if pending && matches!(first, Problem::Stuck { .. }) {
+        if pending && matches!(first, StatusProblem::Stuck { .. }) {
             return (
                 Category::PodUnschedulable,
                 Basis::Pod(format!("JobManager pod {} is Pending", pod_name(p))),

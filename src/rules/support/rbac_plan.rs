@@ -3,9 +3,10 @@
 //! account may already do (the authorizer's answer, else the RBAC objects').
 
 use super::modes::may;
-use crate::flink::permissions::{self, Component, Mode};
+use crate::flink::mode::{Component, Mode};
+use crate::flink::permissions;
 use crate::flink::rbac_fix::{self, Known, Need, RbacPlan, Workload, MANAGED_BY};
-use crate::snapshot::index::{meta_name, Cluster, Index, Mode as IndexMode};
+use crate::snapshot::index::{meta_name, Cluster, Index};
 use crate::snapshot::Snapshot;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use std::collections::BTreeMap;
@@ -61,21 +62,22 @@ pub fn need(
 ) -> Need {
     let (mode, ha, workload) = match cluster {
         Some(c) => (
-            c.mode.permissions(),
+            c.mode,
             permissions::ha_enabled(&index.conf(c).flat()),
             if let Some(fd) = c.flink_deployment {
                 Workload::FlinkDeployment(fd.name().to_string())
             } else if let Some(app) = c.flink_application {
                 Workload::FlinkApplication(meta_name(&app.metadata).to_string())
-            } else if c.mode == IndexMode::FlinkCluster {
+            } else if c.mode == Mode::FlinkCluster {
                 Workload::FlinkCluster(c.name().to_string())
-            } else if c.mode == IndexMode::Native {
+            } else if c.mode == Mode::Native {
                 Workload::NativeCluster(c.name().to_string())
             } else {
                 Workload::Unknown
             },
         ),
-        None => (Mode::Native, false, Workload::Unknown),
+        // Not known: the native set, the larger one.
+        None => (Mode::Unknown, false, Workload::Unknown),
     };
     Need {
         component,

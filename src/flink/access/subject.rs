@@ -2,6 +2,7 @@
 //! and `--as-group` name them.
 
 use super::*;
+
 /// Whose access is asked about.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Subject {

@@ -1,6 +1,38 @@
 //! What can-i found: the resources x verbs matrix, its verdict, and the fix.
 
-use super::*;
+use super::{Decision, Method, Subject};
+use crate::flink::mode::{Component, Mode};
+use crate::flink::permissions::{self, Grantee, Holder, Permission};
+use crate::flink::rbac_fix::{self, Known, Need, Workload};
+
+/// Whose access can-i checks (the subject, and how it was found) and what decides the permission
+/// set it needs.
+#[derive(Debug, Clone)]
+pub struct Principal {
+    pub subject: Subject,
+    /// How the subject was found, for people: "spec.serviceAccount of FlinkDeployment orders".
+    pub source: String,
+    pub mode: Mode,
+    /// None: not known (checked as on, the superset).
+    pub ha: Option<bool>,
+    pub notes: Vec<String>,
+    /// What runs as the subject, for the switch a fix may need.
+    pub workload: Workload,
+}
+
+impl Principal {
+    /// `--for me`: the caller, who needs what doctor reads (no Flink mode or HA involved).
+    pub fn caller(source: String) -> Self {
+        Principal {
+            subject: Subject::Caller,
+            source,
+            mode: Mode::Native,
+            ha: Some(false),
+            notes: Vec::new(),
+            workload: Workload::Unknown,
+        }
+    }
+}
 
 /// One cell of the matrix.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -42,13 +74,13 @@ impl Row {
 
 /// The finished answer, ready to render.
 #[derive(Debug, Clone)]
-pub struct Report {
+pub struct AccessReport {
     /// The user name the authorizer sees ("system:serviceaccount:ns:sa"), or the caller's.
     pub subject: String,
     pub subject_display: String,
     pub grantee: Option<Grantee>,
     pub source: String,
-    pub component: Component,
+    pub holder: Holder,
     pub mode: Mode,
     pub ha: Option<bool>,
     pub namespace: String,
@@ -60,10 +92,10 @@ pub struct Report {
     pub workload: Workload,
 }
 
-impl Report {
+impl AccessReport {
     pub fn new(
-        target: &Target,
-        component: Component,
+        principal: &Principal,
+        holder: Holder,
         namespace: &str,
         caller: Option<&str>,
         needs: &[Permission],
@@ -106,7 +138,7 @@ impl Report {
                 cells,
             });
         }
-        let (subject, subject_display, grantee) = match &target.subject {
+        let (subject, subject_display, grantee) = match &principal.subject {
             Subject::Caller => {
                 let name = caller.map(str::to_string);
                 let grantee = name.as_deref().map(grantee_for_user);
@@ -121,7 +153,7 @@ impl Report {
                 name,
             } => (
                 format!("system:serviceaccount:{sa_ns}:{name}"),
-                target.subject.to_string(),
+                principal.subject.to_string(),
                 Some(Grantee::ServiceAccount {
                     namespace: sa_ns.clone(),
                     name: name.clone(),
@@ -129,11 +161,11 @@ impl Report {
             ),
             Subject::User { name, .. } => (
                 name.clone(),
-                target.subject.to_string(),
+                principal.subject.to_string(),
                 Some(Grantee::User(name.clone())),
             ),
         };
-        let mut notes = target.notes.clone();
+        let mut notes = principal.notes.clone();
         if rows
             .iter()
             .flat_map(|r| &r.cells)
@@ -158,24 +190,24 @@ impl Report {
             }
         }
         notes.extend(caveats);
-        Report {
+        AccessReport {
             subject,
             subject_display,
             grantee,
-            source: target.source.clone(),
-            component,
-            mode: target.mode,
-            ha: target.ha,
+            source: principal.source.clone(),
+            holder,
+            mode: principal.mode,
+            ha: principal.ha,
             namespace: namespace.to_string(),
             rows,
             notes,
             fix: None,
             fix_command: String::new(),
-            workload: target.workload.clone(),
+            workload: principal.workload.clone(),
         }
     }
 
-    pub(super) fn cells(&self) -> impl Iterator<Item = (&Row, &Cell)> {
+    pub fn cells(&self) -> impl Iterator<Item = (&Row, &Cell)> {
         self.rows
             .iter()
             .flat_map(|r| r.cells.iter().map(move |c| (r, c)))
@@ -191,33 +223,22 @@ impl Report {
         self.cells().filter(|(_, c)| c.allowed.is_none()).count()
     }
 
-    /// 1 when anything is denied, else 3 when anything is unknown, else 0.
-    pub fn exit_code(&self) -> i32 {
-        if self.denied() > 0 {
-            EXIT_FINDINGS
-        } else if self.unknown() > 0 {
-            EXIT_INCOMPLETE
-        } else {
-            EXIT_OK
-        }
-    }
-
     /// "jobmanager, native, HA on".
     pub fn what(&self) -> String {
-        match self.component {
-            Component::Me => "me (kubectl flink doctor)".to_string(),
-            Component::Operator => format!(
+        match self.holder {
+            Holder::Me => "me (kubectl flink doctor)".to_string(),
+            Holder::Flink(Component::Operator) => format!(
                 "operator ({})",
                 match self.mode {
                     Mode::Lyft => "Lyft",
                     Mode::FlinkCluster => "FlinkCluster, config/rbac/role.yaml rules",
-                    Mode::Native | Mode::Standalone => "Apache, Helm chart rules",
+                    _ => "Apache, Helm chart rules",
                 }
             ),
-            c => format!(
+            Holder::Flink(c) => format!(
                 "{}, {}, HA {}",
                 c.as_str(),
-                self.mode.as_str(),
+                permissions::set_name(self.mode),
                 match self.ha {
                     Some(true) => "on",
                     Some(false) => "off",
@@ -257,7 +278,7 @@ impl Report {
     }
 }
 
-pub(super) fn grantee_for_user(name: &str) -> Grantee {
+pub fn grantee_for_user(name: &str) -> Grantee {
     match crate::flink::rbac::UserInfo::user(name, &[]).service_account_parts() {
         Some((ns, sa)) => Grantee::ServiceAccount {
             namespace: ns.to_string(),
@@ -275,7 +296,7 @@ pub(super) fn grantee_for_user(name: &str) -> Grantee {
 /// after a partial fix, changes nothing and drops nothing. YAML for `kubectl apply -f -`; what
 /// must happen besides (switching the deployment to the account) is in comments at the top.
 pub fn fix_for(
-    report: &Report,
+    report: &AccessReport,
     deployment: Option<&str>,
     caller: Option<&str>,
     known: &Known,
@@ -318,13 +339,13 @@ pub fn fix_for(
         report.what()
     );
     if let (
-        Component::JobManager | Component::TaskManager,
+        Holder::Flink(component @ (Component::JobManager | Component::TaskManager)),
         Grantee::ServiceAccount { namespace, name },
         true,
-    ) = (report.component, &grantee, denied_cluster.is_empty())
+    ) = (report.holder, &grantee, denied_cluster.is_empty())
     {
         let need = Need {
-            component: report.component,
+            component,
             mode: report.mode,
             ha: report.ha.unwrap_or(false),
             refused: denied_namespaced,
@@ -360,7 +381,7 @@ pub fn fix_for(
         Grantee::ServiceAccount { name, .. } => name.clone(),
         Grantee::User(u) => u.clone(),
     };
-    let base = format!("kubectl-flink-{}-{who}", report.component.as_str());
+    let base = format!("kubectl-flink-{}-{who}", report.holder.as_str());
     let mut name: String = base
         .to_ascii_lowercase()
         .chars()

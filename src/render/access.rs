@@ -1,9 +1,12 @@
 //! can-i's report drawn as a table, Markdown or JSON.
 
-use super::*;
+use super::Style;
+use crate::flink::access::{AccessReport, Method, Row};
+use crate::flink::permissions;
+use std::io::Write;
 
-pub(super) const ALLOWED: &str = "✓";
-pub(super) const DENIED: &str = "✗";
+pub const ALLOWED: &str = "✓";
+pub const DENIED: &str = "✗";
 const UNKNOWN: &str = "?";
 
 fn mark(allowed: Option<bool>) -> &'static str {
@@ -15,7 +18,7 @@ fn mark(allowed: Option<bool>) -> &'static str {
 }
 
 /// The verbs any row needs, in reading order: the matrix's columns.
-fn columns(report: &Report) -> Vec<String> {
+fn columns(report: &AccessReport) -> Vec<String> {
     let mut verbs: Vec<String> = report.cells().map(|(_, c)| c.verb.clone()).collect();
     verbs.sort_by(|a, b| {
         permissions::verb_rank(a)
@@ -38,7 +41,7 @@ fn row_method(row: &Row) -> String {
 }
 
 /// The header lines both text formats share.
-fn heading(report: &Report) -> Vec<String> {
+fn heading(report: &AccessReport) -> Vec<String> {
     let scope = if report.namespace.is_empty() {
         "all namespaces".to_string()
     } else {
@@ -52,7 +55,7 @@ fn heading(report: &Report) -> Vec<String> {
 }
 
 /// Denied and unknown cells, grouped by resource and reason: "create, delete pods: <reason>".
-fn problems(report: &Report) -> Vec<(bool, String)> {
+fn problems(report: &AccessReport) -> Vec<(bool, String)> {
     let mut out: Vec<(bool, String)> = Vec::new();
     // One reason for every cell that is not allowed (nothing granted at all, typically): one line.
     let mut reasons: Vec<(Option<bool>, &str)> = report
@@ -94,7 +97,11 @@ fn problems(report: &Report) -> Vec<(bool, String)> {
     out
 }
 
-pub fn render_table(report: &Report, style: &Style, out: &mut dyn Write) -> std::io::Result<()> {
+pub fn render_table(
+    report: &AccessReport,
+    style: &Style,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
     for (i, line) in heading(report).iter().enumerate() {
         writeln!(
             out,
@@ -234,34 +241,7 @@ pub fn render_table(report: &Report, style: &Style, out: &mut dyn Write) -> std:
     Ok(())
 }
 
-/// The command that prints the fix, as the user typed this one (kubectl's flags, in its spelling).
-pub fn fix_command(args: &CanIArgs, kube: &KubeArgs, namespace: &str) -> String {
-    let mut cmd = vec!["kubectl flink can-i".to_string()];
-    if let Some(n) = &args.name {
-        cmd.push(n.clone());
-    }
-    if let Some(c) = &kube.context {
-        cmd.push(format!("--context {c}"));
-    }
-    if kube.all_namespaces {
-        cmd.push("-A".into());
-    } else if !namespace.is_empty() {
-        cmd.push(format!("-n {namespace}"));
-    }
-    if args.for_whom != For::Jobmanager {
-        cmd.push(format!("--for {}", args.for_whom.component().as_str()));
-    }
-    if let Some(a) = &kube.as_user {
-        cmd.push(format!("--as={a}"));
-    }
-    for g in &kube.as_group {
-        cmd.push(format!("--as-group={g}"));
-    }
-    cmd.push("--fix | kubectl apply -f -".into());
-    cmd.join(" ")
-}
-
-pub fn render_markdown(report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
+pub fn render_markdown(report: &AccessReport, out: &mut dyn Write) -> std::io::Result<()> {
     let head = heading(report);
     writeln!(out, "# {}\n", head[0])?;
     for l in &head[1..] {
@@ -313,7 +293,7 @@ pub fn render_markdown(report: &Report, out: &mut dyn Write) -> std::io::Result<
 
 /// `{"version": 1, "subject", "namespace", "decisions": [{group, resource, verb, allowed, method,
 /// reason, why}]}`, plus `for`, `mode`, `ha`, `source`, `notes` and, with --fix, `fix`.
-pub fn render_json(report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
+pub fn render_json(report: &AccessReport, out: &mut dyn Write) -> std::io::Result<()> {
     #[derive(serde::Serialize)]
     struct Json<'a> {
         version: u32,
@@ -343,8 +323,8 @@ pub fn render_json(report: &Report, out: &mut dyn Write) -> std::io::Result<()> 
         version: 1,
         subject: &report.subject,
         namespace: &report.namespace,
-        for_: report.component.as_str(),
-        mode: report.mode.as_str(),
+        for_: report.holder.as_str(),
+        mode: permissions::set_name(report.mode),
         ha: report.ha,
         source: &report.source,
         decisions: report

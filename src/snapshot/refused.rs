@@ -1,0 +1,240 @@
+//! Pods the API server refused to create, for a ResourceQuota or a LimitRange: where the
+//! refusals are read and what they say, once for FLK108 (which explains them) and for a live
+//! gather (which reads the quotas they name, whether one has room now).
+//!
+//! A refused pod never exists, so the refusal is read where its creator reports it: the
+//! controllers' `FailedCreate` events (ReplicaSet, Deployment, StatefulSet, Job; the operator's on
+//! the CR), a Deployment's `ReplicaFailure` condition, and, for TaskManagers the JobManager creates
+//! itself, its log line `Could not create pod <name>, exception: ... is forbidden: ...`. The
+//! messages are quota admission's (`exceeded quota: NAME, requested: ...`, `failed quota: NAME:
+//! must specify ...`: kubernetes/apiserver@kubernetes-1.36.3:pkg/admission/plugin/resourcequota/
+//! controller.go) and LimitRanger's.
+
+use super::{LogKey, Snapshot};
+use k8s_openapi::api::apps::v1::{Deployment, DeploymentCondition};
+use k8s_openapi::api::core::v1::Event;
+use regex::Regex;
+use std::collections::BTreeSet;
+use std::sync::OnceLock;
+
+/// Where a refusal was read.
+#[derive(Debug, Clone, Copy)]
+pub enum Where<'a> {
+    /// A `FailedCreate` event.
+    Event(&'a Event),
+    /// A Deployment's `ReplicaFailure` condition, `True`.
+    Condition {
+        deployment: &'a Deployment,
+        condition: &'a DeploymentCondition,
+    },
+    /// A `Could not create pod` line of a container's log, `line` counted from 1.
+    Log { key: &'a LogKey, line: usize },
+}
+
+/// One refusal: in which namespace, where it was read, the message, and what it says.
+#[derive(Debug, Clone)]
+pub struct PodRefusal<'a> {
+    pub namespace: &'a str,
+    pub source: Where<'a>,
+    pub message: &'a str,
+    pub rejection: Rejection,
+}
+
+/// Every refusal in the snapshot: events first, then Deployment conditions, then log lines.
+pub fn refusals(s: &Snapshot) -> Vec<PodRefusal<'_>> {
+    let mut out = Vec::new();
+    for e in &s.events {
+        if e.reason.as_deref() != Some("FailedCreate") {
+            continue;
+        }
+        let Some(message) = e.message.as_deref() else {
+            continue;
+        };
+        let Some(rejection) = Rejection::parse(message) else {
+            continue;
+        };
+        let namespace = e
+            .involved_object
+            .namespace
+            .as_deref()
+            .or(e.metadata.namespace.as_deref())
+            .unwrap_or("default");
+        out.push(PodRefusal {
+            namespace,
+            source: Where::Event(e),
+            message,
+            rejection,
+        });
+    }
+    for d in &s.deployments {
+        let namespace = d.metadata.namespace.as_deref().unwrap_or("default");
+        for c in d.status.iter().flat_map(|s| s.conditions.iter().flatten()) {
+            if c.type_.as_deref() != Some("ReplicaFailure") || c.status.as_deref() != Some("True") {
+                continue;
+            }
+            let Some(message) = c.message.as_deref() else {
+                continue;
+            };
+            let Some(rejection) = Rejection::parse(message) else {
+                continue;
+            };
+            out.push(PodRefusal {
+                namespace,
+                source: Where::Condition {
+                    deployment: d,
+                    condition: c,
+                },
+                message,
+                rejection,
+            });
+        }
+    }
+    for (key, text) in &s.logs {
+        for (i, message) in text.lines().enumerate() {
+            if !message.contains("Could not create pod") {
+                continue;
+            }
+            let Some(rejection) = Rejection::parse(message) else {
+                continue;
+            };
+            out.push(PodRefusal {
+                namespace: key.namespace.as_str(),
+                source: Where::Log { key, line: i + 1 },
+                message,
+                rejection,
+            });
+        }
+    }
+    out
+}
+
+/// The ResourceQuotas that refused a pod, as (namespace, name). A live gather reads exactly
+/// these, by name.
+pub fn refusing_quotas(s: &Snapshot) -> BTreeSet<(String, String)> {
+    refusals(s)
+        .iter()
+        .filter_map(|r| Some((r.namespace.to_string(), r.rejection.quota()?.to_string())))
+        .collect()
+}
+
+/// What the admission plugin said.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Rejection {
+    /// The pod the controller tried to create.
+    pub pod: Option<String>,
+    pub what: Refused,
+}
+
+/// Which admission refused the pod, with what its message carries.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Refused {
+    /// `exceeded quota: NAME, requested: k=v,.., used: k=v,.., limited: k=v,..`
+    Exceeded {
+        quota: String,
+        requested: Vec<(String, String)>,
+        used: Vec<(String, String)>,
+        limited: Vec<(String, String)>,
+    },
+    /// `failed quota: NAME: must specify limits.cpu,limits.memory`
+    MustSpecify { quota: String, what: String },
+    /// LimitRanger: `maximum memory usage per Container is 1Gi, but limit is 2Gi` and friends.
+    LimitRange { text: String },
+}
+
+fn regexes() -> &'static [Regex; 4] {
+    static R: OnceLock<[Regex; 4]> = OnceLock::new();
+    R.get_or_init(|| {
+        [
+            Regex::new(r"exceeded quota: (?P<quota>[^,\s]+), requested: (?P<req>\S+), used: (?P<used>\S+), limited: (?P<lim>\S+)").expect("quota regex"),
+            Regex::new(r"failed quota: (?P<quota>[^:\s]+): must specify (?P<what>[A-Za-z0-9.,/ -]+)").expect("failed quota regex"),
+            Regex::new(r"(?P<text>(?:maximum|minimum) [a-z0-9./-]+ usage per (?:Container|Pod|PersistentVolumeClaim) is [^,\]]+, but (?:limit|request) is [^,\]\s]+|[a-z0-9./-]+ max limit to request ratio per (?:Container|Pod) is [^,\]]+, but provided ratio is [0-9.]+)").expect("limitrange regex"),
+            Regex::new(r#"pods? \\?"(?P<pod>[a-z0-9][a-z0-9.-]*)\\?" is forbidden"#).expect("pod regex"),
+        ]
+    })
+}
+
+fn pairs(s: &str) -> Vec<(String, String)> {
+    s.trim_end_matches(['.', '"', '\'', ')'])
+        .split(',')
+        .filter_map(|kv| kv.split_once('='))
+        .map(|(k, v)| {
+            (
+                k.trim().to_string(),
+                v.trim().trim_end_matches(['.', '"']).to_string(),
+            )
+        })
+        .collect()
+}
+
+impl Rejection {
+    /// The refusal in an API server message, if it is one of quota admission's or LimitRanger's.
+    pub fn parse(msg: &str) -> Option<Rejection> {
+        let [exceeded, failed, limit, pod] = regexes();
+        let pod = pod.captures(msg).map(|c| c["pod"].to_string());
+        let what = if let Some(c) = exceeded.captures(msg) {
+            Refused::Exceeded {
+                quota: c["quota"].to_string(),
+                requested: pairs(&c["req"]),
+                used: pairs(&c["used"]),
+                limited: pairs(&c["lim"]),
+            }
+        } else if let Some(c) = failed.captures(msg) {
+            Refused::MustSpecify {
+                quota: c["quota"].to_string(),
+                what: c["what"].trim().trim_end_matches('.').to_string(),
+            }
+        } else if let Some(c) = limit.captures(msg) {
+            Refused::LimitRange {
+                text: c["text"].trim().to_string(),
+            }
+        } else {
+            return None;
+        };
+        Some(Rejection { pod, what })
+    }
+
+    /// The ResourceQuota that refused the pod (none for a LimitRange).
+    pub fn quota(&self) -> Option<&str> {
+        match &self.what {
+            Refused::Exceeded { quota, .. } | Refused::MustSpecify { quota, .. } => Some(quota),
+            Refused::LimitRange { .. } => None,
+        }
+    }
+
+    /// What tells refusals apart: the quota, or the LimitRange's words.
+    pub fn key(&self) -> String {
+        match &self.what {
+            Refused::Exceeded { quota, .. } | Refused::MustSpecify { quota, .. } => {
+                format!("quota:{quota}")
+            }
+            Refused::LimitRange { text } => format!("limitrange:{text}"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::testing::snapshot;
+
+    #[test]
+    fn the_quotas_that_refused_a_pod_are_read_and_no_other() {
+        use crate::rules::testing::{scenario, HEALTHY, HEALTHY_SCENARIOS};
+        let want: BTreeSet<(String, String)> =
+            [("scn-quota".to_string(), "compute-resources".to_string())].into();
+        assert_eq!(refusing_quotas(&scenario("resource-quota-exceeded")), want);
+        // A TaskManager the JobManager could not create: the log names the quota.
+        let mut s = snapshot(HEALTHY);
+        s.logs.insert(
+            LogKey::new("team-a", "orders-6c5d-abc12", "flink-main-container", false),
+            "WARN Could not create pod orders-taskmanager-1-3, exception: ... pods \"orders-taskmanager-1-3\" is forbidden: failed quota: tm-quota: must specify limits.cpu\n".into(),
+        );
+        assert_eq!(
+            refusing_quotas(&s),
+            [("team-a".to_string(), "tm-quota".to_string())].into()
+        );
+        for name in HEALTHY_SCENARIOS {
+            assert!(refusing_quotas(&scenario(name)).is_empty(), "{name}");
+        }
+    }
+}
