@@ -1818,6 +1818,35 @@ pub static SIGNATURES: &[Signature] = &[
             "apache/flink-kubernetes-operator@release-1.15.0:flink-kubernetes-operator-api/src/main/java/org/apache/flink/kubernetes/operator/api/spec/FlinkVersion.java",
         ],
     },
+    // Flink's GlobalConfiguration: up to 1.18 it reads only flink-conf.yaml, 1.19 and 1.20 try
+    // flink-conf.yaml then config.yaml (and name config.yaml when neither exists), 2.x reads only
+    // config.yaml. On Kubernetes the file is written by whoever prepares the conf (the operator
+    // for spec.flinkVersion, Flink's own client, or a ConfigMap key): a missing one is a config
+    // written for another Flink version than the image's. Wrapped lines may lose the tail, so the
+    // pattern stops at the quoted path.
+    Signature {
+        id: "SIG-FLINK-CONF-FILE-MISSING",
+        category: Category::FlinkVersionMismatch,
+        severity: Severity::Critical,
+        literals: &["The Flink config file '"],
+        pattern: r"The Flink config file '(?P<path>[^']*?(?P<file>flink-conf\.yaml|config\.yaml))'",
+        title: "the Flink in the image found no {file|config file} in its conf directory",
+        explanation: "Flink reads its configuration from flink-conf.yaml up to 1.18 and from config.yaml in 2.x (1.19 and 1.20 read either); the conf directory holds the file of another Flink version, so the configuration was written for a Flink version other than the image's (spec.flinkVersion against the image, the Flink client that deployed a native cluster, or a ConfigMap key named for the other version)",
+        fix: "make spec.flinkVersion match the Flink inside spec.image (an image on Flink 1.18 or older needs flinkVersion v1_18 or lower, Flink 2.x needs v2_x); deploy a native cluster with the Flink client of the image's version; with a ConfigMap of your own mounted at /opt/flink/conf, name its key {file|after the image's Flink version} (flink-conf.yaml for Flink 1.x, config.yaml for 2.x)",
+        verify: "kubectl get flinkdeployment -o custom-columns=NAME:.metadata.name,VERSION:.spec.flinkVersion,IMAGE:.spec.image",
+        explains: STARTUP,
+        supersedes: &[],
+        examples: &[
+            "Exception in thread \"main\" org.apache.flink.configuration.IllegalConfigurationException: The Flink config file '/opt/flink/conf/flink-conf.yaml' (/opt/flink/conf/flink-conf.yaml) does not exist.",
+            "org.apache.flink.configuration.IllegalConfigurationException: The Flink config file '/opt/flink/conf/config.yaml' (/opt/flink/conf/config.yaml) does not exist.",
+        ],
+        unless: &[],
+        sources: &[
+            "apache/flink@release-1.18:flink-core/src/main/java/org/apache/flink/configuration/GlobalConfiguration.java",
+            "apache/flink@release-1.20:flink-core/src/main/java/org/apache/flink/configuration/GlobalConfiguration.java",
+            "apache/flink@release-2.0:flink-core/src/main/java/org/apache/flink/configuration/GlobalConfiguration.java",
+        ],
+    },
     Signature {
         id: "SIG-VALIDATION-MEMORY",
         category: Category::MemoryConfigInvalid,
@@ -2035,6 +2064,31 @@ pub static SIGNATURES: &[Signature] = &[
         sources: &[
             "apache/flink@c20d1003e68e:flink-runtime/src/main/java/org/apache/flink/runtime/scheduler/DefaultExecutionGraphFactory.java",
             "apache/flink@853e1906c3fe:flink-runtime/src/main/java/org/apache/flink/runtime/scheduler/SchedulerBase.java",
+        ],
+    },
+    // CheckpointCoordinator.restoreSavepoint in a stack trace: whatever was thrown, it was thrown
+    // while the savepoint the job was given was being restored (frames may be wrapped onto their own
+    // line, so the `at ` is not required).
+    Signature {
+        id: "SIG-SAVEPOINT-RESTORE-COORDINATOR-FRAME",
+        category: Category::SavepointRestoreFailed,
+        severity: Severity::Warning,
+        literals: &["CheckpointCoordinator.restoreSavepoint("],
+        pattern: r"org\.apache\.flink\.runtime\.checkpoint\.CheckpointCoordinator\.restoreSavepoint\(",
+        title: "the job failed while restoring from its savepoint",
+        explanation: "the checkpoint coordinator failed while loading the savepoint the job was started with (`execution.savepoint.path`, spec.job.initialSavepointPath, or the savepoint of an upgrade) into its completed-checkpoint store",
+        fix: "read the exception this frame belongs to (and its `Caused by:`) for the reason; check that the savepoint path exists, that its scheme has a file system plugin, that the program still has the savepoint's operators (uids) and max parallelism, and with Kubernetes HA that the job's HA ConfigMaps can be written",
+        verify: "",
+        explains: STARTUP,
+        supersedes: &[],
+        examples: &[
+            "\tat org.apache.flink.runtime.checkpoint.CheckpointCoordinator.restoreSavepoint(CheckpointCoordinator.java:1900) ~[flink-dist-1.20.1.jar:1.20.1]",
+            "org.apache.flink.runtime.checkpoint.CheckpointCoordinator.restoreSavepoint(CheckpointCoordinator.java:1568)",
+        ],
+        unless: &[],
+        sources: &[
+            "apache/flink@release-1.20:flink-runtime/src/main/java/org/apache/flink/runtime/checkpoint/CheckpointCoordinator.java",
+            "apache/flink@release-1.20:flink-runtime/src/main/java/org/apache/flink/runtime/scheduler/DefaultExecutionGraphFactory.java",
         ],
     },
     Signature {
