@@ -50,6 +50,7 @@ pub struct Field {
     add: fn(&mut Snapshot, Value) -> Result<(), FieldError>,
     items: fn(&Snapshot) -> Vec<Value>,
     len: fn(&Snapshot) -> usize,
+    append: fn(&mut Snapshot, &mut Snapshot),
 }
 
 impl Field {
@@ -64,6 +65,10 @@ impl Field {
     }
     pub fn len(&self, s: &Snapshot) -> usize {
         (self.len)(s)
+    }
+    /// Moves the field's objects of `from` to the end of `into`'s.
+    pub fn append(&self, into: &mut Snapshot, from: &mut Snapshot) {
+        (self.append)(into, from)
     }
     pub fn is_empty(&self, s: &Snapshot) -> bool {
         self.len(s) == 0
@@ -101,6 +106,7 @@ macro_rules! typed {
             },
             items: |s| super::bundle::with_kind(&s.$field, $kind.api_version, $kind.kind),
             len: |s| s.$field.len(),
+            append: |into, from| into.$field.append(&mut from.$field),
         }
     };
 }
@@ -190,6 +196,10 @@ pub static FIELDS: &[Field] = &[
         },
         items: |s| s.cert_manager_objects.clone(),
         len: |s| s.cert_manager_objects.len(),
+        append: |into, from| {
+            into.cert_manager_objects
+                .append(&mut from.cert_manager_objects)
+        },
     },
     Field {
         takes: Takes::Sorted,
@@ -275,6 +285,7 @@ pub static FIELDS: &[Field] = &[
             super::bundle::with_kind(&secrets, kinds::SECRET.api_version, kinds::SECRET.kind)
         },
         len: |s| s.secrets.len(),
+        append: |into, from| into.secrets.append(&mut from.secrets),
     },
     typed!(pods, kinds::POD, "pods", "pods"),
     typed!(events, kinds::EVENT, "events", "events"),
