@@ -4,7 +4,8 @@
 //! itself (group, version, plural, scope) is `flink::kinds`.
 //!
 //! Adding a kind: its `flink::kinds` constant (and a `LISTED` entry when doctor lists it in its
-//! first wave), its `Snapshot` field and one row here.
+//! first wave), its `Snapshot` field and one row here; the tests below then ask for the row of
+//! every `Vec` field and for the kind's name in the README's `Kinds read:`.
 
 use super::bundle::{public_only, strip_secret};
 use super::Snapshot;
@@ -371,6 +372,20 @@ mod tests {
         files.sort();
         files.dedup();
         assert_eq!(files.len(), FIELDS.len());
+    }
+
+    #[test]
+    fn the_readme_names_every_kind_a_bundle_may_hold() {
+        let readme = include_str!("../../README.md");
+        let start = readme.find("Kinds read: ").unwrap();
+        let para = &readme[start..start + readme[start..].find("\n\n").unwrap()];
+        let para = para.split_whitespace().collect::<Vec<_>>().join(" ");
+        for k in FIELDS.iter().flat_map(|f| f.kinds) {
+            let named = para
+                .split(|c: char| !c.is_ascii_alphanumeric())
+                .any(|w| w == k.kind);
+            assert!(named, "README's `Kinds read:` does not name {}", k.kind);
+        }
     }
 
     #[test]
