@@ -409,17 +409,7 @@ pub async fn read_rbac_objects(
     where
         K: Clone + serde::de::DeserializeOwned + fmt::Debug,
     {
-        let mut out = Vec::new();
-        let mut lp = ListParams::default().limit(500);
-        loop {
-            let page = api.list(&lp).await?;
-            let next = page.metadata.continue_.clone().filter(|c| !c.is_empty());
-            out.extend(page.items);
-            match next {
-                Some(t) => lp = lp.continue_token(&t),
-                None => return Ok(out),
-            }
-        }
+        super::list::paged(&api, ListParams::default()).await
     }
     fn keep<K>(
         r: Result<Vec<K>, kube::Error>,

@@ -8,23 +8,18 @@
 //! nothing readable at all, is an error.
 
 use super::client::Connection;
+use super::list::{api_resource, list_into, paged};
 use crate::error::Error;
-use crate::flink::names::{GROUP, VERSION};
-
-use crate::snapshot::Pod;
+use crate::flink::kinds::{Kind, Select, LISTED};
 use crate::snapshot::{Gap, GapReason, LogKey, Snapshot};
 use futures::stream::{self, StreamExt};
-use k8s_openapi::api::apps::v1::Deployment;
-use k8s_openapi::api::core::v1::{Event, ResourceQuota, ServiceAccount};
-use k8s_openapi::api::rbac::v1::{ClusterRole, ClusterRoleBinding, Role, RoleBinding};
-use kube::api::{Api, ApiResource, DynamicObject, ListParams, LogParams};
-use kube::core::GroupVersionKind;
+use k8s_openapi::api::core::v1::ResourceQuota;
+use kube::api::{Api, DynamicObject, ListParams, LogParams};
 use serde::de::DeserializeOwned;
 use std::fmt::Debug;
 
 /// Flink's pods and Deployments carry `component=jobmanager|taskmanager` and `app=<cluster-id>`.
 const FLINK_COMPONENTS: &str = "component in (jobmanager,taskmanager)";
-const PAGE: u32 = 500;
 const LOG_FETCH_CONCURRENCY: usize = 8;
 
 /// Bytes read at most from one container log: the tail of `--log-tail` lines, but never more
@@ -56,21 +51,15 @@ pub async fn gather(
     };
     let mut gaps = Vec::new();
 
-    let fd_res = flink_resource("FlinkDeployment", "flinkdeployments");
-    let sj_res = flink_resource("FlinkSessionJob", "flinksessionjobs");
-    const WAVE1_LISTS: usize = 10;
-    let (fds, sjs, pods, deployments, events, sas, roles, rbs, crs, crbs) = futures::join!(
-        list_dynamic(c, ns, &fd_res, None),
-        list_dynamic(c, ns, &sj_res, None),
-        list::<Pod>(c, ns, "pods", "", Some(&selector)),
-        list::<Deployment>(c, ns, "deployments", "apps", Some(&selector)),
-        list::<Event>(c, ns, "events", "", None),
-        list::<ServiceAccount>(c, ns, "serviceaccounts", "", None),
-        list::<Role>(c, ns, "roles", "rbac.authorization.k8s.io", None),
-        list::<RoleBinding>(c, ns, "rolebindings", "rbac.authorization.k8s.io", None),
-        list_cluster::<ClusterRole>(c, "clusterroles", "rbac.authorization.k8s.io"),
-        list_cluster::<ClusterRoleBinding>(c, "clusterrolebindings", "rbac.authorization.k8s.io"),
-    );
+    // Wave 1: every kind of `kinds::LISTED`, concurrently, each into its snapshot field.
+    let lists = futures::future::join_all(LISTED.iter().map(|l| {
+        let selector = match l.select {
+            Select::All => None,
+            Select::FlinkComponents => Some(selector.as_str()),
+        };
+        list_into(c, ns, &l.kind, selector)
+    }))
+    .await;
 
     let mut unreachable = None;
 
@@ -79,16 +68,13 @@ pub async fn gather(
         namespaces: ns.map(|n| vec![n.to_string()]).unwrap_or_default(),
         ..Snapshot::default()
     };
-    let fds = take(fds, &mut gaps, &mut unreachable);
-    let sjs = take(sjs, &mut gaps, &mut unreachable);
-    s.pods = take(pods, &mut gaps, &mut unreachable);
-    s.deployments = take(deployments, &mut gaps, &mut unreachable);
-    s.events = take(events, &mut gaps, &mut unreachable);
-    s.service_accounts = take(sas, &mut gaps, &mut unreachable);
-    s.roles = take(roles, &mut gaps, &mut unreachable);
-    s.role_bindings = take(rbs, &mut gaps, &mut unreachable);
-    s.cluster_roles = take(crs, &mut gaps, &mut unreachable);
-    s.cluster_role_bindings = take(crbs, &mut gaps, &mut unreachable);
+    let mut malformed = Vec::new();
+    for listed in lists {
+        if let Some(mut listed) = take_one(listed, &mut gaps, &mut unreachable) {
+            listed.field.append(&mut s, &mut listed.part);
+            malformed.append(&mut listed.malformed);
+        }
+    }
     if let Some(e) = unreachable {
         return Err(Error::incomplete(
             &format!("reach the Kubernetes API server at {}", cluster.server),
@@ -97,14 +83,13 @@ pub async fn gather(
     }
     // Every list of wave 1 refused: nothing to diagnose. Counted before decoding, whose gaps
     // (malformed resources) say nothing about access.
-    if gaps.len() == WAVE1_LISTS {
+    if gaps.len() == LISTED.len() {
         return Err(Error::Incomplete(format!(
             "every read was refused or failed ({}); nothing to diagnose",
             gaps.first().map(|g| g.message.as_str()).unwrap_or("")
         )));
     }
-    s.flink_deployments = decode(fds, &mut gaps);
-    s.flink_session_jobs = decode(sjs, &mut gaps);
+    gaps.append(&mut malformed);
     if let Some(n) = name {
         s.flink_deployments.retain(|d| d.name() == n);
         s.flink_session_jobs
@@ -152,7 +137,7 @@ pub async fn gather(
 
     // Wave 2b: the ResourceQuotas that refused a pod, by name (whether one has room now).
     for (qns, qname) in crate::snapshot::refused::refusing_quotas(&s) {
-        match super::install::get::<ResourceQuota>(c, &qns, &qname, "resourcequotas", "").await {
+        match super::install::get::<ResourceQuota>(c, &qns, &qname).await {
             Ok(Some(q)) => s.resource_quotas.push(q),
             Ok(None) => {}
             Err(g) => gaps.push(g),
@@ -167,26 +152,23 @@ pub async fn gather(
     Ok(s)
 }
 
-/// A list result into the snapshot: a gap, or an unreachable cluster, is recorded instead.
-pub(crate) fn take<T>(
-    r: Result<Vec<T>, Failure>,
+/// A read's result, or nothing with its gap, or the unreachable cluster, recorded.
+fn take_one<T>(
+    r: Result<T, Failure>,
     gaps: &mut Vec<Gap>,
     unreachable: &mut Option<String>,
-) -> Vec<T> {
+) -> Option<T> {
     match r {
-        Ok(v) => v,
+        Ok(v) => Some(v),
         Err(Failure::Gap(g)) => {
             gaps.push(g);
-            Vec::new()
+            None
         }
         Err(Failure::Unreachable(e)) => {
             unreachable.get_or_insert(e);
-            Vec::new()
+            None
         }
     }
-}
-pub(crate) fn flink_resource(kind: &str, plural: &str) -> ApiResource {
-    ApiResource::from_gvk_with_plural(&GroupVersionKind::gvk(GROUP, VERSION, kind), plural)
 }
 
 /// Why a read failed: a gap in what could be read (forbidden, not installed, timed out), or a
@@ -257,11 +239,11 @@ fn causes(e: &dyn std::error::Error) -> String {
     out.join(": ")
 }
 
+/// Every object of a namespaced kind in `ns` (all namespaces when `None`), paged; its plural and
+/// group from the type (`kube::Resource`), never strings.
 pub(crate) async fn list<K>(
     c: &kube::Client,
     ns: Option<&str>,
-    resource: &str,
-    group: &str,
     selector: Option<&str>,
 ) -> Result<Vec<K>, Failure>
 where
@@ -275,88 +257,47 @@ where
         Some(ns) => Api::namespaced(c.clone(), ns),
         None => Api::all(c.clone()),
     };
-    paged(&api, selector)
+    let dt = K::DynamicType::default();
+    paged(&api, params(selector))
         .await
-        .map_err(|e| classify(e, "list", group, resource, ns))
+        .map_err(|e| classify(e, "list", &K::group(&dt), &K::plural(&dt), ns))
 }
 
-pub(crate) async fn list_cluster<K>(
-    c: &kube::Client,
-    resource: &str,
-    group: &str,
-) -> Result<Vec<K>, Failure>
+/// Every object of a cluster-scoped kind, paged.
+pub(crate) async fn list_cluster<K>(c: &kube::Client) -> Result<Vec<K>, Failure>
 where
     K: kube::Resource<Scope = kube::core::ClusterResourceScope> + Clone + DeserializeOwned + Debug,
     K::DynamicType: Default,
 {
     let api: Api<K> = Api::all(c.clone());
-    paged(&api, None)
+    let dt = K::DynamicType::default();
+    paged(&api, params(None))
         .await
-        .map_err(|e| classify(e, "list", group, resource, None))
+        .map_err(|e| classify(e, "list", &K::group(&dt), &K::plural(&dt), None))
 }
 
+/// Every object of a custom resource's kind, untyped (`decode` types them).
 pub(crate) async fn list_dynamic(
     c: &kube::Client,
     ns: Option<&str>,
-    ar: &ApiResource,
+    kind: &Kind,
     selector: Option<&str>,
 ) -> Result<Vec<DynamicObject>, Failure> {
+    let ar = api_resource(kind);
     let api: Api<DynamicObject> = match ns {
-        Some(ns) => Api::namespaced_with(c.clone(), ns, ar),
-        None => Api::all_with(c.clone(), ar),
+        Some(ns) => Api::namespaced_with(c.clone(), ns, &ar),
+        None => Api::all_with(c.clone(), &ar),
     };
-    paged(&api, selector)
+    paged(&api, params(selector))
         .await
         .map_err(|e| classify(e, "list", &ar.group, &ar.plural, ns))
 }
 
-pub(crate) async fn paged<K>(api: &Api<K>, selector: Option<&str>) -> Result<Vec<K>, kube::Error>
-where
-    K: Clone + DeserializeOwned + Debug,
-{
-    let mut out = Vec::new();
-    let mut params = ListParams::default().limit(PAGE);
-    if let Some(sel) = selector {
-        params = params.labels(sel);
+fn params(selector: Option<&str>) -> ListParams {
+    match selector {
+        Some(sel) => ListParams::default().labels(sel),
+        None => ListParams::default(),
     }
-    loop {
-        let page = api.list(&params).await?;
-        let next = page.metadata.continue_.clone().filter(|c| !c.is_empty());
-        out.extend(page.items);
-        match next {
-            Some(token) => params = params.continue_token(&token),
-            None => return Ok(out),
-        }
-    }
-}
-
-/// Custom resources arrive untyped; a malformed one becomes a gap, not a crash.
-pub(crate) fn decode<T: DeserializeOwned>(
-    objects: Vec<DynamicObject>,
-    gaps: &mut Vec<Gap>,
-) -> Vec<T> {
-    objects
-        .into_iter()
-        .filter_map(|o| {
-            let name = o.metadata.name.clone().unwrap_or_default();
-            let kind = o.types.as_ref().map(|t| t.kind.clone()).unwrap_or_default();
-            let value = serde_json::to_value(&o).ok()?;
-            match serde_json::from_value(value) {
-                Ok(v) => Some(v),
-                Err(e) => {
-                    gaps.push(Gap {
-                        verb: "decode".into(),
-                        group: GROUP.into(),
-                        resource: format!("{kind}/{name}"),
-                        namespace: o.metadata.namespace.clone(),
-                        reason: GapReason::Error,
-                        message: e.to_string(),
-                    });
-                    None
-                }
-            }
-        })
-        .collect()
 }
 
 #[cfg(test)]

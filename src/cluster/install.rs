@@ -10,6 +10,7 @@
 
 use super::gather::{classify, list, list_cluster, list_dynamic, Failure};
 use crate::flink::install as names;
+use crate::flink::kinds::{self, Kind};
 use crate::snapshot::bundle::public_only;
 use crate::snapshot::{Gap, GapReason, Snapshot};
 use k8s_openapi::api::admissionregistration::v1::{
@@ -19,11 +20,9 @@ use k8s_openapi::api::apps::v1::Deployment;
 use k8s_openapi::api::core::v1::{ConfigMap, Event, Pod, Secret, Service};
 use k8s_openapi::api::discovery::v1::EndpointSlice;
 use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
-use kube::api::{Api, ApiResource, DynamicObject};
-use kube::core::GroupVersionKind;
+use kube::api::{Api, DynamicObject};
 use std::collections::BTreeSet;
 
-const ADMISSION: &str = "admissionregistration.k8s.io";
 const LOG_TAIL: i64 = 200;
 
 pub async fn gather(c: &kube::Client, s: &mut Snapshot, gaps: &mut Vec<Gap>) {
@@ -34,14 +33,10 @@ pub async fn gather(c: &kube::Client, s: &mut Snapshot, gaps: &mut Vec<Gap>) {
         .chain([names::CERT_MANAGER_CRD])
         .collect();
     let (deployments, pods, vwcs, mwcs, crds) = futures::join!(
-        list::<Deployment>(c, None, "deployments", "apps", Some(&selector)),
-        list::<Pod>(c, None, "pods", "", Some(&selector)),
-        list_cluster::<ValidatingWebhookConfiguration>(
-            c,
-            "validatingwebhookconfigurations",
-            ADMISSION
-        ),
-        list_cluster::<MutatingWebhookConfiguration>(c, "mutatingwebhookconfigurations", ADMISSION),
+        list::<Deployment>(c, None, Some(&selector)),
+        list::<Pod>(c, None, Some(&selector)),
+        list_cluster::<ValidatingWebhookConfiguration>(c),
+        list_cluster::<MutatingWebhookConfiguration>(c),
         get_crds(c, &crd_names),
     );
     s.install_checked = deployments.is_ok();
@@ -110,7 +105,7 @@ pub async fn gather(c: &kube::Client, s: &mut Snapshot, gaps: &mut Vec<Gap>) {
     for ns in &namespaces {
         // The webhook's Services and their endpoints.
         for (_, name) in services.iter().filter(|(n, _)| n == ns) {
-            match get::<Service>(c, ns, name, "services", "").await {
+            match get::<Service>(c, ns, name).await {
                 Ok(Some(svc)) => {
                     if s.operator_deployments
                         .iter()
@@ -124,42 +119,30 @@ pub async fn gather(c: &kube::Client, s: &mut Snapshot, gaps: &mut Vec<Gap>) {
                 Err(g) => gaps.push(g),
             }
             let sel = format!("kubernetes.io/service-name={name}");
-            match list::<EndpointSlice>(
-                c,
-                Some(ns),
-                "endpointslices",
-                "discovery.k8s.io",
-                Some(&sel),
-            )
-            .await
-            {
+            match list::<EndpointSlice>(c, Some(ns), Some(&sel)).await {
                 Ok(v) => add_all(&mut s.endpoint_slices, v, |x| key(&x.metadata)),
                 Err(f) => push_failure(f, gaps),
             }
         }
-        match get::<ConfigMap>(c, ns, names::CONFIG_MAP, "configmaps", "").await {
+        match get::<ConfigMap>(c, ns, names::CONFIG_MAP).await {
             Ok(Some(cm)) => add_all(&mut s.operator_config_maps, vec![cm], |x| key(&x.metadata)),
             Ok(None) => {}
             Err(g) => gaps.push(g),
         }
         // Events of the operator's namespace, unless the main gather read them already.
         if !s.namespaces.is_empty() && !s.namespaces.iter().any(|n| n == ns) {
-            match list::<Event>(c, Some(ns), "events", "", None).await {
+            match list::<Event>(c, Some(ns), None).await {
                 Ok(v) => add_all(&mut s.events, v, |x| key(&x.metadata)),
                 Err(f) => push_failure(f, gaps),
             }
         }
         // cert-manager's Certificate and Issuer, where its API exists.
         if cert_manager {
-            for kind in ["Certificate", "Issuer"] {
-                let ar = ApiResource::from_gvk_with_plural(
-                    &GroupVersionKind::gvk(names::CERT_MANAGER_GROUP, "v1", kind),
-                    &format!("{}s", kind.to_ascii_lowercase()),
-                );
-                match list_dynamic(c, Some(ns), &ar, None).await {
+            for kind in [kinds::CERTIFICATE, kinds::ISSUER] {
+                match list_dynamic(c, Some(ns), &kind, None).await {
                     Ok(objects) => {
                         for o in objects {
-                            if let Some(v) = untyped(o, kind) {
+                            if let Some(v) = untyped(o, &kind) {
                                 s.cert_manager_objects.push(v);
                             }
                         }
@@ -176,7 +159,7 @@ pub async fn gather(c: &kube::Client, s: &mut Snapshot, gaps: &mut Vec<Gap>) {
             if forbidden {
                 break;
             }
-            match get::<Secret>(c, ns, &name, "secrets", "").await {
+            match get::<Secret>(c, ns, &name).await {
                 Ok(Some(secret)) => add_all(&mut s.secrets, vec![public_only(secret)], |x| {
                     key(&x.metadata)
                 }),
@@ -212,7 +195,7 @@ async fn find_by_selector(
         .map(|(k, v)| format!("{k}={v}"))
         .collect::<Vec<_>>()
         .join(",");
-    match list::<Deployment>(c, Some(ns), "deployments", "apps", None).await {
+    match list::<Deployment>(c, Some(ns), None).await {
         Ok(ds) => {
             let matching: Vec<Deployment> = ds
                 .into_iter()
@@ -236,7 +219,7 @@ async fn find_by_selector(
             return;
         }
     }
-    match list::<Pod>(c, Some(ns), "pods", "", Some(&selector)).await {
+    match list::<Pod>(c, Some(ns), Some(&selector)).await {
         Ok(ps) => add_all(&mut s.operator_pods, ps, |p| key(&p.metadata)),
         Err(f) => push_failure(f, gaps),
     }
@@ -347,8 +330,8 @@ async fn get_crds(
                 return Err(classify(
                     e,
                     "get",
-                    "apiextensions.k8s.io",
-                    "customresourcedefinitions",
+                    kinds::CRD.group,
+                    kinds::CRD.plural,
                     None,
                 ))
             }
@@ -357,13 +340,9 @@ async fn get_crds(
     Ok(out)
 }
 
-pub(super) async fn get<K>(
-    c: &kube::Client,
-    ns: &str,
-    name: &str,
-    resource: &str,
-    group: &str,
-) -> Result<Option<K>, Gap>
+/// One object of a namespaced kind by name (`None` when there is none); its plural and group
+/// from the type.
+pub(super) async fn get<K>(c: &kube::Client, ns: &str, name: &str) -> Result<Option<K>, Gap>
 where
     K: kube::Resource<Scope = kube::core::NamespaceResourceScope>
         + Clone
@@ -372,11 +351,13 @@ where
     K::DynamicType: Default,
 {
     let api: Api<K> = Api::namespaced(c.clone(), ns);
+    let dt = K::DynamicType::default();
+    let (group, resource) = (K::group(&dt), K::plural(&dt));
     api.get_opt(name)
         .await
-        .map_err(|e| match classify(e, "get", group, resource, Some(ns)) {
+        .map_err(|e| match classify(e, "get", &group, &resource, Some(ns)) {
             Failure::Gap(g) => g,
-            Failure::Unreachable(m) => unreachable_gap("get", group, resource, Some(ns), m),
+            Failure::Unreachable(m) => unreachable_gap("get", &group, &resource, Some(ns), m),
         })
 }
 
@@ -434,14 +415,11 @@ fn add_all<T>(into: &mut Vec<T>, items: Vec<T>, k: impl Fn(&T) -> (String, Strin
 }
 
 /// A cert-manager object as the snapshot keeps it: untyped JSON with its apiVersion and kind.
-fn untyped(o: DynamicObject, kind: &str) -> Option<serde_json::Value> {
+fn untyped(o: DynamicObject, kind: &Kind) -> Option<serde_json::Value> {
     let mut v = serde_json::to_value(&o).ok()?;
     let m = v.as_object_mut()?;
-    m.insert(
-        "apiVersion".into(),
-        serde_json::Value::String(format!("{}/v1", names::CERT_MANAGER_GROUP)),
-    );
-    m.insert("kind".into(), serde_json::Value::String(kind.into()));
+    m.insert("apiVersion".into(), kind.api_version.into());
+    m.insert("kind".into(), kind.kind.into());
     if let Some(meta) = m.get_mut("metadata").and_then(|x| x.as_object_mut()) {
         meta.remove("managedFields");
     }

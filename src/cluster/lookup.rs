@@ -2,16 +2,16 @@
 //! `can-i`: its FlinkDeployment, its FlinkCluster (the GCP/Spotify operator), then its pods, then
 //! its Flink ConfigMap.
 
+use super::list::api_resource;
 use crate::error::Error;
 use crate::flink::access::Subject;
+use crate::flink::kinds::{self, Kind};
 use crate::flink::mode::{Component, Mode};
-use crate::flink::names::{GROUP, VERSION};
 use crate::flink::permissions;
 use crate::flink::rbac_fix::Workload;
 use k8s_openapi::api::apps::v1::Deployment;
 use k8s_openapi::api::core::v1::{ConfigMap, Namespace, Pod, ServiceAccount};
-use kube::api::{Api, ApiResource, DynamicObject, ListParams};
-use kube::core::GroupVersionKind;
+use kube::api::{Api, DynamicObject, ListParams};
 use kube::Client;
 
 /// What is known of a Flink deployment: where its ServiceAccount came from, its mode and HA.
@@ -43,10 +43,7 @@ pub async fn find_flink(
     };
 
     // 1. The FlinkDeployment.
-    let ar = ApiResource::from_gvk_with_plural(
-        &GroupVersionKind::gvk(GROUP, VERSION, "FlinkDeployment"),
-        "flinkdeployments",
-    );
+    let ar = api_resource(&kinds::FLINK_DEPLOYMENT);
     let api: Api<DynamicObject> = Api::namespaced_with(c.clone(), ns, &ar);
     match read(api.get_opt(name).await, "get flinkdeployments", &mut f)? {
         Some(Some(fd)) => {
@@ -78,11 +75,7 @@ pub async fn find_flink(
     // 1b. The GCP/Spotify operator's FlinkCluster (a 404 is its CRD not installed): standalone
     // Flink, whose pods run as spec.serviceAccountName.
     if !f.exists {
-        use crate::flink::names::{FLINKCLUSTER_GROUP, FLINKCLUSTER_VERSION};
-        let ar = ApiResource::from_gvk_with_plural(
-            &GroupVersionKind::gvk(FLINKCLUSTER_GROUP, FLINKCLUSTER_VERSION, "FlinkCluster"),
-            "flinkclusters",
-        );
+        let ar = api_resource(&kinds::FLINK_CLUSTER);
         let api: Api<DynamicObject> = Api::namespaced_with(c.clone(), ns, &ar);
         if let Ok(Some(fc)) = api.get_opt(name).await {
             f.exists = true;
@@ -418,28 +411,17 @@ async fn named(
     by_name: &ListParams,
     jobmanagers: &ListParams,
 ) -> [Option<Vec<(String, Option<String>, &'static str)>>; 5] {
-    let dynamic = |group: &str, version: &str, kind: &str, plural: &str| {
-        let ar =
-            ApiResource::from_gvk_with_plural(&GroupVersionKind::gvk(group, version, kind), plural);
+    let dynamic = |kind: &Kind| {
+        let ar = api_resource(kind);
         match namespace {
             Some(ns) => Api::<DynamicObject>::namespaced_with(c.clone(), ns, &ar),
             None => Api::<DynamicObject>::all_with(c.clone(), &ar),
         }
     };
-    let fds = dynamic(GROUP, VERSION, "FlinkDeployment", "flinkdeployments");
-    let sjs = dynamic(GROUP, VERSION, "FlinkSessionJob", "flinksessionjobs");
-    let apps = dynamic(
-        crate::snapshot::flink::LYFT_GROUP,
-        "v1beta1",
-        "FlinkApplication",
-        "flinkapplications",
-    );
-    let clusters = dynamic(
-        crate::flink::names::FLINKCLUSTER_GROUP,
-        crate::flink::names::FLINKCLUSTER_VERSION,
-        "FlinkCluster",
-        "flinkclusters",
-    );
+    let fds = dynamic(&kinds::FLINK_DEPLOYMENT);
+    let sjs = dynamic(&kinds::FLINK_SESSION_JOB);
+    let apps = dynamic(&kinds::FLINK_APPLICATION);
+    let clusters = dynamic(&kinds::FLINK_CLUSTER);
     let deployments: Api<Deployment> = match namespace {
         Some(ns) => Api::namespaced(c.clone(), ns),
         None => Api::all(c.clone()),
@@ -469,10 +451,10 @@ async fn named(
     }
     let own_name = |m: kube::core::ObjectMeta| m.name;
     [
-        items(fds, "FlinkDeployment", own_name),
-        items(sjs, "FlinkSessionJob", own_name),
-        items(apps, "FlinkApplication", own_name),
-        items(fcs, "FlinkCluster", own_name),
+        items(fds, kinds::FLINK_DEPLOYMENT.kind, own_name),
+        items(sjs, kinds::FLINK_SESSION_JOB.kind, own_name),
+        items(apps, kinds::FLINK_APPLICATION.kind, own_name),
+        items(fcs, kinds::FLINK_CLUSTER.kind, own_name),
         items(jms, "JobManager Deployment", |m| {
             m.labels.and_then(|mut l| l.remove("app"))
         }),

@@ -4,6 +4,7 @@ pub mod access;
 pub mod client;
 pub mod gather;
 pub mod install;
+pub(crate) mod list;
 pub mod logs;
 pub mod lookup;
 pub mod modes;

@@ -21,12 +21,13 @@
 //! configuration (passwords, secrets, tokens, keys) are masked the moment they are read, as Flink
 //! masks them in its own logs.
 
-use super::gather::{decode, list, list_dynamic, Failure};
+use super::gather::{list, Failure};
+use super::list::list_into;
+use crate::flink::kinds;
 use crate::flink::names::{
     KIND_FLINK_APPLICATION, KIND_FLINK_CLUSTER, LABEL_APP, LABEL_FLINK_APP, LABEL_TYPE,
     TYPE_NATIVE, TYPE_STANDALONE,
 };
-use crate::snapshot::flink::LYFT_GROUP;
 use crate::snapshot::index::Index;
 use crate::snapshot::Pod;
 use crate::snapshot::{FlinkApplication, FlinkCluster, Gap, GapReason, Snapshot};
@@ -34,8 +35,7 @@ use k8s_openapi::api::apps::v1::{Deployment, StatefulSet};
 use k8s_openapi::api::batch::v1::Job;
 use k8s_openapi::api::core::v1::{ConfigMap, Service};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
-use kube::api::{Api, ApiResource};
-use kube::core::GroupVersionKind;
+use kube::api::Api;
 
 /// Lines of a JobManager log read by this collector (the CLI's `--log-tail` default).
 const LOG_TAIL: i64 = 500;
@@ -56,17 +56,13 @@ pub async fn gather(
         ),
         None => (flink_types, LABEL_FLINK_APP.to_string()),
     };
-    let apps_res = ApiResource::from_gvk_with_plural(
-        &GroupVersionKind::gvk(LYFT_GROUP, "v1beta1", "FlinkApplication"),
-        "flinkapplications",
-    );
     let (services, config_maps, apps, lyft_pods, lyft_deployments, lyft_services) = futures::join!(
-        list::<Service>(c, ns, "services", "", Some(&flink_sel)),
-        list::<ConfigMap>(c, ns, "configmaps", "", Some(&flink_sel)),
-        list_dynamic(c, ns, &apps_res, None),
-        list::<Pod>(c, ns, "pods", "", Some(&lyft_sel)),
-        list::<Deployment>(c, ns, "deployments", "apps", Some(&lyft_sel)),
-        list::<Service>(c, ns, "services", "", Some(&lyft_sel)),
+        list::<Service>(c, ns, Some(&flink_sel)),
+        list::<ConfigMap>(c, ns, Some(&flink_sel)),
+        list_into(c, ns, &kinds::FLINK_APPLICATION, None),
+        list::<Pod>(c, ns, Some(&lyft_sel)),
+        list::<Deployment>(c, ns, Some(&lyft_sel)),
+        list::<Service>(c, ns, Some(&lyft_sel)),
     );
     let lyft_pods = keep(lyft_pods, gaps);
     let lyft_deployments = keep(lyft_deployments, gaps);
@@ -81,8 +77,9 @@ pub async fn gather(
         .collect();
     add_all(&mut s.config_maps, config_maps, |x| &x.metadata);
     match apps {
-        Ok(objects) => {
-            let mut apps: Vec<FlinkApplication> = decode(objects, gaps);
+        Ok(mut listed) => {
+            gaps.append(&mut listed.malformed);
+            let mut apps: Vec<FlinkApplication> = listed.part.flink_applications;
             if let Some(n) = name {
                 apps.retain(|a| a.name() == n);
             }
@@ -121,25 +118,19 @@ async fn gather_flinkclusters(
     s: &mut Snapshot,
     gaps: &mut Vec<Gap>,
 ) {
-    use crate::flink::names::{
-        FLINKCLUSTER_APP, FLINKCLUSTER_GROUP, FLINKCLUSTER_VERSION, LABEL_CLUSTER,
-    };
+    use crate::flink::names::{FLINKCLUSTER_APP, LABEL_CLUSTER};
     let sel = match name {
         Some(n) => format!("{LABEL_APP}={FLINKCLUSTER_APP},{LABEL_CLUSTER}={n}"),
         None => format!("{LABEL_APP}={FLINKCLUSTER_APP},{LABEL_CLUSTER}"),
     };
-    let res = ApiResource::from_gvk_with_plural(
-        &GroupVersionKind::gvk(FLINKCLUSTER_GROUP, FLINKCLUSTER_VERSION, "FlinkCluster"),
-        "flinkclusters",
-    );
     let (clusters, pods, stateful_sets, jobs, deployments, services, config_maps) = futures::join!(
-        list_dynamic(c, ns, &res, None),
-        list::<Pod>(c, ns, "pods", "", Some(&sel)),
-        list::<StatefulSet>(c, ns, "statefulsets", "apps", Some(&sel)),
-        list::<Job>(c, ns, "jobs", "batch", Some(&sel)),
-        list::<Deployment>(c, ns, "deployments", "apps", Some(&sel)),
-        list::<Service>(c, ns, "services", "", Some(&sel)),
-        list::<ConfigMap>(c, ns, "configmaps", "", Some(&sel)),
+        list_into(c, ns, &kinds::FLINK_CLUSTER, None),
+        list::<Pod>(c, ns, Some(&sel)),
+        list::<StatefulSet>(c, ns, Some(&sel)),
+        list::<Job>(c, ns, Some(&sel)),
+        list::<Deployment>(c, ns, Some(&sel)),
+        list::<Service>(c, ns, Some(&sel)),
+        list::<ConfigMap>(c, ns, Some(&sel)),
     );
     // StatefulSets and Jobs are read for this operator only: a refusal to list them matters
     // where FlinkClusters are in use, and is no gap for everyone else.
@@ -155,8 +146,9 @@ async fn gather_flinkclusters(
         .collect();
     let mut in_use = !pods.is_empty() || !stateful_sets.is_empty() || !jobs.is_empty();
     match clusters {
-        Ok(objects) => {
-            let mut found: Vec<FlinkCluster> = decode(objects, gaps);
+        Ok(mut listed) => {
+            gaps.append(&mut listed.malformed);
+            let mut found: Vec<FlinkCluster> = listed.part.flink_clusters;
             if let Some(n) = name {
                 found.retain(|x| x.name() == n);
             }

@@ -217,18 +217,8 @@ fn apply_stream(r: &Remedy) -> String {
 /// `-v`: what was read and what could not be, on stderr.
 fn describe_snapshot(s: &Snapshot) {
     eprintln!(
-        "read: {} FlinkDeployments, {} FlinkSessionJobs, {} pods, {} Deployments, {} events, {} ServiceAccounts, \
-         {} Roles, {} RoleBindings, {} ClusterRoles, {} ClusterRoleBindings, {} container logs, {} access reviews",
-        s.flink_deployments.len(),
-        s.flink_session_jobs.len(),
-        s.pods.len(),
-        s.deployments.len(),
-        s.events.len(),
-        s.service_accounts.len(),
-        s.roles.len(),
-        s.role_bindings.len(),
-        s.cluster_roles.len(),
-        s.cluster_role_bindings.len(),
+        "read: {}, {} container logs, {} access reviews",
+        crate::snapshot::kinds::summary(s),
         s.logs.len(),
         s.access_reviews.len(),
     );

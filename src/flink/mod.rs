@@ -7,6 +7,7 @@ pub mod conf;
 pub mod exit;
 pub mod ha;
 pub mod install;
+pub mod kinds;
 pub mod mode;
 pub mod names;
 pub mod operator_error;

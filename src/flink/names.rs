@@ -37,6 +37,8 @@ pub const KIND_FLINK_DEPLOYMENT: &str = "FlinkDeployment";
 /// `flink::mode::Mode` tells them apart.
 pub const KIND_FLINK_CLUSTER: &str = "FlinkCluster";
 pub const KIND_FLINK_APPLICATION: &str = "FlinkApplication";
+/// Lyft flinkk8soperator's API group (its FlinkApplication is `flink.k8s.io/v1beta1`).
+pub const LYFT_GROUP: &str = "flink.k8s.io";
 
 /// The GCP/Spotify operator (GoogleCloudPlatform/flink-on-k8s-operator, its maintained fork
 /// spotify/flink-on-k8s-operator): API group of its `FlinkCluster`. Its objects carry

@@ -6,12 +6,13 @@
 //! ClusterRole, spotify/flink-on-k8s-operator@v0.6.0:config/rbac/role.yaml). One place, used by
 //! `doctor`'s fixes and by `can-i`.
 
+use super::kinds::LISTED;
 use super::mode::{Component, Mode};
 use std::collections::BTreeMap;
 
 /// Verbs on one resource of one API group, and why Flink needs them.
 /// `resource` may name a subresource: `pods/log`, `deployments/finalizers`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Permission {
     pub group: &'static str,
     pub resource: &'static str,
@@ -483,81 +484,51 @@ pub const OPERATOR_FLINKCLUSTER: &[Permission] = &[
     },
 ];
 
-/// What the caller needs for `kubectl flink doctor` to see everything (the reads of gather).
-pub const ME: &[Permission] = &[
-    Permission {
-        group: "flink.apache.org",
-        resource: "flinkdeployments",
-        verbs: &["list"],
-        why: "doctor lists FlinkDeployments",
-    },
-    Permission {
-        group: "flink.apache.org",
-        resource: "flinksessionjobs",
-        verbs: &["list"],
-        why: "doctor lists FlinkSessionJobs",
-    },
-    Permission {
-        group: "",
-        resource: "pods",
-        verbs: &["list"],
-        why: "doctor lists the JobManager and TaskManager pods",
-    },
-    Permission {
-        group: "",
-        resource: "pods/log",
-        verbs: &["get"],
-        why: "doctor reads the logs of failing containers",
-    },
-    Permission {
-        group: "apps",
-        resource: "deployments",
-        verbs: &["list"],
-        why: "doctor lists the JobManager Deployments",
-    },
-    Permission {
-        group: "",
-        resource: "events",
-        verbs: &["list"],
-        why: "doctor reads events (scheduling, image pulls, probes)",
-    },
-    Permission {
-        group: "",
-        resource: "serviceaccounts",
-        verbs: &["list"],
-        why: "doctor checks the ServiceAccounts Flink runs as",
-    },
-    Permission {
-        group: "rbac.authorization.k8s.io",
-        resource: "roles",
-        verbs: &["list"],
-        why: "doctor reads the Roles granted to Flink",
-    },
-    Permission {
-        group: "rbac.authorization.k8s.io",
-        resource: "rolebindings",
-        verbs: &["list"],
-        why: "doctor reads the RoleBindings of Flink's ServiceAccounts",
-    },
-    Permission {
-        group: "rbac.authorization.k8s.io",
-        resource: "clusterroles",
-        verbs: &["list"],
-        why: "doctor reads the ClusterRoles granted to Flink",
-    },
-    Permission {
-        group: "rbac.authorization.k8s.io",
-        resource: "clusterrolebindings",
-        verbs: &["list"],
-        why: "doctor reads the ClusterRoleBindings of Flink's ServiceAccounts",
-    },
-    Permission {
-        group: "authorization.k8s.io",
-        resource: "subjectaccessreviews",
-        verbs: &["create"],
-        why: "doctor asks the authorizer about every 403 in the logs",
-    },
-];
+/// What the caller needs for `kubectl flink doctor` to see everything: a `list` of every kind
+/// its first wave lists (`kinds::LISTED`, with what reading each brings, `pods/log`), and the
+/// access reviews it asks.
+pub const ME: &[Permission] = &ME_SET;
+
+/// doctor asks the authorizer about every 403 in the logs.
+const ACCESS_REVIEWS: Permission = Permission {
+    group: "authorization.k8s.io",
+    resource: "subjectaccessreviews",
+    verbs: &["create"],
+    why: "doctor asks the authorizer about every 403 in the logs",
+};
+
+const ME_LEN: usize = {
+    let mut n = 1;
+    let mut i = 0;
+    while i < LISTED.len() {
+        n += 1 + LISTED[i].also.len();
+        i += 1;
+    }
+    n
+};
+
+const ME_SET: [Permission; ME_LEN] = {
+    let mut out = [ACCESS_REVIEWS; ME_LEN];
+    let (mut i, mut k) = (0, 0);
+    while i < LISTED.len() {
+        let l = &LISTED[i];
+        out[k] = Permission {
+            group: l.kind.group,
+            resource: l.kind.plural,
+            verbs: &["list"],
+            why: l.why,
+        };
+        k += 1;
+        let mut j = 0;
+        while j < l.also.len() {
+            out[k] = l.also[j];
+            k += 1;
+            j += 1;
+        }
+        i += 1;
+    }
+    out
+};
 
 /// Whose permissions: a Flink component's (its ServiceAccount's), or the caller's, who needs what
 /// `doctor` reads (`can-i --for me`).

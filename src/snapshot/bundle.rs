@@ -5,8 +5,9 @@
 //! `kind: List`; logs live at `logs/<namespace>/<pod>/<container>.log` and
 //! `logs/<namespace>/<pod>/<container>.previous.log`.
 
+use super::kinds::{is_flinkcluster_labels, FieldError, Takes, FIELDS};
+pub use super::kinds::{is_operator_value, OPERATOR_SELECTORS};
 use super::{LogKey, Snapshot};
-use serde::de::DeserializeOwned;
 use serde_json::Value;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -16,6 +17,7 @@ mod save;
 
 use logs::load_logs;
 pub use logs::read_tail;
+pub(crate) use save::with_kind;
 pub use save::{check_save_target, interrupt_save, save};
 
 #[derive(Debug, thiserror::Error)]
@@ -42,7 +44,7 @@ pub enum BundleError {
 
 /// Kinds a bundle may hold that the diagnosis does not read (what `kubectl get all -o yaml`
 /// and friends print besides): left out silently. Any other kind is left out with a note.
-/// StatefulSets and Jobs are read only when they belong to a FlinkCluster (`is_flinkcluster_object`).
+/// StatefulSets and Jobs are read only when they belong to a FlinkCluster (`kinds::is_flinkcluster_object`).
 const IGNORED_KINDS: &[&str] = &[
     "ReplicaSet",
     "StatefulSet",
@@ -289,23 +291,6 @@ fn unlisted_pod(v: &Value, tally: &mut Tally) -> bool {
     !listed
 }
 
-/// `app=flink` and a `cluster` label: what the FlinkCluster operator puts on every object it makes
-/// (its job submitter's pods have no `component`).
-fn is_flinkcluster_labels(app: Option<&str>, cluster: Option<&str>) -> bool {
-    app == Some(crate::flink::names::FLINKCLUSTER_APP) && cluster.is_some_and(|c| !c.is_empty())
-}
-
-/// A StatefulSet or Job of a FlinkCluster (the only ones the diagnosis reads; others are ignored
-/// as before).
-fn is_flinkcluster_object(v: &Value) -> bool {
-    let labels = v.pointer("/metadata/labels").and_then(Value::as_object);
-    let label = |k: &str| labels.and_then(|l| l.get(k)).and_then(Value::as_str);
-    is_flinkcluster_labels(
-        label(crate::flink::names::LABEL_APP),
-        label(crate::flink::names::LABEL_CLUSTER),
-    )
-}
-
 /// A document that claims to be a Kubernetes object (or a list of them).
 fn is_object(v: &Value) -> bool {
     v.get("kind")
@@ -329,32 +314,14 @@ struct Tally {
 }
 
 /// A bundle speaks about the installation only when it holds some of it: the operator's objects,
-/// CRDs or webhook configurations. Without them, absence proves nothing.
+/// CRDs or webhook configurations (`kinds::Field::installation`). Without them, absence proves
+/// nothing.
 pub fn holds_installation(s: &Snapshot) -> bool {
-    !s.operator_deployments.is_empty()
-        || !s.operator_pods.is_empty()
-        || !s.operator_config_maps.is_empty()
-        || !s.crds.is_empty()
-        || !s.validating_webhooks.is_empty()
-        || !s.mutating_webhooks.is_empty()
-        || !s.cert_manager_objects.is_empty()
+    FIELDS.iter().any(|f| f.installation && !f.is_empty(s))
 }
 
-/// Labels that mark the Flink operators' own Deployment and pods (the Apache chart; Lyft's).
-pub const OPERATOR_SELECTORS: &[(&str, &str)] = &[
-    ("app.kubernetes.io/name", "flink-kubernetes-operator"),
-    ("app", "flinkoperator"),
-];
 /// The operators' configuration ConfigMap (both operators use this name).
 pub const OPERATOR_CONFIG_MAP: &str = "flink-operator-config";
-
-/// An object (as read, before it is decoded) with the labels of the operator's own objects.
-fn is_operator_value(v: &Value) -> bool {
-    let labels = v.pointer("/metadata/labels").and_then(Value::as_object);
-    OPERATOR_SELECTORS
-        .iter()
-        .any(|(k, want)| labels.and_then(|l| l.get(*k)).and_then(Value::as_str) == Some(*want))
-}
 
 fn is_operator(labels: Option<&std::collections::BTreeMap<String, String>>) -> bool {
     labels.is_some_and(|l| {
@@ -493,65 +460,31 @@ fn add_counted(s: &mut Snapshot, mut v: Value, tally: &mut Tally) -> Result<(), 
         .and_then(Value::as_str)
         .unwrap_or("?")
         .to_string();
-    let ctx = |e: serde_path_to_error::Error<serde_json::Error>| ObjectError::Field {
+    let ctx = |e: FieldError| ObjectError::Field {
         kind: kind.clone(),
         name: name.clone(),
         path: e.path().to_string(),
         message: e.inner().to_string(),
     };
-    /// Deserialized with the path of the field that does not fit (`spec.job.parallelism`).
-    fn de<T: DeserializeOwned>(
-        v: Value,
-    ) -> Result<T, serde_path_to_error::Error<serde_json::Error>> {
-        serde_path_to_error::deserialize(v)
-    }
     let group = api_version.split_once('/').map(|(g, _)| g).unwrap_or("");
-    match (kind.as_str(), group) {
-        ("FlinkDeployment", "flink.apache.org") => s.flink_deployments.push(de(v).map_err(ctx)?),
-        ("FlinkSessionJob", "flink.apache.org") => s.flink_session_jobs.push(de(v).map_err(ctx)?),
-        ("FlinkApplication", "flink.k8s.io") => s.flink_applications.push(de(v).map_err(ctx)?),
-        ("FlinkCluster", crate::flink::names::FLINKCLUSTER_GROUP) => {
-            s.flink_clusters.push(de(v).map_err(ctx)?)
+    // The first field that takes it keeps it; a kind some field holds but none takes (a
+    // StatefulSet of no FlinkCluster), or one the diagnosis knowingly ignores, is left out.
+    let mut known = false;
+    for field in FIELDS.iter().filter(|f| f.holds(&kind, group)) {
+        known = true;
+        let takes = match field.takes {
+            Takes::All => true,
+            Takes::When(yes) => yes(&v),
+            Takes::Sorted => false,
+        };
+        if takes {
+            field.add(s, v).map_err(ctx)?;
+            break;
         }
-        ("StatefulSet", "apps") if is_flinkcluster_object(&v) => {
-            s.stateful_sets.push(de(v).map_err(ctx)?)
-        }
-        ("Job", "batch") if is_flinkcluster_object(&v) => s.jobs.push(de(v).map_err(ctx)?),
-        ("CustomResourceDefinition", "apiextensions.k8s.io") => s.crds.push(de(v).map_err(ctx)?),
-        ("ValidatingWebhookConfiguration", "admissionregistration.k8s.io") => {
-            s.validating_webhooks.push(de(v).map_err(ctx)?)
-        }
-        ("MutatingWebhookConfiguration", "admissionregistration.k8s.io") => {
-            s.mutating_webhooks.push(de(v).map_err(ctx)?)
-        }
-        ("Certificate" | "Issuer" | "ClusterIssuer", "cert-manager.io") => {
-            s.cert_manager_objects.push(v)
-        }
-        ("EndpointSlice", "discovery.k8s.io") => s.endpoint_slices.push(de(v).map_err(ctx)?),
-        ("Endpoints", "") => s.endpoints.push(de(v).map_err(ctx)?),
-        // The operator's few pods whole (the installation rules read their volumes and
-        // environment); every other pod slim (`snapshot::Pod`).
-        ("Pod", "") if is_operator_value(&v) => s.operator_pods.push(de(v).map_err(ctx)?),
-        ("Pod", "") => s.pods.push(de(v).map_err(ctx)?),
-        ("Deployment", "apps") => s.deployments.push(de(v).map_err(ctx)?),
-        ("Service", "") => s.services.push(de(v).map_err(ctx)?),
-        ("ConfigMap", "") => s.config_maps.push(de(v).map_err(ctx)?),
-        ("Secret", "") => s.secrets.push(public_only(de(v).map_err(ctx)?)),
-        ("Event", "") => s.events.push(de(v).map_err(ctx)?),
-        ("ResourceQuota", "") => s.resource_quotas.push(de(v).map_err(ctx)?),
-        ("Namespace", "") => s.namespaces_objects.push(de(v).map_err(ctx)?),
-        ("ServiceAccount", "") => s.service_accounts.push(de(v).map_err(ctx)?),
-        ("Role", "rbac.authorization.k8s.io") => s.roles.push(de(v).map_err(ctx)?),
-        ("RoleBinding", "rbac.authorization.k8s.io") => s.role_bindings.push(de(v).map_err(ctx)?),
-        ("ClusterRole", "rbac.authorization.k8s.io") => s.cluster_roles.push(de(v).map_err(ctx)?),
-        ("ClusterRoleBinding", "rbac.authorization.k8s.io") => {
-            s.cluster_role_bindings.push(de(v).map_err(ctx)?)
-        }
-        (k, _) if IGNORED_KINDS.contains(&k) => {}
-        _ => {
-            *tally.foreign.entry((kind, api_version)).or_default() += 1;
-            return Ok(());
-        }
+    }
+    if !known && !IGNORED_KINDS.contains(&kind.as_str()) {
+        *tally.foreign.entry((kind, api_version)).or_default() += 1;
+        return Ok(());
     }
     tally.objects += 1;
     tally.kinds.insert(kind);

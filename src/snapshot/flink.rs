@@ -236,7 +236,7 @@ impl FlinkSessionJob {
     }
 }
 
-pub const LYFT_GROUP: &str = "flink.k8s.io";
+pub use crate::flink::names::LYFT_GROUP;
 
 /// Lyft flinkk8soperator's FlinkApplication (flink.k8s.io/v1beta1): the fields the rules read.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

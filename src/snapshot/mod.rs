@@ -4,6 +4,7 @@
 pub mod bundle;
 pub mod flink;
 pub mod index;
+pub mod kinds;
 pub mod pod;
 pub mod refused;
 mod stream;

@@ -5,23 +5,18 @@ use super::select::{order_pods, pod_name, pod_namespace, Target};
 use super::stream::{classify, StreamError};
 use super::{Notices, Options};
 use crate::cluster::client::Connection;
+use crate::cluster::list::PAGE;
 use crate::error::Error;
+use crate::flink::kinds;
 use crate::flink::mode::Component;
-use crate::flink::names::{
-    FLINKCLUSTER_GROUP, FLINKCLUSTER_VERSION, GROUP, KIND_FLINK_CLUSTER, KIND_FLINK_DEPLOYMENT,
-    VERSION,
-};
 use futures::{Stream, StreamExt};
 use k8s_openapi::api::core::v1::Pod;
-use kube::api::{Api, ApiResource, DynamicObject, ListParams};
-use kube::core::GroupVersionKind;
+use kube::api::{Api, DynamicObject, ListParams};
 use kube::runtime::{watcher, WatchStreamExt};
 use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::Notify;
-
-const PAGE: u32 = 500;
 
 #[derive(Debug, thiserror::Error)]
 pub(super) enum ListError {
@@ -300,20 +295,11 @@ pub(super) fn query_note(target: &Target, fallback: &Target) -> String {
 }
 
 async fn paged(api: &Api<Pod>, q: &Query) -> Result<Vec<Pod>, kube::Error> {
-    let mut out = Vec::new();
     let mut params = ListParams::default().limit(PAGE).labels(&q.selector);
     if let Some(f) = &q.fields {
         params = params.fields(f);
     }
-    loop {
-        let page = api.list(&params).await?;
-        let next = page.metadata.continue_.clone().filter(|c| !c.is_empty());
-        out.extend(page.items);
-        match next {
-            Some(token) => params = params.continue_token(&token),
-            None => return Ok(out),
-        }
-    }
+    crate::cluster::list::paged(api, params).await
 }
 
 /// The error for "nothing matched", with what would help.
@@ -359,25 +345,15 @@ async fn resource_of(
     let [Some(ns)] = namespaces else {
         return None;
     };
-    let kinds = [
-        (GROUP, VERSION, KIND_FLINK_DEPLOYMENT, "flinkdeployments"),
-        (
-            FLINKCLUSTER_GROUP,
-            FLINKCLUSTER_VERSION,
-            KIND_FLINK_CLUSTER,
-            "flinkclusters",
-        ),
-    ];
     let t = timeout.unwrap_or(Duration::from_secs(10));
-    for (group, version, kind, plural) in kinds {
-        let ar =
-            ApiResource::from_gvk_with_plural(&GroupVersionKind::gvk(group, version, kind), plural);
+    for kind in [kinds::FLINK_DEPLOYMENT, kinds::FLINK_CLUSTER] {
+        let ar = crate::cluster::list::api_resource(&kind);
         let api: Api<DynamicObject> = Api::namespaced_with(cluster.client.clone(), ns, &ar);
         if matches!(
             tokio::time::timeout(t, api.get_opt(name)).await,
             Ok(Ok(Some(_)))
         ) {
-            return Some(kind);
+            return Some(kind.kind);
         }
     }
     None

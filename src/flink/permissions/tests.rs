@@ -281,3 +281,30 @@ fn merge_orders_verbs_and_hash_is_stable() {
     assert_ne!(short_hash("abc"), short_hash("abd"));
     assert_eq!(short_hash("").len(), 8);
 }
+
+#[test]
+fn me_is_a_list_of_every_kind_doctor_lists_then_logs_and_reviews() {
+    let me: Vec<_> = ME.iter().map(|p| (p.group, p.resource, p.verbs)).collect();
+    let list: &[&str] = &["list"];
+    assert_eq!(
+        me,
+        vec![
+            ("flink.apache.org", "flinkdeployments", list),
+            ("flink.apache.org", "flinksessionjobs", list),
+            ("", "pods", list),
+            ("", "pods/log", &["get"][..]),
+            ("apps", "deployments", list),
+            ("", "events", list),
+            ("", "serviceaccounts", list),
+            ("rbac.authorization.k8s.io", "roles", list),
+            ("rbac.authorization.k8s.io", "rolebindings", list),
+            ("rbac.authorization.k8s.io", "clusterroles", list),
+            ("rbac.authorization.k8s.io", "clusterrolebindings", list),
+            (
+                "authorization.k8s.io",
+                "subjectaccessreviews",
+                &["create"][..]
+            ),
+        ]
+    );
+}

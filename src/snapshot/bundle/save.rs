@@ -1,6 +1,7 @@
 //! Writing a bundle (`doctor --save`): every object the snapshot holds, as `kubectl get -o yaml`\n//! would, Secret values masked, written to a temporary folder first so nothing partial is left.
 
 use super::*;
+use crate::snapshot::kinds::FIELDS;
 
 /// Whether `--save DIR` can be written: DIR is new, or an empty directory. Checked before the
 /// cluster is read, so that a long gather is never lost to a full folder.
@@ -164,127 +165,26 @@ pub(super) fn write_all(s: &Snapshot, dir: &Path, saves: &Saves) -> Result<(), B
         move |source| BundleError::Write { path, source }
     };
     fs::create_dir_all(dir).map_err(werr(dir))?;
-    let secrets: Vec<_> = s.secrets.iter().cloned().map(strip_secret).collect();
-    let lists: Vec<ListFile> = vec![
-        ListFile::typed(
-            "flinkdeployments",
-            &s.flink_deployments,
-            "flink.apache.org/v1beta1",
-            "FlinkDeployment",
-        ),
-        ListFile::typed(
-            "flinksessionjobs",
-            &s.flink_session_jobs,
-            "flink.apache.org/v1beta1",
-            "FlinkSessionJob",
-        ),
-        ListFile::typed(
-            "flinkapplications",
-            &s.flink_applications,
-            "flink.k8s.io/v1beta1",
-            "FlinkApplication",
-        ),
-        ListFile::typed(
-            "flinkclusters",
-            &s.flink_clusters,
-            "flinkoperator.k8s.io/v1beta1",
-            "FlinkCluster",
-        ),
-        ListFile::typed("statefulsets", &s.stateful_sets, "apps/v1", "StatefulSet"),
-        ListFile::typed("jobs", &s.jobs, "batch/v1", "Job"),
-        ListFile::typed(
-            "customresourcedefinitions",
-            &s.crds,
-            "apiextensions.k8s.io/v1",
-            "CustomResourceDefinition",
-        ),
-        ListFile::typed(
-            "validatingwebhookconfigurations",
-            &s.validating_webhooks,
-            "admissionregistration.k8s.io/v1",
-            "ValidatingWebhookConfiguration",
-        ),
-        ListFile::typed(
-            "mutatingwebhookconfigurations",
-            &s.mutating_webhooks,
-            "admissionregistration.k8s.io/v1",
-            "MutatingWebhookConfiguration",
-        ),
-        ListFile::typed(
-            "endpointslices",
-            &s.endpoint_slices,
-            "discovery.k8s.io/v1",
-            "EndpointSlice",
-        ),
-        ListFile::typed("endpoints", &s.endpoints, "v1", "Endpoints"),
-        ListFile::mixed("cert-manager", s.cert_manager_objects.clone()),
-        ListFile::typed(
-            "operator-deployments",
-            &s.operator_deployments,
-            "apps/v1",
-            "Deployment",
-        ),
-        ListFile::typed("operator-pods", &s.operator_pods, "v1", "Pod"),
-        ListFile::typed(
-            "operator-configmaps",
-            &s.operator_config_maps,
-            "v1",
-            "ConfigMap",
-        ),
-        ListFile::typed("namespaces", &s.namespaces_objects, "v1", "Namespace"),
-        ListFile::typed(
-            "serviceaccounts",
-            &s.service_accounts,
-            "v1",
-            "ServiceAccount",
-        ),
-        ListFile::typed("roles", &s.roles, "rbac.authorization.k8s.io/v1", "Role"),
-        ListFile::typed(
-            "rolebindings",
-            &s.role_bindings,
-            "rbac.authorization.k8s.io/v1",
-            "RoleBinding",
-        ),
-        ListFile::typed(
-            "clusterroles",
-            &s.cluster_roles,
-            "rbac.authorization.k8s.io/v1",
-            "ClusterRole",
-        ),
-        ListFile::typed(
-            "clusterrolebindings",
-            &s.cluster_role_bindings,
-            "rbac.authorization.k8s.io/v1",
-            "ClusterRoleBinding",
-        ),
-        ListFile::typed("deployments", &s.deployments, "apps/v1", "Deployment"),
-        ListFile::typed("services", &s.services, "v1", "Service"),
-        ListFile::typed("configmaps", &s.config_maps, "v1", "ConfigMap"),
-        ListFile::typed("secrets", &secrets, "v1", "Secret"),
-        ListFile::typed("pods", &s.pods, "v1", "Pod"),
-        ListFile::typed("events", &s.events, "v1", "Event"),
-    ];
-    // ResourceQuotas are read by name, only those a refusal names: none read is no evidence that
-    // there are none, so no empty list is written for them.
-    let quotas = (!s.resource_quotas.is_empty())
-        .then(|| ListFile::typed("resourcequotas", &s.resource_quotas, "v1", "ResourceQuota"));
-    let lists = lists.into_iter().chain(quotas);
-    for list in lists {
-        // A kind the live gather listed is written even when empty, as the API's own typed list
-        // (`EndpointSliceList`): "read, and there were none" is evidence that a missing file is not.
-        let read = !list.items.is_empty()
-            || list
-                .kind
-                .is_some_and(|k| !s.gaps.iter().any(|g| gap_of_kind(g, k)));
+    for field in FIELDS {
+        let items = field.items(s);
+        // A kind the live gather listed whole is written even when empty, as the API's own typed
+        // list (`EndpointSliceList`): "read, and there were none" is evidence that a missing file
+        // is not.
+        let (api_version, kind) = match field.kinds {
+            [kind] => (kind.api_version, Some(kind)),
+            _ => ("v1", None),
+        };
+        let read = !items.is_empty()
+            || (field.whole && kind.is_some_and(|k| !s.gaps.iter().any(|g| gap_of_kind(g, k))));
         if !read {
             continue;
         }
-        let (api_version, kind) = match list.kind {
-            Some(kind) => (list.api_version, format!("{kind}List")),
-            None => ("v1", "List".to_string()),
+        let list_kind = match kind {
+            Some(kind) => format!("{}List", kind.kind),
+            None => "List".to_string(),
         };
-        let doc = serde_json::json!({"apiVersion": api_version, "kind": kind, "items": list.items});
-        let path = dir.join(format!("{}.yaml", list.file));
+        let doc = serde_json::json!({"apiVersion": api_version, "kind": list_kind, "items": items});
+        let path = dir.join(format!("{}.yaml", field.file));
         let text = serde_yaml::to_string(&doc).map_err(|e| BundleError::Write {
             path: path.clone(),
             source: std::io::Error::other(e.to_string()),
@@ -308,44 +208,12 @@ pub(super) fn write_all(s: &Snapshot, dir: &Path, saves: &Saves) -> Result<(), B
     Ok(())
 }
 
-/// One file of a saved bundle: the objects of one kind (or, for cert-manager, several).
-pub(super) struct ListFile {
-    file: &'static str,
-    api_version: &'static str,
-    kind: Option<&'static str>,
-    items: Vec<Value>,
-}
-
-impl ListFile {
-    fn typed<T: serde::Serialize>(
-        file: &'static str,
-        items: &[T],
-        api_version: &'static str,
-        kind: &'static str,
-    ) -> Self {
-        ListFile {
-            file,
-            api_version,
-            kind: Some(kind),
-            items: with_kind(items, api_version, kind),
-        }
-    }
-    fn mixed(file: &'static str, items: Vec<Value>) -> Self {
-        ListFile {
-            file,
-            api_version: "v1",
-            kind: None,
-            items,
-        }
-    }
-}
-
 /// Whether a gap is about listing objects of this kind (by the resource's plural).
-pub(super) fn gap_of_kind(g: &crate::snapshot::Gap, kind: &str) -> bool {
-    g.resource.split('/').next() == Some(crate::snapshot::plural(kind).as_str())
+pub(super) fn gap_of_kind(g: &crate::snapshot::Gap, kind: &crate::flink::kinds::Kind) -> bool {
+    g.resource.split('/').next() == Some(kind.plural)
 }
 
-pub(super) fn with_kind<T: serde::Serialize>(
+pub(crate) fn with_kind<T: serde::Serialize>(
     items: &[T],
     api_version: &str,
     kind: &str,

@@ -261,18 +261,13 @@ fn mirrored_endpoint_slice(endpoints: &Value) -> Option<Value> {
     }))
 }
 
-/// Kinds that live outside namespaces (the ones a bundle may plausibly hold).
-const CLUSTER_KINDS: &[&str] = &[
-    "Namespace",
+/// Kinds kubectl-flink does not read that live outside namespaces (the ones a bundle may
+/// plausibly hold). Those it reads say so in their own description (`flink::kinds`).
+const OTHER_CLUSTER_KINDS: &[&str] = &[
     "Node",
     "PersistentVolume",
-    "ClusterRole",
-    "ClusterRoleBinding",
-    "CustomResourceDefinition",
     "StorageClass",
     "PriorityClass",
-    "ValidatingWebhookConfiguration",
-    "MutatingWebhookConfiguration",
     "ValidatingAdmissionPolicy",
     "ValidatingAdmissionPolicyBinding",
     "APIService",
@@ -284,8 +279,20 @@ const CLUSTER_KINDS: &[&str] = &[
     "CertificateSigningRequest",
     "FlowSchema",
     "PriorityLevelConfiguration",
-    "ClusterIssuer",
 ];
+
+/// Whether objects of a kind live outside namespaces: from the kind's description when
+/// kubectl-flink reads it, else from `OTHER_CLUSTER_KINDS`.
+pub fn cluster_scoped(kind: &str) -> bool {
+    match kubectl_flink::snapshot::kinds::FIELDS
+        .iter()
+        .flat_map(|f| f.kinds)
+        .find(|k| k.kind == kind)
+    {
+        Some(k) => !k.namespaced,
+        None => OTHER_CLUSTER_KINDS.contains(&kind),
+    }
+}
 
 /// The namespaces a bundle uses: its Namespace objects, its objects' namespaces (`default` for a
 /// namespaced object without one) and its log directories.
@@ -296,7 +303,7 @@ pub fn namespaces_of(bundle: &Bundle) -> BTreeSet<String> {
             out.insert(o.name().to_string());
         } else if let Some(ns) = o.namespace() {
             out.insert(ns.to_string());
-        } else if !CLUSTER_KINDS.contains(&o.kind()) {
+        } else if !cluster_scoped(o.kind()) {
             out.insert("default".to_string());
         }
     }
@@ -1462,6 +1469,36 @@ mod tests {
                 "ResourceQuota"
             ]
         );
+    }
+
+    #[test]
+    fn kinds_kubectl_flink_reads_are_scoped_by_their_description_and_all_seeded() {
+        let b = Bundle {
+            objects: vec![
+                obj(
+                    json!({"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRole", "metadata": {"name": "r"}}),
+                ),
+                obj(
+                    json!({"apiVersion": "cert-manager.io/v1", "kind": "ClusterIssuer", "metadata": {"name": "i"}}),
+                ),
+                obj(json!({"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n"}})),
+                obj(json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c"}})),
+            ],
+            logs: vec![],
+        };
+        assert_eq!(
+            namespaces_of(&b).into_iter().collect::<Vec<_>>(),
+            ["default"]
+        );
+        for field in kubectl_flink::snapshot::kinds::FIELDS {
+            for k in field.kinds {
+                let o = obj(
+                    json!({"apiVersion": k.api_version, "kind": k.kind, "metadata": {"name": "x"}}),
+                );
+                assert_ne!(phase(&o), Phase::Skip, "{k:?}");
+                assert_eq!(cluster_scoped(k.kind), !k.namespaced, "{k:?}");
+            }
+        }
     }
 
     #[test]
