@@ -309,10 +309,12 @@ pub fn holds_installation(s: &Snapshot) -> bool {
         || !s.cert_manager_objects.is_empty()
 }
 
-/// Labels that mark the Flink operators' own Deployment and pods (the Apache chart; Lyft's).
+/// Labels that mark the Flink operators' own Deployment and pods (the Apache chart; Lyft's; the
+/// GCP/Spotify FlinkCluster operator's, spotify/flink-on-k8s-operator@v0.6.0:config/manager/manager.yaml).
 pub const OPERATOR_SELECTORS: &[(&str, &str)] = &[
     ("app.kubernetes.io/name", "flink-kubernetes-operator"),
     ("app", "flinkoperator"),
+    ("app", "flink-operator"),
 ];
 /// The operators' configuration ConfigMap (both operators use this name).
 pub const OPERATOR_CONFIG_MAP: &str = "flink-operator-config";
