@@ -39,6 +39,10 @@ const NOT_COVERED: &[(&str, &str)] = &[
     ("install-no-cert-manager FLK010 cert_manager_missing Certificate/flink-operator-serving-cert", "installing cert-manager, or a Helm upgrade without the webhook"),
     ("install-not-watching FLK004 operator_not_watching_namespace FlinkDeployment/orders", "a Helm upgrade of the operator's watched namespaces"),
     ("install-missing-tls-secret FLK011 webhook_secret_missing Secret/webhook-server-cert", "only restarts: cert-manager re-creates the Secret"),
+    ("install-flinkcluster-no-tls-secret FLK011 webhook_secret_missing Secret/webhook-server-cert", "only restarts: cert-manager re-creates the Secret"),
+    ("install-flinkcluster-image-pull FLK003 operator_not_running Deployment/flink-operator-controller-manager", "kubectl set image: the kubelet pulls the image"),
+    ("install-flinkcluster-operator-oom FLK003 operator_not_running Deployment/flink-operator-controller-manager", "kubectl set resources: a new pod runs with the larger limit"),
+    ("mode-flinkcluster-tm-pending FLK106 pod_unschedulable Pod/topspeed-taskmanager-2", "the FlinkCluster asks for less; the operator and the scheduler replace the Pending pod"),
     // The cause is fixed by hand (a jar, a plugin, code); the remedy only redeploys after.
     ("mode-lyft-deploy-failed FLK410 job_entry_class_error FlinkApplication/clicks", "the entry class is fixed in the jar or the spec by hand; the remedy only redeploys"),
     ("session-job-jar-not-found FLK401 job_jar_not_found FlinkSessionJob/enricher", "the jar is uploaded by hand; the remedy only redeploys"),
@@ -402,6 +406,10 @@ fn run(objects: &mut Objects, line: &str) -> Result<Outcome, String> {
             other => Err(format!("kubectl create {other:?}: not handled")),
         },
         Some("rollout") | Some("delete") => Ok(Outcome::Restart),
+        Some("set") => Ok(Outcome::NotOffline(
+            "kubectl set changes a pod template; a new pod (the kubelet) shows whether it worked"
+                .into(),
+        )),
         Some(verb) => Err(format!("kubectl {verb}: not handled")),
         None => Err("an empty command".into()),
     }

@@ -27,14 +27,22 @@ const LOG_TAIL: i64 = 200;
 
 pub async fn gather(c: &kube::Client, s: &mut Snapshot, gaps: &mut Vec<Gap>) {
     let selector = format!("{}={}", names::OPERATOR_LABEL, names::CHART);
+    // The FlinkCluster operator's (spotify/flink-on-k8s-operator: `app=flink-operator`).
+    let fc_selector = format!(
+        "{}={}",
+        names::flinkcluster::OPERATOR_LABEL,
+        names::flinkcluster::OPERATOR_APP
+    );
     let crd_names: Vec<&str> = names::FLINK_CRDS
         .iter()
         .map(|(n, _, _)| *n)
         .chain([names::CERT_MANAGER_CRD])
         .collect();
-    let (deployments, pods, vwcs, mwcs, crds) = futures::join!(
+    let (deployments, pods, fc_deployments, fc_pods, vwcs, mwcs, crds) = futures::join!(
         list::<Deployment>(c, None, Some(&selector)),
         list::<Pod>(c, None, Some(&selector)),
+        list::<Deployment>(c, None, Some(&fc_selector)),
+        list::<Pod>(c, None, Some(&fc_selector)),
         list_cluster::<ValidatingWebhookConfiguration>(c),
         list_cluster::<MutatingWebhookConfiguration>(c),
         get_crds(c, &crd_names),
@@ -44,6 +52,14 @@ pub async fn gather(c: &kube::Client, s: &mut Snapshot, gaps: &mut Vec<Gap>) {
         key(&d.metadata)
     });
     add_all(&mut s.operator_pods, keep(pods, gaps), |p| key(&p.metadata));
+    add_all(
+        &mut s.operator_deployments,
+        keep(fc_deployments, gaps),
+        |d| key(&d.metadata),
+    );
+    add_all(&mut s.operator_pods, keep(fc_pods, gaps), |p| {
+        key(&p.metadata)
+    });
     s.validating_webhooks = keep(vwcs, gaps)
         .into_iter()
         .filter(|w| {
@@ -302,18 +318,7 @@ async fn operator_logs(c: &kube::Client, s: &mut Snapshot) {
     }
 }
 
-fn serves_flink(
-    name: &str,
-    rules: Option<&Vec<k8s_openapi::api::admissionregistration::v1::RuleWithOperations>>,
-) -> bool {
-    name.ends_with(".flink.apache.org")
-        || rules.into_iter().flatten().any(|r| {
-            r.api_groups
-                .iter()
-                .flatten()
-                .any(|g| g == crate::flink::names::GROUP)
-        })
-}
+use names::serves_flink;
 
 /// The Flink and cert-manager CRDs by name: absent ones are simply not returned.
 async fn get_crds(

@@ -43,5 +43,77 @@ pub const FLINK_CRDS: &[(&str, &str, &str)] = &[
     ),
 ];
 
+/// Whether a webhook (by its name and rules) serves the Apache operator's resources.
+pub fn serves_apache(
+    name: &str,
+    rules: Option<&Vec<k8s_openapi::api::admissionregistration::v1::RuleWithOperations>>,
+) -> bool {
+    name.ends_with(".flink.apache.org") || has_group(rules, crate::flink::names::GROUP)
+}
+
+/// Whether a webhook serves the FlinkCluster operator's (`mflinkcluster.flinkoperator.k8s.io`,
+/// `vflinkcluster.flinkoperator.k8s.io`).
+pub fn serves_flinkcluster(
+    name: &str,
+    rules: Option<&Vec<k8s_openapi::api::admissionregistration::v1::RuleWithOperations>>,
+) -> bool {
+    name.ends_with(".flinkoperator.k8s.io")
+        || has_group(rules, crate::flink::names::FLINKCLUSTER_GROUP)
+}
+
+/// A webhook of either operator.
+pub fn serves_flink(
+    name: &str,
+    rules: Option<&Vec<k8s_openapi::api::admissionregistration::v1::RuleWithOperations>>,
+) -> bool {
+    serves_apache(name, rules) || serves_flinkcluster(name, rules)
+}
+
+fn has_group(
+    rules: Option<&Vec<k8s_openapi::api::admissionregistration::v1::RuleWithOperations>>,
+    group: &str,
+) -> bool {
+    rules
+        .into_iter()
+        .flatten()
+        .any(|r| r.api_groups.iter().flatten().any(|g| g == group))
+}
+
 /// The operator option listing the namespaces it watches.
 pub const WATCHED_KEY: &str = "kubernetes.operator.watched.namespaces";
+
+/// The GCP/Spotify operator's installation (the one that serves `FlinkCluster`,
+/// `flinkoperator.k8s.io`), as its release manifest (`kubectl apply -f .../flink-operator.yaml`,
+/// the kustomize build of config/default) and its Helm chart lay it out:
+/// spotify/flink-on-k8s-operator@v0.6.0:config/manager/manager.yaml, config/default/
+/// (namespace, `namePrefix: flink-operator-`, manager_webhook_patch.yaml), config/webhook/,
+/// config/certmanager/certificate.yaml, helm-chart/flink-operator/templates/ and main.go
+/// (`--watch-namespace`).
+pub mod flinkcluster {
+    /// `app: flink-operator` on its Deployment and pods (both layouts).
+    pub const OPERATOR_LABEL: &str = "app";
+    pub const OPERATOR_APP: &str = "flink-operator";
+    /// The namespace both layouts default to.
+    pub const NAMESPACE: &str = "flink-operator-system";
+    pub const DEPLOYMENT: &str = "flink-operator-controller-manager";
+    /// The operator's container: `manager` (release manifest), `flink-operator` (Helm chart). It
+    /// serves the webhooks itself (controller-runtime), on port 9443.
+    pub const CONTAINERS: &[&str] = &["manager", "flink-operator"];
+    /// The serving certificate's volume and where controller-runtime reads `tls.crt`/`tls.key`.
+    pub const CERT_VOLUME: &str = "cert";
+    pub const CERT_DIR: &str = "/tmp/k8s-webhook-server/serving-certs";
+    pub const WEBHOOK_SERVICE: &str = "flink-operator-webhook-service";
+    pub const CERTIFICATE: &str = "flink-operator-serving-cert";
+    pub const ISSUER: &str = "flink-operator-selfsigned-issuer";
+    /// Not prefixed by kustomize: the same name in both layouts.
+    pub const TLS_SECRET: &str = "webhook-server-cert";
+    pub const MUTATE_PATH: &str = "/mutate-flinkoperator-k8s-io-v1beta1-flinkcluster";
+    pub const VALIDATE_PATH: &str = "/validate-flinkoperator-k8s-io-v1beta1-flinkcluster";
+    /// The flag naming the one namespace it watches (empty: every namespace).
+    pub const WATCH_FLAG: &str = "--watch-namespace";
+    pub const RELEASE: &str = "v0.6.0";
+    /// The release manifest of the version the project's facts are pinned to.
+    pub const MANIFEST: &str =
+        "https://github.com/spotify/flink-on-k8s-operator/releases/download/v0.6.0/flink-operator.yaml";
+    pub const CRD: &str = "flinkclusters.flinkoperator.k8s.io";
+}

@@ -75,17 +75,30 @@ impl Rule for CertManagerMissing {
                         f = f.evidence(e);
                     }
                     out.push(
-                        f.fix(format!(
-                            "Install cert-manager, then let the chart create its Certificate and Issuer again:\n\n\
-                             kubectl apply -f {}\n\
-                             kubectl wait --for=condition=Available deployment --all -n cert-manager --timeout=300s\n\
-                             {}\n\n\
-                             Or run the operator without its webhook (no validation or defaults at admission):\n\
-                             {}",
-                            install::CERT_MANAGER_MANIFEST,
-                            release.upgrade(""),
-                            release.upgrade("--set webhook.create=false").lines().last().unwrap_or("")
-                        ))
+                        f.fix(if release.flavor == install::Flavor::FlinkCluster {
+                            // Its release manifest has no switch for the webhook.
+                            format!(
+                                "Install cert-manager, then apply the operator's release manifest again (it creates the\n\
+                                 Certificate and Issuer that cert-manager's API refused):\n\n\
+                                 kubectl apply -f {}\n\
+                                 kubectl wait --for=condition=Available deployment --all -n cert-manager --timeout=300s\n\
+                                 {}",
+                                install::CERT_MANAGER_MANIFEST,
+                                release.upgrade("")
+                            )
+                        } else {
+                            format!(
+                                "Install cert-manager, then let the chart create its Certificate and Issuer again:\n\n\
+                                 kubectl apply -f {}\n\
+                                 kubectl wait --for=condition=Available deployment --all -n cert-manager --timeout=300s\n\
+                                 {}\n\n\
+                                 Or run the operator without its webhook (no validation or defaults at admission):\n\
+                                 {}",
+                                install::CERT_MANAGER_MANIFEST,
+                                release.upgrade(""),
+                                release.upgrade("--set webhook.create=false").lines().last().unwrap_or("")
+                            )
+                        })
                         .verify(format!(
                             "kubectl get certificate {cert} -n {ns}   # expect READY True\nkubectl get secret {tls} -n {ns}"
                         ))

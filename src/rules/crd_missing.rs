@@ -33,8 +33,12 @@ impl Rule for CrdMissing {
         if !crds_read(s) {
             return Vec::new();
         }
-        let ops = operators(s);
-        let hooks = install::flink_hooks(s);
+        // The Apache operator's CRDs: the FlinkCluster operator's installation is not read here.
+        let ops: Vec<_> = operators(s).into_iter().filter(|o| o.is_apache()).collect();
+        let hooks: Vec<_> = install::flink_hooks(s)
+            .into_iter()
+            .filter(|h| h.flavor == install::Flavor::Apache)
+            .collect();
         let flink_crds: Vec<&str> = s
             .crds
             .iter()

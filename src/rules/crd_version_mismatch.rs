@@ -40,7 +40,8 @@ impl Rule for CrdVersionMismatch {
             return Vec::new();
         }
         let mut out = Vec::new();
-        for op in operators(s) {
+        // The Apache operator's versions and CRDs.
+        for op in operators(s).into_iter().filter(|o| o.is_apache()) {
             let Some((version, source)) = op.version() else {
                 continue;
             };

@@ -1,17 +1,23 @@
-//! FLK003: the Flink Kubernetes Operator is missing, scaled to zero, not ready, crash-looping or
-//! OOMKilled. Nothing reconciles Flink resources then: they get no status, and the webhook (a
-//! container of the same pod) has no endpoint.
+//! FLK003: the Flink Kubernetes Operator, or the GCP/Spotify FlinkCluster operator, is missing,
+//! scaled to zero, not ready, crash-looping or OOMKilled. Nothing reconciles Flink resources then:
+//! they get no status, and the webhook (a container of the same pod; the FlinkCluster operator's
+//! own container) has no endpoint.
 //!
 //! "Missing" is concluded only when the gather looked for it (the snapshot's `install_checked`)
-//! and Flink resources have waited for a status for a while: an operator we cannot recognise
-//! (another chart, a renamed label) still reconciles, and then they have one.
+//! and, for the Apache operator, Flink resources have waited for a status for a while: an
+//! operator we cannot recognise (another chart, a renamed label) still reconciles, and then they
+//! have one. For the FlinkCluster operator it is concluded when its webhook configurations are
+//! installed and no Deployment or pod of it is (GoogleCloudPlatform/flink-on-k8s-operator#228:
+//! `no endpoints available for service "flink-operator-webhook-service"` and only the metrics
+//! Service left in flink-operator-system).
 
 use super::support::install::{
-    self, operators, pod_name, pod_troubles, Operator, Trouble, OPERATOR_CONTAINER,
+    self, operators, pod_name, pod_troubles, Flavor, Operator, Trouble, OPERATOR_CONTAINER,
     WEBHOOK_CONTAINER,
 };
 use super::{Rule, RuleMeta};
 use crate::finding::{link, Category, Finding, ObjectRef, Severity};
+use crate::flink::install::flinkcluster as fc;
 use crate::snapshot::{Index, Snapshot};
 
 pub struct OperatorNotRunning;
@@ -19,7 +25,7 @@ pub struct OperatorNotRunning;
 static META: RuleMeta = RuleMeta {
     id: "FLK003",
     name: "operator_not_running",
-    summary: "the Flink Kubernetes Operator is missing, not ready, crash-looping or being killed",
+    summary: "the Flink Kubernetes Operator (or the FlinkCluster operator) is missing, not ready, crash-looping or being killed",
     category: Category::OperatorNotRunning,
     severity: Severity::Critical,
     explains: &["FLK012", "FLK401"],
@@ -35,10 +41,15 @@ impl Rule for OperatorNotRunning {
             return Vec::new();
         }
         let ops = operators(s);
-        if ops.is_empty() {
-            return missing(s).into_iter().collect();
+        let mut out = Vec::new();
+        if !ops.iter().any(|o| o.flavor == Flavor::Apache) {
+            out.extend(missing(s));
         }
-        ops.iter().filter_map(|op| unhealthy(s, op)).collect()
+        if !ops.iter().any(|o| o.flavor == Flavor::FlinkCluster) {
+            out.extend(missing_flinkcluster(s));
+        }
+        out.extend(ops.iter().filter_map(|op| unhealthy(s, op)));
+        out
     }
 }
 
@@ -89,6 +100,75 @@ fn missing(s: &Snapshot) -> Option<Finding> {
             install::OPERATOR_LABEL,
             install::CHART
         )),
+    )
+}
+
+/// The FlinkCluster operator's webhooks are installed, and nothing of the operator itself.
+fn missing_flinkcluster(s: &Snapshot) -> Option<Finding> {
+    let hooks: Vec<install::Hook> = install::flink_hooks(s)
+        .into_iter()
+        .filter(|h| h.flavor == Flavor::FlinkCluster)
+        .collect();
+    let ns = hooks.iter().find_map(|h| h.namespace())?;
+    if install::unreadable(s, "apps", "deployments", Some(ns)) {
+        return None;
+    }
+    let mut f = Finding::new(
+        &META,
+        ObjectRef::namespaced("Deployment", ns, fc::DEPLOYMENT),
+        format!("the FlinkCluster operator's webhooks are installed, but no operator runs in {ns}"),
+    )
+    .evidence(format!(
+        "no Deployment or pod labelled {}={} in any namespace",
+        fc::OPERATOR_LABEL,
+        fc::OPERATOR_APP
+    ));
+    let mut configs: Vec<String> = Vec::new();
+    for h in &hooks {
+        let c = format!(
+            "{} {} calls Service {ns}/{}",
+            h.kind,
+            h.config,
+            h.service().map(|x| x.name.as_str()).unwrap_or("?")
+        );
+        if !configs.contains(&c) {
+            configs.push(c);
+        }
+    }
+    for c in configs {
+        f = f.evidence(c);
+    }
+    for fcl in s
+        .flink_clusters
+        .iter()
+        .filter(|c| c.status.is_none())
+        .take(5)
+    {
+        f = f.evidence(format!(
+            "FlinkCluster {}/{}: no status",
+            fcl.metadata.namespace.as_deref().unwrap_or(""),
+            fcl.metadata.name.as_deref().unwrap_or("")
+        ));
+    }
+    let note = if ns == fc::NAMESPACE {
+        String::new()
+    } else {
+        format!(
+            "\n\n(the manifest installs into {}; the webhooks here call {ns}: apply the manifests you installed from instead)",
+            fc::NAMESPACE
+        )
+    };
+    Some(
+        f.fix(format!(
+            "Install the operator again from its release manifest (cert-manager first: the manifest's Certificate needs it):\n\n\
+             kubectl apply -f {}{note}",
+            fc::MANIFEST
+        ))
+        .verify(format!(
+            "kubectl rollout status deployment/{} -n {ns} --timeout=180s   # expect \"successfully rolled out\"",
+            fc::DEPLOYMENT
+        ))
+        .link(install::link(ns)),
     )
 }
 
@@ -194,8 +274,29 @@ fn unhealthy(s: &Snapshot, op: &Operator) -> Option<Finding> {
         }
     }
     troubles.sort_by_key(|(_, t)| t.kind);
+    let main = match op.flavor {
+        Flavor::Apache => OPERATOR_CONTAINER,
+        Flavor::FlinkCluster => op.webhook_container(),
+    };
     let worst = troubles.first();
     let (title, fix, verify) = match worst.map(|(pod, t)| (pod.as_str(), t)) {
+        Some((pod, t)) if t.kind == Trouble::OomKilled && op.flavor == Flavor::FlinkCluster => (
+            format!("the operator's `{}` container is OOMKilled: its memory limit is too small", t.container),
+            format!(
+                "Give the container more memory ({}; the release manifest sets 150Mi, and the operator's cache of pods,\n\
+                 StatefulSets and Jobs grows with the FlinkClusters it watches), e.g. 512Mi:\n\n\
+                 kubectl set resources deployment/{name} -n {ns} -c {} --limits=memory=512Mi --requests=memory=512Mi\n\n\
+                 (installed with its Helm chart: --set resources.limits.memory=512Mi --set resources.requests.memory=512Mi)",
+                memory_limit(op, &t.container)
+                    .map(|m| format!("its limit is {m}"))
+                    .unwrap_or_else(|| "it has no limit of its own here".into()),
+                t.container
+            ),
+            format!(
+                "kubectl get pod {pod} -n {ns} -o jsonpath='{{.status.containerStatuses[?(@.name==\"{}\")].lastState.terminated.reason}}'   # the new pod's: expect empty",
+                t.container
+            ),
+        ),
         Some((pod, t)) if t.kind == Trouble::OomKilled => {
             let key = if t.container == WEBHOOK_CONTAINER { "operatorPod.webhook.resources" } else { "operatorPod.resources" };
             (
@@ -214,6 +315,26 @@ fn unhealthy(s: &Snapshot, op: &Operator) -> Option<Finding> {
                 ),
             )
         }
+        Some((pod, t)) if t.kind == Trouble::CrashLoop && op.flavor == Flavor::FlinkCluster => (
+            format!(
+                "the operator's `{}` container is crash-looping: FlinkClusters are not reconciled and its webhooks have no backend",
+                t.container
+            ),
+            format!(
+                "Read why it exits, then fix that cause:\n\n\
+                 kubectl logs -n {ns} {pod} -c {} --previous --tail=100\n\n\
+                 The usual causes: `open {}/tls.crt: no such file or directory` (the serving certificate's Secret\n\
+                 {} is not mounted: cert-manager and its Certificate {}), the CRD missing or older than the\n\
+                 operator (kubectl get crd {}), RBAC of its ServiceAccount (kubectl flink can-i --for operator -n {ns}).\n\
+                 Then: kubectl rollout restart deployment/{name} -n {ns}",
+                t.container,
+                fc::CERT_DIR,
+                fc::TLS_SECRET,
+                fc::CERTIFICATE,
+                fc::CRD
+            ),
+            rollout(ns, name),
+        ),
         Some((pod, t)) if t.kind == Trouble::CrashLoop => (
             format!(
                 "the operator's `{}` container is crash-looping: {}",
@@ -262,6 +383,20 @@ fn unhealthy(s: &Snapshot, op: &Operator) -> Option<Finding> {
                 rollout(ns, name),
             )
         }
+        Some((pod, t)) if t.kind == Trouble::ImagePull && op.flavor == Flavor::FlinkCluster => (
+            format!(
+                "the operator's image cannot be pulled ({}): FlinkClusters are not reconciled and its webhooks have no backend",
+                short(&t.detail)
+            ),
+            format!(
+                "Check the image name and tag, and the pull secret if the registry is private:\n\n\
+                 kubectl get deployment/{name} -n {ns} -o jsonpath='{{.spec.template.spec.containers[*].image}}'\n\
+                 kubectl set image deployment/{name} -n {ns} {}=ghcr.io/spotify/flink-operator:{}",
+                if t.container.is_empty() { op.webhook_container() } else { &t.container },
+                fc::RELEASE
+            ),
+            format!("kubectl get pod {pod} -n {ns}   # expect Running"),
+        ),
         Some((pod, t)) if t.kind == Trouble::ImagePull => (
             format!("the operator's image cannot be pulled ({})", short(&t.detail)),
             format!(
@@ -273,13 +408,13 @@ fn unhealthy(s: &Snapshot, op: &Operator) -> Option<Finding> {
             format!("kubectl get pod {pod} -n {ns}   # expect Running"),
         ),
         Some((pod, t)) => (
-            format!("the operator's `{}` container is not ready", if t.container.is_empty() { OPERATOR_CONTAINER } else { &t.container }),
+            format!("the operator's `{}` container is not ready", if t.container.is_empty() { main } else { &t.container }),
             format!(
                 "Read its log and the pod's events, fix what they report, then restart it:\n\n\
                  kubectl logs -n {ns} {pod} -c {} --tail=100\n\
                  kubectl describe pod {pod} -n {ns}\n\
                  kubectl rollout restart deployment/{name} -n {ns}",
-                if t.container.is_empty() { OPERATOR_CONTAINER } else { &t.container }
+                if t.container.is_empty() { main } else { &t.container }
             ),
             rollout(ns, name),
         ),
@@ -314,7 +449,21 @@ fn service_account(op: &Operator) -> String {
         .map(|d| &d.spec)
         .and_then(|s| s.template.spec.as_ref())
         .and_then(|p| p.service_account_name.clone())
-        .unwrap_or_else(|| "flink-operator".into())
+        .unwrap_or_else(|| match op.flavor {
+            Flavor::Apache => "flink-operator".into(),
+            Flavor::FlinkCluster => fc::DEPLOYMENT.into(),
+        })
+}
+
+/// The memory limit of one of the operator's containers, as written (`150Mi`).
+fn memory_limit(op: &Operator, container: &str) -> Option<String> {
+    op.container(container)?
+        .resources
+        .as_ref()?
+        .limits
+        .as_ref()?
+        .get("memory")
+        .map(|q| q.0.clone())
 }
 
 /// `secret "webhook-server-cert" not found` in an evidence line.
@@ -473,5 +622,88 @@ lastTimestamp: "2026-11-20T09:59:00Z"
         let f = run(&OperatorNotRunning, &load(&yaml));
         assert_eq!(f.len(), 1);
         assert!(f[0].fix.contains("--replicas=1"));
+    }
+
+    mod flinkcluster {
+        use super::*;
+        use crate::rules::support::install::testing::flinkcluster_yaml;
+
+        const ARGS: &str = r#""--metrics-addr=127.0.0.1:8080", "--enable-leader-election""#;
+
+        #[test]
+        fn silent_on_a_healthy_flinkcluster_operator() {
+            let s = load(&flinkcluster_yaml(ARGS));
+            let ops = operators(&s);
+            assert_eq!(ops.len(), 1);
+            assert_eq!(ops[0].flavor, Flavor::FlinkCluster);
+            assert!(ops[0].webhook_enabled());
+            assert_eq!(ops[0].tls_secret(), Some("webhook-server-cert"));
+            assert!(run(&OperatorNotRunning, &s).is_empty());
+        }
+
+        #[test]
+        fn an_oom_killed_manager_gets_more_memory_with_kubectl() {
+            let yaml = flinkcluster_yaml(ARGS).replace(
+                r#"  - {name: manager, image: x, imageID: "", ready: true, restartCount: 0, state: {running: {startedAt: "2026-11-20T09:00:10Z"}}}"#,
+                r#"  - {name: manager, image: x, imageID: "", ready: false, restartCount: 7, state: {waiting: {reason: CrashLoopBackOff}}, lastState: {terminated: {reason: OOMKilled, exitCode: 137}}}"#,
+            );
+            let f = run(&OperatorNotRunning, &load(&yaml));
+            assert_eq!(f.len(), 1, "{f:#?}");
+            assert!(
+                f[0].title.contains("`manager` container is OOMKilled"),
+                "{}",
+                f[0].title
+            );
+            assert!(f[0].fix.contains("its limit is 150Mi"), "{}", f[0].fix);
+            assert!(
+                f[0].fix.contains("kubectl set resources deployment/flink-operator-controller-manager -n flink-operator-system -c manager --limits=memory=512Mi"),
+                "{}",
+                f[0].fix
+            );
+            assert!(!f[0].fix.contains("helm upgrade"), "{}", f[0].fix);
+        }
+
+        #[test]
+        fn webhooks_without_their_operator_are_a_missing_operator() {
+            let yaml = without(
+                &without(
+                    &flinkcluster_yaml(ARGS),
+                    "Deployment",
+                    "flink-operator-controller-manager",
+                ),
+                "Pod",
+                "flink-operator-controller-manager-5b5f5fcd95-hvngf",
+            )
+            .replace("status:\n  state: Running\n", "");
+            let f = run(&OperatorNotRunning, &load(&yaml));
+            assert_eq!(f.len(), 1, "{f:#?}");
+            assert_eq!(
+                f[0].object,
+                ObjectRef::namespaced(
+                    "Deployment",
+                    "flink-operator-system",
+                    "flink-operator-controller-manager"
+                )
+            );
+            assert!(f[0]
+                .evidence
+                .iter()
+                .any(|e| e == "no Deployment or pod labelled app=flink-operator in any namespace"));
+            assert!(
+                f[0].evidence
+                    .iter()
+                    .any(|e| e == "FlinkCluster stream/wc: no status"),
+                "{:#?}",
+                f[0].evidence
+            );
+            assert!(f[0].fix.contains("kubectl apply -f https://github.com/spotify/flink-on-k8s-operator/releases/download/v0.6.0/flink-operator.yaml"));
+            // With its webhooks gone too, the bundle says nothing about this operator.
+            let bare = without(
+                &yaml,
+                "MutatingWebhookConfiguration",
+                "flink-operator-mutating-webhook-configuration",
+            );
+            assert!(run(&OperatorNotRunning, &load(&bare)).is_empty());
+        }
     }
 }

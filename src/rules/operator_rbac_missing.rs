@@ -74,7 +74,8 @@ impl Rule for OperatorRbacMissing {
         }
         let policy = s.rbac_policy();
         let mut out = Vec::new();
-        for op in operators(s) {
+        // What the Apache operator needs (NEEDED); the FlinkCluster operator's: `can-i --for operator`.
+        for op in operators(s).into_iter().filter(|o| o.is_apache()) {
             let sa = service_account(&op);
             let user = UserInfo::service_account(op.namespace, &sa);
             // Where it works: each watched namespace whose RBAC objects were read, or everywhere.

@@ -13,8 +13,8 @@ use super::support::containers::{event_line, one_line};
 use super::support::rollout;
 use super::{Rule, RuleMeta};
 use crate::finding::{Category, Finding, ObjectRef, Severity};
-use crate::flink::names::{LABEL_APP, LABEL_COMPONENT};
-use crate::snapshot::flink::FlinkDeployment;
+use crate::flink::names::{FLINKCLUSTER_APP, LABEL_APP, LABEL_CLUSTER, LABEL_COMPONENT};
+use crate::snapshot::flink::{FlinkCluster, FlinkDeployment};
 use crate::snapshot::index::{event_time, label, pod_name, pod_namespace};
 use crate::snapshot::Pod;
 use crate::snapshot::{to_utc, Index, Snapshot};
@@ -271,6 +271,11 @@ fn finding(snapshot: &Snapshot, index: &Index, pod: &Pod) -> Option<Finding> {
         f = f.evidence(format!("spec.nodeSelector: {}", pairs.join(", ")));
     }
     let fd = label(pod, LABEL_APP).and_then(|app| index.flink_deployment(ns, app));
+    // A pod of a GCP/Spotify FlinkCluster: app=flink, cluster=NAME.
+    let fcl = (label(pod, LABEL_APP) == Some(FLINKCLUSTER_APP))
+        .then(|| label(pod, LABEL_CLUSTER))
+        .flatten()
+        .and_then(|c| index.flink_cluster(ns, c));
     let fixes: Vec<String> = if why.is_empty() {
         vec![format!(
             "See why no node fits: kubectl describe pod {name} -n {ns}"
@@ -278,10 +283,22 @@ fn finding(snapshot: &Snapshot, index: &Index, pod: &Pod) -> Option<Finding> {
     } else {
         why.iter()
             .take(3)
-            .map(|w| fix_for(w, ns, pod, component, fd))
+            .map(|w| match fcl {
+                Some(c) => fix_for_flinkcluster(w, ns, pod, component, c)
+                    .unwrap_or_else(|| fix_for(w, ns, pod, component, fd)),
+                None => fix_for(w, ns, pod, component, fd),
+            })
             .collect()
     };
+    let verify = match (fcl, component) {
+        (Some(c), comp) if !comp.is_empty() => Some(format!(
+            "kubectl get pods -n {ns} -l app={FLINKCLUSTER_APP},cluster={},component={comp} --field-selector=status.phase=Pending   # expect no pods",
+            c.name()
+        )),
+        _ => None,
+    };
     let verify = match (fd, component) {
+        _ if verify.is_some() => verify.unwrap_or_default(),
         (Some(d), c) if !c.is_empty() => format!(
             "kubectl get pods -n {ns} -l app={},component={c} --field-selector=status.phase=Pending   # expect no pods",
             d.name()
@@ -416,6 +433,102 @@ fn fix_for(w: &Why, ns: &str, pod: &Pod, component: &str, fd: Option<&FlinkDeplo
         Why::NodeUnschedulable => "Nodes are cordoned: uncordon them (kubectl uncordon NODE) or add nodes.".to_string(),
         Why::NoNodes => "The cluster has no schedulable node: add nodes (kubectl get nodes).".to_string(),
         Why::Other(t) => format!("The scheduler says: {t}. See kubectl describe pod {} -n {ns}.", pod_name(pod)),
+    }
+}
+
+/// The fix for a FlinkCluster's pod, in the FlinkCluster's own fields (`spec.taskManager.resources`,
+/// `.nodeSelector`, `.tolerations`, `.affinity`: spotify/flink-on-k8s-operator@v0.6.0:
+/// apis/flinkcluster/v1beta1/flinkcluster_types.go, JobManagerSpec and TaskManagerSpec); `None`
+/// where the generic fix says it as well.
+fn fix_for_flinkcluster(
+    w: &Why,
+    ns: &str,
+    pod: &Pod,
+    component: &str,
+    c: &FlinkCluster,
+) -> Option<String> {
+    let key = match component {
+        "jobmanager" => "jobManager",
+        "taskmanager" => "taskManager",
+        _ => return None,
+    };
+    let name = c.name();
+    match w {
+        Why::Insufficient(res) if res == "cpu" || res == "memory" => {
+            let spec = if key == "jobManager" {
+                c.spec.job_manager.as_ref()
+            } else {
+                c.spec.task_manager.as_ref()
+            };
+            let from_spec = spec
+                .and_then(|s| s.resources.as_ref())
+                .and_then(|r| r.requests.as_ref())
+                .and_then(|r| r.get(res.as_str()))
+                .map(|q| q.0.clone());
+            let from_pod = pod
+                .spec
+                .as_ref()
+                .and_then(|s| s.containers.first())
+                .and_then(|c| c.resources.as_ref())
+                .and_then(|r| r.requests.as_ref())
+                .and_then(|r| r.get(res.as_str()))
+                .map(|q| q.0.clone());
+            let now = from_spec.clone().or(from_pod)?;
+            let less = half(res, &now)?;
+            Some(format!(
+                "No node has {res} left for this pod. Add capacity (nodes, or a bigger node pool), or ask for less: \
+                 spec.{key}.resources.requests.{res} is {now} now{}; for example:\n\n  \
+                 kubectl patch flinkcluster {name} -n {ns} --type=merge -p '{{\"spec\":{{\"{key}\":{{\"resources\":{{\"requests\":{{\"{res}\":\"{less}\"}}}}}}}}}}'\n\n\
+                 (keep limits at or above it; what a node can offer: kubectl describe nodes | grep -A 8 Allocatable){}",
+                if from_spec.is_some() { "" } else { " (the pod's; the FlinkCluster sets none)" },
+                if key == "taskManager" {
+                    "; fewer TaskManagers (spec.taskManager.replicas) or a lower parallelism also fits"
+                } else {
+                    ""
+                }
+            ))
+        }
+        Why::Taint(t) if !system_taint(t) => {
+            let k = t.split(':').next().unwrap_or("").trim();
+            Some(format!(
+                "Nodes carry the taint {{{t}}}. If Flink should run there, tolerate it in spec.{key}.tolerations:\n\n\
+                 spec:\n  {key}:\n    tolerations:\n    - {{key: {k}, operator: Exists}}"
+            ))
+        }
+        Why::NodeSelector => {
+            let sel: Vec<String> = pod
+                .spec
+                .as_ref()
+                .and_then(|s| s.node_selector.as_ref())
+                .map(|m| m.iter().map(|(k, v)| format!("{k}={v}")).collect())
+                .unwrap_or_default();
+            Some(format!(
+                "No node has the labels the pod asks for{}. List the nodes that match (kubectl get nodes -l {}), then fix \
+                 spec.{key}.nodeSelector (or spec.{key}.affinity) of FlinkCluster {name}, or label a node (kubectl label node NODE {}).",
+                if sel.is_empty() { String::new() } else { format!(" ({})", sel.join(", ")) },
+                if sel.is_empty() { "KEY=VALUE".to_string() } else { sel.join(",") },
+                sel.first().cloned().unwrap_or_else(|| "KEY=VALUE".into())
+            ))
+        }
+        Why::PodAffinity => Some(format!(
+            "Pod (anti-)affinity rules in spec.{key}.affinity of FlinkCluster {name} rule out every node: relax them \
+             (preferredDuringScheduling instead of required) or add nodes."
+        )),
+        _ => None,
+    }
+}
+
+/// Half of a Kubernetes quantity: `2` -> `1`, `500m` -> `250m`, `4Gi` -> `2048Mi`.
+fn half(res: &str, q: &str) -> Option<String> {
+    if res == "cpu" {
+        let millis = match q.strip_suffix('m') {
+            Some(m) => m.parse::<f64>().ok()?,
+            None => q.parse::<f64>().ok()? * 1000.0,
+        };
+        Some(format!("{}m", (millis / 2.0).floor().max(1.0)))
+    } else {
+        let bytes = crate::flink::units::parse_quantity(q)?;
+        Some(format!("{}Mi", (bytes / 2.0 / 1048576.0).floor().max(1.0)))
     }
 }
 
@@ -611,5 +724,40 @@ message: "0/3 nodes are available: 1 node(s) had untolerated taint {dedicated: s
         for name in HEALTHY_SCENARIOS {
             assert!(run(&PodUnschedulable, &scenario(name)).is_empty(), "{name}");
         }
+    }
+
+    #[test]
+    fn a_flinkcluster_pod_is_fixed_in_the_flinkcluster_s_own_spec() {
+        let f = run(
+            &PodUnschedulable,
+            &crate::rules::testing::scenario("mode-flinkcluster-tm-pending"),
+        );
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(
+            f[0].fix
+                .contains("spec.taskManager.resources.requests.cpu is 200m now"),
+            "{}",
+            f[0].fix
+        );
+        assert!(
+            f[0].fix.contains(r#"kubectl patch flinkcluster topspeed -n scn-mode-flinkcluster-tm-pending --type=merge -p '{"spec":{"taskManager":{"resources":{"requests":{"cpu":"100m"}}}}}'"#),
+            "{}",
+            f[0].fix
+        );
+        assert!(!f[0].fix.contains("flinkdeployment"), "{}", f[0].fix);
+        assert!(
+            f[0].verify
+                .contains("-l app=flink,cluster=topspeed,component=taskmanager"),
+            "{}",
+            f[0].verify
+        );
+    }
+
+    #[test]
+    fn halves_quantities() {
+        assert_eq!(half("cpu", "200m").as_deref(), Some("100m"));
+        assert_eq!(half("cpu", "2").as_deref(), Some("1000m"));
+        assert_eq!(half("memory", "4Gi").as_deref(), Some("2048Mi"));
+        assert_eq!(half("memory", "lots"), None);
     }
 }

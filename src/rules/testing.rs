@@ -109,6 +109,7 @@ pub const HEALTHY_SCENARIOS: &[&str] = &[
     "healthy-application",
     "healthy-session",
     "mode-flinkcluster-healthy",
+    "install-flinkcluster-healthy",
 ];
 
 /// A running JobManager pod of a plain native cluster `wordcount` in namespace `stream`, with no

@@ -4,13 +4,19 @@
 //! "webhook-server-cert" not found`), or the keystore password Secret
 //! (`flink-operator-webhook-secret`, or the chart's `webhook.keystore.passwordSecretRef`), without
 //! which the webhook container cannot be created and cert-manager cannot write the keystore.
+//!
+//! The FlinkCluster operator mounts the same Secret name (`webhook-server-cert`, its Certificate
+//! `flink-operator-serving-cert`) as volume `cert` at /tmp/k8s-webhook-server/serving-certs
+//! (spotify/flink-on-k8s-operator@v0.6.0:config/default/manager_webhook_patch.yaml); it has no
+//! password Secret.
 
 use super::support::install::{
     self, cert_manager_installed, certificate, operators, pod_name, release_in, secret, unreadable,
-    Operator,
+    Flavor, Operator,
 };
 use super::{Rule, RuleMeta};
 use crate::finding::{link, Category, Finding, ObjectRef, Severity};
+use crate::flink::install::flinkcluster as fc;
 use crate::snapshot::{Index, Snapshot};
 use serde_json::Value;
 
@@ -110,8 +116,12 @@ fn tls_missing(s: &Snapshot, op: &Operator, tls: &str, cert: Option<&Value>) -> 
     )
     .evidence(format!("Secret {ns}/{tls}: not found"))
     .evidence(format!(
-        "Deployment {ns}/{} mounts it as volume `keystore` (not optional), so no container of the pod starts",
-        op.name()
+        "Deployment {ns}/{} mounts it as volume `{}` (not optional), so no container of the pod starts",
+        op.name(),
+        match op.flavor {
+            Flavor::Apache => "keystore",
+            Flavor::FlinkCluster => fc::CERT_VOLUME,
+        }
     ));
     f = pods_evidence(f, s, op, tls);
     let cert_name = cert
@@ -120,6 +130,20 @@ fn tls_missing(s: &Snapshot, op: &Operator, tls: &str, cert: Option<&Value>) -> 
         .unwrap_or(install::CERTIFICATE)
         .to_string();
     let fix = match (cert_manager_installed(s), cert) {
+        (Some(true), None) if op.flavor == Flavor::FlinkCluster => format!(
+            "cert-manager is installed but the operator's Certificate {ns}/{} is gone; its release manifest makes it\n\
+             (with its Issuer), and cert-manager then writes this Secret:\n\n{}",
+            fc::CERTIFICATE,
+            release.upgrade("")
+        ),
+        (None | Some(false), _) if op.flavor == Flavor::FlinkCluster => format!(
+            "The operator relies on cert-manager to write this Secret (see the cert_manager_missing finding):\n\n\
+             kubectl apply -f {}\n\
+             kubectl wait --for=condition=Available deployment --all -n cert-manager --timeout=300s\n\
+             {}   # its Certificate and Issuer",
+            install::CERT_MANAGER_MANIFEST,
+            release.upgrade("")
+        ),
         (Some(true), Some(_)) => format!(
             "cert-manager writes this Secret for Certificate {ns}/{cert_name} and re-issues it within seconds when it is\n\
              deleted; if it has not, its controller is not running or the Certificate is stuck:\n\n\
@@ -147,8 +171,12 @@ fn tls_missing(s: &Snapshot, op: &Operator, tls: &str, cert: Option<&Value>) -> 
     };
     f.fix(fix)
         .verify(format!(
-            "kubectl get secret {tls} -n {ns} && kubectl get pods -n {ns} -l {}   # expect 2/2 Running",
-            op.selector()
+            "kubectl get secret {tls} -n {ns} && kubectl get pods -n {ns} -l {}   # expect {} Running",
+            op.selector(),
+            match op.flavor {
+                Flavor::Apache => "2/2",
+                Flavor::FlinkCluster => "all containers ready,",
+            }
         ))
         .link(install::link(ns))
 }

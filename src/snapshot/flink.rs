@@ -357,6 +357,10 @@ pub struct FlinkClusterComponentSpec {
     /// TaskManager only: `StatefulSet` (the default) or `Deployment`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deployment_type: Option<String>,
+    /// The container's requests and limits as the operator copies them into the pod
+    /// (`resources`, a core/v1 ResourceRequirements; flinkcluster_types.go@v0.6.0).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resources: Option<k8s_openapi::api::core::v1::ResourceRequirements>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

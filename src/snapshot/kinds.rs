@@ -319,10 +319,12 @@ pub fn summary(s: &Snapshot) -> String {
         .join(", ")
 }
 
-/// Labels that mark the Flink operators' own Deployment and pods (the Apache chart; Lyft's).
+/// Labels that mark the Flink operators' own Deployment and pods (the Apache chart; Lyft's; the
+/// GCP/Spotify FlinkCluster operator's, spotify/flink-on-k8s-operator@v0.6.0:config/manager/manager.yaml).
 pub const OPERATOR_SELECTORS: &[(&str, &str)] = &[
     ("app.kubernetes.io/name", "flink-kubernetes-operator"),
     ("app", "flinkoperator"),
+    ("app", "flink-operator"),
 ];
 
 /// An object (as read, before it is decoded) with the labels of the operator's own objects.

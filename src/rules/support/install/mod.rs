@@ -16,7 +16,6 @@ pub use operators::*;
 pub use pods::*;
 pub use webhooks::*;
 
-use crate::flink::names::GROUP;
 use crate::snapshot::{to_utc, GapReason, Snapshot};
 use chrono::{DateTime, Duration, Utc};
 use k8s_openapi::api::admissionregistration::v1::{

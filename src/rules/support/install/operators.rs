@@ -1,11 +1,24 @@
-//! The Flink Kubernetes Operator's installations: where it runs, its version, what it watches,
-//! its Helm release.
+//! The Flink operators' installations: where they run, their version, what they watch, how they
+//! were installed. Two operators have an installation layer the rules read: the Apache Flink
+//! Kubernetes Operator (Helm chart) and the GCP/Spotify operator of `FlinkCluster` (release
+//! manifest or its Helm chart: `crate::flink::install::flinkcluster`).
 
 use super::*;
+use crate::flink::install::flinkcluster as fc;
+
+/// Which operator an installation is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Flavor {
+    /// The Apache Flink Kubernetes Operator (FlinkDeployment, FlinkSessionJob).
+    Apache,
+    /// The GCP/Spotify operator (FlinkCluster, `flinkoperator.k8s.io`).
+    FlinkCluster,
+}
 
 /// One installation of the operator: its namespace and what runs there.
 #[derive(Debug, Clone)]
 pub struct Operator<'a> {
+    pub flavor: Flavor,
     pub namespace: &'a str,
     pub deployment: Option<&'a Deployment>,
     pub pods: Vec<&'a Pod>,
@@ -23,13 +36,55 @@ fn is_apache_operator(m: &ObjectMeta) -> bool {
         == Some(CHART)
 }
 
-/// The Apache operator's installations, by its Deployments (or its pods when a bundle holds
-/// only those), sorted by namespace.
+fn is_flinkcluster_operator(m: &ObjectMeta) -> bool {
+    labels(m)
+        .and_then(|l| l.get(fc::OPERATOR_LABEL))
+        .map(String::as_str)
+        == Some(fc::OPERATOR_APP)
+}
+
+fn flavor_of(m: &ObjectMeta) -> Option<Flavor> {
+    if is_apache_operator(m) {
+        Some(Flavor::Apache)
+    } else if is_flinkcluster_operator(m) {
+        Some(Flavor::FlinkCluster)
+    } else {
+        None
+    }
+}
+
+/// The operators' installations (the Apache operator's and the FlinkCluster operator's), by
+/// their Deployments (or their pods when a bundle holds only those), sorted by namespace.
 pub fn operators(s: &Snapshot) -> Vec<Operator<'_>> {
     let mut out: Vec<Operator> = Vec::new();
     for d in &s.operator_deployments {
         let ns = d.metadata.namespace.as_deref().unwrap_or("default");
         let selector = d.spec.selector.match_labels.as_ref();
+        if is_flinkcluster_operator(&d.metadata)
+            || selector.is_some_and(|m| {
+                m.get(fc::OPERATOR_LABEL).map(String::as_str) == Some(fc::OPERATOR_APP)
+            })
+        {
+            let pods = s
+                .operator_pods
+                .iter()
+                .filter(|p| p.metadata.namespace.as_deref().unwrap_or("default") == ns)
+                .filter(|p| match selector {
+                    Some(sel) => sel
+                        .iter()
+                        .all(|(k, v)| labels(&p.metadata).and_then(|l| l.get(k)) == Some(v)),
+                    None => is_flinkcluster_operator(&p.metadata),
+                })
+                .collect();
+            out.push(Operator {
+                flavor: Flavor::FlinkCluster,
+                namespace: ns,
+                deployment: Some(d),
+                pods,
+                config: None,
+            });
+            continue;
+        }
         let chart = is_apache_operator(&d.metadata)
             || selector.is_some_and(|m| m.get(OPERATOR_LABEL).map(String::as_str) == Some(CHART));
         // A nameOverride'd chart is still recognised by its containers.
@@ -59,6 +114,7 @@ pub fn operators(s: &Snapshot) -> Vec<Operator<'_>> {
             })
             .collect();
         out.push(Operator {
+            flavor: Flavor::Apache,
             namespace: ns,
             deployment: Some(d),
             pods,
@@ -66,13 +122,12 @@ pub fn operators(s: &Snapshot) -> Vec<Operator<'_>> {
         });
     }
     // Pods without a Deployment in the snapshot.
-    for p in s
-        .operator_pods
-        .iter()
-        .filter(|p| is_apache_operator(&p.metadata))
-    {
+    for p in &s.operator_pods {
+        let Some(flavor) = flavor_of(&p.metadata) else {
+            continue;
+        };
         let ns = p.metadata.namespace.as_deref().unwrap_or("default");
-        if out.iter().any(|o| o.namespace == ns) {
+        if out.iter().any(|o| o.namespace == ns && o.flavor == flavor) {
             continue;
         }
         let pods = s
@@ -80,14 +135,18 @@ pub fn operators(s: &Snapshot) -> Vec<Operator<'_>> {
             .iter()
             .filter(|q| {
                 q.metadata.namespace.as_deref().unwrap_or("default") == ns
-                    && is_apache_operator(&q.metadata)
+                    && flavor_of(&q.metadata) == Some(flavor)
             })
             .collect();
         out.push(Operator {
+            flavor,
             namespace: ns,
             deployment: None,
             pods,
-            config: config_map(s, ns),
+            config: match flavor {
+                Flavor::Apache => config_map(s, ns),
+                Flavor::FlinkCluster => None,
+            },
         });
     }
     out.sort_by(|a, b| a.namespace.cmp(b.namespace).then(a.name().cmp(b.name())));
@@ -125,7 +184,34 @@ impl<'a> Operator<'a> {
     pub fn name(&self) -> &str {
         self.deployment
             .and_then(|d| d.metadata.name.as_deref())
-            .unwrap_or(CHART)
+            .unwrap_or(match self.flavor {
+                Flavor::Apache => CHART,
+                Flavor::FlinkCluster => fc::DEPLOYMENT,
+            })
+    }
+
+    pub fn is_apache(&self) -> bool {
+        self.flavor == Flavor::Apache
+    }
+
+    /// The operator's own container: `flink-kubernetes-operator` (Apache); `manager` or
+    /// `flink-operator` (FlinkCluster, release manifest or Helm chart).
+    pub fn main_container(&self) -> Option<&'a Container> {
+        match self.flavor {
+            Flavor::Apache => self.container(OPERATOR_CONTAINER),
+            Flavor::FlinkCluster => fc::CONTAINERS.iter().find_map(|n| self.container(n)),
+        }
+    }
+
+    /// The name of the container that serves the webhooks.
+    pub fn webhook_container(&self) -> &'a str {
+        match self.flavor {
+            Flavor::Apache => WEBHOOK_CONTAINER,
+            Flavor::FlinkCluster => self
+                .main_container()
+                .map(|c| c.name.as_str())
+                .unwrap_or(fc::CONTAINERS[0]),
+        }
     }
 
     pub fn object(&self) -> crate::finding::ObjectRef {
@@ -139,13 +225,21 @@ impl<'a> Operator<'a> {
         }
     }
 
+    /// The position of container `name` in the pod template, for JSON patches.
+    pub fn pod_container_index(&self, name: &str) -> Option<usize> {
+        self.pod_spec()?
+            .containers
+            .iter()
+            .position(|c| c.name == name)
+    }
+
     pub fn container(&self, name: &str) -> Option<&'a Container> {
         self.pod_spec()?.containers.iter().find(|c| c.name == name)
     }
 
     /// The operator's image (its main container's), and the version its tag names.
     pub fn image(&self) -> Option<&'a str> {
-        self.container(OPERATOR_CONTAINER)
+        self.main_container()
             .or_else(|| self.pod_spec().and_then(|p| p.containers.first()))
             .and_then(|c| c.image.as_deref())
     }
@@ -171,14 +265,22 @@ impl<'a> Operator<'a> {
     }
 
     /// The chart runs a `flink-webhook` container when its webhook is enabled.
+    /// The FlinkCluster operator serves them when its pod mounts the serving certificate (the
+    /// release manifest and the chart both do).
     pub fn webhook_enabled(&self) -> bool {
-        self.container(WEBHOOK_CONTAINER).is_some()
+        match self.flavor {
+            Flavor::Apache => self.container(WEBHOOK_CONTAINER).is_some(),
+            Flavor::FlinkCluster => self.tls_secret().is_some(),
+        }
     }
 
     /// The Secret mounted as the webhook's keystore (volume `keystore`), when the spec names one.
     pub fn tls_secret(&self) -> Option<&'a str> {
         let spec = self.pod_spec()?;
-        let webhook = self.container(WEBHOOK_CONTAINER);
+        let (webhook, volume, dir) = match self.flavor {
+            Flavor::Apache => (self.container(WEBHOOK_CONTAINER), "keystore", "/certs"),
+            Flavor::FlinkCluster => (self.main_container(), fc::CERT_VOLUME, fc::CERT_DIR),
+        };
         spec.volumes.iter().flatten().find_map(|v| {
             let secret = v.secret.as_ref()?;
             let mounted_by_webhook =
@@ -186,9 +288,9 @@ impl<'a> Operator<'a> {
                     .and_then(|c| c.volume_mounts.as_ref())
                     .is_some_and(|m| {
                         m.iter()
-                            .any(|m| m.name == v.name && m.mount_path == "/certs")
+                            .any(|m| m.name == v.name && m.mount_path.trim_end_matches('/') == dir)
                     });
-            (v.name == "keystore" || mounted_by_webhook)
+            (v.name == volume || mounted_by_webhook)
                 .then_some(secret.secret_name.as_deref())
                 .flatten()
         })
@@ -245,11 +347,42 @@ impl<'a> Operator<'a> {
             namespace: get("meta.helm.sh/release-namespace")
                 .unwrap_or_else(|| self.namespace.to_string()),
             version: self.version().map(|(v, _)| v),
+            flavor: self.flavor,
         }
+    }
+
+    /// The FlinkCluster operator's `--watch-namespace=NS` (or `--watch-namespace NS`): `None`
+    /// when it is empty or absent (every namespace), else the container and its value.
+    fn watch_flag(&self) -> Option<(&'a str, String)> {
+        let c = self.main_container()?;
+        let args: Vec<&String> = c
+            .command
+            .iter()
+            .flatten()
+            .chain(c.args.iter().flatten())
+            .collect();
+        for (i, a) in args.iter().enumerate() {
+            let value = if let Some(v) = a.strip_prefix(&format!("{}=", fc::WATCH_FLAG)) {
+                v.to_string()
+            } else if a.as_str() == fc::WATCH_FLAG {
+                args.get(i + 1).map(|v| v.to_string()).unwrap_or_default()
+            } else {
+                continue;
+            };
+            let value = value
+                .trim()
+                .trim_matches(|c| c == '"' || c == '\'')
+                .to_string();
+            return (!value.is_empty()).then_some((c.name.as_str(), value));
+        }
+        None
     }
 
     /// `None`: every namespace. Read from the ConfigMap's `flink-conf.yaml` or `config.yaml`.
     pub fn watched_namespaces(&self) -> Option<BTreeSet<String>> {
+        if self.flavor == Flavor::FlinkCluster {
+            return self.watch_flag().map(|(_, ns)| BTreeSet::from([ns]));
+        }
         let cm = self.config?;
         let value = watched_value(cm)?;
         let mut set = BTreeSet::new();
@@ -273,6 +406,18 @@ impl<'a> Operator<'a> {
 
     /// The line of the ConfigMap that sets the watched namespaces, for evidence.
     pub fn watched_source(&self) -> String {
+        if self.flavor == Flavor::FlinkCluster {
+            let container = self.webhook_container();
+            return format!(
+                "Deployment {}/{} (container `{container}`): {}",
+                self.namespace,
+                self.name(),
+                match self.watch_flag() {
+                    Some((_, ns)) => format!("{}={ns}", fc::WATCH_FLAG),
+                    None => format!("no {} (every namespace)", fc::WATCH_FLAG),
+                }
+            );
+        }
         let file = self
             .config
             .and_then(|c| c.data.as_ref())
@@ -286,7 +431,10 @@ impl<'a> Operator<'a> {
     }
 
     pub fn selector(&self) -> String {
-        format!("{OPERATOR_LABEL}={CHART}")
+        match self.flavor {
+            Flavor::Apache => format!("{OPERATOR_LABEL}={CHART}"),
+            Flavor::FlinkCluster => format!("{}={}", fc::OPERATOR_LABEL, fc::OPERATOR_APP),
+        }
     }
 }
 
@@ -343,11 +491,26 @@ pub struct Release {
     pub name: String,
     pub namespace: String,
     pub version: Option<Version>,
+    pub flavor: Flavor,
 }
 
 impl Release {
-    /// `helm repo add` + `helm upgrade <release> ... --reuse-values <extra>`.
+    /// `helm repo add` + `helm upgrade <release> ... --reuse-values <extra>`. For the
+    /// FlinkCluster operator (no Helm repository; `extra` names the Apache chart's values and is
+    /// left out): apply its release manifest again.
     pub fn upgrade(&self, extra: &str) -> String {
+        if self.flavor == Flavor::FlinkCluster {
+            let note = if self.namespace == fc::NAMESPACE {
+                String::new()
+            } else {
+                format!(
+                    "   # it installs into {}; for {}, apply the manifests you installed from",
+                    fc::NAMESPACE,
+                    self.namespace
+                )
+            };
+            return format!("kubectl apply -f {}{note}", fc::MANIFEST);
+        }
         let version = self
             .version
             .map(|v| format!(" --version {v}"))

@@ -232,6 +232,83 @@ lastTimestamp: "2026-11-20T10:00:00Z"
     )
 }
 
+/// The FlinkCluster operator as its v0.6.0 release manifest installs it (Deployment, running pod,
+/// webhook Service, both webhook configurations) and a FlinkCluster `wc` in `stream` with a
+/// status; `{args}` are the manager's arguments.
+pub fn flinkcluster_yaml(args: &str) -> String {
+    format!(
+        r#"apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: flink-operator-controller-manager
+  namespace: flink-operator-system
+  labels: {{app: flink-operator, control-plane: controller-manager}}
+spec:
+  replicas: 1
+  selector:
+    matchLabels: {{app: flink-operator, control-plane: controller-manager}}
+  template:
+    metadata:
+      labels: {{app: flink-operator, control-plane: controller-manager}}
+    spec:
+      serviceAccountName: flink-operator-controller-manager
+      containers:
+      - name: manager
+        image: ghcr.io/spotify/flink-operator:v0.6.0
+        command: [/flink-operator]
+        args: [{args}]
+        ports: [{{containerPort: 9443, name: webhook-server, protocol: TCP}}]
+        resources: {{limits: {{cpu: 100m, memory: 150Mi}}, requests: {{cpu: 100m, memory: 100Mi}}}}
+        volumeMounts: [{{mountPath: /tmp/k8s-webhook-server/serving-certs, name: cert, readOnly: true}}]
+      volumes:
+      - name: cert
+        secret: {{secretName: webhook-server-cert}}
+status: {{replicas: 1, readyReplicas: 1, availableReplicas: 1, updatedReplicas: 1}}
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: flink-operator-controller-manager-5b5f5fcd95-hvngf
+  namespace: flink-operator-system
+  labels: {{app: flink-operator, control-plane: controller-manager}}
+spec:
+  containers:
+  - {{name: manager, image: ghcr.io/spotify/flink-operator:v0.6.0}}
+status:
+  phase: Running
+  conditions: [{{type: Ready, status: "True"}}]
+  containerStatuses:
+  - {{name: manager, image: x, imageID: "", ready: true, restartCount: 0, state: {{running: {{startedAt: "2026-11-20T09:00:10Z"}}}}}}
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingWebhookConfiguration
+metadata:
+  name: flink-operator-mutating-webhook-configuration
+  annotations: {{cert-manager.io/inject-ca-from: flink-operator-system/flink-operator-serving-cert}}
+webhooks:
+- name: mflinkcluster.flinkoperator.k8s.io
+  admissionReviewVersions: [v1]
+  sideEffects: None
+  clientConfig:
+    service: {{name: flink-operator-webhook-service, namespace: flink-operator-system, path: /mutate-flinkoperator-k8s-io-v1beta1-flinkcluster}}
+  rules: [{{apiGroups: [flinkoperator.k8s.io], apiVersions: [v1beta1], operations: [CREATE, UPDATE], resources: [flinkclusters]}}]
+---
+apiVersion: flinkoperator.k8s.io/v1beta1
+kind: FlinkCluster
+metadata:
+  name: wc
+  namespace: stream
+  creationTimestamp: "2026-11-20T09:30:00Z"
+spec:
+  image: {{name: "flink:1.14.3"}}
+  jobManager: {{replicas: 1}}
+  taskManager: {{replicas: 1}}
+status:
+  state: Running
+"#
+    )
+}
+
 /// Loads YAML the way a bundle is loaded (operator objects sorted out, "now" from the data).
 pub fn load(yaml: &str) -> Snapshot {
     let mut s = Snapshot::default();

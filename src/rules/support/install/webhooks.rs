@@ -13,14 +13,21 @@ pub struct Hook<'a> {
     pub index: usize,
     pub client: &'a WebhookClientConfig,
     pub failure_policy: &'a str,
+    /// The operator it belongs to.
+    pub flavor: Flavor,
 }
 
-fn serves_flink(name: &str, rules: Option<&Vec<RuleWithOperations>>) -> bool {
-    name.ends_with(".flink.apache.org")
-        || rules
-            .into_iter()
-            .flatten()
-            .any(|r| r.api_groups.iter().flatten().any(|g| g == GROUP))
+use crate::flink::install::flinkcluster as fc;
+use crate::flink::install::{serves_apache, serves_flinkcluster};
+
+fn hook_flavor(name: &str, rules: Option<&Vec<RuleWithOperations>>) -> Option<Flavor> {
+    if serves_apache(name, rules) {
+        Some(Flavor::Apache)
+    } else if serves_flinkcluster(name, rules) {
+        Some(Flavor::FlinkCluster)
+    } else {
+        None
+    }
 }
 
 /// The webhooks that serve `flink.apache.org` resources, validating first.
@@ -28,8 +35,9 @@ pub fn flink_hooks(s: &Snapshot) -> Vec<Hook<'_>> {
     let mut out = Vec::new();
     for c in &s.validating_webhooks {
         for (i, w) in c.webhooks.iter().flatten().enumerate() {
-            if serves_flink(&w.name, w.rules.as_ref()) {
+            if let Some(flavor) = hook_flavor(&w.name, w.rules.as_ref()) {
                 out.push(Hook {
+                    flavor,
                     kind: VALIDATING,
                     config: c.metadata.name.as_deref().unwrap_or(""),
                     annotations: c.metadata.annotations.as_ref(),
@@ -43,8 +51,9 @@ pub fn flink_hooks(s: &Snapshot) -> Vec<Hook<'_>> {
     }
     for c in &s.mutating_webhooks {
         for (i, w) in c.webhooks.iter().flatten().enumerate() {
-            if serves_flink(&w.name, w.rules.as_ref()) {
+            if let Some(flavor) = hook_flavor(&w.name, w.rules.as_ref()) {
                 out.push(Hook {
+                    flavor,
                     kind: MUTATING,
                     config: c.metadata.name.as_deref().unwrap_or(""),
                     annotations: c.metadata.annotations.as_ref(),
@@ -77,10 +86,11 @@ impl<'a> Hook<'a> {
     }
     /// The path the operator's webhook server answers this kind of webhook on.
     pub fn expected_path(&self) -> &'static str {
-        if self.kind == MUTATING {
-            "/mutate"
-        } else {
-            "/validate"
+        match (self.flavor, self.kind == MUTATING) {
+            (Flavor::Apache, true) => "/mutate",
+            (Flavor::Apache, false) => "/validate",
+            (Flavor::FlinkCluster, true) => fc::MUTATE_PATH,
+            (Flavor::FlinkCluster, false) => fc::VALIDATE_PATH,
         }
     }
     pub fn fails_closed(&self) -> bool {
@@ -128,6 +138,7 @@ pub fn operator_in<'a>(s: &'a Snapshot, ns: &str) -> Option<Operator<'a>> {
 }
 
 /// The Helm release for the installation in `ns` (its operator's, else the chart default).
+/// Without an operator there, the webhooks that call a Service in `ns` say which operator it was.
 pub fn release_in(s: &Snapshot, ns: &str) -> Release {
     match operator_in(s, ns) {
         Some(o) => o.release(),
@@ -135,6 +146,19 @@ pub fn release_in(s: &Snapshot, ns: &str) -> Release {
             name: CHART.to_string(),
             namespace: ns.to_string(),
             version: None,
+            flavor: flavor_in(s, ns),
         },
     }
+}
+
+/// Which operator is installed in `ns`: its Deployment's, else its webhooks'.
+pub fn flavor_in(s: &Snapshot, ns: &str) -> Flavor {
+    if let Some(o) = operator_in(s, ns) {
+        return o.flavor;
+    }
+    flink_hooks(s)
+        .iter()
+        .find(|h| h.namespace() == Some(ns))
+        .map(|h| h.flavor)
+        .unwrap_or(Flavor::Apache)
 }
