@@ -2023,6 +2023,29 @@ pub static SIGNATURES: &[Signature] = &[
             "apache/flink@c20d1003e68e:flink-runtime/src/main/java/org/apache/flink/runtime/checkpoint/metadata/CheckpointMetadata.java",
         ],
     },
+    // Flink StateAssignmentOperation.checkStateMappingCompleteness: state for an operator the
+    // job no longer has, when the restore does not allow non-restored state (a restore from the
+    // HA checkpoint store never does, whatever allowNonRestoredState says).
+    Signature {
+        id: "SIG-SAVEPOINT-NO-OPERATOR-FOR-STATE",
+        category: Category::SavepointRestoreFailed,
+        severity: Severity::Critical,
+        literals: &["There is no operator for the state"],
+        pattern: r"There is no operator for the state (?P<operator>[0-9a-f]{32})?",
+        title: "the restored state holds operator {operator|of the old job}, which the new job does not have",
+        explanation: "the checkpoint or savepoint being restored holds state of an operator that is not in the new job graph (an operator removed, or its uid changed), and this restore does not skip unclaimed state",
+        fix: "give operators stable ids (`.uid(...)`) matching the state; to drop the state of removed operators deliberately, restore from a savepoint with `spec.job.allowNonRestoredState: true` (upgradeMode savepoint), since a last-state restore from the HA checkpoint store rejects every unclaimed entry whatever that setting says",
+        verify: "kubectl logs <jobmanager-pod> | grep -m1 'no operator for the state'",
+        explains: STARTUP,
+        supersedes: &[],
+        examples: &[
+            "Caused by: java.lang.IllegalStateException: There is no operator for the state 5b61d6019ab04da71a4e62533c1a8c40",
+        ],
+        unless: &[],
+        sources: &[
+            "apache/flink@release-1.20.1:flink-runtime/src/main/java/org/apache/flink/runtime/checkpoint/StateAssignmentOperation.java",
+        ],
+    },
     // Flink AbstractFsCheckpointStorageAccess.resolveCheckpointPointer.
     Signature {
         id: "SIG-SAVEPOINT-NOT-FOUND",
