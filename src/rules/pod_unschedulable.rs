@@ -405,12 +405,7 @@ fn fix_for(w: &Why, ns: &str, pod: &Pod, component: &str, fd: Option<&FlinkDeplo
             }
         }
         Why::NodeSelector => {
-            let sel: Vec<String> = pod
-                .spec
-                .as_ref()
-                .and_then(|s| s.node_selector.as_ref())
-                .map(|m| m.iter().map(|(k, v)| format!("{k}={v}")).collect())
-                .unwrap_or_default();
+            let sel = node_selector_terms(pod);
             format!(
                 "No node has the labels the pod asks for{}. List the nodes that match \
                  (kubectl get nodes -l {}), then fix nodeSelector/affinity in {template} or label a node \
@@ -496,12 +491,7 @@ fn fix_for_flinkcluster(
             ))
         }
         Why::NodeSelector => {
-            let sel: Vec<String> = pod
-                .spec
-                .as_ref()
-                .and_then(|s| s.node_selector.as_ref())
-                .map(|m| m.iter().map(|(k, v)| format!("{k}={v}")).collect())
-                .unwrap_or_default();
+            let sel = node_selector_terms(pod);
             Some(format!(
                 "No node has the labels the pod asks for{}. List the nodes that match (kubectl get nodes -l {}), then fix \
                  spec.{key}.nodeSelector (or spec.{key}.affinity) of FlinkCluster {name}, or label a node (kubectl label node NODE {}).",
@@ -539,6 +529,15 @@ fn nest(path: &str) -> String {
         out.push(format!("{}{key}:", "  ".repeat(i)));
     }
     out.join("\n")
+}
+
+/// The pod's nodeSelector as `key=value` terms.
+fn node_selector_terms(pod: &Pod) -> Vec<String> {
+    pod.spec
+        .as_ref()
+        .and_then(|s| s.node_selector.as_ref())
+        .map(|m| m.iter().map(|(k, v)| format!("{k}={v}")).collect())
+        .unwrap_or_default()
 }
 
 #[cfg(test)]

@@ -65,17 +65,7 @@ pub fn operators(s: &Snapshot) -> Vec<Operator<'_>> {
                 m.get(fc::OPERATOR_LABEL).map(String::as_str) == Some(fc::OPERATOR_APP)
             })
         {
-            let pods = s
-                .operator_pods
-                .iter()
-                .filter(|p| p.metadata.namespace.as_deref().unwrap_or("default") == ns)
-                .filter(|p| match selector {
-                    Some(sel) => sel
-                        .iter()
-                        .all(|(k, v)| labels(&p.metadata).and_then(|l| l.get(k)) == Some(v)),
-                    None => is_flinkcluster_operator(&p.metadata),
-                })
-                .collect();
+            let pods = selected_pods(s, ns, selector, is_flinkcluster_operator);
             out.push(Operator {
                 flavor: Flavor::FlinkCluster,
                 namespace: ns,
@@ -102,17 +92,7 @@ pub fn operators(s: &Snapshot) -> Vec<Operator<'_>> {
         if !chart && !containers {
             continue;
         }
-        let pods = s
-            .operator_pods
-            .iter()
-            .filter(|p| p.metadata.namespace.as_deref().unwrap_or("default") == ns)
-            .filter(|p| match selector {
-                Some(sel) => sel
-                    .iter()
-                    .all(|(k, v)| labels(&p.metadata).and_then(|l| l.get(k)) == Some(v)),
-                None => is_apache_operator(&p.metadata),
-            })
-            .collect();
+        let pods = selected_pods(s, ns, selector, is_apache_operator);
         out.push(Operator {
             flavor: Flavor::Apache,
             namespace: ns,
@@ -532,4 +512,24 @@ pub fn helm_install(namespace: &str, extra: &str) -> String {
          helm install flink-kubernetes-operator flink-operator-repo/flink-kubernetes-operator -n {namespace} --create-namespace{}",
         if extra.is_empty() { String::new() } else { format!(" {extra}") }
     )
+}
+
+/// The operator pods in `ns` that the Deployment's selector picks, or without a selector those
+/// that `unselected` recognises by their labels.
+fn selected_pods<'a>(
+    s: &'a Snapshot,
+    ns: &str,
+    selector: Option<&std::collections::BTreeMap<String, String>>,
+    unselected: fn(&ObjectMeta) -> bool,
+) -> Vec<&'a Pod> {
+    s.operator_pods
+        .iter()
+        .filter(|p| p.metadata.namespace.as_deref().unwrap_or("default") == ns)
+        .filter(|p| match selector {
+            Some(sel) => sel
+                .iter()
+                .all(|(k, v)| labels(&p.metadata).and_then(|l| l.get(k)) == Some(v)),
+            None => unselected(&p.metadata),
+        })
+        .collect()
 }
