@@ -34,38 +34,49 @@ fn hook_flavor(name: &str, rules: Option<&Vec<RuleWithOperations>>) -> Option<Fl
 pub fn flink_hooks(s: &Snapshot) -> Vec<Hook<'_>> {
     let mut out = Vec::new();
     for c in &s.validating_webhooks {
-        for (i, w) in c.webhooks.iter().flatten().enumerate() {
-            if let Some(flavor) = hook_flavor(&w.name, w.rules.as_ref()) {
-                out.push(Hook {
-                    flavor,
-                    kind: VALIDATING,
-                    config: c.metadata.name.as_deref().unwrap_or(""),
-                    annotations: c.metadata.annotations.as_ref(),
-                    name: &w.name,
-                    index: i,
-                    client: &w.client_config,
-                    failure_policy: w.failure_policy.as_deref().unwrap_or("Fail"),
-                });
-            }
-        }
+        let webhooks = c.webhooks.iter().flatten().enumerate();
+        out.extend(webhooks.filter_map(|(i, w)| {
+            let policy = w.failure_policy.as_deref();
+            let parts = (&w.name, w.rules.as_ref(), &w.client_config, policy);
+            hook(VALIDATING, &c.metadata, i, parts)
+        }));
     }
     for c in &s.mutating_webhooks {
-        for (i, w) in c.webhooks.iter().flatten().enumerate() {
-            if let Some(flavor) = hook_flavor(&w.name, w.rules.as_ref()) {
-                out.push(Hook {
-                    flavor,
-                    kind: MUTATING,
-                    config: c.metadata.name.as_deref().unwrap_or(""),
-                    annotations: c.metadata.annotations.as_ref(),
-                    name: &w.name,
-                    index: i,
-                    client: &w.client_config,
-                    failure_policy: w.failure_policy.as_deref().unwrap_or("Fail"),
-                });
-            }
-        }
+        let webhooks = c.webhooks.iter().flatten().enumerate();
+        out.extend(webhooks.filter_map(|(i, w)| {
+            let policy = w.failure_policy.as_deref();
+            let parts = (&w.name, w.rules.as_ref(), &w.client_config, policy);
+            hook(MUTATING, &c.metadata, i, parts)
+        }));
     }
     out
+}
+
+/// The parts a validating and a mutating webhook share: name, rules, client, failure policy.
+type HookParts<'a> = (
+    &'a String,
+    Option<&'a Vec<RuleWithOperations>>,
+    &'a WebhookClientConfig,
+    Option<&'a str>,
+);
+
+/// The `index`th webhook of configuration `config`, when it serves a Flink operator's resources.
+fn hook<'a>(
+    kind: &'static str,
+    config: &'a ObjectMeta,
+    index: usize,
+    (name, rules, client, failure_policy): HookParts<'a>,
+) -> Option<Hook<'a>> {
+    Some(Hook {
+        flavor: hook_flavor(name, rules)?,
+        kind,
+        config: config.name.as_deref().unwrap_or(""),
+        annotations: config.annotations.as_ref(),
+        name,
+        index,
+        client,
+        failure_policy: failure_policy.unwrap_or("Fail"),
+    })
 }
 
 impl<'a> Hook<'a> {
