@@ -1,5 +1,5 @@
-//! Collector for the install layer: the operator's Deployment, pods and ConfigMap, the Flink and
-//! cert-manager CRDs, the webhook configurations for Flink resources and what they point at
+//! Collector for the install layer: the operator's Deployment, pods and ConfigMap, the Flink
+//! (both operators') and cert-manager CRDs, the webhook configurations for Flink resources and what they point at
 //! (Services, EndpointSlices, the TLS and password Secrets, cert-manager's Certificate and
 //! Issuer), and the events of the operator's namespace.
 //!
@@ -36,7 +36,7 @@ pub async fn gather(c: &kube::Client, s: &mut Snapshot, gaps: &mut Vec<Gap>) {
     let crd_names: Vec<&str> = names::FLINK_CRDS
         .iter()
         .map(|(n, _, _)| *n)
-        .chain([names::CERT_MANAGER_CRD])
+        .chain([names::CERT_MANAGER_CRD, names::flinkcluster::CRD])
         .collect();
     let (deployments, pods, fc_deployments, fc_pods, vwcs, mwcs, crds) = futures::join!(
         list::<Deployment>(c, None, Some(&selector)),
@@ -303,12 +303,14 @@ fn secret_names(s: &Snapshot, ns: &str, services: &BTreeSet<(String, String)>) -
     out
 }
 
-/// The operator's own log tail: previous and current for containers that restart or wait, and
-/// the current one of the operator container when the FlinkStateSnapshot CRD is absent (it logs
-/// that it cannot watch snapshots).
-async fn operator_logs(c: &kube::Client, s: &mut Snapshot) {
+/// The operator's own log tail (`wanted::operator_logs`), those not read yet: called again once
+/// the FlinkClusters are read (`modes`), since whether they have a status decides one of them.
+pub(super) async fn operator_logs(c: &kube::Client, s: &mut Snapshot) {
     let wanted = crate::snapshot::wanted::operator_logs(s);
     for key in wanted {
+        if s.logs.contains_key(&key) {
+            continue;
+        }
         let api: Api<Pod> = Api::namespaced(c.clone(), &key.namespace);
         let params = super::gather::log_params(&key, LOG_TAIL);
         // Logs are evidence, not a requirement: a failure here leaves no gap.
@@ -320,7 +322,8 @@ async fn operator_logs(c: &kube::Client, s: &mut Snapshot) {
 
 use names::serves_flink;
 
-/// The Flink and cert-manager CRDs by name: absent ones are simply not returned.
+/// The Flink (the Apache operator's and `flinkclusters.flinkoperator.k8s.io`) and cert-manager
+/// CRDs by name: absent ones are simply not returned.
 async fn get_crds(
     c: &kube::Client,
     names: &[&str],

@@ -93,6 +93,7 @@ pub async fn gather(
         Err(f) => push_failure(f, gaps),
     }
     gather_flinkclusters(c, ns, name, s, gaps).await;
+    super::install::operator_logs(c, s).await;
     drop_apache_crd_gaps(s, gaps);
 
     // Second wave: JobManager logs that say where the TaskManagers are.

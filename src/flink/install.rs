@@ -116,4 +116,110 @@ pub mod flinkcluster {
     pub const MANIFEST: &str =
         "https://github.com/spotify/flink-on-k8s-operator/releases/download/v0.6.0/flink-operator.yaml";
     pub const CRD: &str = "flinkclusters.flinkoperator.k8s.io";
+    /// Where a release's CRD lives in the repository (the same path at every tag).
+    pub const CRD_PATH: &str = "config/crd/bases/flinkoperator.k8s.io_flinkclusters.yaml";
+    pub const REPOSITORY: &str = "https://github.com/spotify/flink-on-k8s-operator";
+    pub const IMAGE: &str = "ghcr.io/spotify/flink-operator";
+
+    /// The `status.components` an operator release writes, by the CRD generated from its own Go
+    /// types (`config/crd/bases/flinkoperator.k8s.io_flinkclusters.yaml` at each tag of
+    /// spotify/flink-on-k8s-operator, whose history holds GoogleCloudPlatform's `v1beta1-N` tags):
+    /// Deployments up to GoogleCloudPlatform/flink-on-k8s-operator@v1beta1-8, StatefulSets from
+    /// v1beta1-9 (its PR #354) to spotify's v0.4.2-beta.4 (from v0.4.1-beta.3 the TaskManagers
+    /// may be a Deployment again), and `jobManager`/`taskManager` from v0.4.2-beta.5 on (v0.6.0:
+    /// apis/flinkcluster/v1beta1/flinkcluster_types.go, FlinkClusterComponentsStatus).
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub struct Components {
+        /// The release range, for evidence.
+        pub releases: &'static str,
+        /// What it may write under `status.components`.
+        pub written: &'static [&'static str],
+    }
+
+    pub const DEPLOYMENTS: Components = Components {
+        releases: "v1beta1 to v1beta1-8",
+        written: &[
+            "configMap",
+            "jobManagerDeployment",
+            "jobManagerService",
+            "jobManagerIngress",
+            "taskManagerDeployment",
+            "job",
+        ],
+    };
+    pub const STATEFULSETS: Components = Components {
+        releases: "v1beta1-9 to v0.4.2-beta.4",
+        written: &[
+            "configMap",
+            "jobManagerStatefulSet",
+            "jobManagerService",
+            "jobManagerIngress",
+            "taskManagerStatefulSet",
+            "taskManagerDeployment",
+            "job",
+        ],
+    };
+    pub const GENERIC: Components = Components {
+        releases: "v0.4.2-beta.5 and later",
+        written: &[
+            "configMap",
+            "jobManager",
+            "jobManagerService",
+            "jobManagerIngress",
+            "taskManager",
+            "job",
+        ],
+    };
+
+    /// What the operator image with tag `tag` writes: `v1beta1[-N]` (GoogleCloudPlatform's
+    /// tags), `vX.Y.Z[-alpha.N|-beta.N]` (spotify's); `None` for any other tag (`latest`, a digest).
+    pub fn components(tag: &str) -> Option<Components> {
+        let tag = tag.trim();
+        if let Some(rest) = tag.strip_prefix("v1beta1") {
+            let n: u32 = match rest.strip_prefix('-') {
+                None if rest.is_empty() => 0,
+                Some(n) => n.parse().ok()?,
+                None => return None,
+            };
+            return Some(if n >= 9 { STATEFULSETS } else { DEPLOYMENTS });
+        }
+        let re = regex::Regex::new(r"^v?(\d+)\.(\d+)\.(\d+)(?:-(?:alpha|beta)\.(\d+))?$").ok()?;
+        let c = re.captures(tag)?;
+        let n = |i: usize| c.get(i).and_then(|m| m.as_str().parse::<u32>().ok());
+        let version = (n(1)?, n(2)?, n(3)?);
+        // A pre-release comes before its release: beta.N sorts below the release (u32::MAX).
+        let pre = n(4).unwrap_or(u32::MAX);
+        Some(if (version, pre) >= ((0, 4, 2), 5) {
+            GENERIC
+        } else {
+            STATEFULSETS
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::flinkcluster::{components, DEPLOYMENTS, GENERIC, STATEFULSETS};
+
+    #[test]
+    fn what_each_flinkcluster_operator_release_writes() {
+        for (tag, want) in [
+            ("v1beta1", Some(DEPLOYMENTS)),
+            ("v1beta1-6", Some(DEPLOYMENTS)),
+            ("v1beta1-8", Some(DEPLOYMENTS)),
+            ("v1beta1-9", Some(STATEFULSETS)),
+            ("v0.1.14", Some(STATEFULSETS)),
+            ("v0.4.1-beta.3", Some(STATEFULSETS)),
+            ("v0.4.2-beta.4", Some(STATEFULSETS)),
+            ("v0.4.2-beta.5", Some(GENERIC)),
+            ("v0.4.2", Some(GENERIC)),
+            ("v0.5.0-beta.1", Some(GENERIC)),
+            ("v0.6.0", Some(GENERIC)),
+            ("latest", None),
+            ("v1beta1-x", None),
+            ("sha-1a2b3c", None),
+        ] {
+            assert_eq!(components(tag), want, "{tag}");
+        }
+    }
 }

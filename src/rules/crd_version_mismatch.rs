@@ -5,11 +5,21 @@
 //!   back to the legacy savepoint fields (snapshot resources silently do nothing). It happens
 //!   when the operator is upgraded with `helm upgrade`, which never installs or updates CRDs.
 //! - A Flink CRD that does not serve `v1beta1`, the only version the operator reads and writes.
+//! - The FlinkCluster operator's CRD (`flinkclusters.flinkoperator.k8s.io`) from another release
+//!   than its image: a CRD that does not serve `v1beta1`, or whose status schema requires
+//!   `status.components` fields the image never writes (Deployments up to v1beta1-8,
+//!   StatefulSets from v1beta1-9, `jobManager`/`taskManager` from v0.4.2-beta.5:
+//!   `crate::flink::install::flinkcluster::components`). The API server then rejects every status
+//!   update (`FlinkCluster.flinkoperator.k8s.io "x" is invalid: [status.components.
+//!   jobManagerStatefulSet: Required value, ...]`), and no FlinkCluster gets past its first state
+//!   (GoogleCloudPlatform/flink-on-k8s-operator#391, #393, #464).
 
-use super::support::install::{self, crd_present, crds_read, operators};
+use super::support::install::{self, crd_present, crds_read, operators, Flavor};
 use super::{Rule, RuleMeta};
 use crate::finding::{Category, Finding, ObjectRef, Severity};
-use crate::flink::names::{GROUP, VERSION};
+use crate::flink::install::flinkcluster as fc;
+use crate::flink::names::{FLINKCLUSTER_VERSION, GROUP, VERSION};
+use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
 
 use crate::snapshot::{Index, Snapshot};
 
@@ -122,25 +132,249 @@ impl Rule for CrdVersionMismatch {
                 );
             }
         }
+        for op in operators(s)
+            .into_iter()
+            .filter(|o| o.flavor == Flavor::FlinkCluster)
+        {
+            out.extend(flinkcluster_skew(s, &op));
+        }
         out
+    }
+}
+
+/// The FlinkCluster operator's CRD against its image: served versions, and the status
+/// components the CRD requires that the image never writes (or that its log says were refused).
+fn flinkcluster_skew(s: &Snapshot, op: &install::Operator) -> Option<Finding> {
+    // Absent: crd_missing (FLK001).
+    let crd = s
+        .crds
+        .iter()
+        .find(|c| c.metadata.name.as_deref() == Some(fc::CRD))?;
+    let container = op
+        .main_container()
+        .map(|c| c.name.as_str())
+        .unwrap_or(fc::CONTAINERS[0]);
+    let tag = op.image().and_then(image_tag);
+    let written = tag.and_then(fc::components);
+    let who = format!(
+        "operator {}/{} ({})",
+        op.namespace,
+        op.name(),
+        op.image()
+            .map(|i| format!("image {i}"))
+            .unwrap_or_else(|| "image unknown".into())
+    );
+    let object = ObjectRef::new("CustomResourceDefinition", None, fc::CRD);
+    let served: Vec<&str> = crd
+        .spec
+        .versions
+        .iter()
+        .filter(|v| v.served)
+        .map(|v| v.name.as_str())
+        .collect();
+    // A spotify release names its CRD by the same tag; GoogleCloudPlatform's v1beta1-N tags
+    // predate every CRD a current API server accepts (apiextensions.k8s.io/v1beta1).
+    let release = tag.filter(|t| written.is_some() && !t.starts_with("v1beta1"));
+    let fix = crd_fix(op, container, release);
+    if !served.contains(&FLINKCLUSTER_VERSION) {
+        return Some(
+            Finding::new(
+                &META,
+                object,
+                format!("CRD {} does not serve {FLINKCLUSTER_VERSION}, the version the FlinkCluster operator reads and writes", fc::CRD),
+            )
+            .severity(Severity::Critical)
+            .evidence(format!(
+                "{}: served versions {}",
+                fc::CRD,
+                if served.is_empty() { "none".to_string() } else { served.join(", ") }
+            ))
+            .evidence(who)
+            .fix(fix)
+            .verify(format!(
+                "kubectl get crd {} -o jsonpath='{{.spec.versions[?(@.served==true)].name}}'   # expect {FLINKCLUSTER_VERSION}",
+                fc::CRD
+            ))
+            .link(install::link(op.namespace)),
+        );
+    }
+    let required = required_components(crd);
+    let mut missing: Vec<String> = match written {
+        Some(w) => required
+            .iter()
+            .filter(|r| !w.written.contains(&r.as_str()))
+            .cloned()
+            .collect(),
+        None => Vec::new(),
+    };
+    let log = status_rejected_line(s, op, container);
+    if missing.is_empty() {
+        // An image of unknown version: only its log can tell.
+        let (line, fields) = log.as_ref()?;
+        missing = fields.clone();
+        if missing.is_empty() {
+            missing.push(line.clone());
+        }
+    }
+    let fields = missing
+        .iter()
+        .map(|m| format!("status.components.{m}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let title = match tag.filter(|_| written.is_some()) {
+        Some(t) => format!(
+            "CRD {} requires {fields}, which the operator image {t} never writes: every FlinkCluster status update is rejected",
+            fc::CRD
+        ),
+        None => format!(
+            "CRD {} rejects the FlinkCluster operator's status updates: it requires {fields}",
+            fc::CRD
+        ),
+    };
+    let mut f = Finding::new(&META, object, title)
+        .severity(Severity::Critical)
+        .evidence(format!(
+            "{}: status.components requires {}",
+            fc::CRD,
+            if required.is_empty() {
+                "nothing".to_string()
+            } else {
+                required.join(", ")
+            }
+        ))
+        .evidence(match (tag, written) {
+            (Some(_), Some(w)) => format!(
+                "{who}: releases {} write status.components {}",
+                w.releases,
+                w.written.join(", ")
+            ),
+            (Some(t), None) => {
+                format!("{who}: tag {t} names no release, so what it writes is unknown")
+            }
+            _ => who.clone(),
+        });
+    if let Some((line, _)) = &log {
+        f = f.evidence(line.clone());
+    }
+    let stuck: Vec<String> = s
+        .flink_clusters
+        .iter()
+        .filter(|c| {
+            c.status
+                .as_ref()
+                .and_then(|st| st.state.as_deref())
+                .is_none()
+        })
+        .map(|c| format!("{}/{}", c.namespace(), c.name()))
+        .collect();
+    if !stuck.is_empty() {
+        f = f.evidence(format!(
+            "FlinkCluster {}: no status.state (never stored: the operator creates nothing before its status is written)",
+            stuck.join(", ")
+        ));
+    }
+    Some(
+        f.evidence("the CRD and the operator image come from different releases: the CRD's status schema was generated from the other release's Go types")
+            .fix(fix)
+            .verify(format!(
+                "kubectl get crd {} -o jsonpath='{{.spec.versions[?(@.name==\"v1beta1\")].schema.openAPIV3Schema.properties.status.properties.components.required}}'   # expect none of: {}\n\
+                 kubectl get flinkclusters -A   # STATUS filled in at the operator's next reconcile",
+                fc::CRD,
+                missing.join(", ")
+            ))
+            .link(install::link(op.namespace)),
+    )
+}
+
+/// The tag of an image reference (`ghcr.io/spotify/flink-operator:v0.6.0` -> `v0.6.0`).
+fn image_tag(image: &str) -> Option<&str> {
+    let name = image.split_once('@').map(|(i, _)| i).unwrap_or(image);
+    name.rsplit('/').next()?.split_once(':').map(|(_, t)| t)
+}
+
+/// `status.components.required` of the CRD's v1beta1 schema.
+fn required_components(crd: &CustomResourceDefinition) -> Vec<String> {
+    crd.spec
+        .versions
+        .iter()
+        .find(|v| v.name == FLINKCLUSTER_VERSION)
+        .and_then(|v| v.schema.as_ref())
+        .and_then(|sc| sc.open_api_v3_schema.as_ref())
+        .and_then(|root| root.properties.as_ref()?.get("status"))
+        .and_then(|st| st.properties.as_ref()?.get("components"))
+        .and_then(|c| c.required.clone())
+        .unwrap_or_default()
+}
+
+/// The operator's log line where the API server refused a FlinkCluster status update, and the
+/// `status.components` fields it names as required.
+fn status_rejected_line(
+    s: &Snapshot,
+    op: &install::Operator,
+    container: &str,
+) -> Option<(String, Vec<String>)> {
+    let re = regex::Regex::new(r"status\.components\.(\w+): Required value").ok()?;
+    let line = find_log_line(s, op, container, |l| {
+        l.contains(".flinkoperator.k8s.io")
+            && l.contains("is invalid:")
+            && l.contains("status.components.")
+    })?;
+    let mut fields: Vec<String> = re.captures_iter(&line).map(|c| c[1].to_string()).collect();
+    fields.dedup();
+    Some((line, fields))
+}
+
+/// Replace the CRD with the one of the operator's release (`tag`, a spotify release), else run
+/// the pinned release for both. `kubectl replace`, not apply: an apply would leave the old
+/// schema's `required` lists behind; with the annotation the release's kustomization adds
+/// (config/crd/patches/crd_protection.yaml), without which a `*.k8s.io` CRD is refused.
+fn crd_fix(op: &install::Operator, container: &str, tag: Option<&str>) -> String {
+    let replace = |t: &str| {
+        format!(
+            "kubectl annotate --local -o yaml --overwrite -f https://raw.githubusercontent.com/spotify/flink-on-k8s-operator/{t}/{} \\\n  \
+             api-approved.kubernetes.io=unapproved | kubectl replace -f -",
+            fc::CRD_PATH
+        )
+    };
+    match tag {
+        Some(t) => format!(
+            "Install the CRD of the operator's own release, {t} (replace, not apply: an apply keeps the old schema's\n\
+             required fields):\n\n{}",
+            replace(t)
+        ),
+        None => format!(
+            "Run one release for the CRD and the operator image: {} (an image tag that names no release\n\
+             cannot be matched to a CRD):\n\n{}\n\
+             kubectl set image deployment/{} -n {} {container}={}:{}",
+            fc::RELEASE,
+            replace(fc::RELEASE),
+            op.name(),
+            op.namespace,
+            fc::IMAGE,
+            fc::RELEASE
+        ),
     }
 }
 
 /// The operator container's log line that shows `needle`, if the snapshot has its log.
 fn log_line(s: &Snapshot, op: &install::Operator, needle: &str) -> Option<String> {
+    find_log_line(s, op, install::OPERATOR_CONTAINER, |l| l.contains(needle))
+}
+
+/// The first line of `container`'s log (current, then previous) that `matches`, for evidence.
+fn find_log_line(
+    s: &Snapshot,
+    op: &install::Operator,
+    container: &str,
+    matches: impl Fn(&str) -> bool,
+) -> Option<String> {
     op.pods.iter().find_map(|p| {
         [false, true].into_iter().find_map(|previous| {
-            let text = s.log(
-                op.namespace,
-                install::pod_name(p),
-                install::OPERATOR_CONTAINER,
-                previous,
-            )?;
-            let (n, line) = text.lines().enumerate().find(|(_, l)| l.contains(needle))?;
+            let text = s.log(op.namespace, install::pod_name(p), container, previous)?;
+            let (n, line) = text.lines().enumerate().find(|(_, l)| matches(l))?;
             Some(format!(
-                "{}/{} log L{}: {}",
+                "{}/{container} log L{}: {}",
                 install::pod_name(p),
-                install::OPERATOR_CONTAINER,
                 n + 1,
                 line.trim()
             ))
@@ -200,6 +434,195 @@ mod tests {
                 "app.kubernetes.io/version: 1.9.0",
             );
         assert!(run(&CrdVersionMismatch, &load(&old)).is_empty());
+    }
+
+    /// The FlinkCluster CRD serving `version`, its status.components requiring `required`.
+    fn fc_crd(version: &str, required: &str) -> String {
+        format!(
+            r#"
+---
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {{name: flinkclusters.flinkoperator.k8s.io}}
+spec:
+  group: flinkoperator.k8s.io
+  scope: Namespaced
+  names: {{kind: FlinkCluster, plural: flinkclusters}}
+  versions:
+  - name: {version}
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          status:
+            type: object
+            required: [components, state]
+            properties:
+              components:
+                type: object
+                required: [{required}]"#
+        )
+    }
+
+    /// The FlinkCluster operator (image `image`) with that CRD; the FlinkCluster has no status
+    /// when `stuck`.
+    fn fc_install(image: &str, crd: &str, stuck: bool) -> String {
+        let mut y = install::testing::flinkcluster_yaml("--enable-leader-election")
+            .replace("ghcr.io/spotify/flink-operator:v0.6.0", image);
+        if stuck {
+            y = y.replace("status:\n  state: Running\n", "");
+        }
+        y + crd
+    }
+
+    const POD: &str = "flink-operator-controller-manager-5b5f5fcd95-hvngf";
+    const REJECTED: &str = "2026-11-20T09:30:01.188Z\tERROR\tcontrollers.FlinkCluster\tFailed to update cluster status\t{\"cluster\": \"stream/wc\", \"error\": \"FlinkCluster.flinkoperator.k8s.io \\\"wc\\\" is invalid: [status.components.jobManagerStatefulSet: Required value, status.components.taskManagerStatefulSet: Required value]\"}\n";
+
+    #[test]
+    fn flinkcluster_crd_requiring_what_the_image_never_writes() {
+        let crd = fc_crd(
+            "v1beta1",
+            "configMap, jobManagerService, jobManagerStatefulSet, taskManagerStatefulSet",
+        );
+        let s = with_log(
+            load(&fc_install(
+                "ghcr.io/spotify/flink-operator:v0.6.0",
+                &crd,
+                true,
+            )),
+            "flink-operator-system",
+            POD,
+            "manager",
+            false,
+            REJECTED,
+        );
+        let f = run(&CrdVersionMismatch, &s);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(f[0].severity, Severity::Critical);
+        assert_eq!(f[0].object.name, "flinkclusters.flinkoperator.k8s.io");
+        assert!(
+            f[0].title.contains("status.components.jobManagerStatefulSet, status.components.taskManagerStatefulSet, which the operator image v0.6.0 never writes"),
+            "{}",
+            f[0].title
+        );
+        let ev = f[0].evidence.join("\n");
+        assert!(
+            ev.contains(
+                "releases v0.4.2-beta.5 and later write status.components configMap, jobManager,"
+            ),
+            "{ev}"
+        );
+        assert!(
+            ev.contains("manager log L1: ") && ev.contains("Required value"),
+            "{ev}"
+        );
+        assert!(
+            ev.contains("FlinkCluster stream/wc: no status.state"),
+            "{ev}"
+        );
+        assert!(f[0].fix.contains("https://raw.githubusercontent.com/spotify/flink-on-k8s-operator/v0.6.0/config/crd/bases/flinkoperator.k8s.io_flinkclusters.yaml"), "{}", f[0].fix);
+        assert!(f[0]
+            .fix
+            .contains("api-approved.kubernetes.io=unapproved | kubectl replace -f -"));
+        assert!(f[0].verify.contains("components.required"));
+        assert_eq!(f[0].links, vec![install::link("flink-operator-system")]);
+
+        // The log alone shows it for an image whose tag names no release.
+        let s = with_log(
+            load(&fc_install(
+                "ghcr.io/spotify/flink-operator:latest",
+                &crd,
+                true,
+            )),
+            "flink-operator-system",
+            POD,
+            "manager",
+            false,
+            REJECTED,
+        );
+        let f = run(&CrdVersionMismatch, &s);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(f[0].title.contains("rejects the FlinkCluster operator's status updates: it requires status.components.jobManagerStatefulSet, status.components.taskManagerStatefulSet"), "{}", f[0].title);
+        assert!(f[0].fix.contains("/v0.6.0/config/crd/bases/"));
+        assert!(f[0].fix.contains("kubectl set image deployment/flink-operator-controller-manager -n flink-operator-system manager=ghcr.io/spotify/flink-operator:v0.6.0"), "{}", f[0].fix);
+
+        // GoogleCloudPlatform's v1beta1-6 writes Deployments; a StatefulSet-era CRD refuses them.
+        let f = run(
+            &CrdVersionMismatch,
+            &load(&fc_install(
+                "gcr.io/flink-operator/flink-operator:v1beta1-6",
+                &crd,
+                true,
+            )),
+        );
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(f[0]
+            .title
+            .contains("which the operator image v1beta1-6 never writes"));
+        assert!(f[0].fix.contains("kubectl set image"));
+    }
+
+    #[test]
+    fn flinkcluster_crd_of_the_image_s_release_is_silent() {
+        // v0.6.0's CRD requires no component; StatefulSet-era CRD with a StatefulSet-era image.
+        let none = fc_crd("v1beta1", "").replace("\n                required: []", "");
+        for (image, crd) in [
+            ("ghcr.io/spotify/flink-operator:v0.6.0", none.clone()),
+            (
+                "ghcr.io/spotify/flink-operator:v0.4.2-beta.4",
+                fc_crd(
+                    "v1beta1",
+                    "configMap, jobManagerService, jobManagerStatefulSet",
+                ),
+            ),
+            (
+                "ghcr.io/spotify/flink-operator:v0.1.14",
+                fc_crd(
+                    "v1beta1",
+                    "configMap, jobManagerService, jobManagerStatefulSet, taskManagerStatefulSet",
+                ),
+            ),
+            (
+                "ghcr.io/spotify/flink-operator:latest",
+                fc_crd(
+                    "v1beta1",
+                    "configMap, jobManagerService, jobManagerStatefulSet, taskManagerStatefulSet",
+                ),
+            ),
+        ] {
+            let s = load(&fc_install(image, &crd, false));
+            assert!(crds_read(&s));
+            let f = run(&CrdVersionMismatch, &s);
+            assert!(f.is_empty(), "{image}: {f:#?}");
+        }
+        // No CRD at all: crd_missing's.
+        assert!(run(
+            &CrdVersionMismatch,
+            &load(&fc_install(
+                "ghcr.io/spotify/flink-operator:v0.6.0",
+                "",
+                true
+            ))
+        )
+        .is_empty());
+    }
+
+    #[test]
+    fn flinkcluster_crd_not_serving_v1beta1() {
+        let crd = fc_crd("v1alpha1", "configMap");
+        let f = run(
+            &CrdVersionMismatch,
+            &load(&fc_install(
+                "ghcr.io/spotify/flink-operator:v0.6.0",
+                &crd,
+                false,
+            )),
+        );
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(f[0].title.contains("does not serve v1beta1"));
+        assert!(f[0].evidence[0].contains("served versions v1alpha1"));
     }
 
     #[test]

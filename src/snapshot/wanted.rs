@@ -52,18 +52,32 @@ pub fn failing_containers(pods: &[Pod]) -> Vec<LogKey> {
     out
 }
 
-/// The operator's own log tail: previous and current for containers that restart or wait, and
-/// the current one of the operator container when the FlinkStateSnapshot CRD is absent (it logs
-/// that it cannot watch snapshots).
+/// The operator's own log tail: previous and current for containers that restart or wait, the
+/// current one of the operator container when the FlinkStateSnapshot CRD is absent (it logs
+/// that it cannot watch snapshots), and the current one of the FlinkCluster operator's manager
+/// when a FlinkCluster has no status state (it logs why its status update was refused).
 pub fn operator_logs(s: &Snapshot) -> Vec<LogKey> {
+    use crate::flink::install::flinkcluster as fc;
     let snapshot_crd_missing = !s
         .crds
         .iter()
         .any(|c| c.metadata.name.as_deref() == Some("flinkstatesnapshots.flink.apache.org"));
+    let flinkcluster_unreconciled = s.flink_clusters.iter().any(|c| {
+        c.status
+            .as_ref()
+            .and_then(|st| st.state.as_deref())
+            .is_none()
+    });
     let mut wanted = Vec::new();
     for p in &s.operator_pods {
         let ns = p.metadata.namespace.as_deref().unwrap_or("default");
         let name = p.metadata.name.as_deref().unwrap_or("");
+        let flinkcluster_operator = p
+            .metadata
+            .labels
+            .as_ref()
+            .and_then(|l| l.get(fc::OPERATOR_LABEL))
+            .is_some_and(|v| v == fc::OPERATOR_APP);
         for cs in p
             .status
             .iter()
@@ -76,7 +90,10 @@ pub fn operator_logs(s: &Snapshot) -> Vec<LogKey> {
             if running
                 && (!cs.ready
                     || (snapshot_crd_missing
-                        && cs.name == crate::flink::install::OPERATOR_CONTAINER))
+                        && cs.name == crate::flink::install::OPERATOR_CONTAINER)
+                    || (flinkcluster_unreconciled
+                        && flinkcluster_operator
+                        && fc::CONTAINERS.contains(&cs.name.as_str())))
             {
                 wanted.push(LogKey::new(ns, name, &cs.name, false));
             }
