@@ -90,7 +90,10 @@ fn related<'a>(all: &'a [Value], case: &Case) -> Vec<&'a Value> {
                         .namespaces
                         .iter()
                         .any(|n| name.contains(&format!("-{n}-"))))
-                || (ns.is_none() && name.ends_with(".flink.apache.org") && crds)
+                || (ns.is_none()
+                    && (name.ends_with(".flink.apache.org")
+                        || name.ends_with(".flinkoperator.k8s.io"))
+                    && crds)
         })
         .collect()
 }
@@ -560,7 +563,8 @@ fn copy_without_flink_crds(from: &Path, to: &Path) -> Result<(), String> {
                 .split("\n---\n")
                 .filter(|doc| {
                     !(doc.contains("kind: CustomResourceDefinition")
-                        && doc.contains("group: flink.apache.org"))
+                        && (doc.contains("group: flink.apache.org")
+                            || doc.contains("group: flinkoperator.k8s.io")))
                 })
                 .collect();
             std::fs::write(&target, kept.join("\n---\n")).map_err(|e| e.to_string())?;
@@ -569,6 +573,45 @@ fn copy_without_flink_crds(from: &Path, to: &Path) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// A case whose bundle holds another release's Flink CRD: the cluster's real one is swapped for
+/// it while doctor runs (the seeded copy leaves every Flink CRD out).
+fn crd_to_swap(case: &Case) -> Option<&'static str> {
+    match case.dir.as_str() {
+        "install-flinkcluster-crd-skew" => Some("flinkclusters.flinkoperator.k8s.io"),
+        _ => None,
+    }
+}
+
+impl Harness {
+    /// Applies the bundle's CRD `name` over the cluster's, with the seeder's field manager, so
+    /// that the fields only the real CRD has go (and come back with `restore_crd`).
+    fn swap_crd(&self, bundle: &Path, name: &str) -> Result<(), String> {
+        let text = std::fs::read_to_string(bundle.join("crds.yaml")).map_err(|e| e.to_string())?;
+        let doc = text
+            .split("\n---\n")
+            .find(|d| {
+                d.contains("kind: CustomResourceDefinition")
+                    && d.contains(&format!("name: {name}\n"))
+            })
+            .ok_or(format!("{}: no CRD {name} in crds.yaml", bundle.display()))?;
+        let tmp = tempfile::tempdir().map_err(|e| e.to_string())?;
+        let file = tmp.path().join("crd.yaml");
+        std::fs::write(&file, doc).map_err(|e| e.to_string())?;
+        let r = self.kubectl(&[
+            "apply",
+            "--server-side",
+            "--force-conflicts",
+            "--field-manager=kubectl-flink-seed",
+            "-f",
+            &file.to_string_lossy(),
+        ]);
+        if r.code != 0 {
+            return Err(format!("swap crd {name}: {}", r.stderr));
+        }
+        Ok(())
+    }
 }
 
 /// A case's CRD surgery on the live cluster: which Flink CRD it must lack.
@@ -595,8 +638,12 @@ fn every_install_scenario_is_diagnosed_live() {
             if let Some(crd) = removed {
                 h.delete_crd(crd)?;
             }
+            let swapped = crd_to_swap(case);
+            if let Some(crd) = swapped {
+                h.swap_crd(&case.bundle, crd)?;
+            }
             let run = h.doctor(&["doctor", "-A", "-o", "json"]);
-            if let Some(crd) = removed {
+            if let Some(crd) = removed.or(swapped) {
                 h.restore_crd(crd)?;
             }
             if run.code != 0 && run.code != 1 {

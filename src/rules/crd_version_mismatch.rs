@@ -338,8 +338,8 @@ fn crd_fix(op: &install::Operator, container: &str, tag: Option<&str>) -> String
     };
     match tag {
         Some(t) => format!(
-            "Install the CRD of the operator's own release, {t} (replace, not apply: an apply keeps the old schema's\n\
-             required fields):\n\n{}",
+            "Install the CRD of the operator's own release, {t} (replace, not apply: an apply keeps the old\n\
+             schema's required fields):\n\n{}",
             replace(t)
         ),
         None => format!(
