@@ -76,10 +76,13 @@ impl Rule for CertManagerMissing {
                     }
                     out.push(
                         f.fix(if release.flavor == install::Flavor::FlinkCluster {
-                            // Its release manifest has no switch for the webhook.
+                            // Its release manifest (kustomize's config/default) has no switch for
+                            // the webhook, whose Certificate and Issuer need cert-manager
+                            // (spotify/flink-on-k8s-operator@v0.6.0: README.md, config/certmanager/).
                             format!(
-                                "Install cert-manager, then apply the operator's release manifest again (it creates the\n\
-                                 Certificate and Issuer that cert-manager's API refused):\n\n\
+                                "Install cert-manager (the operator needs 1.5.3 or later), then apply the operator's release manifest\n\
+                                 again: it creates the Certificate `{cert}` and its Issuer, which cert-manager's API refused. From a\n\
+                                 checkout of the operator instead (`make deploy`), run `make deploy IMG=<the same image>` again.\n\n\
                                  kubectl apply -f {}\n\
                                  kubectl wait --for=condition=Available deployment --all -n cert-manager --timeout=300s\n\
                                  {}",
@@ -100,7 +103,12 @@ impl Rule for CertManagerMissing {
                             )
                         })
                         .verify(format!(
-                            "kubectl get certificate {cert} -n {ns}   # expect READY True\nkubectl get secret {tls} -n {ns}"
+                            "kubectl get certificate {cert} -n {ns}   # expect READY True\nkubectl get secret {tls} -n {ns}{}",
+                            match install::operator_in(s, &ns).filter(|o| o.flavor == install::Flavor::FlinkCluster) {
+                                // The manager mounts the Secret: it starts once the Secret is there.
+                                Some(o) => format!("\nkubectl rollout status deployment/{} -n {ns} --timeout=120s", o.name()),
+                                None => String::new(),
+                            }
                         ))
                         .link(install::link(&ns)),
                     );
@@ -297,6 +305,27 @@ mod tests {
         let f = run(&CertManagerMissing, &load(&y));
         assert_eq!(f.len(), 1, "{f:#?}");
         assert!(f[0].title.contains("does not exist"));
+    }
+
+    #[test]
+    fn the_flinkcluster_operator_s_fix_applies_its_release_manifest() {
+        // spotify/flink-on-k8s-operator#112: `make deploy` without cert-manager; the manager's
+        // webhooks carry inject-ca-from, and its Certificate, Issuer and Secret are missing.
+        let y = install::testing::flinkcluster_yaml("--enable-leader-election")
+            + "\n---\napiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: flinkclusters.flinkoperator.k8s.io}\nspec: {group: flinkoperator.k8s.io, scope: Namespaced, names: {kind: FlinkCluster, plural: flinkclusters}, versions: [{name: v1beta1, served: true, storage: true}]}\n";
+        let f = run(&CertManagerMissing, &load(&y));
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(f[0].title.contains("cert-manager is not installed"));
+        assert_eq!(f[0].object.name, "flink-operator-serving-cert");
+        assert!(f[0].fix.contains("cert-manager.yaml"));
+        assert!(f[0].fix.contains("make deploy IMG="));
+        assert!(f[0].fix.contains("kubectl apply -f https://github.com/spotify/flink-on-k8s-operator/releases/download/v0.6.0/flink-operator.yaml"), "{}", f[0].fix);
+        assert!(!f[0].fix.contains("helm"), "{}", f[0].fix);
+        assert!(f[0]
+            .verify
+            .contains("kubectl get secret webhook-server-cert -n flink-operator-system"));
+        assert!(f[0].verify.contains("kubectl rollout status deployment/flink-operator-controller-manager -n flink-operator-system"), "{}", f[0].verify);
+        assert_eq!(f[0].links, vec![install::link("flink-operator-system")]);
     }
 
     #[test]
