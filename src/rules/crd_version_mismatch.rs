@@ -325,9 +325,10 @@ fn status_rejected_line(
 }
 
 /// Replace the CRD with the one of the operator's release (`tag`, a spotify release), else run
-/// the pinned release for both. `kubectl replace`, not apply: an apply would leave the old
-/// schema's `required` lists behind; with the annotation the release's kustomization adds
-/// (config/crd/patches/crd_protection.yaml), without which a `*.k8s.io` CRD is refused.
+/// the pinned release for both. `kubectl replace` (the release's CRD, 465 KB at v0.6.0, is too
+/// large for client-side apply's last-applied annotation), with the annotation the release's
+/// kustomization adds (config/crd/patches/crd_protection.yaml), without which the API server
+/// refuses a `*.k8s.io` CRD. Both pipes were run against kube-apiserver 1.36.
 fn crd_fix(op: &install::Operator, container: &str, tag: Option<&str>) -> String {
     let replace = |t: &str| {
         format!(
@@ -338,8 +339,8 @@ fn crd_fix(op: &install::Operator, container: &str, tag: Option<&str>) -> String
     };
     match tag {
         Some(t) => format!(
-            "Install the CRD of the operator's own release, {t} (replace, not apply: an apply keeps the old\n\
-             schema's required fields):\n\n{}",
+            "Install the CRD of the operator's own release, {t} (`kubectl replace` swaps the whole schema; a\n\
+             client-side `kubectl apply` of a CRD this large fails on its last-applied annotation):\n\n{}",
             replace(t)
         ),
         None => format!(
