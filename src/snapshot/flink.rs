@@ -347,6 +347,9 @@ pub struct FlinkClusterImage {
     pub name: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pull_policy: Option<String>,
+    /// The operator puts them on the JobManager, TaskManager and job submitter pods.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pull_secrets: Vec<k8s_openapi::api::core::v1::LocalObjectReference>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

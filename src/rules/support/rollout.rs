@@ -238,6 +238,43 @@ pub fn flinkcluster_memory(fc: &FlinkCluster, pod: &Pod, container: &str) -> Opt
     })
 }
 
+/// A FlinkCluster's pod: the image (`spec.image.name`) and pull secrets (`spec.image.pullSecrets`)
+/// its spec gives the `container` now, when the pod lacks one of them.
+pub fn flinkcluster_image_pull(fc: &FlinkCluster, pod: &Pod, container: &str) -> Option<Predates> {
+    let image = fc.spec.image.as_ref()?;
+    let has: Vec<&str> = pod
+        .spec
+        .as_ref()?
+        .image_pull_secrets
+        .iter()
+        .flatten()
+        .map(|s| s.name.as_str())
+        .collect();
+    let want: Vec<&str> = image.pull_secrets.iter().map(|s| s.name.as_str()).collect();
+    if want.iter().any(|w| !has.contains(w)) {
+        return Some(Predates {
+            what: "image pull secrets",
+            spec_says: format!("imagePullSecrets {}", want.join(", ")),
+            pod_has: if has.is_empty() {
+                "none".to_string()
+            } else {
+                format!("imagePullSecrets {}", has.join(", "))
+            },
+            jsonpath: "{.spec.imagePullSecrets[*].name}".to_string(),
+            expect: want.join(" "),
+        });
+    }
+    let name = image.name.as_deref().filter(|n| !n.is_empty())?;
+    let running = flinkcluster_container(pod, container)?.image.as_deref()?;
+    (name != running).then(|| Predates {
+        what: "image",
+        spec_says: format!("image {name}"),
+        pod_has: format!("image {running}"),
+        jsonpath: format!("{{.spec.containers[?(@.name==\"{container}\")].image}}"),
+        expect: name.to_string(),
+    })
+}
+
 /// A FlinkCluster's pod turned into "fixed in the spec; the pod predates it", as for a
 /// FlinkDeployment: the operator updates the StatefulSets when it reconciles the changed spec.
 pub fn awaiting_flinkcluster(f: Finding, fc: &FlinkCluster, pod: &Pod, p: &Predates) -> Finding {
