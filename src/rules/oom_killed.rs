@@ -503,7 +503,8 @@ fn mib(bytes: f64) -> String {
 mod flinkcluster {
     use super::{mib, ContainerView, Finding, FlinkCluster, Pod, Snapshot, MIN_HEADROOM};
     use crate::flink::names::{
-        flinkcluster_config_map, FLINKCLUSTER_APP, LABEL_APP, LABEL_CLUSTER, LABEL_COMPONENT,
+        flinkcluster_config_map, FLINKCLUSTER_APP, FLINKCLUSTER_SUBMITTER_CONTAINER, LABEL_APP,
+        LABEL_CLUSTER, LABEL_COMPONENT,
     };
     use crate::flink::units::{parse_quantity, MIB};
     use crate::rules::support::flinkcluster_memory::{self as fm, Model};
@@ -549,6 +550,18 @@ mod flinkcluster {
                     c.name(),
                     q.0
                 ));
+            }
+            // The job submitter's `main` runs `flink run` with spec.job.resources
+            // (flinkcluster_converter.go@v0.6.0 newJobSubmitterPodSpec).
+            if component.is_empty() && c.name() == FLINKCLUSTER_SUBMITTER_CONTAINER && !c.init {
+                return f
+                    .evidence(format!(
+                        "`{}` is the job submitter: its limit is spec.job.resources, not one the operator derives Flink's memory from",
+                        c.name()
+                    ))
+                    .fix(format!(
+                        "The job submitter (`flink run` building the job graph) needs more memory: raise spec.job.resources.limits.memory of FlinkCluster {name}:\n\n  kubectl edit flinkcluster {name} -n {ns}"
+                    ));
             }
             return f
                 .evidence(format!(
@@ -1074,6 +1087,38 @@ data:
         assert!(!f[0].evidence.iter().any(|e| e.contains("process memory")));
         assert!(
             f[0].fix.contains("spec.taskManager.sidecars"),
+            "{}",
+            f[0].fix
+        );
+    }
+
+    #[test]
+    fn a_flinkcluster_job_submitter_is_sent_to_spec_job_resources() {
+        let y = FC_OOM.split("---").next().unwrap_or_default().to_string()
+            + r#"---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: events-job-submitter-x2k9d
+  namespace: stream
+  labels: {app: flink, cluster: events, job-name: events-job-submitter}
+spec:
+  restartPolicy: Never
+  containers: [{name: main, image: 'flink:1.14.2', resources: {limits: {memory: 512Mi}}}]
+status:
+  phase: Failed
+  containerStatuses:
+  - {name: main, image: 'flink:1.14.2', imageID: '', ready: false, restartCount: 0, state: {terminated: {exitCode: 137, reason: OOMKilled}}}
+"#;
+        let f = run(&OomKilled, &snapshot(&y));
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(f[0]
+            .evidence
+            .iter()
+            .any(|e| e.contains("is the job submitter")));
+        assert!(
+            f[0].fix
+                .contains("spec.job.resources.limits.memory of FlinkCluster events"),
             "{}",
             f[0].fix
         );
