@@ -17,9 +17,12 @@ use super::support::pod_status::{containers, ContainerView};
 use super::support::rollout;
 use super::{Rule, RuleMeta};
 use crate::finding::{link, Category, Finding, ObjectRef, Severity};
-use crate::flink::names::{LABEL_APP, LABEL_COMPONENT, MAIN_CONTAINER};
-use crate::snapshot::flink::FlinkDeployment;
-use crate::snapshot::index::{label, pod_name, pod_namespace};
+use crate::flink::names::{
+    FLINKCLUSTER_APP, FLINKCLUSTER_SUBMITTER_CONTAINER, LABEL_APP, LABEL_CLUSTER, LABEL_COMPONENT,
+    MAIN_CONTAINER,
+};
+use crate::snapshot::flink::{FlinkCluster, FlinkDeployment};
+use crate::snapshot::index::{flinkcluster_label, label, pod_name, pod_namespace};
 use crate::snapshot::Pod;
 use crate::snapshot::{Index, Snapshot};
 
@@ -54,6 +57,16 @@ impl Rule for ImagePullFailed {
                     continue;
                 };
                 let f = finding(snapshot, index, pod, &c, reason);
+                if let Some(fc) = flinkcluster_of(index, pod) {
+                    let predates = flinkcluster_image_container(&c)
+                        .then(|| rollout::flinkcluster_image_pull(fc, pod, c.name()))
+                        .flatten();
+                    out.push(match predates {
+                        Some(p) => rollout::awaiting_flinkcluster(f, fc, pod, &p),
+                        None => f,
+                    });
+                    continue;
+                }
                 // The spec already names another image or a pull secret this pod lacks: the
                 // pod was made before; the operator replaces it.
                 let fd = label(pod, LABEL_APP)
@@ -71,6 +84,12 @@ impl Rule for ImagePullFailed {
         }
         out
     }
+}
+
+/// The GCP/Spotify FlinkCluster a pod belongs to (`app=flink`, `cluster=<name>`), when it is in
+/// the snapshot.
+fn flinkcluster_of<'a>(index: &Index<'a>, pod: &Pod) -> Option<&'a FlinkCluster> {
+    flinkcluster_label(&pod.metadata).and_then(|name| index.flink_cluster(pod_namespace(pod), name))
 }
 
 /// Why the pull failed, as far as the kubelet's words tell.
@@ -196,12 +215,20 @@ fn finding(
     } else {
         "containers"
     };
+    // A FlinkCluster's JobManager, TaskManagers and job submitter all run `spec.image.name`: one
+    // title for all of them, so that they fold into one finding with one fix.
+    let whose = match flinkcluster_of(index, pod).filter(|fc| {
+        flinkcluster_image_container(c)
+            && fc.spec.image.as_ref().and_then(|i| i.name.as_deref()) == Some(image.as_str())
+    }) {
+        Some(fc) => format!("FlinkCluster {} (spec.image.name)", fc.name()),
+        None => component_title(pod, c),
+    };
     let mut f = Finding::new(
         &META,
         ObjectRef::namespaced("Pod", ns, name),
         format!(
-            "image `{image}` of {} cannot be pulled: {}",
-            component_title(pod, c),
+            "image `{image}` of {whose} cannot be pulled: {}",
             cause_words(cause)
         ),
     )
@@ -232,13 +259,22 @@ fn finding(
         }
     }
     let fd = label(pod, LABEL_APP).and_then(|app| index.flink_deployment(ns, app));
-    let fix = fix(ns, pod, c, &image, cause, &secrets, fd, &text);
-    let verify = match fd {
-        Some(d) => format!(
+    let fcl = flinkcluster_of(index, pod);
+    let edit = match fcl {
+        Some(fc) => flinkcluster_edit(ns, fc, c),
+        None => deployment_edit(ns, pod, c, fd),
+    };
+    let fix = fix(ns, pod, &image, cause, &secrets, &edit, &text);
+    let verify = match (fcl, fd) {
+        (Some(fc), _) => format!(
+            "kubectl get pods -n {ns} -l {LABEL_APP}={FLINKCLUSTER_APP},{LABEL_CLUSTER}={} -o jsonpath='{{range .items[*]}}{{.metadata.name}}: {{.status.containerStatuses[*].state.waiting.reason}}{{\"\\n\"}}{{end}}'   # expect no ErrImagePull / ImagePullBackOff",
+            fc.name()
+        ),
+        (None, Some(d)) => format!(
             "kubectl get pods -n {ns} -l app={} -o jsonpath='{{range .items[*]}}{{.metadata.name}}: {{.status.containerStatuses[*].state.waiting.reason}}{{\"\\n\"}}{{end}}'   # expect no ErrImagePull / ImagePullBackOff",
             d.name()
         ),
-        None => format!(
+        (None, None) => format!(
             "kubectl get pod {name} -n {ns} -o jsonpath='{{.status.{}Statuses[?(@.name==\"{}\")].state}}'   # expect running",
             if c.init { "initContainer" } else { "container" },
             c.name()
@@ -285,18 +321,20 @@ fn image_field(fd: &FlinkDeployment, pod: &Pod, c: &ContainerView) -> (String, O
     )
 }
 
-#[allow(clippy::too_many_arguments)]
-fn fix(
-    ns: &str,
-    pod: &Pod,
-    c: &ContainerView,
-    image: &str,
-    cause: Cause,
-    secrets: &[&str],
-    fd: Option<&FlinkDeployment>,
-    text: &str,
-) -> String {
-    let reg = registry(image);
+/// Where the fix changes the image, and how: what the FlinkDeployment or FlinkCluster sets (or
+/// the workload that owns the pod), as commands.
+struct Edit {
+    /// The field that names the image, for the text.
+    field: String,
+    /// The command (or words) that set another image.
+    set_image: String,
+    /// The command (with a word on where it lands) that adds a pull secret.
+    secret_patch: String,
+    /// The fix for `imagePullPolicy: Never`.
+    never_pull: String,
+}
+
+fn deployment_edit(ns: &str, pod: &Pod, c: &ContainerView, fd: Option<&FlinkDeployment>) -> Edit {
     let (field, patch) = match fd {
         Some(d) => image_field(d, pod, c),
         None => (
@@ -325,6 +363,83 @@ fn fix(
         ),
         None => "add `imagePullSecrets: [{name: regcred}]` to the pod spec (or to the pod's ServiceAccount)".to_string(),
     };
+    let never_pull = match fd {
+        Some(d) => format!(
+            "imagePullPolicy Never only works when the image is preloaded on every node. Let the kubelet pull it:\n\n  \
+             kubectl patch flinkdeployment {} -n {ns} --type=merge -p '{{\"spec\":{{\"imagePullPolicy\":\"IfNotPresent\"}}}}'",
+            d.name()
+        ),
+        None => "Set imagePullPolicy to IfNotPresent, or preload the image on every node.".to_string(),
+    };
+    Edit {
+        field,
+        set_image,
+        secret_patch,
+        never_pull,
+    }
+}
+
+/// The FlinkCluster's containers that run `spec.image.name`: the JobManager's `jobmanager`, the
+/// TaskManager's `taskmanager` and the job submitter's `main` (flinkcluster_converter.go@v0.6.0);
+/// init containers and sidecars name their own image.
+fn flinkcluster_image_container(c: &ContainerView) -> bool {
+    !c.init
+        && matches!(
+            c.name(),
+            "jobmanager" | "taskmanager" | FLINKCLUSTER_SUBMITTER_CONTAINER
+        )
+}
+
+/// A FlinkCluster's pods take their image from `spec.image.name`, their pull policy from
+/// `spec.image.pullPolicy` and their pull secrets from `spec.image.pullSecrets`
+/// (spotify/flink-on-k8s-operator@v0.6.0:apis/flinkcluster/v1beta1/flinkcluster_types.go ImageSpec).
+fn flinkcluster_edit(ns: &str, fc: &FlinkCluster, c: &ContainerView) -> Edit {
+    let name = fc.name();
+    let example = match fc.spec.flink_version.as_deref().filter(|v| !v.is_empty()) {
+        Some(v) => format!("flink:{v}"),
+        None => "flink:1.20".to_string(),
+    };
+    let (field, set_image) = if flinkcluster_image_container(c) {
+        (
+            "spec.image.name".to_string(),
+            format!(
+                "kubectl patch flinkcluster {name} -n {ns} --type=merge -p '{{\"spec\":{{\"image\":{{\"name\":\"IMAGE\"}}}}}}'   # IMAGE: a reference that exists, e.g. {example}"
+            ),
+        )
+    } else {
+        let field = format!(
+            "the image of `{}` in spec.jobManager / spec.taskManager / spec.job {}",
+            c.name(),
+            if c.init { "initContainers" } else { "sidecars" }
+        );
+        let set = format!("kubectl edit flinkcluster {name} -n {ns}   # set {field}");
+        (field, set)
+    };
+    Edit {
+        field,
+        set_image,
+        secret_patch: format!(
+            "kubectl patch flinkcluster {name} -n {ns} --type=merge \\\n    -p '{{\"spec\":{{\"image\":{{\"pullSecrets\":[{{\"name\":\"regcred\"}}]}}}}}}'\n\n\
+             (the operator puts spec.image.pullSecrets on the JobManager, TaskManager and job submitter pods)"
+        ),
+        never_pull: format!(
+            "imagePullPolicy Never only works when the image is preloaded on every node. Let the kubelet pull it:\n\n  \
+             kubectl patch flinkcluster {name} -n {ns} --type=merge -p '{{\"spec\":{{\"image\":{{\"pullPolicy\":\"IfNotPresent\"}}}}}}'"
+        ),
+    }
+}
+
+fn fix(
+    ns: &str,
+    pod: &Pod,
+    image: &str,
+    cause: Cause,
+    secrets: &[&str],
+    edit: &Edit,
+    text: &str,
+) -> String {
+    let reg = registry(image);
+    let (field, set_image, secret_patch) = (&edit.field, &edit.set_image, &edit.secret_patch);
     match cause {
         Cause::NotFound => format!(
             "`{image}` is not in {reg}: check the repository and tag (e.g. `crane ls {}` or `docker manifest inspect {image}`), \
@@ -371,14 +486,7 @@ fn fix(
             "`{image}` is not a valid image reference ({}). Write it as [registry/]repository[:tag|@digest], lower case:\n\n  {set_image}",
             one_line(text.lines().find(|l| l.contains("invalid")).unwrap_or("invalid reference format"))
         ),
-        Cause::NeverPull => match fd {
-            Some(d) => format!(
-                "imagePullPolicy Never only works when the image is preloaded on every node. Let the kubelet pull it:\n\n  \
-                 kubectl patch flinkdeployment {} -n {ns} --type=merge -p '{{\"spec\":{{\"imagePullPolicy\":\"IfNotPresent\"}}}}'",
-                d.name()
-            ),
-            None => "Set imagePullPolicy to IfNotPresent, or preload the image on every node.".to_string(),
-        },
+        Cause::NeverPull => edit.never_pull.clone(),
         Cause::Unknown => format!(
             "Read the kubelet's reason (`kubectl describe pod {} -n {ns}`, events `Failed`), then fix {field}:\n\n  {set_image}",
             pod_name(pod)
@@ -574,6 +682,149 @@ status:
             crate::finding::Remedy::from_fix(&main.fix).is_empty(),
             "{}",
             main.fix
+        );
+    }
+
+    /// A FlinkCluster (GCP/Spotify operator) whose `spec.image.name` has a tag that does not
+    /// exist: its JobManager and TaskManager pods cannot pull it.
+    const FC_PULL: &str = r#"
+apiVersion: flinkoperator.k8s.io/v1beta1
+kind: FlinkCluster
+metadata: {name: events, namespace: stream}
+spec:
+  flinkVersion: '1.14'
+  image: {name: 'flink:1.14.20'}
+status: {state: Creating}
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: events-jobmanager-0
+  namespace: stream
+  labels: {app: flink, cluster: events, component: jobmanager}
+spec:
+  initContainers: [{name: fetch-jar, image: 'gcr.io/acme/fetch:1'}]
+  containers: [{name: jobmanager, image: 'flink:1.14.20'}]
+status:
+  phase: Pending
+  containerStatuses:
+  - {name: jobmanager, image: 'flink:1.14.20', imageID: '', ready: false, restartCount: 0, state: {waiting: {reason: ErrImagePull, message: 'rpc error: code = NotFound desc = failed to pull and unpack image "docker.io/library/flink:1.14.20": failed to resolve reference "docker.io/library/flink:1.14.20": docker.io/library/flink:1.14.20: not found'}}}
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: events-taskmanager-0
+  namespace: stream
+  labels: {app: flink, cluster: events, component: taskmanager}
+spec:
+  containers: [{name: taskmanager, image: 'flink:1.14.20'}]
+status:
+  phase: Pending
+  containerStatuses:
+  - {name: taskmanager, image: 'flink:1.14.20', imageID: '', ready: false, restartCount: 0, state: {waiting: {reason: ErrImagePull, message: 'rpc error: code = NotFound desc = failed to pull and unpack image "docker.io/library/flink:1.14.20": failed to resolve reference "docker.io/library/flink:1.14.20": docker.io/library/flink:1.14.20: not found'}}}
+"#;
+
+    #[test]
+    fn a_flinkcluster_s_pods_are_fixed_in_its_spec_image() {
+        let f = run(&ImagePullFailed, &snapshot(FC_PULL));
+        assert_eq!(f.len(), 2, "{f:#?}");
+        // One title for the JobManager and the TaskManager: they fold into one finding.
+        assert_eq!(f[0].title, f[1].title);
+        assert_eq!(
+            f[0].title,
+            "image `flink:1.14.20` of FlinkCluster events (spec.image.name) cannot be pulled: the image or its tag does not exist"
+        );
+        for f in &f {
+            assert_eq!(
+                f.deployment,
+                Some(ObjectRef::namespaced("FlinkCluster", "stream", "events"))
+            );
+            assert!(
+                f.fix.contains(r#"kubectl patch flinkcluster events -n stream --type=merge -p '{"spec":{"image":{"name":"IMAGE"}}}'   # IMAGE: a reference that exists, e.g. flink:1.14"#),
+                "{}",
+                f.fix
+            );
+            assert!(f.fix.contains("point spec.image.name at one"), "{}", f.fix);
+            assert!(
+                f.verify
+                    .starts_with("kubectl get pods -n stream -l app=flink,cluster=events "),
+                "{}",
+                f.verify
+            );
+        }
+    }
+
+    #[test]
+    fn a_flinkcluster_without_credentials_gets_spec_image_pull_secrets() {
+        let y = FC_PULL
+            .replace("flink:1.14.20", "registry.acme.io/flink/events:1.4")
+            .replace(
+                "rpc error: code = NotFound desc = failed to pull and unpack image",
+                "rpc error: code = Unknown desc = failed to authorize: 401 Unauthorized; pulling",
+            );
+        let f = run(&ImagePullFailed, &snapshot(&y));
+        let tm = f
+            .iter()
+            .find(|f| f.object.name == "events-taskmanager-0")
+            .expect("tm");
+        assert!(
+            tm.fix.contains("--docker-server=registry.acme.io"),
+            "{}",
+            tm.fix
+        );
+        assert!(
+            tm.fix
+                .contains(r#"-p '{"spec":{"image":{"pullSecrets":[{"name":"regcred"}]}}}'"#),
+            "{}",
+            tm.fix
+        );
+    }
+
+    #[test]
+    fn a_flinkcluster_init_container_names_its_own_image() {
+        let y = FC_PULL.replace(
+            "  containerStatuses:\n  - {name: jobmanager,",
+            "  initContainerStatuses:\n  - {name: fetch-jar, image: 'gcr.io/acme/fetch:1', imageID: '', ready: false, restartCount: 0, state: {waiting: {reason: ErrImagePull, message: 'not found'}}}\n  containerStatuses:\n  - {name: jobmanager,",
+        );
+        let f = run(&ImagePullFailed, &snapshot(&y));
+        let init = f
+            .iter()
+            .find(|f| f.title.contains("fetch:1"))
+            .expect("init");
+        assert!(init.fix.contains("kubectl edit flinkcluster events -n stream   # set the image of `fetch-jar` in spec.jobManager / spec.taskManager / spec.job initContainers"), "{}", init.fix);
+    }
+
+    #[test]
+    fn another_image_or_a_pull_secret_in_the_flinkcluster_is_a_pending_rollout() {
+        let y = FC_PULL.replace(
+            "image: {name: 'flink:1.14.20'}",
+            "image: {name: 'flink:1.14.2'}",
+        );
+        let f = run(&ImagePullFailed, &snapshot(&y));
+        assert_eq!(f.len(), 2);
+        for f in &f {
+            assert_eq!(f.severity, Severity::Info, "{f:#?}");
+            assert!(
+                f.title.contains("fixed in FlinkCluster events (image)"),
+                "{}",
+                f.title
+            );
+            assert!(
+                crate::finding::Remedy::from_fix(&f.fix).is_empty(),
+                "{}",
+                f.fix
+            );
+            assert!(f.verify.ends_with("# expect flink:1.14.2"), "{}", f.verify);
+        }
+        let y = FC_PULL.replace(
+            "image: {name: 'flink:1.14.20'}",
+            "image: {name: 'flink:1.14.20', pullSecrets: [{name: regcred}]}",
+        );
+        let f = run(&ImagePullFailed, &snapshot(&y));
+        assert!(
+            f.iter()
+                .all(|f| f.severity == Severity::Info && f.title.contains("(image pull secrets)")),
+            "{f:#?}"
         );
     }
 

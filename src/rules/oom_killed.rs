@@ -24,8 +24,8 @@ use super::support::rollout;
 use super::{Rule, RuleMeta};
 use crate::finding::{link, Category, Finding, ObjectRef, Severity};
 use crate::flink::names::{LABEL_APP, LABEL_COMPONENT, MAIN_CONTAINER};
-use crate::snapshot::flink::FlinkDeployment;
-use crate::snapshot::index::{label, pod_name, pod_namespace};
+use crate::snapshot::flink::{FlinkCluster, FlinkDeployment};
+use crate::snapshot::index::{flinkcluster_label, label, pod_name, pod_namespace};
 use crate::snapshot::Pod;
 use crate::snapshot::{Index, Snapshot};
 use regex::Regex;
@@ -67,6 +67,17 @@ impl Rule for OomKilled {
                 if c.status.ready && c.waiting_reason().is_none() {
                     f = f.severity(Severity::Warning);
                 }
+                if let Some(fc) = flinkcluster_of(index, pod) {
+                    let f = flinkcluster::with_memory(f, snapshot, pod, &c, fc);
+                    let predates = (c.name() == c_component(pod))
+                        .then(|| rollout::flinkcluster_memory(fc, pod, c.name()))
+                        .flatten();
+                    out.push(match predates {
+                        Some(p) => rollout::awaiting_flinkcluster(f, fc, pod, &p),
+                        None => f,
+                    });
+                    continue;
+                }
                 let f = with_memory(f, snapshot, index, Some(pod), &c_component(pod), Some(&c));
                 // The spec already gives more memory: the pod was made before, not the fix again.
                 let fd = label(pod, LABEL_APP)
@@ -84,6 +95,12 @@ impl Rule for OomKilled {
         out.extend(from_jobmanager_logs(snapshot, index));
         out
     }
+}
+
+/// The GCP/Spotify FlinkCluster a pod belongs to (`app=flink`, `cluster=<name>`), when it is in
+/// the snapshot.
+fn flinkcluster_of<'a>(index: &Index<'a>, pod: &Pod) -> Option<&'a FlinkCluster> {
+    flinkcluster_label(&pod.metadata).and_then(|name| index.flink_cluster(pod_namespace(pod), name))
 }
 
 fn c_component(pod: &Pod) -> String {
@@ -480,6 +497,221 @@ fn mib(bytes: f64) -> String {
     }
 }
 
+/// FLK107 for the GCP/Spotify operator's FlinkCluster: its JobManager and TaskManager containers
+/// (named after their component) get a memory limit from `spec.<component>.resources`, and the
+/// operator gives Flink a share of it (`support::flinkcluster_memory`); the rest is the headroom.
+mod flinkcluster {
+    use super::{mib, ContainerView, Finding, FlinkCluster, Pod, Snapshot, MIN_HEADROOM};
+    use crate::flink::names::{
+        flinkcluster_config_map, FLINKCLUSTER_APP, FLINKCLUSTER_SUBMITTER_CONTAINER, LABEL_APP,
+        LABEL_CLUSTER, LABEL_COMPONENT,
+    };
+    use crate::flink::units::{parse_quantity, MIB};
+    use crate::rules::support::flinkcluster_memory::{self as fm, Model};
+    use crate::snapshot::index::{label, pod_namespace};
+
+    /// The flink-conf.yaml the operator wrote into `<name>-configmap`.
+    fn deployed_conf<'s>(snapshot: &'s Snapshot, ns: &str, cluster: &str) -> Option<&'s str> {
+        let name = flinkcluster_config_map(cluster);
+        let cm = snapshot.config_maps.iter().find(|c| {
+            c.metadata.namespace.as_deref() == Some(ns) && c.metadata.name.as_deref() == Some(&name)
+        })?;
+        let data = cm.data.as_ref()?;
+        ["flink-conf.yaml", "config.yaml"]
+            .iter()
+            .find_map(|k| data.get(*k).map(String::as_str))
+    }
+
+    pub(super) fn with_memory(
+        mut f: Finding,
+        snapshot: &Snapshot,
+        pod: &Pod,
+        c: &ContainerView,
+        fc: &FlinkCluster,
+    ) -> Finding {
+        let ns = pod_namespace(pod);
+        let name = fc.name();
+        let component = label(pod, LABEL_COMPONENT).unwrap_or("");
+        let flink_container =
+            matches!(component, "jobmanager" | "taskmanager") && c.name() == component;
+        let key = fm::spec_key(component);
+        if !flink_container {
+            let limit = c.spec.and_then(|s| {
+                s.resources
+                    .as_ref()?
+                    .limits
+                    .as_ref()?
+                    .get("memory")
+                    .cloned()
+            });
+            if let Some(q) = limit {
+                f = f.evidence(format!(
+                    "spec.containers[{}].resources.limits.memory: {}",
+                    c.name(),
+                    q.0
+                ));
+            }
+            // The job submitter's `main` runs `flink run` with spec.job.resources
+            // (flinkcluster_converter.go@v0.6.0 newJobSubmitterPodSpec).
+            if component.is_empty() && c.name() == FLINKCLUSTER_SUBMITTER_CONTAINER && !c.init {
+                return f
+                    .evidence(format!(
+                        "`{}` is the job submitter: its limit is spec.job.resources, not one the operator derives Flink's memory from",
+                        c.name()
+                    ))
+                    .fix(format!(
+                        "The job submitter (`flink run` building the job graph) needs more memory: raise spec.job.resources.limits.memory of FlinkCluster {name}:\n\n  kubectl edit flinkcluster {name} -n {ns}"
+                    ));
+            }
+            return f
+                .evidence(format!(
+                    "`{}` is not Flink's container: its limit is its own (the FlinkCluster's sidecars or init containers), not one the operator derives Flink's memory from",
+                    c.name()
+                ))
+                .fix(format!(
+                    "Give `{}` a larger memory limit where the FlinkCluster {name} declares it (spec.{key}.sidecars or spec.{key}.initContainers):\n\n  kubectl edit flinkcluster {name} -n {ns}",
+                    c.name()
+                ));
+        }
+        let from_pod = c.spec.and_then(|s| {
+            let q = s.resources.as_ref()?.limits.as_ref()?.get("memory")?;
+            Some((q.0.clone(), parse_quantity(&q.0)?))
+        });
+        let limit = match (
+            &from_pod,
+            fm::component_spec(fc, component).and_then(fm::spec_limit),
+        ) {
+            (Some((raw, b)), _) => {
+                f = f.evidence(format!(
+                    "spec.containers[{}].resources.limits.memory: {raw} ({})",
+                    c.name(),
+                    mib(*b)
+                ));
+                Some(*b)
+            }
+            (None, Some((raw, b))) => {
+                f = f.evidence(format!(
+                    "the container has no memory limit: the kernel killed it under node memory pressure; the operator derives Flink's memory from spec.{key}.resources {raw} ({})",
+                    mib(b)
+                ));
+                None
+            }
+            (None, None) => {
+                f = f.evidence(
+                    "the container has no memory limit: the kernel killed it under node memory pressure".to_string(),
+                );
+                None
+            }
+        };
+        let verify = format!(
+            "kubectl get pods -n {ns} -l {LABEL_APP}={FLINKCLUSTER_APP},{LABEL_CLUSTER}={name},{LABEL_COMPONENT}={component} -o jsonpath='{{range .items[*]}}{{.metadata.name}}: {{.spec.containers[?(@.name==\"{component}\")].resources.limits.memory}} {{.status.containerStatuses[?(@.name==\"{component}\")].lastState.terminated.reason}}{{\"\\n\"}}{{end}}'"
+        );
+        let Some(limit) = limit else {
+            return f
+                .fix(format!(
+                    "Give the {component} a memory limit, so that the scheduler reserves it and the operator sizes Flink inside it (it uses memoryProcessRatio {}% of it by default):\n\n  \
+                     kubectl patch flinkcluster {name} -n {ns} --type=merge -p '{{\"spec\":{{\"{key}\":{{\"resources\":{{\"limits\":{{\"memory\":\"2Gi\"}}}}}}}}}}'",
+                    fm::DEFAULT_PROCESS_RATIO
+                ))
+                .verify(format!("{verify}   # expect a limit and no OOMKilled"));
+        };
+        let m = fm::derive(fc, component, limit, deployed_conf(snapshot, ns, name));
+        let what = match m.model {
+            Model::Heap => "Flink's heap",
+            _ => "Flink's process memory",
+        };
+        f = f.evidence(format!(
+            "{what}: {} ({}: {})",
+            mib(m.bytes),
+            m.key,
+            m.derivation
+        ));
+        let headroom = limit - m.bytes;
+        let share = headroom / limit;
+        let small = share < MIN_HEADROOM;
+        f = f.evidence(format!(
+            "headroom over {what}: {} ({:.1}% of the limit){}",
+            mib(headroom),
+            share * 100.0,
+            if small { ", under 10%" } else { "" }
+        ));
+        let Some(plan) = fm::more_room(&m) else {
+            return f
+                .fix(format!(
+                    "Leave more of the limit outside {what}: raise spec.{key}.resources.limits.memory of FlinkCluster {name} (kubectl edit flinkcluster {name} -n {ns})."
+                ))
+                .verify(format!("{verify}   # expect no OOMKilled"));
+        };
+        let why = if small {
+            format!("Only {} of the {} limit is left outside {what}: too little for the JVM's own memory (metaspace, threads, GC) and native allocations.", mib(headroom), mib(limit))
+        } else {
+            format!(
+                "The container had {} over {what} and still ran out: something outside Flink's memory model grows \
+                 (RocksDB beyond managed memory: check state.backend.rocksdb.memory.managed is true; a native leak in a connector; many threads).",
+                mib(headroom)
+            )
+        };
+        let patch = |spec: String| {
+            format!(
+                "kubectl patch flinkcluster {name} -n {ns} --type=merge -p '{{\"spec\":{spec}}}'"
+            )
+        };
+        let value = plan.value.to_string();
+        let (fix, expect) = match (m.model, plan.limit_mib) {
+            (Model::Process | Model::Heap, Some(l)) => {
+                let field = &plan.field;
+                let (how, change) = if m.model == Model::Process {
+                    (
+                        format!("the operator gives Flink limits.memory x memoryProcessRatio ({} x {}%)", mib(limit), m.ratio),
+                        format!("lower spec.{key}.memoryProcessRatio to {value}"),
+                    )
+                } else {
+                    (
+                        format!(
+                            "the operator gives Flink's heap what is left of limits.memory ({}) after the larger of memoryOffHeapRatio ({}%) and memoryOffHeapMin ({:.0}M)",
+                            mib(limit),
+                            m.ratio,
+                            m.off_heap_min / 1e6
+                        ),
+                        format!("raise spec.{key}.memoryOffHeapMin to {}", value.trim_matches('"')),
+                    )
+                };
+                let new_limit = l as f64 * MIB;
+                let fix = format!(
+                    "{why} In a FlinkCluster {how}.\n\n\
+                     Leave more room: {change} and raise the limit to {l}Mi, so that {what} stays at {} and the room outside it grows to {}:\n\n  \
+                     {}\n\n\
+                     or keep the limit at {} and change only {field} ({what} becomes {}):\n\n  \
+                     {}\n\n\
+                     The operator rolls the {component} StatefulSet with the new settings (taking a savepoint first when spec.job.takeSavepointOnUpdate is set).",
+                    mib(m.bytes),
+                    mib(new_limit - m.bytes),
+                    patch(format!("{{\"{key}\":{{\"{field}\":{value},\"resources\":{{\"limits\":{{\"memory\":\"{l}Mi\"}}}}}}}}")),
+                    mib(limit),
+                    mib(plan.same_limit_bytes),
+                    patch(format!("{{\"{key}\":{{\"{field}\":{value}}}}}")),
+                );
+                (fix, format!("{l}Mi and no OOMKilled"))
+            }
+            _ => {
+                let fix = format!(
+                    "{why} spec.flinkProperties.{} sets {what} to {} of the {} limit. Lower it to {} (a quarter of the limit left outside Flink):\n\n  \
+                     {}\n\n\
+                     or remove it, so that the operator derives it from the limit (memoryProcessRatio, {}% by default).",
+                    m.key,
+                    mib(m.bytes),
+                    mib(limit),
+                    value.trim_matches('"'),
+                    patch(format!("{{\"flinkProperties\":{{\"{}\":{value}}}}}", m.key)),
+                    fm::DEFAULT_PROCESS_RATIO
+                );
+                (fix, "no OOMKilled".to_string())
+            }
+        };
+        f.fix(fix).verify(format!("{verify}   # expect {expect}"))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -692,6 +924,240 @@ status:
             "{}",
             main.fix
         );
+    }
+
+    /// A FlinkCluster (GCP/Spotify operator) whose TaskManager was OOMKilled: Flink 1.14, 1Gi
+    /// limit, no memoryProcessRatio in the spec (the operator's default 80 applies).
+    const FC_OOM: &str = r#"
+apiVersion: flinkoperator.k8s.io/v1beta1
+kind: FlinkCluster
+metadata: {name: events, namespace: stream}
+spec:
+  flinkVersion: '1.14'
+  image: {name: 'flink:1.14.2'}
+  taskManager: {replicas: 2, resources: {limits: {memory: 1Gi, cpu: 500m}, requests: {memory: 1Gi}}}
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: events-taskmanager-0
+  namespace: stream
+  labels: {app: flink, cluster: events, component: taskmanager}
+spec:
+  containers:
+  - {name: taskmanager, image: 'flink:1.14.2', resources: {limits: {memory: 1Gi}}}
+  - {name: fluentd, image: 'fluentd:v1.16', resources: {limits: {memory: 64Mi}}}
+status:
+  phase: Running
+  containerStatuses:
+  - {name: taskmanager, image: 'flink:1.14.2', imageID: '', ready: false, restartCount: 2, state: {waiting: {reason: CrashLoopBackOff}}, lastState: {terminated: {exitCode: 137, reason: OOMKilled}}}
+  - {name: fluentd, image: 'fluentd:v1.16', imageID: '', ready: true, restartCount: 0, state: {running: {}}}
+"#;
+
+    #[test]
+    fn a_flinkcluster_s_headroom_comes_from_the_operator_s_memory_process_ratio() {
+        let f = run(&OomKilled, &snapshot(FC_OOM));
+        assert_eq!(f.len(), 1, "{f:#?}");
+        let f = &f[0];
+        assert_eq!(
+            f.deployment,
+            Some(ObjectRef::namespaced("FlinkCluster", "stream", "events"))
+        );
+        for e in [
+            "spec.containers[taskmanager].resources.limits.memory: 1Gi (1024 MiB)",
+            "Flink's process memory: 820 MiB (taskmanager.memory.process.size: the operator sets it to limit 1024 MiB x spec.taskManager.memoryProcessRatio 80% (the operator's default; the spec sets none) = 820 MiB)",
+            "headroom over Flink's process memory: 204 MiB (19.9% of the limit)",
+        ] {
+            assert!(f.evidence.iter().any(|x| x == e), "{e}\n{:#?}", f.evidence);
+        }
+        assert!(
+            f.fix.contains(r#"kubectl patch flinkcluster events -n stream --type=merge -p '{"spec":{"taskManager":{"memoryProcessRatio":70,"resources":{"limits":{"memory":"1172Mi"}}}}}'"#),
+            "{}",
+            f.fix
+        );
+        assert!(f.fix.contains("still ran out"), "{}", f.fix);
+        assert!(
+            f.fix
+                .contains(r#"-p '{"spec":{"taskManager":{"memoryProcessRatio":70}}}'"#),
+            "{}",
+            f.fix
+        );
+        // Only the first command is applied by --fix=run: limit and ratio together.
+        let remedy = crate::finding::Remedy::from_fix(&f.fix);
+        assert_eq!(remedy.run.len(), 1, "{remedy:?}");
+        assert!(
+            f.verify
+                .contains("-l app=flink,cluster=events,component=taskmanager")
+                && f.verify.ends_with("# expect 1172Mi and no OOMKilled"),
+            "{}",
+            f.verify
+        );
+    }
+
+    #[test]
+    fn a_ratio_that_leaves_under_ten_percent_is_called_so_and_the_deployed_conf_wins() {
+        let y = FC_OOM.replace(
+            "taskManager: {replicas: 2,",
+            "taskManager: {memoryProcessRatio: 95, replicas: 2,",
+        ) + r#"
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: events-configmap, namespace: stream, labels: {app: flink, cluster: events}}
+data:
+  flink-conf.yaml: |
+    taskmanager.memory.process.size: 973m
+"#;
+        let f = &run(&OomKilled, &snapshot(&y))[0];
+        assert!(
+            f.evidence
+                .iter()
+                .any(|e| e.contains("memoryProcessRatio 95% (set in the spec) = 973 MiB")),
+            "{:#?}",
+            f.evidence
+        );
+        assert!(
+            f.evidence.iter().any(|e| e
+                == "headroom over Flink's process memory: 51 MiB (5.0% of the limit), under 10%"),
+            "{:#?}",
+            f.evidence
+        );
+        assert!(
+            f.fix.starts_with("Only 51 MiB of the 1024 MiB limit"),
+            "{}",
+            f.fix
+        );
+        assert!(
+            f.fix
+                .contains(r#""memoryProcessRatio":75,"resources":{"limits":{"memory":"1298Mi"}}"#),
+            "{}",
+            f.fix
+        );
+    }
+
+    #[test]
+    fn flink_before_1_10_gets_a_heap_and_the_off_heap_minimum_is_the_room() {
+        let y = FC_OOM.replace("flinkVersion: '1.14'", "flinkVersion: '1.9'");
+        let f = &run(&OomKilled, &snapshot(&y))[0];
+        assert!(
+            f.evidence.iter().any(|e| e.starts_with("Flink's heap: 452 MiB (taskmanager.heap.size: the operator sets it to limit 1024 MiB - max(25% of it")),
+            "{:#?}",
+            f.evidence
+        );
+        assert!(f.fix.contains(r#"{"taskManager":{"memoryOffHeapMin":"708M","resources":{"limits":{"memory":"1127Mi"}}}}"#), "{}", f.fix);
+    }
+
+    #[test]
+    fn flink_properties_that_set_the_process_size_are_what_the_fix_lowers() {
+        let y = FC_OOM.replace(
+            "  image: {name: 'flink:1.14.2'}\n",
+            "  image: {name: 'flink:1.14.2'}\n  flinkProperties: {taskmanager.memory.process.size: 1g}\n",
+        );
+        let f = &run(&OomKilled, &snapshot(&y))[0];
+        assert!(
+            f.evidence.iter().any(|e| e.contains(
+                "headroom over Flink's process memory: 0 MiB (0.0% of the limit), under 10%"
+            )),
+            "{:#?}",
+            f.evidence
+        );
+        assert!(
+            f.fix.contains(
+                r#"-p '{"spec":{"flinkProperties":{"taskmanager.memory.process.size":"768m"}}}'"#
+            ),
+            "{}",
+            f.fix
+        );
+    }
+
+    #[test]
+    fn a_flinkcluster_sidecar_is_not_given_flink_s_numbers() {
+        let y = FC_OOM
+            .replace("reason: OOMKilled}}}\n  - {name: fluentd", "reason: Error}}}\n  - {name: fluentd")
+            .replace(
+                "restartCount: 0, state: {running: {}}}",
+                "restartCount: 1, state: {running: {}}, lastState: {terminated: {exitCode: 137, reason: OOMKilled}}}",
+            );
+        let f = run(&OomKilled, &snapshot(&y));
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(f[0]
+            .evidence
+            .iter()
+            .any(|e| e.contains("`fluentd` is not Flink's container")));
+        assert!(!f[0].evidence.iter().any(|e| e.contains("process memory")));
+        assert!(
+            f[0].fix.contains("spec.taskManager.sidecars"),
+            "{}",
+            f[0].fix
+        );
+    }
+
+    #[test]
+    fn a_flinkcluster_job_submitter_is_sent_to_spec_job_resources() {
+        let y = FC_OOM.split("---").next().unwrap_or_default().to_string()
+            + r#"---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: events-job-submitter-x2k9d
+  namespace: stream
+  labels: {app: flink, cluster: events, job-name: events-job-submitter}
+spec:
+  restartPolicy: Never
+  containers: [{name: main, image: 'flink:1.14.2', resources: {limits: {memory: 512Mi}}}]
+status:
+  phase: Failed
+  containerStatuses:
+  - {name: main, image: 'flink:1.14.2', imageID: '', ready: false, restartCount: 0, state: {terminated: {exitCode: 137, reason: OOMKilled}}}
+"#;
+        let f = run(&OomKilled, &snapshot(&y));
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(f[0]
+            .evidence
+            .iter()
+            .any(|e| e.contains("is the job submitter")));
+        assert!(
+            f[0].fix
+                .contains("spec.job.resources.limits.memory of FlinkCluster events"),
+            "{}",
+            f[0].fix
+        );
+    }
+
+    #[test]
+    fn a_larger_limit_in_the_flinkcluster_before_the_rollout_is_an_info_finding() {
+        let y = FC_OOM.replace(
+            "limits: {memory: 1Gi, cpu: 500m}",
+            "limits: {memory: 1172Mi, cpu: 500m}, memoryProcessRatio: 70",
+        );
+        let f = &run(&OomKilled, &snapshot(&y))[0];
+        assert_eq!(f.severity, Severity::Info, "{f:#?}");
+        assert!(
+            f.title.contains("fixed in FlinkCluster events (memory)"),
+            "{}",
+            f.title
+        );
+        assert!(
+            crate::finding::Remedy::from_fix(&f.fix).is_empty(),
+            "{}",
+            f.fix
+        );
+        assert!(f.verify.ends_with("# expect 1172Mi"), "{}", f.verify);
+    }
+
+    #[test]
+    fn silent_on_the_healthy_flinkcluster_bundles() {
+        for name in ["mode-flinkcluster-healthy", "install-flinkcluster-healthy"] {
+            assert!(
+                run(&OomKilled, &crate::rules::testing::scenario(name)).is_empty(),
+                "{name}"
+            );
+        }
+        let quiet = FC_OOM.replace(
+            "lastState: {terminated: {exitCode: 137, reason: OOMKilled}}",
+            "lastState: {}",
+        );
+        assert!(run(&OomKilled, &snapshot(&quiet)).is_empty());
     }
 
     #[test]

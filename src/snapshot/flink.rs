@@ -347,6 +347,9 @@ pub struct FlinkClusterImage {
     pub name: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pull_policy: Option<String>,
+    /// The operator puts them on the JobManager, TaskManager and job submitter pods.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pull_secrets: Vec<k8s_openapi::api::core::v1::LocalObjectReference>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -361,6 +364,16 @@ pub struct FlinkClusterComponentSpec {
     /// (`resources`, a core/v1 ResourceRequirements; flinkcluster_types.go@v0.6.0).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resources: Option<k8s_openapi::api::core::v1::ResourceRequirements>,
+    /// Flink >= 1.10: the percentage of the memory limit the operator gives Flink's process
+    /// (`<component>.memory.process.size`); Flink < 1.10: the off-heap share and its minimum
+    /// kept out of the heap (`<component>.heap.size`). `flinkcluster_memory` says how.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory_process_ratio: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory_off_heap_ratio: Option<i64>,
+    /// A quantity (`600M`), which YAML may also give as a number (`600e6`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory_off_heap_min: Option<serde_json::Value>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

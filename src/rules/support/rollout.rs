@@ -6,9 +6,11 @@
 //! instead of repeating the fix (as FLK501 does for a refusal the authorizer now allows).
 
 use crate::finding::{Finding, Severity};
-use crate::flink::names::{LABEL_APP, LABEL_COMPONENT, MAIN_CONTAINER};
+use crate::flink::names::{
+    FLINKCLUSTER_APP, LABEL_APP, LABEL_CLUSTER, LABEL_COMPONENT, MAIN_CONTAINER,
+};
 use crate::flink::units::{parse_flink_memory, parse_quantity, parse_resource_memory, MIB};
-use crate::snapshot::flink::FlinkDeployment;
+use crate::snapshot::flink::{FlinkCluster, FlinkDeployment};
 use crate::snapshot::index::{label, pod_name, pod_namespace};
 use crate::snapshot::Pod;
 
@@ -187,6 +189,134 @@ pub fn awaiting_rollout(f: Finding, fd: &FlinkDeployment, pod: &Pod, p: &Predate
     ))
     .verify(format!(
         "kubectl get pods -n {ns} -l app={app},component={comp} -o jsonpath='{{range .items[*]}}{{.metadata.name}}: {}{{\"\\n\"}}{{end}}'   # expect {}",
+        p.jsonpath, p.expect
+    ))
+}
+
+/// A FlinkCluster's container (`jobmanager`, `taskmanager`, the submitter's `main`) in a pod.
+fn flinkcluster_container<'p>(
+    pod: &'p Pod,
+    container: &str,
+) -> Option<&'p crate::snapshot::pod::Container> {
+    pod.spec
+        .as_ref()?
+        .containers
+        .iter()
+        .find(|c| c.name == container)
+}
+
+/// A FlinkCluster's pod: the memory limit its spec gives the `container` now
+/// (`spec.<component>.resources`, limits else requests, which the operator copies into the pod),
+/// when it is more than the pod's by over a MiB.
+pub fn flinkcluster_memory(fc: &FlinkCluster, pod: &Pod, container: &str) -> Option<Predates> {
+    let component = label(pod, LABEL_COMPONENT)?;
+    let spec = crate::rules::support::flinkcluster_memory::component_spec(fc, component)?;
+    let (raw, want) = crate::rules::support::flinkcluster_memory::spec_limit(spec)?;
+    let has = flinkcluster_container(pod, container)?
+        .resources
+        .as_ref()?
+        .limits
+        .as_ref()?
+        .get("memory")
+        .and_then(|q| parse_quantity(&q.0))?;
+    if want - has <= MIB {
+        return None;
+    }
+    let mib = |b: f64| format!("{:.0} MiB", b / MIB);
+    Some(Predates {
+        what: "memory",
+        spec_says: format!(
+            "a memory limit of {} (spec.{}.resources: {raw})",
+            mib(want),
+            crate::rules::support::flinkcluster_memory::spec_key(component)
+        ),
+        pod_has: format!("a memory limit of {}", mib(has)),
+        jsonpath: format!(
+            "{{.spec.containers[?(@.name==\"{container}\")].resources.limits.memory}}"
+        ),
+        expect: raw,
+    })
+}
+
+/// A FlinkCluster's pod: the image (`spec.image.name`) and pull secrets (`spec.image.pullSecrets`)
+/// its spec gives the `container` now, when the pod lacks one of them.
+pub fn flinkcluster_image_pull(fc: &FlinkCluster, pod: &Pod, container: &str) -> Option<Predates> {
+    let image = fc.spec.image.as_ref()?;
+    let has: Vec<&str> = pod
+        .spec
+        .as_ref()?
+        .image_pull_secrets
+        .iter()
+        .flatten()
+        .map(|s| s.name.as_str())
+        .collect();
+    let want: Vec<&str> = image.pull_secrets.iter().map(|s| s.name.as_str()).collect();
+    if want.iter().any(|w| !has.contains(w)) {
+        return Some(Predates {
+            what: "image pull secrets",
+            spec_says: format!("imagePullSecrets {}", want.join(", ")),
+            pod_has: if has.is_empty() {
+                "none".to_string()
+            } else {
+                format!("imagePullSecrets {}", has.join(", "))
+            },
+            jsonpath: "{.spec.imagePullSecrets[*].name}".to_string(),
+            expect: want.join(" "),
+        });
+    }
+    let name = image.name.as_deref().filter(|n| !n.is_empty())?;
+    let running = flinkcluster_container(pod, container)?.image.as_deref()?;
+    (name != running).then(|| Predates {
+        what: "image",
+        spec_says: format!("image {name}"),
+        pod_has: format!("image {running}"),
+        jsonpath: format!("{{.spec.containers[?(@.name==\"{container}\")].image}}"),
+        expect: name.to_string(),
+    })
+}
+
+/// A FlinkCluster's pod turned into "fixed in the spec; the pod predates it", as for a
+/// FlinkDeployment: the operator updates the StatefulSets when it reconciles the changed spec.
+pub fn awaiting_flinkcluster(f: Finding, fc: &FlinkCluster, pod: &Pod, p: &Predates) -> Finding {
+    let (ns, name) = (pod_namespace(pod), pod_name(pod));
+    let title = format!(
+        "{}: fixed in FlinkCluster {} ({}); the pod predates it, waiting for the rollout",
+        f.title,
+        fc.name(),
+        p.what
+    );
+    let mut f = f
+        .severity(Severity::Info)
+        .evidence(format!(
+            "FlinkCluster {} now gives {}",
+            fc.name(),
+            p.spec_says
+        ))
+        .evidence(format!(
+            "pod {name} was made before that: it has {}",
+            p.pod_has
+        ));
+    f.title = title;
+    let selector = match label(pod, LABEL_COMPONENT) {
+        Some(c) => format!(
+            "{LABEL_APP}={FLINKCLUSTER_APP},{LABEL_CLUSTER}={},{LABEL_COMPONENT}={c}",
+            fc.name()
+        ),
+        None => format!(
+            "{LABEL_APP}={FLINKCLUSTER_APP},{LABEL_CLUSTER}={}",
+            fc.name()
+        ),
+    };
+    f.fix(format!(
+        "Nothing more to change: the FlinkCluster's spec already carries the fix:\n  {}.\n\
+         The operator updates its StatefulSets when it reconciles the changed spec, and pod {name},\n\
+         made before, is replaced. If the pods stay as they are, see what the operator says:\n\n  \
+         kubectl get flinkcluster {} -n {ns} -o jsonpath='{{.status.state}} {{.status.components.jobManager.state}} {{.status.components.taskManager.state}}{{\"\\n\"}}'",
+        p.spec_says,
+        fc.name()
+    ))
+    .verify(format!(
+        "kubectl get pods -n {ns} -l {selector} -o jsonpath='{{range .items[*]}}{{.metadata.name}}: {}{{\"\\n\"}}{{end}}'   # expect {}",
         p.jsonpath, p.expect
     ))
 }
