@@ -298,6 +298,41 @@ fn evidence_line(m: &Match) -> String {
 /// Chain positions kept per finding.
 const MAX_POSITIONS: usize = 16;
 
+/// At most this many lines, and bytes, of one operator error are put back together.
+const WRAP_LINES: usize = 24;
+const WRAP_BYTES: usize = 16 << 10;
+
+/// True when the JSON value that `text` starts with (at its first `{`) is closed in it.
+fn json_closes(text: &str) -> bool {
+    let (mut depth, mut in_string, mut escaped, mut opened) = (0usize, false, false, false);
+    for c in text.chars() {
+        if in_string {
+            match c {
+                _ if escaped => escaped = false,
+                '\\' => escaped = true,
+                '"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '"' if opened => in_string = true,
+            '{' => {
+                depth += 1;
+                opened = true;
+            }
+            '}' if opened => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return true;
+                }
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
 #[derive(Default)]
 struct State {
     groups: Vec<Draft>,
@@ -321,6 +356,18 @@ struct State {
     context: std::collections::BTreeSet<&'static str>,
     /// Lines read for a description so far.
     prose_lines: usize,
+    /// An operator error a paste broke over several lines, being put back together.
+    wrapped_error: Option<Wrapped>,
+}
+
+/// An operator error (`{"type":...`) opened on one line and not yet closed.
+#[derive(Debug)]
+struct Wrapped {
+    first_line: usize,
+    /// The error from its opening brace, its lines joined as they were before the wrap.
+    joined: String,
+    /// Its lines as they were pasted.
+    parts: Vec<String>,
 }
 
 impl State {
@@ -339,6 +386,84 @@ impl State {
                 .any(|(r, _, _)| !described::in_context(r, &self.context));
         if needed {
             readings().note_context(text, &mut self.context);
+        }
+    }
+
+    /// Puts back together an operator error (`{"type":"...Exception","message":"...`) that a
+    /// paste broke over several lines (a mail archive's or issue tracker's hard wrap, as in
+    /// `"message":"HA` / ` metadata not available to restore from last state`): from the line
+    /// that opens it to the line that closes it (or a blank line, `WRAP_LINES` lines, or the end
+    /// of the text), the lines are joined as they were before the wrap and matched as one; what
+    /// a line already said alone is not said twice. Read in the lines read for a description
+    /// only, as pastes are.
+    fn join_wrapped(&mut self, raw: &[u8], line_no: usize) {
+        if self.wrapped_error.is_none() && memchr::memmem::find(raw, b"{\"type\"").is_none() {
+            return;
+        }
+        let text = String::from_utf8_lossy(raw);
+        if let Some(mut open) = self.wrapped_error.take() {
+            let full = text.trim().is_empty()
+                || open.parts.len() >= WRAP_LINES
+                || open.joined.len() + text.len() > WRAP_BYTES;
+            if !full {
+                open.joined.push_str(&text);
+                open.parts.push(text.to_string());
+                if json_closes(&open.joined) {
+                    self.match_wrapped(open);
+                } else {
+                    self.wrapped_error = Some(open);
+                }
+                return;
+            }
+            self.match_wrapped(open);
+        }
+        if let Some(at) = text.find("{\"type\"") {
+            let tail = &text[at..];
+            if !json_closes(tail) && tail.len() <= WRAP_BYTES {
+                self.wrapped_error = Some(Wrapped {
+                    first_line: line_no,
+                    joined: tail.to_string(),
+                    parts: vec![text.to_string()],
+                });
+            }
+        }
+    }
+
+    /// The matches of a put-together operator error that none of its lines gave alone.
+    fn match_wrapped(&mut self, open: Wrapped) {
+        if open.parts.len() < 2 {
+            return;
+        }
+        let cat = catalogue();
+        let read = |text: &str, line_no: usize| -> Vec<Match> {
+            let mut out: Vec<Match> = decoded_views(text)
+                .iter()
+                .flat_map(|v| {
+                    v.lines()
+                        .flat_map(|l| cat.match_line(l, line_no))
+                        .collect::<Vec<_>>()
+                })
+                .collect();
+            out.extend(cat.match_line(text, line_no));
+            out
+        };
+        let alone: Vec<&str> = open
+            .parts
+            .iter()
+            .flat_map(|p| read(p, 0))
+            .map(|m| m.signature.id)
+            .collect();
+        let mut seen: Vec<&str> = Vec::new();
+        let matches: Vec<Match> = read(&open.joined, open.first_line)
+            .into_iter()
+            .filter(|m| {
+                let new = !alone.contains(&m.signature.id) && !seen.contains(&m.signature.id);
+                seen.push(m.signature.id);
+                new
+            })
+            .collect();
+        for m in prune_line(matches) {
+            self.add(m);
         }
     }
 
@@ -492,6 +617,9 @@ impl State {
 
     /// The groups as findings, each symptom pointing at the root cause found in the same text.
     fn findings(mut self, source: &str) -> Vec<Finding> {
+        if let Some(open) = self.wrapped_error.take() {
+            self.match_wrapped(open);
+        }
         let causes = link(&self.groups);
         let version = self.flink_version.take();
         let mut out: Vec<Finding> = self

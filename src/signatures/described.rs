@@ -601,6 +601,48 @@ pub const READINGS: &[Reading] = &[
         examples: &["When using LoadBalancer Service, if LoadBalancer is unavailable, it does not fall back to NodePort, but throws an exception"],
         not: &["the LoadBalancer got its external IP after a minute"],
     },
+    // The REST endpoint (and the web UI on it) named as reachable from the Internet.
+    Reading {
+        id: "DESC-REST-EXPOSED",
+        category: Category::RestExposedPublicly,
+        pattern: r"\b(?:rest (?:api|endpoint|service)|web ?ui|flink (?:ui|dashboard)|job ?manager (?:ui|web ?ui))(?: and (?:the )?(?:rest (?:api|endpoint)|web ?ui))? (?:is |are |was |were |gets |got |being |been |end(?:s|ed)? up )?(?:exposed|reachable|accessible|open) (?:to|on|from) (?:the )?(?:wild |public |open )?internet\b|\b(?:rest (?:api|endpoint|service)|web ?ui|flink (?:ui|dashboard)) (?:is |are |was |were )?(?:publicly (?:exposed|reachable|accessible)|exposed publicly)\b",
+        context: &[],
+        title: "the text describes the Flink REST endpoint reachable from outside the cluster",
+        like: "",
+        fix: "keep the REST Service inside the cluster: set `kubernetes.rest-service.exposed.type: ClusterIP` (the default since FLINK-24503; with the operator, in spec.flinkConfiguration), and for a cluster already running `kubectl patch service <cluster-id>-rest -n <namespace> -p '{\"spec\":{\"type\":\"ClusterIP\"}}'`; reach the UI with `kubectl port-forward -n <namespace> svc/<cluster-id>-rest 8081`, and put authentication in front of whatever must be reachable from outside: the REST API runs any jar it is sent",
+        verify: "kubectl get svc -n <namespace> -o wide | grep -- -rest   # expect: ClusterIP",
+        examples: &[
+            "results in REST API and web UI exposed to the wild Internet if the developer forgets or fails to override the defaults",
+            "our Flink UI was reachable from the public internet for a week",
+            "the REST endpoint is publicly exposed through a LoadBalancer",
+        ],
+        not: &[
+            "the web UI is not exposed to the internet",
+            "we never let the REST API be exposed to the internet",
+            "the REST API is only reachable inside the cluster",
+        ],
+    },
+    // A ServiceAccount token that expired and was not read again (bound tokens expire; an old
+    // Kubernetes client read the file once).
+    Reading {
+        id: "DESC-SA-TOKEN-EXPIRED",
+        category: Category::SaTokenUnreadable,
+        pattern: r"\b(?:automatic |auto[- ])?(?:renewal|refresh(?:ing)?|rotation|reload(?:ing)?) of (?:the )?(?:bound |projected )?service ?account tokens?\b|\bservice ?account tokens? (?:has |have |had |is |are |was |were )?expired\b|\bexpired (?:service ?account|bound|projected) tokens?\b",
+        context: &[],
+        title: "the text describes an expired ServiceAccount token the Kubernetes client did not read again",
+        like: "SIG-FABRIC8-UNAUTHORIZED-CONFIGURED",
+        fix: "",
+        verify: "",
+        examples: &[
+            "Update to Fabric8 Kubernetes Client to a version that has automatic renewal of service account tokens",
+            "after an hour the service account token expired and every request got 401",
+            "the JobManager keeps sending an expired projected token",
+        ],
+        not: &[
+            "the service account token has not expired",
+            "we rotate the webhook's TLS certificate every month",
+        ],
+    },
 ];
 
 /// Words that, right before a reading's match, turn it around ("no OOMKilled", "not forbidden").

@@ -74,6 +74,7 @@ impl Scan {
         let raw = &raw[..end];
         self.manifests.line(raw, line_no);
         if self.state.reads_prose() {
+            self.state.join_wrapped(raw, line_no);
             self.state.read_description(raw, line_no);
         }
         if catalogue().is_candidate(raw) || markers().is_match(raw) {

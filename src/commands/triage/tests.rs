@@ -245,6 +245,7 @@ fn triage_by_line(text: &[u8], source: &str) -> Triaged {
         manifests.line(raw, line_no);
         readings().note_context(raw, &mut state.context);
         if state.reads_prose() {
+            state.join_wrapped(raw, line_no);
             state.read_description(raw, line_no);
         }
         if catalogue().is_candidate(raw) || markers().is_match(raw) {
@@ -404,4 +405,23 @@ fn no_match_means_an_empty_report() {
     assert!(String::from_utf8(out)
         .unwrap()
         .contains("No known problem found"));
+}
+
+#[test]
+fn an_operator_error_wrapped_over_lines_is_read_whole() {
+    // A mail archive's hard wrap of the operator's status.error (operator 1.3, FLINK-30266),
+    // cut before it closes.
+    let wrapped = "Status | Error   | UPGRADING       | \n{\"type\":\"org.apache.flink.kubernetes.operator.exception.DeploymentFailedException\",\"message\":\"HA\n metadata not available to restore from last state. It is possible that the \njob has finished or terminally failed, or the configmaps have been deleted. \nManual res\n";
+    let o = triage_text(wrapped, "jira.txt");
+    assert_eq!(ids(&o), ["SIG-HA-METADATA-MISSING"], "{:#?}", o.report);
+    assert!(o.report.findings[0].evidence[0].starts_with("L2: "));
+    // Closed on its line: read once, as before.
+    let one = "{\"type\":\"org.apache.flink.kubernetes.operator.exception.UpgradeFailureException\",\"message\":\"HA metadata not available to restore from last state.\"}\n{\"type\":\"x\",\n\"message\":\"ok\"}\n";
+    let o = triage_text(one, "x");
+    assert_eq!(ids(&o), ["SIG-HA-METADATA-MISSING"]);
+    assert_eq!(o.report.findings[0].count, 1);
+    // Prose wrapped mid-sentence is not put together: only an operator error is.
+    let prose = "the operator fails the restart with RestoreFailed (\"HA metadata is not \navailable to restore from last state\")\n";
+    assert!(triage_text(prose, "x").report.findings.is_empty());
+    assert!(json_closes("{\"a\":\"}{\\\"\"}") && !json_closes("{\"a\":{\"b\":1}"));
 }
