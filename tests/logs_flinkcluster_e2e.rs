@@ -18,7 +18,6 @@ mod logs_common;
 use logs_common::*;
 
 use chrono::{Duration as ChronoDuration, Utc};
-use std::sync::atomic::Ordering;
 
 const OJM: &str = "orders-jobmanager-0";
 const OTM0: &str = "orders-taskmanager-0";
@@ -40,11 +39,7 @@ struct Seeded {
 /// A namespace with FlinkCluster `orders` (JobManager with a sidecar, two TaskManagers, the job
 /// submitter), FlinkCluster `billing`'s JobManager and an Apache deployment `flink`.
 fn seed_flinkclusters(h: &Harness, test: &str) -> Seeded {
-    let ns = format!(
-        "logs-fc-{test}-{}-{}",
-        std::process::id(),
-        SEQ.fetch_add(1, Ordering::SeqCst)
-    );
+    let ns = unique_namespace("logs-fc", test);
     let now = Utc::now();
     let started = now - ChronoDuration::minutes(30);
     let dir = tempfile::tempdir().expect("temp dir");

@@ -144,15 +144,21 @@ pub struct Fixture {
     pub _dir: tempfile::TempDir,
 }
 
-pub static SEQ: AtomicUsize = AtomicUsize::new(0);
+static SEQ: AtomicUsize = AtomicUsize::new(0);
+
+/// A namespace name for one test's objects, `<prefix>-<test>-<pid>-<n>`: no other test of this
+/// binary (`n`) nor of another test binary on the same cluster (the process id) uses it.
+pub fn unique_namespace(prefix: &str, test: &str) -> String {
+    format!(
+        "{prefix}-{test}-{}-{}",
+        std::process::id(),
+        SEQ.fetch_add(1, Ordering::SeqCst)
+    )
+}
 
 /// Seeds a fresh namespace with the `orders` deployment and returns its name.
 pub fn seed(h: &Harness, test: &str, jm_lines: usize) -> Fixture {
-    let ns = format!(
-        "logs-{test}-{}-{}",
-        std::process::id(),
-        SEQ.fetch_add(1, Ordering::SeqCst)
-    );
+    let ns = unique_namespace("logs", test);
     let now = Utc::now();
     let started = now - ChronoDuration::minutes(30);
     let dir = tempfile::tempdir().expect("temp dir");
