@@ -407,7 +407,7 @@ pub async fn read_rbac_objects(
     let mut o = RbacObjects::default();
     async fn all<K>(api: Api<K>) -> Result<Vec<K>, kube::Error>
     where
-        K: Clone + serde::de::DeserializeOwned + fmt::Debug,
+        K: kube::Resource + Clone + serde::de::DeserializeOwned + fmt::Debug,
     {
         super::list::paged(&api, ListParams::default()).await
     }

@@ -11,7 +11,9 @@ use super::bundle::{public_only, strip_secret};
 use super::Snapshot;
 use crate::flink::kinds::{self, Kind};
 use crate::flink::names;
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::ListMeta;
 use serde::de::DeserializeOwned;
+use serde::Deserialize;
 use serde_json::Value;
 
 /// A field that does not fit its kind, with the path to it (`spec.job.parallelism`).
@@ -49,6 +51,7 @@ pub struct Field {
     /// installation (`bundle::holds_installation`).
     pub installation: bool,
     add: fn(&mut Snapshot, Value) -> Result<(), FieldError>,
+    add_list: fn(&mut Snapshot, &Kind, &str) -> Result<ListMeta, serde_json::Error>,
     items: fn(&Snapshot) -> Vec<Value>,
     len: fn(&Snapshot) -> usize,
     append: fn(&mut Snapshot, &mut Snapshot),
@@ -58,6 +61,18 @@ impl Field {
     /// Decodes one object of the field's kind into it.
     pub fn add(&self, s: &mut Snapshot, v: Value) -> Result<(), FieldError> {
         (self.add)(s, v)
+    }
+    /// Decodes a page of a list of `kind` as the API server sends it (JSON text, its items
+    /// without `apiVersion` and `kind`) straight into the field, with no `Value` between, and
+    /// returns the page's `metadata` (`continue`). All or nothing: when one item does not fit, none
+    /// is added (the caller then adds them one by one with [`Field::add`], a gap for each misfit).
+    pub fn add_list(
+        &self,
+        s: &mut Snapshot,
+        kind: &Kind,
+        json: &str,
+    ) -> Result<ListMeta, serde_json::Error> {
+        (self.add_list)(s, kind, json)
     }
     /// Its objects as a saved bundle writes them: with `apiVersion` and `kind`, Secrets as
     /// metadata only, secret-looking configuration values masked.
@@ -87,6 +102,20 @@ fn de<T: DeserializeOwned>(v: Value) -> Result<T, FieldError> {
     serde_path_to_error::deserialize(v)
 }
 
+/// A page of a list as the API server sends it.
+#[derive(Deserialize)]
+struct Page<T> {
+    #[serde(default)]
+    metadata: ListMeta,
+    items: Option<Vec<T>>,
+}
+
+/// A page of a list, decoded.
+fn page<T: DeserializeOwned>(json: &str) -> Result<(ListMeta, Vec<T>), serde_json::Error> {
+    let p: Page<T> = serde_json::from_str(json)?;
+    Ok((p.metadata, p.items.unwrap_or_default()))
+}
+
 /// A row for a typed field (`Vec<T>` of one kind).
 macro_rules! typed {
     ($field:ident, $kind:expr, $file:literal, $noun:literal) => {
@@ -104,6 +133,11 @@ macro_rules! typed {
             add: |s, v| {
                 s.$field.push(de(v)?);
                 Ok(())
+            },
+            add_list: |s, _, json| {
+                let (meta, mut items) = page(json)?;
+                s.$field.append(&mut items);
+                Ok(meta)
             },
             items: |s| super::bundle::with_kind(&s.$field, $kind.api_version, $kind.kind),
             len: |s| s.$field.len(),
@@ -195,6 +229,18 @@ pub static FIELDS: &[Field] = &[
             s.cert_manager_objects.push(v);
             Ok(())
         },
+        add_list: |s, kind, json| {
+            let (meta, items) = page::<Value>(json)?;
+            s.cert_manager_objects
+                .extend(items.into_iter().map(|mut v| {
+                    if let Some(o) = v.as_object_mut() {
+                        o.insert("apiVersion".into(), kind.api_version.into());
+                        o.insert("kind".into(), kind.kind.into());
+                    }
+                    v
+                }));
+            Ok(meta)
+        },
         items: |s| s.cert_manager_objects.clone(),
         len: |s| s.cert_manager_objects.len(),
         append: |into, from| {
@@ -280,6 +326,11 @@ pub static FIELDS: &[Field] = &[
         add: |s, v| {
             s.secrets.push(public_only(de(v)?));
             Ok(())
+        },
+        add_list: |s, _, json| {
+            let (meta, items) = page(json)?;
+            s.secrets.extend(items.into_iter().map(public_only));
+            Ok(meta)
         },
         items: |s| {
             let secrets: Vec<_> = s.secrets.iter().cloned().map(strip_secret).collect();
@@ -417,6 +468,43 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_page_of_a_list_goes_straight_into_its_row_as_add_would_put_each_item() {
+        let row = |name: &str| FIELDS.iter().find(|f| f.name == name).unwrap();
+        let mut s = Snapshot::default();
+        // Secrets keep public certificates only, read by the page as by the item.
+        let secrets = r#"{"metadata": {}, "items": [{"metadata": {"name": "tls", "namespace": "a"},
+            "data": {"tls.crt": "Y2VydA==", "tls.key": "a2V5"}, "stringData": {"p": "w"}}]}"#;
+        let meta = row("secrets")
+            .add_list(&mut s, &kinds::SECRET, secrets)
+            .unwrap();
+        assert_eq!(meta.continue_, None);
+        let data = s.secrets[0].data.as_ref().unwrap();
+        assert_eq!(data.keys().collect::<Vec<_>>(), ["tls.crt"]);
+        assert!(s.secrets[0].string_data.is_none());
+        // Untyped objects get the kind the page lists; an empty or null list adds nothing.
+        let issuers = r#"{"metadata": {"continue": "x"}, "items": [{"metadata": {"name": "ca"}}]}"#;
+        let meta = row("cert_manager_objects")
+            .add_list(&mut s, &kinds::ISSUER, issuers)
+            .unwrap();
+        assert_eq!(meta.continue_.as_deref(), Some("x"));
+        assert_eq!(s.cert_manager_objects[0]["kind"], "Issuer");
+        assert_eq!(
+            s.cert_manager_objects[0]["apiVersion"],
+            kinds::ISSUER.api_version
+        );
+        let pods = row("pods");
+        for empty in [r#"{"metadata": {}, "items": null}"#, r#"{"items": []}"#] {
+            pods.add_list(&mut s, &kinds::POD, empty).unwrap();
+        }
+        assert!(s.pods.is_empty());
+        // A slim pod without its managedFields.
+        let page =
+            r#"{"items": [{"metadata": {"name": "p", "managedFields": [{"manager": "k"}]}}]}"#;
+        pods.add_list(&mut s, &kinds::POD, page).unwrap();
+        assert!(s.pods[0].metadata.managed_fields.is_none());
     }
 
     #[test]
