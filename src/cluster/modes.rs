@@ -24,10 +24,8 @@
 use super::gather::{list, Failure};
 use super::list::list_into;
 use crate::flink::kinds;
-use crate::flink::names::{
-    KIND_FLINK_APPLICATION, KIND_FLINK_CLUSTER, LABEL_APP, LABEL_FLINK_APP, LABEL_TYPE,
-    TYPE_NATIVE, TYPE_STANDALONE,
-};
+use crate::flink::mode::Mode;
+use crate::flink::names::{LABEL_APP, LABEL_FLINK_APP, LABEL_TYPE, TYPE_NATIVE, TYPE_STANDALONE};
 use crate::snapshot::index::Index;
 use crate::snapshot::Pod;
 use crate::snapshot::{FlinkApplication, FlinkCluster, Gap, GapReason, Snapshot};
@@ -189,12 +187,10 @@ pub fn drop_apache_crd_gaps(s: &Snapshot, gaps: &mut Vec<Gap>) {
         return;
     }
     let index = Index::new(s);
-    let other_modes = index.clusters().iter().any(|c| {
-        matches!(
-            c.reference.kind.as_str(),
-            KIND_FLINK_CLUSTER | KIND_FLINK_APPLICATION
-        )
-    });
+    let other_modes = index
+        .clusters()
+        .iter()
+        .any(|c| matches!(c.mode, Mode::Native | Mode::Lyft | Mode::FlinkCluster));
     if other_modes {
         gaps.retain(|g| {
             !(g.reason == GapReason::NotInstalled && g.group == crate::flink::names::GROUP)

@@ -299,7 +299,7 @@ mod tests {
             "{lines:#?}"
         );
         let native = &lines[1];
-        assert_eq!(native.kind, "FlinkCluster");
+        assert_eq!(native.kind, "Deployment");
         assert_eq!(
             (native.jobmanagers_ready, native.jobmanagers_wanted),
             (1, 1)
@@ -321,7 +321,7 @@ mod tests {
             "{text}"
         );
         assert!(
-            text.contains("pageviews") && text.contains("FlinkCluster") && text.contains("ok"),
+            text.contains("pageviews") && text.contains("Deployment") && text.contains("ok"),
             "{text}"
         );
 

@@ -32,10 +32,12 @@ pub const LABEL_LYFT_COMPONENT: &str = "flink-deployment-type";
 pub const LABEL_LYFT_HASH: &str = "flink-app-hash";
 
 pub const KIND_FLINK_DEPLOYMENT: &str = "FlinkDeployment";
-/// Two things share this name: a Flink native cluster that no custom resource describes (named by
-/// its cluster-id), and the GCP/Spotify operator's custom resource (`flinkoperator.k8s.io`).
-/// `flink::mode::Mode` tells them apart.
+/// The GCP/Spotify operator's custom resource (`flinkoperator.k8s.io`).
 pub const KIND_FLINK_CLUSTER: &str = "FlinkCluster";
+/// A plain native cluster, which no custom resource describes, is its JobManager Deployment: named
+/// by the cluster-id, the owner of its TaskManager pods, the object whose deletion stops the
+/// cluster (`kubectl delete deployment/<cluster-id>`, Flink's native Kubernetes docs).
+pub const KIND_NATIVE_CLUSTER: &str = "Deployment";
 pub const KIND_FLINK_APPLICATION: &str = "FlinkApplication";
 /// Lyft flinkk8soperator's API group (its FlinkApplication is `flink.k8s.io/v1beta1`).
 pub const LYFT_GROUP: &str = "flink.k8s.io";

@@ -276,7 +276,7 @@ status: {replicas: 2, readyReplicas: 2}
 "#;
         let f = run(&HaMisconfigured, &snapshot(y));
         assert_eq!(f.len(), 1, "{f:#?}");
-        assert_eq!(f[0].object.kind, "FlinkCluster");
+        assert_eq!(f[0].object.kind, "Deployment");
         assert!(f[0]
             .fix
             .contains("kubectl scale deployment wordcount -n stream --replicas=1"));

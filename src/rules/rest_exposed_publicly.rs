@@ -15,7 +15,6 @@ use super::support::modes::conf_fix;
 use super::{Rule, RuleMeta};
 use crate::finding::{Category, Finding, ObjectRef, Severity};
 use crate::flink::mode::Mode;
-use crate::flink::names::KIND_FLINK_CLUSTER;
 use crate::snapshot::index::{meta_name, Cluster, Index};
 use crate::snapshot::Snapshot;
 use k8s_openapi::api::core::v1::Service;
@@ -94,7 +93,7 @@ impl Rule for RestExposedPublicly {
             } else {
                 Severity::Warning
             };
-            let object = if c.reference.kind == KIND_FLINK_CLUSTER {
+            let object = if c.mode == Mode::Native {
                 ObjectRef::namespaced(
                     "ConfigMap",
                     c.namespace(),

@@ -299,7 +299,7 @@ mod tests {
         use crate::rules::testing::{scenario, HEALTHY_SCENARIOS};
         let f = run(&TaskmanagerLost, &scenario("mode-native-tm-lost"));
         assert_eq!(f.len(), 1, "{f:#?}");
-        assert_eq!(f[0].object.kind, "FlinkCluster");
+        assert_eq!(f[0].object.kind, "Deployment");
         for name in HEALTHY_SCENARIOS
             .iter()
             .chain(crate::rules::support::modes::HEALTHY_MODE_SCENARIOS)

@@ -234,7 +234,7 @@ subjects: [{kind: ServiceAccount, name: flink, namespace: stream}]
         let f = run(&TaskmanagersNotCreated, &broken());
         assert_eq!(f.len(), 1, "{f:#?}");
         let f = &f[0];
-        assert_eq!(f.object.kind, "FlinkCluster");
+        assert_eq!(f.object.kind, "Deployment");
         assert_eq!(f.deployment.as_ref().unwrap().name, "wordcount");
         assert!(f.title.starts_with("no TaskManager pods"), "{}", f.title);
         assert!(

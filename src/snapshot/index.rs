@@ -7,18 +7,18 @@
 //! | mode | ObjectRef kind | name |
 //! |---|---|---|
 //! | Apache operator, native or standalone | `FlinkDeployment` | the CR's name (= cluster-id) |
-//! | Flink native Kubernetes without an operator (`flink run-application --target kubernetes-application`, `kubernetes-session.sh`) | `FlinkCluster` | the cluster-id (`kubernetes.cluster-id`): the JobManager Deployment's name and the `app` label. There is no such Kubernetes kind: it names the group of objects Flink created, so findings of one cluster rank together |
+//! | Flink native Kubernetes without an operator (`flink run-application --target kubernetes-application`, `kubernetes-session.sh`) | `Deployment` (`KIND_NATIVE_CLUSTER`) | the cluster-id (`kubernetes.cluster-id`): the JobManager Deployment's name and the `app` label. The Deployment owns the TaskManager pods and deleting it stops the cluster, so it names the group of objects Flink created and findings of one cluster rank together |
 //! | Lyft flinkk8soperator | `FlinkApplication` | the CR's name (the `flink-app` label) |
-//! | the GCP/Spotify operator (`flinkoperator.k8s.io`) | `FlinkCluster` | the CR's name (the `cluster` label beside `app=flink`, on its StatefulSets, Deployments, Jobs, pods, Services and ConfigMap: spotify/flink-on-k8s-operator@v0.6.0:controllers/flinkcluster/flinkcluster_converter.go). Shares the kind with a plain native cluster; `Mode` tells them apart |
+//! | the GCP/Spotify operator (`flinkoperator.k8s.io`) | `FlinkCluster` | the CR's name (the `cluster` label beside `app=flink`, on its StatefulSets, Deployments, Jobs, pods, Services and ConfigMap: spotify/flink-on-k8s-operator@v0.6.0:controllers/flinkcluster/flinkcluster_converter.go). |
 //! | native pods whose FlinkDeployments and JobManager Deployment could not be read (403, timeout) | `unknown` (`KIND_UNKNOWN`) | the cluster-id: an operator's FlinkDeployment and a plain native cluster look alike from their pods, so the kind is not guessed |
 
 use super::{FlinkApplication, FlinkCluster, FlinkDeployment, Snapshot};
 use crate::finding::ObjectRef;
 use crate::flink::mode::Mode;
 use crate::flink::names::{
-    FLINKCLUSTER_APP, KIND_FLINK_APPLICATION, KIND_FLINK_CLUSTER, KIND_FLINK_DEPLOYMENT, LABEL_APP,
-    LABEL_CLUSTER, LABEL_COMPONENT, LABEL_FLINK_APP, LABEL_LYFT_COMPONENT, LABEL_TYPE, TYPE_NATIVE,
-    TYPE_STANDALONE,
+    FLINKCLUSTER_APP, KIND_FLINK_APPLICATION, KIND_FLINK_CLUSTER, KIND_FLINK_DEPLOYMENT,
+    KIND_NATIVE_CLUSTER, LABEL_APP, LABEL_CLUSTER, LABEL_COMPONENT, LABEL_FLINK_APP,
+    LABEL_LYFT_COMPONENT, LABEL_TYPE, TYPE_NATIVE, TYPE_STANDALONE,
 };
 use crate::snapshot::Pod;
 use k8s_openapi::api::apps::v1::{Deployment, StatefulSet};
@@ -295,8 +295,9 @@ impl<'a> Index<'a> {
     }
 
     /// The Flink deployment a pod belongs to, by the labels Flink puts on every pod it creates:
-    /// a FlinkDeployment (operator, native or standalone), a `FlinkCluster` (a native cluster
-    /// with no custom resource, named by its cluster-id) or a FlinkApplication (Lyft).
+    /// a FlinkDeployment (operator, native or standalone), the JobManager Deployment of a native
+    /// cluster with no custom resource (named by its cluster-id), a FlinkApplication (Lyft) or a
+    /// FlinkCluster (GCP/Spotify).
     pub fn deployment_of_pod(&self, pod: &Pod) -> Option<ObjectRef> {
         self.cluster_of(&pod.metadata, true)
     }
@@ -349,7 +350,7 @@ impl<'a> Index<'a> {
             {
                 Some(ObjectRef::namespaced(KIND_UNKNOWN, ns, app))
             }
-            TYPE_NATIVE => Some(ObjectRef::namespaced(KIND_FLINK_CLUSTER, ns, app)),
+            TYPE_NATIVE => Some(ObjectRef::namespaced(KIND_NATIVE_CLUSTER, ns, app)),
             // Only the operator makes standalone clusters with these labels.
             TYPE_STANDALONE => Some(ObjectRef::namespaced(KIND_FLINK_DEPLOYMENT, ns, app)),
             _ => None,
@@ -469,7 +470,7 @@ impl<'a> Index<'a> {
         let mode_of = |reference: &ObjectRef, meta: &ObjectMeta| match reference.kind.as_str() {
             _ if flinkcluster_label(meta).is_some() => Mode::FlinkCluster,
             KIND_FLINK_APPLICATION => Mode::Lyft,
-            KIND_FLINK_CLUSTER => Mode::Native,
+            KIND_NATIVE_CLUSTER => Mode::Native,
             KIND_UNKNOWN => Mode::Unknown,
             _ if meta_label(meta, LABEL_TYPE) == Some(TYPE_STANDALONE) => Mode::Standalone,
             _ => Mode::Operator,

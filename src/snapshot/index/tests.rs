@@ -160,10 +160,10 @@ fn native_pods_are_of_unknown_kind_when_flink_deployments_could_not_be_read() {
 }
 
 #[test]
-fn plain_native_pods_map_to_a_flink_cluster_named_by_the_cluster_id() {
+fn plain_native_pods_map_to_their_jobmanager_deployment_named_by_the_cluster_id() {
     let s = snapshot(PLAIN_NATIVE);
     let index = Index::new(&s);
-    let want = ObjectRef::namespaced(KIND_FLINK_CLUSTER, "stream", "wordcount");
+    let want = ObjectRef::namespaced(KIND_NATIVE_CLUSTER, "stream", "wordcount");
     assert_eq!(index.deployment_of_pod(&s.pods[0]), Some(want.clone()));
     assert_eq!(
         index.deployment_of_deployment(&s.deployments[0]),
@@ -223,6 +223,64 @@ fn lyft_objects_map_to_their_flink_application() {
     assert_eq!(
         c.selector("jobmanager"),
         "flink-app=clicks,flink-deployment-type=jobmanager"
+    );
+}
+
+/// A FlinkCluster of the GCP/Spotify operator named like a plain native cluster beside it: its
+/// JobManager StatefulSet and pods carry `app: flink` and `cluster: <name>`
+/// (spotify/flink-on-k8s-operator@v0.6.0:controllers/flinkcluster/flinkcluster_converter.go).
+const FLINKCLUSTER_NAMED_WORDCOUNT: &str = r#"
+apiVersion: flinkoperator.k8s.io/v1beta1
+kind: FlinkCluster
+metadata: {name: wordcount, namespace: stream}
+spec:
+  flinkVersion: "1.14"
+  image: {name: "flink:1.14"}
+  jobManager: {}
+  taskManager: {replicas: 1}
+status: {state: Running}
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: wordcount-jobmanager-0
+  namespace: stream
+  labels: {app: flink, cluster: wordcount, component: jobmanager}
+spec: {containers: [{name: jobmanager, image: "flink:1.14"}]}
+status: {phase: Running}
+"#;
+
+#[test]
+fn a_flinkcluster_and_a_plain_native_cluster_of_one_name_are_two_clusters() {
+    let s = snapshot(&[PLAIN_NATIVE, FLINKCLUSTER_NAMED_WORDCOUNT].join("\n---\n"));
+    let index = Index::new(&s);
+    let mut clusters: Vec<(String, Mode)> = index
+        .clusters()
+        .iter()
+        .map(|c| (c.reference.to_string(), c.mode))
+        .collect();
+    clusters.sort_by(|a, b| a.0.cmp(&b.0));
+    assert_eq!(
+        clusters,
+        [
+            ("Deployment/wordcount -n stream".to_string(), Mode::Native),
+            (
+                "FlinkCluster/wordcount -n stream".to_string(),
+                Mode::FlinkCluster
+            ),
+        ]
+    );
+    let fc = s
+        .pods
+        .iter()
+        .find(|p| meta_name(&p.metadata) == "wordcount-jobmanager-0");
+    assert_eq!(
+        index.deployment_of_pod(fc.unwrap()),
+        Some(ObjectRef::namespaced(
+            KIND_FLINK_CLUSTER,
+            "stream",
+            "wordcount"
+        ))
     );
 }
 
