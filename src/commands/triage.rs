@@ -42,6 +42,27 @@ const PROSE_LINES: usize = 20_000;
 /// Longest line kept as the evidence of a description.
 const PROSE_EVIDENCE: usize = 300;
 
+/// Lines that, anywhere in a text, take back what one signature's lines say there: the program
+/// that printed both tells in the other line why its request failed. (signature id, literal)
+const WITHDRAWN: &[(&str, &str)] = &[
+    // StreamPark's FlinkJobStatusWatcher, right after a jobs-overview request to the JobManager's
+    // REST endpoint failed, looks the JobManager Deployment up: when it is gone it logs the first
+    // line and reads the job's last state from the history archive (the application ended or
+    // was deleted), when it is there but failing it logs the second, collects the pods'
+    // termination logs and deletes it (apache/streampark@v2.1.1 and @v2.1.7:
+    // streampark-flink/streampark-flink-kubernetes/src/main/scala/org/apache/streampark/flink/
+    // kubernetes/watcher/FlinkJobStatusWatcher.scala). Either way the endpoint is not
+    // unreachable: the cluster is gone or down, and what ended it, if anything, is in other lines.
+    (
+        "SIG-STREAMPARK-REST-UNREACHABLE",
+        "The deployment is deleted and enters the task failure process",
+    ),
+    (
+        "SIG-STREAMPARK-REST-UNREACHABLE",
+        "Enter the task failure deletion process",
+    ),
+];
+
 /// Fields that tell two matches of one category apart (two ServiceAccounts, two schemes, two
 /// classes). Other fields (pod names, hosts, paths of temp files) do not split a finding.
 const IDENTITY: &[&str] = &[
@@ -358,6 +379,8 @@ struct State {
     prose_lines: usize,
     /// An operator error a paste broke over several lines, being put back together.
     wrapped_error: Option<Wrapped>,
+    /// Signatures a line of the text took back (see `WITHDRAWN`).
+    withdrawn: Vec<&'static str>,
 }
 
 /// An operator error (`{"type":...`) opened on one line and not yet closed.
@@ -546,6 +569,11 @@ impl State {
     }
 
     fn line(&mut self, line: &str, line_no: usize) {
+        for (id, literal) in WITHDRAWN {
+            if line.contains(literal) && !self.withdrawn.contains(id) {
+                self.withdrawn.push(id);
+            }
+        }
         if self.flink_version.is_none() && line.contains("(Version: ") {
             self.flink_version = flink_version(line);
         }
@@ -620,6 +648,10 @@ impl State {
         if let Some(open) = self.wrapped_error.take() {
             self.match_wrapped(open);
         }
+        // A group only of signatures the text took back says nothing the text stands by.
+        let withdrawn = std::mem::take(&mut self.withdrawn);
+        self.groups
+            .retain(|g| !g.signatures.iter().all(|s| withdrawn.contains(&s.id)));
         let causes = link(&self.groups);
         let version = self.flink_version.take();
         let mut out: Vec<Finding> = self

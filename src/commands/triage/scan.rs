@@ -253,7 +253,13 @@ pub(super) const MANIFEST_MARKER: &str = "apiVersion:";
 
 pub(super) fn markers() -> &'static aho_corasick::AhoCorasick {
     static M: OnceLock<aho_corasick::AhoCorasick> = OnceLock::new();
-    M.get_or_init(|| aho_corasick::AhoCorasick::new(MARKERS).expect("markers compile"))
+    M.get_or_init(|| {
+        let markers = MARKERS
+            .iter()
+            .copied()
+            .chain(WITHDRAWN.iter().map(|(_, literal)| *literal));
+        aho_corasick::AhoCorasick::new(markers).expect("markers compile")
+    })
 }
 
 /// One searcher for every line triage looks at closer: the catalogue's literals, the markers and
@@ -265,6 +271,7 @@ pub(super) fn searcher() -> &'static aho_corasick::AhoCorasick {
             .iter()
             .flat_map(|s| s.literals.iter().copied())
             .chain(MARKERS.iter().copied())
+            .chain(WITHDRAWN.iter().map(|(_, literal)| *literal))
             .chain([MANIFEST_MARKER]);
         aho_corasick::AhoCorasick::builder()
             .kind(Some(aho_corasick::AhoCorasickKind::DFA))

@@ -425,3 +425,30 @@ fn an_operator_error_wrapped_over_lines_is_read_whole() {
     assert!(triage_text(prose, "x").report.findings.is_empty());
     assert!(json_closes("{\"a\":\"}{\\\"\"}") && !json_closes("{\"a\":{\"b\":1}"));
 }
+
+const STREAMPARK_WATCHER: &str = "2023-08-17 08:20:01 | WARN  | ForkJoinPool-1-worker-4 | org.apache.streampark.flink.kubernetes.watcher.FlinkJobStatusWatcher:220] Failed to visit remote flink jobs on kubernetes-native-mode cluster, and the retry access logic is performed.\n";
+
+#[test]
+fn streampark_watcher_alone_is_an_unreachable_rest_endpoint() {
+    let o = triage_text(STREAMPARK_WATCHER, "streampark.log");
+    assert_eq!(ids(&o), ["SIG-STREAMPARK-REST-UNREACHABLE"]);
+}
+
+#[test]
+fn streampark_watcher_finding_the_deployment_gone_takes_the_unreachable_endpoint_back() {
+    for line in [
+        "2023-08-17 08:20:01 | INFO  | ForkJoinPool-1-worker-4 | org.apache.streampark.flink.kubernetes.watcher.FlinkJobStatusWatcher:265] The deployment is deleted and enters the task failure process.\n",
+        "2023-08-17 08:20:01 | INFO  | ForkJoinPool-1-worker-4 | org.apache.streampark.flink.kubernetes.watcher.FlinkJobStatusWatcher:257] Enter the task failure deletion process.\n",
+    ] {
+        let text = format!("{STREAMPARK_WATCHER}{line}");
+        let o = triage_text(&text, "streampark.log");
+        assert!(ids(&o).is_empty(), "{:?}", ids(&o));
+    }
+}
+
+#[test]
+fn a_withdrawing_line_names_a_catalogue_signature() {
+    for (id, literal) in WITHDRAWN {
+        assert!(by_id(id).is_some(), "{id} ({literal})");
+    }
+}
