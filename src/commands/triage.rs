@@ -46,16 +46,18 @@ const PROSE_EVIDENCE: usize = 300;
 /// that printed both tells in the other line why its request failed. (signature id, literal)
 const WITHDRAWN: &[(&str, &str)] = &[
     // StreamPark's FlinkJobStatusWatcher, right after a jobs-overview request to the JobManager's
-    // REST endpoint failed, looks the JobManager Deployment up: when it is gone it logs the first
-    // line and reads the job's last state from the history archive (the application ended or
-    // was deleted), when it is there but failing it logs the second, collects the pods'
-    // termination logs and deletes it (apache/streampark@v2.1.1 and @v2.1.7:
-    // streampark-flink/streampark-flink-kubernetes/src/main/scala/org/apache/streampark/flink/
-    // kubernetes/watcher/FlinkJobStatusWatcher.scala). Either way the endpoint is not
-    // unreachable: the cluster is gone or down, and what ended it, if anything, is in other lines.
+    // REST endpoint failed, looks the JobManager Deployment up. When it is gone it logs that "the
+    // deployment is deleted" (`The deployment is deleted and ...` in v2.1.1, `<cluster-id>
+    // deployment is deleted and ...` in v2.1.7) and reads the job's last state from the history
+    // archive: the application ended or was deleted. When it is there but failing, v2.1.1 logs
+    // the second line, collects the pods' termination logs and deletes it (apache/streampark@v2.1.1
+    // and @v2.1.7: streampark-flink/streampark-flink-kubernetes/src/main/scala/org/apache/
+    // streampark/flink/kubernetes/watcher/FlinkJobStatusWatcher.scala). Either way the endpoint is
+    // not unreachable: the cluster is gone or down, and what ended it, if anything, is in other
+    // lines.
     (
         "SIG-STREAMPARK-REST-UNREACHABLE",
-        "The deployment is deleted and enters the task failure process",
+        "deployment is deleted and enters the task failure process",
     ),
     (
         "SIG-STREAMPARK-REST-UNREACHABLE",

@@ -439,6 +439,7 @@ fn streampark_watcher_finding_the_deployment_gone_takes_the_unreachable_endpoint
     for line in [
         "2023-08-17 08:20:01 | INFO  | ForkJoinPool-1-worker-4 | org.apache.streampark.flink.kubernetes.watcher.FlinkJobStatusWatcher:265] The deployment is deleted and enters the task failure process.\n",
         "2023-08-17 08:20:01 | INFO  | ForkJoinPool-1-worker-4 | org.apache.streampark.flink.kubernetes.watcher.FlinkJobStatusWatcher:257] Enter the task failure deletion process.\n",
+        "10:09:10.101 [pool-10-thread-5] INFO org.apache.streampark.flink.kubernetes.watcher.FlinkJobStatusWatcher - flink-sql-demo deployment is deleted and enters the task failure process.\n",
     ] {
         let text = format!("{STREAMPARK_WATCHER}{line}");
         let o = triage_text(&text, "streampark.log");
