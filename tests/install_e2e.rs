@@ -515,17 +515,8 @@ impl Harness {
             .clone()
             .unwrap_or_else(|| repo().join("src/lint/crds"));
         let file = dir.join(format!("{name}-v1.yml"));
-        let r = self.kubectl(&[
-            "apply",
-            "--server-side",
-            "--force-conflicts",
-            "--field-manager=kubectl-flink-seed",
-            "-f",
-            &file.to_string_lossy(),
-        ]);
-        if r.code != 0 {
-            return Err(format!("restore crd {name}: {}", r.stderr));
-        }
+        self.apply_as_seeder(&file)
+            .map_err(|e| format!("restore crd {name}: {e}"))?;
         self.kubectl(&[
             "annotate",
             "crd",
@@ -599,6 +590,13 @@ impl Harness {
         let tmp = tempfile::tempdir().map_err(|e| e.to_string())?;
         let file = tmp.path().join("crd.yaml");
         std::fs::write(&file, doc).map_err(|e| e.to_string())?;
+        self.apply_as_seeder(&file)
+            .map_err(|e| format!("swap crd {name}: {e}"))
+    }
+
+    /// `kubectl apply --server-side` of one file, as the seeder's field manager; its stderr when
+    /// it fails.
+    fn apply_as_seeder(&self, file: &Path) -> Result<(), String> {
         let r = self.kubectl(&[
             "apply",
             "--server-side",
@@ -608,7 +606,7 @@ impl Harness {
             &file.to_string_lossy(),
         ]);
         if r.code != 0 {
-            return Err(format!("swap crd {name}: {}", r.stderr));
+            return Err(r.stderr);
         }
         Ok(())
     }

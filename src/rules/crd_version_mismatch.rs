@@ -481,24 +481,26 @@ spec:
     const POD: &str = "flink-operator-controller-manager-5b5f5fcd95-hvngf";
     const REJECTED: &str = "2026-11-20T09:30:01.188Z\tERROR\tcontrollers.FlinkCluster\tFailed to update cluster status\t{\"cluster\": \"stream/wc\", \"error\": \"FlinkCluster.flinkoperator.k8s.io \\\"wc\\\" is invalid: [status.components.jobManagerStatefulSet: Required value, status.components.taskManagerStatefulSet: Required value]\"}\n";
 
+    /// The FlinkCluster operator `image` installed with `crd`, its manager logging the refused
+    /// status update.
+    fn refused_status(image: &str, crd: &str) -> Snapshot {
+        with_log(
+            load(&fc_install(image, crd, true)),
+            "flink-operator-system",
+            POD,
+            "manager",
+            false,
+            REJECTED,
+        )
+    }
+
     #[test]
     fn flinkcluster_crd_requiring_what_the_image_never_writes() {
         let crd = fc_crd(
             "v1beta1",
             "configMap, jobManagerService, jobManagerStatefulSet, taskManagerStatefulSet",
         );
-        let s = with_log(
-            load(&fc_install(
-                "ghcr.io/spotify/flink-operator:v0.6.0",
-                &crd,
-                true,
-            )),
-            "flink-operator-system",
-            POD,
-            "manager",
-            false,
-            REJECTED,
-        );
+        let s = refused_status("ghcr.io/spotify/flink-operator:v0.6.0", &crd);
         let f = run(&CrdVersionMismatch, &s);
         assert_eq!(f.len(), 1, "{f:#?}");
         assert_eq!(f[0].severity, Severity::Critical);
@@ -531,18 +533,7 @@ spec:
         assert_eq!(f[0].links, vec![install::link("flink-operator-system")]);
 
         // The log alone shows it for an image whose tag names no release.
-        let s = with_log(
-            load(&fc_install(
-                "ghcr.io/spotify/flink-operator:latest",
-                &crd,
-                true,
-            )),
-            "flink-operator-system",
-            POD,
-            "manager",
-            false,
-            REJECTED,
-        );
+        let s = refused_status("ghcr.io/spotify/flink-operator:latest", &crd);
         let f = run(&CrdVersionMismatch, &s);
         assert_eq!(f.len(), 1, "{f:#?}");
         assert!(f[0].title.contains("rejects the FlinkCluster operator's status updates: it requires status.components.jobManagerStatefulSet, status.components.taskManagerStatefulSet"), "{}", f[0].title);

@@ -497,7 +497,7 @@ fn fix(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::testing::{run, snapshot, HEALTHY};
+    use crate::rules::testing::{assert_awaiting_rollout, run, snapshot, HEALTHY};
 
     const PULL: &str = r#"
 apiVersion: flink.apache.org/v1beta1
@@ -803,18 +803,7 @@ status:
         let f = run(&ImagePullFailed, &snapshot(&y));
         assert_eq!(f.len(), 2);
         for f in &f {
-            assert_eq!(f.severity, Severity::Info, "{f:#?}");
-            assert!(
-                f.title.contains("fixed in FlinkCluster events (image)"),
-                "{}",
-                f.title
-            );
-            assert!(
-                crate::finding::Remedy::from_fix(&f.fix).is_empty(),
-                "{}",
-                f.fix
-            );
-            assert!(f.verify.ends_with("# expect flink:1.14.2"), "{}", f.verify);
+            assert_awaiting_rollout(f, "fixed in FlinkCluster events (image)", "flink:1.14.2");
         }
         let y = FC_PULL.replace(
             "image: {name: 'flink:1.14.20'}",

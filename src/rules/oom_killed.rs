@@ -715,7 +715,7 @@ mod flinkcluster {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::testing::{run, snapshot, with_log, HEALTHY};
+    use crate::rules::testing::{assert_awaiting_rollout, run, snapshot, with_log, HEALTHY};
 
     const TM_OOM: &str = r#"
 apiVersion: flink.apache.org/v1beta1
@@ -1131,18 +1131,7 @@ status:
             "limits: {memory: 1172Mi, cpu: 500m}, memoryProcessRatio: 70",
         );
         let f = &run(&OomKilled, &snapshot(&y))[0];
-        assert_eq!(f.severity, Severity::Info, "{f:#?}");
-        assert!(
-            f.title.contains("fixed in FlinkCluster events (memory)"),
-            "{}",
-            f.title
-        );
-        assert!(
-            crate::finding::Remedy::from_fix(&f.fix).is_empty(),
-            "{}",
-            f.fix
-        );
-        assert!(f.verify.ends_with("# expect 1172Mi"), "{}", f.verify);
+        assert_awaiting_rollout(f, "fixed in FlinkCluster events (memory)", "1172Mi");
     }
 
     #[test]

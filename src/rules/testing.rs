@@ -33,6 +33,23 @@ pub fn run(rule: &dyn super::Rule, s: &Snapshot) -> Vec<Finding> {
     rule.check(s, &index)
 }
 
+/// A finding turned into "fixed in the spec; the pod predates it": info, a title that says what
+/// was fixed where (`title_part`), nothing to apply, and a verify that expects the spec's value.
+pub fn assert_awaiting_rollout(f: &Finding, title_part: &str, expect: &str) {
+    assert_eq!(f.severity, crate::finding::Severity::Info, "{f:#?}");
+    assert!(f.title.contains(title_part), "{}", f.title);
+    assert!(
+        crate::finding::Remedy::from_fix(&f.fix).is_empty(),
+        "{}",
+        f.fix
+    );
+    assert!(
+        f.verify.ends_with(&format!("# expect {expect}")),
+        "{}",
+        f.verify
+    );
+}
+
 /// A healthy FlinkDeployment with its JobManager and one TaskManager pod, running.
 pub const HEALTHY: &str = r#"
 apiVersion: flink.apache.org/v1beta1

@@ -130,8 +130,21 @@ pub fn image_pull(fd: &FlinkDeployment, pod: &Pod) -> Option<Predates> {
             }
         }
     }
-    let missing: Vec<&str> = want.iter().copied().filter(|w| !has.contains(w)).collect();
-    if !missing.is_empty() {
+    let image = fd.spec.image.as_deref();
+    let running = main_container(pod).and_then(|c| c.image.as_deref());
+    pull_predates(&want, &has, image, running, MAIN_CONTAINER)
+}
+
+/// What the spec gives a pod's `container` to pull that the pod lacks: a pull secret (`want`
+/// against the pod's `has`), else the image itself.
+fn pull_predates(
+    want: &[&str],
+    has: &[&str],
+    image: Option<&str>,
+    running: Option<&str>,
+    container: &str,
+) -> Option<Predates> {
+    if want.iter().any(|w| !has.contains(w)) {
         return Some(Predates {
             what: "image pull secrets",
             spec_says: format!("imagePullSecrets {}", want.join(", ")),
@@ -144,13 +157,12 @@ pub fn image_pull(fd: &FlinkDeployment, pod: &Pod) -> Option<Predates> {
             expect: want.join(" "),
         });
     }
-    let image = fd.spec.image.as_deref()?;
-    let running = main_container(pod)?.image.as_deref()?;
+    let (image, running) = (image?, running?);
     (image != running).then(|| Predates {
         what: "image",
         spec_says: format!("image {image}"),
         pod_has: format!("image {running}"),
-        jsonpath: format!("{{.spec.containers[?(@.name==\"{MAIN_CONTAINER}\")].image}}"),
+        jsonpath: format!("{{.spec.containers[?(@.name==\"{container}\")].image}}"),
         expect: image.to_string(),
     })
 }
@@ -251,28 +263,9 @@ pub fn flinkcluster_image_pull(fc: &FlinkCluster, pod: &Pod, container: &str) ->
         .map(|s| s.name.as_str())
         .collect();
     let want: Vec<&str> = image.pull_secrets.iter().map(|s| s.name.as_str()).collect();
-    if want.iter().any(|w| !has.contains(w)) {
-        return Some(Predates {
-            what: "image pull secrets",
-            spec_says: format!("imagePullSecrets {}", want.join(", ")),
-            pod_has: if has.is_empty() {
-                "none".to_string()
-            } else {
-                format!("imagePullSecrets {}", has.join(", "))
-            },
-            jsonpath: "{.spec.imagePullSecrets[*].name}".to_string(),
-            expect: want.join(" "),
-        });
-    }
-    let name = image.name.as_deref().filter(|n| !n.is_empty())?;
-    let running = flinkcluster_container(pod, container)?.image.as_deref()?;
-    (name != running).then(|| Predates {
-        what: "image",
-        spec_says: format!("image {name}"),
-        pod_has: format!("image {running}"),
-        jsonpath: format!("{{.spec.containers[?(@.name==\"{container}\")].image}}"),
-        expect: name.to_string(),
-    })
+    let name = image.name.as_deref().filter(|n| !n.is_empty());
+    let running = flinkcluster_container(pod, container).and_then(|c| c.image.as_deref());
+    pull_predates(&want, &has, name, running, container)
 }
 
 /// A FlinkCluster's pod turned into "fixed in the spec; the pod predates it", as for a
