@@ -101,13 +101,7 @@ impl Rule for CrdVersionMismatch {
             }
 
             for crd in s.crds.iter().filter(|c| c.spec.group == GROUP) {
-                let served: Vec<&str> = crd
-                    .spec
-                    .versions
-                    .iter()
-                    .filter(|v| v.served)
-                    .map(|v| v.name.as_str())
-                    .collect();
+                let served = served_versions(crd);
                 if served.contains(&VERSION) {
                     continue;
                 }
@@ -165,13 +159,7 @@ fn flinkcluster_skew(s: &Snapshot, op: &install::Operator) -> Option<Finding> {
             .unwrap_or_else(|| "image unknown".into())
     );
     let object = ObjectRef::new("CustomResourceDefinition", None, fc::CRD);
-    let served: Vec<&str> = crd
-        .spec
-        .versions
-        .iter()
-        .filter(|v| v.served)
-        .map(|v| v.name.as_str())
-        .collect();
+    let served = served_versions(crd);
     // A spotify release names its CRD by the same tag; GoogleCloudPlatform's v1beta1-N tags
     // predate every CRD a current API server accepts (apiextensions.k8s.io/v1beta1).
     let release = tag.filter(|t| written.is_some() && !t.starts_with("v1beta1"));
@@ -284,6 +272,16 @@ fn flinkcluster_skew(s: &Snapshot, op: &install::Operator) -> Option<Finding> {
             ))
             .link(install::link(op.namespace)),
     )
+}
+
+/// The versions a CRD serves.
+fn served_versions(crd: &CustomResourceDefinition) -> Vec<&str> {
+    crd.spec
+        .versions
+        .iter()
+        .filter(|v| v.served)
+        .map(|v| v.name.as_str())
+        .collect()
 }
 
 /// The tag of an image reference (`ghcr.io/spotify/flink-operator:v0.6.0` -> `v0.6.0`).

@@ -167,30 +167,31 @@ fn pull_predates(
     })
 }
 
+/// The finding made info, titled and evidenced as fixed in `kind` `owner`'s spec that pod `pod`
+/// predates; its fix and verify are the caller's.
+fn predating(f: Finding, kind: &str, owner: &str, pod: &str, p: &Predates) -> Finding {
+    let title = format!(
+        "{}: fixed in {kind} {owner} ({}); the pod predates it, waiting for the rollout",
+        f.title, p.what
+    );
+    let mut f = f
+        .severity(Severity::Info)
+        .evidence(format!("{kind} {owner} now gives {}", p.spec_says))
+        .evidence(format!(
+            "pod {pod} was made before that: it has {}",
+            p.pod_has
+        ));
+    f.title = title;
+    f
+}
+
 /// The finding turned into "fixed in the spec; the pod predates it": info, the same evidence and
 /// both sides of the difference, and what to watch instead of the fix again.
 pub fn awaiting_rollout(f: Finding, fd: &FlinkDeployment, pod: &Pod, p: &Predates) -> Finding {
     let (ns, name) = (pod_namespace(pod), pod_name(pod));
     let app = label(pod, LABEL_APP).unwrap_or(fd.name());
     let (_, comp) = component(pod);
-    let title = format!(
-        "{}: fixed in FlinkDeployment {} ({}); the pod predates it, waiting for the rollout",
-        f.title,
-        fd.name(),
-        p.what
-    );
-    let mut f = f
-        .severity(Severity::Info)
-        .evidence(format!(
-            "FlinkDeployment {} now gives {}",
-            fd.name(),
-            p.spec_says
-        ))
-        .evidence(format!(
-            "pod {name} was made before that: it has {}",
-            p.pod_has
-        ));
-    f.title = title;
+    let f = predating(f, "FlinkDeployment", fd.name(), name, p);
     f.fix(format!(
         "Nothing more to change: the FlinkDeployment's spec already carries the fix:\n  {}.\n\
          The operator redeploys when it reconciles the changed spec; pod {name} was made before\n\
@@ -272,24 +273,7 @@ pub fn flinkcluster_image_pull(fc: &FlinkCluster, pod: &Pod, container: &str) ->
 /// FlinkDeployment: the operator updates the StatefulSets when it reconciles the changed spec.
 pub fn awaiting_flinkcluster(f: Finding, fc: &FlinkCluster, pod: &Pod, p: &Predates) -> Finding {
     let (ns, name) = (pod_namespace(pod), pod_name(pod));
-    let title = format!(
-        "{}: fixed in FlinkCluster {} ({}); the pod predates it, waiting for the rollout",
-        f.title,
-        fc.name(),
-        p.what
-    );
-    let mut f = f
-        .severity(Severity::Info)
-        .evidence(format!(
-            "FlinkCluster {} now gives {}",
-            fc.name(),
-            p.spec_says
-        ))
-        .evidence(format!(
-            "pod {name} was made before that: it has {}",
-            p.pod_has
-        ));
-    f.title = title;
+    let f = predating(f, "FlinkCluster", fc.name(), name, p);
     let selector = match label(pod, LABEL_COMPONENT) {
         Some(c) => format!(
             "{LABEL_APP}={FLINKCLUSTER_APP},{LABEL_CLUSTER}={},{LABEL_COMPONENT}={c}",
