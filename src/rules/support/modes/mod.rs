@@ -5,7 +5,7 @@
 
 use crate::flink::names::{KIND_FLINK_APPLICATION, KIND_FLINK_DEPLOYMENT};
 use crate::flink::rbac;
-use crate::snapshot::index::{pod_name, pod_namespace, Cluster, Conf};
+use crate::snapshot::index::{pod_name, pod_namespace, Cluster, Conf, KIND_UNKNOWN};
 use crate::snapshot::{LogKey, Snapshot};
 
 /// `taskmanager.numberOfTaskSlots` in Flink (and the Apache operator).
@@ -102,22 +102,34 @@ pub fn conf_fix(c: &Cluster, pairs: &[(&str, &str)]) -> String {
             .collect();
         format!("'{{\"spec\":{{\"{field}\":{{{}}}}}}}'", inner.join(","))
     };
-    match c.reference.kind.as_str() {
-        KIND_FLINK_DEPLOYMENT => format!(
+    let flink_deployment = || {
+        format!(
             "kubectl patch flinkdeployment {name} -n {ns} --type=merge -p {}\n(the operator redeploys the cluster with it)",
             json("flinkConfiguration")
-        ),
+        )
+    };
+    let native = || {
+        let flags: Vec<String> = pairs.iter().map(|(k, v)| format!("-D{k}={v}")).collect();
+        format!(
+            "Flink reads its configuration when the cluster starts: add\n\n  {}\n\nto the command that starts it (`flink run-application --target kubernetes-application -Dkubernetes.cluster-id={name} ...` or `kubernetes-session.sh -Dkubernetes.cluster-id={name} ...`), or set it in the conf/config.yaml that command reads, and start it again. ConfigMap flink-config-{name} only shows the configuration the cluster was started with.",
+            flags.join(" ")
+        )
+    };
+    match c.reference.kind.as_str() {
+        KIND_FLINK_DEPLOYMENT => flink_deployment(),
         KIND_FLINK_APPLICATION => format!(
             "kubectl patch flinkapplication {name} -n {ns} --type=merge -p {}\n(the Lyft operator deploys the changed spec)",
             json("flinkConfig")
         ),
-        _ => {
-            let flags: Vec<String> = pairs.iter().map(|(k, v)| format!("-D{k}={v}")).collect();
-            format!(
-                "Flink reads its configuration when the cluster starts: add\n\n  {}\n\nto the command that starts it (`flink run-application --target kubernetes-application -Dkubernetes.cluster-id={name} ...` or `kubernetes-session.sh -Dkubernetes.cluster-id={name} ...`), or set it in the conf/config.yaml that command reads, and start it again. ConfigMap flink-config-{name} only shows the configuration the cluster was started with.",
-                flags.join(" ")
-            )
-        }
+        // Its pods alone were read: the Apache operator's FlinkDeployment and a plain native
+        // cluster label their pods alike, and which made it could not be read. Both ways are
+        // given as prose, not as a command line: neither may be applied as it is.
+        KIND_UNKNOWN => format!(
+            "Whether FlinkDeployment {name} made this cluster could not be read here (`kubectl get flinkdeployment {name} -n {ns}` with access to it tells). If it did, set it in its spec: `kubectl patch flinkdeployment {name} -n {ns} --type=merge -p {}` (the operator redeploys the cluster with it). If it is a plain native cluster: {}",
+            json("flinkConfiguration"),
+            native()
+        ),
+        _ => native(),
     }
 }
 
@@ -271,6 +283,30 @@ mod tests {
         assert_eq!(flink_version("v1_20"), Some((1, 20)));
         assert_eq!(flink_version("1.11"), Some((1, 11)));
         assert_eq!(flink_version("v2_0"), Some((2, 0)));
+    }
+
+    #[test]
+    fn a_cluster_of_unknown_kind_gets_both_ways_to_set_its_configuration_and_neither_applies() {
+        use crate::snapshot::index::Index;
+        let mut s = crate::rules::testing::snapshot(crate::rules::testing::NATIVE_JOBMANAGER);
+        s.gaps.push(crate::snapshot::Gap {
+            verb: "list".into(),
+            group: crate::flink::names::GROUP.into(),
+            resource: "flinkdeployments".into(),
+            namespace: Some("stream".into()),
+            reason: crate::snapshot::GapReason::Forbidden,
+            message: "forbidden".into(),
+        });
+        let index = Index::new(&s);
+        let c = &index.clusters()[0];
+        assert_eq!(c.reference.kind, KIND_UNKNOWN);
+        let fix = conf_fix(c, &[("high-availability.type", "kubernetes")]);
+        assert!(
+            fix.contains("kubectl patch flinkdeployment wordcount -n stream --type=merge -p '{\"spec\":{\"flinkConfiguration\":{\"high-availability.type\":\"kubernetes\"}}}'")
+                && fix.contains("-Dhigh-availability.type=kubernetes"),
+            "{fix}"
+        );
+        assert!(crate::finding::Remedy::from_fix(&fix).is_empty(), "{fix}");
     }
 
     #[test]
