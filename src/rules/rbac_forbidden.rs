@@ -149,6 +149,22 @@ fn sightings<'a>(s: &'a Snapshot) -> Vec<Sighting<'a>> {
             lines: matches,
         });
     }
+    // A container that was refused, restarted and is refused the same again shows it in both
+    // its previous and its current log: one cause, told from the current log (the reality lab
+    // caught the JobManager between two crashes with both logs read).
+    let current: Vec<(LogKey, Vec<Refusal>)> = out
+        .iter()
+        .filter(|o| !o.key.previous)
+        .map(|o| (o.key.clone(), o.refusals.clone()))
+        .collect();
+    out.retain(|o| {
+        !o.key.previous
+            || !current.iter().any(|(k, refusals)| {
+                (&k.namespace, &k.pod, &k.container)
+                    == (&o.key.namespace, &o.key.pod, &o.key.container)
+                    && o.refusals.iter().all(|r| refusals.contains(r))
+            })
+    });
     out
 }
 
@@ -565,6 +581,57 @@ mod tests {
             "orders-5d8f9c7b6d-x7k2p",
             "flink-main-container"
         )));
+    }
+
+    /// The canonical JobManager's previous log, also as its current log: what a container
+    /// refused, restarted and refused again shows (the previous run's refusal made `previous`).
+    fn canonical_refused_twice(previous: &str) -> Snapshot {
+        let mut s = canonical();
+        let key = s
+            .logs
+            .keys()
+            .find(|k| k.previous && k.container == "flink-main-container")
+            .unwrap()
+            .clone();
+        let text = s.logs[&key].clone();
+        s.logs
+            .insert(key.clone(), text.replace("cannot list resource", previous));
+        s.logs.insert(
+            LogKey {
+                previous: false,
+                ..key
+            },
+            text,
+        );
+        s
+    }
+
+    #[test]
+    fn the_same_refusal_in_the_previous_and_the_current_log_is_one_finding_from_the_current() {
+        let f = run(
+            &RbacForbidden,
+            &canonical_refused_twice("cannot list resource"),
+        );
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(
+            f[0].evidence
+                .iter()
+                .any(|e| e.contains("(current log) L9: ")),
+            "{:?}",
+            f[0].evidence
+        );
+        assert!(
+            !f[0].evidence.iter().any(|e| e.contains("(previous log)")),
+            "{:?}",
+            f[0].evidence
+        );
+
+        // The previous run was refused something else: that is a finding of its own.
+        let f = run(
+            &RbacForbidden,
+            &canonical_refused_twice("cannot watch resource"),
+        );
+        assert_eq!(f.len(), 2, "{f:#?}");
     }
 
     #[test]
