@@ -219,7 +219,7 @@ fn with_memory(
         .and_then(|app| index.flink_deployment(ns, app));
     let app = pod.and_then(|p| label(p, LABEL_APP));
     let limit = c.and_then(|c| {
-        let q = c.spec?.resources.as_ref()?.limits.as_ref()?.get("memory")?;
+        let q = c.spec?.memory_limit()?;
         Some((q.0.clone(), parse_quantity(&q.0)?))
     });
     let f = with_memory_fd(f, snapshot, ns, fd, component, limit, app);
@@ -536,15 +536,7 @@ mod flinkcluster {
             matches!(component, "jobmanager" | "taskmanager") && c.name() == component;
         let key = fm::spec_key(component);
         if !flink_container {
-            let limit = c.spec.and_then(|s| {
-                s.resources
-                    .as_ref()?
-                    .limits
-                    .as_ref()?
-                    .get("memory")
-                    .cloned()
-            });
-            if let Some(q) = limit {
+            if let Some(q) = c.spec.and_then(|s| s.memory_limit()) {
                 f = f.evidence(format!(
                     "spec.containers[{}].resources.limits.memory: {}",
                     c.name(),
@@ -574,7 +566,7 @@ mod flinkcluster {
                 ));
         }
         let from_pod = c.spec.and_then(|s| {
-            let q = s.resources.as_ref()?.limits.as_ref()?.get("memory")?;
+            let q = s.memory_limit()?;
             Some((q.0.clone(), parse_quantity(&q.0)?))
         });
         let limit = match (

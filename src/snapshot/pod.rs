@@ -13,6 +13,7 @@ use k8s_openapi::api::core::v1::{
     ContainerStateRunning, ContainerStateTerminated, ContainerStateWaiting, LocalObjectReference,
     PodCondition, ResourceRequirements,
 };
+use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ObjectMeta, Time};
 use serde::{Deserialize, Deserializer, Serialize};
 use std::collections::BTreeMap;
@@ -123,6 +124,13 @@ pub struct Container {
     pub args: Option<Vec<String>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resources: Option<ResourceRequirements>,
+}
+
+impl Container {
+    /// Its `resources.limits.memory`, as written.
+    pub fn memory_limit(&self) -> Option<&Quantity> {
+        self.resources.as_ref()?.limits.as_ref()?.get("memory")
+    }
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]

@@ -79,13 +79,7 @@ pub fn memory(fd: &FlinkDeployment, pod: &Pod, toward: Toward) -> Option<Predate
         .filter(|f| *f >= 1.0)
         .unwrap_or(1.0);
     let want = process * factor;
-    let has = main_container(pod)?
-        .resources
-        .as_ref()?
-        .limits
-        .as_ref()?
-        .get("memory")
-        .and_then(|q| parse_quantity(&q.0))?;
+    let has = parse_quantity(&main_container(pod)?.memory_limit()?.0)?;
     let moved = match toward {
         Toward::More => want - has,
         Toward::Less => has - want,
@@ -225,13 +219,7 @@ pub fn flinkcluster_memory(fc: &FlinkCluster, pod: &Pod, container: &str) -> Opt
     let component = label(pod, LABEL_COMPONENT)?;
     let spec = crate::rules::support::flinkcluster_memory::component_spec(fc, component)?;
     let (raw, want) = crate::rules::support::flinkcluster_memory::spec_limit(spec)?;
-    let has = flinkcluster_container(pod, container)?
-        .resources
-        .as_ref()?
-        .limits
-        .as_ref()?
-        .get("memory")
-        .and_then(|q| parse_quantity(&q.0))?;
+    let has = parse_quantity(&flinkcluster_container(pod, container)?.memory_limit()?.0)?;
     if want - has <= MIB {
         return None;
     }
