@@ -68,7 +68,7 @@ impl Rule for OomKilled {
                     f = f.severity(Severity::Warning);
                 }
                 if let Some(fc) = flinkcluster_of(index, pod) {
-                    let f = flinkcluster::with_memory(f, snapshot, pod, &c, fc);
+                    let f = flinkcluster::with_memory(f, index, pod, &c, fc);
                     let predates = (c.name() == c_component(pod))
                         .then(|| rollout::flinkcluster_memory(fc, pod, c.name()))
                         .flatten();
@@ -501,7 +501,7 @@ fn mib(bytes: f64) -> String {
 /// (named after their component) get a memory limit from `spec.<component>.resources`, and the
 /// operator gives Flink a share of it (`support::flinkcluster_memory`); the rest is the headroom.
 mod flinkcluster {
-    use super::{mib, ContainerView, Finding, FlinkCluster, Pod, Snapshot, MIN_HEADROOM};
+    use super::{mib, ContainerView, Finding, FlinkCluster, Index, Pod, MIN_HEADROOM};
     use crate::flink::names::{
         flinkcluster_config_map, FLINKCLUSTER_APP, FLINKCLUSTER_SUBMITTER_CONTAINER, LABEL_APP,
         LABEL_CLUSTER, LABEL_COMPONENT,
@@ -510,21 +510,9 @@ mod flinkcluster {
     use crate::rules::support::flinkcluster_memory::{self as fm, Model};
     use crate::snapshot::index::{label, pod_namespace};
 
-    /// The flink-conf.yaml the operator wrote into `<name>-configmap`.
-    fn deployed_conf<'s>(snapshot: &'s Snapshot, ns: &str, cluster: &str) -> Option<&'s str> {
-        let name = flinkcluster_config_map(cluster);
-        let cm = snapshot.config_maps.iter().find(|c| {
-            c.metadata.namespace.as_deref() == Some(ns) && c.metadata.name.as_deref() == Some(&name)
-        })?;
-        let data = cm.data.as_ref()?;
-        ["flink-conf.yaml", "config.yaml"]
-            .iter()
-            .find_map(|k| data.get(*k).map(String::as_str))
-    }
-
     pub(super) fn with_memory(
         mut f: Finding,
-        snapshot: &Snapshot,
+        index: &Index,
         pod: &Pod,
         c: &ContainerView,
         fc: &FlinkCluster,
@@ -607,7 +595,11 @@ mod flinkcluster {
                 ))
                 .verify(format!("{verify}   # expect a limit and no OOMKilled"));
         };
-        let m = fm::derive(fc, component, limit, deployed_conf(snapshot, ns, name));
+        // The flink-conf.yaml the operator wrote into `<name>-configmap`.
+        let deployed = index
+            .flink_config_map(ns, &flinkcluster_config_map(name))
+            .map(|(_, text)| text);
+        let m = fm::derive(fc, component, limit, deployed);
         let what = match m.model {
             Model::Heap => "Flink's heap",
             _ => "Flink's process memory",

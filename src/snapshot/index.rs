@@ -592,7 +592,7 @@ impl<'a> Index<'a> {
     }
 
     /// The key holding Flink's configuration in the ConfigMap `name`, and its text.
-    fn flink_config_map(&self, namespace: &str, name: &str) -> Option<(&'static str, &'a str)> {
+    pub fn flink_config_map(&self, namespace: &str, name: &str) -> Option<(&'static str, &'a str)> {
         let data = self.config_maps.get(&(namespace, name))?.data.as_ref()?;
         FLINK_CONF_KEYS
             .iter()
