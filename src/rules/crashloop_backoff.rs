@@ -424,7 +424,7 @@ message: Back-off restarting failed container flink-main-container in pod orders
             .evidence
             .iter()
             .any(|e| e.starts_with("event Warning BackOff x22")));
-        assert!(f.evidence.iter().any(|e| e == "previous log line 1: bash: line 1: kubernetes-jobmanager.sh: command not found"), "{:?}", f.evidence);
+        assert!(f.evidence.iter().any(|e| e == "previous log line 1 [SIG-FLINK-K8S-SCRIPT-NOT-FOUND]: bash: line 1: kubernetes-jobmanager.sh: command not found"), "{:?}", f.evidence);
         assert!(f.fix.contains("FROM flink:1.20"));
     }
 

@@ -1323,27 +1323,58 @@ pub static SIGNATURES: &[Signature] = &[
             "observed:bash's '<script>: line N: <name>: command not found' for a function no sourced file defines",
         ],
     },
+    // Only "Permission denied": the image's own files are not writable by the container's user,
+    // so what the entrypoint writes into them (the JobManager address, FLINK_PROPERTIES) is lost.
+    // "Read-only file system" on /opt/flink/conf is no failure: native mode and the operator mount
+    // the Flink configuration there from a ConfigMap (FlinkConfMountDecorator), which Kubernetes
+    // mounts read-only, and docker-entrypoint.sh (no `set -e`) goes on after its edits fail; every
+    // such pod prints those lines and starts (apache/flink-cdc#2802, apache/streampark#2599).
     Signature {
         id: "SIG-FLINK-DIR-NOT-WRITABLE",
         category: Category::ImageIncompatible,
         severity: Severity::Critical,
-        literals: &["Read-only file system", "Permission denied"],
-        pattern: r"(?P<path>/opt/flink/[^\s:'()]*)'?(?::\s*| \()(?P<error>Read-only file system|Permission denied)",
+        literals: &["Permission denied"],
+        pattern: r"(?P<path>/opt/flink/[^\s:'()]*)'?(?::\s*| \()(?P<error>Permission denied)",
         title: "Flink cannot write {path}: {error}",
-        explanation: "the entrypoint or Flink writes under /opt/flink (configuration, logs, tmp) and the image's user cannot: a read-only mount, readOnlyRootFilesystem, or a different UID than the image's `flink` user (9999)",
-        fix: "let the container write there: run as the image's user (`securityContext.runAsUser: 9999`, `fsGroup: 9999`), do not mount a ConfigMap read-only over /opt/flink/conf yourself (the operator mounts the Flink configuration), and with readOnlyRootFilesystem mount emptyDirs on /opt/flink/log and /tmp",
+        explanation: "the entrypoint or Flink writes under /opt/flink (configuration, logs, plugins) and the container's user may not: it runs with another UID than the image's `flink` user (9999), as OpenShift's arbitrary UIDs or a `securityContext.runAsUser` do",
+        fix: "run as the image's user (`securityContext.runAsUser: 9999`, `fsGroup: 9999`), or build the image so the user it runs as owns /opt/flink (`chown -R`/`chgrp -R 0 && chmod -R g=u` for arbitrary UIDs); with readOnlyRootFilesystem mount emptyDirs on /opt/flink/log and /tmp",
         verify: "",
         explains: STARTUP,
         supersedes: &[],
         examples: &[
-            "sed: couldn't open temporary file /opt/flink/conf/sedVb8qXz: Read-only file system",
             "cp: cannot create regular file '/opt/flink/conf/flink-conf.yaml': Permission denied",
-            "/docker-entrypoint.sh: line 73: /opt/flink/conf/flink-conf.yaml: Read-only file system",
+            "sed: couldn't open temporary file /opt/flink/conf/sedVb8qXz: Permission denied",
         ],
         unless: &[],
         sources: &[
             "apache/flink-docker@0ac313e39fda:docker-entrypoint.sh",
-            "observed:GNU sed, cp and bash redirection errors (Read-only file system, Permission denied) on /opt/flink/conf",
+            "observed:GNU sed, cp and bash redirection errors (Permission denied) on /opt/flink/conf",
+        ],
+    },
+    // Native mode starts the main container as `bash -c "kubernetes-jobmanager.sh <target> ..."`
+    // (kubernetes-taskmanager.sh for TaskManagers), scripts flink-dist puts in $FLINK_HOME/bin, which
+    // the official image has on its PATH.
+    Signature {
+        id: "SIG-FLINK-K8S-SCRIPT-NOT-FOUND",
+        category: Category::ImageIncompatible,
+        severity: Severity::Critical,
+        literals: &["kubernetes-jobmanager.sh: command not found", "kubernetes-taskmanager.sh: command not found"],
+        pattern: r"(?P<script>kubernetes-(?:jobmanager|taskmanager)\.sh): command not found",
+        title: "the image has no {script} on its PATH: it cannot start Flink in native Kubernetes mode",
+        explanation: "Flink's native Kubernetes mode (and the operator, which uses it) starts the main container with `bash -c \"{script} ...\"`; the image has no such script on its PATH: it is not built FROM the official Flink image, or it replaces the PATH",
+        fix: "build the image FROM the official one (`FROM flink:<the Flink version of the client>`), keeping its ENTRYPOINT and `PATH=$FLINK_HOME/bin:$PATH`; a custom base must put flink-dist's bin/ (with kubernetes-jobmanager.sh and kubernetes-taskmanager.sh) on the PATH",
+        verify: "",
+        explains: STARTUP,
+        supersedes: &[],
+        examples: &[
+            "bash: line 1: kubernetes-jobmanager.sh: command not found",
+            "bash: kubernetes-taskmanager.sh: command not found",
+        ],
+        unless: &[],
+        sources: &[
+            "apache/flink@47a02f63da29:flink-kubernetes/src/main/java/org/apache/flink/kubernetes/kubeclient/decorators/CmdJobManagerDecorator.java",
+            "apache/flink@release-1.15.1:flink-dist/src/main/flink-bin/kubernetes-bin/kubernetes-jobmanager.sh",
+            "observed:https://github.com/apache/streampark/issues/1523 (JobManager log: bash's '<name>: command not found')",
         ],
     },
     // gosu, which the official image's entrypoint uses to drop from root to `flink` (early images
