@@ -2096,6 +2096,31 @@ pub static SIGNATURES: &[Signature] = &[
             "apache/flink@c20d1003e68e:flink-runtime/src/main/java/org/apache/flink/runtime/state/filesystem/AbstractFsCheckpointStorageAccess.java",
         ],
     },
+    // The HA store (Kubernetes ConfigMaps or ZooKeeper) keeps, per retained checkpoint, a pointer
+    // to a `completedCheckpoint<random>` file under high-availability.storageDir; a JobManager that
+    // starts reads them all, and one it cannot read fails every start.
+    Signature {
+        id: "SIG-HA-CHECKPOINT-HANDLE-BROKEN",
+        category: Category::SavepointRestoreFailed,
+        severity: Severity::Critical,
+        literals: &["from state handle under", "completedCheckpoint"],
+        pattern: r"Could not retrieve checkpoint (?P<checkpoint>\d+) from state handle under (?P<key>[^\s.]+)\. This indicates that (?:the retrieved state handle is broken|you are trying to recover from state written by an older Flink version)|FileNotFoundException: .*?(?P<path>[^\s'\x22]*/completedCheckpoint[0-9a-f]+)",
+        title: "the HA store points to {path|checkpoint {checkpoint}}, which the JobManager cannot read",
+        explanation: "with high availability the JobManager recovers the job from the retained checkpoints its HA store lists (Kubernetes ConfigMaps `<cluster-id>-...-config-map`, or ZooKeeper), each a `completedCheckpoint<id>` file under `high-availability.storageDir`; this one is gone or unreadable (storage cleaned up by hand or by a bucket lifecycle rule, another storageDir since a change, a Flink of another version, or a Flink bug such as FLINK-28265), so every start of the JobManager fails",
+        fix: "if the file was removed by mistake, put it back; otherwise start the job again from a retained checkpoint or savepoint: stop it, delete the job's HA data (Kubernetes HA: the ConfigMaps labelled `app=<cluster-id>,configmap-type=high-availability`; ZooKeeper: its znodes under `high-availability.zookeeper.path.root`), and start it with that path (spec.job.initialSavepointPath, or `execution.savepoint.path`); keep high-availability.storageDir out of clean-up rules",
+        verify: "kubectl get configmaps -l configmap-type=high-availability",
+        explains: STARTUP,
+        supersedes: &[],
+        examples: &[
+            "Caused by: org.apache.flink.util.FlinkException: Could not retrieve checkpoint 13629 from state handle under /0000000000000013629. This indicates that the retrieved state handle is broken. Try cleaning the state handle store.",
+            "FileNotFoundException: No such file or directory: s3://xxx/flink-ha/xxx/completedCheckpoint72e30229420c",
+        ],
+        unless: &[],
+        sources: &[
+            "apache/flink@release-1.20:flink-runtime/src/main/java/org/apache/flink/runtime/checkpoint/DefaultCompletedCheckpointStoreUtils.java",
+            "apache/flink@release-1.20:flink-kubernetes/src/main/java/org/apache/flink/kubernetes/utils/Constants.java",
+        ],
+    },
     // The JobMaster's restore step in a stack trace (SchedulerBase up to 1.12, DefaultExecutionGraphFactory
     // since): whatever the exception, it was thrown while restoring the savepoint the job was given.
     Signature {
