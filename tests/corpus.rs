@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// Top-1 accuracy (percent, rounded down) the corpus must keep. Raise it as triage improves.
-const FLOOR: usize = 84;
+const FLOOR: usize = 85;
 
 struct Case {
     file: PathBuf,
