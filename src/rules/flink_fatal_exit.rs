@@ -308,6 +308,54 @@ org.apache.flink.util.concurrent.FutureUtils$RetryException: Could not complete 
     }
 
     #[test]
+    fn the_entrypoint_s_read_only_conf_lines_are_not_the_cause() {
+        // docker-entrypoint.sh's failed edits of the ConfigMap-mounted conf come first in every
+        // native JobManager's log (apache/flink-cdc#2802); the 403 after them is the cause.
+        let log = format!(
+            "sed: couldn't open temporary file /opt/flink/conf/sedBhAZOg: Read-only file system\n\
+             /docker-entrypoint.sh: line 73: /opt/flink/conf/flink-conf.yaml: Read-only file system\n\
+             /docker-entrypoint.sh: line 89: /opt/flink/conf/flink-conf.yaml.tmp: Read-only file system\n{LOG_403}"
+        );
+        let s = with_log(
+            snapshot(JM_239),
+            "analytics",
+            "orders-5d8f9c7b6d-x7k2p",
+            "flink-main-container",
+            true,
+            &log,
+        );
+        let f = &run(&FlinkFatalExit, &s)[0];
+        assert_eq!(f.category, Category::FlinkFatalExit);
+        assert!(f.fix.contains("line 6"), "{}", f.fix);
+        assert!(
+            !f.evidence.iter().any(|e| e.contains("Read-only")),
+            "{:?}",
+            f.evidence
+        );
+    }
+
+    #[test]
+    fn a_built_in_plugin_the_image_lacks_is_the_cause_of_exit_1() {
+        let s = with_log(
+            snapshot(&JM_239.replace("exitCode: 239", "exitCode: 1")),
+            "analytics",
+            "orders-5d8f9c7b6d-x7k2p",
+            "flink-main-container",
+            true,
+            "Enabling required built-in plugins\nLinking flink-s3-fs-hadoop-1.17.1.jar to plugin directory\nPlugin flink-s3-fs-hadoop-1.17.1.jar does not exist. Exiting.\n",
+        );
+        let f = &run(&FlinkFatalExit, &s)[0];
+        assert_eq!(f.category, Category::FilesystemPluginMissing);
+        assert!(
+            f.title
+                .contains("/opt/flink/opt/flink-s3-fs-hadoop-1.17.1.jar"),
+            "{}",
+            f.title
+        );
+        assert!(f.fix.contains("line 3"), "{}", f.fix);
+    }
+
+    #[test]
     fn without_a_known_cause_the_fix_names_the_previous_log_command() {
         let log = "INFO starting\nERROR Something odd happened: java.lang.IllegalStateException: boom\n\tat x.y(Z.java:1)\n";
         let s = with_log(

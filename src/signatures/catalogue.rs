@@ -2335,6 +2335,25 @@ pub static SIGNATURES: &[Signature] = &[
             "apache/flink@c20d1003e68e:flink-core/src/main/java/org/apache/flink/core/fs/FileSystem.java",
         ],
     },
+    // The official image's docker-entrypoint.sh links each jar ENABLE_BUILT_IN_PLUGINS names from
+    // /opt/flink/opt into /opt/flink/plugins, and exits 1 when one is not there (a name of another
+    // Flink version than the image's is the usual slip).
+    Signature {
+        id: "SIG-FS-BUILT-IN-PLUGIN-MISSING",
+        category: Category::FilesystemPluginMissing,
+        severity: Severity::Critical,
+        literals: &["does not exist. Exiting."],
+        pattern: r"Plugin (?P<plugin>flink-[\w.-]*-fs-[\w.-]*\.jar) does not exist\. Exiting\.",
+        title: "the image has no /opt/flink/opt/{plugin}, which ENABLE_BUILT_IN_PLUGINS asks for: the container exits",
+        explanation: "the official image's entrypoint enables the file system plugins named in ENABLE_BUILT_IN_PLUGINS by linking each jar from /opt/flink/opt, and stops the container (exit code 1) when a named jar is not there: a name of another Flink version than the image's, or a misspelt one",
+        fix: "name the jar the image ships, of the image's own Flink version: the jars are listed by `kubectl run flink-opt --rm -it --restart=Never --image=<image> -- ls /opt/flink/opt`; several are separated with `;`",
+        verify: "kubectl logs <pod> | grep -i 'enabled'",
+        explains: STARTUP,
+        supersedes: &[],
+        examples: &["Plugin flink-s3-fs-hadoop-1.17.1.jar does not exist. Exiting."],
+        unless: &[],
+        sources: &["apache/flink-docker@0ac313e39fda:docker-entrypoint.sh"],
+    },
     Signature {
         id: "SIG-FS-HADOOP-MISSING",
         category: Category::FilesystemPluginMissing,
