@@ -2546,19 +2546,24 @@ pub static SIGNATURES: &[Signature] = &[
         category: Category::JobEntryClassError,
         severity: Severity::Warning,
         literals: &["ClassNotFoundException: "],
-        pattern: r"ClassNotFoundException: (?P<class>[\w.$]+)",
+        // Hadoop's Configuration.getClassByName words it "Class <name> not found".
+        pattern: r"ClassNotFoundException: (?:Class )?(?P<class>[\w.$]+)",
         title: "class {class} is not on the job's classpath",
         explanation: "a class the job needs (its entry class or a dependency, e.g. a connector) is not on the classpath",
         fix: "package {class} into the job's fat jar (or put its jar into /opt/flink/lib or usrlib in the image); if it is the entry class, check spec.job.entryClass",
         verify: "",
         explains: STARTUP,
         supersedes: &[],
-        examples: &["Caused by: java.lang.ClassNotFoundException: org.apache.flink.connector.kafka.source.KafkaSource"],
+        examples: &[
+            "Caused by: java.lang.ClassNotFoundException: org.apache.flink.connector.kafka.source.KafkaSource",
+            "Caused by: java.lang.ClassNotFoundException: Class com.example.orders.OrderEnricher not found",
+        ],
         // Hadoop's own classes missing is an incomplete Hadoop classpath for Flink's security
         // module or file systems, not the job's classpath.
-        unless: &["ClassNotFoundException: org.apache.hadoop."],
+        unless: &["ClassNotFoundException: org.apache.hadoop.", "ClassNotFoundException: Class org.apache.hadoop."],
         sources: &[
             "observed:java.lang.ClassNotFoundException: <class> from the JDK class loaders (the message is the class name)",
+            "apache/hadoop@017bbeade14d:hadoop-common-project/hadoop-common/src/main/java/org/apache/hadoop/conf/Configuration.java",
         ],
     },
     // --- exposure -------------------------------------------------------------------------------

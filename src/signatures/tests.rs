@@ -396,6 +396,16 @@ fn host_and_jar_and_class_are_extracted() {
     assert_eq!(m.field("jar"), Some("/opt/flink/usrlib/orders.jar"));
     let m = &catalogue().match_line("org.apache.flink.client.program.ProgramInvocationException: The program's entry point class 'com.acme.Orders' was not found in the jar file.", 1)[0];
     assert_eq!(m.field("class"), Some("com.acme.Orders"));
+    // Hadoop's Configuration words it "Class <name> not found": the class, not "Class"; and a
+    // Hadoop class missing so is Hadoop's classpath, not the job's.
+    let m = &catalogue().match_line(
+        "Caused by: java.lang.ClassNotFoundException: Class com.acme.OrderEnricher not found",
+        1,
+    )[0];
+    assert_eq!(m.field("class"), Some("com.acme.OrderEnricher"));
+    assert!(catalogue()
+        .match_line("Caused by: java.lang.ClassNotFoundException: Class org.apache.hadoop.fs.obs.metrics.OBSAMetricsProvider not found", 1)
+        .is_empty());
 }
 
 #[test]
