@@ -2,8 +2,9 @@
 //! the same Snapshot a live cluster gives, and written back out by `doctor --save`.
 //!
 //! Layout: every `*.yaml`, `*.yml`, `*.json` holds one object, a multi-document stream, or a
-//! `kind: List`; logs live at `logs/<namespace>/<pod>/<container>.log` and
-//! `logs/<namespace>/<pod>/<container>.previous.log`.
+//! `kind: List` (typed lists too, `"items": null` an empty one); logs live at
+//! `logs/<namespace>/<pod>/<container>.log` and `logs/<namespace>/<pod>/<container>.previous.log`,
+//! or, in a `kubectl cluster-info dump --output-directory`, at `<namespace>/<pod>/logs.txt`.
 
 use super::kinds::{is_flinkcluster_labels, FieldError, Takes, FIELDS};
 pub use super::kinds::{is_operator_value, OPERATOR_SELECTORS};
@@ -15,8 +16,8 @@ use std::path::{Path, PathBuf};
 mod logs;
 mod save;
 
-use logs::load_logs;
 pub use logs::read_tail;
+use logs::{load_dump_logs, load_logs};
 pub(crate) use save::with_kind;
 pub use save::{check_save_target, interrupt_save, save};
 
@@ -158,6 +159,7 @@ pub fn load_with(path: &Path, options: &LoadOptions) -> Result<Loaded, BundleErr
     classify_operator(&mut snapshot);
     if path.is_dir() {
         load_logs(&path.join("logs"), &mut snapshot, options.log_tail)?;
+        load_dump_logs(path, &mut snapshot, options.log_tail)?;
     }
     snapshot.install_checked = holds_installation(&snapshot);
     snapshot.rbac_complete = !snapshot.roles.is_empty()

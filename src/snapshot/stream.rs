@@ -139,8 +139,10 @@ where
 {
     type Value = ();
 
+    // Any, not seq: JSON's deserializer refuses `null` for a sequence, and kubectl writes an
+    // empty list as `"items": null` (its `cluster-info dump` does).
     fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        d.deserialize_seq(self)
+        d.deserialize_any(self)
     }
 }
 

@@ -1,9 +1,69 @@
-//! A bundle's logs: `logs/NAMESPACE/POD/CONTAINER[.previous].log`, read from the end, only\n//! the tail the diagnosis wants.
+//! A bundle's logs, only the tail the diagnosis wants: `logs/NAMESPACE/POD/CONTAINER[.previous].log`
+//! (what `doctor --save` writes), read from the end; and the `NAMESPACE/POD/logs.txt` of
+//! `kubectl cluster-info dump`, every container of a pod in one file between kubectl's markers.
 
 use super::*;
 
-/// The logs a live gather would read (`snapshot::wanted`), and every log of a pod the bundle has
-/// no object for (nothing says whether it is healthy); a healthy container's log is not read.
+/// Which logs of a bundle are read: those a live gather would read (`snapshot::wanted`), and every
+/// log of a pod the bundle has no object for (nothing says whether it is healthy); a healthy
+/// container's log is not read.
+struct Keep {
+    wanted: std::collections::BTreeSet<LogKey>,
+    known: std::collections::BTreeSet<(String, String)>,
+}
+
+impl Keep {
+    fn new(s: &Snapshot) -> Self {
+        let known = s
+            .pods
+            .iter()
+            .map(|p| &p.metadata)
+            .chain(s.operator_pods.iter().map(|p| &p.metadata))
+            .map(|m| {
+                (
+                    m.namespace.clone().unwrap_or_default(),
+                    m.name.clone().unwrap_or_default(),
+                )
+            })
+            .collect();
+        Keep {
+            wanted: crate::snapshot::wanted::all(s),
+            known,
+        }
+    }
+
+    fn keeps(&self, key: &LogKey) -> bool {
+        !self
+            .known
+            .contains(&(key.namespace.clone(), key.pod.clone()))
+            || self.wanted.contains(key)
+    }
+}
+
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> BundleError {
+    let path = path.to_path_buf();
+    move |source| BundleError::Io { path, source }
+}
+
+/// Directories as they are (links to directories are not followed).
+fn is_dir(e: &fs::DirEntry) -> bool {
+    e.file_type().is_ok_and(|t| t.is_dir())
+}
+
+/// The subdirectories of `dir`, sorted.
+fn subdirs(dir: &Path) -> Result<Vec<PathBuf>, BundleError> {
+    let mut out = Vec::new();
+    for e in fs::read_dir(dir).map_err(io(dir))? {
+        let e = e.map_err(io(dir))?;
+        if is_dir(&e) {
+            out.push(e.path());
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// `logs/NAMESPACE/POD/CONTAINER[.previous].log`.
 pub(super) fn load_logs(
     dir: &Path,
     s: &mut Snapshot,
@@ -12,37 +72,9 @@ pub(super) fn load_logs(
     if !dir.is_dir() {
         return Ok(());
     }
-    let wanted = crate::snapshot::wanted::all(s);
-    let known: std::collections::BTreeSet<(String, String)> = s
-        .pods
-        .iter()
-        .map(|p| &p.metadata)
-        .chain(s.operator_pods.iter().map(|p| &p.metadata))
-        .map(|m| {
-            (
-                m.namespace.clone().unwrap_or_default(),
-                m.name.clone().unwrap_or_default(),
-            )
-        })
-        .collect();
-    let io = |path: &Path| {
-        let path = path.to_path_buf();
-        move |source| BundleError::Io { path, source }
-    };
-    // Directories as they are (links to directories are not followed), files only when regular.
-    let is_dir = |e: &fs::DirEntry| e.file_type().is_ok_and(|t| t.is_dir());
-    for ns in fs::read_dir(dir).map_err(io(dir))? {
-        let ns = ns.map_err(io(dir))?;
-        if !is_dir(&ns) {
-            continue;
-        }
-        let ns = ns.path();
-        for pod in fs::read_dir(&ns).map_err(io(&ns))? {
-            let pod = pod.map_err(io(&ns))?;
-            if !is_dir(&pod) {
-                continue;
-            }
-            let pod = pod.path();
+    let keep = Keep::new(s);
+    for ns in subdirs(dir)? {
+        for pod in subdirs(&ns)? {
             for file in fs::read_dir(&pod).map_err(io(&pod))? {
                 let file = file.map_err(io(&pod))?.path();
                 if !crate::files::is_regular(&file) {
@@ -64,9 +96,7 @@ pub(super) fn load_logs(
                     container,
                     previous,
                 );
-                if known.contains(&(key.namespace.clone(), key.pod.clone()))
-                    && !wanted.contains(&key)
-                {
+                if !keep.keeps(&key) {
                     continue;
                 }
                 let bytes = read_tail(&file, tail).map_err(io(&file))?;
@@ -76,6 +106,118 @@ pub(super) fn load_logs(
         }
     }
     Ok(())
+}
+
+/// `kubectl cluster-info dump --output-directory=DIR` writes each pod's current logs, container
+/// after container, to `DIR/NAMESPACE/POD/logs.txt` between these markers
+/// (kubernetes/kubectl pkg/cmd/clusterinfo/clusterinfo_dump.go).
+const DUMP_START: &str = "==== START logs for container ";
+const DUMP_END: &str = "==== END logs for container ";
+/// What kubectl writes in place of a log it could not get.
+const DUMP_NO_LOG: [&str; 2] = ["Create log request error: ", "Request log error: "];
+/// A line longer than this is cut: a dump is read as it comes, and one line must not hold the
+/// whole file.
+const DUMP_MAX_LINE: usize = 64 * 1024;
+
+/// Every `NAMESPACE/POD/logs.txt` under the bundle's root, read once from the start, keeping the
+/// tail of each container's log. A log the bundle also holds under `logs/` is left as read there.
+pub(super) fn load_dump_logs(
+    root: &Path,
+    s: &mut Snapshot,
+    tail: Option<usize>,
+) -> Result<(), BundleError> {
+    let keep = Keep::new(s);
+    for ns in subdirs(root)? {
+        for pod in subdirs(&ns)? {
+            let file = pod.join("logs.txt");
+            if !crate::files::is_regular(&file) {
+                continue;
+            }
+            for (key, text) in read_dump(&file, tail).map_err(io(&file))? {
+                if keep.keeps(&key) && !s.logs.contains_key(&key) {
+                    s.logs.insert(key, text);
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The containers' logs of one dump file, each cut to its last `tail` lines (to the bundle byte
+/// cap without a tail). The marker names the namespace and pod, so the file's place does not.
+pub(super) fn read_dump(
+    path: &Path,
+    tail: Option<usize>,
+) -> std::io::Result<Vec<(LogKey, String)>> {
+    use std::collections::VecDeque;
+    let mut reader = std::io::BufReader::new(fs::File::open(path)?);
+    let limit = tail.map(|t| t.max(1));
+    let mut out = Vec::new();
+    let mut current: Option<(LogKey, VecDeque<String>, u64)> = None;
+    let mut line = Vec::new();
+    while read_line_capped(&mut reader, &mut line, DUMP_MAX_LINE)? {
+        let text = String::from_utf8_lossy(&line);
+        let text = text.trim_end_matches(['\n', '\r']);
+        if let Some(rest) = text.strip_prefix(DUMP_START) {
+            current = dump_marker(rest).map(|key| (key, VecDeque::new(), 0));
+        } else if text.starts_with(DUMP_END) {
+            if let Some((key, lines, _)) = current.take() {
+                let no_log =
+                    lines.len() == 1 && DUMP_NO_LOG.iter().any(|p| lines[0].starts_with(p));
+                if !no_log {
+                    let mut log = lines.into_iter().collect::<Vec<_>>().join("\n");
+                    log.push('\n');
+                    out.push((key, log));
+                }
+            }
+        } else if let Some((_, lines, bytes)) = current.as_mut() {
+            *bytes += text.len() as u64 + 1;
+            lines.push_back(text.to_string());
+            while lines.len() > 1
+                && (limit.is_some_and(|t| lines.len() > t) || *bytes > crate::files::MAX_FILE_BYTES)
+            {
+                let dropped = lines.pop_front().unwrap_or_default();
+                *bytes -= dropped.len() as u64 + 1;
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// `<container> of pod <namespace>/<pod> ====`.
+fn dump_marker(rest: &str) -> Option<LogKey> {
+    let rest = rest.strip_suffix(" ====")?;
+    let (container, pod) = rest.split_once(" of pod ")?;
+    let (namespace, pod) = pod.split_once('/')?;
+    Some(LogKey::new(namespace, pod, container, false))
+}
+
+/// One line into `line` (its newline included), at most `max` bytes of it kept; false at the end.
+fn read_line_capped(
+    reader: &mut impl std::io::BufRead,
+    line: &mut Vec<u8>,
+    max: usize,
+) -> std::io::Result<bool> {
+    line.clear();
+    let mut any = false;
+    loop {
+        let buf = reader.fill_buf()?;
+        if buf.is_empty() {
+            return Ok(any);
+        }
+        any = true;
+        let (chunk, done) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => (&buf[..=i], true),
+            None => (buf, false),
+        };
+        let room = max.saturating_sub(line.len());
+        line.extend_from_slice(&chunk[..chunk.len().min(room)]);
+        let n = chunk.len();
+        reader.consume(n);
+        if done {
+            return Ok(true);
+        }
+    }
 }
 
 /// Bytes kept per log line on average when reading a tail: past `lines` times this, the tail is

@@ -437,3 +437,97 @@ fn a_saved_bundle_keeps_the_kinds_that_were_listed_even_empty() {
         "a kind that could not be listed is not claimed"
     );
 }
+
+#[test]
+fn a_cluster_info_dump_s_logs_are_read_per_container_from_kubectl_s_markers() {
+    // As `kubectl cluster-info dump --output-directory` writes them: the namespace's lists as
+    // `<ns>/pods.json`, and every container of a pod in `<ns>/<pod>/logs.txt`.
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "analytics/pods.json",
+        r#"{"kind":"PodList","apiVersion":"v1","items":[
+          {"metadata":{"name":"orders-6bbcc77-rthsq","namespace":"analytics","labels":{"app":"orders","component":"jobmanager","type":"flink-native-kubernetes"}},
+           "spec":{"containers":[{"name":"flink-main-container","image":"flink:1.20"},{"name":"sidecar","image":"busybox"}]},
+           "status":{"phase":"Running","containerStatuses":[
+             {"name":"flink-main-container","image":"flink:1.20","imageID":"","ready":false,"restartCount":3,"state":{"waiting":{"reason":"CrashLoopBackOff"}},"lastState":{"terminated":{"exitCode":239,"reason":"Error"}}},
+             {"name":"sidecar","image":"busybox","imageID":"","ready":false,"restartCount":5,"state":{"waiting":{"reason":"CrashLoopBackOff"}}}]}},
+          {"metadata":{"name":"orders-taskmanager-1-1","namespace":"analytics","labels":{"app":"orders","component":"taskmanager","type":"flink-native-kubernetes"}},
+           "spec":{"containers":[{"name":"flink-main-container","image":"flink:1.20"}]},
+           "status":{"phase":"Running","containerStatuses":[{"name":"flink-main-container","image":"flink:1.20","imageID":"","ready":true,"restartCount":0,"state":{"running":{}}}]}}]}"#,
+    );
+    // kubectl writes an empty list's items as null.
+    write(
+        dir.path(),
+        "analytics/daemonsets.json",
+        "{\n    \"kind\": \"DaemonSetList\",\n    \"apiVersion\": \"apps/v1\",\n    \"metadata\": {\n        \"resourceVersion\": \"426\"\n    },\n    \"items\": null\n}\n",
+    );
+    write(
+        dir.path(),
+        "analytics/orders-6bbcc77-rthsq/logs.txt",
+        "==== START logs for container flink-main-container of pod analytics/orders-6bbcc77-rthsq ====\n\
+         line 1\nline 2\nline 3: pods is forbidden\n\
+         ==== END logs for container flink-main-container of pod analytics/orders-6bbcc77-rthsq ====\n\
+         ==== START logs for container sidecar of pod analytics/orders-6bbcc77-rthsq ====\n\
+         Request log error: the server could not find the requested resource\n\
+         ==== END logs for container sidecar of pod analytics/orders-6bbcc77-rthsq ====\n",
+    );
+    write(
+        dir.path(),
+        "analytics/orders-taskmanager-1-1/logs.txt",
+        "==== START logs for container flink-main-container of pod analytics/orders-taskmanager-1-1 ====\n\
+         healthy\n\
+         ==== END logs for container flink-main-container of pod analytics/orders-taskmanager-1-1 ====\n",
+    );
+    let options = LoadOptions { log_tail: Some(2) };
+    let loaded = load_with(dir.path(), &options).unwrap();
+    let s = &loaded.snapshot;
+    assert_eq!(
+        s.log(
+            "analytics",
+            "orders-6bbcc77-rthsq",
+            "flink-main-container",
+            false
+        ),
+        Some("line 2\nline 3: pods is forbidden\n"),
+        "the tail of the block, markers left out"
+    );
+    assert_eq!(
+        s.log("analytics", "orders-6bbcc77-rthsq", "sidecar", false),
+        None,
+        "kubectl's note that it got no log is no log"
+    );
+    assert_eq!(
+        s.log(
+            "analytics",
+            "orders-taskmanager-1-1",
+            "flink-main-container",
+            false
+        ),
+        None,
+        "a healthy container's log is not read"
+    );
+    assert!(
+        loaded.skipped.is_empty(),
+        "logs.txt is the dump's, not a stray file, and an empty list is a list: {:?}",
+        loaded.skipped
+    );
+}
+
+#[test]
+fn a_dump_s_long_line_is_cut_and_its_log_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "a/jm/logs.txt",
+        &format!(
+            "==== START logs for container c of pod a/jm ====\n{}\nlast\n==== END logs for container c of pod a/jm ====\n",
+            "z".repeat(1 << 20)
+        ),
+    );
+    let got = super::logs::read_dump(&dir.path().join("a/jm/logs.txt"), None).unwrap();
+    assert_eq!(got.len(), 1);
+    assert_eq!(got[0].0, LogKey::new("a", "jm", "c", false));
+    assert!(got[0].1.len() < 70 * 1024, "{}", got[0].1.len());
+    assert!(got[0].1.ends_with("\nlast\n"));
+}
