@@ -97,15 +97,22 @@ fn finding(
     if let Some(msg) = t.message.as_deref().filter(|m| !m.trim().is_empty()) {
         f = f.evidence(format!("terminated.message: {}", one_line(msg)));
     }
-    for line in logs.lines() {
-        f = f.evidence(line);
+    // A bundle with only the log of the instance running now (`kubectl cluster-info dump` keeps
+    // no previous logs): unless that log names a cause too, its lines say nothing of the exit.
+    let running_now = c.status.state.as_ref().is_some_and(|s| s.running.is_some());
+    let exited_log_missing = running_now && logs.previous == Some(false) && logs.root().is_none();
+    if exited_log_missing {
+        f = f.evidence(format!(
+            "no log of the instance that exited: the snapshot holds only the log of the instance running now (`kubectl logs {name} -n {ns} -c {} --previous` shows why it exited)",
+            c.name()
+        ));
+    } else {
+        for line in logs.lines() {
+            f = f.evidence(line);
+        }
     }
-    let cmd = logs_command(
-        ns,
-        name,
-        c.name(),
-        logs.previous.unwrap_or(!current_is_terminated),
-    );
+    let read_previous = exited_log_missing || logs.previous.unwrap_or(!current_is_terminated);
+    let cmd = logs_command(ns, name, c.name(), read_previous);
     // The log names a specific cause that no other rule reports (a missing plugin or jar, a bad
     // memory setting): this finding is that cause, not just the exit.
     if let Some(m) = logs.root().filter(|m| named_here(m.signature.category)) {
@@ -137,7 +144,7 @@ fn finding(
              (the last `Caused by:` is usually the root cause):\n\n  \
              {cmd} | grep -n -E -B 5 -A 30 'FATAL|Fatal error|Could not start|Caused by|Exception'\n\n\
              Fix the first error it shows; the container then stays up.",
-            if logs.previous.unwrap_or(!current_is_terminated) { "previous" } else { "last" }
+            if read_previous { "previous" } else { "last" }
         ),
     };
     f.fix(fix).verify(pod_verify(pod, c.name()))
@@ -353,6 +360,78 @@ org.apache.flink.util.concurrent.FutureUtils$RetryException: Could not complete 
             f.title
         );
         assert!(f.fix.contains("line 3"), "{}", f.fix);
+    }
+
+    #[test]
+    fn only_the_running_instance_s_log_is_not_read_as_the_exit_s() {
+        // What `kubectl cluster-info dump` keeps of a JobManager restarted after a 239: the log
+        // of the instance running now (INFO lines of a healthy start), no previous log.
+        let running = JM_239.replace(
+            "state: {waiting: {reason: CrashLoopBackOff, message: \"back-off 5m0s restarting failed container=flink-main-container pod=orders-5d8f9c7b6d-x7k2p_analytics(3f2b)\"}}",
+            "state: {running: {startedAt: \"2026-11-28T09:39:20Z\"}}",
+        );
+        assert_ne!(running, JM_239);
+        let log = "2026-11-28 09:39:21,738 INFO  org.apache.flink.runtime.security.modules.HadoopModuleFactory [] - Cannot create Hadoop Security Module because Hadoop cannot be found in the Classpath.\n";
+        let s = with_log(
+            snapshot(&running),
+            "analytics",
+            "orders-5d8f9c7b6d-x7k2p",
+            "flink-main-container",
+            false,
+            log,
+        );
+        let f = &run(&FlinkFatalExit, &s)[0];
+        assert!(
+            f.evidence
+                .iter()
+                .any(|e| e.starts_with("no log of the instance that exited")),
+            "{:?}",
+            f.evidence
+        );
+        assert!(
+            !f.evidence.iter().any(|e| e.contains("Hadoop")),
+            "{:?}",
+            f.evidence
+        );
+        assert!(f.fix.contains("--previous"), "{}", f.fix);
+        // The same log with the cause in it (the instance running now was refused too) is read.
+        let s = with_log(
+            snapshot(&running),
+            "analytics",
+            "orders-5d8f9c7b6d-x7k2p",
+            "flink-main-container",
+            false,
+            LOG_403,
+        );
+        let f = &run(&FlinkFatalExit, &s)[0];
+        assert!(f.fix.contains("line 3"), "{}", f.fix);
+    }
+
+    #[test]
+    fn an_info_line_is_no_error_in_the_tail_of_a_log() {
+        let log = "2026-11-28 09:39:11,738 INFO  org.apache.flink.runtime.security.modules.HadoopModuleFactory [] - Cannot create Hadoop Security Module because Hadoop cannot be found in the Classpath.\n\
+                   2026-11-28 09:39:12,001 WARN  org.example.Job [] - Could not open the side output\n";
+        let s = with_log(
+            snapshot(JM_239),
+            "analytics",
+            "orders-5d8f9c7b6d-x7k2p",
+            "flink-main-container",
+            true,
+            log,
+        );
+        let f = &run(&FlinkFatalExit, &s)[0];
+        assert!(
+            f.evidence
+                .iter()
+                .any(|e| e.contains("Could not open the side output")),
+            "{:?}",
+            f.evidence
+        );
+        assert!(
+            !f.evidence.iter().any(|e| e.contains("Hadoop")),
+            "{:?}",
+            f.evidence
+        );
     }
 
     #[test]

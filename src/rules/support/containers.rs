@@ -260,6 +260,14 @@ const ERRORISH: &[&str] = &[
     "Could not",
 ];
 
+/// A log line whose level (in the first words, as Flink's and most Java layouts print it) says
+/// it is no problem: "INFO ... Cannot create Hadoop Security Module" is how a healthy Flink starts.
+fn below_warn(line: &str) -> bool {
+    line.split_whitespace()
+        .take(4)
+        .any(|w| matches!(w, "INFO" | "DEBUG" | "TRACE" | "[INFO]" | "[DEBUG]"))
+}
+
 impl LogEvidence {
     /// Reads the previous log (else the current one) of a container; with `prefer_previous`
     /// false (the container is terminated now) the current log comes first.
@@ -300,7 +308,7 @@ impl LogEvidence {
                 .iter()
                 .copied()
                 .filter(|(_, l)| ERRORISH.iter().any(|k| l.contains(k)))
-                .filter(|(_, l)| !l.trim_start().starts_with("at "))
+                .filter(|(_, l)| !l.trim_start().starts_with("at ") && !below_warn(l))
                 .collect();
             let pick = if errorish.is_empty() { lines } else { errorish };
             let skip = pick.len().saturating_sub(5);
