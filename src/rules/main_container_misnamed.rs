@@ -4,12 +4,18 @@
 //! main container and keeps every other container as a sidecar. A container meant as the main
 //! one but named otherwise runs as an extra container with the Flink image and no command: it
 //! prints usage, exits 0 and is restarted forever (0/2, CrashLoopBackOff).
+//!
+//! Read from the FlinkDeployment's pod templates; and, where the snapshot has the pods but not
+//! their FlinkDeployment (a `kubectl cluster-info dump`, a native cluster), from the pod itself:
+//! beside `flink-main-container`, a container with a Flink image and neither command nor args.
 
 use super::{Rule, RuleMeta};
 use crate::finding::{link, Category, Finding, ObjectRef, Severity};
 use crate::flink::names::MAIN_CONTAINER;
+use crate::flink::names::{KIND_FLINK_DEPLOYMENT, LABEL_APP, LABEL_COMPONENT, LABEL_TYPE};
 use crate::snapshot::flink::{FlinkDeployment, PodTemplate};
-use crate::snapshot::index::deployment_ref;
+use crate::snapshot::index::{deployment_ref, label, pod_name, pod_namespace};
+use crate::snapshot::pod::{Container as PodContainer, Pod};
 use crate::snapshot::{Index, Snapshot};
 use k8s_openapi::api::core::v1::Container;
 
@@ -29,12 +35,26 @@ impl Rule for MainContainerMisnamed {
         &META
     }
 
-    fn check(&self, snapshot: &Snapshot, _index: &Index) -> Vec<Finding> {
+    fn check(&self, snapshot: &Snapshot, index: &Index) -> Vec<Finding> {
         let mut out = Vec::new();
         for fd in &snapshot.flink_deployments {
             for (path, template) in fd.pod_templates() {
                 if let Some((i, c)) = misnamed_main(fd, template) {
                     out.push(finding(fd, path, i, c));
+                }
+            }
+        }
+        // One finding per cluster, component and container, from the first pod that shows it.
+        let mut seen = std::collections::BTreeSet::new();
+        for pod in &snapshot.pods {
+            let (ns, app) = (pod_namespace(pod), label(pod, LABEL_APP).unwrap_or(""));
+            if label(pod, LABEL_TYPE).is_none() || index.flink_deployment(ns, app).is_some() {
+                continue;
+            }
+            if let Some((i, c)) = sidecar_running_flink(pod) {
+                let component = label(pod, LABEL_COMPONENT).unwrap_or("");
+                if seen.insert((ns, app, component, c.name.as_str())) {
+                    out.push(pod_finding(index, pod, i, c));
                 }
             }
         }
@@ -68,6 +88,74 @@ fn misnamed_main<'t>(fd: &FlinkDeployment, t: &'t PodTemplate) -> Option<(usize,
         };
         no_command && (flink_image || flinky_name)
     })
+}
+
+/// Beside Flink's own `flink-main-container`, a container that can only be the template's main
+/// container kept as a sidecar: the Flink image (the main container's, or one named for Flink)
+/// with neither command nor args, so it runs the image's entrypoint with nothing to do.
+fn sidecar_running_flink(pod: &Pod) -> Option<(usize, &PodContainer)> {
+    let containers = &pod.spec.as_ref()?.containers;
+    let main = containers.iter().find(|c| c.name == MAIN_CONTAINER)?;
+    containers.iter().enumerate().find(|(_, c)| {
+        let bare = c.command.as_ref().is_none_or(Vec::is_empty)
+            && c.args.as_ref().is_none_or(Vec::is_empty);
+        let flink_image = c
+            .image
+            .as_deref()
+            .is_some_and(|i| Some(i) == main.image.as_deref() || i.contains("flink"));
+        c.name != MAIN_CONTAINER && bare && flink_image
+    })
+}
+
+fn pod_finding(index: &Index, pod: &Pod, i: usize, c: &PodContainer) -> Finding {
+    let (ns, name) = (pod_namespace(pod), pod_name(pod));
+    let component = label(pod, LABEL_COMPONENT).unwrap_or("jobmanager");
+    let app = label(pod, LABEL_APP).unwrap_or_default();
+    let image = c.image.as_deref().unwrap_or_default();
+    let cluster = index.deployment_of_pod(pod);
+    let from_operator = cluster
+        .as_ref()
+        .is_some_and(|d| d.kind == KIND_FLINK_DEPLOYMENT);
+    let fix = if from_operator {
+        let fd = cluster.as_ref().map_or(app, |d| d.name.as_str());
+        format!(
+            "Rename the container `{0}` to {MAIN_CONTAINER} in the FlinkDeployment's pod template \
+             (spec.podTemplate, or spec.{1}.podTemplate):\n\n  \
+             kubectl get flinkdeployment {fd} -n {ns} -o yaml \\\n    \
+             | sed 's/^\\( \\{{6,\\}}-\\{{0,1\\}} *name: \\){0}$/\\1{MAIN_CONTAINER}/' | kubectl replace -f -",
+            c.name,
+            if component == "taskmanager" { "taskManager" } else { "jobManager" }
+        )
+    } else {
+        format!(
+            "Rename the container `{}` to {MAIN_CONTAINER} in the pod template file the cluster was \
+             started with (`kubernetes.pod-template-file.{component}`, or \
+             `kubernetes.pod-template-file.default`), then start the cluster again",
+            c.name
+        )
+    };
+    Finding::new(
+        &META,
+        ObjectRef::namespaced("Pod", ns, name),
+        format!(
+            "container `{}` runs the Flink image beside {MAIN_CONTAINER}: the pod template's main container is misnamed",
+            c.name
+        ),
+    )
+    .deployment(cluster.clone())
+    .evidence(format!(
+        "spec.containers[{i}]: name {}, image {image}, no command or args: it runs the image's entrypoint with nothing to do",
+        c.name
+    ))
+    .evidence(format!(
+        "{MAIN_CONTAINER} is the container Flink made; `{}` is the pod template's own container, kept as a sidecar",
+        c.name
+    ))
+    .fix(fix)
+    .verify(format!(
+        "kubectl get pods -n {ns} -l app={app},component={component} -o jsonpath='{{range .items[*]}}{{.metadata.name}}: {{.spec.containers[*].name}}{{\"\\n\"}}{{end}}'   # expect only {MAIN_CONTAINER}"
+    ))
+    .link(link::container(ns, name, &c.name))
 }
 
 fn finding(fd: &FlinkDeployment, path: &str, index: usize, c: &Container) -> Finding {
@@ -206,5 +294,91 @@ spec:
             "- name: log-shipper\n          image: fluent/fluent-bit:3\n          command: [/fluent-bit/bin/fluent-bit]",
         );
         assert!(run(&MainContainerMisnamed, &snapshot(&sidecar)).is_empty());
+    }
+
+    /// The JobManager pod the operator made from a template whose main container is misnamed, as
+    /// the reality lab recorded it (operator 1.7.0): the template's container first, without a
+    /// command, then Flink's own.
+    const POD: &str = r#"
+apiVersion: v1
+kind: Pod
+metadata:
+  name: orders-7f57787bdf-nw2tt
+  namespace: analytics
+  labels: {app: orders, component: jobmanager, type: flink-native-kubernetes}
+spec:
+  containers:
+  - {name: flink-job-manager, image: "flink:1.18"}
+  - {name: flink-main-container, image: "flink:1.18", command: [/docker-entrypoint.sh], args: [jobmanager]}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: orders
+  namespace: analytics
+  labels: {app: orders, component: jobmanager, type: flink-native-kubernetes}
+  ownerReferences: [{apiVersion: flink.apache.org/v1beta1, kind: FlinkDeployment, name: orders, uid: u1}]
+spec:
+  selector: {matchLabels: {app: orders}}
+  template:
+    metadata: {labels: {app: orders}}
+    spec: {containers: [{name: flink-main-container, image: "flink:1.18"}]}
+"#;
+
+    #[test]
+    fn without_the_flinkdeployment_the_pod_shows_the_misnamed_container() {
+        let f = run(&MainContainerMisnamed, &snapshot(POD));
+        assert_eq!(f.len(), 1, "{f:?}");
+        let f = &f[0];
+        assert_eq!(f.category, Category::MainContainerMisnamed);
+        assert_eq!(f.object.kind, "Pod");
+        assert_eq!(
+            f.deployment
+                .as_ref()
+                .map(|d| (d.kind.as_str(), d.name.as_str())),
+            Some(("FlinkDeployment", "orders"))
+        );
+        assert!(
+            f.evidence[0].contains("name flink-job-manager, image flink:1.18, no command or args"),
+            "{:?}",
+            f.evidence
+        );
+        assert!(
+            f.fix
+                .contains("kubectl get flinkdeployment orders -n analytics -o yaml"),
+            "{}",
+            f.fix
+        );
+        assert!(f.fix.contains("kubectl replace -f -"), "{}", f.fix);
+        // A plain native cluster (no FlinkDeployment owns its JobManager Deployment): the file.
+        let native = POD.replace(
+            "  ownerReferences: [{apiVersion: flink.apache.org/v1beta1, kind: FlinkDeployment, name: orders, uid: u1}]\n",
+            "",
+        );
+        let f = &run(&MainContainerMisnamed, &snapshot(&native))[0];
+        assert!(
+            f.fix.contains("kubernetes.pod-template-file.jobmanager"),
+            "{}",
+            f.fix
+        );
+    }
+
+    #[test]
+    fn the_pod_is_not_read_when_the_flinkdeployment_is_there_or_the_sidecar_is_a_real_one() {
+        let both = format!("{POD}---{MISNAMED}").replace("namespace: prod", "namespace: analytics");
+        let f = run(&MainContainerMisnamed, &snapshot(&both));
+        assert_eq!(f.len(), 1);
+        assert_eq!(f[0].object.kind, "FlinkDeployment");
+        for sidecar in [
+            "{name: log-shipper, image: \"fluent/fluent-bit:3\"}",
+            "{name: flink-job-manager, image: \"flink:1.18\", args: [taskmanager]}",
+            "{name: metrics, image: \"flink:1.18\", command: [/opt/exporter]}",
+        ] {
+            let pod = POD.replace("{name: flink-job-manager, image: \"flink:1.18\"}", sidecar);
+            assert!(
+                run(&MainContainerMisnamed, &snapshot(&pod)).is_empty(),
+                "{sidecar}"
+            );
+        }
     }
 }
