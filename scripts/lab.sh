@@ -3,13 +3,14 @@
 # full test control plane (kube-apiserver, etcd, kube-controller-manager, kube-scheduler, and
 # lab-kubelet running the pods as local processes), and doctor diagnoses what they did.
 #
-#   scripts/lab.sh run SCENARIO [--record] [--check] [--keep]
+#   scripts/lab.sh run SCENARIO [--record] [--dump] [--check] [--keep]
 #       start a lab cluster, install the operator, apply scripts/lab/scenarios/SCENARIO/manifests.yaml
 #       as a user would, wait until the failure settles, print doctor's diagnosis and the figures;
 #       --record saves the state with `doctor --save` as tests/scenarios/real-SCENARIO/ (with a
-#       provenance.txt); --check fails unless the live diagnosis (doctor -A) agrees with that
-#       recording's expect.txt (CI runs the canonical scenario so); --keep leaves the cluster
-#       running (its env is printed).
+#       provenance.txt); --dump saves it as `kubectl cluster-info dump` writes it, as
+#       tests/dumps/real-SCENARIO/ (a support bundle doctor did not make); --check fails unless the
+#       live diagnosis (doctor -A) agrees with that recording's expect.txt (CI runs the canonical
+#       scenario so); --keep leaves the cluster running (its env is printed).
 #   scripts/lab.sh list      the scenarios
 #
 # Needs what the test cluster needs (Go, cargo) plus Java 17 and Maven; runs as root (lab-kubelet
@@ -92,11 +93,11 @@ cluster_rss_mb() {
 # --- run ---------------------------------------------------------------------------------------------
 
 cmd_run() {
-  local name=${1:-} record= keep= check=
+  local name=${1:-} record= keep= check= dump=
   [[ -n $name ]] || usage
   shift
   for a in "$@"; do
-    case $a in --record) record=1 ;; --check) check=1 ;; --keep) keep=1 ;; *) usage ;; esac
+    case $a in --record) record=1 ;; --dump) dump=1 ;; --check) check=1 ;; --keep) keep=1 ;; *) usage ;; esac
   done
   local scen=$LAB/scenarios/$name
   [[ -f $scen/scenario.sh ]] || die "no scenario $name (scripts/lab.sh list)"
@@ -190,6 +191,24 @@ cmd_run() {
     [[ -f $out/expect.txt ]] && cp "$out/expect.txt" "$out.tmp/expect.txt"
     rm -rf "$out"; mv "$out.tmp" "$out"
     say "recorded $out"
+  fi
+  if [[ -n $dump ]]; then
+    local out=$REPO/tests/dumps/real-$name
+    rm -rf "$out.tmp"
+    kubectl cluster-info dump --namespaces "$NAMESPACE" --output-directory "$out.tmp" >/dev/null \
+      || die "kubectl cluster-info dump failed"
+    {
+      echo "# Recorded by the reality lab (scripts/lab.sh run $name --dump): kubectl $K8S_VERSION cluster-info dump --namespaces $NAMESPACE; not read by doctor."
+      echo "scenario: $name"
+      echo "description: $DESCRIPTION"
+      echo "recorded: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+      echo "kubernetes: kube-apiserver, kube-controller-manager, kube-scheduler, kubectl $K8S_VERSION (Go modules); etcd $ETCD_VERSION"
+      echo "kubelet: lab-kubelet (tests/support): containers run as local processes, pod IPs in 127.1.0.0/16"
+      echo "operator: flink-kubernetes-operator $OPERATOR_VERSION; flink: $FLINK_VERSION"
+    } >"$out.tmp/provenance.txt"
+    [[ -f $out/expect.txt ]] && cp "$out/expect.txt" "$out.tmp/expect.txt"
+    rm -rf "$out"; mv "$out.tmp" "$out"
+    say "dumped $out"
   fi
   say "figures: run $(($(date +%s) - t0))s (cluster ${t_cluster}s, operator ready ${t_operator}s, settled ${settled_after:-never}${settled_after:+s}), peak memory ${peak} MB"
   if [[ -n $keep ]]; then
