@@ -22,8 +22,9 @@ static META: RuleMeta = RuleMeta {
     explains: &[],
 };
 
-/// Whether `default` in this namespace can do what a JobManager needs, per the RBAC objects.
-fn default_has_rights(s: &Snapshot, ns: &str) -> bool {
+/// Whether `default` in this namespace can do what a JobManager needs, per the RBAC objects:
+/// `None` when the snapshot holds none (a bundle without them, such as a cluster-info dump).
+fn default_rights(s: &Snapshot, ns: &str) -> Option<bool> {
     let req = rbac::Request {
         namespace: ns,
         service_account: "default",
@@ -32,7 +33,25 @@ fn default_has_rights(s: &Snapshot, ns: &str) -> bool {
         resource: "pods",
         subresource: "",
     };
-    s.rbac_allows(&req) == Some(true)
+    s.rbac_allows(&req)
+}
+
+fn default_has_rights(s: &Snapshot, ns: &str) -> bool {
+    default_rights(s, ns) == Some(true)
+}
+
+/// How sure the title may be that `default` lacks the rights, and the evidence line that says why.
+fn rights_said(s: &Snapshot, ns: &str) -> (&'static str, String) {
+    match default_rights(s, ns) {
+        Some(_) => (
+            "which has no rights to manage TaskManager pods",
+            format!("no Role or ClusterRole read grants system:serviceaccount:{ns}:default `watch pods` in {ns}"),
+        ),
+        None => (
+            "which normally has no rights to manage TaskManager pods",
+            format!("the snapshot holds no RBAC objects to tell whether a Role grants system:serviceaccount:{ns}:default `watch pods` in {ns}: `kubectl auth can-i watch pods -n {ns} --as system:serviceaccount:{ns}:default` does"),
+        ),
+    }
 }
 
 /// The planner's fix for a JobManager running as `default`.
@@ -67,17 +86,16 @@ impl Rule for DefaultServiceAccount {
             }
             let plan = plan(s, index, Some(&deployment_ref(fd)), ns);
             let field = "spec.serviceAccount: default".to_string();
+            let (rights, why) = rights_said(s, ns);
             out.push(
                 Finding::new(
                     &META,
                     deployment_ref(fd),
-                    "Flink runs as the namespace's `default` ServiceAccount, which has no rights to manage TaskManager pods",
+                    format!("Flink runs as the namespace's `default` ServiceAccount, {rights}"),
                 )
                 .deployment(Some(deployment_ref(fd)))
                 .evidence(field)
-                .evidence(format!(
-                    "no Role or ClusterRole read grants system:serviceaccount:{ns}:default `watch pods` in {ns}"
-                ))
+                .evidence(why)
                 .fix(plan.commands())
                 .verify(plan.verify())
                 .link(link::service_account(ns, "default")),
@@ -98,14 +116,21 @@ impl Rule for DefaultServiceAccount {
                 continue;
             }
             let plan = plan(s, index, index.deployment_of_pod(pod).as_ref(), ns);
+            let (rights, why) = rights_said(s, ns);
             out.push(
                 Finding::new(
                     &META,
                     ObjectRef::namespaced("Pod", ns, pod_name(pod)),
-                    "the JobManager runs as the namespace's `default` ServiceAccount, which has no rights to manage TaskManager pods",
+                    format!(
+                        "the JobManager runs as the namespace's `default` ServiceAccount, {rights}"
+                    ),
                 )
                 .deployment(index.deployment_of_pod(pod))
-                .evidence(format!("pod {} runs with serviceAccountName default", pod_name(pod)))
+                .evidence(format!(
+                    "pod {} runs with serviceAccountName default",
+                    pod_name(pod)
+                ))
+                .evidence(why)
                 .fix(plan.commands())
                 .verify(plan.verify())
                 .link(link::service_account(ns, "default")),
@@ -141,6 +166,40 @@ mod tests {
     #[test]
     fn silent_with_a_dedicated_service_account() {
         assert!(run(&DefaultServiceAccount, &snapshot(HEALTHY)).is_empty());
+    }
+
+    #[test]
+    fn without_rbac_objects_it_says_normally_not_has_no_rights() {
+        // A snapshot with no RBAC objects (a cluster-info dump) cannot tell what `default` may do.
+        let s = snapshot(&HEALTHY.replace("serviceAccount: flink", "serviceAccount: default"));
+        assert!(!s.rbac_complete);
+        let f = &run(&DefaultServiceAccount, &s)[0];
+        assert!(
+            f.title
+                .ends_with("which normally has no rights to manage TaskManager pods"),
+            "{}",
+            f.title
+        );
+        assert!(
+            f.evidence[1].contains("holds no RBAC objects"),
+            "{:?}",
+            f.evidence
+        );
+        // With RBAC read and nothing granting it, it says so outright.
+        let rbac = "\n---\napiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata: {name: other, namespace: flink}\nrules: [{apiGroups: [\"\"], resources: [configmaps], verbs: [get]}]\n";
+        let yaml = HEALTHY.replace("serviceAccount: flink", "serviceAccount: default") + rbac;
+        let f = &run(&DefaultServiceAccount, &snapshot(&yaml))[0];
+        assert!(
+            f.title
+                .ends_with(", which has no rights to manage TaskManager pods"),
+            "{}",
+            f.title
+        );
+        assert!(
+            f.evidence[1].starts_with("no Role or ClusterRole read grants"),
+            "{:?}",
+            f.evidence
+        );
     }
 
     #[test]

@@ -216,6 +216,20 @@ org.apache.flink.util.concurrent.FutureUtils$RetryException: Could not complete 
 2026-11-28 09:39:13,309 ERROR org.apache.flink.util.FatalExitExceptionHandler [] - FATAL: Thread 'flink-pekko.actor.default-dispatcher-5' produced an uncaught exception. Stopping the process...
 ";
 
+    /// FLK103's one finding on the JobManager pod `pod` (JM_239 or a variant) with `log` as its
+    /// previous (or current) log.
+    fn jm_finding(pod: &str, previous: bool, log: &str) -> Finding {
+        let s = with_log(
+            snapshot(pod),
+            "analytics",
+            "orders-5d8f9c7b6d-x7k2p",
+            "flink-main-container",
+            previous,
+            log,
+        );
+        run(&FlinkFatalExit, &s).remove(0)
+    }
+
     #[test]
     fn fires_on_exit_239_and_quotes_the_cause_from_the_previous_log() {
         let s = with_log(
@@ -280,15 +294,7 @@ org.apache.flink.util.concurrent.FutureUtils$RetryException: Could not complete 
         // no uncaught-exception handler line, exit 239.
         let log = "2026-12-01 10:38:42,394 ERROR org.apache.flink.runtime.resourcemanager.active.ActiveResourceManager [] - Fatal error occurred in ResourceManager.\n\
 2026-12-01 10:38:42,400 ERROR org.apache.flink.runtime.entrypoint.ClusterEntrypoint        [] - Fatal error occurred in the cluster entrypoint.\n";
-        let s = with_log(
-            snapshot(JM_239),
-            "analytics",
-            "orders-5d8f9c7b6d-x7k2p",
-            "flink-main-container",
-            true,
-            log,
-        );
-        let f = &run(&FlinkFatalExit, &s)[0];
+        let f = &jm_finding(JM_239, true, log);
         assert!(
             f.title
                 .contains("JvmShutdownSafeguard halted the JVM with -17"),
@@ -323,15 +329,7 @@ org.apache.flink.util.concurrent.FutureUtils$RetryException: Could not complete 
              /docker-entrypoint.sh: line 73: /opt/flink/conf/flink-conf.yaml: Read-only file system\n\
              /docker-entrypoint.sh: line 89: /opt/flink/conf/flink-conf.yaml.tmp: Read-only file system\n{LOG_403}"
         );
-        let s = with_log(
-            snapshot(JM_239),
-            "analytics",
-            "orders-5d8f9c7b6d-x7k2p",
-            "flink-main-container",
-            true,
-            &log,
-        );
-        let f = &run(&FlinkFatalExit, &s)[0];
+        let f = &jm_finding(JM_239, true, &log);
         assert_eq!(f.category, Category::FlinkFatalExit);
         assert!(f.fix.contains("line 6"), "{}", f.fix);
         assert!(
@@ -343,15 +341,7 @@ org.apache.flink.util.concurrent.FutureUtils$RetryException: Could not complete 
 
     #[test]
     fn a_built_in_plugin_the_image_lacks_is_the_cause_of_exit_1() {
-        let s = with_log(
-            snapshot(&JM_239.replace("exitCode: 239", "exitCode: 1")),
-            "analytics",
-            "orders-5d8f9c7b6d-x7k2p",
-            "flink-main-container",
-            true,
-            "Enabling required built-in plugins\nLinking flink-s3-fs-hadoop-1.17.1.jar to plugin directory\nPlugin flink-s3-fs-hadoop-1.17.1.jar does not exist. Exiting.\n",
-        );
-        let f = &run(&FlinkFatalExit, &s)[0];
+        let f = &jm_finding(&JM_239.replace("exitCode: 239", "exitCode: 1"), true, "Enabling required built-in plugins\nLinking flink-s3-fs-hadoop-1.17.1.jar to plugin directory\nPlugin flink-s3-fs-hadoop-1.17.1.jar does not exist. Exiting.\n");
         assert_eq!(f.category, Category::FilesystemPluginMissing);
         assert!(
             f.title
@@ -372,15 +362,7 @@ org.apache.flink.util.concurrent.FutureUtils$RetryException: Could not complete 
         );
         assert_ne!(running, JM_239);
         let log = "2026-11-28 09:39:21,738 INFO  org.apache.flink.runtime.security.modules.HadoopModuleFactory [] - Cannot create Hadoop Security Module because Hadoop cannot be found in the Classpath.\n";
-        let s = with_log(
-            snapshot(&running),
-            "analytics",
-            "orders-5d8f9c7b6d-x7k2p",
-            "flink-main-container",
-            false,
-            log,
-        );
-        let f = &run(&FlinkFatalExit, &s)[0];
+        let f = &jm_finding(&running, false, log);
         assert!(
             f.evidence
                 .iter()
@@ -395,15 +377,7 @@ org.apache.flink.util.concurrent.FutureUtils$RetryException: Could not complete 
         );
         assert!(f.fix.contains("--previous"), "{}", f.fix);
         // The same log with the cause in it (the instance running now was refused too) is read.
-        let s = with_log(
-            snapshot(&running),
-            "analytics",
-            "orders-5d8f9c7b6d-x7k2p",
-            "flink-main-container",
-            false,
-            LOG_403,
-        );
-        let f = &run(&FlinkFatalExit, &s)[0];
+        let f = &jm_finding(&running, false, LOG_403);
         assert!(f.fix.contains("line 3"), "{}", f.fix);
     }
 
@@ -411,15 +385,7 @@ org.apache.flink.util.concurrent.FutureUtils$RetryException: Could not complete 
     fn an_info_line_is_no_error_in_the_tail_of_a_log() {
         let log = "2026-11-28 09:39:11,738 INFO  org.apache.flink.runtime.security.modules.HadoopModuleFactory [] - Cannot create Hadoop Security Module because Hadoop cannot be found in the Classpath.\n\
                    2026-11-28 09:39:12,001 WARN  org.example.Job [] - Could not open the side output\n";
-        let s = with_log(
-            snapshot(JM_239),
-            "analytics",
-            "orders-5d8f9c7b6d-x7k2p",
-            "flink-main-container",
-            true,
-            log,
-        );
-        let f = &run(&FlinkFatalExit, &s)[0];
+        let f = &jm_finding(JM_239, true, log);
         assert!(
             f.evidence
                 .iter()
@@ -437,15 +403,7 @@ org.apache.flink.util.concurrent.FutureUtils$RetryException: Could not complete 
     #[test]
     fn without_a_known_cause_the_fix_names_the_previous_log_command() {
         let log = "INFO starting\nERROR Something odd happened: java.lang.IllegalStateException: boom\n\tat x.y(Z.java:1)\n";
-        let s = with_log(
-            snapshot(JM_239),
-            "analytics",
-            "orders-5d8f9c7b6d-x7k2p",
-            "flink-main-container",
-            true,
-            log,
-        );
-        let f = &run(&FlinkFatalExit, &s)[0];
+        let f = &jm_finding(JM_239, true, log);
         assert!(f.evidence.iter().any(|e| e == "previous log line 2: ERROR Something odd happened: java.lang.IllegalStateException: boom"), "{:?}", f.evidence);
         assert!(
             f.fix
