@@ -4,7 +4,9 @@
 //! Layout: every `*.yaml`, `*.yml`, `*.json` holds one object, a multi-document stream, or a
 //! `kind: List` (typed lists too, `"items": null` an empty one); logs live at
 //! `logs/<namespace>/<pod>/<container>.log` and `logs/<namespace>/<pod>/<container>.previous.log`,
-//! or, in a `kubectl cluster-info dump --output-directory`, at `<namespace>/<pod>/logs.txt`.
+//! or, in a `kubectl cluster-info dump --output-directory`, at `<namespace>/<pod>/logs.txt`, or,
+//! in an `oc adm inspect`/`must-gather`, at
+//! `namespaces/<ns>/pods/<pod>/<container>/<container>/logs/{current,previous}.log`.
 
 use super::kinds::{is_flinkcluster_labels, FieldError, Takes, FIELDS};
 pub use super::kinds::{is_operator_value, OPERATOR_SELECTORS};
@@ -17,7 +19,7 @@ mod logs;
 mod save;
 
 pub use logs::read_tail;
-use logs::{load_dump_logs, load_logs};
+use logs::{load_dump_logs, load_inspect_logs, load_logs};
 pub(crate) use save::with_kind;
 pub use save::{check_save_target, interrupt_save, save};
 
@@ -160,6 +162,7 @@ pub fn load_with(path: &Path, options: &LoadOptions) -> Result<Loaded, BundleErr
     if path.is_dir() {
         load_logs(&path.join("logs"), &mut snapshot, options.log_tail)?;
         load_dump_logs(path, &mut snapshot, options.log_tail)?;
+        load_inspect_logs(path, &mut snapshot, options.log_tail)?;
     }
     snapshot.install_checked = holds_installation(&snapshot);
     snapshot.rbac_complete = !snapshot.roles.is_empty()

@@ -1,6 +1,8 @@
 //! A bundle's logs, only the tail the diagnosis wants: `logs/NAMESPACE/POD/CONTAINER[.previous].log`
-//! (what `doctor --save` writes), read from the end; and the `NAMESPACE/POD/logs.txt` of
-//! `kubectl cluster-info dump`, every container of a pod in one file between kubectl's markers.
+//! (what `doctor --save` writes), read from the end; the `NAMESPACE/POD/logs.txt` of
+//! `kubectl cluster-info dump`, every container of a pod in one file between kubectl's markers;
+//! and the `namespaces/NAMESPACE/pods/POD/CONTAINER/CONTAINER/logs/{current,previous}.log` of
+//! OpenShift's `oc adm inspect` and `oc adm must-gather`.
 
 use super::*;
 
@@ -182,6 +184,82 @@ pub(super) fn read_dump(
         }
     }
     Ok(out)
+}
+
+/// `oc adm inspect` (and `oc adm must-gather`, which runs it) writes each container's logs to
+/// `namespaces/NS/pods/POD/CONTAINER/CONTAINER/logs/current.log` and `previous.log` (the
+/// `.insecure.log` twins when the kubelet's certificate was not trusted), every line led by the
+/// kubelet's timestamp (openshift/oc pkg/cli/admin/inspect/pod.go).
+pub(super) fn load_inspect_logs(
+    root: &Path,
+    s: &mut Snapshot,
+    tail: Option<usize>,
+) -> Result<(), BundleError> {
+    let keep = Keep::new(s);
+    let found = crate::files::find(root, &["log"], &|_| false).map_err(io(root))?;
+    let mut files: Vec<(bool, LogKey, PathBuf)> = found
+        .files
+        .into_iter()
+        .filter_map(|f| inspect_key(&f).map(|(key, insecure)| (insecure, key, f)))
+        .collect();
+    // An `.insecure` twin only where the plain file is not there.
+    files.sort_by_key(|(insecure, _, _)| *insecure);
+    for (_, key, file) in files {
+        if !keep.keeps(&key) || s.logs.contains_key(&key) {
+            continue;
+        }
+        let bytes = read_tail(&file, tail).map_err(io(&file))?;
+        let text = String::from_utf8_lossy(&bytes);
+        let mut log = String::with_capacity(text.len());
+        for line in text.lines() {
+            log.push_str(without_kubelet_timestamp(line));
+            log.push('\n');
+        }
+        s.logs.insert(key, log);
+    }
+    Ok(())
+}
+
+/// The log a file of `oc adm inspect`'s layout holds, and whether it is an `.insecure` twin.
+fn inspect_key(file: &Path) -> Option<(LogKey, bool)> {
+    let name = file.file_name()?.to_str()?;
+    let (previous, insecure) = match name {
+        "current.log" => (false, false),
+        "previous.log" => (true, false),
+        "current.insecure.log" => (false, true),
+        "previous.insecure.log" => (true, true),
+        _ => return None,
+    };
+    let parts: Vec<&str> = file
+        .parent()?
+        .iter()
+        .rev()
+        .take(7)
+        .map(|c| c.to_str().unwrap_or(""))
+        .collect();
+    match parts.as_slice() {
+        ["logs", container, container_again, pod, "pods", ns, "namespaces"]
+            if container == container_again =>
+        {
+            Some((LogKey::new(ns, pod, container, previous), insecure))
+        }
+        _ => None,
+    }
+}
+
+/// A line of `kubectl logs --timestamps` without its leading RFC 3339 time.
+fn without_kubelet_timestamp(line: &str) -> &str {
+    match line.split_once(' ') {
+        Some((first, rest))
+            if first.len() >= 20
+                && first.as_bytes()[4] == b'-'
+                && first.as_bytes()[10] == b'T'
+                && first.bytes().take(4).all(|b| b.is_ascii_digit()) =>
+        {
+            rest
+        }
+        _ => line,
+    }
 }
 
 /// `<container> of pod <namespace>/<pod> ====`.

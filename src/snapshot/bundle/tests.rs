@@ -531,3 +531,50 @@ fn a_dump_s_long_line_is_cut_and_its_log_kept() {
     assert!(got[0].1.len() < 70 * 1024, "{}", got[0].1.len());
     assert!(got[0].1.ends_with("\nlast\n"));
 }
+
+#[test]
+fn an_oc_adm_inspect_folder_s_logs_are_read_without_the_kubelet_s_timestamps() {
+    // The layout of openshift/oc's `adm inspect` (and must-gather): the pod's YAML beside one
+    // folder per container, its logs two levels down, each line led by the kubelet's time.
+    let dir = tempfile::tempdir().unwrap();
+    let pod = "namespaces/analytics/pods/orders-5df7cd8768-84qs7";
+    write(
+        dir.path(),
+        &format!("{pod}/orders-5df7cd8768-84qs7.yaml"),
+        "apiVersion: v1\nkind: Pod\nmetadata:\n  name: orders-5df7cd8768-84qs7\n  namespace: analytics\n  labels: {app: orders, component: jobmanager, type: flink-native-kubernetes}\n\
+         spec:\n  containers: [{name: flink-main-container, image: \"flink:1.20\"}]\n\
+         status:\n  phase: Running\n  containerStatuses:\n  - {name: flink-main-container, image: \"flink:1.20\", imageID: \"\", ready: false, restartCount: 3, state: {waiting: {reason: CrashLoopBackOff}}, lastState: {terminated: {exitCode: 1, reason: Error}}}\n",
+    );
+    let logs = format!("{pod}/flink-main-container/flink-main-container/logs");
+    write(
+        dir.path(),
+        &format!("{logs}/previous.log"),
+        "2026-12-02T03:12:20.123456789Z Caused by: java.io.FileNotFoundException: JAR file does not exist '/opt/flink/usrlib/missing.jar'\n",
+    );
+    write(
+        dir.path(),
+        &format!("{logs}/previous.insecure.log"),
+        "2026-12-02T03:12:20.123456789Z the twin, not read where the plain file is\n",
+    );
+    write(
+        dir.path(),
+        &format!("{logs}/current.insecure.log"),
+        "2026-12-02T03:12:40.000000001Z Starting the JobManager\n",
+    );
+    let loaded = load_with(dir.path(), &LoadOptions { log_tail: Some(10) }).unwrap();
+    let s = &loaded.snapshot;
+    assert_eq!(
+        s.log("analytics", "orders-5df7cd8768-84qs7", "flink-main-container", true),
+        Some("Caused by: java.io.FileNotFoundException: JAR file does not exist '/opt/flink/usrlib/missing.jar'\n")
+    );
+    assert_eq!(
+        s.log(
+            "analytics",
+            "orders-5df7cd8768-84qs7",
+            "flink-main-container",
+            false
+        ),
+        Some("Starting the JobManager\n"),
+        "an .insecure twin stands in where the plain file is missing"
+    );
+}
