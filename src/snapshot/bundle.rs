@@ -316,6 +316,10 @@ struct Tally {
     foreign: std::collections::BTreeMap<(String, String), usize>,
     /// Pods of no Flink cluster and not the operator's (`unlisted_pod`).
     unlisted_pods: usize,
+    /// Objects read so far, by a hash of kind, namespace and name: an object a bundle holds twice
+    /// (`oc adm inspect` writes every pod into `core/pods.yaml` and `pods/<pod>/<pod>.yaml`) is
+    /// read once.
+    seen: std::collections::HashSet<u64>,
 }
 
 /// A bundle speaks about the installation only when it holds some of it: the operator's objects,
@@ -471,6 +475,19 @@ fn add_counted(s: &mut Snapshot, mut v: Value, tally: &mut Tally) -> Result<(), 
         path: e.path().to_string(),
         message: e.inner().to_string(),
     };
+    if name != "?" {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (
+            &kind,
+            v.pointer("/metadata/namespace").and_then(Value::as_str),
+            &name,
+        )
+            .hash(&mut h);
+        if !tally.seen.insert(h.finish()) {
+            return Ok(());
+        }
+    }
     let group = api_version.split_once('/').map(|(g, _)| g).unwrap_or("");
     // The first field that takes it keeps it; a kind some field holds but none takes (a
     // StatefulSet of no FlinkCluster), or one the diagnosis knowingly ignores, is left out.

@@ -578,3 +578,37 @@ fn an_oc_adm_inspect_folder_s_logs_are_read_without_the_kubelet_s_timestamps() {
         "an .insecure twin stands in where the plain file is missing"
     );
 }
+
+#[test]
+fn an_object_a_bundle_holds_twice_is_read_once() {
+    // `oc adm inspect` writes each pod into the namespace's core/pods.yaml and into
+    // pods/<pod>/<pod>.yaml.
+    let dir = tempfile::tempdir().unwrap();
+    let pod = "apiVersion: v1\nkind: Pod\nmetadata: {name: jm, namespace: a, labels: {app: o, component: jobmanager, type: flink-native-kubernetes}}\n";
+    write(dir.path(), "namespaces/a/core/pods.yaml", &format!("apiVersion: v1\nkind: PodList\nitems:\n- {}\n", "{metadata: {name: jm, namespace: a, labels: {app: o, component: jobmanager, type: flink-native-kubernetes}}}"));
+    write(dir.path(), "namespaces/a/pods/jm/jm.yaml", pod);
+    write(
+        dir.path(),
+        "namespaces/b/pods/jm/jm.yaml",
+        &pod.replace("namespace: a", "namespace: b"),
+    );
+    let loaded = load_with(dir.path(), &LoadOptions::default()).unwrap();
+    let names: Vec<_> = loaded
+        .snapshot
+        .pods
+        .iter()
+        .map(|p| {
+            (
+                p.metadata.namespace.clone().unwrap_or_default(),
+                p.metadata.name.clone().unwrap_or_default(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        names,
+        [
+            ("a".to_string(), "jm".to_string()),
+            ("b".to_string(), "jm".to_string())
+        ]
+    );
+}
