@@ -115,6 +115,8 @@ pub(super) fn load_logs(
 /// (kubernetes/kubectl pkg/cmd/clusterinfo/clusterinfo_dump.go).
 const DUMP_START: &str = "==== START logs for container ";
 const DUMP_END: &str = "==== END logs for container ";
+/// The pod list kubectl writes in each namespace's folder (`--output yaml` writes the `.yaml`).
+const DUMP_LISTS: [&str; 2] = ["pods.json", "pods.yaml"];
 /// What kubectl writes in place of a log it could not get.
 const DUMP_NO_LOG: [&str; 2] = ["Create log request error: ", "Request log error: "];
 /// A line longer than this is cut: a dump is read as it comes, and one line must not hold the
@@ -130,6 +132,13 @@ pub(super) fn load_dump_logs(
 ) -> Result<(), BundleError> {
     let keep = Keep::new(s);
     for ns in subdirs(root)? {
+        // A namespace's folder in a dump holds its lists; `doctor --save`'s logs/ does not.
+        if !DUMP_LISTS
+            .iter()
+            .any(|l| crate::files::is_regular(&ns.join(l)))
+        {
+            continue;
+        }
         for pod in subdirs(&ns)? {
             let file = pod.join("logs.txt");
             if !crate::files::is_regular(&file) {
@@ -196,12 +205,30 @@ pub(super) fn load_inspect_logs(
     tail: Option<usize>,
 ) -> Result<(), BundleError> {
     let keep = Keep::new(s);
-    let found = crate::files::find(root, &["log"], &|_| false).map_err(io(root))?;
-    let mut files: Vec<(bool, LogKey, PathBuf)> = found
-        .files
-        .into_iter()
-        .filter_map(|f| inspect_key(&f).map(|(key, insecure)| (insecure, key, f)))
-        .collect();
+    let mut files: Vec<(bool, LogKey, PathBuf)> = Vec::new();
+    for namespaces in inspect_roots(root)? {
+        for ns in subdirs(&namespaces)? {
+            let pods = ns.join("pods");
+            if !pods.is_dir() {
+                continue;
+            }
+            for pod in subdirs(&pods)? {
+                for container in subdirs(&pod)? {
+                    let logs = container
+                        .join(container.file_name().unwrap_or_default())
+                        .join("logs");
+                    for name in INSPECT_LOGS {
+                        let f = logs.join(name);
+                        if crate::files::is_regular(&f) {
+                            if let Some((key, insecure)) = inspect_key(&f) {
+                                files.push((insecure, key, f));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
     // An `.insecure` twin only where the plain file is not there.
     files.sort_by_key(|(insecure, _, _)| *insecure);
     for (_, key, file) in files {
@@ -218,6 +245,40 @@ pub(super) fn load_inspect_logs(
         s.logs.insert(key, log);
     }
     Ok(())
+}
+
+const INSPECT_LOGS: [&str; 4] = [
+    "current.log",
+    "previous.log",
+    "current.insecure.log",
+    "previous.insecure.log",
+];
+
+/// The `namespaces` folders of an inspect or must-gather bundle, up to three levels down
+/// (must-gather writes `must-gather.local.N/<gather image>/namespaces`). The logs/ of
+/// `doctor --save` and a cluster-info dump's namespace folders are not searched.
+fn inspect_roots(root: &Path) -> Result<Vec<PathBuf>, BundleError> {
+    let mut out = Vec::new();
+    let mut level = vec![root.to_path_buf()];
+    for _ in 0..3 {
+        let mut next = Vec::new();
+        for dir in &level {
+            for sub in subdirs(dir)? {
+                let name = sub.file_name().unwrap_or_default();
+                if name == "namespaces" {
+                    out.push(sub);
+                } else if name != "logs"
+                    && !DUMP_LISTS
+                        .iter()
+                        .any(|l| crate::files::is_regular(&sub.join(l)))
+                {
+                    next.push(sub);
+                }
+            }
+        }
+        level = next;
+    }
+    Ok(out)
 }
 
 /// The log a file of `oc adm inspect`'s layout holds, and whether it is an `.insecure` twin.

@@ -537,7 +537,8 @@ fn an_oc_adm_inspect_folder_s_logs_are_read_without_the_kubelet_s_timestamps() {
     // The layout of openshift/oc's `adm inspect` (and must-gather): the pod's YAML beside one
     // folder per container, its logs two levels down, each line led by the kubelet's time.
     let dir = tempfile::tempdir().unwrap();
-    let pod = "namespaces/analytics/pods/orders-5df7cd8768-84qs7";
+    // As must-gather nests it: its folder, then one named after the gather image.
+    let pod = "must-gather.local.4711/quay-io-openshift-must-gather/namespaces/analytics/pods/orders-5df7cd8768-84qs7";
     write(
         dir.path(),
         &format!("{pod}/orders-5df7cd8768-84qs7.yaml"),
