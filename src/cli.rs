@@ -28,6 +28,10 @@ Examples:
   kubectl flink doctor orders --save ./orders-bundle
   kubectl flink doctor --from ./orders-bundle
 
+  # A support bundle kubectl made (no Flink resources or previous logs in it: less to go on)
+  kubectl cluster-info dump --namespaces analytics --output-directory ./dump
+  kubectl flink doctor --from ./dump
+
   # The fixes: the objects to apply, then the commands to run
   kubectl flink doctor orders --fix | kubectl apply -f -
   kubectl flink doctor orders --fix=run";
@@ -295,7 +299,8 @@ pub fn parse() -> Cli {
 pub struct DoctorArgs {
     /// The FlinkDeployment (or FlinkSessionJob) to diagnose; all in scope when omitted
     pub name: Option<String>,
-    /// Diagnose an offline bundle (a file or directory of YAML/JSON objects plus logs/) instead of a cluster
+    /// Diagnose an offline bundle instead of a cluster: a file or directory of YAML/JSON objects
+    /// plus logs/ (what --save writes), a `kubectl cluster-info dump` or `oc adm inspect` folder
     #[arg(long, value_name = "PATH", conflicts_with = "save")]
     pub from: Option<PathBuf>,
     /// Also write what was read from the cluster as a bundle to DIR (Secrets as metadata only)
