@@ -19,7 +19,7 @@ mod logs;
 mod save;
 
 pub use logs::read_tail;
-use logs::{load_dump_logs, load_inspect_logs, load_logs};
+use logs::{load_dump_logs, load_inspect_logs, load_logs, Keep};
 pub(crate) use save::with_kind;
 pub use save::{check_save_target, interrupt_save, save};
 
@@ -160,9 +160,10 @@ pub fn load_with(path: &Path, options: &LoadOptions) -> Result<Loaded, BundleErr
     }
     classify_operator(&mut snapshot);
     if path.is_dir() {
-        load_logs(&path.join("logs"), &mut snapshot, options.log_tail)?;
-        load_dump_logs(path, &mut snapshot, options.log_tail)?;
-        load_inspect_logs(path, &mut snapshot, options.log_tail)?;
+        let keep = Keep::new(&snapshot);
+        load_logs(&path.join("logs"), &mut snapshot, &keep, options.log_tail)?;
+        load_dump_logs(path, &mut snapshot, &keep, options.log_tail)?;
+        load_inspect_logs(path, &mut snapshot, &keep, options.log_tail)?;
     }
     snapshot.install_checked = holds_installation(&snapshot);
     snapshot.rbac_complete = !snapshot.roles.is_empty()

@@ -9,13 +9,13 @@ use super::*;
 /// Which logs of a bundle are read: those a live gather would read (`snapshot::wanted`), and every
 /// log of a pod the bundle has no object for (nothing says whether it is healthy); a healthy
 /// container's log is not read.
-struct Keep {
+pub(super) struct Keep {
     wanted: std::collections::BTreeSet<LogKey>,
     known: std::collections::BTreeSet<(String, String)>,
 }
 
 impl Keep {
-    fn new(s: &Snapshot) -> Self {
+    pub(super) fn new(s: &Snapshot) -> Self {
         let known = s
             .pods
             .iter()
@@ -69,12 +69,12 @@ fn subdirs(dir: &Path) -> Result<Vec<PathBuf>, BundleError> {
 pub(super) fn load_logs(
     dir: &Path,
     s: &mut Snapshot,
+    keep: &Keep,
     tail: Option<usize>,
 ) -> Result<(), BundleError> {
     if !dir.is_dir() {
         return Ok(());
     }
-    let keep = Keep::new(s);
     for ns in subdirs(dir)? {
         for pod in subdirs(&ns)? {
             for file in fs::read_dir(&pod).map_err(io(&pod))? {
@@ -128,15 +128,11 @@ const DUMP_MAX_LINE: usize = 64 * 1024;
 pub(super) fn load_dump_logs(
     root: &Path,
     s: &mut Snapshot,
+    keep: &Keep,
     tail: Option<usize>,
 ) -> Result<(), BundleError> {
-    let keep = Keep::new(s);
     for ns in subdirs(root)? {
-        // A namespace's folder in a dump holds its lists; `doctor --save`'s logs/ does not.
-        if !DUMP_LISTS
-            .iter()
-            .any(|l| crate::files::is_regular(&ns.join(l)))
-        {
+        if !is_dump_namespace(&ns) {
             continue;
         }
         for pod in subdirs(&ns)? {
@@ -152,6 +148,13 @@ pub(super) fn load_dump_logs(
         }
     }
     Ok(())
+}
+
+/// A namespace's folder in a dump holds its lists (`doctor --save`'s logs/ does not).
+fn is_dump_namespace(dir: &Path) -> bool {
+    DUMP_LISTS
+        .iter()
+        .any(|l| crate::files::is_regular(&dir.join(l)))
 }
 
 /// The containers' logs of one dump file, each cut to its last `tail` lines (to the bundle byte
@@ -202,9 +205,9 @@ pub(super) fn read_dump(
 pub(super) fn load_inspect_logs(
     root: &Path,
     s: &mut Snapshot,
+    keep: &Keep,
     tail: Option<usize>,
 ) -> Result<(), BundleError> {
-    let keep = Keep::new(s);
     let mut files: Vec<(bool, LogKey, PathBuf)> = Vec::new();
     for namespaces in inspect_roots(root)? {
         for ns in subdirs(&namespaces)? {
@@ -214,15 +217,18 @@ pub(super) fn load_inspect_logs(
             }
             for pod in subdirs(&pods)? {
                 for container in subdirs(&pod)? {
-                    let logs = container
-                        .join(container.file_name().unwrap_or_default())
-                        .join("logs");
-                    for name in INSPECT_LOGS {
+                    let c = lossy(container.file_name());
+                    let logs = container.join(&c).join("logs");
+                    for (name, previous, insecure) in INSPECT_LOGS {
                         let f = logs.join(name);
                         if crate::files::is_regular(&f) {
-                            if let Some((key, insecure)) = inspect_key(&f) {
-                                files.push((insecure, key, f));
-                            }
+                            let key = LogKey::new(
+                                &lossy(ns.file_name()),
+                                &lossy(pod.file_name()),
+                                &c,
+                                previous,
+                            );
+                            files.push((insecure, key, f));
                         }
                     }
                 }
@@ -247,11 +253,13 @@ pub(super) fn load_inspect_logs(
     Ok(())
 }
 
-const INSPECT_LOGS: [&str; 4] = [
-    "current.log",
-    "previous.log",
-    "current.insecure.log",
-    "previous.insecure.log",
+/// The log files of one container: name, whether of the previous instance, whether the
+/// `.insecure` twin.
+const INSPECT_LOGS: [(&str, bool, bool); 4] = [
+    ("current.log", false, false),
+    ("previous.log", true, false),
+    ("current.insecure.log", false, true),
+    ("previous.insecure.log", true, true),
 ];
 
 /// The `namespaces` folders of an inspect or must-gather bundle, up to three levels down
@@ -267,11 +275,7 @@ fn inspect_roots(root: &Path) -> Result<Vec<PathBuf>, BundleError> {
                 let name = sub.file_name().unwrap_or_default();
                 if name == "namespaces" {
                     out.push(sub);
-                } else if name != "logs"
-                    && !DUMP_LISTS
-                        .iter()
-                        .any(|l| crate::files::is_regular(&sub.join(l)))
-                {
+                } else if name != "logs" && !is_dump_namespace(&sub) {
                     next.push(sub);
                 }
             }
@@ -279,33 +283,6 @@ fn inspect_roots(root: &Path) -> Result<Vec<PathBuf>, BundleError> {
         level = next;
     }
     Ok(out)
-}
-
-/// The log a file of `oc adm inspect`'s layout holds, and whether it is an `.insecure` twin.
-fn inspect_key(file: &Path) -> Option<(LogKey, bool)> {
-    let name = file.file_name()?.to_str()?;
-    let (previous, insecure) = match name {
-        "current.log" => (false, false),
-        "previous.log" => (true, false),
-        "current.insecure.log" => (false, true),
-        "previous.insecure.log" => (true, true),
-        _ => return None,
-    };
-    let parts: Vec<&str> = file
-        .parent()?
-        .iter()
-        .rev()
-        .take(7)
-        .map(|c| c.to_str().unwrap_or(""))
-        .collect();
-    match parts.as_slice() {
-        ["logs", container, container_again, pod, "pods", ns, "namespaces"]
-            if container == container_again =>
-        {
-            Some((LogKey::new(ns, pod, container, previous), insecure))
-        }
-        _ => None,
-    }
 }
 
 /// A line of `kubectl logs --timestamps` without its leading RFC 3339 time.
