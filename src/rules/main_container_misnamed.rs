@@ -152,9 +152,7 @@ fn pod_finding(index: &Index, pod: &Pod, i: usize, c: &PodContainer) -> Finding 
         c.name
     ))
     .fix(fix)
-    .verify(format!(
-        "kubectl get pods -n {ns} -l app={app},component={component} -o jsonpath='{{range .items[*]}}{{.metadata.name}}: {{.spec.containers[*].name}}{{\"\\n\"}}{{end}}'   # expect only {MAIN_CONTAINER}"
-    ))
+    .verify(container_names_verify(ns, app, component))
     .link(link::container(ns, name, &c.name))
 }
 
@@ -187,10 +185,16 @@ fn finding(fd: &FlinkDeployment, path: &str, index: usize, c: &Container) -> Fin
             format!("Flink keeps `{}` as an extra container as written, without an image, which the API server refuses (containers[].image: Required value), so no {component} pod is made", c.name),
         )
     };
-    Finding::new(&META, ObjectRef::namespaced("FlinkDeployment", ns, name), title)
+    Finding::new(
+        &META,
+        ObjectRef::namespaced("FlinkDeployment", ns, name),
+        title,
+    )
     .deployment(Some(deployment_ref(fd)))
     .evidence(format!("{path}.spec.containers[{index}].name: {}", c.name))
-    .evidence(format!("no container in {path} is named {MAIN_CONTAINER}; {consequence}"))
+    .evidence(format!(
+        "no container in {path} is named {MAIN_CONTAINER}; {consequence}"
+    ))
     .fix(format!(
         "Rename the container to {MAIN_CONTAINER} in {path}:\n\
          \n\
@@ -200,12 +204,20 @@ fn finding(fd: &FlinkDeployment, path: &str, index: usize, c: &Container) -> Fin
          or in the manifest:\n\
          \n\
          {}",
-        nested_yaml(path, &format!("- name: {MAIN_CONTAINER}   # was: {}", c.name))
+        nested_yaml(
+            path,
+            &format!("- name: {MAIN_CONTAINER}   # was: {}", c.name)
+        )
     ))
-    .verify(format!(
-        "kubectl get pods -n {ns} -l app={name},component={component} -o jsonpath='{{range .items[*]}}{{.metadata.name}}: {{.spec.containers[*].name}}{{\"\\n\"}}{{end}}'   # expect only {MAIN_CONTAINER}"
-    ))
+    .verify(container_names_verify(ns, name, component))
     .link(link::container_name(&c.name))
+}
+
+/// The pods' container names of one cluster's component: only the main one once it is fixed.
+fn container_names_verify(ns: &str, app: &str, component: &str) -> String {
+    format!(
+        "kubectl get pods -n {ns} -l app={app},component={component} -o jsonpath='{{range .items[*]}}{{.metadata.name}}: {{.spec.containers[*].name}}{{\"\\n\"}}{{end}}'   # expect only {MAIN_CONTAINER}"
+    )
 }
 
 /// `spec.jobManager.podTemplate` -> the YAML nesting down to that template's containers.
