@@ -209,3 +209,62 @@ mod live {
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
+
+/// The bash script driven by bash itself, as `complete -F` would on TAB: the words typed so far,
+/// the word under the cursor, and what the script puts in COMPREPLY.
+fn bash_completes(words: &[&str]) -> Vec<String> {
+    let (_, script) = run(&["completion", "bash"]);
+    let dir = std::env::temp_dir().join(format!("kubectl-flink-bash-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join(format!("completion-{}.bash", words.join("_").len()));
+    std::fs::write(&file, script).unwrap();
+    let quoted: Vec<String> = words
+        .iter()
+        .map(|w| format!("'{}'", w.replace('\'', r"'\''")))
+        .collect();
+    let cword = words.len() - 1;
+    let prev = if cword > 0 { words[cword - 1] } else { "" };
+    let driver = format!(
+        "source '{}'\nCOMP_WORDS=({})\nCOMP_CWORD={cword}\n_kubectl__flink kubectl-flink '{}' '{}'\nprintf '%s\\n' \"${{COMPREPLY[@]}}\"\n",
+        file.display(),
+        quoted.join(" "),
+        words[cword],
+        prev,
+    );
+    let out = Command::new("bash")
+        .args(["--norc", "--noprofile", "-c", &driver])
+        .output()
+        .expect("run bash");
+    let _ = std::fs::remove_file(&file);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter(|l| !l.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn bash_completes_every_subcommands_flags_and_their_values() {
+    let top = bash_completes(&["kubectl-flink", "do"]);
+    assert_eq!(top, vec!["doctor"], "{top:?}");
+    for (sub, flag) in [
+        ("doctor", "--fail-on"),
+        ("logs", "--previous"),
+        ("can-i", "--for"),
+        ("triage", "--output"),
+        ("lint", "--fail-on"),
+        ("explain", "--help"),
+    ] {
+        let flags = bash_completes(&["kubectl-flink", sub, "--"]);
+        assert!(flags.iter().any(|f| f == flag), "{sub}: {flags:?}");
+    }
+    let severities = bash_completes(&["kubectl-flink", "doctor", "--fail-on", ""]);
+    assert!(severities.iter().any(|s| s == "warning"), "{severities:?}");
+    let formats = bash_completes(&["kubectl-flink", "doctor", "-o", ""]);
+    assert!(formats.iter().any(|s| s == "json"), "{formats:?}");
+}

@@ -35,9 +35,26 @@ pub fn run(args: &CompletionArgs, command: &mut Command) -> Result<i32, crate::e
     let mut script = Vec::new();
     command.set_bin_name("kubectl-flink");
     clap_complete::generate(args.shell, command, "kubectl-flink", &mut script);
+    if args.shell == clap_complete::Shell::Bash {
+        script = bash_arms_named_as_looked_up(&script);
+    }
     let mut out = std::io::stdout().lock();
     super::report_written(out.write_all(&script).and_then(|_| out.flush()))?;
     Ok(0)
+}
+
+/// clap_complete 4.6's bash script looks a subcommand's arm up as `kubectl__flink__subcmd__doctor`
+/// (the binary's `-` made `__`) but names the arm `kubectl__subcmd__flink__subcmd__doctor` (every
+/// `-` of the path made `__subcmd__`), so no flag or value of a subcommand ever completed. The
+/// arms are renamed to what the lookup builds (clap-rs/clap clap_complete/src/aot/shells/bash.rs:
+/// `all_subcommands` against `subcommand_details`).
+fn bash_arms_named_as_looked_up(script: &[u8]) -> Vec<u8> {
+    String::from_utf8_lossy(script)
+        .replace(
+            "kubectl__subcmd__flink__subcmd__",
+            "kubectl__flink__subcmd__",
+        )
+        .into_bytes()
 }
 
 /// What the candidates for a word need from outside the command line.
