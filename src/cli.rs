@@ -13,6 +13,14 @@ Exit codes:
   4  doctor: no Flink deployment in scope and nothing else found (try -A), or none named NAME
   130, 143  doctor --save stopped by Ctrl-C or SIGTERM (its unfinished folder removed)";
 
+/// triage reads text it was given and nothing else: it cannot fail to reach a cluster (3), has no
+/// deployment to miss (4) and writes no folder to stop (130, 143).
+pub const TRIAGE_EXIT_CODES: &str = "\
+Exit codes:
+  0  nothing found at or above --fail-on (default: warning)
+  1  findings at or above --fail-on
+  2  usage or input error (bad flag, unreadable or oversized input)";
+
 const DOCTOR_EXAMPLES: &str = "\
 Examples:
   # Every Flink deployment in the current namespace
@@ -188,7 +196,7 @@ pub enum Command {
     #[command(after_help = format!("{DOCTOR_EXAMPLES}\n\n{EXIT_CODES}"))]
     Doctor(DoctorArgs),
     /// Explain a pasted log or error offline: JobManager/TaskManager/operator logs, kubectl describe, events
-    #[command(after_help = format!("{TRIAGE_EXAMPLES}\n\n{EXIT_CODES}"))]
+    #[command(after_help = format!("{TRIAGE_EXAMPLES}\n\n{TRIAGE_EXIT_CODES}"))]
     Triage(TriageArgs),
     /// Every Flink pod's logs by label selector: JobManager and TaskManagers, current and crashed instances
     Logs(Box<crate::commands::logs::LogsArgs>),

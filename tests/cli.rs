@@ -286,6 +286,22 @@ fn help_documents_the_exit_codes() {
 }
 
 #[test]
+fn triage_documents_only_the_exit_codes_it_returns() {
+    let r = run(&["triage", "--help"]);
+    assert_eq!(r.code, 0);
+    let codes = r.stdout.split("Exit codes:").nth(1).unwrap_or_default();
+    for code in ["0  ", "1  ", "2  "] {
+        assert!(codes.contains(code), "{code} undocumented:\n{codes}");
+    }
+    for code in ["3  ", "4  ", "130"] {
+        assert!(
+            !codes.contains(code),
+            "triage never returns {code}:\n{codes}"
+        );
+    }
+}
+
+#[test]
 fn an_empty_bundle_is_an_input_error_not_a_clean_bill_of_health() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().to_str().unwrap();
