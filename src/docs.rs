@@ -180,6 +180,12 @@ mod tests {
                 "https://github.com/kubectl-flink/kubectl-flink/blob/main/docs/rules.md#"
             ));
         }
+        // The links name the repository the package and the krew manifest name.
+        let manifest = std::fs::read_to_string(repo_file("krew-manifest/flink.yaml")).unwrap();
+        assert!(
+            manifest.contains(&format!("homepage: {}\n", crate::finding::REPOSITORY)),
+            "krew-manifest/flink.yaml's homepage is not Cargo.toml's repository"
+        );
     }
 
     #[test]

@@ -207,8 +207,9 @@ impl Severity {
     }
 }
 
-/// Where the project lives (the krew manifest's `homepage`).
-pub const REPOSITORY: &str = "https://github.com/kubectl-flink/kubectl-flink";
+/// Where the project lives: Cargo.toml's `repository` (the krew manifest's `homepage` too), so a
+/// docs link never names a repository the package does not.
+pub const REPOSITORY: &str = env!("CARGO_PKG_REPOSITORY");
 
 /// The page that explains a rule, lint check, log signature or description reading: its section
 /// of `docs/rules.md` (generated from the text `kubectl flink explain ID` prints; each section's
