@@ -123,7 +123,7 @@ pub fn render_table(
     let verbs = columns(report);
     let longest_word = |s: &str| {
         s.split_whitespace()
-            .map(|w| w.chars().count())
+            .map(super::text::width)
             .max()
             .unwrap_or(0)
     };

@@ -82,7 +82,7 @@ pub fn write_table(lines: &[ClusterLine], style: &Style, out: &mut dyn Write) ->
             ]
         })
         .collect();
-    let width = |s: &str| s.chars().count();
+    let width = super::text::width;
     let column = |i: usize| {
         rows.iter()
             .map(|r| width(&r[i]))
@@ -112,14 +112,14 @@ pub fn write_table(lines: &[ClusterLine], style: &Style, out: &mut dyn Write) ->
     let room = style.width.saturating_sub(before(first)).max(longest_word);
     let mut head = String::new();
     for i in first..last {
-        head.push_str(&format!("{:<w$}  ", heading[i], w = widths[i]));
+        head.push_str(&format!("{}  ", super::text::pad_to(heading[i], widths[i])));
     }
     head.push_str(heading[last]);
     writeln!(out, "{}", style.bold(head.trim_end()))?;
     for (l, r) in lines.iter().zip(&rows) {
         let mut s = String::new();
         for i in first..last {
-            s.push_str(&format!("{:<w$}  ", r[i], w = widths[i]));
+            s.push_str(&format!("{}  ", super::text::pad_to(&r[i], widths[i])));
         }
         let paint = |cell: &str| {
             if l.critical > 0 {
@@ -146,7 +146,7 @@ fn health_lines(health: &str, room: usize) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for part in health.split(", ") {
         match out.last_mut() {
-            Some(line) if line.chars().count() + 2 + part.chars().count() <= room => {
+            Some(line) if super::text::width(line) + 2 + super::text::width(part) <= room => {
                 line.push_str(", ");
                 line.push_str(part);
             }
@@ -230,7 +230,10 @@ mod tests {
         assert!(hundred.contains("RECONCILING  4 critical,\n"), "{hundred}");
         let narrow = draw(&one, 80);
         assert!(narrow.starts_with("NAME    KIND"), "{narrow}");
-        assert!(narrow.lines().all(|l| l.chars().count() <= 80), "{narrow}");
+        assert!(
+            narrow.lines().all(|l| crate::render::text::width(l) <= 80),
+            "{narrow}"
+        );
         assert!(narrow.contains("4 critical,\n"), "{narrow}");
         assert!(narrow.contains(" 2 warnings\n"), "{narrow}");
         // Across namespaces the NAMESPACE column stays, even when that overflows.

@@ -3,9 +3,16 @@
 //! continuations, and fixes indented with the report without changing what they mean when copied
 //! from the terminal and pasted into a shell.
 
-/// Width of a line as the terminal shows it (one column per character).
+/// Width of a line as the terminal shows it: display columns (two for CJK and most emoji, none
+/// for combining marks), as comfy-table and the terminal count them.
 pub(crate) fn width(s: &str) -> usize {
-    s.chars().count()
+    unicode_width::UnicodeWidthStr::width(s)
+}
+
+/// `s` padded with spaces to `columns` display columns (`format!("{:<w$}")` pads by characters,
+/// which misaligns a row holding CJK or emoji).
+pub(crate) fn pad_to(s: &str, columns: usize) -> String {
+    format!("{s}{}", " ".repeat(columns.saturating_sub(width(s))))
 }
 
 /// A long token may break after one of these (URLs, paths, Java class names, dashed names).
@@ -92,7 +99,7 @@ fn place(lines: &mut Vec<String>, line: &mut String, word: &str, width: usize) {
 }
 
 fn width_of(s: &str) -> usize {
-    s.chars().count()
+    width(s)
 }
 
 /// A long word cut after its break characters; a stretch with none longer than `width` is cut at
@@ -111,11 +118,20 @@ fn pieces(word: &str, width: usize) -> Vec<String> {
     }
     out.into_iter()
         .flat_map(|p| {
-            let chars: Vec<char> = p.chars().collect();
-            chars
-                .chunks(width)
-                .map(|c| c.iter().collect::<String>())
-                .collect::<Vec<_>>()
+            // Cut at `width` display columns, never inside a wide character.
+            let mut cut = Vec::new();
+            let mut chunk = String::new();
+            for c in p.chars() {
+                let w = unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
+                if !chunk.is_empty() && self::width(&chunk) + w > width {
+                    cut.push(std::mem::take(&mut chunk));
+                }
+                chunk.push(c);
+            }
+            if !chunk.is_empty() {
+                cut.push(chunk);
+            }
+            cut
         })
         .collect()
 }
@@ -398,6 +414,18 @@ pub(crate) fn fix_lines(text: &str, width: usize, indent: usize) -> Vec<String> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn widths_are_display_columns_so_cjk_and_emoji_lines_fit() {
+        assert_eq!(width("作业失败"), 8);
+        assert_eq!(width("ok 🚀"), 5);
+        assert_eq!(width("e\u{301}"), 1);
+        assert_eq!(pad_to("作业", 6), "作业  ");
+        let prose = "作业管理器无法启动，因为服务账户没有权限列出容器组 ".repeat(4);
+        let lines = wrap(&prose, 30);
+        assert!(lines.iter().all(|l| width(l) <= 30), "{lines:?}");
+        assert_eq!(lines.concat().replace(' ', ""), prose.replace(' ', ""));
+    }
 
     #[test]
     fn wrap_keeps_short_lines_and_breaks_long_words_at_punctuation() {
