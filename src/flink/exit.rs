@@ -24,6 +24,22 @@ pub fn meaning(code: i64) -> Option<&'static str> {
     })
 }
 
+/// `meaning` in a few plain words, for a title a person reads before the detail: what happened,
+/// not the mechanism.
+pub fn short_meaning(code: i64) -> Option<&'static str> {
+    Some(match code {
+        0 => "a normal exit",
+        1 => "Flink could not start",
+        2 => "a fatal error in the running process",
+        137 => "killed (SIGKILL)",
+        143 => "stopped from outside (SIGTERM)",
+        163 => "the job FAILED",
+        165 => "the job's status is UNKNOWN",
+        239 | -17 => "Flink's fatal-error exit",
+        _ => return None,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -81,12 +81,16 @@ fn finding(
     let meaning = exit_meaning(code, &logs);
     let who = component_title(pod, c);
     let running_again = c.status.ready && c.waiting_reason().is_none();
+    // The title says what happened; how Flink got there is evidence, for whoever reads on.
+    let plainly = crate::flink::exit::short_meaning(code.into())
+        .unwrap_or("an exit code Flink does not define");
     let mut f = Finding::new(
         &META,
         ObjectRef::namespaced("Pod", ns, name),
-        format!("{who}: exit code {code}, {meaning}"),
+        format!("{who} exited: exit code {code}, {plainly}"),
     )
     .deployment(index.deployment_of_pod(pod))
+    .evidence(format!("exit code {code}: {meaning}"))
     .evidence(termination_line(c, t))
     .evidence(state_line(c))
     .link(link::container(ns, name, c.name()));
@@ -252,13 +256,13 @@ org.apache.flink.util.concurrent.FutureUtils$RetryException: Could not complete 
             f.title
         );
         assert!(
-            f.evidence[0].contains(
+            f.evidence[1].contains(
                 "lastState.terminated: exitCode=239 reason=Error finishedAt=2026-11-28T09:39:13Z"
             ),
             "{:?}",
             f.evidence
         );
-        assert!(f.evidence[1].contains("restartCount=6, state: waiting CrashLoopBackOff"));
+        assert!(f.evidence[2].contains("restartCount=6, state: waiting CrashLoopBackOff"));
         assert!(
             f.evidence
                 .iter()
@@ -295,16 +299,19 @@ org.apache.flink.util.concurrent.FutureUtils$RetryException: Could not complete 
         let log = "2026-12-01 10:38:42,394 ERROR org.apache.flink.runtime.resourcemanager.active.ActiveResourceManager [] - Fatal error occurred in ResourceManager.\n\
 2026-12-01 10:38:42,400 ERROR org.apache.flink.runtime.entrypoint.ClusterEntrypoint        [] - Fatal error occurred in the cluster entrypoint.\n";
         let f = &jm_finding(JM_239, true, log);
+        let mechanism = &f.evidence[0];
         assert!(
-            f.title
-                .contains("JvmShutdownSafeguard halted the JVM with -17"),
-            "{}",
-            f.title
+            mechanism.contains("JvmShutdownSafeguard halted the JVM with -17"),
+            "{mechanism}"
         );
         assert!(
-            !f.title.contains("FatalExitExceptionHandler"),
-            "{}",
-            f.title
+            !mechanism.contains("FatalExitExceptionHandler"),
+            "{mechanism}"
+        );
+        // The title says what happened in plain words; the mechanism is for the detail.
+        assert_eq!(
+            f.title,
+            "JobManager container `flink-main-container` exited: exit code 239, Flink's fatal-error exit"
         );
         // With the handler's line, the table's general wording stays.
         let s = with_log(
@@ -315,9 +322,7 @@ org.apache.flink.util.concurrent.FutureUtils$RetryException: Could not complete 
             true,
             LOG_403,
         );
-        assert!(run(&FlinkFatalExit, &s)[0]
-            .title
-            .contains("FatalExitExceptionHandler"));
+        assert!(run(&FlinkFatalExit, &s)[0].evidence[0].contains("FatalExitExceptionHandler"));
     }
 
     #[test]
@@ -425,15 +430,21 @@ org.apache.flink.util.concurrent.FutureUtils$RetryException: Could not complete 
     #[test]
     fn knows_every_flink_exit_code() {
         for (code, words) in [
-            (1, "startup failure"),
-            (2, "runtime failure"),
-            (163, "FAILED"),
+            (1, "Flink could not start"),
+            (2, "a fatal error in the running process"),
+            (163, "the job FAILED"),
             (165, "UNKNOWN"),
         ] {
             let y = JM_239.replace("exitCode: 239", &format!("exitCode: {code}"));
             let f = run(&FlinkFatalExit, &snapshot(&y));
             assert_eq!(f.len(), 1, "exit {code}");
             assert!(f[0].title.contains(words), "{}", f[0].title);
+            // The mechanism, in Flink's terms, is the first evidence line.
+            assert!(
+                f[0].evidence[0].starts_with(&format!("exit code {code}: ")),
+                "{:?}",
+                f[0].evidence
+            );
         }
     }
 
@@ -514,7 +525,7 @@ status:
         );
         let f = &run(&FlinkFatalExit, &s)[0];
         assert!(f.title.starts_with("TaskManager container"));
-        assert!(f.evidence[0].contains("state.terminated: exitCode=2"));
+        assert!(f.evidence[1].contains("state.terminated: exitCode=2"));
         assert!(
             f.evidence.iter().any(|e| e.starts_with("log line 1")),
             "{:?}",
