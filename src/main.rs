@@ -36,7 +36,11 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => ExitCode::from(code as u8),
         Err(e) => {
-            eprintln!("error: {e}");
+            // What a server or a kubeconfig said, masked and without control characters.
+            eprintln!(
+                "error: {}",
+                kubectl_flink::render::terminal::plain(&e.to_string())
+            );
             ExitCode::from(e.exit_code() as u8)
         }
     }

@@ -37,7 +37,7 @@ pub async fn run(args: &DoctorArgs, kube: &KubeArgs, output: &OutputArgs) -> Res
             };
             let loaded = bundle::load_with(path, &options)?;
             if !loaded.skipped.is_empty() {
-                eprintln!(
+                crate::note!(
                     "note: left out of the diagnosis: {}",
                     loaded.skipped.join("; ")
                 );
@@ -111,7 +111,7 @@ pub async fn run(args: &DoctorArgs, kube: &KubeArgs, output: &OutputArgs) -> Res
     };
     if let Some(what) = args.fix {
         let combined = fixes(&report);
-        eprintln!(
+        crate::note!(
             "kubectl flink doctor --fix: {} object(s) to apply and {} command(s) to run, from {} finding(s); nothing was applied",
             combined.apply.len(),
             combined.run.len(),
@@ -216,14 +216,14 @@ fn apply_stream(r: &Remedy) -> String {
 
 /// `-v`: what was read and what could not be, on stderr.
 fn describe_snapshot(s: &Snapshot) {
-    eprintln!(
+    crate::note!(
         "read: {}, {} container logs, {} access reviews",
         crate::snapshot::kinds::summary(s),
         s.logs.len(),
         s.access_reviews.len(),
     );
     for g in &s.gaps {
-        eprintln!(
+        crate::note!(
             "could not {} {}{}: {:?}: {}",
             g.verb,
             if g.group.is_empty() {

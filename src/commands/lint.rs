@@ -52,7 +52,7 @@ pub fn run(args: &LintArgs, output: &OutputArgs) -> Result<i32, Error> {
     let sources = source::read_all(&args.filename, &mut std::io::stdin().lock())?;
     let outcome = lint::run(&sources)?;
     if output.verbose > 0 {
-        eprintln!(
+        crate::note!(
             "read {} file(s), {} document(s); checked {} resource(s)",
             sources.len(),
             outcome.documents,
@@ -60,7 +60,7 @@ pub fn run(args: &LintArgs, output: &OutputArgs) -> Result<i32, Error> {
         );
     }
     if outcome.resources == 0 {
-        eprintln!(
+        crate::note!(
             "note: no FlinkDeployment, FlinkSessionJob, FlinkApplication, FlinkCluster or pod template in {}",
             scope(&args.filename)
         );

@@ -95,7 +95,9 @@ pub fn run(args: &TriageArgs, output: &OutputArgs) -> Result<i32, Error> {
     let outcome = if from_stdin {
         let stdin = io::stdin();
         if stdin.is_terminal() {
-            eprintln!("kubectl flink triage: reading standard input (paste the text, then Ctrl-D)");
+            crate::note!(
+                "kubectl flink triage: reading standard input (paste the text, then Ctrl-D)"
+            );
         }
         triage_reader(stdin.lock(), "stdin").map_err(|e| Error::input("read standard input", e))?
     } else {

@@ -95,7 +95,7 @@ pub fn read_all(paths: &[PathBuf], stdin: &mut dyn Read) -> Result<Vec<Source>, 
             ))
         })?;
         for note in &found.skipped {
-            eprintln!("note: left out: {note}");
+            crate::note!("note: left out: {note}");
         }
         let hidden = |f: &PathBuf| {
             f != p

@@ -97,11 +97,20 @@ fn problems(report: &AccessReport) -> Vec<(bool, String)> {
     out
 }
 
+/// The table of `can-i`. What the API server said (Status messages of refused reviews, names)
+/// reaches the terminal through the one sanitiser: drawn first, then every line made safe.
 pub fn render_table(
     report: &AccessReport,
     style: &Style,
     out: &mut dyn Write,
 ) -> std::io::Result<()> {
+    let mut buf = Vec::new();
+    draw_table(report, style, &mut buf)?;
+    let text = String::from_utf8_lossy(&buf);
+    out.write_all(super::terminal::plain_lines(&text, style.color).as_bytes())
+}
+
+fn draw_table(report: &AccessReport, style: &Style, out: &mut dyn Write) -> std::io::Result<()> {
     for (i, line) in heading(report).iter().enumerate() {
         writeln!(
             out,
@@ -241,7 +250,15 @@ pub fn render_table(
     Ok(())
 }
 
+/// The Markdown of `can-i`, through the one sanitiser as the table.
 pub fn render_markdown(report: &AccessReport, out: &mut dyn Write) -> std::io::Result<()> {
+    let mut buf = Vec::new();
+    draw_markdown(report, &mut buf)?;
+    let text = String::from_utf8_lossy(&buf);
+    out.write_all(super::terminal::plain_lines(&text, false).as_bytes())
+}
+
+fn draw_markdown(report: &AccessReport, out: &mut dyn Write) -> std::io::Result<()> {
     let head = heading(report);
     writeln!(out, "# {}\n", head[0])?;
     for l in &head[1..] {
@@ -345,6 +362,7 @@ pub fn render_json(report: &AccessReport, out: &mut dyn Write) -> std::io::Resul
             Err(e) => serde_json::json!({ "error": e }),
         }),
     };
-    serde_json::to_writer_pretty(&mut *out, &v)?;
-    writeln!(out)
+    // serde_json escapes C0 controls but writes DEL and C1 (U+0080..U+009F) raw.
+    let text = serde_json::to_string_pretty(&v).map_err(std::io::Error::other)?;
+    writeln!(out, "{}", super::terminal::json_controls_escaped(&text))
 }

@@ -51,6 +51,8 @@ pub fn render(
     style: &Style,
     out: &mut dyn Write,
 ) -> io::Result<()> {
+    // Every format draws the report as printable: secrets masked, no control characters.
+    let report = &*printable(report);
     match format {
         Format::Table => table::render(report, context, style, out),
         Format::Markdown => markdown::render(report, context, out),
@@ -58,15 +60,23 @@ pub fn render(
     }
 }
 
-/// The report as a terminal or a Markdown viewer may show it: control characters other than
-/// newline and tab (an escape sequence in a log line, a carriage return, a bell) shown as `�`,
-/// so that text taken from a cluster or a paste cannot move the cursor, clear the screen or set
-/// the window title. Borrowed unchanged when there is nothing to replace (the usual case).
+/// The report as a terminal, a Markdown viewer or a JSON reader may show it: control characters
+/// other than newline and tab (an escape sequence in a log line, a carriage return, a bell, a C1
+/// control) shown as `�`, so that text taken from a cluster or a paste cannot move the cursor,
+/// clear the screen or set the window title, and every secret masked by the one masker
+/// (`signatures::redact`), whichever rule wrote the text. Borrowed unchanged when there is
+/// nothing to replace (the usual case).
 pub(crate) fn printable(report: &Report) -> std::borrow::Cow<'_, Report> {
     fn unsafe_char(c: char) -> bool {
         c.is_control() && c != '\n' && c != '\t'
     }
+    fn needs(s: &str) -> bool {
+        s.chars().any(unsafe_char) || crate::signatures::redact::redact(s) != s
+    }
     fn clean(s: &mut String) {
+        if let std::borrow::Cow::Owned(r) = crate::signatures::redact::redact(s) {
+            *s = r;
+        }
         if s.chars().any(unsafe_char) {
             *s = s
                 .chars()
@@ -85,7 +95,9 @@ pub(crate) fn printable(report: &Report) -> std::borrow::Cow<'_, Report> {
         std::iter::once(&f.title)
             .chain(&f.evidence)
             .chain([&f.fix, &f.verify, &f.object.name])
-            .any(|s| s.chars().any(unsafe_char))
+            .chain(f.object.namespace.iter())
+            .chain(f.also.iter().map(|o| &o.name))
+            .any(|s| needs(s))
     };
     if !report.findings.iter().any(dirty) {
         return std::borrow::Cow::Borrowed(report);

@@ -113,5 +113,6 @@ pub fn seed(dir: &std::path::Path, flags: &[&str]) -> Result<(), String> {
 }
 
 pub mod expect;
+pub mod hostile;
 pub mod run;
 pub mod scenarios;

@@ -103,7 +103,11 @@ impl Notices {
                 }
             }
             None => {
-                let _ = writeln!(std::io::stderr().lock(), "{line}");
+                let _ = writeln!(
+                    std::io::stderr().lock(),
+                    "{}",
+                    crate::render::terminal::plain(&line)
+                );
             }
         }
     }
@@ -116,7 +120,7 @@ impl Notices {
                 .unwrap_or_default();
             let mut err = std::io::stderr().lock();
             for l in lines {
-                let _ = writeln!(err, "{l}");
+                let _ = writeln!(err, "{}", crate::render::terminal::plain(&l));
             }
         }
     }

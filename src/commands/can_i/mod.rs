@@ -135,7 +135,7 @@ async fn run_checks(args: &CanIArgs, kube: &KubeArgs, output: &OutputArgs) -> Re
     }
     let trace = |msg: &str| {
         if output.verbose > 0 {
-            eprintln!("can-i: {msg}");
+            crate::note!("can-i: {msg}");
         }
     };
 
@@ -211,9 +211,9 @@ async fn run_checks(args: &CanIArgs, kube: &KubeArgs, output: &OutputArgs) -> Re
     let written = match (output.output, &report.fix) {
         (Format::Json, _) => render_json(&report, &mut stdout),
         (_, Some(Ok(yaml))) => {
-            eprintln!("{}", report.summary());
+            crate::note!("{}", report.summary());
             if yaml.is_empty() {
-                eprintln!(
+                crate::note!(
                     "nothing to fix: every permission {} needs is allowed",
                     report.subject_display
                 );
@@ -223,7 +223,7 @@ async fn run_checks(args: &CanIArgs, kube: &KubeArgs, output: &OutputArgs) -> Re
             }
         }
         (_, Some(Err(why))) => {
-            eprintln!("{}", report.summary());
+            crate::note!("{}", report.summary());
             return Err(Error::Input(why.clone()));
         }
         (Format::Markdown, None) => render_markdown(&report, &mut stdout),

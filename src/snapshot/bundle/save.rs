@@ -1,4 +1,5 @@
-//! Writing a bundle (`doctor --save`): every object the snapshot holds, as `kubectl get -o yaml`\n//! would, Secret values masked, written to a temporary folder first so nothing partial is left.
+//! Writing a bundle (`doctor --save`): every object the snapshot holds, as `kubectl get -o yaml`\n//! would, Secret values left out and every other string through the one masker
+//! ([`crate::signatures::redact::mask_json`]; log lines through `redact_lines`), written to a temporary folder first so nothing partial is left.
 
 use super::*;
 use crate::snapshot::kinds::FIELDS;
@@ -203,7 +204,9 @@ pub(super) fn write_all(s: &Snapshot, dir: &Path, saves: &Saves) -> Result<(), B
         };
         let path = pod_dir.join(format!("{}{suffix}", key.container));
         saves.check(&path)?;
-        fs::write(&path, text).map_err(werr(&path))?;
+        // Every saved log line through the masker, as every printed one.
+        let text = crate::signatures::redact::redact_lines(text);
+        fs::write(&path, text.as_bytes()).map_err(werr(&path))?;
     }
     Ok(())
 }
@@ -234,7 +237,10 @@ pub(crate) fn with_kind<T: serde::Serialize>(
 
 /// What a saved bundle never holds: the value of a Flink configuration key that names a secret
 /// (`s3.secret-key`, `fs.azure.account.key.*`, passwords; `spec.flinkConfiguration` of the
-/// Apache operator's resources, `spec.flinkConfig` of Lyft's) or whose value looks like one, the
+/// Apache operator's resources, `spec.flinkConfig` of Lyft's) or whose value looks like one; any
+/// secret in any other string of the object (env values by their names, URLs with a password,
+/// a status or an Event message quoting one, a ConfigMap's properties: the masker
+/// [`crate::signatures::redact::mask_json`] every saved object goes through); the
 /// `last-applied-configuration` annotation, which repeats the whole spec, and `managedFields`
 /// (server bookkeeping that `kubectl get -o yaml` hides too; a third of a recorded pod).
 pub(super) fn mask_for_save(v: &mut Value) {
@@ -279,4 +285,5 @@ pub(super) fn mask_for_save(v: &mut Value) {
     if let Some(m) = v.pointer_mut("/metadata").and_then(Value::as_object_mut) {
         m.remove("managedFields");
     }
+    crate::signatures::redact::mask_json(v);
 }
