@@ -199,8 +199,10 @@ impl LineFormat for Printer {
                 signature: signature.map(|g| g.id),
                 category: signature.map(|g| g.category.id()),
             };
-            // Serialising plain strings and bools into a Vec cannot fail.
-            let _ = serde_json::to_writer(&mut *out, &record);
+            // Serialising plain strings and bools cannot fail. serde_json writes DEL and C1
+            // controls raw: escaped as `\u00XX`, the data is the same and no terminal acts on them.
+            let json = serde_json::to_string(&record).unwrap_or_default();
+            out.extend_from_slice(crate::render::terminal::json_controls_escaped(&json).as_bytes());
             out.push(b'\n');
             return;
         }

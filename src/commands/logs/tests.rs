@@ -297,6 +297,12 @@ fn grep_filters_and_json_lines_carry_the_signature() {
     let out = render(&json, &spec(false), None, "plain \u{fffd} line");
     let v: serde_json::Value = serde_json::from_str(out.trim_end()).unwrap();
     assert!(v["signature"].is_null() && v["category"].is_null() && v["timestamp"].is_null());
+    // A container's C1 controls (CSI as one byte) and DEL leave as JSON escapes, never raw.
+    let hostile = "a \u{9b}2J b \u{7f} c \u{1b}]0;t\u{7}";
+    let out = render(&json, &spec(false), None, hostile);
+    assert!(!out.chars().any(|c| c.is_control() && c != '\n'), "{out:?}");
+    let v: serde_json::Value = serde_json::from_str(out.trim_end()).unwrap();
+    assert_eq!(v["line"], hostile);
 }
 
 #[test]
