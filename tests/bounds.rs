@@ -170,21 +170,35 @@ fn logs_without_follow_end_at_the_run_deadline_when_a_log_trickles_forever() {
         } else if line.contains("/pods") {
             answer(s, "200 OK", POD_LIST);
         } else {
-            answer(s, "404 Not Found", r#"{"kind":"Status","apiVersion":"v1","status":"Failure","reason":"NotFound","code":404}"#);
+            answer(
+                s,
+                "404 Not Found",
+                r#"{"kind":"Status","apiVersion":"v1","status":"Failure","reason":"NotFound","code":404}"#,
+            );
         }
     });
     let dir = tempfile::tempdir().unwrap();
     let cfg = kubeconfig(dir.path(), &format!("http://127.0.0.1:{port}"), TOKEN_USER);
     let kc = cfg.to_str().unwrap();
     for extra in [&[][..], &["-p"]] {
-        let mut args = vec!["logs", "orders", "--kubeconfig", kc, "--request-timeout=500ms"];
+        let mut args = vec![
+            "logs",
+            "orders",
+            "--kubeconfig",
+            kc,
+            "--request-timeout=500ms",
+        ];
         args.extend(extra);
         let r = run_bounded(&args, &[], 60);
         // 10 x --request-timeout: 5 s.
         assert!(r.took < Duration::from_secs(30), "{args:?}: {:?}", r.took);
         assert!(!r.stderr.contains("panicked"), "{}", r.stderr);
         assert_eq!(r.code, 3, "{args:?}: {}", r.stderr);
-        assert!(r.stderr.contains("gave up after 5 s"), "{args:?}: {}", r.stderr);
+        assert!(
+            r.stderr.contains("gave up after 5 s"),
+            "{args:?}: {}",
+            r.stderr
+        );
     }
 }
 
@@ -247,7 +261,14 @@ fn lists_over_thousands_of_namespaces_run_a_few_at_a_time() {
     let namespaces: Vec<String> = (0..500).map(|i| format!("ns{i}")).collect();
     let ns = namespaces.join(",");
     let r = run_bounded(
-        &["logs", "orders", "-n", &ns, "--kubeconfig", cfg.to_str().unwrap()],
+        &[
+            "logs",
+            "orders",
+            "-n",
+            &ns,
+            "--kubeconfig",
+            cfg.to_str().unwrap(),
+        ],
         &[],
         120,
     );
@@ -262,8 +283,7 @@ fn lists_over_thousands_of_namespaces_run_a_few_at_a_time() {
 fn exec_kubeconfig(dir: &Path, script: &str) -> PathBuf {
     let plugin = dir.join("plugin.sh");
     std::fs::write(&plugin, format!("#!/bin/sh\n{script}\n")).unwrap();
-    std::fs::set_permissions(&plugin, std::os::unix::fs::PermissionsExt::from_mode(0o755))
-        .unwrap();
+    std::fs::set_permissions(&plugin, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
     let user = format!(
         "    exec:\n      apiVersion: client.authentication.k8s.io/v1\n      command: {}\n      interactiveMode: Never\n",
         plugin.display()
@@ -285,7 +305,11 @@ fn an_exec_plugin_that_never_answers_or_prints_without_end_is_cut_off() {
         args.push("--request-timeout=5s");
         let r = run_bounded(&args, &[], 60);
         r.assert_one_line(3, "exec plugin");
-        assert!(r.stderr.contains("did not answer within 10s"), "{}", r.stderr);
+        assert!(
+            r.stderr.contains("did not answer within 10s"),
+            "{}",
+            r.stderr
+        );
         assert!(r.took < Duration::from_secs(30), "{args:?}: {:?}", r.took);
     }
     let dir = tempfile::tempdir().unwrap();
@@ -313,7 +337,11 @@ fn an_exec_plugins_token_is_what_requests_carry() {
                     SEEN.lock().unwrap().push(h.trim().to_string());
                 }
             }
-            answer(&mut s, "401 Unauthorized", r#"{"kind":"Status","apiVersion":"v1","status":"Failure","message":"Unauthorized","reason":"Unauthorized","code":401}"#);
+            answer(
+                &mut s,
+                "401 Unauthorized",
+                r#"{"kind":"Status","apiVersion":"v1","status":"Failure","message":"Unauthorized","reason":"Unauthorized","code":401}"#,
+            );
         }
     });
     let dir = tempfile::tempdir().unwrap();
@@ -326,7 +354,13 @@ fn an_exec_plugins_token_is_what_requests_carry() {
         .replace("http://127.0.0.1:9", &format!("http://127.0.0.1:{port}"));
     std::fs::write(&cfg, text).unwrap();
     let r = run_bounded(
-        &["can-i", "orders", "--kubeconfig", cfg.to_str().unwrap(), "--request-timeout=5s"],
+        &[
+            "can-i",
+            "orders",
+            "--kubeconfig",
+            cfg.to_str().unwrap(),
+            "--request-timeout=5s",
+        ],
         &[],
         60,
     );
@@ -344,7 +378,11 @@ fn special_and_oversize_files_in_the_kubeconfig_are_refused_by_name() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let fifo = d.join("fifo");
-    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    assert!(Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
     let sparse = d.join("sparse");
     std::fs::File::create(&sparse)
         .unwrap()
@@ -363,7 +401,7 @@ fn special_and_oversize_files_in_the_kubeconfig_are_refused_by_name() {
             format!("user u's client-certificate {zero}: not a regular file"),
         ),
         (
-            format!("    tokenFile: /dev/zero\n"),
+            "    tokenFile: /dev/zero\n".to_string(),
             "user u's tokenFile /dev/zero: not a regular file".into(),
         ),
         (
@@ -379,7 +417,13 @@ fn special_and_oversize_files_in_the_kubeconfig_are_refused_by_name() {
         let cfg = kubeconfig(d, "http://127.0.0.1:9", &user);
         for args in [
             &["doctor", "--kubeconfig", cfg.to_str().unwrap()][..],
-            &["logs", "orders", "-f", "--kubeconfig", cfg.to_str().unwrap()],
+            &[
+                "logs",
+                "orders",
+                "-f",
+                "--kubeconfig",
+                cfg.to_str().unwrap(),
+            ],
         ] {
             let r = run_bounded(args, &[], 30);
             r.assert_one_line(2, &want);

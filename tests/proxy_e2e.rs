@@ -87,7 +87,8 @@ fn connect_proxy(api_port: u16) -> (u16, Asked) {
                 }
                 let mut parts = line.split_whitespace();
                 if parts.next() != Some("CONNECT") {
-                    let _ = s.write_all(b"HTTP/1.1 405 Method Not Allowed\r\nContent-Length: 0\r\n\r\n");
+                    let _ = s
+                        .write_all(b"HTTP/1.1 405 Method Not Allowed\r\nContent-Length: 0\r\n\r\n");
                     return;
                 }
                 seen.lock()
@@ -177,10 +178,16 @@ fn rand_suffix() -> String {
 /// `doctor -n default` with the proxy variables given (and no others).
 fn doctor(kubeconfig: &Path, env: &[(&str, &str)]) -> (i32, String) {
     let mut cmd = Command::new(BIN);
-    cmd.args(["doctor", "-n", "default", "--request-timeout=10s", "--kubeconfig"])
-        .arg(kubeconfig)
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::null());
+    cmd.args([
+        "doctor",
+        "-n",
+        "default",
+        "--request-timeout=10s",
+        "--kubeconfig",
+    ])
+    .arg(kubeconfig)
+    .env("NO_COLOR", "1")
+    .stdin(Stdio::null());
     for v in [
         "HTTPS_PROXY",
         "https_proxy",
@@ -230,7 +237,13 @@ fn https_proxy_carries_the_requests_and_no_proxy_bypasses_it() {
     assert!(!asked.lock().unwrap().is_empty());
 
     // NO_PROXY covering the server's domain: direct (and the name does not resolve here).
-    for no_proxy in ["default.svc", ".svc", NAME, "*", "other.example, default.svc"] {
+    for no_proxy in [
+        "default.svc",
+        ".svc",
+        NAME,
+        "*",
+        "other.example, default.svc",
+    ] {
         asked.lock().unwrap().clear();
         let (code, err) = doctor(&named, &[("HTTPS_PROXY", &proxy), ("NO_PROXY", no_proxy)]);
         assert_eq!(code, 3, "NO_PROXY={no_proxy}: {err}");
@@ -252,7 +265,10 @@ fn https_proxy_carries_the_requests_and_no_proxy_bypasses_it() {
     // HTTP_PROXY is for http:// servers only; ALL_PROXY is not read (as Go's proxy selection).
     let (code, err) = doctor(
         &named,
-        &[("HTTP_PROXY", &proxy), ("ALL_PROXY", &format!("socks5://127.0.0.1:{port}"))],
+        &[
+            ("HTTP_PROXY", &proxy),
+            ("ALL_PROXY", &format!("socks5://127.0.0.1:{port}")),
+        ],
     );
     assert_eq!(code, 3, "{err}");
     assert!(asked.lock().unwrap().is_empty());

@@ -147,10 +147,7 @@ fn proxy_url_of(k: &Kubeconfig, options: &KubeConfigOptions) -> Option<String> {
         .or(k.current_context.as_ref())
         .and_then(|n| k.contexts.iter().find(|c| &c.name == n))
         .and_then(|c| c.context.as_ref());
-    let cluster = options
-        .cluster
-        .as_ref()
-        .or(context.map(|c| &c.cluster))?;
+    let cluster = options.cluster.as_ref().or(context.map(|c| &c.cluster))?;
     k.clusters
         .iter()
         .find(|c| &c.name == cluster)
@@ -169,9 +166,7 @@ pub async fn request_text(
     request: http::Request<Vec<u8>>,
 ) -> Result<String, kube::Error> {
     use http_body_util::BodyExt;
-    let res = client
-        .send(request.map(kube::client::Body::from))
-        .await?;
+    let res = client.send(request.map(kube::client::Body::from)).await?;
     let status = res.status();
     let hint = res
         .headers()

@@ -87,7 +87,10 @@ pub fn prepare(
     options: &KubeConfigOptions,
     deadline: Duration,
 ) -> Result<(), Error> {
-    let context_name = options.context.clone().or_else(|| k.current_context.clone());
+    let context_name = options
+        .context
+        .clone()
+        .or_else(|| k.current_context.clone());
     let context = context_name
         .as_deref()
         .and_then(|n| k.contexts.iter().find(|c| c.name == n))
@@ -269,7 +272,12 @@ fn run_exec(
             .map(|_| out);
         let _ = tx.send(r);
     });
-    let late = || Error::Incomplete(format!("{name} did not answer within {}s", deadline.as_secs()));
+    let late = || {
+        Error::Incomplete(format!(
+            "{name} did not answer within {}s",
+            deadline.as_secs()
+        ))
+    };
     let out = match rx.recv_timeout(deadline) {
         Ok(Ok(out)) => out,
         Ok(Err(e)) => {

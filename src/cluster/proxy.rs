@@ -40,9 +40,7 @@ pub fn choose(
     }
     let proxy = match server.scheme_str() {
         Some("https") => either(env, "HTTPS_PROXY", "https_proxy"),
-        Some("http") if env("REQUEST_METHOD").is_none() => {
-            either(env, "HTTP_PROXY", "http_proxy")
-        }
+        Some("http") if env("REQUEST_METHOD").is_none() => either(env, "HTTP_PROXY", "http_proxy"),
         _ => None,
     };
     let Some(proxy) = proxy else {
@@ -177,11 +175,7 @@ mod tests {
             .iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect();
-        let env = move |name: &str| {
-            vars.iter()
-                .find(|(k, _)| k == name)
-                .map(|(_, v)| v.clone())
-        };
+        let env = move |name: &str| vars.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone());
         choose(&server.parse().unwrap(), kubeconfig, &env)
             .unwrap()
             .map(|u| u.to_string())
@@ -219,7 +213,11 @@ mod tests {
             None
         );
         assert_eq!(
-            pick("https://api.example.com", None, &[("ALL_PROXY", "socks5://s:1080")]),
+            pick(
+                "https://api.example.com",
+                None,
+                &[("ALL_PROXY", "socks5://s:1080")]
+            ),
             None
         );
     }
@@ -230,9 +228,7 @@ mod tests {
         assert_eq!(pick("https://127.0.0.1:6443", None, &p), None);
         assert_eq!(pick("https://localhost:6443", None, &p), None);
         assert_eq!(pick("https://[::1]:6443", None, &p), None);
-        let with = |no: &'static str| {
-            [("HTTPS_PROXY", "http://proxy:3128"), ("NO_PROXY", no)]
-        };
+        let with = |no: &'static str| [("HTTPS_PROXY", "http://proxy:3128"), ("NO_PROXY", no)];
         for (server, no_proxy, direct) in [
             ("https://api.corp.example:6443", "corp.example", true),
             ("https://corp.example:6443", "corp.example", true),
@@ -241,7 +237,11 @@ mod tests {
             ("https://corp.example:6443", ".corp.example", false),
             ("https://corp.example:6443", "*.corp.example", false),
             ("https://a.corp.example:6443", "*.corp.example", true),
-            ("https://api.corp.example:6443", "other, corp.example:6443", true),
+            (
+                "https://api.corp.example:6443",
+                "other, corp.example:6443",
+                true,
+            ),
             ("https://api.corp.example:6443", "corp.example:443", false),
             ("https://10.1.2.3:6443", "10.0.0.0/8", true),
             ("https://11.1.2.3:6443", "10.0.0.0/8", false),
