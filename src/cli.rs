@@ -106,8 +106,8 @@ pub struct KubeArgs {
     /// Group to impersonate (repeat for several)
     #[arg(long = "as-group", global = true, value_name = "GROUP")]
     pub as_group: Vec<String>,
-    /// How long to wait for one request to the API server (e.g. 10s, 1m; 0 = no limit); doctor and
-    /// can-i stop after ten times this
+    /// How long to wait for one request to the API server (e.g. 10s, 1m; 0 = no limit); doctor,
+    /// can-i and logs without -f stop after ten times this
     #[arg(
         long = "request-timeout",
         global = true,

@@ -44,7 +44,7 @@ pub struct ConnectOptions {
 }
 
 pub async fn connect(args: &ConnectOptions) -> Result<Connection, Error> {
-    let kubeconfig = read_kubeconfig(args)?;
+    let mut kubeconfig = read_kubeconfig(args)?;
     let options = KubeConfigOptions {
         context: args.context.clone(),
         cluster: args.cluster.clone(),
@@ -62,9 +62,24 @@ pub async fn connect(args: &ConnectOptions) -> Result<Connection, Error> {
             )));
         }
     }
+    let timeout = parse_duration(&args.request_timeout)?;
+    super::kubeconfig::prepare(
+        &mut kubeconfig,
+        &options,
+        super::kubeconfig::exec_deadline(timeout),
+    )?;
+    let kubeconfig_proxy = proxy_url_of(&kubeconfig, &options);
     let mut config = Config::from_custom_kubeconfig(kubeconfig, &options)
         .await
         .map_err(|e| Error::input("load the kubeconfig", e))?;
+    // kube reads only HTTPS_PROXY, and matches NO_PROXY against the proxy rather than the
+    // server: the proxy is chosen here as kubectl chooses it.
+    config.proxy_url = super::proxy::choose(
+        &config.cluster_url,
+        kubeconfig_proxy.as_deref(),
+        &super::proxy::process_env,
+    )
+    .map_err(|p| Error::Input(format!("the proxy URL \"{p}\" cannot be read")))?;
     if let Some(user) = &args.as_user {
         config.auth_info.impersonate = Some(user.clone());
     }
@@ -76,7 +91,6 @@ pub async fn connect(args: &ConnectOptions) -> Result<Connection, Error> {
         http::header::USER_AGENT,
         http::HeaderValue::from_static(concat!("kubectl-flink/", env!("CARGO_PKG_VERSION"))),
     ));
-    let timeout = parse_duration(&args.request_timeout)?;
     config.read_timeout = timeout;
     config.connect_timeout = timeout.map(|t| t.min(Duration::from_secs(10)));
     let namespace = if args.all_namespaces {
@@ -100,23 +114,22 @@ pub async fn connect(args: &ConnectOptions) -> Result<Connection, Error> {
         false,
     )
     .map_err(|e| Error::input("build the Kubernetes client", e))?;
-    let builder = kube::client::ClientBuilder::try_from(config)
+    let client = kube::client::ClientBuilder::try_from(config)
         .map_err(|e| Error::input("build the Kubernetes client", e))?
         .with_layer(&tower::buffer::BufferLayer::new(1024))
-        .with_layer(&tower::retry::RetryLayer::new(retry));
-    // No answer is read past MAX_RESPONSE_BYTES (a server streaming an endless body would grow
-    // the process until killed), except a followed log stream (`--request-timeout 0`), which
-    // lasts as long as the person watches.
-    let client = match timeout {
-        Some(_) => builder
-            .with_layer(&tower::util::MapResponseLayer::new(
-                |r: http::Response<_>| {
-                    r.map(|b| http_body_util::Limited::new(b, MAX_RESPONSE_BYTES))
-                },
-            ))
-            .build(),
-        None => builder.build(),
-    };
+        // At most MAX_REQUESTS_OPENING requests wait for their answer's headers at once, however
+        // many namespaces a command fans out over (a watch or a followed log holds no slot once
+        // its answer has begun).
+        .with_layer(&tower::limit::ConcurrencyLimitLayer::new(
+            MAX_REQUESTS_OPENING,
+        ))
+        .with_layer(&tower::retry::RetryLayer::new(retry))
+        // Every answer is read under a byte cap (see `body`): a server streaming an endless body
+        // would otherwise grow the process until killed.
+        .with_layer(&super::body::CapLayer {
+            max: MAX_RESPONSE_BYTES,
+        })
+        .build();
     Ok(Connection {
         client,
         namespace,
@@ -125,6 +138,69 @@ pub async fn connect(args: &ConnectOptions) -> Result<Connection, Error> {
         verbose: 0,
     })
 }
+
+/// The `proxy-url` of the cluster the options select.
+fn proxy_url_of(k: &Kubeconfig, options: &KubeConfigOptions) -> Option<String> {
+    let context = options
+        .context
+        .as_ref()
+        .or(k.current_context.as_ref())
+        .and_then(|n| k.contexts.iter().find(|c| &c.name == n))
+        .and_then(|c| c.context.as_ref());
+    let cluster = options.cluster.as_ref().or(context.map(|c| &c.cluster))?;
+    k.clusters
+        .iter()
+        .find(|c| &c.name == cluster)
+        .and_then(|c| c.cluster.as_ref())
+        .and_then(|c| c.proxy_url.clone())
+}
+
+/// Requests that may wait for their answer at once (see `connect`).
+pub const MAX_REQUESTS_OPENING: usize = 32;
+
+/// A request's answer as text, read under the client's cap into one buffer (kube's own
+/// `request_text` holds the body three times over while it copies it into a String); an answer
+/// that is not a success is kube's `Error::Api`, its body read up to `MAX_ERROR_BYTES`.
+pub async fn request_text(
+    client: &Client,
+    request: http::Request<Vec<u8>>,
+) -> Result<String, kube::Error> {
+    use http_body_util::BodyExt;
+    let res = client.send(request.map(kube::client::Body::from)).await?;
+    let status = res.status();
+    let hint = res
+        .headers()
+        .get(http::header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<usize>().ok())
+        .unwrap_or(0)
+        .min(MAX_RESPONSE_BYTES);
+    let failed = status.is_client_error() || status.is_server_error();
+    let limit = if failed { MAX_ERROR_BYTES } else { usize::MAX };
+    let mut body = res.into_body();
+    let mut buf = Vec::with_capacity(hint.min(limit));
+    while let Some(frame) = body.frame().await {
+        if let Ok(data) = frame?.into_data() {
+            buf.extend_from_slice(&data);
+            if buf.len() > limit {
+                buf.truncate(limit);
+                break;
+            }
+        }
+    }
+    if failed {
+        let text = String::from_utf8_lossy(&buf);
+        let st = serde_json::from_str::<kube::core::Status>(&text).unwrap_or_else(|_| {
+            kube::core::Status::failure(text.trim(), "Failed to parse error data")
+                .with_code(status.as_u16())
+        });
+        return Err(kube::Error::Api(st.boxed()));
+    }
+    String::from_utf8(buf).map_err(kube::Error::FromUtf8)
+}
+
+/// The most read of an answer that is not a success (a Status is a few hundred bytes).
+const MAX_ERROR_BYTES: usize = 1 << 20;
 
 /// A list of names in the kubeconfig.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -147,24 +223,13 @@ pub fn kubeconfig_names(args: &ConnectOptions, which: KubeconfigNames) -> Vec<St
     }
 }
 
-/// `--kubeconfig`, else `$KUBECONFIG` (several files, merged as kubectl merges them), else
-/// `~/.kube/config`.
+/// The kubeconfig the flags point at (see `kubeconfig::read`).
 fn read_kubeconfig(args: &ConnectOptions) -> Result<Kubeconfig, Error> {
-    if let Some(path) = &args.kubeconfig {
-        return Kubeconfig::read_from(path)
-            .map_err(|e| Error::input(&format!("read kubeconfig {}", path.display()), e));
-    }
-    match Kubeconfig::from_env() {
-        Ok(Some(k)) => Ok(k),
-        Ok(None) => {
-            Kubeconfig::read().map_err(|e| Error::input("read kubeconfig ~/.kube/config", e))
-        }
-        Err(e) => Err(Error::input("read the kubeconfig files in KUBECONFIG", e)),
-    }
+    super::kubeconfig::read(args.kubeconfig.as_deref())
 }
 
-/// The largest answer read from the API server: lists are read in pages of 500, so even a page
-/// of large objects is a few MB.
+/// The largest answer read from the API server (and the largest event of a watch): lists are
+/// read in pages of 500, so even a page of large objects is a few MB.
 pub const MAX_RESPONSE_BYTES: usize = 64 << 20;
 
 /// How long a whole command that reads the cluster may take: ten times `--request-timeout`

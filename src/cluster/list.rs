@@ -31,7 +31,7 @@ async fn page_texts(
     loop {
         let mut req = request.list(&params).map_err(kube::Error::BuildRequest)?;
         req.extensions_mut().insert("list");
-        let text = client.request_text(req).await?;
+        let text = super::client::request_text(client, req).await?;
         match each(text)?.filter(|c| !c.is_empty()) {
             Some(token) => params = params.continue_token(&token),
             None => return Ok(()),

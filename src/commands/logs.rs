@@ -274,8 +274,11 @@ pub async fn run(args: &LogsArgs, kube: &KubeArgs, output: &OutputArgs) -> Resul
         }
         r
     } else {
+        // Without -f the run has the deadline of every command that reads the cluster: a log
+        // that trickles a byte a second never ends on its own.
+        let deadline = crate::cluster::client::run_deadline(&kube.request_timeout)?;
         tokio::select! {
-            r = source::print_once(&cluster, &opts, fmt, tx, &notices) => r,
+            r = super::within(deadline, source::print_once(&cluster, &opts, fmt, tx, &notices)) => r,
             _ = tokio::signal::ctrl_c() => {
                 notices.flush();
                 return Ok(EXIT_OK);

@@ -63,9 +63,17 @@ pub fn read_all(paths: &[PathBuf], stdin: &mut dyn Read) -> Result<Vec<Source>, 
             }
             stdin_read = true;
             let mut bytes = Vec::new();
+            // Capped as a file is: `yes | kubectl flink lint -f -` would never end.
             stdin
+                .take(crate::files::MAX_FILE_BYTES + 1)
                 .read_to_end(&mut bytes)
                 .map_err(|e| Error::input("lint: read standard input", e))?;
+            if bytes.len() as u64 > crate::files::MAX_FILE_BYTES {
+                return Err(Error::Input(format!(
+                    "{STDIN}: larger than {} MiB, the most read from one file",
+                    crate::files::MAX_FILE_BYTES >> 20
+                )));
+            }
             let text = String::from_utf8(bytes)
                 .map_err(|_| Error::Input(format!("{STDIN}: not UTF-8 text")))?;
             out.push(Source {

@@ -206,6 +206,9 @@ pub(super) fn watch_error(q: &Query, e: watcher::Error) -> Option<ListError> {
     Some(request_error(verb, q, e))
 }
 
+/// Lists of pods read at once.
+const LIST_CONCURRENCY: usize = 16;
+
 /// The pods of every query, merged (a pod two queries match is one pod) in the stable order.
 pub(super) async fn list_pods(
     client: &kube::Client,
@@ -232,7 +235,11 @@ pub(super) async fn list_pods(
             r.map_err(|e| request_error("list", q, e))
         }
     });
-    let results = futures::future::join_all(lists).await;
+    // In order, at most LIST_CONCURRENCY at once: `-n` with 2,000 namespaces is 4,000 lists.
+    let results: Vec<_> = futures::stream::iter(lists)
+        .buffered(LIST_CONCURRENCY)
+        .collect()
+        .await;
     let mut seen = HashSet::new();
     let mut pods = Vec::new();
     for r in results {
