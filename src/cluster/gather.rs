@@ -172,8 +172,16 @@ pub async fn gather(
         }
     }
 
-    // Wave 2b: the ResourceQuotas that refused a pod, by name (whether one has room now).
+    // Wave 2b: the ResourceQuotas that refused a pod, by name (whether one has room now), when
+    // the list of wave 1 did not give them.
     for (qns, qname) in crate::snapshot::refused::refusing_quotas(&s) {
+        let listed = s.resource_quotas.iter().any(|q| {
+            q.metadata.namespace.as_deref() == Some(qns.as_str())
+                && q.metadata.name.as_deref() == Some(qname.as_str())
+        });
+        if listed {
+            continue;
+        }
         match super::install::get::<ResourceQuota>(c, &qns, &qname).await {
             Ok(Some(q)) => s.resource_quotas.push(q),
             Ok(None) => {}
