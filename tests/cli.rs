@@ -1226,7 +1226,8 @@ message: "Flink version null is not supported by this operator version"
         assert_eq!(r.code, 1, "{args:?}\n{}{}", r.stdout, r.stderr);
         assert!(r.stdout.contains("FLK402"), "{}", r.stdout);
         assert!(
-            r.stdout.contains("FlinkSessionJob wordcount waits for session"),
+            r.stdout
+                .contains("FlinkSessionJob wordcount waits for session"),
             "{}",
             r.stdout
         );
