@@ -96,6 +96,8 @@ categories! {
         "Flink memory options are inconsistent or too small to start";
     HaMisconfigured => "ha_misconfigured", Spec, false,
         "high availability is required but absent or incomplete (replicas > 1 without HA, HA without storage dir)";
+    SessionClusterMissing => "session_cluster_missing", Spec, false,
+        "a FlinkSessionJob's `spec.deploymentName` names no FlinkDeployment of its namespace, so no session cluster runs the job";
     ImagePullFailed => "image_pull_failed", Schedule, false,
         "an image cannot be pulled (name, tag, registry auth, pull secret, registry TLS)";
     PodUnschedulable => "pod_unschedulable", Schedule, false,
@@ -361,7 +363,7 @@ mod tests {
         for c in Category::ALL {
             assert_eq!(Category::from_id(c.id()), Some(*c));
         }
-        assert_eq!(Category::ALL.len(), 44);
+        assert_eq!(Category::ALL.len(), 45);
     }
 
     #[test]

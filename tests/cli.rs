@@ -1203,3 +1203,50 @@ fn a_server_that_dribbles_or_streams_endlessly_holds_neither_logs_nor_can_i() {
         }
     }
 }
+
+/// A FlinkSessionJob whose FlinkDeployment does not exist is no "No Flink deployments found"
+/// (exit 4) for its namespace and no "No problems found" (exit 0) for its name: FLK402, exit 1.
+#[test]
+fn an_orphan_session_job_is_diagnosed_by_namespace_and_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "objects.yaml",
+        r#"apiVersion: flink.apache.org/v1beta1
+kind: FlinkDeploymentList
+items: []
+---
+apiVersion: flink.apache.org/v1beta1
+kind: FlinkSessionJob
+metadata: {name: wordcount, namespace: jobs}
+spec:
+  deploymentName: session-cluster
+  job: {jarURI: "https://example.org/wordcount.jar", parallelism: 2, upgradeMode: stateless}
+---
+apiVersion: v1
+kind: Event
+metadata: {name: wordcount.1, namespace: jobs}
+involvedObject: {kind: FlinkSessionJob, namespace: jobs, name: wordcount}
+reason: UnsupportedFlinkVersion
+type: Warning
+lastTimestamp: "2026-11-28T10:20:00Z"
+message: "Flink version null is not supported by this operator version"
+"#,
+    );
+    let from = dir.path().to_str().unwrap();
+    for args in [
+        vec!["doctor", "--from", from, "-n", "jobs"],
+        vec!["doctor", "wordcount", "--from", from, "-n", "jobs"],
+    ] {
+        let r = run(&args);
+        assert_eq!(r.code, 1, "{args:?}\n{}{}", r.stdout, r.stderr);
+        assert!(r.stdout.contains("FLK402"), "{}", r.stdout);
+        assert!(
+            r.stdout
+                .contains("FlinkSessionJob wordcount waits for session"),
+            "{}",
+            r.stdout
+        );
+        assert!(!r.stdout.contains("No problems found"), "{}", r.stdout);
+    }
+}

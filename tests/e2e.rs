@@ -1032,3 +1032,146 @@ fn fix_yaml_is_cut_out_of_its_block() {
     );
     assert_eq!(fix_yaml("no yaml here"), None);
 }
+
+/// A FlinkSessionJob whose FlinkDeployment does not exist is diagnosed live, by namespace and by
+/// its name (never "No Flink deployments found", never "No problems found"); `--save` keeps what
+/// explains a scheduling fault (quotas, limits, the namespace's labels, nodes without their image
+/// lists, priority classes) and `--from` reads it back with the same finding. Its healthy twin,
+/// once the FlinkDeployment exists, is silent.
+#[test]
+fn an_orphan_session_job_is_diagnosed_live_and_save_keeps_the_scheduling_context() {
+    let Some(h) = harness_or_skip(
+        "an_orphan_session_job_is_diagnosed_live_and_save_keeps_the_scheduling_context",
+    ) else {
+        return;
+    };
+    let mut state = cluster();
+    let canonical = h.repo.join("examples/canonical");
+    ensure_seeded(h, &mut state, &canonical, true).expect("seed examples/canonical");
+    state.dirty = true;
+    let ns = "e2e-orphan-session-job";
+    let objects = format!(
+        "apiVersion: v1
+kind: Namespace
+metadata: {{name: {ns}, labels: {{team: streaming}}}}
+---
+apiVersion: flink.apache.org/v1beta1
+kind: FlinkSessionJob
+metadata: {{name: wordcount, namespace: {ns}}}
+spec:
+  deploymentName: session-cluster
+  job: {{jarURI: \"https://example.org/wordcount.jar\", parallelism: 2, upgradeMode: stateless}}
+---
+apiVersion: v1
+kind: ResourceQuota
+metadata: {{name: compute, namespace: {ns}}}
+spec: {{hard: {{requests.cpu: \"4\"}}}}
+---
+apiVersion: v1
+kind: LimitRange
+metadata: {{name: limits, namespace: {ns}}}
+spec: {{limits: [{{type: Container, max: {{memory: 4Gi}}}}]}}
+---
+apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata: {{name: e2e-flink-high}}
+value: 1000
+"
+    );
+    let applied = kubectl(h, &["apply", "-f", "-"], Some(&objects));
+    assert_eq!(applied.code, 0, "{}", applied.stderr);
+    let orphan = |r: &Run| {
+        assert_eq!(
+            r.code, 1,
+            "exit 1\nstdout:\n{}\nstderr:\n{}",
+            r.stdout, r.stderr
+        );
+        let report: Value = serde_json::from_str(&r.stdout).expect("JSON");
+        findings(&report)
+            .into_iter()
+            .find(|f| f["rule"] == "FLK402")
+            .unwrap_or_else(|| panic!("no FLK402 in {}", r.stdout))
+    };
+    let f = orphan(&plugin(Some(&h.e2e), &["doctor", "-n", ns, "-o", "json"]));
+    assert_eq!(f["category"], "session_cluster_missing");
+    assert_eq!(f["object"]["name"], "wordcount");
+    let f = orphan(&plugin(
+        Some(&h.e2e),
+        &["doctor", "wordcount", "-n", ns, "-o", "json"],
+    ));
+    assert!(
+        f["title"]
+            .as_str()
+            .unwrap()
+            .contains("no FlinkDeployment session-cluster exists in namespace"),
+        "{f}"
+    );
+
+    let dir = tempfile::tempdir().unwrap();
+    let saved = dir.path().join("bundle");
+    let save = plugin(
+        Some(&h.e2e),
+        &[
+            "doctor",
+            "-n",
+            ns,
+            "--save",
+            saved.to_str().unwrap(),
+            "-o",
+            "json",
+        ],
+    );
+    assert_eq!(save.code, 1, "{}", save.stderr);
+    let read = |file: &str| {
+        std::fs::read_to_string(saved.join(format!("{file}.yaml")))
+            .unwrap_or_else(|e| panic!("{file}.yaml: {e}"))
+    };
+    assert!(read("resourcequotas").contains("name: compute"));
+    assert!(read("limitranges").contains("name: limits"));
+    assert!(read("namespaces").contains("team: streaming"));
+    assert!(read("priorityclasses").contains("name: e2e-flink-high"));
+    let nodes = read("nodes");
+    assert!(nodes.contains("kind: NodeList"), "{nodes}");
+    assert!(!nodes.contains("images:"), "{nodes}");
+    let from = plugin(
+        None,
+        &[
+            "doctor",
+            "--from",
+            saved.to_str().unwrap(),
+            "-n",
+            ns,
+            "-o",
+            "json",
+        ],
+    );
+    assert_eq!(orphan(&from)["object"]["name"], "wordcount");
+
+    // The healthy twin: the FlinkDeployment it names exists.
+    let session = format!(
+        "apiVersion: flink.apache.org/v1beta1
+kind: FlinkDeployment
+metadata: {{name: session-cluster, namespace: {ns}}}
+spec:
+  image: flink:1.20
+  flinkVersion: v1_20
+  serviceAccount: flink
+  jobManager: {{resource: {{memory: 2048m, cpu: 1}}}}
+  taskManager: {{resource: {{memory: 2048m, cpu: 1}}}}
+"
+    );
+    let applied = kubectl(h, &["apply", "-f", "-"], Some(&session));
+    assert_eq!(applied.code, 0, "{}", applied.stderr);
+    let r = plugin(Some(&h.e2e), &["doctor", "-n", ns, "-o", "json"]);
+    let _ = kubectl(
+        h,
+        &["delete", "--ignore-not-found", "--wait=false", "-f", "-"],
+        Some(&format!("{objects}---\n{session}")),
+    );
+    let report: Value = serde_json::from_str(&r.stdout).expect("JSON");
+    assert!(
+        !findings(&report).iter().any(|f| f["rule"] == "FLK402"),
+        "{}",
+        r.stdout
+    );
+}

@@ -91,9 +91,46 @@ pub async fn gather(
     }
     gaps.append(&mut malformed);
     if let Some(n) = name {
-        s.flink_deployments.retain(|d| d.name() == n);
         s.flink_session_jobs
             .retain(|j| j.name() == n || j.spec.deployment_name.as_deref() == Some(n));
+        // `doctor JOB` for a FlinkSessionJob: its session cluster too, whose pods and Deployment
+        // the first wave (`app=JOB`) did not select.
+        let sessions: std::collections::BTreeSet<(String, String)> = s
+            .flink_session_jobs
+            .iter()
+            .filter(|j| j.name() == n)
+            .filter_map(|j| {
+                let d = j.spec.deployment_name.as_deref().filter(|d| *d != n)?;
+                Some((j.namespace().to_string(), d.to_string()))
+            })
+            .collect();
+        s.flink_deployments.retain(|d| {
+            d.name() == n || sessions.contains(&(d.namespace().to_string(), d.name().to_string()))
+        });
+        let names: std::collections::BTreeSet<&str> =
+            sessions.iter().map(|(_, d)| d.as_str()).collect();
+        for d in names {
+            let selector = format!("{FLINK_COMPONENTS},app={d}");
+            let lists = futures::future::join_all(
+                LISTED
+                    .iter()
+                    .filter(|l| l.select == Select::FlinkComponents)
+                    .map(|l| list_into(c, ns, &l.kind, Some(&selector))),
+            )
+            .await;
+            for listed in lists {
+                if let Some(mut listed) = take_one(listed, &mut gaps, &mut unreachable) {
+                    listed.field.append(&mut s, &mut listed.part);
+                    gaps.append(&mut listed.malformed);
+                }
+            }
+        }
+        if let Some(e) = unreachable {
+            return Err(Error::incomplete(
+                &format!("reach the Kubernetes API server at {}", cluster.server),
+                e,
+            ));
+        }
     }
     // RBAC conclusions from objects are only safe when every kind of binding was readable.
     s.rbac_complete = !gaps.iter().any(|g| g.group == "rbac.authorization.k8s.io");
@@ -135,8 +172,16 @@ pub async fn gather(
         }
     }
 
-    // Wave 2b: the ResourceQuotas that refused a pod, by name (whether one has room now).
+    // Wave 2b: the ResourceQuotas that refused a pod, by name (whether one has room now), when
+    // the list of wave 1 did not give them.
     for (qns, qname) in crate::snapshot::refused::refusing_quotas(&s) {
+        let listed = s.resource_quotas.iter().any(|q| {
+            q.metadata.namespace.as_deref() == Some(qns.as_str())
+                && q.metadata.name.as_deref() == Some(qname.as_str())
+        });
+        if listed {
+            continue;
+        }
         match super::install::get::<ResourceQuota>(c, &qns, &qname).await {
             Ok(Some(q)) => s.resource_quotas.push(q),
             Ok(None) => {}

@@ -342,9 +342,29 @@ pub fn diagnose(
             }
         }
     }
+    // `doctor JOB` of a FlinkSessionJob: what is wrong with its session cluster is its too.
+    let sessions: Vec<crate::finding::ObjectRef> = name
+        .map(|n| {
+            let index = crate::snapshot::Index::new(snapshot);
+            snapshot
+                .flink_session_jobs
+                .iter()
+                .filter(|j| j.name() == n && namespace.is_none_or(|ns| j.namespace() == ns))
+                .filter_map(|j| {
+                    let d = j.spec.deployment_name.as_deref()?;
+                    index
+                        .flink_deployment(j.namespace(), d)
+                        .map(crate::snapshot::index::deployment_ref)
+                })
+                .collect()
+        })
+        .unwrap_or_default();
     let findings: Vec<Finding> = crate::rules::run_all(snapshot)
         .into_iter()
-        .filter(|f| in_scope(f, name, namespace))
+        .filter(|f| {
+            in_scope(f, name, namespace)
+                || f.deployment.as_ref().is_some_and(|d| sessions.contains(d))
+        })
         .collect();
     Ok(rank(findings))
 }

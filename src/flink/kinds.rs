@@ -18,10 +18,12 @@ use k8s_openapi::api::admissionregistration::v1::{
 use k8s_openapi::api::apps::v1::{Deployment, StatefulSet};
 use k8s_openapi::api::batch::v1::Job;
 use k8s_openapi::api::core::v1::{
-    ConfigMap, Endpoints, Event, Namespace, Pod, ResourceQuota, Secret, Service, ServiceAccount,
+    ConfigMap, Endpoints, Event, LimitRange, Namespace, Node, Pod, ResourceQuota, Secret, Service,
+    ServiceAccount,
 };
 use k8s_openapi::api::discovery::v1::EndpointSlice;
 use k8s_openapi::api::rbac::v1::{ClusterRole, ClusterRoleBinding, Role, RoleBinding};
+use k8s_openapi::api::scheduling::v1::PriorityClass;
 use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
 
 /// One resource kind as the API server serves it.
@@ -138,6 +140,15 @@ pub const ENDPOINTS: Kind = Kind::of::<Endpoints>();
 pub const EVENT: Kind = Kind::of::<Event>();
 pub const RESOURCE_QUOTA: Kind = Kind::of::<ResourceQuota>();
 pub const NAMESPACE: Kind = Kind::of::<Namespace>();
+pub const LIMIT_RANGE: Kind = Kind::of::<LimitRange>();
+pub const NODE: Kind = Kind::of::<Node>();
+pub const PRIORITY_CLASS: Kind = Kind::of::<PriorityClass>();
+
+/// Kinds read for what they explain of a pod that is Pending or refused (quotas, limits, nodes'
+/// room and taints, priorities, the namespace's labels) and kept in a saved bundle: no rule
+/// concludes anything from their absence, so a refusal to list them is said by `-v` and in a
+/// saved bundle (nothing written), never as a finding.
+pub const SCHEDULING_CONTEXT: &[Kind] = &[LIMIT_RANGE, NAMESPACE, NODE, PRIORITY_CLASS];
 pub const SERVICE_ACCOUNT: Kind = Kind::of::<ServiceAccount>();
 pub const ROLE: Kind = Kind::of::<Role>();
 pub const ROLE_BINDING: Kind = Kind::of::<RoleBinding>();
@@ -233,6 +244,36 @@ pub const LISTED: &[Listed] = &[
         kind: CLUSTER_ROLE_BINDING,
         select: Select::All,
         why: "doctor reads the ClusterRoleBindings of Flink's ServiceAccounts",
+        also: &[],
+    },
+    Listed {
+        kind: RESOURCE_QUOTA,
+        select: Select::All,
+        why: "doctor reads the ResourceQuotas that may refuse Flink's pods",
+        also: &[],
+    },
+    Listed {
+        kind: LIMIT_RANGE,
+        select: Select::All,
+        why: "doctor reads the LimitRanges that may refuse or resize Flink's pods",
+        also: &[],
+    },
+    Listed {
+        kind: NAMESPACE,
+        select: Select::All,
+        why: "doctor reads the namespaces' labels (pod security, the operator's selectors)",
+        also: &[],
+    },
+    Listed {
+        kind: NODE,
+        select: Select::All,
+        why: "doctor reads the nodes' room, taints and conditions when a pod is not scheduled",
+        also: &[],
+    },
+    Listed {
+        kind: PRIORITY_CLASS,
+        select: Select::All,
+        why: "doctor reads the PriorityClasses Flink's pods ask for",
         also: &[],
     },
 ];

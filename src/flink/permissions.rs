@@ -612,6 +612,7 @@ pub fn cluster_scoped(group: &str, resource: &str) -> bool {
             | ("apiextensions.k8s.io", "customresourcedefinitions")
             | ("admissionregistration.k8s.io", _)
             | ("storage.k8s.io", "storageclasses")
+            | ("scheduling.k8s.io", "priorityclasses")
     )
 }
 

@@ -15,6 +15,13 @@ use crate::snapshot::{Gap, GapReason, Index, Snapshot};
 
 pub struct InspectForbidden;
 
+/// A gap in reading a kind of `kinds::SCHEDULING_CONTEXT`.
+fn context_only(g: &Gap) -> bool {
+    crate::flink::kinds::SCHEDULING_CONTEXT
+        .iter()
+        .any(|k| k.plural == g.resource && k.group == g.group)
+}
+
 static META: RuleMeta = RuleMeta {
     id: "FLK901",
     name: "inspect_forbidden",
@@ -31,9 +38,12 @@ impl Rule for InspectForbidden {
     }
 
     fn check(&self, s: &Snapshot, _index: &Index) -> Vec<Finding> {
+        // What is read only to explain (`kinds::SCHEDULING_CONTEXT`) leaves no hole in a
+        // conclusion when it cannot be: `-v` says it, no finding does.
         let (refused, other): (Vec<&Gap>, Vec<&Gap>) = s
             .gaps
             .iter()
+            .filter(|g| !context_only(g))
             .partition(|g| g.reason == GapReason::Forbidden);
         let mut out: Vec<Finding> = other.into_iter().map(finding).collect();
         match refused.as_slice() {
@@ -344,6 +354,23 @@ mod tests {
             reason,
             message: "flinkdeployments.flink.apache.org is forbidden: User \"alice\" cannot list resource".into(),
         }
+    }
+
+    #[test]
+    fn what_is_read_only_to_explain_is_no_finding_when_refused() {
+        let mut s = snapshot(HEALTHY);
+        for (resource, group) in [
+            ("nodes", ""),
+            ("namespaces", ""),
+            ("limitranges", ""),
+            ("priorityclasses", "scheduling.k8s.io"),
+        ] {
+            s.gaps.push(gap(resource, group, GapReason::Forbidden));
+        }
+        assert!(run(&InspectForbidden, &s).is_empty());
+        // A refused list of ResourceQuotas is one: FLK108 concludes from quotas.
+        s.gaps.push(gap("resourcequotas", "", GapReason::Forbidden));
+        assert_eq!(run(&InspectForbidden, &s).len(), 1);
     }
 
     #[test]

@@ -36,6 +36,7 @@ mod pod_unschedulable;
 pub mod rbac_forbidden;
 mod resource_quota_exceeded;
 mod rest_exposed_publicly;
+mod session_cluster_missing;
 mod taskmanager_lost;
 mod taskmanager_replicas_short;
 mod taskmanagers_not_created;
@@ -83,6 +84,7 @@ pub static RULES: &[&dyn Rule] = &[
     &ha_configmap_rights_missing::HaConfigmapRightsMissing,
     &flinkcluster_job_lost::FlinkclusterJobLost,
     &flink_resource_status::FlinkResourceStatus,
+    &session_cluster_missing::SessionClusterMissing,
     &lyft_application_failed::LyftApplicationFailed,
     &flinkcluster_submitter_failed::FlinkclusterSubmitterFailed,
     &flinkcluster_savepoint_failed::FlinkclusterSavepointFailed,

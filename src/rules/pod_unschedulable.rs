@@ -15,9 +15,9 @@ use super::{Rule, RuleMeta};
 use crate::finding::{Category, Finding, ObjectRef, Severity};
 use crate::flink::names::{FLINKCLUSTER_APP, LABEL_APP, LABEL_CLUSTER, LABEL_COMPONENT};
 use crate::snapshot::flink::{FlinkCluster, FlinkDeployment};
-use crate::snapshot::index::{event_time, label, pod_name, pod_namespace};
+use crate::snapshot::index::{label, pod_name, pod_namespace};
 use crate::snapshot::Pod;
-use crate::snapshot::{to_utc, Index, Snapshot};
+use crate::snapshot::{micro_to_utc, to_utc, Index, Snapshot};
 use chrono::Duration;
 
 pub struct PodUnschedulable;
@@ -63,7 +63,18 @@ enum Why {
     Other(String),
 }
 
-/// The reasons in a scheduler message, in the order given (the preemption tail left out).
+/// The reasons in a scheduler message, in the order given, without what the PostFilter plugins
+/// appended. `FitError.Error()` writes `0/N nodes are available: <PreFilterMsg>. <FilterMsg>.
+/// <PostFilterMsg>` (kubernetes/kubernetes@v1.36.3:pkg/scheduler/framework/types.go; up to v1.25
+/// the PreFilter message is counted among the node reasons, kubernetes/kubernetes@v1.25.0:
+/// pkg/scheduler/framework/types.go). The PostFilter message is the preemption's (`preemption:
+/// 0/N nodes are available: ...`, kubernetes/kubernetes@v1.36.3:pkg/scheduler/framework/plugins/
+/// defaultpreemption/default_preemption.go) and, from v1.34 where DynamicResourceAllocation is on
+/// by default, the DRA plugin's before it (`no new claims to deallocate, preemption: ...`,
+/// kubernetes/kubernetes@v1.36.3:pkg/scheduler/framework/plugins/dynamicresources/dynamicresources.go,
+/// kubernetes/kubernetes@v1.34.0:pkg/features/kube_features.go): so the reasons are the sentences
+/// after `are available:` up to the first that is not a count of nodes (`3 Insufficient cpu`),
+/// the first sentence always (a PreFilter message has no count).
 fn reasons(message: &str) -> Vec<Why> {
     let main = message.split(" preemption:").next().unwrap_or(message);
     let list = main
@@ -71,52 +82,27 @@ fn reasons(message: &str) -> Vec<Why> {
         .map(|(_, r)| r)
         .unwrap_or(main);
     let mut out = Vec::new();
-    for part in split_top_level(list) {
-        let p = part.trim().trim_end_matches('.').trim();
-        if p.is_empty() {
-            continue;
-        }
-        // Drop the leading node count ("2 Insufficient memory", "1 node(s) had ...").
-        let text = p
-            .split_once(' ')
-            .filter(|(n, _)| n.parse::<u32>().is_ok())
-            .map(|(_, t)| t)
-            .unwrap_or(p);
-        let lower = text.to_ascii_lowercase();
-        let why = if let Some(r) = text.strip_prefix("Insufficient ") {
-            Why::Insufficient(r.trim().to_string())
-        } else if lower.contains("taint") {
-            let taint = text
-                .find('{')
-                .and_then(|s| {
-                    text[s..]
-                        .find('}')
-                        .map(|e| text[s + 1..s + e].trim().to_string())
-                })
-                .unwrap_or_default();
-            Why::Taint(taint)
-        } else if lower.contains("node affinity/selector")
-            || lower.contains("node selector")
-            || lower.contains("didn't match pod's node affinity")
-        {
-            Why::NodeSelector
-        } else if lower.contains("pod affinity") || lower.contains("anti-affinity") {
-            Why::PodAffinity
-        } else if lower.contains("persistentvolumeclaim") || lower.contains("volume") {
-            Why::Volume
-        } else if lower.contains("free ports") {
-            Why::Ports
-        } else if lower.contains("too many pods") {
-            Why::TooManyPods
-        } else if lower.contains("were unschedulable") {
-            Why::NodeUnschedulable
-        } else if lower.contains("no nodes available") {
-            Why::NoNodes
-        } else {
-            Why::Other(text.to_string())
+    for (i, sentence) in split_top_level(list, ". ").into_iter().enumerate() {
+        let parts = split_top_level(sentence, ",");
+        let counted = |p: &str| {
+            p.trim()
+                .split_once(' ')
+                .is_some_and(|(n, _)| n.parse::<u32>().is_ok())
         };
-        if !out.contains(&why) {
-            out.push(why);
+        // After the first sentence, only counted reasons (a v1.26+ PreFilter sentence is followed
+        // by the Filter one); anything else is a PostFilter plugin's message.
+        if i > 0 && !parts.iter().all(|p| counted(p)) {
+            break;
+        }
+        for part in parts {
+            let p = part.trim().trim_end_matches('.').trim();
+            if p.is_empty() {
+                continue;
+            }
+            let why = reason(p);
+            if !out.contains(&why) {
+                out.push(why);
+            }
         }
     }
     if out.is_empty() && message.to_ascii_lowercase().contains("no nodes available") {
@@ -131,24 +117,69 @@ fn reasons(message: &str) -> Vec<Why> {
     out
 }
 
-fn system_taint(taint: &str) -> bool {
-    let key = taint.split(':').next().unwrap_or("").trim();
-    key.is_empty()
-        || key.starts_with("node-role.kubernetes.io/")
-        || key.starts_with("node.kubernetes.io/")
+/// One reason of a scheduler message (`2 Insufficient memory`, `1 node(s) had untolerated taint
+/// {dedicated: batch}`, `pod has unbound immediate PersistentVolumeClaims`).
+fn reason(p: &str) -> Why {
+    // Drop the leading node count ("2 Insufficient memory", "1 node(s) had ...").
+    let text = p
+        .split_once(' ')
+        .filter(|(n, _)| n.parse::<u32>().is_ok())
+        .map(|(_, t)| t)
+        .unwrap_or(p);
+    let lower = text.to_ascii_lowercase();
+    if let Some(r) = text.strip_prefix("Insufficient ") {
+        Why::Insufficient(r.trim().to_string())
+    } else if lower.contains("taint") {
+        // v1.35 and later name no taint: `node(s) had untolerated taint(s)`
+        // (kubernetes/kubernetes@v1.35.0:pkg/scheduler/framework/plugins/tainttoleration/taint_toleration.go).
+        let taint = text
+            .find('{')
+            .and_then(|s| {
+                text[s..]
+                    .find('}')
+                    .map(|e| text[s + 1..s + e].trim().to_string())
+            })
+            .unwrap_or_default();
+        Why::Taint(taint)
+    } else if lower.contains("node affinity/selector")
+        || lower.contains("node selector")
+        || lower.contains("didn't match pod's node affinity")
+    {
+        Why::NodeSelector
+    } else if lower.contains("pod affinity") || lower.contains("anti-affinity") {
+        Why::PodAffinity
+    } else if lower.contains("persistentvolumeclaim") || lower.contains("volume") {
+        Why::Volume
+    } else if lower.contains("free ports") {
+        Why::Ports
+    } else if lower.contains("too many pods") {
+        Why::TooManyPods
+    } else if lower.contains("were unschedulable") {
+        Why::NodeUnschedulable
+    } else if lower.contains("no nodes available") {
+        Why::NoNodes
+    } else {
+        Why::Other(text.to_string())
+    }
 }
 
-/// Splits on commas that are not inside `{...}` (taints print as `{key: value}`).
-fn split_top_level(s: &str) -> Vec<&str> {
+fn system_taint(taint: &str) -> bool {
+    let key = taint.split(':').next().unwrap_or("").trim();
+    // `{: }`, or none at all (v1.35 and later name no taint), is not known to be the system's.
+    key.starts_with("node-role.kubernetes.io/") || key.starts_with("node.kubernetes.io/")
+}
+
+/// Splits on `sep` where it is not inside `{...}` (taints print as `{key: value}`).
+fn split_top_level<'a>(s: &'a str, sep: &str) -> Vec<&'a str> {
     let mut out = Vec::new();
     let (mut depth, mut start) = (0i32, 0usize);
     for (i, ch) in s.char_indices() {
         match ch {
             '{' => depth += 1,
             '}' => depth -= 1,
-            ',' if depth == 0 => {
+            _ if depth == 0 && i >= start && s[i..].starts_with(sep) => {
                 out.push(&s[start..i]);
-                start = i + 1;
+                start = i + sep.len();
             }
             _ => {}
         }
@@ -228,26 +259,28 @@ fn finding(snapshot: &Snapshot, index: &Index, pod: &Pod) -> Option<Finding> {
     for e in events.iter().rev().take(3).rev() {
         f = f.evidence(event_line(e));
     }
-    // How long it has been unschedulable: since the first FailedScheduling event, else since the
-    // condition turned False, else since the pod was created.
-    let since = events
-        .iter()
-        .filter_map(|e| {
-            e.first_timestamp
-                .as_ref()
-                .and_then(to_utc)
-                .or_else(|| event_time(e))
-        })
-        .min()
+    // How long it has been unschedulable: since the PodScheduled condition turned False, else
+    // since the first FailedScheduling event was first seen (`firstTimestamp`, or `eventTime` of
+    // an events.k8s.io event, which the scheduler records from v1.19 on; never `lastTimestamp`,
+    // the latest repeat), against the snapshot's "now". Unknown, or no time at all (a bundle's
+    // "now" is its newest timestamp, often that very event): no duration is said.
+    let since = unschedulable
+        .and_then(|c| c.last_transition_time.as_ref())
+        .and_then(to_utc)
         .or_else(|| {
-            unschedulable
-                .and_then(|c| c.last_transition_time.as_ref())
-                .and_then(to_utc)
-        })
-        .or_else(|| pod.metadata.creation_timestamp.as_ref().and_then(to_utc));
+            events
+                .iter()
+                .filter_map(|e| {
+                    e.first_timestamp
+                        .as_ref()
+                        .and_then(to_utc)
+                        .or_else(|| e.event_time.as_ref().and_then(micro_to_utc))
+                })
+                .min()
+        });
     if let Some(t) = since {
         let waited = snapshot.captured_at.signed_duration_since(t);
-        if waited >= Duration::zero() {
+        if waited >= Duration::seconds(1) {
             f = f.evidence(format!(
                 "unschedulable for {} (since {})",
                 crate::flink::units::human_duration(waited),
@@ -688,6 +721,128 @@ message: "0/3 nodes are available: 1 node(s) had untolerated taint {dedicated: s
         assert_eq!(
             reasons("0/3 nodes are available: 3 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }."),
             vec![Why::Taint("node-role.kubernetes.io/control-plane:".into())]
+        );
+    }
+
+    /// One FailedScheduling message per minor version, 1.24 to 1.36: `FitError.Error()` of that
+    /// version (`pkg/scheduler/framework/types.go`) over reasons its plugins print, with the
+    /// PostFilter text it appends (the preemption's, asserted in
+    /// `pkg/scheduler/framework/plugins/defaultpreemption/default_preemption_test.go`; from 1.34
+    /// the DRA plugin's, asserted whole in `test/integration/dra/`).
+    #[test]
+    fn reads_the_failed_scheduling_message_of_every_minor_version_from_1_24_to_1_36() {
+        use Why::*;
+        let cpu = || Insufficient("cpu".into());
+        let memory = || Insufficient("memory".into());
+        let cases: &[(&str, &str, Vec<Why>)] = &[
+            // kubernetes/kubernetes@v1.24.0:pkg/scheduler/framework/types.go (reasons, then " " + PostFilterMsg),
+            // kubernetes/kubernetes@v1.24.0:pkg/scheduler/framework/plugins/tainttoleration/taint_toleration.go
+            ("v1.24.0", "0/3 nodes are available: 1 node(s) had untolerated taint {dedicated: batch}, 2 Insufficient memory. preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod.",
+                vec![Taint("dedicated: batch".into()), memory()]),
+            // kubernetes/kubernetes@v1.25.0:pkg/scheduler/framework/plugins/nodeaffinity/node_affinity.go (ErrReasonPod);
+            // a PreFilter failure is still counted per node up to v1.25
+            ("v1.25.0", "0/4 nodes are available: 4 node(s) didn't match Pod's node affinity/selector. preemption: 0/4 nodes are available: 4 Preemption is not helpful for scheduling.",
+                vec![NodeSelector]),
+            // kubernetes/kubernetes@v1.26.0:pkg/scheduler/framework/types.go (PreFilterMsg first, SeparatorFormat " %v.");
+            // kubernetes/kubernetes@v1.26.0:pkg/scheduler/framework/plugins/volumebinding/volume_binding.go
+            ("v1.26.0", "0/3 nodes are available: pod has unbound immediate PersistentVolumeClaims. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.",
+                vec![Volume]),
+            // kubernetes/kubernetes@v1.27.0:pkg/scheduler/framework/plugins/interpodaffinity/filtering.go (ErrReasonAntiAffinityRulesNotMatch)
+            ("v1.27.0", "0/2 nodes are available: 2 node(s) didn't match pod anti-affinity rules. preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod.",
+                vec![PodAffinity]),
+            // kubernetes/kubernetes@v1.28.0:pkg/scheduler/framework/plugins/noderesources/fit.go ("Too many pods")
+            ("v1.28.0", "0/2 nodes are available: 2 Too many pods. preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod.",
+                vec![TooManyPods]),
+            // kubernetes/kubernetes@v1.29.0:pkg/scheduler/framework/plugins/nodeunschedulable/node_unschedulable.go (ErrReasonUnschedulable)
+            ("v1.29.0", "0/3 nodes are available: 1 Insufficient cpu, 2 node(s) were unschedulable. preemption: 0/3 nodes are available: 1 No preemption victims found for incoming pod, 2 Preemption is not helpful for scheduling.",
+                vec![cpu(), NodeUnschedulable]),
+            // kubernetes/kubernetes@v1.30.0:pkg/scheduler/framework/plugins/noderesources/fit.go ("Insufficient %v")
+            ("v1.30.0", "0/3 nodes are available: 1 Insufficient cpu, 2 Insufficient memory. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.",
+                vec![cpu(), memory()]),
+            // kubernetes/kubernetes@v1.31.0:pkg/scheduler/framework/plugins/nodeports/node_ports.go (ErrReason)
+            ("v1.31.0", "0/2 nodes are available: 2 node(s) didn't have free ports for the requested pod ports. preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod.",
+                vec![Ports]),
+            // kubernetes/kubernetes@v1.32.0:pkg/scheduler/framework/plugins/tainttoleration/taint_toleration.go;
+            // a control-plane taint beside another reason only says where it may not go
+            ("v1.32.0", "0/3 nodes are available: 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }, 2 Insufficient cpu. preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod.",
+                vec![cpu()]),
+            // kubernetes/kubernetes@v1.33.0:pkg/scheduler/framework/plugins/defaultpreemption/default_preemption_test.go
+            // (DynamicResourceAllocation still off by default: kubernetes/kubernetes@v1.33.0:pkg/features/kube_features.go)
+            ("v1.33.0", "0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available: 1 Insufficient cpu, 2 No preemption victims found for incoming pod.",
+                vec![cpu()]),
+            // asserted whole in kubernetes/kubernetes@v1.34.0:test/integration/dra/dra_test.go (DRA on by default,
+            // its PostFilter message before the preemption's)
+            ("v1.34.0", "0/2 nodes are available: 2 Insufficient my-example.com/my-extended-resource. no new claims to deallocate, preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.",
+                vec![Insufficient("my-example.com/my-extended-resource".into())]),
+            // kubernetes/kubernetes@v1.35.0:pkg/scheduler/framework/plugins/tainttoleration/taint_toleration.go
+            // ("node(s) had untolerated taint(s)", no taint named)
+            ("v1.35.0", "0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 Insufficient memory. no new claims to deallocate, preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod.",
+                vec![Taint(String::new()), memory()]),
+            // kubernetes/kubernetes@v1.36.3:pkg/scheduler/framework/types.go,
+            // kubernetes/kubernetes@v1.36.3:pkg/scheduler/framework/plugins/dynamicresources/dynamicresources.go
+            ("v1.36.3", "0/3 nodes are available: 3 Insufficient cpu. no new claims to deallocate, preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.",
+                vec![cpu()]),
+        ];
+        for (version, message, want) in cases {
+            assert_eq!(&reasons(message), want, "{version}: {message}");
+        }
+        // The title of the 1.36 message says the reason and nothing of the DRA plugin.
+        let y = PENDING.replace(
+            "1 node(s) had untolerated taint {dedicated: streaming}, 2 Insufficient memory. preemption:",
+            "3 Insufficient cpu. no new claims to deallocate, preemption:",
+        );
+        let f = run(&PodUnschedulable, &snap(&y));
+        assert_eq!(
+            f[0].title,
+            "TaskManager pod cannot be scheduled: insufficient cpu"
+        );
+    }
+
+    #[test]
+    fn the_time_unschedulable_is_from_the_condition_and_never_zero() {
+        // The condition's lastTransitionTime first.
+        let y = PENDING.replace(
+            "    reason: Unschedulable\n",
+            "    reason: Unschedulable\n    lastTransitionTime: \"2026-11-28T10:05:00Z\"\n",
+        );
+        assert_ne!(y, PENDING);
+        let f = run(&PodUnschedulable, &snap(&y));
+        assert!(
+            f[0].evidence
+                .iter()
+                .any(|e| e == "unschedulable for 15m (since 2026-11-28T10:05:00Z)"),
+            "{:?}",
+            f[0].evidence
+        );
+        // "Now" is the very time it became unschedulable (a bundle's newest timestamp): unknown.
+        let mut s = snap(&y);
+        s.captured_at = "2026-11-28T10:05:00Z".parse().unwrap();
+        let f = run(&PodUnschedulable, &s);
+        assert!(
+            !f[0]
+                .evidence
+                .iter()
+                .any(|e| e.contains("unschedulable for")),
+            "{:?}",
+            f[0].evidence
+        );
+        // An events.k8s.io event (eventTime, no firstTimestamp) whose latest repeat is "now".
+        let y = PENDING
+            .replace(
+                "firstTimestamp: \"2026-11-28T10:00:00Z\"",
+                "eventTime: \"2026-11-28T10:01:00.000000Z\"",
+            )
+            .replace(
+                "lastTimestamp: \"2026-11-28T10:20:00Z\"",
+                "series: {count: 6, lastObservedTime: \"2026-11-28T10:20:00.000000Z\"}",
+            );
+        let f = run(&PodUnschedulable, &snap(&y));
+        assert!(
+            f[0].evidence
+                .iter()
+                .any(|e| e == "unschedulable for 19m (since 2026-11-28T10:01:00Z)"),
+            "{:?}",
+            f[0].evidence
         );
     }
 

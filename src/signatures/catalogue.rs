@@ -1022,11 +1022,13 @@ pub static SIGNATURES: &[Signature] = &[
         examples: &[
             "  Warning  FailedScheduling  2m (x5 over 7m)  default-scheduler  0/3 nodes are available: 3 Insufficient memory. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.",
             "0/2 nodes are available: 2 Too many pods. preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod.",
+            "0/3 nodes are available: 3 Insufficient cpu. no new claims to deallocate, preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.",
         ],
         unless: &[],
         sources: &[
             "kubernetes/autoscaler@cluster-autoscaler-1.30.0:cluster-autoscaler/vendor/k8s.io/kubernetes/pkg/scheduler/framework/plugins/noderesources/fit.go",
             "kubernetes/autoscaler@cluster-autoscaler-1.30.0:cluster-autoscaler/vendor/k8s.io/kubernetes/pkg/scheduler/framework/types.go",
+            "kubernetes/kubernetes@v1.36.3:pkg/scheduler/framework/plugins/dynamicresources/dynamicresources.go",
         ],
     },
     Signature {

@@ -341,17 +341,74 @@ pub static FIELDS: &[Field] = &[
     },
     typed!(pods, kinds::POD, "pods", "pods"),
     typed!(events, kinds::EVENT, "events", "events"),
-    // Read by name, only those a refusal names: none read is no evidence that there are none.
+    typed!(
+        resource_quotas,
+        kinds::RESOURCE_QUOTA,
+        "resourcequotas",
+        "ResourceQuotas"
+    ),
+    typed!(
+        limit_ranges,
+        kinds::LIMIT_RANGE,
+        "limitranges",
+        "LimitRanges"
+    ),
+    // Slim the moment they are read: a node's `status.images` alone is often larger than
+    // everything else the diagnosis keeps of it.
     Field {
-        whole: false,
-        ..typed!(
-            resource_quotas,
-            kinds::RESOURCE_QUOTA,
-            "resourcequotas",
-            "ResourceQuotas"
-        )
+        name: "nodes",
+        kinds: &[kinds::NODE],
+        file: "nodes",
+        noun: "nodes",
+        takes: Takes::All,
+        whole: true,
+        installation: false,
+        add: |s, v| {
+            s.nodes.push(slim_node(de(v)?));
+            Ok(())
+        },
+        add_list: |s, _, json| {
+            let (meta, items) = page(json)?;
+            s.nodes.extend(items.into_iter().map(slim_node));
+            Ok(meta)
+        },
+        items: |s| super::bundle::with_kind(&s.nodes, kinds::NODE.api_version, kinds::NODE.kind),
+        len: |s| s.nodes.len(),
+        append: |into, from| into.nodes.append(&mut from.nodes),
     },
+    typed!(
+        priority_classes,
+        kinds::PRIORITY_CLASS,
+        "priorityclasses",
+        "PriorityClasses"
+    ),
 ];
+
+/// A Node as the diagnosis keeps it: its metadata (without `managedFields` and the
+/// last-applied annotation), `spec.taints` and `spec.unschedulable`, `status.allocatable`,
+/// `status.capacity` and `status.conditions`; nothing else (not `status.images`).
+pub fn slim_node(n: k8s_openapi::api::core::v1::Node) -> k8s_openapi::api::core::v1::Node {
+    use k8s_openapi::api::core::v1::{Node, NodeSpec, NodeStatus};
+    let mut metadata = n.metadata;
+    metadata.managed_fields = None;
+    if let Some(a) = metadata.annotations.as_mut() {
+        a.remove("kubectl.kubernetes.io/last-applied-configuration");
+    }
+    Node {
+        metadata,
+        spec: n.spec.map(|s| NodeSpec {
+            taints: s.taints,
+            unschedulable: s.unschedulable,
+            ..NodeSpec::default()
+        }),
+        status: n.status.map(|s| NodeStatus {
+            allocatable: s.allocatable,
+            capacity: s.capacity,
+            conditions: s.conditions,
+            ..NodeStatus::default()
+        }),
+    }
+}
 
 /// The field the live gather fills with the objects it lists of `kind`: the one that takes every
 /// object of it.

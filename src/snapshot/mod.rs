@@ -18,10 +18,12 @@ use k8s_openapi::api::admissionregistration::v1::{
 use k8s_openapi::api::apps::v1::{Deployment, StatefulSet};
 use k8s_openapi::api::batch::v1::Job;
 use k8s_openapi::api::core::v1::{
-    ConfigMap, Endpoints, Event, Namespace, ResourceQuota, Secret, Service, ServiceAccount,
+    ConfigMap, Endpoints, Event, LimitRange, Namespace, Node, ResourceQuota, Secret, Service,
+    ServiceAccount,
 };
 use k8s_openapi::api::discovery::v1::EndpointSlice;
 use k8s_openapi::api::rbac::v1::{ClusterRole, ClusterRoleBinding, Role, RoleBinding};
+use k8s_openapi::api::scheduling::v1::PriorityClass;
 use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -74,10 +76,17 @@ pub struct Snapshot {
     /// namespace(s), untyped: read only when cert-manager's CRDs exist.
     pub cert_manager_objects: Vec<serde_json::Value>,
     pub events: Vec<Event>,
-    /// The ResourceQuotas that refused a Flink pod (named by the refusal in an event, a
-    /// Deployment's condition or a JobManager's log): read by name, only when a refusal names them.
+    /// The ResourceQuotas in scope (listed; and any a refusal names in an event, a Deployment's
+    /// condition or a JobManager's log that the list did not give, read by name).
     pub resource_quotas: Vec<ResourceQuota>,
+    /// LimitRanges in scope.
+    pub limit_ranges: Vec<LimitRange>,
+    /// Namespaces (their labels), cluster-wide.
     pub namespaces_objects: Vec<Namespace>,
+    /// Nodes, slim (`kinds::slim_node`): metadata, `spec.taints` and `unschedulable`,
+    /// `status.allocatable`, `capacity` and `conditions`; never `status.images`.
+    pub nodes: Vec<Node>,
+    pub priority_classes: Vec<PriorityClass>,
     pub service_accounts: Vec<ServiceAccount>,
     pub roles: Vec<Role>,
     pub role_bindings: Vec<RoleBinding>,

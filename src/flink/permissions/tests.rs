@@ -163,6 +163,9 @@ fn me_needs_cluster_scoped_reads() {
         vec![
             "clusterroles",
             "clusterrolebindings",
+            "namespaces",
+            "nodes",
+            "priorityclasses",
             "subjectaccessreviews"
         ]
     );
@@ -219,7 +222,7 @@ fn flink_conf_legacy_nested_and_spec() {
 #[test]
 fn fix_yaml_for_users_and_cluster_scoped_needs() {
     let ns_rules = merge_rules(&ME[..2], &[]);
-    let cl_rules = merge_rules(&ME[11..], &[]);
+    let cl_rules = merge_rules(&ME[ME.len() - 1..], &[]);
     let y = fix_yaml(
         "prod",
         "kubectl-flink-me-0011aabb",
@@ -300,6 +303,11 @@ fn me_is_a_list_of_every_kind_doctor_lists_then_logs_and_reviews() {
             ("rbac.authorization.k8s.io", "rolebindings", list),
             ("rbac.authorization.k8s.io", "clusterroles", list),
             ("rbac.authorization.k8s.io", "clusterrolebindings", list),
+            ("", "resourcequotas", list),
+            ("", "limitranges", list),
+            ("", "namespaces", list),
+            ("", "nodes", list),
+            ("scheduling.k8s.io", "priorityclasses", list),
             (
                 "authorization.k8s.io",
                 "subjectaccessreviews",

@@ -613,3 +613,90 @@ fn an_object_a_bundle_holds_twice_is_read_once() {
         ]
     );
 }
+
+/// What explains a scheduling fault survives `--save` and `--from`: quotas, limits, the
+/// namespace's labels, nodes (without their image lists) and priority classes.
+#[test]
+fn scheduling_context_is_saved_and_read_back_and_nodes_are_slim() {
+    let y = r#"
+apiVersion: v1
+kind: ResourceQuota
+metadata: {name: compute, namespace: flink}
+spec: {hard: {requests.cpu: "4"}}
+---
+apiVersion: v1
+kind: LimitRange
+metadata: {name: limits, namespace: flink}
+spec: {limits: [{type: Container, max: {memory: 1Gi}}]}
+---
+apiVersion: v1
+kind: Namespace
+metadata: {name: flink, labels: {pod-security.kubernetes.io/enforce: restricted}}
+---
+apiVersion: v1
+kind: Node
+metadata: {name: n1, labels: {pool: big}, managedFields: [{manager: kubelet}]}
+spec: {taints: [{key: dedicated, value: kafka, effect: NoSchedule}], unschedulable: true, podCIDR: 10.0.0.0/24}
+status:
+  allocatable: {cpu: "2", memory: 4Gi}
+  capacity: {cpu: "2", memory: 4Gi}
+  conditions: [{type: Ready, status: "True"}]
+  images: [{names: ["flink:1.20"], sizeBytes: 700000000}]
+  nodeInfo: {kubeletVersion: v1.36.3, machineID: m, systemUUID: s, bootID: b, kernelVersion: k, osImage: o, containerRuntimeVersion: c, kubeProxyVersion: p, operatingSystem: linux, architecture: amd64}
+---
+apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata: {name: flink-high}
+value: 1000
+"#;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("in.yaml"), y).unwrap();
+    let loaded = load_with(dir.path(), &LoadOptions::default()).unwrap();
+    assert!(loaded.skipped.is_empty(), "{:?}", loaded.skipped);
+    let s = loaded.snapshot;
+    assert_eq!(s.resource_quotas.len(), 1);
+    assert_eq!(s.limit_ranges.len(), 1);
+    assert_eq!(s.namespaces_objects.len(), 1);
+    assert_eq!(s.priority_classes.len(), 1);
+    let node = &s.nodes[0];
+    let status = node.status.as_ref().unwrap();
+    assert!(status.images.is_none() && status.node_info.is_none());
+    assert_eq!(status.allocatable.as_ref().unwrap()["cpu"].0, "2");
+    assert_eq!(status.conditions.as_ref().unwrap()[0].type_, "Ready");
+    let spec = node.spec.as_ref().unwrap();
+    assert_eq!(spec.taints.as_ref().unwrap()[0].key, "dedicated");
+    assert_eq!(spec.unschedulable, Some(true));
+    assert!(spec.pod_cidr.is_none());
+    assert!(node.metadata.managed_fields.is_none());
+
+    let out = tempfile::tempdir().unwrap();
+    let saved = out.path().join("bundle");
+    save(&s, &saved).unwrap();
+    for file in [
+        "resourcequotas",
+        "limitranges",
+        "namespaces",
+        "nodes",
+        "priorityclasses",
+    ] {
+        assert!(
+            saved.join(format!("{file}.yaml")).exists(),
+            "{file}.yaml not saved"
+        );
+    }
+    let text = std::fs::read_to_string(saved.join("nodes.yaml")).unwrap();
+    assert!(
+        !text.contains("images") && !text.contains("flink:1.20"),
+        "{text}"
+    );
+    let back = load(&saved).unwrap();
+    assert_eq!(back.nodes, s.nodes);
+    assert_eq!(back.limit_ranges, s.limit_ranges);
+    assert_eq!(back.priority_classes, s.priority_classes);
+    assert_eq!(
+        back.namespaces_objects[0].metadata.labels.as_ref().unwrap()
+            ["pod-security.kubernetes.io/enforce"],
+        "restricted"
+    );
+    assert_eq!(back.resource_quotas, s.resource_quotas);
+}

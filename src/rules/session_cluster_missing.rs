@@ -1,0 +1,300 @@
+//! FLK402: a FlinkSessionJob whose `spec.deploymentName` names no FlinkDeployment of its
+//! namespace. Nothing runs it: the operator waits for a session cluster that does not exist, and
+//! no pod, Deployment or status says why.
+//!
+//! What the operator does (apache/flink-kubernetes-operator@release-1.13.0):
+//! - the session job's Flink version is its FlinkDeployment's, `null` without one
+//!   (`flink-kubernetes-operator/src/main/java/org/apache/flink/kubernetes/operator/controller/FlinkSessionJobContext.java`,
+//!   `getFlinkVersion`); from release-1.7.0 on, the controller first checks that version
+//!   (`.../controller/FlinkSessionJobController.java`, `ValidatorUtils.validateSupportedVersion`)
+//!   and records the Warning event `UnsupportedFlinkVersion`: `Flink version null is not
+//!   supported by this operator version` (`.../utils/ValidatorUtils.java`), then stops there;
+//! - before release-1.7.0 the reconciler only logs `Session cluster deployment is not found`
+//!   (`.../reconciler/sessionjob/SessionJobReconciler.java`), no event at all.
+//!
+//! The fix points the job at a session FlinkDeployment of the namespace when there is one (the
+//! operator lets `deploymentName` change until the job is first deployed:
+//! `.../validation/DefaultValidator.java`, `validateSpecChange`), else creates the session
+//! cluster it names.
+
+use super::support::containers::event_line;
+use super::{Rule, RuleMeta};
+use crate::finding::{Category, Finding, ObjectRef, Severity};
+use crate::snapshot::flink::{FlinkDeployment, FlinkSessionJob};
+use crate::snapshot::{Index, Snapshot};
+
+pub struct SessionClusterMissing;
+
+static META: RuleMeta = RuleMeta {
+    id: "FLK402",
+    name: "session_cluster_missing",
+    summary: "a FlinkSessionJob's `spec.deploymentName` names no FlinkDeployment of its namespace",
+    category: Category::SessionClusterMissing,
+    severity: Severity::Critical,
+    explains: &["FLK401"],
+};
+
+/// The reason of the Warning event the operator records on such a job (release-1.7.0 and later):
+/// `Flink version null is not supported by this operator version`.
+const EVENT_REASON: &str = "UnsupportedFlinkVersion";
+
+impl Rule for SessionClusterMissing {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, snapshot: &Snapshot, index: &Index) -> Vec<Finding> {
+        // Absence proves something only where FlinkDeployments were read.
+        if !snapshot.holds("FlinkDeployment") {
+            return Vec::new();
+        }
+        snapshot
+            .flink_session_jobs
+            .iter()
+            .filter(|j| !deployments_unread(snapshot, j.namespace()))
+            .filter_map(|j| finding(snapshot, index, j))
+            .collect()
+    }
+}
+
+/// Whether a list of FlinkDeployments failed where the job lives (or cluster-wide).
+fn deployments_unread(s: &Snapshot, namespace: &str) -> bool {
+    s.gaps.iter().any(|g| {
+        g.resource == "flinkdeployments" && g.namespace.as_deref().is_none_or(|n| n == namespace)
+    })
+}
+
+fn finding(s: &Snapshot, index: &Index, job: &FlinkSessionJob) -> Option<Finding> {
+    let wanted = job
+        .spec
+        .deployment_name
+        .as_deref()
+        .filter(|d| !d.is_empty())?;
+    let (ns, name) = (job.namespace(), job.name());
+    if index.flink_deployment(ns, wanted).is_some() {
+        return None;
+    }
+    let here: Vec<&FlinkDeployment> = s
+        .flink_deployments
+        .iter()
+        .filter(|d| d.namespace() == ns)
+        .collect();
+    // Session clusters: FlinkDeployments without a job of their own.
+    let sessions: Vec<&FlinkDeployment> = here
+        .iter()
+        .copied()
+        .filter(|d| d.spec.job.is_none())
+        .collect();
+    let me = ObjectRef::namespaced("FlinkSessionJob", ns, name);
+    let mut f = Finding::new(
+        &META,
+        me.clone(),
+        format!(
+            "FlinkSessionJob {name} waits for session cluster {wanted}: no FlinkDeployment {wanted} exists in namespace {ns}"
+        ),
+    )
+    .deployment(Some(me))
+    .evidence(format!(
+        "spec.deploymentName: {wanted}, and no FlinkDeployment {wanted} exists in namespace {ns}"
+    ));
+    f = f.evidence(match here.as_slice() {
+        [] => format!("namespace {ns} has no FlinkDeployment at all"),
+        _ => format!(
+            "FlinkDeployments in namespace {ns}: {} (session clusters: {})",
+            here.iter().map(|d| d.name()).collect::<Vec<_>>().join(", "),
+            match sessions.as_slice() {
+                [] => "none".to_string(),
+                s => s.iter().map(|d| d.name()).collect::<Vec<_>>().join(", "),
+            }
+        ),
+    });
+    let events: Vec<_> = index
+        .events_for("FlinkSessionJob", ns, name)
+        .into_iter()
+        .filter(|e| e.type_.as_deref() == Some("Warning"))
+        .collect();
+    for e in events.iter().rev().take(3).rev() {
+        f = f.evidence(event_line(e));
+    }
+    if events
+        .iter()
+        .any(|e| e.reason.as_deref() == Some(EVENT_REASON))
+    {
+        f = f.evidence(format!(
+            "the operator's `{EVENT_REASON}: Flink version null` means it found no FlinkDeployment {wanted} to take the job's Flink version from"
+        ));
+    }
+    let create = create_session(ns, wanted, here.first().copied());
+    let fix = match sessions.as_slice() {
+        [first, ..] => format!(
+            "Point the job at the session cluster of namespace {ns} it was meant for ({}), while it has never been deployed (the operator refuses the change afterwards: then delete and re-create the job):\n\
+             kubectl patch flinksessionjob {name} -n {ns} --type=merge -p '{{\"spec\":{{\"deploymentName\":\"{}\"}}}}'\n\n\
+             or create the session cluster {wanted} it names:\n{create}",
+            sessions.iter().map(|d| d.name()).collect::<Vec<_>>().join(", "),
+            first.name()
+        ),
+        [] => format!("Create the session cluster {wanted} the job names:\n{create}"),
+    };
+    let verify = format!(
+        "kubectl get flinkdeployment {target} -n {ns} && kubectl get flinksessionjob {name} -n {ns} -o jsonpath='{{.status.lifecycleState}} {{.status.jobStatus.state}}{{\"\\n\"}}'   # expect the FlinkDeployment listed, then STABLE RUNNING",
+        target = sessions.first().map(|d| d.name()).unwrap_or(wanted),
+    );
+    Some(f.fix(fix).verify(verify))
+}
+
+/// A session FlinkDeployment named `name` (no `spec.job`), with the image, Flink version and
+/// ServiceAccount of another FlinkDeployment of the namespace when there is one.
+fn create_session(ns: &str, name: &str, like: Option<&FlinkDeployment>) -> String {
+    let spec = like.map(|d| &d.spec);
+    let image = spec
+        .and_then(|s| s.image.as_deref())
+        .unwrap_or("flink:1.20");
+    let version = spec
+        .and_then(|s| s.flink_version.as_deref())
+        .unwrap_or("v1_20");
+    let sa = spec
+        .and_then(|s| s.service_account.as_deref())
+        .unwrap_or("flink");
+    format!(
+        "kubectl apply -f - <<'EOF'\n\
+         apiVersion: flink.apache.org/v1beta1\n\
+         kind: FlinkDeployment\n\
+         metadata:\n  name: {name}\n  namespace: {ns}\n\
+         spec:\n  image: {image}\n  flinkVersion: {version}\n  serviceAccount: {sa}\n\
+         \x20 jobManager:\n    resource: {{memory: 2048m, cpu: 1}}\n\
+         \x20 taskManager:\n    resource: {{memory: 2048m, cpu: 1}}\n\
+         EOF"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::finding::Remedy;
+    use crate::rules::testing::{run, scenario, snapshot, HEALTHY_SCENARIOS};
+
+    const ORPHAN: &str = r#"
+apiVersion: flink.apache.org/v1beta1
+kind: FlinkSessionJob
+metadata: {name: wordcount, namespace: jobs}
+spec:
+  deploymentName: session-cluster
+  job: {jarURI: "https://example.org/wordcount.jar", parallelism: 2, upgradeMode: stateless}
+---
+apiVersion: v1
+kind: Event
+metadata: {name: wordcount.1, namespace: jobs}
+involvedObject: {kind: FlinkSessionJob, namespace: jobs, name: wordcount}
+reason: UnsupportedFlinkVersion
+type: Warning
+count: 4
+lastTimestamp: "2026-11-28T10:20:00Z"
+message: "Flink version null is not supported by this operator version"
+"#;
+
+    /// A snapshot that read FlinkDeployments (a live one: `bundle_kinds` is `None`).
+    fn orphan(extra: &str) -> Snapshot {
+        snapshot(&format!("{ORPHAN}---\n{extra}"))
+    }
+
+    const SESSION: &str = r#"
+apiVersion: flink.apache.org/v1beta1
+kind: FlinkDeployment
+metadata: {name: shared, namespace: jobs}
+spec: {image: "flink:1.19", flinkVersion: v1_19, serviceAccount: runner}
+"#;
+
+    #[test]
+    fn a_job_of_no_cluster_names_it_quotes_the_operator_and_creates_it() {
+        let f = run(&SessionClusterMissing, &orphan(""));
+        assert_eq!(f.len(), 1);
+        let f = &f[0];
+        assert_eq!(f.category, Category::SessionClusterMissing);
+        assert_eq!(f.severity, Severity::Critical);
+        assert_eq!(
+            f.title,
+            "FlinkSessionJob wordcount waits for session cluster session-cluster: no FlinkDeployment session-cluster exists in namespace jobs"
+        );
+        assert_eq!(
+            f.deployment,
+            Some(ObjectRef::namespaced(
+                "FlinkSessionJob",
+                "jobs",
+                "wordcount"
+            ))
+        );
+        assert!(f.evidence.iter().any(|e| e.contains(
+            "event Warning UnsupportedFlinkVersion x4 (last 2026-11-28T10:20:00Z) on FlinkSessionJob/wordcount: Flink version null is not supported by this operator version"
+        )), "{:?}", f.evidence);
+        assert!(f
+            .evidence
+            .contains(&"namespace jobs has no FlinkDeployment at all".to_string()));
+        let r = Remedy::from_fix(&f.fix);
+        assert_eq!(r.apply.len(), 1, "{}", f.fix);
+        assert!(r.apply[0].contains(
+            "kind: FlinkDeployment\nmetadata:\n  name: session-cluster\n  namespace: jobs\n"
+        ));
+        assert!(!r.apply[0].contains("job:"), "a session cluster has no job");
+        let doc: serde_json::Value = serde_yaml::from_str(&r.apply[0]).unwrap();
+        assert_eq!(doc["spec"]["jobManager"]["resource"]["cpu"], 1);
+        assert!(f
+            .verify
+            .starts_with("kubectl get flinkdeployment session-cluster -n jobs"));
+    }
+
+    #[test]
+    fn with_a_session_cluster_in_the_namespace_the_fix_points_the_job_at_it() {
+        let f = run(&SessionClusterMissing, &orphan(SESSION));
+        assert_eq!(f.len(), 1);
+        let f = &f[0];
+        assert!(f
+            .evidence
+            .iter()
+            .any(|e| e == "FlinkDeployments in namespace jobs: shared (session clusters: shared)"));
+        let r = Remedy::from_fix(&f.fix);
+        assert_eq!(
+            r.run,
+            [
+                r#"kubectl patch flinksessionjob wordcount -n jobs --type=merge -p '{"spec":{"deploymentName":"shared"}}'"#
+            ]
+        );
+        assert!(r.apply.is_empty(), "the first way only: {r:?}");
+        // The other way, for a person, copies the namespace's image and version.
+        assert!(f
+            .fix
+            .contains("image: flink:1.19\n  flinkVersion: v1_19\n  serviceAccount: runner"));
+        assert!(f
+            .verify
+            .starts_with("kubectl get flinkdeployment shared -n jobs"));
+    }
+
+    #[test]
+    fn silent_when_the_cluster_exists_or_when_flinkdeployments_were_not_read() {
+        let named = SESSION.replace("name: shared", "name: session-cluster");
+        assert!(run(&SessionClusterMissing, &orphan(&named)).is_empty());
+        // Another namespace's FlinkDeployment of that name is not the job's.
+        let elsewhere = named.replace("namespace: jobs", "namespace: other");
+        assert_eq!(run(&SessionClusterMissing, &orphan(&elsewhere)).len(), 1);
+        // A bundle without FlinkDeployments at all says nothing about them.
+        let mut s = orphan("");
+        s.bundle_kinds = Some(["FlinkSessionJob".to_string(), "Event".to_string()].into());
+        assert!(run(&SessionClusterMissing, &s).is_empty());
+        // A live list that was refused.
+        let mut s = orphan("");
+        s.gaps.push(crate::snapshot::Gap {
+            verb: "list".into(),
+            group: "flink.apache.org".into(),
+            resource: "flinkdeployments".into(),
+            namespace: Some("jobs".into()),
+            reason: crate::snapshot::GapReason::Forbidden,
+            message: "forbidden".into(),
+        });
+        assert!(run(&SessionClusterMissing, &s).is_empty());
+        for name in HEALTHY_SCENARIOS {
+            assert!(
+                run(&SessionClusterMissing, &scenario(name)).is_empty(),
+                "{name}"
+            );
+        }
+    }
+}
