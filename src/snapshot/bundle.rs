@@ -17,6 +17,7 @@ use std::path::{Path, PathBuf};
 
 mod logs;
 mod save;
+mod valid;
 
 pub use logs::read_tail;
 use logs::{load_dump_logs, load_inspect_logs, load_logs, Keep};
@@ -150,6 +151,11 @@ pub fn load_with(path: &Path, options: &LoadOptions) -> Result<Loaded, BundleErr
     for ((kind, api_version), n) in &tally.foreign {
         skipped.push(format!(
             "{n} {kind} ({api_version}): a kind kubectl-flink does not read"
+        ));
+    }
+    for ((kind, why), n) in &tally.invalid {
+        skipped.push(format!(
+            "{n} {kind}(s) whose {why} (no API server would hold it)"
         ));
     }
     if tally.unlisted_pods > 0 {
@@ -317,6 +323,9 @@ struct Tally {
     foreign: std::collections::BTreeMap<(String, String), usize>,
     /// Pods of no Flink cluster and not the operator's (`unlisted_pod`).
     unlisted_pods: usize,
+    /// Objects whose metadata no API server would accept, with why (`valid`).
+    /// (kind, why) -> count.
+    invalid: std::collections::BTreeMap<(String, String), usize>,
     /// Objects read so far, by a hash of kind, namespace and name: an object a bundle holds twice
     /// (`oc adm inspect` writes every pod into `core/pods.yaml` and `pods/<pod>/<pod>.yaml`) is
     /// read once.
@@ -381,6 +390,9 @@ pub enum ObjectError {
     /// Not YAML or JSON: the parser's message.
     #[error("{0}")]
     Syntax(String),
+    /// Metadata the API server would refuse (`valid::invalid_metadata`).
+    #[error("{0}")]
+    Invalid(String),
     #[error("an object without `kind`")]
     NoKind,
     #[error("an object of kind {kind} ({api_version}), which kubectl-flink does not read")]
@@ -424,6 +436,9 @@ impl FromYaml for Value {
 pub fn add_value(s: &mut Snapshot, v: Value) -> Result<(), ObjectError> {
     let mut tally = Tally::default();
     add_counted(s, v, &mut tally)?;
+    if let Some(((kind, why), _)) = tally.invalid.into_iter().next() {
+        return Err(ObjectError::Invalid(format!("a {kind} whose {why}")));
+    }
     match tally.foreign.into_keys().next() {
         Some((kind, api_version)) => Err(ObjectError::Foreign { kind, api_version }),
         None => Ok(()),
@@ -470,6 +485,16 @@ fn add_counted(s: &mut Snapshot, mut v: Value, tally: &mut Tally) -> Result<(), 
         .and_then(Value::as_str)
         .unwrap_or("?")
         .to_string();
+    if let Some(why) = valid::invalid_metadata(&kind, &v) {
+        // Never the name itself: it is what cannot be trusted (a newline, a terminal escape).
+        let kind = if kind.bytes().all(|b| b.is_ascii_alphanumeric()) {
+            kind
+        } else {
+            "object".to_string()
+        };
+        *tally.invalid.entry((kind, why)).or_default() += 1;
+        return Ok(());
+    }
     let ctx = |e: FieldError| ObjectError::Field {
         kind: kind.clone(),
         name: name.clone(),
