@@ -311,8 +311,17 @@ impl Finding {
         self.deployment = deployment;
         self
     }
+    /// One line of evidence. What it quotes (an event message, a status error, a log line) is
+    /// someone else's text: a line break in it is shown as `\n`, so that no part of it can
+    /// stand on a line of its own in the report and read as a command there.
     pub fn evidence(mut self, line: impl Into<String>) -> Self {
-        self.evidence.push(line.into());
+        let line = line.into();
+        self.evidence
+            .push(if line.contains(|c: char| c.is_control()) {
+                crate::shell::escape_controls(&line)
+            } else {
+                line
+            });
         self
     }
     pub fn fix(mut self, fix: impl Into<String>) -> Self {

@@ -33,9 +33,16 @@ pub fn quote(s: &str) -> Cow<'_, str> {
     }
     let mut out = String::with_capacity(s.len() + 2);
     out.push('\'');
+    out.push_str(&escape_controls(s).replace('\'', "'\\''"));
+    out.push('\'');
+    Cow::Owned(out)
+}
+
+/// `s` with control characters written as escapes (`\n`, `\t`, `\u{1b}`): one line of text.
+pub fn escape_controls(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
-            '\'' => out.push_str("'\\''"),
             '\n' => out.push_str("\\n"),
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
@@ -43,8 +50,7 @@ pub fn quote(s: &str) -> Cow<'_, str> {
             c => out.push(c),
         }
     }
-    out.push('\'');
-    Cow::Owned(out)
+    out
 }
 
 /// A value shown as one shell word, for `format!` (`let ns = sh(ns); format!("-n {ns}")`).
@@ -70,6 +76,12 @@ pub fn selector<'a>(pairs: impl IntoIterator<Item = (&'a str, &'a str)>) -> Stri
         .collect::<Vec<_>>()
         .join(",");
     quote(&text).into_owned()
+}
+
+/// `jsonpath=EXPR` as one shell word, for `kubectl get -o`: the expression quoted as a whole
+/// (`jsonpath='{.status}'`), whatever names it holds.
+pub fn jsonpath(expr: &str) -> String {
+    format!("jsonpath={}", quote(expr))
 }
 
 /// `value` as the shell word of `kubectl patch -p`: compact JSON (every string JSON-escaped),

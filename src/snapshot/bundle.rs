@@ -37,6 +37,9 @@ pub enum BundleError {
     Object { path: PathBuf, what: ObjectError },
     #[error("{0}: no Kubernetes objects (files *.yaml, *.yml or *.json with apiVersion and kind)")]
     Empty(PathBuf),
+    /// Every object left out because no API server would hold it (`valid`): the reasons.
+    #[error("{path}: no Kubernetes object to read: {what}")]
+    Refused { path: PathBuf, what: String },
     #[error("bundle {0}: no such file or directory")]
     Missing(PathBuf),
     #[error("write bundle {path}: {source}")]
@@ -146,6 +149,12 @@ pub fn load_with(path: &Path, options: &LoadOptions) -> Result<Loaded, BundleErr
         && tally.kinds.is_empty()
         && tally.unlisted_pods == 0
     {
+        if !tally.invalid.is_empty() {
+            return Err(BundleError::Refused {
+                path: path.to_path_buf(),
+                what: invalid_notes(&tally).join("; "),
+            });
+        }
         return Err(first_error.unwrap_or_else(|| BundleError::Empty(path.to_path_buf())));
     }
     for ((kind, api_version), n) in &tally.foreign {
@@ -153,11 +162,7 @@ pub fn load_with(path: &Path, options: &LoadOptions) -> Result<Loaded, BundleErr
             "{n} {kind} ({api_version}): a kind kubectl-flink does not read"
         ));
     }
-    for ((kind, why), n) in &tally.invalid {
-        skipped.push(format!(
-            "{n} {kind}(s) whose {why} (no API server would hold it)"
-        ));
-    }
+    skipped.extend(invalid_notes(&tally));
     if tally.unlisted_pods > 0 {
         skipped.push(format!(
             "{} Pod(s) of no Flink cluster (without the labels a live gather lists pods by)",
@@ -178,6 +183,15 @@ pub fn load_with(path: &Path, options: &LoadOptions) -> Result<Loaded, BundleErr
     snapshot.captured_at = newest_timestamp(&snapshot).unwrap_or_default();
     snapshot.bundle_kinds = Some(tally.kinds);
     Ok(Loaded { snapshot, skipped })
+}
+
+/// One line per kind and reason of the objects left out for their metadata.
+fn invalid_notes(tally: &Tally) -> Vec<String> {
+    tally
+        .invalid
+        .iter()
+        .map(|((kind, why), n)| format!("{n} {kind}(s) whose {why} (no API server would hold it)"))
+        .collect()
 }
 
 /// Why a file's documents could not be read: not YAML at all, or an object that does not fit its

@@ -12,6 +12,8 @@
 //! - RBAC kinds: a path segment only (pkg/apis/rbac/validation/validation.go,
 //!   `ValidateRBACName` = `path.IsValidPathSegmentName`: not `.` or `..`, no `/` or `%`), so
 //!   `system:controller:x` is a valid Role name;
+//! - Events: held to a path segment too (the Flink operator's events are named
+//!   `JobManagerDeployment.<n>`, upper case, and API servers store them);
 //! - label keys and values: staging/src/k8s.io/apimachinery/pkg/util/validation/validation.go
 //!   (`IsQualifiedName`, `IsValidLabelValue`).
 
@@ -23,7 +25,9 @@ pub fn invalid_metadata(kind: &str, v: &Value) -> Option<String> {
     if let Some(name) = meta.get("name").and_then(Value::as_str) {
         let ok = match kind {
             "Namespace" => is_label(name),
-            "Role" | "ClusterRole" | "RoleBinding" | "ClusterRoleBinding" => is_path_segment(name),
+            "Role" | "ClusterRole" | "RoleBinding" | "ClusterRoleBinding" | "Event" => {
+                is_path_segment(name)
+            }
             _ => is_subdomain(name),
         };
         if !ok {
@@ -33,6 +37,28 @@ pub fn invalid_metadata(kind: &str, v: &Value) -> Option<String> {
     if let Some(ns) = meta.get("namespace").and_then(Value::as_str) {
         if !is_label(ns) {
             return Some("namespace is not a valid Kubernetes namespace name".into());
+        }
+    }
+    // Container names of a pod, or of a workload's pod template: DNS-1123 labels
+    // (pkg/apis/core/validation/validation.go, `validateContainerCommon`).
+    for spec in [v.pointer("/spec"), v.pointer("/spec/template/spec")]
+        .into_iter()
+        .flatten()
+    {
+        for list in ["containers", "initContainers", "ephemeralContainers"] {
+            for c in spec
+                .get(list)
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                if c.get("name")
+                    .and_then(Value::as_str)
+                    .is_some_and(|n| !is_label(n))
+                {
+                    return Some("container name is not a valid Kubernetes name".into());
+                }
+            }
         }
     }
     if let Some(labels) = meta.get("labels").and_then(Value::as_object) {
@@ -110,6 +136,14 @@ mod tests {
         assert!(obj("Role", "a/b", "prod").is_some());
         assert!(obj("Role", "..", "prod").is_some());
         assert!(obj("Namespace", "a.b", "").is_some());
+        let pod = |c: &str| {
+            invalid_metadata(
+                "Pod",
+                &json!({"metadata": {"name": "p"}, "spec": {"containers": [{"name": c}]}}),
+            )
+        };
+        assert_eq!(pod("flink-main-container"), None);
+        assert!(pod("c;id").is_some());
         let labels =
             |l: Value| invalid_metadata("Pod", &json!({"metadata": {"name": "p", "labels": l}}));
         assert_eq!(
