@@ -291,7 +291,8 @@ impl Finding {
             category: meta.category,
             severity: meta.severity,
             layer: meta.category.layer(),
-            title: title.into(),
+            // One line, whatever names it quotes (see `evidence`).
+            title: one_line(title.into()),
             object,
             deployment: None,
             evidence: Vec::new(),
@@ -335,6 +336,15 @@ impl Finding {
     pub fn link(mut self, key: impl Into<String>) -> Self {
         self.links.push(key.into());
         self
+    }
+}
+
+/// `s` with its control characters escaped, when it has any.
+fn one_line(s: String) -> String {
+    if s.contains(|c: char| c.is_control()) {
+        crate::shell::escape_controls(&s)
+    } else {
+        s
     }
 }
 
