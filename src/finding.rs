@@ -294,7 +294,8 @@ impl Finding {
             category: meta.category,
             severity: meta.severity,
             layer: meta.category.layer(),
-            title: title.into(),
+            // One line, whatever names it quotes (see `evidence`).
+            title: one_line(title.into()),
             object,
             deployment: None,
             evidence: Vec::new(),
@@ -314,8 +315,17 @@ impl Finding {
         self.deployment = deployment;
         self
     }
+    /// One line of evidence. What it quotes (an event message, a status error, a log line) is
+    /// someone else's text: a line break in it is shown as `\n`, so that no part of it can
+    /// stand on a line of its own in the report and read as a command there.
     pub fn evidence(mut self, line: impl Into<String>) -> Self {
-        self.evidence.push(line.into());
+        let line = line.into();
+        self.evidence
+            .push(if line.contains(|c: char| c.is_control()) {
+                crate::shell::escape_controls(&line)
+            } else {
+                line
+            });
         self
     }
     pub fn fix(mut self, fix: impl Into<String>) -> Self {
@@ -329,6 +339,15 @@ impl Finding {
     pub fn link(mut self, key: impl Into<String>) -> Self {
         self.links.push(key.into());
         self
+    }
+}
+
+/// `s` with its control characters escaped, when it has any.
+fn one_line(s: String) -> String {
+    if s.contains(|c: char| c.is_control()) {
+        crate::shell::escape_controls(&s)
+    } else {
+        s
     }
 }
 

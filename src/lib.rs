@@ -14,5 +14,6 @@ pub mod lint;
 pub mod rank;
 pub mod render;
 pub mod rules;
+pub mod shell;
 pub mod signatures;
 pub mod snapshot;

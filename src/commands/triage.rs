@@ -537,9 +537,9 @@ impl State {
                     format!(
                         "{}.\n\n{}",
                         capitalize(&fill(sig.explanation, &fields)),
-                        fill(sig.fix, &fields)
+                        crate::signatures::fill_commands(sig.fix, &fields)
                     ),
-                    fill(sig.verify, &fields),
+                    crate::signatures::fill_commands(sig.verify, &fields),
                 ),
                 None => (capitalize(reading.fix), reading.verify.to_string()),
             };

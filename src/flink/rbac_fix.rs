@@ -13,6 +13,7 @@
 
 use super::mode::{Component, Mode};
 use super::permissions::{self, Holder};
+use crate::shell::{json_arg, nested, sh, yaml};
 use std::collections::BTreeMap;
 
 /// The ServiceAccount a plan moves Flink to when it runs as `default` (the operator chart's
@@ -166,8 +167,9 @@ pub fn plan(need: &Need, known: &Known) -> RbacPlan {
 impl RbacPlan {
     /// The objects to apply, as one YAML stream (`kubectl apply -f -`); empty when none.
     pub fn yaml(&self) -> String {
-        let ns = &self.namespace;
-        let sa = &self.service_account;
+        // Values as YAML scalars: a bundle's names are someone else's text (`shell::yaml`).
+        let ns = yaml(&self.namespace);
+        let sa = yaml(&self.service_account);
         let labels = format!("  labels:\n    {}: {}\n", MANAGED_BY.0, MANAGED_BY.1);
         let mut docs = Vec::new();
         if self.create_service_account {
@@ -176,13 +178,16 @@ impl RbacPlan {
             ));
         }
         if let Some(role) = &self.role {
+            let role = yaml(role);
             let mut rules = String::new();
             for (group, resource, verbs) in &self.rules {
                 rules.push_str(&format!(
-                    "  - apiGroups: [\"{group}\"]\n    resources: [\"{resource}\"]\n    verbs: [{}]\n",
+                    "  - apiGroups: [{}]\n    resources: [{}]\n    verbs: [{}]\n",
+                    json_str(group),
+                    json_str(resource),
                     verbs
                         .iter()
-                        .map(|v| format!("\"{v}\""))
+                        .map(|v| json_str(v))
                         .collect::<Vec<_>>()
                         .join(", ")
                 ));
@@ -218,8 +223,10 @@ impl RbacPlan {
     pub fn verify(&self) -> String {
         let switched = match (&self.switch, &self.workload) {
             (Some(_), Workload::FlinkDeployment(name)) => Some(format!(
-                "kubectl get flinkdeployment {name} -n {} -o jsonpath='{{.spec.serviceAccount}}'   # expect: {}",
-                self.namespace, self.service_account
+                "kubectl get flinkdeployment {} -n {} -o jsonpath='{{.spec.serviceAccount}}'   # expect: {}",
+                sh(name),
+                sh(&self.namespace),
+                sh(&self.service_account)
             )),
             _ => None,
         };
@@ -227,9 +234,11 @@ impl RbacPlan {
             .iter()
             .map(|(verb, resource)| {
                 format!(
-                    "kubectl auth can-i {verb} {resource} -n {ns} --as=system:serviceaccount:{ns}:{sa}   # expect: yes",
-                    ns = self.namespace,
-                    sa = self.service_account
+                    "kubectl auth can-i {} {} -n {ns} --as=system:serviceaccount:{ns}:{sa}   # expect: yes",
+                    sh(verb),
+                    sh(resource),
+                    ns = sh(&self.namespace),
+                    sa = sh(&self.service_account)
                 )
             })
             .chain(switched)
@@ -238,19 +247,30 @@ impl RbacPlan {
     }
 }
 
-fn switch_command(workload: &Workload, ns: &str, sa: &str) -> String {
+fn switch_command(workload: &Workload, ns: &str, sa_name: &str) -> String {
+    let ns = sh(ns);
+    let sa = sh(sa_name);
+    let patch = |path: &[&str]| json_arg(&nested(path, serde_json::json!(sa_name)));
     match workload {
         Workload::FlinkDeployment(name) => format!(
-            "kubectl patch flinkdeployment {name} -n {ns} --type=merge -p '{{\"spec\":{{\"serviceAccount\":\"{sa}\"}}}}'"
+            "kubectl patch flinkdeployment {} -n {ns} --type=merge -p {}",
+            sh(name),
+            patch(&["spec", "serviceAccount"])
         ),
         Workload::FlinkApplication(name) => format!(
-            "kubectl patch flinkapplication {name} -n {ns} --type=merge -p '{{\"spec\":{{\"serviceAccountName\":\"{sa}\"}}}}'"
+            "kubectl patch flinkapplication {} -n {ns} --type=merge -p {}",
+            sh(name),
+            patch(&["spec", "serviceAccountName"])
         ),
         Workload::FlinkCluster(name) => format!(
-            "kubectl patch flinkcluster {name} -n {ns} --type=merge -p '{{\"spec\":{{\"serviceAccountName\":\"{sa}\"}}}}'"
+            "kubectl patch flinkcluster {} -n {ns} --type=merge -p {}",
+            sh(name),
+            patch(&["spec", "serviceAccountName"])
         ),
         Workload::NativeCluster(id) => format!(
-            "kubectl patch deployment {id} -n {ns} -p '{{\"spec\":{{\"template\":{{\"spec\":{{\"serviceAccountName\":\"{sa}\"}}}}}}}}'\n# and start the cluster with -Dkubernetes.service-account={sa} from now on (kubernetes-session.sh, flink run-application)"
+            "kubectl patch deployment {} -n {ns} -p {}\n# and start the cluster with -Dkubernetes.service-account={sa} from now on (kubernetes-session.sh, flink run-application)",
+            sh(id),
+            patch(&["spec", "template", "spec", "serviceAccountName"])
         ),
         Workload::Unknown => format!(
             "# point the Flink deployment at ServiceAccount {sa}: spec.serviceAccount (FlinkDeployment), spec.serviceAccountName (FlinkApplication) or -Dkubernetes.service-account={sa} (native mode)"
@@ -274,6 +294,11 @@ fn restart_note(workload: &Workload, sa: &str) -> String {
         ),
         Workload::Unknown => format!("the pods restart when they switch to {sa}"),
     }
+}
+
+/// A string as a JSON (and YAML flow) scalar.
+fn json_str(s: &str) -> String {
+    serde_json::Value::String(s.to_string()).to_string()
 }
 
 /// The resource as `kubectl auth can-i` takes it: `pods`, `deployments.apps`, and a subresource

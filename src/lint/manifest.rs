@@ -164,7 +164,7 @@ impl<'a> Manifest<'a> {
     pub fn ns_flag(&self) -> String {
         self.namespace
             .as_deref()
-            .map(|n| format!(" -n {n}"))
+            .map(|n| format!(" -n {}", crate::shell::sh(n)))
             .unwrap_or_default()
     }
 

@@ -619,7 +619,7 @@ spec:
     spec:
       containers:
       - {name: flink-main-container}
-      - {name: Log-Shipper, image: "Fluent/Fluent-Bit:3"}
+      - {name: log-shipper, image: "Fluent/Fluent-Bit:3"}
 ---
 apiVersion: v1
 kind: Pod
@@ -628,11 +628,11 @@ metadata:
   namespace: shop
   labels: {app: orders, component: jobmanager, type: flink-native-kubernetes}
 spec:
-  containers: [{name: flink-main-container, image: "flink:1.20"}, {name: Log-Shipper, image: "Fluent/Fluent-Bit:3"}]
+  containers: [{name: flink-main-container, image: "flink:1.20"}, {name: log-shipper, image: "Fluent/Fluent-Bit:3"}]
 status:
   phase: Pending
   containerStatuses:
-  - {name: Log-Shipper, image: "Fluent/Fluent-Bit:3", imageID: "", ready: false, restartCount: 0, state: {waiting: {reason: InvalidImageName, message: "Failed to apply default image tag \"Fluent/Fluent-Bit:3\": couldn't parse image name \"Fluent/Fluent-Bit:3\": invalid reference format: repository name must be lowercase"}}}
+  - {name: log-shipper, image: "Fluent/Fluent-Bit:3", imageID: "", ready: false, restartCount: 0, state: {waiting: {reason: InvalidImageName, message: "Failed to apply default image tag \"Fluent/Fluent-Bit:3\": couldn't parse image name \"Fluent/Fluent-Bit:3\": invalid reference format: repository name must be lowercase"}}}
 "#;
         let f = &run(&ImagePullFailed, &snapshot(y))[0];
         assert!(f.title.contains("not a valid reference"));

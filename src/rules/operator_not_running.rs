@@ -351,8 +351,8 @@ fn unhealthy(s: &Snapshot, op: &Operator) -> Option<Finding> {
                  The usual causes: a Flink CRD missing (kubectl get crd | grep flink.apache.org), RBAC of its\n\
                  ServiceAccount (kubectl auth can-i list flinkdeployments.flink.apache.org -A --as=system:serviceaccount:{ns}:{}),\n\
                  a broken {}/{} ConfigMap. Then: kubectl rollout restart deployment/{name} -n {ns}",
-                t.container,
-                service_account(op),
+                crate::shell::sh(&t.container),
+                crate::shell::sh(&service_account(op)),
                 ns,
                 install::CONFIG_MAP
             ),
@@ -361,12 +361,15 @@ fn unhealthy(s: &Snapshot, op: &Operator) -> Option<Finding> {
         Some((pod, t)) if t.kind == Trouble::ConfigError || t.kind == Trouble::Creating => {
             let missing_secret = secret_in(&evidence);
             let fix = match &missing_secret {
-                Some(secret) => format!(
+                Some(secret) => {
+                    let secret = crate::shell::sh(secret);
+                    format!(
                     "The pod cannot start until Secret {ns}/{secret} exists (see the webhook_secret_missing finding for how it\n\
                      is made). Once it exists the kubelet retries on its own; to restart at once:\n\n\
                      kubectl get secret {secret} -n {ns}\n\
                      kubectl delete pod {pod} -n {ns}"
-                ),
+                )
+                }
                 None => format!(
                     "See what the kubelet reports for the pod and fix the object it names:\n\n\
                      kubectl describe pod {pod} -n {ns}\n\

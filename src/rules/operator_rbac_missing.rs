@@ -127,6 +127,9 @@ fn service_account(op: &Operator) -> String {
 
 fn finding(op: &Operator, sa: &str, denied: &[(String, String)]) -> Finding {
     let ns = op.namespace;
+    // The account is the pod spec's reference: free text in a bundle, so a shell word in
+    // commands and prose, a YAML scalar in the documents.
+    let (sa_word, sa_yaml) = (crate::shell::sh(sa), crate::shell::yaml(sa));
     let scope_text = |scope: &str| {
         if scope.is_empty() {
             "cluster-wide".to_string()
@@ -144,7 +147,7 @@ fn finding(op: &Operator, sa: &str, denied: &[(String, String)]) -> Finding {
         &META,
         ObjectRef::namespaced("ServiceAccount", ns, sa),
         format!(
-            "the operator's ServiceAccount {ns}/{sa} may not {} {}{more}: it cannot reconcile Flink resources there",
+            "the operator's ServiceAccount {ns}/{sa_word} may not {} {}{more}: it cannot reconcile Flink resources there",
             first.1,
             scope_text(&first.0)
         ),
@@ -159,7 +162,7 @@ fn finding(op: &Operator, sa: &str, denied: &[(String, String)]) -> Finding {
             .collect();
         f = f.evidence(format!(
             "{} may not {} {} (from the RBAC objects read; not the authorizer's own answer)",
-            format_args!("system:serviceaccount:{ns}:{sa}"),
+            format_args!("system:serviceaccount:{ns}:{sa_word}"),
             verbs.join(", "),
             scope_text(scope)
         ));
@@ -170,7 +173,7 @@ fn finding(op: &Operator, sa: &str, denied: &[(String, String)]) -> Finding {
              apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: flink-operator\nrules:\n{CHART_RULES}\n---\n\
              apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRoleBinding\nmetadata:\n  name: flink-operator-role-binding\n\
              roleRef: {{apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: flink-operator}}\n\
-             subjects:\n- {{kind: ServiceAccount, name: {sa}, namespace: {ns}}}\nEOF"
+             subjects:\n- {{kind: ServiceAccount, name: {sa_yaml}, namespace: {ns}}}\nEOF"
         )
     } else {
         let mut y = String::from("kubectl apply -f - <<'EOF'\n");
@@ -182,7 +185,7 @@ fn finding(op: &Operator, sa: &str, denied: &[(String, String)]) -> Finding {
                 "apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata:\n  name: flink-operator\n  namespace: {scope}\nrules:\n{CHART_RULES}\n---\n\
                  apiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata:\n  name: flink-operator-role-binding\n  namespace: {scope}\n\
                  roleRef: {{apiGroup: rbac.authorization.k8s.io, kind: Role, name: flink-operator}}\n\
-                 subjects:\n- {{kind: ServiceAccount, name: {sa}, namespace: {ns}}}\n"
+                 subjects:\n- {{kind: ServiceAccount, name: {sa_yaml}, namespace: {ns}}}\n"
             ));
         }
         y.push_str("EOF");
@@ -198,7 +201,7 @@ fn finding(op: &Operator, sa: &str, denied: &[(String, String)]) -> Finding {
         op.release().upgrade("--set rbac.create=true")
     ))
     .verify(format!(
-        "kubectl auth can-i list flinkdeployments.flink.apache.org {check_ns} --as=system:serviceaccount:{ns}:{sa}   # expect yes"
+        "kubectl auth can-i list flinkdeployments.flink.apache.org {check_ns} --as=system:serviceaccount:{ns}:{sa_word}   # expect yes"
     ))
     .link(install::link(ns))
     .link(link::service_account(ns, sa))

@@ -14,6 +14,7 @@ use crate::flink::mode::{Component, Mode};
 use crate::flink::rbac_fix::{self, Known, Need, Workload};
 use aho_corasick::AhoCorasick;
 use regex::Regex;
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
@@ -108,7 +109,10 @@ impl Signature {
                 return (plan.commands(), plan.verify());
             }
         }
-        (fill(self.fix, fields), fill(self.verify, fields))
+        (
+            fill_commands(self.fix, fields),
+            fill_commands(self.verify, fields),
+        )
     }
 }
 
@@ -147,6 +151,37 @@ impl Match {
 /// missing field without fallback, and anything in braces that is not a field name (a jsonpath
 /// `{.status}`), is left as it is. Values are inserted verbatim, never re-expanded.
 pub fn fill(template: &str, fields: &BTreeMap<String, String>) -> String {
+    fill_with(template, fields, |_, v| Cow::Borrowed(v))
+}
+
+/// Fields that hold prose (or a whole fix the catalogue wrote), inserted into a fix as they are.
+const PROSE_FIELDS: &[&str] = &[
+    "memory_fix",
+    "plugin_fix",
+    "denial",
+    "exit_meaning",
+    "process",
+];
+
+/// `fill` for a fix or verify text, which holds commands: every value read from the input (a
+/// pod, a namespace, an image) as one shell word (`shell::quote`), so a pasted log naming a pod
+/// `x$(touch pwned)` never puts code into a command. Names as Kubernetes allows them read as
+/// before.
+pub fn fill_commands(template: &str, fields: &BTreeMap<String, String>) -> String {
+    fill_with(template, fields, |name, v| {
+        if PROSE_FIELDS.contains(&name) {
+            Cow::Borrowed(v)
+        } else {
+            crate::shell::quote(v)
+        }
+    })
+}
+
+fn fill_with<'a>(
+    template: &str,
+    fields: &'a BTreeMap<String, String>,
+    value: impl Fn(&str, &'a str) -> Cow<'a, str>,
+) -> String {
     let mut out = String::with_capacity(template.len() + 32);
     let mut rest = template;
     while let Some(open) = rest.find('{') {
@@ -166,7 +201,7 @@ pub fn fill(template: &str, fields: &BTreeMap<String, String>) -> String {
                 .bytes()
                 .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
         match (is_name, fields.get(name), fallback) {
-            (true, Some(v), _) => out.push_str(v),
+            (true, Some(v), _) => out.push_str(&value(name, v)),
             (true, None, Some(f)) => out.push_str(f),
             _ => {
                 out.push('{');

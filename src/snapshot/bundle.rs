@@ -17,6 +17,7 @@ use std::path::{Path, PathBuf};
 
 mod logs;
 mod save;
+mod valid;
 
 pub use logs::read_tail;
 use logs::{load_dump_logs, load_inspect_logs, load_logs, Keep};
@@ -36,6 +37,9 @@ pub enum BundleError {
     Object { path: PathBuf, what: ObjectError },
     #[error("{0}: no Kubernetes objects (files *.yaml, *.yml or *.json with apiVersion and kind)")]
     Empty(PathBuf),
+    /// Every object left out because no API server would hold it (`valid`): the reasons.
+    #[error("{path}: no Kubernetes object to read: {what}")]
+    Refused { path: PathBuf, what: String },
     #[error("bundle {0}: no such file or directory")]
     Missing(PathBuf),
     #[error("write bundle {path}: {source}")]
@@ -142,6 +146,12 @@ pub fn load_with(path: &Path, options: &LoadOptions) -> Result<Loaded, BundleErr
         && tally.kinds.is_empty()
         && tally.unlisted_pods == 0
     {
+        if !tally.invalid.is_empty() {
+            return Err(BundleError::Refused {
+                path: path.to_path_buf(),
+                what: invalid_notes(&tally).join("; "),
+            });
+        }
         return Err(first_error.unwrap_or_else(|| BundleError::Empty(path.to_path_buf())));
     }
     for ((kind, api_version), n) in &tally.foreign {
@@ -149,6 +159,7 @@ pub fn load_with(path: &Path, options: &LoadOptions) -> Result<Loaded, BundleErr
             "{n} {kind} ({api_version}): a kind kubectl-flink does not read"
         ));
     }
+    skipped.extend(invalid_notes(&tally));
     if tally.unlisted_pods > 0 {
         skipped.push(format!(
             "{} Pod(s) of no Flink cluster (without the labels a live gather lists pods by)",
@@ -169,6 +180,15 @@ pub fn load_with(path: &Path, options: &LoadOptions) -> Result<Loaded, BundleErr
     snapshot.captured_at = newest_timestamp(&snapshot).unwrap_or_default();
     snapshot.bundle_kinds = Some(tally.kinds);
     Ok(Loaded { snapshot, skipped })
+}
+
+/// One line per kind and reason of the objects left out for their metadata.
+fn invalid_notes(tally: &Tally) -> Vec<String> {
+    tally
+        .invalid
+        .iter()
+        .map(|((kind, why), n)| format!("{n} {kind}(s) whose {why} (no API server would hold it)"))
+        .collect()
 }
 
 /// Why a file's documents could not be read: not YAML at all, or an object that does not fit its
@@ -314,6 +334,9 @@ struct Tally {
     foreign: std::collections::BTreeMap<(String, String), usize>,
     /// Pods of no Flink cluster and not the operator's (`unlisted_pod`).
     unlisted_pods: usize,
+    /// Objects whose metadata no API server would accept, with why (`valid`).
+    /// (kind, why) -> count.
+    invalid: std::collections::BTreeMap<(String, String), usize>,
     /// Objects read so far, by a hash of kind, namespace and name: an object a bundle holds twice
     /// (`oc adm inspect` writes every pod into `core/pods.yaml` and `pods/<pod>/<pod>.yaml`) is
     /// read once.
@@ -378,6 +401,9 @@ pub enum ObjectError {
     /// Not YAML or JSON: the parser's message.
     #[error("{0}")]
     Syntax(String),
+    /// Metadata the API server would refuse (`valid::invalid_metadata`).
+    #[error("{0}")]
+    Invalid(String),
     #[error("an object without `kind`")]
     NoKind,
     #[error("an object of kind {kind} ({api_version}), which kubectl-flink does not read")]
@@ -421,6 +447,9 @@ impl FromYaml for Value {
 pub fn add_value(s: &mut Snapshot, v: Value) -> Result<(), ObjectError> {
     let mut tally = Tally::default();
     add_counted(s, v, &mut tally)?;
+    if let Some(((kind, why), _)) = tally.invalid.into_iter().next() {
+        return Err(ObjectError::Invalid(format!("a {kind} whose {why}")));
+    }
     match tally.foreign.into_keys().next() {
         Some((kind, api_version)) => Err(ObjectError::Foreign { kind, api_version }),
         None => Ok(()),
@@ -467,6 +496,16 @@ fn add_counted(s: &mut Snapshot, mut v: Value, tally: &mut Tally) -> Result<(), 
         .and_then(Value::as_str)
         .unwrap_or("?")
         .to_string();
+    if let Some(why) = valid::invalid_metadata(&kind, &v) {
+        // Never the name itself: it is what cannot be trusted (a newline, a terminal escape).
+        let kind = if kind.bytes().all(|b| b.is_ascii_alphanumeric()) {
+            kind
+        } else {
+            "object".to_string()
+        };
+        *tally.invalid.entry((kind, why)).or_default() += 1;
+        return Ok(());
+    }
     let ctx = |e: FieldError| ObjectError::Field {
         kind: kind.clone(),
         name: name.clone(),

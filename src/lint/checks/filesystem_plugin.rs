@@ -257,7 +257,7 @@ fn run(m: &Manifest, lint: &Lint) -> Vec<Hit> {
             super::pods_of(cluster, "taskmanager"),
             plugins[0],
             cluster.ns_flag(),
-            cluster.name,
+            crate::shell::sh(&cluster.name),
             plugins[0]
         ));
         if m.kind == Kind::FlinkSessionJob {

@@ -140,7 +140,7 @@ fn image_mismatch(m: &Manifest, _: &Lint) -> Vec<Hit> {
 fn verify(m: &Manifest) -> String {
     format!(
         "kubectl get flinkdeployment {}{} -o jsonpath='{{.spec.flinkVersion}} {{.status.error}}'   # after apply: the version, no UnsupportedFlinkVersion/ValidationError",
-        m.name,
+        crate::shell::sh(&m.name),
         m.ns_flag()
     )
 }

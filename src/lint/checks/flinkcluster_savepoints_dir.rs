@@ -65,7 +65,8 @@ fn run(m: &Manifest, _: &Lint) -> Vec<Hit> {
         m.name
     ))
     .verify(format!(
-        "kubectl flink lint {file}   # expect: no FLK462"
+        "kubectl flink lint -f {}   # expect: no FLK462",
+        crate::shell::sh(file)
     ))]
 }
 

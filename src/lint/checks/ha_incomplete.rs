@@ -80,7 +80,7 @@ fn run(m: &Manifest, _: &Lint) -> Vec<Hit> {
                 "Turn on Kubernetes HA (standby JobManagers take over through leader election):\n\n{}\n\nor run one JobManager: spec.jobManager.replicas: 1",
                 config_yaml(&prefix, HA_ON)
             ))
-            .verify(format!("kubectl get flinkdeployment {}{} -o jsonpath='{{.status.error}}'   # after apply: empty", m.name, m.ns_flag())),
+            .verify(format!("kubectl get flinkdeployment {}{} -o jsonpath='{{.status.error}}'   # after apply: empty", crate::shell::sh(&m.name), m.ns_flag())),
         );
     }
     let rollback = "kubernetes.operator.deployment.rollback.enabled";
@@ -100,7 +100,7 @@ fn run(m: &Manifest, _: &Lint) -> Vec<Hit> {
                 "Turn on Kubernetes HA, or drop {rollback}:\n\n{}",
                 config_yaml(&prefix, HA_ON)
             ))
-            .verify(format!("kubectl get flinkdeployment {}{} -o jsonpath='{{.status.error}}'   # after apply: empty", m.name, m.ns_flag())),
+            .verify(format!("kubectl get flinkdeployment {}{} -o jsonpath='{{.status.error}}'   # after apply: empty", crate::shell::sh(&m.name), m.ns_flag())),
         );
     }
     out

@@ -204,7 +204,7 @@ fn lyft(m: &Manifest, c: Component) -> Option<Hit> {
         ))
         .verify(format!(
             "kubectl get flinkapplication {}{} -o jsonpath='{{.spec.{config}.resources.limits.memory}}'",
-            m.name,
+            crate::shell::sh(&m.name),
             m.ns_flag()
         )),
     )

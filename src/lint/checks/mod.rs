@@ -120,9 +120,9 @@ pub fn check_of(id: &str) -> Option<&'static Check> {
 /// `kubectl get pods` selecting one component of a Flink deployment.
 pub(crate) fn pods_of(m: &Manifest, component: &str) -> String {
     format!(
-        "kubectl get pods{} -l app={},component={component}",
+        "kubectl get pods{} -l {}",
         m.ns_flag(),
-        m.name
+        crate::shell::selector([("app", m.name.as_str()), ("component", component)])
     )
 }
 

@@ -58,11 +58,11 @@ fn run(m: &Manifest, _: &Lint) -> Vec<Hit> {
         "Keep the REST service inside the cluster:\n\n{}\n\nand reach the UI with\n\nkubectl port-forward{} svc/{}-rest 8081",
         config_yaml(&prefix, &[(KEY, "ClusterIP")]),
         m.ns_flag(),
-        m.name
+        crate::shell::sh(&m.name)
     ))
     .verify(format!(
         "kubectl get service {}-rest{} -o jsonpath='{{.spec.type}}'   # expect ClusterIP",
-        m.name,
+        crate::shell::sh(&m.name),
         m.ns_flag()
     ));
     if internal {

@@ -135,7 +135,7 @@ fn verify(m: &Manifest) -> String {
     format!(
         "{}\nkubectl get flinkdeployment {}{} -o jsonpath='{{.status.error}}'   # after apply: no ValidationError",
         plan(m).verify().lines().filter(|l| l.starts_with("kubectl auth")).collect::<Vec<_>>().join("\n"),
-        m.name,
+        crate::shell::sh(&m.name),
         m.ns_flag()
     )
 }

@@ -65,7 +65,7 @@ fn run(m: &Manifest, lint: &Lint) -> Vec<Hit> {
         ))
         .verify(format!(
             "kubectl get flinksessionjob {}{} -o jsonpath='{{.status.jobStatus.state}} {{.status.error}}'   # expect RUNNING and no error",
-            m.name,
+            crate::shell::sh(&m.name),
             m.ns_flag()
         ))]
 }

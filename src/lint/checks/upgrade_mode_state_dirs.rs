@@ -102,7 +102,7 @@ fn run(m: &Manifest, lint: &Lint) -> Vec<Hit> {
                 ))
                 .verify(format!(
                     "kubectl get {kind} {}{} -o jsonpath='{{.status.error}}'   # after apply: no ValidationError",
-                    m.name,
+                    crate::shell::sh(&m.name),
                     m.ns_flag()
                 ))
         })

@@ -5,6 +5,7 @@
 use super::pod_status::ContainerView;
 use crate::finding::{Category, Finding};
 use crate::flink::names::{LABEL_COMPONENT, MAIN_CONTAINER};
+use crate::shell::{jsonpath, selector, sh};
 use crate::signatures::{catalogue, redact, Match};
 use crate::snapshot::index::{event_time, label, pod_name, pod_namespace};
 use crate::snapshot::Pod;
@@ -135,6 +136,7 @@ fn statuses_field(c: &ContainerView) -> &'static str {
 
 /// `kubectl logs POD -n NS -c CONTAINER [--previous]`
 pub fn logs_command(ns: &str, pod: &str, container: &str, previous: bool) -> String {
+    let (pod, ns, container) = (sh(pod), sh(ns), sh(container));
     format!(
         "kubectl logs {pod} -n {ns} -c {container}{}",
         if previous { " --previous" } else { "" }
@@ -143,8 +145,12 @@ pub fn logs_command(ns: &str, pod: &str, container: &str, previous: bool) -> Str
 
 /// A command that shows the container's restart count and state.
 pub fn status_verify(ns: &str, pod: &str, container: &str) -> String {
+    let path = jsonpath(&format!(
+        "{{range .status.containerStatuses[?(@.name==\"{container}\")]}}restarts={{.restartCount}} state={{.state}}{{\"\\n\"}}{{end}}"
+    ));
+    let (pod, ns) = (sh(pod), sh(ns));
     format!(
-        "kubectl get pod {pod} -n {ns} -o jsonpath='{{range .status.containerStatuses[?(@.name==\"{container}\")]}}restarts={{.restartCount}} state={{.state}}{{\"\\n\"}}{{end}}'   # expect a running state and a restart count that stops growing"
+        "kubectl get pod {pod} -n {ns} -o {path}   # expect a running state and a restart count that stops growing"
     )
 }
 
@@ -155,7 +161,9 @@ pub fn pod_verify(pod: &Pod, container: &str) -> String {
     let replaced = super::pod_status::restart_policy(pod) == "Never";
     match (replaced, label(pod, "app"), label(pod, LABEL_COMPONENT)) {
         (true, Some(app), Some(component)) => format!(
-            "kubectl get pods -n {ns} -l app={app},component={component} -o jsonpath='{{range .items[*]}}{{.metadata.name}}: {{.status.phase}} {{.status.containerStatuses[*].state.terminated.reason}}{{\"\\n\"}}{{end}}'   # expect every pod Running, none Failed"
+            "kubectl get pods -n {} -l {} -o jsonpath='{{range .items[*]}}{{.metadata.name}}: {{.status.phase}} {{.status.containerStatuses[*].state.terminated.reason}}{{\"\\n\"}}{{end}}'   # expect every pod Running, none Failed",
+            sh(ns),
+            selector([("app", app), ("component", component)])
         ),
         _ => status_verify(ns, name, container),
     }

@@ -10,6 +10,7 @@ use crate::flink::names::{
     FLINKCLUSTER_APP, LABEL_APP, LABEL_CLUSTER, LABEL_COMPONENT, MAIN_CONTAINER,
 };
 use crate::flink::units::{parse_flink_memory, parse_quantity, parse_resource_memory, MIB};
+use crate::shell::{selector, sh};
 use crate::snapshot::flink::{FlinkCluster, FlinkDeployment};
 use crate::snapshot::index::{label, pod_name, pod_namespace};
 use crate::snapshot::Pod;
@@ -190,13 +191,17 @@ pub fn awaiting_rollout(f: Finding, fd: &FlinkDeployment, pod: &Pod, p: &Predate
         "Nothing more to change: the FlinkDeployment's spec already carries the fix:\n  {}.\n\
          The operator redeploys when it reconciles the changed spec; pod {name} was made before\n\
          and is replaced. If the pods stay as they are, see what the operator says:\n\n  \
-         kubectl get flinkdeployment {} -n {ns} -o jsonpath='{{.status.lifecycleState}} {{.status.error}}{{\"\\n\"}}'",
+         kubectl get flinkdeployment {} -n {} -o jsonpath='{{.status.lifecycleState}} {{.status.error}}{{\"\\n\"}}'",
         p.spec_says,
-        fd.name()
+        sh(fd.name()),
+        sh(ns)
     ))
     .verify(format!(
-        "kubectl get pods -n {ns} -l app={app},component={comp} -o jsonpath='{{range .items[*]}}{{.metadata.name}}: {}{{\"\\n\"}}{{end}}'   # expect {}",
-        p.jsonpath, p.expect
+        "kubectl get pods -n {} -l {} -o jsonpath='{{range .items[*]}}{{.metadata.name}}: {}{{\"\\n\"}}{{end}}'   # expect {}",
+        sh(ns),
+        selector([("app", app), ("component", comp)]),
+        p.jsonpath,
+        p.expect
     ))
 }
 
@@ -276,13 +281,17 @@ pub fn awaiting_flinkcluster(f: Finding, fc: &FlinkCluster, pod: &Pod, p: &Preda
         "Nothing more to change: the FlinkCluster's spec already carries the fix:\n  {}.\n\
          The operator updates its StatefulSets when it reconciles the changed spec, and pod {name},\n\
          made before, is replaced. If the pods stay as they are, see what the operator says:\n\n  \
-         kubectl get flinkcluster {} -n {ns} -o jsonpath='{{.status.state}} {{.status.components.jobManager.state}} {{.status.components.taskManager.state}}{{\"\\n\"}}'",
+         kubectl get flinkcluster {} -n {} -o jsonpath='{{.status.state}} {{.status.components.jobManager.state}} {{.status.components.taskManager.state}}{{\"\\n\"}}'",
         p.spec_says,
-        fc.name()
+        sh(fc.name()),
+        sh(ns)
     ))
     .verify(format!(
-        "kubectl get pods -n {ns} -l {selector} -o jsonpath='{{range .items[*]}}{{.metadata.name}}: {}{{\"\\n\"}}{{end}}'   # expect {}",
-        p.jsonpath, p.expect
+        "kubectl get pods -n {} -l {} -o jsonpath='{{range .items[*]}}{{.metadata.name}}: {}{{\"\\n\"}}{{end}}'   # expect {}",
+        sh(ns),
+        sh(&selector),
+        p.jsonpath,
+        p.expect
     ))
 }
 
