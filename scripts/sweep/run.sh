@@ -5,7 +5,8 @@
 #   MIRRORS  folder of git directories named <owner>+<repo>/repo (default /work/.mirror)
 #   M2       a Maven repository holding Flink's `-sources.jar`s (default ~/.m2/repository), e.g.
 #            mvn dependency:get -Dtransitive=false -Dartifact=org.apache.flink:flink-runtime:1.20.0:jar:sources
-#   GOMODCACHE  a Go module cache holding k8s.io/kubernetes zips (`go mod download k8s.io/kubernetes@v1.31.0`)
+#   GOMODCACHE  a Go module cache holding the k8s.io/kubernetes and k8s.io/apiserver zips
+#            (`go mod download k8s.io/kubernetes@v1.31.0 k8s.io/apiserver@v0.31.0`)
 # A source that is not there is skipped with a line on stderr, and its old TSV is kept.
 # Usage: scripts/sweep/run.sh [component...]   (no argument: all)
 set -euo pipefail
@@ -133,6 +134,18 @@ for v in v1.24.0 v1.28.0 v1.31.0 v1.34.0; do
     --under pkg/controller/replicaset --under pkg/controller/job --under pkg/controller/statefulset \
     --under pkg/controller/volume/persistentvolume --under plugin/pkg/admission \
     --under pkg/volume/util --under pkg/volume/csi
+done
+
+# --- the API server's admission (ResourceQuota's "exceeded quota", the webhooks' rejections),
+# cited at its place in kubernetes/kubernetes (staging/src/k8s.io/apiserver) at the matching minor
+for v in 24 28 31 34; do
+  zip="$GOMODCACHE/cache/download/k8s.io/apiserver/@v/v0.$v.0.zip"
+  [ -f "$zip" ] || { echo "no $zip" >&2; continue; }
+  emit kube-apiserver "1.$v.0" --cite "kubernetes/kubernetes@v1.$v.0" --zip "$zip" \
+    --strip "k8s.io/apiserver@v0.$v.0/" --cite-prefix staging/src/k8s.io/apiserver/ \
+    --under pkg/admission/plugin/resourcequota --under pkg/admission/plugin/webhook \
+    --under pkg/admission/plugin/namespace --under pkg/endpoints/handlers/responsewriters \
+    --under pkg/authorization
 done
 
 du -ch "$OUT"/*.tsv | tail -1 >&2
