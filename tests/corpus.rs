@@ -203,6 +203,10 @@ fn score_table() {
                 },
             ),
             (
+                "expect".to_string(),
+                if c.unmapped() { "unmapped" } else { "mapped" }.to_string(),
+            ),
+            (
                 "layer".to_string(),
                 if c.unmapped() {
                     "unmapped".to_string()
@@ -247,6 +251,7 @@ fn score_table() {
             pct(*t3, *n)
         );
     }
+    print_split(&cases);
     println!(
         "{:<10} {:<24} {:>5} {:>4} {:>5.1}% {:>4} {:>5.1}%",
         "all",
@@ -257,4 +262,171 @@ fn score_table() {
         total.2,
         pct(total.2, total.0)
     );
+}
+
+/// One batch of `tests/corpus/batches.tsv`: how it scored as it came (held out).
+struct Batch {
+    batch: String,
+    cases: usize,
+    top1: Option<usize>,
+    mapped: String,
+    unmapped: String,
+    note: String,
+}
+
+fn batches() -> Vec<Batch> {
+    let text = std::fs::read_to_string(corpus_dir().join("batches.tsv")).expect("batches.tsv");
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let c: Vec<&str> = l.split('\t').collect();
+            assert_eq!(c.len(), 7, "batches.tsv: `{l}` has not 7 columns");
+            Batch {
+                batch: c[0].to_string(),
+                cases: c[2].parse().expect("batches.tsv: cases is a number"),
+                top1: c[3].parse().ok(),
+                mapped: c[4].to_string(),
+                unmapped: c[5].to_string(),
+                note: c[6].to_string(),
+            }
+        })
+        .collect()
+}
+
+fn batch_of(c: &Case) -> String {
+    match c.header("batch") {
+        "" => "1-2".to_string(),
+        b => b.to_string(),
+    }
+}
+
+#[test]
+fn every_batch_is_recorded_with_its_size_and_how_it_came() {
+    let cases = cases();
+    let recorded = batches();
+    let mut counted: BTreeMap<String, usize> = BTreeMap::new();
+    for c in &cases {
+        *counted.entry(batch_of(c)).or_default() += 1;
+    }
+    for (b, n) in &counted {
+        let r = recorded
+            .iter()
+            .find(|r| &r.batch == b)
+            .unwrap_or_else(|| panic!("batch {b} ({n} cases) is not in tests/corpus/batches.tsv"));
+        assert_eq!(
+            r.cases, *n,
+            "batch {b}: batches.tsv says {} cases, the files {n}",
+            r.cases
+        );
+        if let Some(t) = r.top1 {
+            assert!(
+                t <= r.cases,
+                "batch {b}: as-came top-1 {t} > {} cases",
+                r.cases
+            );
+        }
+    }
+    for r in &recorded {
+        assert!(
+            counted.contains_key(&r.batch),
+            "batches.tsv: batch {} has no case",
+            r.batch
+        );
+    }
+}
+
+/// The honest split: today's top-1 is in-sample (every batch has had changes made while looking
+/// at it), so beside it each batch's held-out score as it came; and mapped (a category to name)
+/// apart from unmapped (right when nothing is named).
+fn print_split(cases: &[Case]) {
+    let pct = |n: usize, d: usize| {
+        if d == 0 {
+            0.0
+        } else {
+            n as f64 * 100.0 / d as f64
+        }
+    };
+    let mut now: BTreeMap<String, [usize; 5]> = BTreeMap::new(); // cases, top1, mapped n/right, unmapped right
+    for c in cases {
+        let s = score(c);
+        let e = now.entry(batch_of(c)).or_default();
+        e[0] += 1;
+        e[1] += usize::from(s.top1);
+        if c.unmapped() {
+            e[4] += usize::from(s.top1);
+        } else {
+            e[2] += 1;
+            e[3] += usize::from(s.top1);
+        }
+    }
+    println!();
+    println!("top-1 per batch: today (in-sample: every batch has had changes made for it) and as it came (held out)");
+    println!(
+        "{:<6} {:>5} {:>15} {:>10} {:>10} {:>15} {:>10} {:>10}",
+        "batch", "cases", "today", "mapped", "unmapped", "as it came", "mapped", "unmapped"
+    );
+    let (mut held, mut held_right) = (0, 0);
+    let mut held_split = [0usize; 4]; // mapped right/of, unmapped right/of
+    let frac = |s: &str| -> Option<(usize, usize)> {
+        let (a, b) = s.split_once('/')?;
+        Some((a.parse().ok()?, b.parse().ok()?))
+    };
+    for b in batches() {
+        let n = now.get(&b.batch).copied().unwrap_or_default();
+        let came = match b.top1 {
+            Some(t) => {
+                held += b.cases;
+                held_right += t;
+                for (i, part) in [&b.mapped, &b.unmapped].into_iter().enumerate() {
+                    if let Some((r, of)) = frac(part) {
+                        held_split[2 * i] += r;
+                        held_split[2 * i + 1] += of;
+                    }
+                }
+                format!("{t}/{} {:.1}%", b.cases, pct(t, b.cases))
+            }
+            None => "-".to_string(),
+        };
+        println!(
+            "{:<6} {:>5} {:>15} {:>10} {:>10} {:>15} {:>10} {:>10}",
+            b.batch,
+            b.cases,
+            format!("{}/{} {:.1}%", n[1], n[0], pct(n[1], n[0])),
+            format!("{}/{}", n[3], n[2]),
+            format!("{}/{}", n[4], n[0] - n[2]),
+            came,
+            b.mapped,
+            b.unmapped
+        );
+        if std::env::var_os("CORPUS_VERBOSE").is_some() {
+            println!("       {}", b.note);
+        }
+    }
+    let t = now.values().fold([0; 5], |mut a, v| {
+        for i in 0..5 {
+            a[i] += v[i];
+        }
+        a
+    });
+    println!(
+        "{:<6} {:>5} {:>15} {:>10} {:>10} {:>15} {:>10} {:>10}",
+        "all",
+        t[0],
+        format!("{}/{} {:.1}%", t[1], t[0], pct(t[1], t[0])),
+        format!("{}/{}", t[3], t[2]),
+        format!("{}/{}", t[4], t[0] - t[2]),
+        format!("{held_right}/{held} {:.1}%", pct(held_right, held)),
+        format!("{}/{}", held_split[0], held_split[1]),
+        format!("{}/{}", held_split[2], held_split[3]),
+    );
+    println!(
+        "mapped (a category to name): {}/{} {:.1}% top-1 in-sample; unmapped (right when nothing is named): {}/{} {:.1}%",
+        t[3],
+        t[2],
+        pct(t[3], t[2]),
+        t[4],
+        t[0] - t[2],
+        pct(t[4], t[0] - t[2])
+    );
+    println!();
 }

@@ -1,0 +1,151 @@
+#!/usr/bin/env bash
+# Runs the sweep (scripts/sweep/sweep.py) over every source the catalogue cites, at pinned versions,
+# and writes tests/sweep/<component>@<version>.tsv. Reproducible: the same inputs give the same
+# files. Inputs (nothing is downloaded here; say where they are):
+#   MIRRORS  folder of git directories named <owner>+<repo>/repo (default /work/.mirror)
+#   M2       a Maven repository holding Flink's `-sources.jar`s (default ~/.m2/repository), e.g.
+#            mvn dependency:get -Dtransitive=false -Dartifact=org.apache.flink:flink-runtime:1.20.0:jar:sources
+#   GOMODCACHE  a Go module cache holding the k8s.io/kubernetes and k8s.io/apiserver zips
+#            (`go mod download k8s.io/kubernetes@v1.31.0 k8s.io/apiserver@v0.31.0`)
+# A source that is not there is skipped with a line on stderr, and its old TSV is kept.
+# Usage: scripts/sweep/run.sh [component...]   (no argument: all)
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+MIRRORS=${MIRRORS:-/work/.mirror}
+M2=${M2:-$HOME/.m2/repository}
+GOMODCACHE=${GOMODCACHE:-$(go env GOMODCACHE 2>/dev/null || echo "$HOME/go/pkg/mod")}
+OUT=tests/sweep
+SWEEP="python3 scripts/sweep/sweep.py"
+mkdir -p "$OUT"
+want() { [ $# -eq 0 ] || [ -z "${ONLY:-}" ] || [[ " $ONLY " == *" $1 "* ]]; }
+ONLY="$*"
+
+# one output file: component version, then the sweep's arguments
+emit() {
+  local comp=$1 ver=$2
+  shift 2
+  want "$comp" || return 0
+  local tmp
+  tmp=$(mktemp)
+  if $SWEEP --component "$comp" --version "$ver" "$@" >"$tmp"; then
+    LC_ALL=C sort -t$'\t' -k3,3V -k4,5 -u "$tmp" >"$OUT/$comp@$ver.tsv"
+    echo "$comp@$ver: $(wc -l <"$OUT/$comp@$ver.tsv") templates" >&2
+  else
+    echo "$comp@$ver: sweep failed, kept the old file" >&2
+  fi
+  rm -f "$tmp"
+}
+git_src() { # mirror-name
+  local d="$MIRRORS/$1/repo"
+  [ -d "$d" ] || { echo "no mirror $d" >&2; return 1; }
+  echo "$d"
+}
+
+# --- the Apache operator: the operator module and its webhook (exceptions, validation, events)
+if d=$(git_src apache+flink-kubernetes-operator); then
+  for t in release-1.4.0 release-1.8.0 release-1.15.0; do
+    emit flink-kubernetes-operator "${t#release-}" --cite "apache/flink-kubernetes-operator@$t" \
+      --git-dir "$d" --ref "$t" \
+      --under flink-kubernetes-operator/src/main --under flink-kubernetes-webhook/src/main
+  done
+fi
+
+# --- Flink: from the sources jars Maven Central publishes (the repository is too big to mirror here).
+# Modules the catalogue reads: flink-kubernetes; flink-runtime's entrypoint, dispatcher,
+# resourcemanager, jobmaster, checkpoint, state, taskexecutor and highavailability; flink-core's
+# configuration, memory, file systems and plugin loader; flink-clients.
+rt=org/apache/flink/runtime
+co=org/apache/flink
+for v in 1.16.0 1.18.0 1.20.0 2.0.0 2.1.0; do
+  tag=release-$v
+  args=()
+  for m in flink-kubernetes flink-runtime flink-core flink-clients; do
+    jar="$M2/org/apache/flink/$m/$v/$m-$v-sources.jar"
+    [ -f "$jar" ] || { echo "no $jar" >&2; continue; }
+    case $m in
+      flink-kubernetes) unders=(--under org/apache/flink/kubernetes) ;;
+      flink-runtime) unders=(--under $rt/entrypoint --under $rt/dispatcher --under $rt/resourcemanager
+        --under $rt/jobmaster --under $rt/checkpoint --under $rt/state --under $rt/taskexecutor
+        --under $rt/highavailability --under $rt/util/bash) ;;
+      flink-core) unders=(--under $co/configuration --under $co/core/memory --under $co/core/fs
+        --under $co/core/plugin --under $co/util/FlinkRuntimeException.java) ;;
+      flink-clients) unders=(--under org/apache/flink/client) ;;
+    esac
+    tmp=$(mktemp)
+    $SWEEP --component flink --version "$v" --cite "apache/flink@$tag" --zip "$jar" \
+      --cite-prefix "$m/src/main/java/" "${unders[@]}" >"$tmp" && args+=("$tmp")
+  done
+  if want flink && [ ${#args[@]} -gt 0 ]; then
+    LC_ALL=C sort -t$'\t' -k3,3V -k4,5 -u "${args[@]}" >"$OUT/flink@$v.tsv"
+    echo "flink@$v: $(wc -l <"$OUT/flink@$v.tsv") templates" >&2
+  fi
+  rm -f "${args[@]}"
+done
+
+# --- flink-docker's entrypoint (the repository has no tags: pinned to a commit of master)
+if d=$(git_src apache+flink-docker); then
+  c=$(git --git-dir "$d" rev-parse --short=12 "${FLINK_DOCKER_REF:-HEAD}")
+  for v in 1.20 2.0 2.1; do
+    emit flink-docker "$v" --cite "apache/flink-docker@$c" --git-dir "$d" --ref "$c" \
+      --under "$v/scala_2.12-java17-ubuntu/docker-entrypoint.sh" --lang sh
+  done
+fi
+
+# --- Lyft's operator and the Spotify (was GCP) FlinkCluster operator (Go)
+if d=$(git_src lyft+flinkk8soperator); then
+  for t in v0.5.0 v0.7.0; do
+    emit flinkk8soperator "$t" --cite "lyft/flinkk8soperator@$t" --git-dir "$d" --ref "$t" \
+      --under pkg --under cmd
+  done
+fi
+if d=$(git_src spotify+flink-on-k8s-operator); then
+  for t in v0.5.0 v1beta1-9; do
+    emit flink-on-k8s-operator "$t" --cite "spotify/flink-on-k8s-operator@$t" --git-dir "$d" \
+      --ref "$t" --under controllers --under apis --under internal
+  done
+fi
+
+# --- fabric8 kubernetes-client 5, 6, 7: KubernetesClientException and the client's own failures
+if d=$(git_src fabric8io+kubernetes-client); then
+  for t in v5.12.4 v6.14.0 v7.8.0; do
+    emit fabric8-kubernetes-client "${t#v}" --cite "fabric8io/kubernetes-client@$t" --git-dir "$d" \
+      --ref "$t" --under kubernetes-client/src/main --under kubernetes-client-api/src/main \
+      --under httpclient-okhttp/src/main --under httpclient-jdk/src/main --under httpclient-vertx/src/main \
+      --exclude '(^|/)src/test/|/model/|/dsl/internal/.*Generated|generated'
+  done
+fi
+
+# --- the official Kubernetes Java client: ApiException / ApiClient and util (informers, leader election)
+if d=$(git_src kubernetes-client+java); then
+  for t in v18.0.0 v27.0.0; do
+    emit kubernetes-client-java "${t#v}" --cite "kubernetes-client/java@$t" --git-dir "$d" --ref "$t" \
+      --under util/src/main \
+      --under kubernetes/src/main/java/io/kubernetes/client/openapi/ApiClient.java \
+      --under kubernetes/src/main/java/io/kubernetes/client/openapi/ApiException.java
+  done
+fi
+
+# --- Kubernetes: scheduler, kubelet, the workload controllers, admission plugins (Go module zips)
+for v in v1.24.0 v1.28.0 v1.31.0 v1.34.0; do
+  zip="$GOMODCACHE/cache/download/k8s.io/kubernetes/@v/$v.zip"
+  [ -f "$zip" ] || { echo "no $zip" >&2; continue; }
+  emit kubernetes "${v#v}" --cite "kubernetes/kubernetes@$v" --zip "$zip" --strip "k8s.io/kubernetes@$v/" \
+    --under pkg/scheduler --under pkg/kubelet --under pkg/controller/deployment \
+    --under pkg/controller/replicaset --under pkg/controller/job --under pkg/controller/statefulset \
+    --under pkg/controller/volume/persistentvolume --under plugin/pkg/admission \
+    --under pkg/volume/util --under pkg/volume/csi
+done
+
+# --- the API server's admission (ResourceQuota's "exceeded quota", the webhooks' rejections),
+# cited at its place in kubernetes/kubernetes (staging/src/k8s.io/apiserver) at the matching minor
+for v in 24 28 31 34; do
+  zip="$GOMODCACHE/cache/download/k8s.io/apiserver/@v/v0.$v.0.zip"
+  [ -f "$zip" ] || { echo "no $zip" >&2; continue; }
+  emit kube-apiserver "1.$v.0" --cite "kubernetes/kubernetes@v1.$v.0" --zip "$zip" \
+    --strip "k8s.io/apiserver@v0.$v.0/" --cite-prefix staging/src/k8s.io/apiserver/ \
+    --under pkg/admission/plugin/resourcequota --under pkg/admission/plugin/webhook \
+    --under pkg/admission/plugin/namespace --under pkg/endpoints/handlers/responsewriters \
+    --under pkg/authorization
+done
+
+du -ch "$OUT"/*.tsv | tail -1 >&2

@@ -1,0 +1,322 @@
+//! Coverage of the swept message templates (`tests/sweep/*.tsv`, written by `scripts/sweep/run.sh`
+//! from the sources at pinned versions) by the signature catalogue.
+//!
+//! Every template is filled with sample values (`{}` -> `x`) and matched as the line it prints (and,
+//! for an exception, as the `Class: message` line a stack trace prints; for an event reason, as
+//! the row `kubectl describe` prints). A template is *mapped* when a signature matches, *ignored*
+//! when a rule of `tests/sweep/ignored.tsv` covers it (each rule says why triage has nothing to
+//! say about that group), and *neither* otherwise. `docs/coverage.md` gives the figures per
+//! component and version; `KUBECTL_FLINK_BLESS=1 cargo test --test sweep` rewrites it, and the
+//! test fails when it is stale. `SWEEP_VERBOSE=1` prints every template that is neither.
+
+use kubectl_flink::signatures::{self, catalogue, prune_line};
+use regex::Regex;
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf()
+}
+
+struct Row {
+    component: String,
+    version: String,
+    cite: String,
+    kind: String,
+    template: String,
+}
+
+fn rows() -> Vec<Row> {
+    let dir = root().join("tests/sweep");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("tests/sweep")
+        .map(|e| e.expect("tests/sweep entry").path())
+        .filter(|p| {
+            p.extension().is_some_and(|e| e == "tsv")
+                && p.file_name().is_some_and(|n| n != "ignored.tsv")
+        })
+        .collect();
+    files.sort();
+    let mut out = Vec::new();
+    for f in files {
+        let text = std::fs::read_to_string(&f).expect("sweep TSV is UTF-8");
+        for (i, line) in text.lines().enumerate() {
+            let cols: Vec<&str> = line.split('\t').collect();
+            assert_eq!(
+                cols.len(),
+                5,
+                "{}:{}: a row has 5 columns (component version cite kind template)",
+                f.display(),
+                i + 1
+            );
+            out.push(Row {
+                component: cols[0].to_string(),
+                version: cols[1].to_string(),
+                cite: cols[2].to_string(),
+                kind: cols[3].to_string(),
+                template: cols[4].to_string(),
+            });
+        }
+    }
+    out
+}
+
+struct Rule {
+    line: usize,
+    component: Regex,
+    kind: Regex,
+    cite: Regex,
+    template: Regex,
+    reason: String,
+}
+
+fn rules() -> Vec<Rule> {
+    let text = std::fs::read_to_string(root().join("tests/sweep/ignored.tsv"))
+        .expect("tests/sweep/ignored.tsv");
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let cols: Vec<&str> = line.split('\t').collect();
+        assert_eq!(
+            cols.len(),
+            5,
+            "ignored.tsv:{}: component kind cite template reason",
+            i + 1
+        );
+        let re = |s: &str| {
+            Regex::new(if s.is_empty() { "" } else { s })
+                .unwrap_or_else(|e| panic!("ignored.tsv:{}: {e}", i + 1))
+        };
+        assert!(
+            cols[4].len() >= 20,
+            "ignored.tsv:{}: a rule says why, in words",
+            i + 1
+        );
+        out.push(Rule {
+            line: i + 1,
+            component: re(cols[0]),
+            kind: re(cols[1]),
+            cite: re(cols[2]),
+            template: re(cols[3]),
+            reason: cols[4].to_string(),
+        });
+    }
+    out
+}
+
+/// The lines a template prints, filled with sample values.
+fn lines(row: &Row) -> Vec<String> {
+    let filled = row.template.replace("{}", "x");
+    let mut out = vec![filled.clone()];
+    let class = row
+        .kind
+        .strip_prefix("throw ")
+        .or_else(|| row.kind.strip_prefix("new "));
+    if let Some(class) = class {
+        out.push(format!("Caused by: x.{class}: {filled}"));
+    }
+    if row.kind == "event-reason" {
+        out.push(format!("  Warning  {}  10s  x  x", row.template));
+    }
+    if let Some(reason) = row.kind.strip_prefix("event ") {
+        out.push(format!("  Warning  {reason}  10s  x  {filled}"));
+    }
+    out
+}
+
+/// The category (and signature) the catalogue names for a row, if any.
+fn mapped(row: &Row) -> Option<(String, &'static str)> {
+    for line in lines(row) {
+        let m = prune_line(catalogue().match_line(&line, 1));
+        if let Some(first) = m.first() {
+            return Some((
+                first.signature.category.id().to_string(),
+                first.signature.id,
+            ));
+        }
+    }
+    None
+}
+
+#[derive(Default, Clone, Copy)]
+struct Count {
+    found: usize,
+    mapped: usize,
+    ignored: usize,
+}
+
+fn version_key(v: &str) -> Vec<u64> {
+    v.trim_start_matches('v')
+        .split(|c: char| !c.is_ascii_digit())
+        .filter_map(|p| p.parse().ok())
+        .collect()
+}
+
+fn coverage_markdown() -> String {
+    let rows = rows();
+    let rules = rules();
+    let mut by: BTreeMap<(String, Vec<u64>, String), Count> = BTreeMap::new();
+    let mut per_rule = vec![0usize; rules.len()];
+    let mut per_category: BTreeMap<String, usize> = BTreeMap::new();
+    let mut total = Count::default();
+    let verbose = std::env::var_os("SWEEP_VERBOSE").is_some();
+    for r in &rows {
+        let key = (
+            r.component.clone(),
+            version_key(&r.version),
+            r.version.clone(),
+        );
+        let c = by.entry(key).or_default();
+        c.found += 1;
+        total.found += 1;
+        if let Some((cat, _)) = mapped(r) {
+            c.mapped += 1;
+            total.mapped += 1;
+            *per_category.entry(cat).or_default() += 1;
+        } else if let Some(i) = rules.iter().position(|x| {
+            x.component.is_match(&r.component)
+                && x.kind.is_match(&r.kind)
+                && x.cite.is_match(&r.cite)
+                && x.template.is_match(&r.template)
+        }) {
+            c.ignored += 1;
+            total.ignored += 1;
+            per_rule[i] += 1;
+        } else if verbose {
+            println!("NEITHER\t{}\t{}\t{}", r.cite, r.kind, r.template);
+        }
+    }
+    let unused: Vec<String> = rules
+        .iter()
+        .zip(&per_rule)
+        .filter(|(_, n)| **n == 0)
+        .map(|(r, _)| format!("ignored.tsv:{} ({})", r.line, r.reason))
+        .collect();
+    assert!(
+        unused.is_empty(),
+        "ignore rules that cover no template (remove them or fix their patterns):\n{}",
+        unused.join("\n")
+    );
+    let pct = |n: usize, d: usize| {
+        if d == 0 {
+            0.0
+        } else {
+            n as f64 * 100.0 / d as f64
+        }
+    };
+    let mut out = String::from(
+        "# Coverage of the swept message templates\n\n\
+         <!-- generated by tests/sweep.rs from tests/sweep/*.tsv and tests/sweep/ignored.tsv; \
+         `KUBECTL_FLINK_BLESS=1 cargo test --test sweep` rewrites it -->\n\n\
+         `scripts/sweep/run.sh` lists every place in a component's source, at a pinned version, \
+         that can print a failure, with the message template (`tests/sweep/<component>@<version>.tsv`: \
+         component, version, `repo@tag:path:line`, kind, template). A template is **mapped** when \
+         a catalogue signature matches it filled with sample values, **ignored** when a rule of \
+         `tests/sweep/ignored.tsv` says why triage has nothing to name for it, and **neither** \
+         otherwise: the catalogue's known gap.\n\n\
+         | component | version | templates | mapped | ignored | neither | mapped+ignored |\n\
+         |---|---|---:|---:|---:|---:|---:|\n",
+    );
+    for ((comp, _, ver), c) in &by {
+        let neither = c.found - c.mapped - c.ignored;
+        let _ = writeln!(
+            out,
+            "| {comp} | {ver} | {} | {} | {} | {neither} | {:.1}% |",
+            c.found,
+            c.mapped,
+            c.ignored,
+            pct(c.mapped + c.ignored, c.found)
+        );
+    }
+    let neither = total.found - total.mapped - total.ignored;
+    let _ = writeln!(
+        out,
+        "| **all** | | **{}** | **{}** | **{}** | **{neither}** | **{:.1}%** |",
+        total.found,
+        total.mapped,
+        total.ignored,
+        pct(total.mapped + total.ignored, total.found)
+    );
+    out.push_str("\n## Mapped, by category\n\n| category | templates |\n|---|---:|\n");
+    let mut cats: Vec<(&String, &usize)> = per_category.iter().collect();
+    cats.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+    for (cat, n) in cats {
+        let _ = writeln!(out, "| {cat} | {n} |");
+    }
+    out.push_str("\n## Ignored, by rule\n\n| rule | templates | why |\n|---|---:|---|\n");
+    for (r, n) in rules.iter().zip(&per_rule) {
+        let _ = writeln!(
+            out,
+            "| ignored.tsv:{} | {n} | {} |",
+            r.line,
+            r.reason.replace('|', "\\|")
+        );
+    }
+    out
+}
+
+#[test]
+fn every_signature_cites_where_its_text_comes_from() {
+    let missing: Vec<&str> = signatures::all()
+        .iter()
+        .filter(|s| s.sources.is_empty() || s.sources.iter().any(|x| x.trim().is_empty()))
+        .map(|s| s.id)
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "signatures with no `sources` (cite `owner/repo@version:path` or `observed:`): {missing:?}"
+    );
+}
+
+#[test]
+fn every_swept_row_cites_a_pinned_source_line() {
+    let cite = Regex::new(r"^[\w.-]+/[\w.-]+@[\w.-]+:[^\s:]+:\d+$").unwrap();
+    let rows = rows();
+    assert!(rows.len() > 1000, "the sweep has {} rows", rows.len());
+    for r in &rows {
+        assert!(
+            cite.is_match(&r.cite),
+            "not `repo@tag:path:line`: {}",
+            r.cite
+        );
+        assert!(!r.template.trim().is_empty(), "{}: empty template", r.cite);
+        assert!(!r.kind.is_empty(), "{}: no kind", r.cite);
+    }
+}
+
+#[test]
+fn the_sample_lines_of_a_known_template_map_to_its_category() {
+    // The fill and the class prefix are what make a template a line: if they broke, every
+    // figure in docs/coverage.md would drop to zero without this failing.
+    let row = Row {
+        component: "flink".into(),
+        version: "1.20.0".into(),
+        cite: "apache/flink@release-1.20.0:x.java:1".into(),
+        kind: "throw UpgradeFailureException".into(),
+        template: "HA metadata not available to restore from last state. It is possible that the job has finished or terminally failed, or the configmaps have been deleted. Manual restore required.".into(),
+    };
+    assert!(mapped(&row).is_some(), "{:?}", lines(&row));
+    let none = Row {
+        template: "nothing any signature reads {}".into(),
+        ..row
+    };
+    assert!(mapped(&none).is_none());
+}
+
+#[test]
+fn coverage_document_is_drawn_from_the_sweep() {
+    let path = root().join("docs/coverage.md");
+    let want = coverage_markdown();
+    if std::env::var_os("KUBECTL_FLINK_BLESS").is_some_and(|v| v == "1") {
+        std::fs::write(&path, &want).expect("write docs/coverage.md");
+        return;
+    }
+    let have = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        have == want,
+        "docs/coverage.md is stale: run `KUBECTL_FLINK_BLESS=1 cargo test --test sweep` and commit the result"
+    );
+}
