@@ -202,7 +202,7 @@ pub fn render(outcome: &Outcome, out: &mut dyn Write) -> io::Result<()> {
     let open = at + EMPTY.len() - 1;
     let line_start = skeleton[..at].rfind('\n').map_or(0, |i| i + 1);
     let indent = " ".repeat(at - line_start);
-    out.write_all(skeleton[..open].as_bytes())?;
+    out.write_all(&skeleton.as_bytes()[..open])?;
     let inner = format!("{indent}  ");
     for (i, f) in findings.iter().enumerate() {
         out.write_all(if i == 0 { b"\n" } else { b",\n" })?;
@@ -216,7 +216,7 @@ pub fn render(outcome: &Outcome, out: &mut dyn Write) -> io::Result<()> {
         )?;
     }
     write!(out, "\n{indent}")?;
-    out.write_all(skeleton[open..].as_bytes())?;
+    out.write_all(&skeleton.as_bytes()[open..])?;
     writeln!(out)
 }
 
