@@ -155,9 +155,7 @@ fn links_match(cause: &Finding, symptom: &Finding) -> bool {
 /// Whether `cause` explains `symptom` (what `link` decides for every pair, by its index).
 #[cfg(test)]
 fn explains(cause: &Finding, symptom: &Finding) -> bool {
-    cause.id != symptom.id
-        && explains_ignoring_links(cause, symptom)
-        && links_match(cause, symptom)
+    cause.id != symptom.id && explains_ignoring_links(cause, symptom) && links_match(cause, symptom)
 }
 
 /// `explains` but for the ids and the links, which the caller checks.
@@ -312,16 +310,9 @@ impl<'a> Shapes<'a> {
             .by_group
             .get(&(key.deployment, key.namespace))
             .map_or(&[][..], Vec::as_slice);
-        let others = self
-            .installation_wide
-            .iter()
-            .filter(|k| !group.contains(k));
+        let others = self.installation_wide.iter().filter(|k| !group.contains(k));
         // The first of `list` other than the symptom itself (ids are unique but for duplicates).
-        let first = |list: &[usize]| {
-            list.iter()
-                .copied()
-                .find(|&c| findings[c].id != symptom.id)
-        };
+        let first = |list: &[usize]| list.iter().copied().find(|&c| findings[c].id != symptom.id);
         let mut best: Option<usize> = None;
         for &k in group.iter().chain(others) {
             let shape = &self.shapes[k];
@@ -433,7 +424,10 @@ fn order(findings: Vec<Finding>) -> Vec<Finding> {
         }
         placed[i] = true;
         seq.push(i);
-        for &j in explained.get(fs[i].id.as_str()).map_or(&[][..], Vec::as_slice) {
+        for &j in explained
+            .get(fs[i].id.as_str())
+            .map_or(&[][..], Vec::as_slice)
+        {
             visit(j, fs, explained, placed, seq);
         }
     }
@@ -667,7 +661,12 @@ mod tests {
             Category::OperatorNotRunning,
             Category::OomKilled,
         ];
-        let links = ["container-name:a", "sa:ns-0/default", "operator:ns-1", "c:x"];
+        let links = [
+            "container-name:a",
+            "sa:ns-0/default",
+            "operator:ns-1",
+            "c:x",
+        ];
         for round in 0..40 {
             let mut findings: Vec<Finding> = (0..60 + round)
                 .map(|i| {
