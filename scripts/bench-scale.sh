@@ -7,8 +7,9 @@
 #   failing     doctor --from: one FlinkDeployment whose TaskManager pods all fail (CrashLoopBackOff
 #               after exit 239, OOMKilled, exit 1), one `kind: List` of 5,000 / 20,000 / 100,000
 #               pods (FAILING_SIZES="5000 20000 100000"). Target: 100,000 under 10 s and 300 MB.
-#   namespaces  doctor --from: 5,000 healthy FlinkDeployments, one per namespace, and 15,000 empty
-#               namespaces (NS_DEPLOYMENTS, NS_EMPTY). Target: under 3 s.
+#   namespaces  doctor --from: 5,000 healthy FlinkDeployments, one per namespace with the `flink`
+#               ServiceAccount, Role and RoleBinding, and 15,000 empty namespaces (NS_DEPLOYMENTS,
+#               NS_EMPTY). Target: under 3 s.
 #   lint        lint -f of one YAML stream of 20,000 FlinkDeployments (LINT_SIZE), with -o json and
 #               with --sarif. Target: under 10 s and 300 MB.
 #
