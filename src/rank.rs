@@ -21,7 +21,7 @@ use crate::finding::{Finding, Layer, ObjectRef};
 use crate::rules::meta_of;
 use serde::Serialize;
 use std::cmp::Ordering;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// A finished diagnosis: findings in rank order (each cause followed by its symptoms).
 #[derive(Debug, Clone, Serialize)]
@@ -145,14 +145,22 @@ fn generic(f: &Finding) -> bool {
     f.category.is_symptom()
 }
 
+#[cfg(test)]
 fn links_match(cause: &Finding, symptom: &Finding) -> bool {
     cause.links.is_empty()
         || symptom.links.is_empty()
         || cause.links.iter().any(|l| symptom.links.contains(l))
 }
 
+/// Whether `cause` explains `symptom` (what `link` decides for every pair, by its index).
+#[cfg(test)]
 fn explains(cause: &Finding, symptom: &Finding) -> bool {
-    if cause.id == symptom.id || !(same_group(cause, symptom) || installation_wide(cause)) {
+    cause.id != symptom.id && explains_ignoring_links(cause, symptom) && links_match(cause, symptom)
+}
+
+/// `explains` but for the ids and the links, which the caller checks.
+fn explains_ignoring_links(cause: &Finding, symptom: &Finding) -> bool {
+    if !(same_group(cause, symptom) || installation_wide(cause)) {
         return false;
     }
     // The specific cause wins: a generic outcome never explains a specific finding, and any
@@ -160,31 +168,38 @@ fn explains(cause: &Finding, symptom: &Finding) -> bool {
     match (generic(cause), generic(symptom)) {
         (true, false) => return false,
         (false, true) if cause.deployment.is_some() && same_group(cause, symptom) => {
-            return links_match(cause, symptom);
+            return true;
         }
         _ => {}
     }
     let Some(meta) = meta_of(cause.rule) else {
         return false;
     };
-    meta.explains.contains(&symptom.rule) && links_match(cause, symptom)
+    meta.explains.contains(&symptom.rule)
 }
 
 /// Sets `caused_by` on every symptom that some other finding explains. The best cause is the
 /// first in `cause_preference` order (most specific, earliest layer, worst severity), which the
 /// findings come in, and never one that the symptom itself explains (no cycles).
+///
+/// Not a scan of every pair (100,000 failing pods of one deployment took minutes that way): the
+/// findings are indexed by `Shape`, and within a shape by link, so each symptom looks only at the
+/// first finding of each shape it could be explained by.
 fn link(findings: &mut [Finding]) {
     let n = findings.len();
-    for s in 0..n {
-        let cause = (0..n)
-            .filter(|&c| explains(&findings[c], &findings[s]))
-            .find(|&c| !explains(&findings[s], &findings[c]));
+    let shapes = Shapes::new(findings);
+    let causes: Vec<Option<usize>> = (0..n).map(|s| shapes.cause_of(findings, s)).collect();
+    for (s, cause) in causes.into_iter().enumerate() {
         if let Some(c) = cause {
             findings[s].caused_by = Some(findings[c].id.clone());
         }
     }
     // A cause that is itself explained passes its symptoms up only through `caused_by` chains;
     // resolve chains that loop back (A explains B explains A through links) by cutting the later.
+    let mut position: HashMap<String, usize> = HashMap::with_capacity(n);
+    for (i, f) in findings.iter().enumerate() {
+        position.entry(f.id.clone()).or_insert(i);
+    }
     for s in 0..n {
         let mut seen = vec![findings[s].id.clone()];
         let mut cur = findings[s].caused_by.clone();
@@ -193,41 +208,187 @@ fn link(findings: &mut [Finding]) {
                 findings[s].caused_by = None;
                 break;
             }
-            seen.push(id.clone());
-            cur = findings
-                .iter()
-                .find(|f| f.id == id)
-                .and_then(|f| f.caused_by.clone());
+            cur = position
+                .get(&id)
+                .and_then(|&i| findings[i].caused_by.clone());
+            seen.push(id);
         }
     }
 }
 
+/// Everything `explains` reads of a finding but its id and links: findings of one shape explain,
+/// and are explained by, the same findings, as far as their links match.
+#[derive(PartialEq, Eq, Hash)]
+struct ShapeKey<'a> {
+    deployment: Option<&'a ObjectRef>,
+    /// The namespace, for a finding of no deployment (`same_group`).
+    namespace: Option<&'a str>,
+    rule: &'static str,
+    category: crate::finding::Category,
+    layer: Layer,
+}
+
+impl<'a> ShapeKey<'a> {
+    fn of(f: &'a Finding) -> Self {
+        ShapeKey {
+            deployment: f.deployment.as_ref(),
+            namespace: f
+                .deployment
+                .is_none()
+                .then_some(f.object.namespace.as_deref())
+                .flatten(),
+            rule: f.rule,
+            category: f.category,
+            layer: f.layer,
+        }
+    }
+}
+
+/// The findings of one shape, in `cause_preference` order (ascending index).
+struct Shape<'a> {
+    all: Vec<usize>,
+    /// Those without links, which match any symptom's.
+    unlinked: Vec<usize>,
+    by_link: HashMap<&'a str, Vec<usize>>,
+}
+
+struct Shapes<'a> {
+    shapes: Vec<Shape<'a>>,
+    /// The shapes of each group (`same_group`), by deployment or, without one, by namespace.
+    by_group: HashMap<(Option<&'a ObjectRef>, Option<&'a str>), Vec<usize>>,
+    /// Shapes of installation-wide findings, which may explain symptoms in any group.
+    installation_wide: Vec<usize>,
+}
+
+impl<'a> Shapes<'a> {
+    fn new(findings: &'a [Finding]) -> Self {
+        let mut index: HashMap<ShapeKey<'a>, usize> = HashMap::new();
+        let mut shapes: Vec<Shape<'a>> = Vec::new();
+        let mut by_group: HashMap<_, Vec<usize>> = HashMap::new();
+        let mut installation = Vec::new();
+        for (i, f) in findings.iter().enumerate() {
+            let key = ShapeKey::of(f);
+            let group = (key.deployment, key.namespace);
+            let k = *index.entry(key).or_insert_with(|| {
+                shapes.push(Shape {
+                    all: Vec::new(),
+                    unlinked: Vec::new(),
+                    by_link: HashMap::new(),
+                });
+                by_group.entry(group).or_default().push(shapes.len() - 1);
+                if installation_wide(f) {
+                    installation.push(shapes.len() - 1);
+                }
+                shapes.len() - 1
+            });
+            let shape = &mut shapes[k];
+            shape.all.push(i);
+            if f.links.is_empty() {
+                shape.unlinked.push(i);
+            }
+            for l in &f.links {
+                let at = shape.by_link.entry(l.as_str()).or_default();
+                // A finding that names a link twice is listed once.
+                if at.last() != Some(&i) {
+                    at.push(i);
+                }
+            }
+        }
+        Shapes {
+            shapes,
+            by_group,
+            installation_wide: installation,
+        }
+    }
+
+    /// The first finding (in order) that explains `findings[s]` and that `findings[s]` does not
+    /// explain: what `explains` over every pair would pick.
+    fn cause_of(&self, findings: &[Finding], s: usize) -> Option<usize> {
+        let symptom = &findings[s];
+        let key = ShapeKey::of(symptom);
+        let group = self
+            .by_group
+            .get(&(key.deployment, key.namespace))
+            .map_or(&[][..], Vec::as_slice);
+        let others = self.installation_wide.iter().filter(|k| !group.contains(k));
+        // The first of `list` other than the symptom itself (ids are unique but for duplicates).
+        let first = |list: &[usize]| list.iter().copied().find(|&c| findings[c].id != symptom.id);
+        let mut best: Option<usize> = None;
+        for &k in group.iter().chain(others) {
+            let shape = &self.shapes[k];
+            let rep = &findings[shape.all[0]];
+            // Ids and links aside, every finding of the shape explains the symptom as `rep` does;
+            // and those whose links match are explained back by it exactly when `rep` is.
+            if !explains_ignoring_links(rep, symptom) || explains_ignoring_links(symptom, rep) {
+                continue;
+            }
+            let found = if symptom.links.is_empty() {
+                first(&shape.all)
+            } else {
+                symptom
+                    .links
+                    .iter()
+                    .filter_map(|l| shape.by_link.get(l.as_str()))
+                    .filter_map(|list| first(list))
+                    .chain(first(&shape.unlinked))
+                    .min()
+            };
+            best = match (best, found) {
+                (Some(b), Some(f)) => Some(b.min(f)),
+                (b, f) => b.or(f),
+            };
+        }
+        best
+    }
+}
+
 /// The same finding on many pods (same rule, deployment, title and cause) becomes one, with a
-/// count and the other objects listed.
+/// count and the other objects listed. Each finding finds what it folds into by its key in a map,
+/// not by a scan of those kept so far (quadratic when every pod of a deployment fails alike).
 fn fold_repeats(findings: Vec<Finding>) -> Vec<Finding> {
+    type FoldKey = (
+        &'static str,
+        Option<ObjectRef>,
+        String,
+        Option<String>,
+        String,
+    );
     let mut out: Vec<Finding> = Vec::with_capacity(findings.len());
+    // The kept findings of each key, in order; and the links of a kept finding that others were
+    // folded into, to add each new link once.
+    let mut by_key: HashMap<FoldKey, Vec<usize>> = HashMap::new();
+    let mut links_of: HashMap<usize, HashSet<String>> = HashMap::new();
     let mut folded_into: HashMap<String, String> = HashMap::new();
     for f in findings {
-        let same = out.iter_mut().find(|g| {
-            g.rule == f.rule
-                && g.deployment == f.deployment
-                && g.title == f.title
-                && g.caused_by == f.caused_by
-                && g.object.kind == f.object.kind
-                && g.object != f.object
-        });
-        match same {
+        let key: FoldKey = (
+            f.rule,
+            f.deployment.clone(),
+            f.title.clone(),
+            f.caused_by.clone(),
+            f.object.kind.clone(),
+        );
+        let kept = by_key.entry(key).or_default();
+        // A finding is kept beside others of its key only when they all are about its object, so
+        // the first of them is the one to fold into, or none is.
+        match kept.first().copied().filter(|&g| out[g].object != f.object) {
             Some(g) => {
+                let g_links = links_of
+                    .entry(g)
+                    .or_insert_with(|| out[g].links.iter().cloned().collect());
+                let g = &mut out[g];
                 folded_into.insert(f.id.clone(), g.id.clone());
                 g.count += 1;
                 g.also.push(f.object.clone());
                 for l in f.links {
-                    if !g.links.contains(&l) {
+                    if g_links.insert(l.clone()) {
                         g.links.push(l);
                     }
                 }
             }
-            None => out.push(f),
+            None => {
+                kept.push(out.len());
+                out.push(f);
+            }
         }
     }
     // Symptoms that pointed at a folded finding now point at the one it was folded into.
@@ -241,29 +402,43 @@ fn fold_repeats(findings: Vec<Finding>) -> Vec<Finding> {
 
 /// Roots in stable order, each followed depth-first by what it explains.
 fn order(findings: Vec<Finding>) -> Vec<Finding> {
-    let ids: Vec<String> = findings.iter().map(|f| f.id.clone()).collect();
+    let ids: HashSet<&str> = findings.iter().map(|f| f.id.as_str()).collect();
+    // What each id explains, in stable order.
+    let mut explained: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (j, f) in findings.iter().enumerate() {
+        if let Some(c) = f.caused_by.as_deref() {
+            explained.entry(c).or_default().push(j);
+        }
+    }
     let mut placed = vec![false; findings.len()];
     let mut sequence = Vec::with_capacity(findings.len());
-    fn visit(i: usize, fs: &[Finding], ids: &[String], placed: &mut [bool], seq: &mut Vec<usize>) {
+    fn visit(
+        i: usize,
+        fs: &[Finding],
+        explained: &HashMap<&str, Vec<usize>>,
+        placed: &mut [bool],
+        seq: &mut Vec<usize>,
+    ) {
         if placed[i] {
             return;
         }
         placed[i] = true;
         seq.push(i);
-        for (j, f) in fs.iter().enumerate() {
-            if f.caused_by.as_deref() == Some(ids[i].as_str()) {
-                visit(j, fs, ids, placed, seq);
-            }
+        for &j in explained
+            .get(fs[i].id.as_str())
+            .map_or(&[][..], Vec::as_slice)
+        {
+            visit(j, fs, explained, placed, seq);
         }
     }
     let roots: Vec<usize> = findings
         .iter()
         .enumerate()
-        .filter(|(_, f)| f.caused_by.as_ref().is_none_or(|c| !ids.contains(c)))
+        .filter(|(_, f)| f.caused_by.as_deref().is_none_or(|c| !ids.contains(c)))
         .map(|(i, _)| i)
         .collect();
     for r in roots {
-        visit(r, &findings, &ids, &mut placed, &mut sequence);
+        visit(r, &findings, &explained, &mut placed, &mut sequence);
     }
     // Anything left (a cause that was folded away) goes last, still in stable order.
     sequence.extend(
@@ -453,5 +628,94 @@ mod tests {
         .link("container-name:x");
         let r = rank(vec![a, b]);
         assert!(r.findings.iter().all(|f| f.caused_by.is_none()));
+    }
+
+    /// `link` by the pairwise definition it replaced: every finding against every other.
+    fn link_pairwise(findings: &mut [Finding]) {
+        let n = findings.len();
+        for s in 0..n {
+            let cause = (0..n)
+                .filter(|&c| explains(&findings[c], &findings[s]))
+                .find(|&c| !explains(&findings[s], &findings[c]));
+            findings[s].caused_by = cause.map(|c| findings[c].id.clone());
+        }
+    }
+
+    #[test]
+    fn indexed_linking_picks_the_cause_the_pairwise_definition_picks() {
+        use crate::finding::Category;
+        // A small deterministic generator: every rule, three deployments and none, two
+        // namespaces, shared and private links, and categories overridden as lint does.
+        let mut seed: u64 = 0x9e3779b97f4a7c15;
+        let mut next = |m: usize| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((seed >> 33) as usize) % m
+        };
+        let metas: Vec<_> = crate::rules::RULES.iter().map(|r| r.meta()).collect();
+        let categories = [
+            Category::FlinkFatalExit,
+            Category::ContainerExitZeroRestarting,
+            Category::InspectForbidden,
+            Category::OperatorNotRunning,
+            Category::OomKilled,
+        ];
+        let links = [
+            "container-name:a",
+            "sa:ns-0/default",
+            "operator:ns-1",
+            "c:x",
+        ];
+        for round in 0..40 {
+            let mut findings: Vec<Finding> = (0..60 + round)
+                .map(|i| {
+                    let ns = format!("ns-{}", next(2));
+                    let mut f = Finding::new(
+                        metas[next(metas.len())],
+                        ObjectRef::namespaced("Pod", &ns, &format!("p-{}", next(8))),
+                        format!("t{}", next(3)),
+                    )
+                    .evidence(format!("e{i}"));
+                    let d = next(4);
+                    if d < 3 {
+                        f = f.deployment(Some(ObjectRef::namespaced(
+                            "FlinkDeployment",
+                            &ns,
+                            &format!("d{d}"),
+                        )));
+                    }
+                    if next(4) == 0 {
+                        f.category = categories[next(categories.len())];
+                        f.layer = f.category.layer();
+                    }
+                    for _ in 0..next(3) {
+                        f = f.link(links[next(links.len())]);
+                    }
+                    if next(3) == 0 {
+                        f = f.link(format!("pod:{i}"));
+                    }
+                    f.id = identity(&f);
+                    f
+                })
+                .collect();
+            findings.sort_by(cause_preference);
+            let mut expected = findings.clone();
+            link_pairwise(&mut expected);
+            let mut got = findings;
+            let shapes = Shapes::new(&got);
+            let causes: Vec<_> = (0..got.len()).map(|s| shapes.cause_of(&got, s)).collect();
+            for (s, c) in causes.into_iter().enumerate() {
+                got[s].caused_by = c.map(|c| got[c].id.clone());
+            }
+            let caused = |fs: &[Finding]| -> Vec<Option<String>> {
+                fs.iter().map(|f| f.caused_by.clone()).collect()
+            };
+            assert_eq!(caused(&got), caused(&expected), "round {round}");
+            assert!(
+                got.iter().filter(|f| f.caused_by.is_some()).count() > 3,
+                "round {round}: the generator links too little to test anything"
+            );
+        }
     }
 }

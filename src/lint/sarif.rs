@@ -104,41 +104,20 @@ pub fn uri(file: &str) -> String {
     }
 }
 
+/// The whole log as one JSON value (what `render` writes, one result at a time).
 pub fn to_value(outcome: &Outcome) -> Value {
     let rules = rules();
-    let index_of = |id: &str| rules.iter().position(|r| r["id"] == id);
     let results: Vec<Value> = outcome
         .report
         .findings
         .iter()
-        .map(|f| {
-            let mut r = json!({
-                "ruleId": f.rule,
-                "level": level(f.severity),
-                "message": {"text": message(f)},
-                "partialFingerprints": {"kubectlFlinkFinding/v1": fingerprint(f)},
-                "properties": {
-                    "category": f.category.id(),
-                    "layer": f.layer.as_str(),
-                    "severity": f.severity.as_str(),
-                    "object": f.object.to_string(),
-                    "fix": f.fix,
-                }
-            });
-            if let Some(i) = index_of(f.rule) {
-                r["ruleIndex"] = json!(i);
-            }
-            if let Some(loc) = outcome.locations.get(&f.id) {
-                r["locations"] = json!([{
-                    "physicalLocation": {
-                        "artifactLocation": {"uri": uri(&loc.file)},
-                        "region": {"startLine": loc.line}
-                    }
-                }]);
-            }
-            r
-        })
+        .map(|f| result(outcome, &rules, f))
         .collect();
+    skeleton(rules, results)
+}
+
+/// The log around its results.
+fn skeleton(rules: Vec<Value>, results: Vec<Value>) -> Value {
     json!({
         "$schema": SCHEMA,
         "version": "2.1.0",
@@ -153,6 +132,35 @@ pub fn to_value(outcome: &Outcome) -> Value {
             "results": results
         }]
     })
+}
+
+/// One finding as a SARIF result.
+fn result(outcome: &Outcome, rules: &[Value], f: &Finding) -> Value {
+    let mut r = json!({
+        "ruleId": f.rule,
+        "level": level(f.severity),
+        "message": {"text": message(f)},
+        "partialFingerprints": {"kubectlFlinkFinding/v1": fingerprint(f)},
+        "properties": {
+            "category": f.category.id(),
+            "layer": f.layer.as_str(),
+            "severity": f.severity.as_str(),
+            "object": f.object.to_string(),
+            "fix": f.fix,
+        }
+    });
+    if let Some(i) = rules.iter().position(|r| r["id"] == f.rule) {
+        r["ruleIndex"] = json!(i);
+    }
+    if let Some(loc) = outcome.locations.get(&f.id) {
+        r["locations"] = json!([{
+            "physicalLocation": {
+                "artifactLocation": {"uri": uri(&loc.file)},
+                "region": {"startLine": loc.line}
+            }
+        }]);
+    }
+    r
 }
 
 /// The title, the rest of the evidence (the first line is the location itself), and the fix.
@@ -179,9 +187,59 @@ fn fingerprint(f: &Finding) -> String {
     format!("{h:08x}")
 }
 
+/// Writes the log as it goes: the skeleton around the results, then each result as it is made,
+/// so 20,000 findings never exist as one JSON tree (the bytes are those of `to_value` printed
+/// pretty: JSON strings hold no raw newline, so every newline of a result is indented alike).
 pub fn render(outcome: &Outcome, out: &mut dyn Write) -> io::Result<()> {
-    serde_json::to_writer_pretty(&mut *out, &to_value(outcome))?;
+    let rules = rules();
+    let findings = &outcome.report.findings;
+    let skeleton = serde_json::to_string_pretty(&skeleton(rules.clone(), Vec::new()))?;
+    const EMPTY: &str = "\"results\": []";
+    let (Some(at), false) = (skeleton.find(EMPTY), findings.is_empty()) else {
+        out.write_all(skeleton.as_bytes())?;
+        return writeln!(out);
+    };
+    let open = at + EMPTY.len() - 1;
+    let line_start = skeleton[..at].rfind('\n').map_or(0, |i| i + 1);
+    let indent = " ".repeat(at - line_start);
+    out.write_all(&skeleton.as_bytes()[..open])?;
+    let inner = format!("{indent}  ");
+    for (i, f) in findings.iter().enumerate() {
+        out.write_all(if i == 0 { b"\n" } else { b",\n" })?;
+        out.write_all(inner.as_bytes())?;
+        serde_json::to_writer_pretty(
+            Indented {
+                out: &mut *out,
+                indent: inner.as_bytes(),
+            },
+            &result(outcome, &rules, f),
+        )?;
+    }
+    write!(out, "\n{indent}")?;
+    out.write_all(&skeleton.as_bytes()[open..])?;
     writeln!(out)
+}
+
+/// Indents every line after the first by `indent`.
+struct Indented<'a> {
+    out: &'a mut dyn Write,
+    indent: &'a [u8],
+}
+
+impl Write for Indented<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let mut rest = buf;
+        while let Some(i) = rest.iter().position(|&b| b == b'\n') {
+            self.out.write_all(&rest[..=i])?;
+            self.out.write_all(self.indent)?;
+            rest = &rest[i + 1..];
+        }
+        self.out.write_all(rest)?;
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
 }
 
 #[cfg(test)]
@@ -204,6 +262,26 @@ mod tests {
                 .as_str()
                 .is_some_and(|s| !s.is_empty()));
             assert!(r["help"]["text"].as_str().is_some_and(|s| !s.is_empty()));
+        }
+    }
+
+    #[test]
+    fn the_streamed_log_is_the_whole_value_printed_pretty() {
+        let text = "apiVersion: flink.apache.org/v1beta1\nkind: FlinkDeployment\nmetadata: {name: a}\nspec:\n  image: flink:1.20\n  flinkVersion: v1_20\n  serviceAccount: default\n  jobManager:\n    podTemplate:\n      spec:\n        containers:\n          - name: flink-job-manager\n";
+        for text in [text, "apiVersion: v1\nkind: Service\nmetadata: {name: s}\n"] {
+            let outcome = super::super::run(&[super::super::source::Source {
+                name: "deploy/a b.yaml".into(),
+                text: text.into(),
+            }])
+            .unwrap();
+            let mut streamed = Vec::new();
+            render(&outcome, &mut streamed).unwrap();
+            let mut whole = serde_json::to_vec_pretty(&to_value(&outcome)).unwrap();
+            whole.push(b'\n');
+            assert_eq!(
+                String::from_utf8(streamed).unwrap(),
+                String::from_utf8(whole).unwrap()
+            );
         }
     }
 }
