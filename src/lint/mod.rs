@@ -176,6 +176,9 @@ fn doctor_rules(m: &Manifest) -> Vec<(Finding, Location)> {
     if bundle::add_value(&mut s, for_snapshot(m)).is_err() {
         return Vec::new();
     }
+    // The snapshot holds this one resource and nothing else was read: a rule that concludes from
+    // absence (no FlinkDeployment of the name a session job names) has nothing to conclude from.
+    s.bundle_kinds = Some(std::iter::once(format!("{:?}", m.kind)).collect());
     let index = Index::new(&s);
     let mut out = Vec::new();
     for rule in crate::rules::RULES

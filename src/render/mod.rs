@@ -8,7 +8,9 @@ pub mod json;
 pub mod markdown;
 pub mod style;
 pub mod table;
-pub mod terminal;
+/// The terminal sanitiser lives beside the masker (both decide what may leave the process), below
+/// cluster, which writes warnings to stderr; render keeps its old path.
+pub use crate::signatures::terminal;
 pub(crate) mod text;
 
 use crate::finding::{Finding, ObjectRef};

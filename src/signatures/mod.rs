@@ -7,6 +7,7 @@ pub mod described;
 mod kubernetes;
 mod operators;
 pub mod redact;
+pub mod terminal;
 pub mod words;
 
 use crate::finding::{Category, Severity};

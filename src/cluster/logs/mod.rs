@@ -106,7 +106,7 @@ impl Notices {
                 let _ = writeln!(
                     std::io::stderr().lock(),
                     "{}",
-                    crate::render::terminal::plain(&line)
+                    crate::signatures::terminal::plain(&line)
                 );
             }
         }
@@ -120,7 +120,7 @@ impl Notices {
                 .unwrap_or_default();
             let mut err = std::io::stderr().lock();
             for l in lines {
-                let _ = writeln!(err, "{}", crate::render::terminal::plain(&l));
+                let _ = writeln!(err, "{}", crate::signatures::terminal::plain(&l));
             }
         }
     }

@@ -1495,7 +1495,11 @@ mod tests {
                 let o = obj(
                     json!({"apiVersion": k.api_version, "kind": k.kind, "metadata": {"name": "x"}}),
                 );
-                assert_ne!(phase(&o), Phase::Skip, "{k:?}");
+                // Nodes are the harness's own: every node a pod names is made to point at the
+                // fake kubelet (ensure_node), so a bundle's Node would break its pods' logs.
+                if k.kind != "Node" {
+                    assert_ne!(phase(&o), Phase::Skip, "{k:?}");
+                }
                 assert_eq!(cluster_scoped(k.kind), !k.namespaced, "{k:?}");
             }
         }

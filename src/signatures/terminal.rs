@@ -82,7 +82,7 @@ pub fn json_controls_escaped(json: &str) -> Cow<'_, str> {
 #[macro_export]
 macro_rules! note {
     ($($arg:tt)*) => {
-        eprintln!("{}", $crate::render::terminal::plain(&format!($($arg)*)))
+        eprintln!("{}", $crate::signatures::terminal::plain(&format!($($arg)*)))
     };
 }
 
