@@ -8,26 +8,6 @@ use crate::render::{self, Context, Style};
 use crate::snapshot::{bundle, Snapshot};
 use std::io::Write;
 
-/// With `--save`: Ctrl-C or SIGTERM stops the save and removes its temporary folder before the
-/// process ends, with 130 or 143 (what a shell reports for a process those signals ended).
-async fn exit_on_signal() {
-    use tokio::signal::unix::{signal, SignalKind};
-    let (Ok(mut int), Ok(mut term)) = (
-        signal(SignalKind::interrupt()),
-        signal(SignalKind::terminate()),
-    ) else {
-        return;
-    };
-    let code = tokio::select! {
-        _ = int.recv() => 130,
-        _ = term.recv() => 143,
-    };
-    let _ =
-        tokio::task::spawn_blocking(|| bundle::interrupt_save(std::time::Duration::from_secs(5)))
-            .await;
-    std::process::exit(code);
-}
-
 pub async fn run(args: &DoctorArgs, kube: &KubeArgs, output: &OutputArgs) -> Result<i32, Error> {
     kube.one_namespace("doctor")?;
     let (snapshot, scope) = match &args.from {
@@ -57,7 +37,6 @@ pub async fn run(args: &DoctorArgs, kube: &KubeArgs, output: &OutputArgs) -> Res
         None => {
             if let Some(dir) = &args.save {
                 bundle::check_save_target(dir)?;
-                tokio::spawn(exit_on_signal());
             }
             let deadline = crate::cluster::client::run_deadline(&kube.request_timeout)?;
             let (snapshot, scope) = super::within(deadline, async {
@@ -87,7 +66,7 @@ pub async fn run(args: &DoctorArgs, kube: &KubeArgs, output: &OutputArgs) -> Res
             })
             .await?;
             if let Some(dir) = &args.save {
-                // On a thread the runtime may block: `exit_on_signal` runs meanwhile.
+                // On a thread the runtime may block: main's signal listener runs meanwhile.
                 tokio::task::block_in_place(|| bundle::save(&snapshot, dir))?;
             }
             (snapshot, scope)
