@@ -54,6 +54,12 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => ExitCode::from(code as u8),
         Err(e) => {
+            // What a server or a kubeconfig said, masked and without control characters.
+            eprintln!(
+                "error: {}",
+                kubectl_flink::render::terminal::plain(&e.to_string())
+            );
+            // With -v, the whole chain of causes under the sentence.
             if cli.output.verbose > 0 {
                 for cause in kubectl_flink::error::last_causes() {
                     eprintln!(
@@ -62,11 +68,6 @@ fn main() -> ExitCode {
                     );
                 }
             }
-            // What a server or a kubeconfig said, masked and without control characters.
-            eprintln!(
-                "error: {}",
-                kubectl_flink::render::terminal::plain(&e.to_string())
-            );
             ExitCode::from(e.exit_code() as u8)
         }
     }

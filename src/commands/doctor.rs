@@ -9,6 +9,26 @@ use crate::snapshot::{bundle, Snapshot};
 use std::io::Write;
 
 pub async fn run(args: &DoctorArgs, kube: &KubeArgs, output: &OutputArgs) -> Result<i32, Error> {
+    let mut unsaved = None;
+    let code = run_saving(args, kube, output, &mut unsaved).await?;
+    match unsaved {
+        None => Ok(code),
+        // The cluster was read and the report printed: the failed save is said last, on one
+        // line, and the exit code is 2 (4 stays 4: nothing was found either).
+        Some(e) => {
+            eprintln!("error: {}", crate::render::terminal::plain(&e.to_string()));
+            Ok(code.max(crate::error::EXIT_USAGE))
+        }
+    }
+}
+
+/// `run`, a `--save` that failed after the cluster was read left in `unsaved`.
+async fn run_saving(
+    args: &DoctorArgs,
+    kube: &KubeArgs,
+    output: &OutputArgs,
+    unsaved: &mut Option<Error>,
+) -> Result<i32, Error> {
     kube.one_namespace("doctor")?;
     let (snapshot, scope) = match &args.from {
         Some(path) => {
@@ -67,7 +87,9 @@ pub async fn run(args: &DoctorArgs, kube: &KubeArgs, output: &OutputArgs) -> Res
             .await?;
             if let Some(dir) = &args.save {
                 // On a thread the runtime may block: main's signal listener runs meanwhile.
-                tokio::task::block_in_place(|| bundle::save(&snapshot, dir))?;
+                if let Err(e) = tokio::task::block_in_place(|| bundle::save(&snapshot, dir)) {
+                    *unsaved = Some(Error::from(e));
+                }
             }
             (snapshot, scope)
         }
