@@ -100,7 +100,11 @@ pub fn explain(e: &kube::Error) -> String {
     if let Ok(mut c) = CAUSES.lock() {
         *c = chain.iter().map(|l| one_line(l)).collect();
     }
-    let target = TARGET.lock().ok().and_then(|t| t.clone()).unwrap_or_default();
+    let target = TARGET
+        .lock()
+        .ok()
+        .and_then(|t| t.clone())
+        .unwrap_or_default();
     let server = if target.server.is_empty() {
         "the API server".to_string()
     } else {
@@ -159,18 +163,7 @@ pub fn explain(e: &kube::Error) -> String {
         _ => {}
     }
     // The links of the chain, rustls' and io's errors among them.
-    let mut links: Vec<&(dyn std::error::Error + 'static)> = Vec::new();
-    let mut cur: Option<&(dyn std::error::Error + 'static)> = Some(e);
-    while let Some(c) = cur {
-        links.push(c);
-        if let Some(inner) = c
-            .downcast_ref::<std::io::Error>()
-            .and_then(|io| io.get_ref())
-        {
-            links.push(inner);
-        }
-        cur = c.source();
-    }
+    let links = links(e);
     for link in &links {
         if let Some(tls) = link.downcast_ref::<rustls::Error>() {
             return certificate(&server, tls);
@@ -257,7 +250,10 @@ fn certificate(server: &str, e: &rustls::Error) -> String {
         ),
         C::NotValidForName | C::NotValidForNameContext { .. } => {
             let detail = match c {
-                C::NotValidForNameContext { expected, presented } => format!(
+                C::NotValidForNameContext {
+                    expected,
+                    presented,
+                } => format!(
                     " {} (it names {})",
                     expected.to_str(),
                     if presented.is_empty() {
@@ -290,21 +286,34 @@ fn certificate(server: &str, e: &rustls::Error) -> String {
 /// their causes in their own messages); an io::Error's inner error included.
 pub fn chain(e: &(dyn std::error::Error + 'static)) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    let mut cur: Option<&(dyn std::error::Error + 'static)> = Some(e);
+    for link in links(e) {
+        let text = link.to_string();
+        if !out.iter().any(|o| o == &text) {
+            out.push(text);
+        }
+    }
+    out
+}
+
+/// The errors of a chain, outermost first. An io::Error wrapping another error goes on with that
+/// error itself (its own `source()` skips it, and a TLS failure is a rustls::Error in an io::Error).
+fn links<'a>(
+    e: &'a (dyn std::error::Error + 'static),
+) -> Vec<&'a (dyn std::error::Error + 'static)> {
+    let mut out = Vec::new();
+    let mut cur: Option<&'a (dyn std::error::Error + 'static)> = Some(e);
     while let Some(c) = cur {
-        let mut texts = vec![c.to_string()];
-        if let Some(inner) = c
+        out.push(c);
+        if out.len() > 64 {
+            break;
+        }
+        cur = match c
             .downcast_ref::<std::io::Error>()
             .and_then(|io| io.get_ref())
         {
-            texts.push(inner.to_string());
-        }
-        for t in texts {
-            if !out.iter().any(|o| o == &t) {
-                out.push(t);
-            }
-        }
-        cur = c.source();
+            Some(inner) => Some(inner as &'a (dyn std::error::Error + 'static)),
+            None => c.source(),
+        };
     }
     out
 }

@@ -109,9 +109,8 @@ pub async fn connect(args: &ConnectOptions) -> Result<Connection, Error> {
         )
     };
     if let Some(ns) = &namespace {
-        crate::error::check_namespace(ns).map_err(|e| {
-            Error::Input(format!("context {context}'s namespace: {e}"))
-        })?;
+        crate::error::check_namespace(ns)
+            .map_err(|e| Error::Input(format!("context {context}'s namespace: {e}")))?;
     }
     let server = config.cluster_url.to_string();
     crate::error::set_target(&server, &context, config.proxy_url.is_some());

@@ -84,7 +84,8 @@ pub fn read(flag: Option<&Path>) -> Result<Kubeconfig, Error> {
     let (source, paths) = paths(flag)?;
     let mut missing = Vec::new();
     for path in paths {
-        let not_found = matches!(std::fs::metadata(&path), Err(e) if e.kind() == std::io::ErrorKind::NotFound);
+        let not_found =
+            matches!(std::fs::metadata(&path), Err(e) if e.kind() == std::io::ErrorKind::NotFound);
         if source != Source::Flag && not_found {
             missing.push(path);
             continue;

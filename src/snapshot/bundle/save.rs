@@ -21,7 +21,10 @@ pub fn check_save_target(dir: &Path) -> Result<(), BundleError> {
             ))
         }
         Ok(m) if !m.is_dir() => {
-            return Err(refuse(dir, "exists and is not a directory; name a new folder"))
+            return Err(refuse(
+                dir,
+                "exists and is not a directory; name a new folder",
+            ))
         }
         Ok(_) => {
             let mut entries = fs::read_dir(dir).map_err(|source| BundleError::Write {
