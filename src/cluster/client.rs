@@ -108,7 +108,8 @@ pub async fn connect(args: &ConnectOptions) -> Result<Connection, Error> {
                 .unwrap_or_else(|| config.default_namespace.clone()),
         )
     };
-    if let Some(ns) = &namespace {
+    // The context's own namespace, when no -n gave one (those were checked above).
+    if let Some(ns) = namespace.as_ref().filter(|_| args.namespace.is_none()) {
         crate::error::check_namespace(ns)
             .map_err(|e| Error::Input(format!("context {context}'s namespace: {e}")))?;
     }
