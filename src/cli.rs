@@ -8,10 +8,12 @@ pub const EXIT_CODES: &str = "\
 Exit codes:
   0  nothing found at or above --fail-on (default: warning)
   1  findings at or above --fail-on
-  2  usage or input error (bad flag, unreadable bundle or kubeconfig, unknown context)
-  3  could not complete (cluster unreachable, everything forbidden)
+  2  usage or input error (bad flag or namespace, unreadable bundle or kubeconfig, unknown
+     context, a --save folder that cannot be written: after the report if found at the end)
+  3  could not complete (cluster unreachable or not trusted, credentials refused, everything
+     forbidden)
   4  doctor: no Flink deployment in scope and nothing else found (try -A), or none named NAME
-  130, 143  doctor --save stopped by Ctrl-C or SIGTERM (its unfinished folder removed)";
+  130, 143  stopped by Ctrl-C or SIGTERM (doctor --save removes its unfinished folder first)";
 
 /// triage reads text it was given and nothing else: it cannot fail to reach a cluster (3), has no
 /// deployment to miss (4) and writes no folder to stop (130, 143).

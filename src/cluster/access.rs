@@ -467,7 +467,7 @@ pub async fn read_rbac_objects(
 }
 
 fn unreachable_error(e: kube::Error) -> Error {
-    Error::incomplete("reach the Kubernetes API server", e)
+    crate::error::cluster(&e)
 }
 
 fn cluster_attrs(verb: &str, group: &str, resource: &str, name: &str) -> Attributes {

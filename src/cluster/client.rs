@@ -44,6 +44,12 @@ pub struct ConnectOptions {
 }
 
 pub async fn connect(args: &ConnectOptions) -> Result<Connection, Error> {
+    // A namespace a URL cannot hold fails here, once, before any file is read or request sent.
+    if !args.all_namespaces {
+        for ns in args.namespace.iter().flat_map(|n| n.split(',')) {
+            crate::error::check_namespace(ns.trim())?;
+        }
+    }
     let mut kubeconfig = read_kubeconfig(args)?;
     let options = KubeConfigOptions {
         context: args.context.clone(),
@@ -102,7 +108,13 @@ pub async fn connect(args: &ConnectOptions) -> Result<Connection, Error> {
                 .unwrap_or_else(|| config.default_namespace.clone()),
         )
     };
+    // The context's own namespace, when no -n gave one (those were checked above).
+    if let Some(ns) = namespace.as_ref().filter(|_| args.namespace.is_none()) {
+        crate::error::check_namespace(ns)
+            .map_err(|e| Error::Input(format!("context {context}'s namespace: {e}")))?;
+    }
     let server = config.cluster_url.to_string();
+    crate::error::set_target(&server, &context, config.proxy_url.is_some());
     // kube's own retry honours any Retry-After (a server answering 429 with an hour's wait would
     // hold the tool for that hour) and retries 15 times; ours is bounded: 4 retries, 2 s apart
     // at most, Retry-After ignored, as reads are cheap to repeat and a person is waiting.

@@ -76,10 +76,7 @@ pub async fn gather(
         }
     }
     if let Some(e) = unreachable {
-        return Err(Error::incomplete(
-            &format!("reach the Kubernetes API server at {}", cluster.server),
-            e,
-        ));
+        return Err(Error::Incomplete(e));
     }
     // Every list of wave 1 refused: nothing to diagnose. Counted before decoding, whose gaps
     // (malformed resources) say nothing about access.
@@ -126,10 +123,7 @@ pub async fn gather(
             }
         }
         if let Some(e) = unreachable {
-            return Err(Error::incomplete(
-                &format!("reach the Kubernetes API server at {}", cluster.server),
-                e,
-            ));
+            return Err(Error::Incomplete(e));
         }
     }
     // RBAC conclusions from objects are only safe when every kind of binding was readable.
@@ -245,7 +239,7 @@ pub(crate) fn classify(
     };
     match e {
         kube::Error::Api(status) => match status.code {
-            401 => Failure::Unreachable(format!("Unauthorized: {}", status.message)),
+            401 => Failure::Unreachable(crate::error::explain(&kube::Error::Api(status))),
             403 => gap(GapReason::Forbidden, status.message.clone()),
             404 => gap(GapReason::NotInstalled, status.message.clone()),
             504 => gap(GapReason::Timeout, status.message.clone()),
@@ -263,7 +257,7 @@ pub(crate) fn classify(
             {
                 gap(GapReason::Timeout, format!("{text} {source}"))
             } else {
-                Failure::Unreachable(format!("{text} {source}"))
+                Failure::Unreachable(crate::error::explain(&other))
             }
         }
     }

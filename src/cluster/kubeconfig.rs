@@ -43,29 +43,60 @@ fn check_file(path: &Path, what: &str) -> Result<(), Error> {
     Ok(())
 }
 
+/// Where the kubeconfig files came from: a missing file is an error for `--kubeconfig`, and
+/// skipped in a `$KUBECONFIG` list as client-go's loader skips it
+/// (kubernetes/client-go@v0.33.0:tools/clientcmd/loader.go, `ClientConfigLoadingRules.Load`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Source {
+    Flag,
+    Env,
+    Home,
+}
+
 /// The files to read: `--kubeconfig`, else `$KUBECONFIG` (several, merged as kubectl merges
 /// them), else `~/.kube/config`.
-fn paths(flag: Option<&Path>) -> Result<Vec<PathBuf>, Error> {
+fn paths(flag: Option<&Path>) -> Result<(Source, Vec<PathBuf>), Error> {
     if let Some(p) = flag {
-        return Ok(vec![p.to_path_buf()]);
+        return Ok((Source::Flag, vec![p.to_path_buf()]));
     }
     if let Some(value) = std::env::var_os("KUBECONFIG") {
         let list: Vec<PathBuf> = std::env::split_paths(&value)
             .filter(|p| !p.as_os_str().is_empty())
             .collect();
         if !list.is_empty() {
-            return Ok(list);
+            return Ok((Source::Env, list));
         }
     }
     std::env::home_dir()
-        .map(|h| vec![h.join(".kube").join("config")])
-        .ok_or_else(|| Error::Input("read kubeconfig: no home directory".into()))
+        .map(|h| (Source::Home, vec![h.join(".kube").join("config")]))
+        .ok_or_else(|| {
+            Error::Input(
+                "no kubeconfig: no home directory for ~/.kube/config; pass --kubeconfig FILE or \
+                 set KUBECONFIG"
+                    .into(),
+            )
+        })
 }
 
 /// The kubeconfig the flags point at, every file of it checked first.
 pub fn read(flag: Option<&Path>) -> Result<Kubeconfig, Error> {
     let mut merged: Option<Kubeconfig> = None;
-    for path in paths(flag)? {
+    let (source, paths) = paths(flag)?;
+    let mut missing = Vec::new();
+    for path in paths {
+        let not_found =
+            matches!(std::fs::metadata(&path), Err(e) if e.kind() == std::io::ErrorKind::NotFound);
+        if source != Source::Flag && not_found {
+            missing.push(path);
+            continue;
+        }
+        if source == Source::Flag && not_found {
+            return Err(Error::Input(format!(
+                "the kubeconfig {} (--kubeconfig) does not exist: check the \
+                 path, or leave --kubeconfig out to use $KUBECONFIG or ~/.kube/config",
+                path.display()
+            )));
+        }
         check_file(&path, "kubeconfig")?;
         let k = Kubeconfig::read_from(&path)
             .map_err(|e| Error::input(&format!("read kubeconfig {}", path.display()), e))?;
@@ -76,7 +107,21 @@ pub fn read(flag: Option<&Path>) -> Result<Kubeconfig, Error> {
                 .map_err(|e| Error::input("merge the kubeconfig files", e))?,
         });
     }
-    Ok(merged.unwrap_or_default())
+    merged.ok_or_else(|| {
+        let list: Vec<String> = missing.iter().map(|p| p.display().to_string()).collect();
+        Error::Input(match source {
+            Source::Env => format!(
+                "no kubeconfig: none of the files KUBECONFIG lists exists ({}): check \
+                 KUBECONFIG, or pass --kubeconfig FILE",
+                list.join(", ")
+            ),
+            _ => format!(
+                "no kubeconfig: {} does not exist: log in to a cluster (its tool writes the \
+                 kubeconfig), set KUBECONFIG or pass --kubeconfig FILE",
+                list.join(", ")
+            ),
+        })
+    })
 }
 
 /// Readies the cluster and user the context uses: their files checked, the token file read
@@ -314,7 +359,14 @@ fn run_exec(
         }
     };
     if !status.success() {
-        return Err(Error::Input(format!("{name} failed ({status})")));
+        let how = match status.code() {
+            Some(c) => format!("exit code {c}"),
+            None => status.to_string(),
+        };
+        return Err(Error::Input(format!(
+            "{name} failed ({how}; what it printed is above): log in again with the tool it \
+             belongs to, or check the user's exec section (kubectl config view --minify)"
+        )));
     }
     let text = String::from_utf8_lossy(&out);
     files::check_nesting(&text).map_err(|e| Error::input(&format!("{name}'s answer"), e))?;

@@ -215,10 +215,9 @@ fn read<T>(r: Result<T, kube::Error>, what: &str, f: &mut Located) -> Result<Opt
         Ok(v) => Ok(Some(v)),
         // A credential the API server does not accept is not "no such deployment" (exit 2):
         // nothing can be checked, as doctor and logs say (exit 3).
-        Err(kube::Error::Api(s)) if s.code == 401 => Err(Error::incomplete(
-            "reach the Kubernetes API server",
-            format!("Unauthorized: {}", s.message),
-        )),
+        Err(e @ kube::Error::Api(_)) if matches!(&e, kube::Error::Api(s) if s.code == 401) => {
+            Err(crate::error::cluster(&e))
+        }
         Err(kube::Error::Api(s)) if s.code == 403 => {
             f.forbidden.push(what.to_string());
             Ok(None)
@@ -230,7 +229,7 @@ fn read<T>(r: Result<T, kube::Error>, what: &str, f: &mut Located) -> Result<Opt
             &format!("{what}: the API server answered {}", s.code),
             s.message,
         )),
-        Err(e) => Err(Error::incomplete("reach the Kubernetes API server", e)),
+        Err(e) => Err(crate::error::cluster(&e)),
     }
 }
 
@@ -267,10 +266,10 @@ pub async fn find_operator(
                 match Api::<Deployment>::namespaced(c.clone(), ns).list(&lp).await {
                     Ok(l) => l.items,
                     Err(kube::Error::Api(_)) => Vec::new(),
-                    Err(e) => return Err(Error::incomplete("reach the Kubernetes API server", e)),
+                    Err(e) => return Err(crate::error::cluster(&e)),
                 }
             }
-            Err(e) => return Err(Error::incomplete("reach the Kubernetes API server", e)),
+            Err(e) => return Err(crate::error::cluster(&e)),
         };
         found.sort_by_key(|d| {
             (
@@ -320,7 +319,7 @@ pub async fn check_namespace(c: &Client, ns: &str) -> Result<(), Error> {
         Ok(None) => Err(Error::Input(format!("namespace \"{ns}\" not found"))),
         // Not allowed to read namespaces: the reads below tell what they can.
         Err(kube::Error::Api(_)) => Ok(()),
-        Err(e) => Err(Error::incomplete("reach the Kubernetes API server", e)),
+        Err(e) => Err(crate::error::cluster(&e)),
     }
 }
 
@@ -336,7 +335,7 @@ pub async fn check_service_account(
             "ServiceAccount {ns}/{name} ({source}) not found: create it (kubectl -n {ns} create serviceaccount {name}) or name another"
         ))),
         Err(kube::Error::Api(_)) => Ok(()),
-        Err(e) => Err(Error::incomplete("reach the Kubernetes API server", e)),
+        Err(e) => Err(crate::error::cluster(&e)),
     }
 }
 

@@ -8,27 +8,27 @@ use crate::render::{self, Context, Style};
 use crate::snapshot::{bundle, Snapshot};
 use std::io::Write;
 
-/// With `--save`: Ctrl-C or SIGTERM stops the save and removes its temporary folder before the
-/// process ends, with 130 or 143 (what a shell reports for a process those signals ended).
-async fn exit_on_signal() {
-    use tokio::signal::unix::{signal, SignalKind};
-    let (Ok(mut int), Ok(mut term)) = (
-        signal(SignalKind::interrupt()),
-        signal(SignalKind::terminate()),
-    ) else {
-        return;
-    };
-    let code = tokio::select! {
-        _ = int.recv() => 130,
-        _ = term.recv() => 143,
-    };
-    let _ =
-        tokio::task::spawn_blocking(|| bundle::interrupt_save(std::time::Duration::from_secs(5)))
-            .await;
-    std::process::exit(code);
+pub async fn run(args: &DoctorArgs, kube: &KubeArgs, output: &OutputArgs) -> Result<i32, Error> {
+    let mut unsaved = None;
+    let code = run_saving(args, kube, output, &mut unsaved).await?;
+    match unsaved {
+        None => Ok(code),
+        // The cluster was read and the report printed: the failed save is said last, on one
+        // line, and the exit code is 2 (4 stays 4: nothing was found either).
+        Some(e) => {
+            eprintln!("error: {}", crate::render::terminal::plain(&e.to_string()));
+            Ok(code.max(crate::error::EXIT_USAGE))
+        }
+    }
 }
 
-pub async fn run(args: &DoctorArgs, kube: &KubeArgs, output: &OutputArgs) -> Result<i32, Error> {
+/// `run`, a `--save` that failed after the cluster was read left in `unsaved`.
+async fn run_saving(
+    args: &DoctorArgs,
+    kube: &KubeArgs,
+    output: &OutputArgs,
+    unsaved: &mut Option<Error>,
+) -> Result<i32, Error> {
     kube.one_namespace("doctor")?;
     let (snapshot, scope) = match &args.from {
         Some(path) => {
@@ -57,7 +57,6 @@ pub async fn run(args: &DoctorArgs, kube: &KubeArgs, output: &OutputArgs) -> Res
         None => {
             if let Some(dir) = &args.save {
                 bundle::check_save_target(dir)?;
-                tokio::spawn(exit_on_signal());
             }
             let deadline = crate::cluster::client::run_deadline(&kube.request_timeout)?;
             let (snapshot, scope) = super::within(deadline, async {
@@ -87,8 +86,10 @@ pub async fn run(args: &DoctorArgs, kube: &KubeArgs, output: &OutputArgs) -> Res
             })
             .await?;
             if let Some(dir) = &args.save {
-                // On a thread the runtime may block: `exit_on_signal` runs meanwhile.
-                tokio::task::block_in_place(|| bundle::save(&snapshot, dir))?;
+                // On a thread the runtime may block: main's signal listener runs meanwhile.
+                if let Err(e) = tokio::task::block_in_place(|| bundle::save(&snapshot, dir)) {
+                    *unsaved = Some(Error::from(e));
+                }
             }
             (snapshot, scope)
         }

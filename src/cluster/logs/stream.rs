@@ -193,16 +193,11 @@ pub(super) fn classify(e: kube::Error) -> StreamError {
                 403 => StreamError::Forbidden(m),
                 404 => StreamError::Gone(m),
                 400 => StreamError::Unavailable(m),
-                401 => StreamError::Transport(format!("Unauthorized: {m}")),
+                401 => StreamError::Transport(crate::error::explain(&kube::Error::Api(status))),
                 c => StreamError::Transport(format!("{c} {m}")),
             }
         }
-        other => {
-            let source = std::error::Error::source(&other)
-                .map(|s| format!(": {s}"))
-                .unwrap_or_default();
-            StreamError::Transport(one_line(&format!("{other}{source}")))
-        }
+        other => StreamError::Transport(crate::error::explain(&other)),
     }
 }
 

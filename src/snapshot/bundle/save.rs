@@ -4,20 +4,66 @@
 use super::*;
 use crate::snapshot::kinds::FIELDS;
 
-/// Whether `--save DIR` can be written: DIR is new, or an empty directory. Checked before the
-/// cluster is read, so that a long gather is never lost to a full folder.
+/// Whether `--save DIR` can be written: DIR is new, or an empty directory, not a symbolic link,
+/// in a folder this process may create folders in (a probe folder is made and removed there).
+/// Checked before the cluster is read, so that a long gather is never lost to a full, read-only
+/// or linked target.
 pub fn check_save_target(dir: &Path) -> Result<(), BundleError> {
-    let werr = |source| BundleError::Write {
-        path: dir.to_path_buf(),
-        source,
+    let refuse = |path: &Path, why: &str| BundleError::Write {
+        path: path.to_path_buf(),
+        source: std::io::Error::other(why.to_string()),
     };
-    if dir.exists() && fs::read_dir(dir).map_err(werr)?.next().is_some() {
-        return Err(werr(std::io::Error::new(
-            std::io::ErrorKind::AlreadyExists,
-            "directory exists and is not empty",
-        )));
+    match fs::symlink_metadata(dir) {
+        Ok(m) if m.file_type().is_symlink() => {
+            return Err(refuse(
+                dir,
+                "a symbolic link: --save writes no bundle through a link; name a new folder",
+            ))
+        }
+        Ok(m) if !m.is_dir() => {
+            return Err(refuse(
+                dir,
+                "exists and is not a directory; name a new folder",
+            ))
+        }
+        Ok(_) => {
+            let mut entries = fs::read_dir(dir).map_err(|source| BundleError::Write {
+                path: dir.to_path_buf(),
+                source,
+            })?;
+            if entries.next().is_some() {
+                return Err(refuse(
+                    dir,
+                    "directory exists and is not empty; name a new or empty folder",
+                ));
+            }
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(source) => {
+            return Err(BundleError::Write {
+                path: dir.to_path_buf(),
+                source,
+            })
+        }
     }
-    Ok(())
+    let parent = dir
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    if !parent.is_dir() {
+        return Err(refuse(parent, "no such directory to save into"));
+    }
+    // The save makes its folder here and renames it into place: a read-only folder fails now.
+    tempfile::Builder::new()
+        .prefix(".kubectl-flink-probe-")
+        .tempdir_in(parent)
+        .map(drop)
+        .map_err(|e| {
+            refuse(
+                parent,
+                &format!("cannot create the bundle's folder here ({e}); choose a writable folder"),
+            )
+        })
 }
 
 /// Writes a snapshot as a bundle directory (the `--save` layout). Secrets keep metadata only.
