@@ -182,6 +182,53 @@ impl Shell {
     }
 }
 
+/// The fix and verify blocks of a text report (`   fix` then its indented lines, `   verify    CMD`),
+/// every other line left empty: a title or evidence line wrapped so that a word of a value starts
+/// a line is prose nobody pastes (that they stay one line is checked on `-o json`).
+fn fix_blocks(text: &str) -> String {
+    let mut out = String::new();
+    let (mut on, mut heredoc) = (false, false);
+    for line in text.lines() {
+        let t = line.trim_start();
+        if heredoc {
+            heredoc = t.trim_end() != "EOF";
+        } else if line.len() - t.len() <= 3 && !t.is_empty() {
+            if t == "fix" {
+                on = true;
+                out.push('\n');
+                continue;
+            }
+            if let Some(cmd) = t.strip_prefix("verify ") {
+                on = true;
+                out.push_str(cmd.trim_start());
+                out.push('\n');
+                continue;
+            }
+            on = false;
+        }
+        if on {
+            heredoc = heredoc || line.trim_end().ends_with("<<'EOF'");
+            out.push_str(line);
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// Titles and evidence lines of a JSON report: each one line (an object's name is data there,
+/// JSON-escaped; the text report shows it escaped).
+fn one_line_fields(v: &Value, origin: &str, failures: &mut Vec<String>) {
+    for f in v["findings"].as_array().into_iter().flatten() {
+        let fields = std::iter::once(&f["title"])
+            .chain(f["evidence"].as_array().into_iter().flatten());
+        for x in fields {
+            if x.as_str().is_some_and(|s| s.contains(['\n', '\r'])) {
+                failures.push(format!("{origin} {}: a line break in {x}", f["rule"]));
+            }
+        }
+    }
+}
+
 /// A `<word>` a person replaces, outside single quotes.
 fn placeholder(cmd: &str) -> bool {
     let mut quoted = false;
@@ -425,6 +472,7 @@ fn check_bundle(
         Ok(v) => v,
         Err(e) => panic!("{label}: -o json is not JSON ({e}): {json}"),
     };
+    one_line_fields(&report, label, &mut sh.failures);
     let mut texts = Vec::new();
     fixes_of(&report, "", &mut texts);
     for (rule, key, text) in &texts {
@@ -441,7 +489,7 @@ fn check_bundle(
         marked_commands += n;
     }
     let (text, _) = run(&["doctor"], dir);
-    sh.commands_in(&format!("{label} text"), &text);
+    sh.commands_in(&format!("{label} text"), &fix_blocks(&text));
     let (script, _) = run(&["doctor", "--fix=run"], dir);
     if !script.trim().is_empty() {
         sh.check(&format!("{label} --fix=run"), &script);
@@ -694,13 +742,14 @@ fn lint_with(payloads: std::ops::Range<usize>) {
                 let origin = format!("lint {} -o {format}", path.display());
                 if format == "json" {
                     let v: Value = serde_json::from_str(&stdout).unwrap_or_default();
+                    one_line_fields(&v, &origin, &mut sh.failures);
                     let mut texts = Vec::new();
                     fixes_of(&v, "", &mut texts);
                     for (rule, key, t) in texts {
                         marked_commands += sh.commands_in(&format!("{origin} {rule} {key}"), &t);
                     }
                 } else {
-                    sh.commands_in(&origin, &stdout);
+                    sh.commands_in(&origin, &fix_blocks(&stdout));
                 }
             }
         }
