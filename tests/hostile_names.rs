@@ -219,8 +219,8 @@ fn fix_blocks(text: &str) -> String {
 /// JSON-escaped; the text report shows it escaped).
 fn one_line_fields(v: &Value, origin: &str, failures: &mut Vec<String>) {
     for f in v["findings"].as_array().into_iter().flatten() {
-        let fields = std::iter::once(&f["title"])
-            .chain(f["evidence"].as_array().into_iter().flatten());
+        let fields =
+            std::iter::once(&f["title"]).chain(f["evidence"].as_array().into_iter().flatten());
         for x in fields {
             if x.as_str().is_some_and(|s| s.contains(['\n', '\r'])) {
                 failures.push(format!("{origin} {}: a line break in {x}", f["rule"]));
@@ -544,7 +544,9 @@ fn doctor_with(payloads: std::ops::Range<usize>) {
     let scenarios = common::scenarios::all();
     // Most of the time is spent starting the plugin and `sh`: a few workers, each with its own
     // working folder, keep the test within a minute.
-    let workers = std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(2, 6);
+    let workers = std::thread::available_parallelism()
+        .map_or(2, |n| n.get())
+        .clamp(2, 6);
     let tallies: Vec<Tally> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..workers)
             .map(|w| {

@@ -19,9 +19,9 @@ use super::support::containers::event_line;
 use super::{Rule, RuleMeta};
 use crate::finding::{Category, Finding, Severity};
 use crate::flink::mode::Mode;
+use crate::shell::{escape_controls, quoted, sh};
 use crate::snapshot::index::{pod_name, Cluster, Index};
 use crate::snapshot::{to_utc, Snapshot};
-use crate::shell::{escape_controls, quoted, sh};
 use chrono::{DateTime, Utc};
 
 pub struct FlinkclusterJobLost;

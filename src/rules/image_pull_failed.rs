@@ -21,10 +21,10 @@ use crate::flink::names::{
     FLINKCLUSTER_APP, FLINKCLUSTER_SUBMITTER_CONTAINER, LABEL_APP, LABEL_CLUSTER, LABEL_COMPONENT,
     MAIN_CONTAINER,
 };
+use crate::shell::{escape_controls, jsonpath, selector, sh};
 use crate::snapshot::flink::{FlinkCluster, FlinkDeployment};
 use crate::snapshot::index::{flinkcluster_label, label, pod_name, pod_namespace};
 use crate::snapshot::Pod;
-use crate::shell::{escape_controls, jsonpath, selector, sh};
 use crate::snapshot::{Index, Snapshot};
 
 pub struct ImagePullFailed;
