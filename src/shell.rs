@@ -53,6 +53,17 @@ pub fn escape_controls(s: &str) -> String {
     out
 }
 
+/// `s` as one shell word that is always single-quoted (`'a/b'`), for commands whose ordinary
+/// form already quotes it (a `grep` pattern).
+pub fn quoted(s: &str) -> String {
+    let q = quote(s);
+    if q.starts_with('\'') {
+        q.into_owned()
+    } else {
+        format!("'{q}'")
+    }
+}
+
 /// A value shown as one shell word, for `format!` (`let ns = sh(ns); format!("-n {ns}")`).
 #[derive(Debug, Clone, Copy)]
 pub struct Sh<'a>(pub &'a str);

@@ -147,7 +147,9 @@ fn to_finding(check: &'static Check, m: &Manifest, hit: Hit) -> (Finding, Locati
         .evidence(format!("{}:{line}: {}", m.file, hit.what))
         .fix(hit.fix)
         .verify(hit.verify);
-    f.evidence.extend(hit.evidence);
+    for e in hit.evidence {
+        f = f.evidence(e);
+    }
     if let Some(s) = hit.severity {
         f.severity = s;
     }

@@ -86,20 +86,32 @@ pub(crate) fn printable(report: &Report) -> std::borrow::Cow<'_, Report> {
                 .collect();
         }
     }
-    fn clean_object(o: &mut ObjectRef) {
-        clean(&mut o.kind);
-        clean(&mut o.name);
-        if let Some(ns) = o.namespace.as_mut() {
-            clean(ns);
+    /// An object's kind, name and namespace are one line each (a reference read from a spec
+    /// may hold a line break): every control character written as an escape.
+    fn clean_word(s: &mut String) {
+        clean(s);
+        if s.chars().any(char::is_control) {
+            *s = crate::shell::escape_controls(s);
         }
     }
+    fn clean_object(o: &mut ObjectRef) {
+        clean_word(&mut o.kind);
+        clean_word(&mut o.name);
+        if let Some(ns) = o.namespace.as_mut() {
+            clean_word(ns);
+        }
+    }
+    let word_dirty = |s: &String| needs(s) || s.chars().any(char::is_control);
     let dirty = |f: &Finding| {
         std::iter::once(&f.title)
             .chain(&f.evidence)
-            .chain([&f.fix, &f.verify, &f.object.name])
-            .chain(f.object.namespace.iter())
-            .chain(f.also.iter().map(|o| &o.name))
+            .chain([&f.fix, &f.verify])
             .any(|s| needs(s))
+            || std::iter::once(&f.object)
+                .chain(&f.also)
+                .chain(f.deployment.iter())
+                .flat_map(|o| [&o.kind, &o.name].into_iter().chain(o.namespace.iter()))
+                .any(word_dirty)
     };
     if !report.findings.iter().any(dirty) {
         return std::borrow::Cow::Borrowed(report);
@@ -112,6 +124,7 @@ pub(crate) fn printable(report: &Report) -> std::borrow::Cow<'_, Report> {
         clean(&mut f.verify);
         clean_object(&mut f.object);
         f.also.iter_mut().for_each(clean_object);
+        f.deployment.iter_mut().for_each(clean_object);
     }
     std::borrow::Cow::Owned(r)
 }

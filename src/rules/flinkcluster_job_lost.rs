@@ -19,6 +19,7 @@ use super::support::containers::event_line;
 use super::{Rule, RuleMeta};
 use crate::finding::{Category, Finding, Severity};
 use crate::flink::mode::Mode;
+use crate::shell::{escape_controls, quoted, sh};
 use crate::snapshot::index::{pod_name, Cluster, Index};
 use crate::snapshot::{to_utc, Snapshot};
 use chrono::{DateTime, Utc};
@@ -203,11 +204,14 @@ fn finding(s: &Snapshot, index: &Index, c: &Cluster) -> Option<Finding> {
         return Some(
             f.severity(Severity::Info)
                 .fix(format!(
-                    "Nothing to change: the operator restarts the job from {} on its next reconcile. If it stays {state}, read the operator's log for this cluster:\n\n  kubectl logs -n flink-operator-system deploy/flink-operator-controller-manager | grep '{ns}/{name}'   # the operator's namespace, if not this one",
-                    savepoint.unwrap_or_default()
+                    "Nothing to change: the operator restarts the job from {} on its next reconcile. If it stays {state}, read the operator's log for this cluster:\n\n  kubectl logs -n flink-operator-system deploy/flink-operator-controller-manager | grep {}   # the operator's namespace, if not this one",
+                    escape_controls(savepoint.unwrap_or_default()),
+                    quoted(&format!("{ns}/{name}"))
                 ))
                 .verify(format!(
-                    "kubectl get flinkcluster {name} -n {ns} -o jsonpath='{{.status.components.job.state}}'   # expect: Running"
+                    "kubectl get flinkcluster {} -n {} -o jsonpath='{{.status.components.job.state}}'   # expect: Running",
+                    sh(name),
+                    sh(ns)
                 )),
         );
     }
@@ -217,7 +221,9 @@ fn finding(s: &Snapshot, index: &Index, c: &Cluster) -> Option<Finding> {
     } else {
         ",\"savepointsDir\":\"<a durable directory, e.g. s3://bucket/savepoints>\",\"autoSavepointSeconds\":300".to_string()
     };
-    let now = match savepoint {
+    let jobmanager = format!("{name}-jobmanager-0");
+    let (ns, name) = (sh(ns), sh(name));
+    let now = match savepoint.map(escape_controls) {
         Some(l) => format!(
             "Let the operator resubmit the job from its last savepoint ({l}): it restarts a Lost or Failed job only under restartPolicy FromSavepointOnFailure, from a savepoint no older than maxStateAgeToRestoreSeconds ({max_age} covers this one):\n\n  kubectl patch flinkcluster {name} -n {ns} --type=merge -p '{{\"spec\":{{\"job\":{{\"restartPolicy\":\"FromSavepointOnFailure\",\"maxStateAgeToRestoreSeconds\":{max_age}{patch_dir}}}}}}}'"
         ),
@@ -230,7 +236,7 @@ fn finding(s: &Snapshot, index: &Index, c: &Cluster) -> Option<Finding> {
         f.fix(if ha.is_none() {
             format!("{now}\n\n{ha_fix}")
         } else {
-            format!("{now}\n\nHA is configured but did not recover the job: read the new JobManager's log for its HA start-up (`kubectl logs {name}-jobmanager-0 -n {ns}`); a JobManager that cannot read its HA ConfigMaps or storage starts empty.")
+            format!("{now}\n\nHA is configured but did not recover the job: read the new JobManager's log for its HA start-up (`kubectl logs {} -n {ns}`); a JobManager that cannot read its HA ConfigMaps or storage starts empty.", sh(&jobmanager))
         })
         .verify(format!(
             "kubectl get flinkcluster {name} -n {ns} -o jsonpath='{{.status.components.job.state}}'   # expect: Running"

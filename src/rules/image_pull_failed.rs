@@ -21,6 +21,7 @@ use crate::flink::names::{
     FLINKCLUSTER_APP, FLINKCLUSTER_SUBMITTER_CONTAINER, LABEL_APP, LABEL_CLUSTER, LABEL_COMPONENT,
     MAIN_CONTAINER,
 };
+use crate::shell::{escape_controls, jsonpath, selector, sh};
 use crate::snapshot::flink::{FlinkCluster, FlinkDeployment};
 use crate::snapshot::index::{flinkcluster_label, label, pod_name, pod_namespace};
 use crate::snapshot::Pod;
@@ -267,17 +268,24 @@ fn finding(
     let fix = fix(ns, pod, &image, cause, &secrets, &edit, &text);
     let verify = match (fcl, fd) {
         (Some(fc), _) => format!(
-            "kubectl get pods -n {ns} -l {LABEL_APP}={FLINKCLUSTER_APP},{LABEL_CLUSTER}={} -o jsonpath='{{range .items[*]}}{{.metadata.name}}: {{.status.containerStatuses[*].state.waiting.reason}}{{\"\\n\"}}{{end}}'   # expect no ErrImagePull / ImagePullBackOff",
-            fc.name()
+            "kubectl get pods -n {} -l {} -o jsonpath='{{range .items[*]}}{{.metadata.name}}: {{.status.containerStatuses[*].state.waiting.reason}}{{\"\\n\"}}{{end}}'   # expect no ErrImagePull / ImagePullBackOff",
+            sh(ns),
+            selector([(LABEL_APP, FLINKCLUSTER_APP), (LABEL_CLUSTER, fc.name())])
         ),
         (None, Some(d)) => format!(
-            "kubectl get pods -n {ns} -l app={} -o jsonpath='{{range .items[*]}}{{.metadata.name}}: {{.status.containerStatuses[*].state.waiting.reason}}{{\"\\n\"}}{{end}}'   # expect no ErrImagePull / ImagePullBackOff",
-            d.name()
+            "kubectl get pods -n {} -l {} -o jsonpath='{{range .items[*]}}{{.metadata.name}}: {{.status.containerStatuses[*].state.waiting.reason}}{{\"\\n\"}}{{end}}'   # expect no ErrImagePull / ImagePullBackOff",
+            sh(ns),
+            selector([("app", d.name())])
         ),
         (None, None) => format!(
-            "kubectl get pod {name} -n {ns} -o jsonpath='{{.status.{}Statuses[?(@.name==\"{}\")].state}}'   # expect running",
-            if c.init { "initContainer" } else { "container" },
-            c.name()
+            "kubectl get pod {} -n {} -o {}   # expect running",
+            sh(name),
+            sh(ns),
+            jsonpath(&format!(
+                "{{.status.{}Statuses[?(@.name==\"{}\")].state}}",
+                if c.init { "initContainer" } else { "container" },
+                c.name()
+            ))
         ),
     };
     f.fix(fix).verify(verify)
@@ -335,6 +343,7 @@ struct Edit {
 }
 
 fn deployment_edit(ns: &str, pod: &Pod, c: &ContainerView, fd: Option<&FlinkDeployment>) -> Edit {
+    let ns = sh(ns);
     let (field, patch) = match fd {
         Some(d) => image_field(d, pod, c),
         None => (
@@ -348,10 +357,10 @@ fn deployment_edit(ns: &str, pod: &Pod, c: &ContainerView, fd: Option<&FlinkDepl
     let set_image = match (fd, patch) {
         (Some(d), Some(p)) => format!(
             "kubectl patch flinkdeployment {} -n {ns} --type=merge -p '{}'   # IMAGE: a reference that exists, e.g. flink:1.20",
-            d.name(),
+            sh(d.name()),
             p
         ),
-        (Some(d), None) => format!("kubectl edit flinkdeployment {} -n {ns}   # set {field}", d.name()),
+        (Some(d), None) => format!("kubectl edit flinkdeployment {} -n {ns}   # set {field}", sh(d.name())),
         (None, _) => format!("set {field}"),
     };
     let secret_patch = match fd {
@@ -359,7 +368,7 @@ fn deployment_edit(ns: &str, pod: &Pod, c: &ContainerView, fd: Option<&FlinkDepl
             "kubectl patch flinkdeployment {} -n {ns} --type=merge \\\n    -p '{{\"spec\":{{\"podTemplate\":{{\"spec\":{{\"imagePullSecrets\":[{{\"name\":\"regcred\"}}]}}}}}}}}'\n\n\
              (or in the manifest: spec.podTemplate.spec.imagePullSecrets: [{{name: regcred}}]; Flink merges it into the \
              JobManager and TaskManager pods)",
-            d.name()
+            sh(d.name())
         ),
         None => "add `imagePullSecrets: [{name: regcred}]` to the pod spec (or to the pod's ServiceAccount)".to_string(),
     };
@@ -367,7 +376,7 @@ fn deployment_edit(ns: &str, pod: &Pod, c: &ContainerView, fd: Option<&FlinkDepl
         Some(d) => format!(
             "imagePullPolicy Never only works when the image is preloaded on every node. Let the kubelet pull it:\n\n  \
              kubectl patch flinkdeployment {} -n {ns} --type=merge -p '{{\"spec\":{{\"imagePullPolicy\":\"IfNotPresent\"}}}}'",
-            d.name()
+            sh(d.name())
         ),
         None => "Set imagePullPolicy to IfNotPresent, or preload the image on every node.".to_string(),
     };
@@ -394,9 +403,9 @@ fn flinkcluster_image_container(c: &ContainerView) -> bool {
 /// `spec.image.pullPolicy` and their pull secrets from `spec.image.pullSecrets`
 /// (spotify/flink-on-k8s-operator@v0.6.0:apis/flinkcluster/v1beta1/flinkcluster_types.go ImageSpec).
 fn flinkcluster_edit(ns: &str, fc: &FlinkCluster, c: &ContainerView) -> Edit {
-    let name = fc.name();
+    let (ns, name) = (sh(ns), sh(fc.name()));
     let example = match fc.spec.flink_version.as_deref().filter(|v| !v.is_empty()) {
-        Some(v) => format!("flink:{v}"),
+        Some(v) => format!("flink:{}", escape_controls(v)),
         None => "flink:1.20".to_string(),
     };
     let (field, set_image) = if flinkcluster_image_container(c) {
@@ -438,13 +447,17 @@ fn fix(
     edit: &Edit,
     text: &str,
 ) -> String {
-    let reg = registry(image);
+    // In prose a value is shown on one line; in a command it is one shell word.
+    let (reg_word, image_word) = (sh(registry(image)), sh(image));
+    let reg = escape_controls(registry(image));
+    let image = escape_controls(image);
+    let ns = sh(ns);
     let (field, set_image, secret_patch) = (&edit.field, &edit.set_image, &edit.secret_patch);
     match cause {
         Cause::NotFound => format!(
-            "`{image}` is not in {reg}: check the repository and tag (e.g. `crane ls {}` or `docker manifest inspect {image}`), \
+            "`{image}` is not in {reg}: check the repository and tag (e.g. `crane ls {}` or `docker manifest inspect {image_word}`), \
              then point {field} at one that exists:\n\n  {set_image}",
-            image.rsplit_once(':').filter(|(_, t)| !t.contains('/')).map(|(r, _)| r).unwrap_or(image)
+            sh(image_word.0.rsplit_once(':').filter(|(_, t)| !t.contains('/')).map(|(r, _)| r).unwrap_or(image_word.0))
         ),
         Cause::Unauthorized | Cause::DeniedOrMissing => {
             let have = if secrets.is_empty() {
@@ -453,8 +466,8 @@ fn fix(
                 format!(
                     "The pod uses pull secret(s) {}: check that they hold credentials for {reg} \
                      (kubectl get secret {} -n {ns} -o jsonpath='{{.data.\\.dockerconfigjson}}' | base64 -d | jq '.auths | keys').",
-                    secrets.join(", "),
-                    secrets[0]
+                    escape_controls(&secrets.join(", ")),
+                    sh(secrets[0])
                 )
             };
             let first = if cause == Cause::DeniedOrMissing {
@@ -464,7 +477,7 @@ fn fix(
             };
             format!(
                 "{first}{reg} wants credentials. {have}\n\nCreate a pull secret and reference it:\n\n  \
-                 kubectl create secret docker-registry regcred -n {ns} --docker-server={reg} \\\n    \
+                 kubectl create secret docker-registry regcred -n {ns} --docker-server={reg_word} \\\n    \
                  --docker-username=USER --docker-password=PASSWORD\n  {secret_patch}"
             )
         }
@@ -475,11 +488,11 @@ fn fix(
         ),
         Cause::RateLimited => format!(
             "{reg} limits anonymous pulls. Pull with an account (a pull secret) or from a mirror:\n\n  \
-             kubectl create secret docker-registry regcred -n {ns} --docker-server={reg} \\\n    \
+             kubectl create secret docker-registry regcred -n {ns} --docker-server={reg_word} \\\n    \
              --docker-username=USER --docker-password=PASSWORD\n  {secret_patch}"
         ),
         Cause::Unreachable => format!(
-            "The nodes cannot reach {reg} (DNS, firewall, proxy): check from a node with `crictl pull {image}`, \
+            "The nodes cannot reach {reg} (DNS, firewall, proxy): check from a node with `crictl pull {image_word}`, \
              or use a registry the cluster can reach:\n\n  {set_image}"
         ),
         Cause::InvalidName => format!(
@@ -489,7 +502,7 @@ fn fix(
         Cause::NeverPull => edit.never_pull.clone(),
         Cause::Unknown => format!(
             "Read the kubelet's reason (`kubectl describe pod {} -n {ns}`, events `Failed`), then fix {field}:\n\n  {set_image}",
-            pod_name(pod)
+            sh(pod_name(pod))
         ),
     }
 }

@@ -316,7 +316,7 @@ fn fix(cluster: &Manifest, value: &str, image: Option<&str>) -> String {
     if value.contains("<flink-version>") {
         s.push_str(&format!(
             "\n\nThe jar names must match the files in the image:\n\ndocker run --rm {} ls /opt/flink/opt",
-            image.unwrap_or("flink:<version>")
+            image.map_or("flink:<version>".into(), |i| crate::shell::quote(i))
         ));
     }
     s

@@ -72,13 +72,16 @@ fn unsupported(m: &Manifest, _: &Lint) -> Vec<Hit> {
             ))
             .fix(format!(
                 "Set the Flink version of the image{}:\n\nspec:\n  flinkVersion: {value}",
-                image.map(|i| format!(" ({i})")).unwrap_or_default()
+                image
+                    .map(|i| format!(" ({})", crate::shell::escape_controls(i)))
+                    .unwrap_or_default()
             ))
             .verify(verify(m))]
         }
         // A wrong type is the schema check's (FLK471) to report.
         Some(serde_json::Value::String(v)) if !allowed.is_empty() && !allowed.contains(v) => {
             let meant = normalise(v).filter(|n| allowed.contains(n));
+            let v = &crate::shell::escape_controls(v);
             let mut hit = Hit::path(
                 "spec.flinkVersion",
                 format!("spec.flinkVersion: {v}"),

@@ -51,7 +51,7 @@ fn run(m: &Manifest, _: &Lint) -> Vec<Hit> {
         "spec.job: no savepointsDir",
         format!(
             "FlinkCluster {} runs a job without spec.job.savepointsDir: the operator's webhook will refuse every update of the job, and no savepoint can be taken",
-            m.name
+            crate::shell::escape_controls(&m.name)
         ),
     )
     .evidence("flinkcluster_validate.go (v0.6.0) refuses a job update: \"updating job is not allowed when spec.job.savepointsDir was not provided\"")
@@ -62,7 +62,7 @@ fn run(m: &Manifest, _: &Lint) -> Vec<Hit> {
          \x20 job:\n\
          \x20   savepointsDir: gs://<bucket>/savepoints/{}   # or s3://, hdfs://: a path the JobManager and TaskManagers can write\n\
          \x20   autoSavepointSeconds: 300",
-        m.name
+        crate::shell::escape_controls(&m.name)
     ))
     .verify(format!(
         "kubectl flink lint -f {}   # expect: no FLK462",

@@ -40,7 +40,8 @@ fn run(m: &Manifest, lint: &Lint) -> Vec<Hit> {
     let cluster = m
         .str_at("spec.deploymentName")
         .unwrap_or("<session cluster>");
-    let jar = uri.rsplit('/').next().unwrap_or("job.jar");
+    let jar = crate::shell::escape_controls(uri.rsplit('/').next().unwrap_or("job.jar"));
+    let shown = crate::shell::escape_controls(uri);
     let mut hit = Hit::path(
         "spec.job.jarURI",
         format!("spec.job.jarURI: {uri}"),
@@ -51,6 +52,7 @@ fn run(m: &Manifest, lint: &Lint) -> Vec<Hit> {
         .session_cluster(m)
         .is_some_and(|c| c.get("spec.job").is_some())
     {
+        let cluster = crate::shell::escape_controls(cluster);
         hit = hit.evidence(format!("{cluster} also has spec.job: it is an application cluster, which does not take session jobs"));
     }
     vec![hit
@@ -61,7 +63,7 @@ fn run(m: &Manifest, lint: &Lint) -> Vec<Hit> {
              \x20   jarURI: https://<artifact-repository>/{jar}   # or s3:// / gs:// with the plugin in the operator's image\n\
              \n\
              or run it in application mode, where local:// reads the job's image: a FlinkDeployment with\n\
-             spec.job.jarURI: {uri} and an image containing the jar."
+             spec.job.jarURI: {shown} and an image containing the jar."
         ))
         .verify(format!(
             "kubectl get flinksessionjob {}{} -o jsonpath='{{.status.jobStatus.state}} {{.status.error}}'   # expect RUNNING and no error",

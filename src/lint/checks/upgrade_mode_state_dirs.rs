@@ -59,7 +59,7 @@ fn run(m: &Manifest, lint: &Lint) -> Vec<Hit> {
                 m.config.over(&cluster.config),
                 Some(format!(
                     "with the options of session cluster {}",
-                    cluster.name
+                    crate::shell::escape_controls(&cluster.name)
                 )),
             ),
             None => return Vec::new(),
@@ -98,7 +98,7 @@ fn run(m: &Manifest, lint: &Lint) -> Vec<Hit> {
             ))
                 .fix(format!(
                     "Give the job a durable {what} directory:\n\n{}\n\nor, for a job without state, upgradeMode: stateless",
-                    config_yaml(&prefix, &[(key, &format!("s3://<bucket>/{}/{what}s", m.name))])
+                    config_yaml(&prefix, &[(key, &format!("s3://<bucket>/{}/{what}s", crate::shell::escape_controls(&m.name)))])
                 ))
                 .verify(format!(
                     "kubectl get {kind} {}{} -o jsonpath='{{.status.error}}'   # after apply: no ValidationError",
