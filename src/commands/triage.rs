@@ -132,7 +132,8 @@ pub struct Triaged {
 
 impl Triaged {
     pub fn scope(&self) -> String {
-        format!("{} ({} lines)", self.source, self.lines)
+        let noun = if self.lines == 1 { "line" } else { "lines" };
+        format!("{} ({} {noun})", self.source, self.lines)
     }
 }
 

@@ -453,3 +453,9 @@ fn a_withdrawing_line_names_a_catalogue_signature() {
         assert!(by_id(id).is_some(), "{id} ({literal})");
     }
 }
+
+#[test]
+fn the_scope_counts_lines_in_words() {
+    assert_eq!(triage_text("one line", "stdin").scope(), "stdin (1 line)");
+    assert_eq!(triage_text("a\nb\n", "x.log").scope(), "x.log (2 lines)");
+}
