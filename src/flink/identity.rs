@@ -3,23 +3,26 @@
 //! webhook Service that selects its pods and the ServiceAccount bound to a (Cluster)Role over its
 //! CRD group. Every answer carries the [`Wiring`] that found it, for evidence.
 //!
-//! Sources (each release's manifests; the labels and images are the same at the tags named):
+//! Sources (read at the tags named):
 //! - Apache Flink Kubernetes Operator: apache/flink-kubernetes-operator@release-1.4.0,
 //!   @release-1.8.0 and @release-1.15.0:helm/flink-kubernetes-operator/templates/_helpers.tpl
-//!   (`app.kubernetes.io/name: flink-kubernetes-operator`), values.yaml (`image.repository:
-//!   ghcr.io/apache/flink-kubernetes-operator`; Docker Hub's `apache/flink-kubernetes-operator`
-//!   before 1.5), templates/rbac.yaml (ServiceAccount `flink-operator`, ClusterRole over
-//!   `flink.apache.org`).
-//! - GCP / Spotify FlinkCluster operator: GoogleCloudPlatform/flink-on-k8s-operator@v1beta1-6 and
-//!   @v1beta1-9:config/manager/manager.yaml (`control-plane: controller-manager`, later also
-//!   `app: flink-operator`), config/default/manager_image_patch.yaml
-//!   (`gcr.io/flink-operator/flink-operator`), config/rbac/role.yaml (ClusterRole `manager-role`
-//!   over `flinkoperator.k8s.io`); spotify/flink-on-k8s-operator@v0.6.0:config/default/ (image
-//!   `ghcr.io/spotify/flink-operator`).
-//! - Lyft flinkk8soperator: lyft/flinkk8soperator@v0.5.0:deploy/flinkk8soperator.yaml (`app:
-//!   flinkoperator`, image `docker.io/lyft/flinkk8soperator`), deploy/role.yaml (ClusterRole
-//!   `flinkoperator` over `flink.k8s.io`), deploy/role-binding.yaml (ServiceAccount
-//!   `flinkoperator`).
+//!   (`app.kubernetes.io/name: {{ include "flink-operator.name" . }}`, the chart's name) and
+//!   values.yaml (ServiceAccount `flink-operator`; `image.repository` is
+//!   `ghcr.io/apache/flink-kubernetes-operator` in the released chart:
+//!   @release-1.4.0:tools/releasing/create_source_release.sh, and in the source from 1.15.0);
+//!   @release-1.15.0:docs/content/docs/operations/helm.md (Docker Hub's
+//!   `apache/flink-kubernetes-operator`); templates/rbac.yaml (a ClusterRole over `flink.apache.org`).
+//! - GCP / Spotify FlinkCluster operator: GoogleCloudPlatform/flink-on-k8s-operator@v1beta1,
+//!   @v1beta1-6 and @v1beta1-9:config/manager/manager.yaml (`control-plane: controller-manager`
+//!   and `app: flink-operator`), config/webhook/service.yaml (the webhook Service selects
+//!   `control-plane: controller-manager` only), config/rbac/role.yaml and role_binding.yaml
+//!   (ClusterRole `manager-role` over `flinkoperator.k8s.io`, bound to the namespace's `default`
+//!   ServiceAccount), Makefile (`gcr.io/flink-operator/flink-operator`);
+//!   spotify/flink-on-k8s-operator@v0.4.0 and @v0.6.0:Makefile (`ghcr.io/spotify/flink-operator`),
+//!   config/default/kustomization.yaml (`gcr.io/spotify/flink-operator`).
+//! - Lyft flinkk8soperator: lyft/flinkk8soperator@v0.3.0, @v0.5.0 and @v0.7.0:
+//!   deploy/flinkk8soperator.yaml (`app: flinkoperator`, image `docker.io/lyft/flinkk8soperator`,
+//!   ServiceAccount `flinkoperator`), deploy/role.yaml (ClusterRole over `flink.k8s.io`).
 
 use super::names;
 use k8s_openapi::api::core::v1::Container;
@@ -89,6 +92,7 @@ pub const OPERATOR_IMAGES: &[(&str, OperatorKind)] = &[
         OperatorKind::FlinkCluster,
     ),
     ("ghcr.io/spotify/flink-operator", OperatorKind::FlinkCluster),
+    ("gcr.io/spotify/flink-operator", OperatorKind::FlinkCluster),
     ("lyft/flinkk8soperator", OperatorKind::Lyft),
     ("docker.io/lyft/flinkk8soperator", OperatorKind::Lyft),
 ];
