@@ -690,6 +690,29 @@ lastTimestamp: "2026-11-20T09:59:00Z"
     }
 
     #[test]
+    fn a_bundle_of_the_workload_alone_says_the_operator_is_not_in_it() {
+        let yaml = r#"apiVersion: flink.apache.org/v1beta1
+kind: FlinkDeployment
+metadata: {name: orders, namespace: prod, creationTimestamp: "2026-11-20T09:00:00Z"}
+spec: {image: "flink:1.20", flinkVersion: v1_20}
+"#;
+        let mut s = load(yaml);
+        assert!(!s.install_checked);
+        // Live (no bundle kinds), the gather decides what was read: nothing from here.
+        assert!(run(&OperatorNotRunning, &s).is_empty());
+        s.bundle_kinds = Some(["FlinkDeployment".to_string()].into());
+        let f = run(&OperatorNotRunning, &s);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(f[0].severity, Severity::Info);
+        assert!(f[0].title.contains("not in this bundle"), "{}", f[0].title);
+        // With a status, nothing waits for an operator: nothing to say.
+        let reconciled = yaml.to_string() + "status: {lifecycleState: STABLE}\n";
+        let mut s = load(&reconciled);
+        s.bundle_kinds = Some(["FlinkDeployment".to_string()].into());
+        assert!(run(&OperatorNotRunning, &s).is_empty());
+    }
+
+    #[test]
     fn scaled_to_zero() {
         let yaml = healthy_yaml().replacen("spec:\n  replicas: 1\n", "spec:\n  replicas: 0\n", 1);
         let f = run(&OperatorNotRunning, &load(&yaml));
