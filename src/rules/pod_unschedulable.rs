@@ -48,6 +48,12 @@ impl Rule for PodUnschedulable {
         let operator_pods: Vec<Pod> = snapshot
             .operator_pods
             .iter()
+            .filter(|p| {
+                !snapshot.pods.iter().any(|q| {
+                    q.metadata.namespace == p.metadata.namespace
+                        && q.metadata.name == p.metadata.name
+                })
+            })
             .filter_map(|p| serde_json::to_value(p).ok())
             .filter_map(|v| serde_json::from_value(v).ok())
             .collect();
