@@ -151,6 +151,15 @@ impl std::fmt::Display for Wiring {
     }
 }
 
+/// The label selector of an operator's pods as its releases label them (`app=flink-operator`).
+pub fn release_selector(kind: OperatorKind) -> String {
+    OPERATOR_LABELS
+        .iter()
+        .find(|(_, _, k)| *k == kind)
+        .map(|(k, v, _)| format!("{k}={v}"))
+        .unwrap_or_default()
+}
+
 /// The operator an object's own labels name.
 pub fn by_labels(labels: Option<&BTreeMap<String, String>>) -> Option<(OperatorKind, Wiring)> {
     let l = labels?;

@@ -20,6 +20,16 @@ pub enum Flavor {
     Lyft,
 }
 
+impl Flavor {
+    pub fn kind(self) -> OperatorKind {
+        match self {
+            Flavor::Apache => OperatorKind::Apache,
+            Flavor::FlinkCluster => OperatorKind::FlinkCluster,
+            Flavor::Lyft => OperatorKind::Lyft,
+        }
+    }
+}
+
 impl From<OperatorKind> for Flavor {
     fn from(k: OperatorKind) -> Flavor {
         match k {
@@ -414,11 +424,7 @@ impl<'a> Operator<'a> {
         {
             return identity::labels_of(sel);
         }
-        match self.flavor {
-            Flavor::Apache => format!("{OPERATOR_LABEL}={CHART}"),
-            Flavor::FlinkCluster => format!("{}={}", fc::OPERATOR_LABEL, fc::OPERATOR_APP),
-            Flavor::Lyft => "app=flinkoperator".to_string(),
-        }
+        crate::flink::identity::release_selector(self.flavor.kind())
     }
 }
 
