@@ -26,40 +26,66 @@ use std::collections::BTreeSet;
 const LOG_TAIL: i64 = 200;
 
 pub async fn gather(c: &kube::Client, s: &mut Snapshot, gaps: &mut Vec<Gap>) {
-    let selector = format!("{}={}", names::OPERATOR_LABEL, names::CHART);
-    // The FlinkCluster operator's (spotify/flink-on-k8s-operator: `app=flink-operator`).
-    let fc_selector = format!(
-        "{}={}",
-        names::flinkcluster::OPERATOR_LABEL,
-        names::flinkcluster::OPERATOR_APP
-    );
+    // Every label scheme of the operators' releases (`flink::identity`), and every Deployment
+    // whose image is an operator's: an operator installed under other labels (a kustomize build
+    // that dropped one) is found by what it runs. Only the operators' Deployments are kept.
+    let selectors: Vec<String> = crate::flink::identity::OPERATOR_LABELS
+        .iter()
+        .map(|(k, v, _)| format!("{k}={v}"))
+        .collect();
+    let labelled = futures::future::join_all(selectors.iter().map(|sel| async move {
+        futures::join!(
+            list::<Deployment>(c, None, Some(sel)),
+            list::<Pod>(c, None, Some(sel))
+        )
+    }));
     let crd_names: Vec<&str> = names::FLINK_CRDS
         .iter()
         .map(|(n, _, _)| *n)
         .chain([names::CERT_MANAGER_CRD, names::flinkcluster::CRD])
         .collect();
-    let (deployments, pods, fc_deployments, fc_pods, vwcs, mwcs, crds) = futures::join!(
-        list::<Deployment>(c, None, Some(&selector)),
-        list::<Pod>(c, None, Some(&selector)),
-        list::<Deployment>(c, None, Some(&fc_selector)),
-        list::<Pod>(c, None, Some(&fc_selector)),
+    let (labelled, every_deployment, vwcs, mwcs, crds) = futures::join!(
+        labelled,
+        list::<Deployment>(c, None, None),
         list_cluster::<ValidatingWebhookConfiguration>(c),
         list_cluster::<MutatingWebhookConfiguration>(c),
         get_crds(c, &crd_names),
     );
-    s.install_checked = deployments.is_ok();
-    add_all(&mut s.operator_deployments, keep(deployments, gaps), |d| {
-        key(&d.metadata)
-    });
-    add_all(&mut s.operator_pods, keep(pods, gaps), |p| key(&p.metadata));
-    add_all(
-        &mut s.operator_deployments,
-        keep(fc_deployments, gaps),
-        |d| key(&d.metadata),
-    );
-    add_all(&mut s.operator_pods, keep(fc_pods, gaps), |p| {
-        key(&p.metadata)
-    });
+    s.install_checked = labelled.iter().all(|(d, _)| d.is_ok());
+    for (deployments, pods) in labelled {
+        add_all(&mut s.operator_deployments, keep(deployments, gaps), |d| {
+            key(&d.metadata)
+        });
+        add_all(&mut s.operator_pods, keep(pods, gaps), |p| key(&p.metadata));
+    }
+    let by_image: Vec<Deployment> = keep(every_deployment, gaps)
+        .into_iter()
+        .filter(|d| {
+            d.spec
+                .template
+                .spec
+                .as_ref()
+                .is_some_and(|p| crate::flink::identity::by_containers(&p.containers).is_some())
+        })
+        .collect();
+    for d in &by_image {
+        let ns = d.metadata.namespace.as_deref().unwrap_or("default");
+        let Some(sel) = d
+            .spec
+            .selector
+            .match_labels
+            .as_ref()
+            .filter(|m| !m.is_empty())
+        else {
+            continue;
+        };
+        let selector = crate::snapshot::identity::labels_of(sel);
+        match list::<Pod>(c, Some(ns), Some(&selector)).await {
+            Ok(ps) => add_all(&mut s.operator_pods, ps, |p| key(&p.metadata)),
+            Err(f) => push_failure(f, gaps),
+        }
+    }
+    add_all(&mut s.operator_deployments, by_image, |d| key(&d.metadata));
     s.validating_webhooks = keep(vwcs, gaps)
         .into_iter()
         .filter(|w| {

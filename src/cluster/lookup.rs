@@ -241,15 +241,15 @@ pub async fn find_operator(
     ns: &str,
     prefer: Option<Mode>,
 ) -> Result<Option<(Subject, String, Mode)>, Error> {
+    // The operators' release labels, from the identity table (flink::identity).
+    use crate::flink::identity::{release_selector, OperatorKind};
     let mut operators = [
+        (release_selector(OperatorKind::Apache), Mode::Operator),
+        (release_selector(OperatorKind::Lyft), Mode::Lyft),
         (
-            "app.kubernetes.io/name=flink-kubernetes-operator",
-            Mode::Operator,
+            release_selector(OperatorKind::FlinkCluster),
+            Mode::FlinkCluster,
         ),
-        ("app=flinkoperator", Mode::Lyft),
-        // spotify/flink-on-k8s-operator@v0.6.0: config/manager/manager.yaml and the Helm chart's
-        // helm-chart/flink-operator/templates/flink-operator.yaml label it `app: flink-operator`.
-        ("app=flink-operator", Mode::FlinkCluster),
     ];
     // A stable sort: the preferred operator first, the others in their order.
     // The operator of a mode: Lyft's, the FlinkCluster one, else the Apache one.
@@ -259,7 +259,7 @@ pub async fn find_operator(
     });
     operators.sort_by_key(|(_, m)| Some(*m) != prefer);
     for (selector, mode) in operators {
-        let lp = ListParams::default().labels(selector);
+        let lp = ListParams::default().labels(&selector);
         let mut found = match Api::<Deployment>::all(c.clone()).list(&lp).await {
             Ok(l) => l.items,
             Err(kube::Error::Api(_)) => {

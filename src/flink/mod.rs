@@ -6,6 +6,7 @@ pub mod access;
 pub mod conf;
 pub mod exit;
 pub mod ha;
+pub mod identity;
 pub mod install;
 pub mod kinds;
 pub mod mode;

@@ -38,7 +38,7 @@ impl Rule for OperatorNotRunning {
 
     fn check(&self, s: &Snapshot, _index: &Index) -> Vec<Finding> {
         if !s.install_checked {
-            return Vec::new();
+            return not_in_bundle(s).into_iter().collect();
         }
         let ops = operators(s);
         let mut out = Vec::new();
@@ -53,10 +53,78 @@ impl Rule for OperatorNotRunning {
     }
 }
 
+/// What was read where the operator would be, for evidence of its absence.
+fn what_was_read(s: &Snapshot) -> String {
+    let wirings = "by its labels, its image, the webhook Service that selects it or its account's rights over its CRD group";
+    match &s.bundle_kinds {
+        None => format!(
+            "read: the operators' Deployments and pods in every namespace, and the webhook Services' Deployments; none is an operator {wirings}"
+        ),
+        Some(_) => {
+            let mut namespaces: Vec<&str> = s
+                .deployments
+                .iter()
+                .chain(&s.operator_deployments)
+                .filter_map(|d| d.metadata.namespace.as_deref())
+                .collect();
+            namespaces.sort_unstable();
+            namespaces.dedup();
+            format!(
+                "read: the bundle's Deployments (namespaces {}); none is an operator {wirings}",
+                if namespaces.is_empty() {
+                    "none".to_string()
+                } else {
+                    namespaces.join(", ")
+                }
+            )
+        }
+    }
+}
+
+/// A bundle that holds none of the installation (no operator, CRD or webhook configuration): when
+/// Flink resources there wait for a status, the operator is not in the bundle, which proves
+/// nothing about the cluster. Said as information, with how to look.
+fn not_in_bundle(s: &Snapshot) -> Option<Finding> {
+    s.bundle_kinds.as_ref()?;
+    let waiting = install::unreconciled(s, install::UNRECONCILED_AFTER);
+    let (kind, ns, name, _) = waiting.first()?;
+    let mut f = Finding::new(
+        &META,
+        ObjectRef::namespaced(kind, ns, name),
+        format!(
+            "the operator is not in this bundle: {} Flink resource(s) have no status, and whether an operator runs cannot be told from here",
+            waiting.len()
+        ),
+    )
+    .severity(Severity::Info)
+    .evidence(
+        "the bundle holds no operator Deployment or pod, no Flink CRD and no webhook configuration: \
+         it holds the workload's namespace(s) only",
+    );
+    for (kind, ns, name, age) in waiting.iter().take(5) {
+        f = f.evidence(format!(
+            "{kind} {ns}/{name}: no status {} after creation",
+            crate::flink::units::human_duration(*age)
+        ));
+    }
+    Some(
+        f.fix(
+            "Look for the operator where it runs (any namespace), or add its namespace to the bundle:\n\n\
+             kubectl get deployments -A -o wide | grep -Ei 'flink-kubernetes-operator|flink-operator|flinkk8soperator'\n\
+             kubectl get pods -A -l app.kubernetes.io/name=flink-kubernetes-operator",
+        )
+        .verify("kubectl get deployments -A -o wide | grep -Ei 'flink-kubernetes-operator|flink-operator|flinkk8soperator'   # expect one READY 1/1"),
+    )
+}
+
 fn missing(s: &Snapshot) -> Option<Finding> {
     let waiting = install::unreconciled(s, install::UNRECONCILED_AFTER);
     if waiting.is_empty() {
         return None;
+    }
+    // A bundle without Deployments cannot show the operator missing.
+    if !s.holds("Deployment") && !s.holds("Pod") {
+        return not_in_bundle(s);
     }
     let mut f = Finding::new(
         &META,
@@ -66,11 +134,7 @@ fn missing(s: &Snapshot) -> Option<Finding> {
             waiting.len()
         ),
     )
-    .evidence(format!(
-        "no Deployment or pod labelled {}={} in any namespace",
-        install::OPERATOR_LABEL,
-        install::CHART
-    ));
+    .evidence(what_was_read(s));
     for (kind, ns, name, age) in waiting.iter().take(5) {
         f = f.evidence(format!(
             "{kind} {ns}/{name}: no status {} after creation",
@@ -118,11 +182,7 @@ fn missing_flinkcluster(s: &Snapshot) -> Option<Finding> {
         ObjectRef::namespaced("Deployment", ns, fc::DEPLOYMENT),
         format!("the FlinkCluster operator's webhooks are installed, but no operator runs in {ns}"),
     )
-    .evidence(format!(
-        "no Deployment or pod labelled {}={} in any namespace",
-        fc::OPERATOR_LABEL,
-        fc::OPERATOR_APP
-    ));
+    .evidence(what_was_read(s));
     let mut configs: Vec<String> = Vec::new();
     for h in &hooks {
         let c = format!(
@@ -276,7 +336,7 @@ fn unhealthy(s: &Snapshot, op: &Operator) -> Option<Finding> {
     troubles.sort_by_key(|(_, t)| t.kind);
     let main = match op.flavor {
         Flavor::Apache => OPERATOR_CONTAINER,
-        Flavor::FlinkCluster => op.webhook_container(),
+        Flavor::FlinkCluster | Flavor::Lyft => op.webhook_container(),
     };
     let worst = troubles.first();
     let (title, fix, verify) = match worst.map(|(pod, t)| (pod.as_str(), t)) {
@@ -431,7 +491,16 @@ fn unhealthy(s: &Snapshot, op: &Operator) -> Option<Finding> {
             rollout(ns, name),
         ),
     };
-    let mut f = Finding::new(&META, op.object(), title);
+    let mut f = Finding::new(&META, op.object(), title).evidence(format!(
+        "{}: recognised as {} by {}",
+        op.object_text(),
+        match op.flavor {
+            Flavor::Apache => "the Flink Kubernetes Operator",
+            Flavor::FlinkCluster => "the FlinkCluster operator",
+            Flavor::Lyft => "Lyft's flinkk8soperator",
+        },
+        op.found_by
+    ));
     for e in evidence {
         f = f.evidence(e);
     }
@@ -455,6 +524,7 @@ fn service_account(op: &Operator) -> String {
         .unwrap_or_else(|| match op.flavor {
             Flavor::Apache => "flink-operator".into(),
             Flavor::FlinkCluster => fc::DEPLOYMENT.into(),
+            Flavor::Lyft => install::LYFT_DEPLOYMENT.into(),
         })
 }
 
@@ -620,6 +690,29 @@ lastTimestamp: "2026-11-20T09:59:00Z"
     }
 
     #[test]
+    fn a_bundle_of_the_workload_alone_says_the_operator_is_not_in_it() {
+        let yaml = r#"apiVersion: flink.apache.org/v1beta1
+kind: FlinkDeployment
+metadata: {name: orders, namespace: prod, creationTimestamp: "2026-11-20T09:00:00Z"}
+spec: {image: "flink:1.20", flinkVersion: v1_20}
+"#;
+        let mut s = load(yaml);
+        assert!(!s.install_checked);
+        // Live (no bundle kinds), the gather decides what was read: nothing from here.
+        assert!(run(&OperatorNotRunning, &s).is_empty());
+        s.bundle_kinds = Some(["FlinkDeployment".to_string()].into());
+        let f = run(&OperatorNotRunning, &s);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(f[0].severity, Severity::Info);
+        assert!(f[0].title.contains("not in this bundle"), "{}", f[0].title);
+        // With a status, nothing waits for an operator: nothing to say.
+        let reconciled = yaml.to_string() + "status: {lifecycleState: STABLE}\n";
+        let mut s = load(&reconciled);
+        s.bundle_kinds = Some(["FlinkDeployment".to_string()].into());
+        assert!(run(&OperatorNotRunning, &s).is_empty());
+    }
+
+    #[test]
     fn scaled_to_zero() {
         let yaml = healthy_yaml().replacen("spec:\n  replicas: 1\n", "spec:\n  replicas: 0\n", 1);
         let f = run(&OperatorNotRunning, &load(&yaml));
@@ -688,10 +781,8 @@ lastTimestamp: "2026-11-20T09:59:00Z"
                     "flink-operator-controller-manager"
                 )
             );
-            assert!(f[0]
-                .evidence
-                .iter()
-                .any(|e| e == "no Deployment or pod labelled app=flink-operator in any namespace"));
+            assert!(f[0].evidence.iter().any(|e| e.starts_with("read: ")
+                && e.contains("none is an operator by its labels, its image")));
             assert!(
                 f[0].evidence
                     .iter()

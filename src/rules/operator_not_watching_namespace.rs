@@ -147,7 +147,7 @@ fn check_flavor(s: &Snapshot, flavor: Flavor) -> Vec<Finding> {
                 Flavor::Apache => {
                     format!("{}: {} = {list}", o.watched_source(), install::WATCHED_KEY)
                 }
-                Flavor::FlinkCluster => o.watched_source(),
+                Flavor::FlinkCluster | Flavor::Lyft => o.watched_source(),
             });
         }
         f = f.evidence(match (never, age) {

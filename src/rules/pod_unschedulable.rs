@@ -8,6 +8,9 @@
 //!
 //! Pods that a quota or LimitRange refuses are never created, so they are not Pending: that is
 //! FLK108 (resource_quota_exceeded).
+//!
+//! The operators' own pods are read too: an operator Pending on FailedScheduling is this cause,
+//! and the `operator_not_running` finding (FLK003) folds under it.
 
 use super::support::containers::{event_line, one_line};
 use super::support::rollout;
@@ -28,7 +31,7 @@ static META: RuleMeta = RuleMeta {
     summary: "a Flink pod stays Pending: FailedScheduling",
     category: Category::PodUnschedulable,
     severity: Severity::Critical,
-    explains: &["FLK401"],
+    explains: &["FLK401", "FLK003"],
 };
 
 /// Pending for less than this is often just a node being added: a warning, not yet critical.
@@ -40,9 +43,24 @@ impl Rule for PodUnschedulable {
     }
 
     fn check(&self, snapshot: &Snapshot, index: &Index) -> Vec<Finding> {
+        // The operators' pods too (kept whole, apart from Flink's): an operator that is never
+        // scheduled is this, whichever operator it is (FLK003 then folds under it).
+        let operator_pods: Vec<Pod> = snapshot
+            .operator_pods
+            .iter()
+            .filter(|p| {
+                !snapshot.pods.iter().any(|q| {
+                    q.metadata.namespace == p.metadata.namespace
+                        && q.metadata.name == p.metadata.name
+                })
+            })
+            .filter_map(|p| serde_json::to_value(p).ok())
+            .filter_map(|v| serde_json::from_value(v).ok())
+            .collect();
         snapshot
             .pods
             .iter()
+            .chain(&operator_pods)
             .filter_map(|pod| finding(snapshot, index, pod))
             .collect()
     }

@@ -120,7 +120,7 @@ fn tls_missing(s: &Snapshot, op: &Operator, tls: &str, cert: Option<&Value>) -> 
         op.name(),
         match op.flavor {
             Flavor::Apache => "keystore",
-            Flavor::FlinkCluster => fc::CERT_VOLUME,
+            Flavor::FlinkCluster | Flavor::Lyft => fc::CERT_VOLUME,
         }
     ));
     f = pods_evidence(f, s, op, tls);
@@ -175,7 +175,7 @@ fn tls_missing(s: &Snapshot, op: &Operator, tls: &str, cert: Option<&Value>) -> 
             op.selector(),
             match op.flavor {
                 Flavor::Apache => "2/2",
-                Flavor::FlinkCluster => "all containers ready,",
+                Flavor::FlinkCluster | Flavor::Lyft => "all containers ready,",
             }
         ))
         .link(install::link(ns))

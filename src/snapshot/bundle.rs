@@ -8,8 +8,8 @@
 //! in an `oc adm inspect`/`must-gather`, at
 //! `namespaces/<ns>/pods/<pod>/<container>/<container>/logs/{current,previous}.log`.
 
+pub use super::kinds::is_operator_value;
 use super::kinds::{is_flinkcluster_labels, FieldError, Takes, FIELDS};
-pub use super::kinds::{is_operator_value, OPERATOR_SELECTORS};
 use super::{LogKey, Snapshot};
 use serde_json::Value;
 use std::fs;
@@ -304,9 +304,7 @@ fn unlisted_pod(v: &Value, tally: &mut Tally) -> bool {
             label(crate::flink::names::LABEL_APP),
             label(crate::flink::names::LABEL_CLUSTER),
         )
-        || OPERATOR_SELECTORS
-            .iter()
-            .any(|(k, want)| label(k) == Some(*want));
+        || is_operator_value(v);
     if !listed {
         tally.unlisted_pods += 1;
         tally.kinds.insert("Pod".into());
@@ -353,22 +351,18 @@ pub fn holds_installation(s: &Snapshot) -> bool {
 /// The operators' configuration ConfigMap (both operators use this name).
 pub const OPERATOR_CONFIG_MAP: &str = "flink-operator-config";
 
-fn is_operator(labels: Option<&std::collections::BTreeMap<String, String>>) -> bool {
-    labels.is_some_and(|l| {
-        OPERATOR_SELECTORS
-            .iter()
-            .any(|(k, v)| l.get(*k).map(String::as_str) == Some(*v))
-    })
-}
-
 /// A bundle holds the operator's objects beside Flink's; the live gather reads them separately,
-/// so sort them the same way here. The operator's few objects move out in place: the lists are
-/// never copied. (Its pods are sorted as they are read: `add_counted`.)
+/// so sort them the same way here: a Deployment is the operator's by its labels, its images, the
+/// webhook Service that selects its pods or its account's rights over an operator's CRD group
+/// (`snapshot::identity`). The operator's few objects move out in place: the lists are never
+/// copied. (Its pods are sorted as they are read: `add_counted`.)
 pub fn classify_operator(s: &mut Snapshot) {
-    s.operator_deployments.extend(
-        s.deployments
-            .extract_if(.., |d| is_operator(d.metadata.labels.as_ref())),
-    );
+    let deployments = std::mem::take(&mut s.deployments);
+    let (operators, rest): (Vec<_>, Vec<_>) = deployments
+        .into_iter()
+        .partition(|d| super::identity::deployment_operator(s, d).is_some());
+    s.deployments = rest;
+    s.operator_deployments.extend(operators);
     s.operator_config_maps
         .extend(s.config_maps.extract_if(.., |c| {
             c.metadata.name.as_deref() == Some(OPERATOR_CONFIG_MAP)

@@ -427,20 +427,10 @@ pub fn summary(s: &Snapshot) -> String {
         .join(", ")
 }
 
-/// Labels that mark the Flink operators' own Deployment and pods (the Apache chart; Lyft's; the
-/// GCP/Spotify FlinkCluster operator's, spotify/flink-on-k8s-operator@v0.6.0:config/manager/manager.yaml).
-pub const OPERATOR_SELECTORS: &[(&str, &str)] = &[
-    ("app.kubernetes.io/name", "flink-kubernetes-operator"),
-    ("app", "flinkoperator"),
-    ("app", "flink-operator"),
-];
-
-/// An object (as read, before it is decoded) with the labels of the operator's own objects.
+/// An object (as read, before it is decoded) that is an operator's own, by its labels or its
+/// containers' images (`flink::identity`).
 pub fn is_operator_value(v: &Value) -> bool {
-    let labels = v.pointer("/metadata/labels").and_then(Value::as_object);
-    OPERATOR_SELECTORS
-        .iter()
-        .any(|(k, want)| labels.and_then(|l| l.get(*k)).and_then(Value::as_str) == Some(*want))
+    crate::flink::identity::value_is_operator(v)
 }
 
 /// `app=flink` and a `cluster` label: what the FlinkCluster operator puts on every object it makes

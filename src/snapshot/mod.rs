@@ -3,6 +3,7 @@
 
 pub mod bundle;
 pub mod flink;
+pub mod identity;
 pub mod index;
 pub mod kinds;
 pub mod pod;

@@ -4,7 +4,9 @@
 //! manifest or its Helm chart: `crate::flink::install::flinkcluster`).
 
 use super::*;
+use crate::flink::identity::{OperatorKind, Wiring};
 use crate::flink::install::flinkcluster as fc;
+use crate::snapshot::identity;
 
 /// Which operator an installation is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -13,7 +15,33 @@ pub enum Flavor {
     Apache,
     /// The GCP/Spotify operator (FlinkCluster, `flinkoperator.k8s.io`).
     FlinkCluster,
+    /// Lyft's flinkk8soperator (FlinkApplication, `flink.k8s.io`): no installation layer the
+    /// rules read beyond its Deployment and pods.
+    Lyft,
 }
+
+impl Flavor {
+    pub fn kind(self) -> OperatorKind {
+        match self {
+            Flavor::Apache => OperatorKind::Apache,
+            Flavor::FlinkCluster => OperatorKind::FlinkCluster,
+            Flavor::Lyft => OperatorKind::Lyft,
+        }
+    }
+}
+
+impl From<OperatorKind> for Flavor {
+    fn from(k: OperatorKind) -> Flavor {
+        match k {
+            OperatorKind::Apache => Flavor::Apache,
+            OperatorKind::FlinkCluster => Flavor::FlinkCluster,
+            OperatorKind::Lyft => Flavor::Lyft,
+        }
+    }
+}
+
+/// Lyft's Deployment (lyft/flinkk8soperator@v0.5.0:deploy/flinkk8soperator.yaml).
+pub const LYFT_DEPLOYMENT: &str = "flinkoperator";
 
 /// One installation of the operator: its namespace and what runs there.
 #[derive(Debug, Clone)]
@@ -23,89 +51,46 @@ pub struct Operator<'a> {
     pub deployment: Option<&'a Deployment>,
     pub pods: Vec<&'a Pod>,
     pub config: Option<&'a ConfigMap>,
+    /// The wiring that says this is the operator (`snapshot::identity`).
+    pub found_by: Wiring,
 }
 
 fn labels(m: &ObjectMeta) -> Option<&BTreeMap<String, String>> {
     m.labels.as_ref()
 }
 
-fn is_apache_operator(m: &ObjectMeta) -> bool {
-    labels(m)
-        .and_then(|l| l.get(OPERATOR_LABEL))
-        .map(String::as_str)
-        == Some(CHART)
-}
-
-fn is_flinkcluster_operator(m: &ObjectMeta) -> bool {
-    labels(m)
-        .and_then(|l| l.get(fc::OPERATOR_LABEL))
-        .map(String::as_str)
-        == Some(fc::OPERATOR_APP)
-}
-
-fn flavor_of(m: &ObjectMeta) -> Option<Flavor> {
-    if is_apache_operator(m) {
-        Some(Flavor::Apache)
-    } else if is_flinkcluster_operator(m) {
-        Some(Flavor::FlinkCluster)
-    } else {
-        None
-    }
-}
-
-/// The operators' installations (the Apache operator's and the FlinkCluster operator's), by
-/// their Deployments (or their pods when a bundle holds only those), sorted by namespace.
+/// The operators' installations, by their Deployments (or their pods when a bundle holds only
+/// those), sorted by namespace. Which operator an object is comes from its wiring
+/// (`snapshot::identity`): labels, images, the webhook Service that selects it, its account's
+/// rights over an operator's CRD group.
 pub fn operators(s: &Snapshot) -> Vec<Operator<'_>> {
     let mut out: Vec<Operator> = Vec::new();
     for d in &s.operator_deployments {
+        let Some((kind, found_by)) = identity::deployment_operator(s, d) else {
+            continue;
+        };
+        let flavor = Flavor::from(kind);
         let ns = d.metadata.namespace.as_deref().unwrap_or("default");
         let selector = d.spec.selector.match_labels.as_ref();
-        if is_flinkcluster_operator(&d.metadata)
-            || selector.is_some_and(|m| {
-                m.get(fc::OPERATOR_LABEL).map(String::as_str) == Some(fc::OPERATOR_APP)
-            })
-        {
-            let pods = selected_pods(s, ns, selector, is_flinkcluster_operator);
-            out.push(Operator {
-                flavor: Flavor::FlinkCluster,
-                namespace: ns,
-                deployment: Some(d),
-                pods,
-                config: None,
-            });
-            continue;
-        }
-        let chart = is_apache_operator(&d.metadata)
-            || selector.is_some_and(|m| m.get(OPERATOR_LABEL).map(String::as_str) == Some(CHART));
-        // A nameOverride'd chart is still recognised by its containers.
-        let containers = d
-            .spec
-            .template
-            .spec
-            .as_ref()
-            .map(|p| {
-                p.containers
-                    .iter()
-                    .any(|c| c.name == OPERATOR_CONTAINER || c.name == WEBHOOK_CONTAINER)
-            })
-            .unwrap_or(false);
-        if !chart && !containers {
-            continue;
-        }
-        let pods = selected_pods(s, ns, selector, is_apache_operator);
+        let pods = selected_pods(s, ns, selector, flavor);
         out.push(Operator {
-            flavor: Flavor::Apache,
+            flavor,
             namespace: ns,
             deployment: Some(d),
             pods,
-            config: config_map(s, ns),
+            config: match flavor {
+                Flavor::Apache => config_map(s, ns),
+                _ => None,
+            },
+            found_by,
         });
     }
     // Pods without a Deployment in the snapshot.
     for p in &s.operator_pods {
-        let Some(flavor) = flavor_of(&p.metadata) else {
+        let Some((kind, found_by)) = identity::pod_operator(s, p) else {
             continue;
         };
+        let flavor = Flavor::from(kind);
         let ns = p.metadata.namespace.as_deref().unwrap_or("default");
         if out.iter().any(|o| o.namespace == ns && o.flavor == flavor) {
             continue;
@@ -115,7 +100,7 @@ pub fn operators(s: &Snapshot) -> Vec<Operator<'_>> {
             .iter()
             .filter(|q| {
                 q.metadata.namespace.as_deref().unwrap_or("default") == ns
-                    && flavor_of(&q.metadata) == Some(flavor)
+                    && identity::pod_operator(s, q).map(|x| Flavor::from(x.0)) == Some(flavor)
             })
             .collect();
         out.push(Operator {
@@ -125,8 +110,9 @@ pub fn operators(s: &Snapshot) -> Vec<Operator<'_>> {
             pods,
             config: match flavor {
                 Flavor::Apache => config_map(s, ns),
-                Flavor::FlinkCluster => None,
+                _ => None,
             },
+            found_by,
         });
     }
     out.sort_by(|a, b| a.namespace.cmp(b.namespace).then(a.name().cmp(b.name())));
@@ -167,6 +153,7 @@ impl<'a> Operator<'a> {
             .unwrap_or(match self.flavor {
                 Flavor::Apache => CHART,
                 Flavor::FlinkCluster => fc::DEPLOYMENT,
+                Flavor::Lyft => LYFT_DEPLOYMENT,
             })
     }
 
@@ -179,7 +166,11 @@ impl<'a> Operator<'a> {
     pub fn main_container(&self) -> Option<&'a Container> {
         match self.flavor {
             Flavor::Apache => self.container(OPERATOR_CONTAINER),
-            Flavor::FlinkCluster => fc::CONTAINERS.iter().find_map(|n| self.container(n)),
+            Flavor::FlinkCluster => fc::CONTAINERS
+                .iter()
+                .find_map(|n| self.container(n))
+                .or_else(|| self.pod_spec().and_then(|p| p.containers.first())),
+            Flavor::Lyft => self.pod_spec().and_then(|p| p.containers.first()),
         }
     }
 
@@ -187,10 +178,22 @@ impl<'a> Operator<'a> {
     pub fn webhook_container(&self) -> &'a str {
         match self.flavor {
             Flavor::Apache => WEBHOOK_CONTAINER,
-            Flavor::FlinkCluster => self
+            Flavor::FlinkCluster | Flavor::Lyft => self
                 .main_container()
                 .map(|c| c.name.as_str())
                 .unwrap_or(fc::CONTAINERS[0]),
+        }
+    }
+
+    /// `Deployment ns/name` (or `pod ns/name` when the snapshot holds only its pods).
+    pub fn object_text(&self) -> String {
+        match self.deployment {
+            Some(_) => format!("Deployment {}/{}", self.namespace, self.name()),
+            None => format!(
+                "pod {}/{}",
+                self.namespace,
+                self.pods.first().map(|p| pod_name(p)).unwrap_or("?")
+            ),
         }
     }
 
@@ -251,6 +254,7 @@ impl<'a> Operator<'a> {
         match self.flavor {
             Flavor::Apache => self.container(WEBHOOK_CONTAINER).is_some(),
             Flavor::FlinkCluster => self.tls_secret().is_some(),
+            Flavor::Lyft => false,
         }
     }
 
@@ -260,6 +264,7 @@ impl<'a> Operator<'a> {
         let (webhook, volume, dir) = match self.flavor {
             Flavor::Apache => (self.container(WEBHOOK_CONTAINER), "keystore", "/certs"),
             Flavor::FlinkCluster => (self.main_container(), fc::CERT_VOLUME, fc::CERT_DIR),
+            Flavor::Lyft => return None,
         };
         spec.volumes.iter().flatten().find_map(|v| {
             let secret = v.secret.as_ref()?;
@@ -410,11 +415,16 @@ impl<'a> Operator<'a> {
         format!("ConfigMap {}/{CONFIG_MAP} ({file})", self.namespace)
     }
 
+    /// The label selector of its pods: the Deployment's own, else the release's labels.
     pub fn selector(&self) -> String {
-        match self.flavor {
-            Flavor::Apache => format!("{OPERATOR_LABEL}={CHART}"),
-            Flavor::FlinkCluster => format!("{}={}", fc::OPERATOR_LABEL, fc::OPERATOR_APP),
+        if let Some(sel) = self
+            .deployment
+            .and_then(|d| d.spec.selector.match_labels.as_ref())
+            .filter(|m| !m.is_empty())
+        {
+            return identity::labels_of(sel);
         }
+        crate::flink::identity::release_selector(self.flavor.kind())
     }
 }
 
@@ -515,12 +525,12 @@ pub fn helm_install(namespace: &str, extra: &str) -> String {
 }
 
 /// The operator pods in `ns` that the Deployment's selector picks, or without a selector those
-/// that `unselected` recognises by their labels.
+/// of the same operator.
 fn selected_pods<'a>(
     s: &'a Snapshot,
     ns: &str,
     selector: Option<&std::collections::BTreeMap<String, String>>,
-    unselected: fn(&ObjectMeta) -> bool,
+    flavor: Flavor,
 ) -> Vec<&'a Pod> {
     s.operator_pods
         .iter()
@@ -529,7 +539,7 @@ fn selected_pods<'a>(
             Some(sel) => sel
                 .iter()
                 .all(|(k, v)| labels(&p.metadata).and_then(|l| l.get(k)) == Some(v)),
-            None => unselected(&p.metadata),
+            None => identity::pod_operator(s, p).map(|x| Flavor::from(x.0)) == Some(flavor),
         })
         .collect()
 }

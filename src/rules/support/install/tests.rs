@@ -73,3 +73,90 @@ fn versions_from_tags() {
     assert!(Version(1, 10, 0) > Version(1, 9, 3));
     assert_eq!(Version::parse("latest"), None);
 }
+
+mod identity_by_wiring {
+    use super::*;
+    use crate::flink::identity::Wiring;
+
+    const ARGS: &str = r#""--enable-leader-election""#;
+
+    /// The FlinkCluster operator as a kustomize build that dropped `app: flink-operator`.
+    fn kustomize_only(image: &str) -> String {
+        flinkcluster_yaml(ARGS)
+            .replace("app: flink-operator, ", "")
+            .replace("ghcr.io/spotify/flink-operator:v0.6.0", image)
+    }
+
+    fn found(s: &Snapshot) -> Option<(Flavor, Wiring)> {
+        let ops = operators(s);
+        assert!(ops.len() <= 1, "{ops:#?}");
+        ops.first().map(|o| (o.flavor, o.found_by.clone()))
+    }
+
+    #[test]
+    fn by_its_image_when_only_the_kubebuilder_label_is_left() {
+        let s = load(&kustomize_only(
+            "gcr.io/flink-operator/flink-operator:v1beta1-9",
+        ));
+        assert_eq!(
+            found(&s),
+            Some((
+                Flavor::FlinkCluster,
+                Wiring::Image("gcr.io/flink-operator/flink-operator:v1beta1-9".into())
+            ))
+        );
+        assert_eq!(operators(&s)[0].pods.len(), 1);
+        assert_eq!(
+            operators(&s)[0].selector(),
+            "control-plane=controller-manager"
+        );
+    }
+
+    #[test]
+    fn by_the_webhook_service_that_selects_it() {
+        let yaml = kustomize_only("registry.example.com/team/operator:1");
+        // Without the Service, nothing says this is an operator.
+        assert_eq!(found(&load(&yaml)), None);
+        let yaml = yaml
+            + r#"---
+apiVersion: v1
+kind: Service
+metadata: {name: flink-operator-webhook-service, namespace: flink-operator-system}
+spec:
+  selector: {control-plane: controller-manager}
+  ports: [{port: 443, targetPort: 9443}]
+"#;
+        let (flavor, wiring) = found(&load(&yaml)).expect("found by the webhook Service");
+        assert_eq!(flavor, Flavor::FlinkCluster);
+        assert_eq!(
+            wiring.to_string(),
+            "webhook configuration flink-operator-mutating-webhook-configuration calls Service \
+             flink-operator-system/flink-operator-webhook-service, whose selector picks its pods"
+        );
+    }
+
+    #[test]
+    fn by_its_accounts_rights_over_the_crd_group() {
+        let yaml = kustomize_only("registry.example.com/team/operator:1")
+            + r#"---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata: {name: flink-operator-manager-role}
+rules:
+- {apiGroups: [flinkoperator.k8s.io], resources: [flinkclusters], verbs: [get, list, watch, update]}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata: {name: flink-operator-manager-rolebinding}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: flink-operator-manager-role}
+subjects:
+- {kind: ServiceAccount, name: flink-operator-controller-manager, namespace: flink-operator-system}
+"#;
+        let (flavor, wiring) = found(&load(&yaml)).expect("found by RBAC");
+        assert_eq!(flavor, Flavor::FlinkCluster);
+        assert!(matches!(wiring, Wiring::Rbac { .. }), "{wiring:?}");
+        // A wildcard group is every controller's: no sign of an operator.
+        let wildcard = yaml.replace("apiGroups: [flinkoperator.k8s.io]", "apiGroups: ['*']");
+        assert_eq!(found(&load(&wildcard)), None);
+    }
+}

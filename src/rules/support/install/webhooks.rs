@@ -102,6 +102,7 @@ impl<'a> Hook<'a> {
             (Flavor::Apache, false) => "/validate",
             (Flavor::FlinkCluster, true) => fc::MUTATE_PATH,
             (Flavor::FlinkCluster, false) => fc::VALIDATE_PATH,
+            (Flavor::Lyft, _) => "/",
         }
     }
     pub fn fails_closed(&self) -> bool {
