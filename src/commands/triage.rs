@@ -498,6 +498,9 @@ impl State {
     fn read_description(&mut self, raw: &[u8], line_no: usize) {
         self.prose_lines += 1;
         let text = String::from_utf8_lossy(raw);
+        if !described::is_prose(&text) {
+            return;
+        }
         for (reading, _) in readings().read_line(&text) {
             let reading = &READINGS[reading];
             if self.described.iter().any(|(d, _, _)| d.id == reading.id) {

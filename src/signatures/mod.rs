@@ -7,6 +7,7 @@ pub mod described;
 mod kubernetes;
 mod operators;
 pub mod redact;
+mod shapes;
 pub mod words;
 
 use crate::finding::{Category, Severity};
@@ -31,6 +32,7 @@ pub fn all() -> &'static [&'static Signature] {
             .iter()
             .chain(kubernetes::SIGNATURES)
             .chain(operators::SIGNATURES)
+            .chain(shapes::SIGNATURES)
             .collect()
     })
 }
