@@ -449,3 +449,47 @@ fn shapes_of_refusals_unreachable_peers_and_memory_name_their_cause_first() {
         assert_eq!(first["rule"], *rule, "{text:?}: {v:#}");
     }
 }
+
+/// A specific finding ranks before a generic outcome from the same text, whatever their layers;
+/// a text with only a generic outcome says so and names the text that would tell the cause.
+#[test]
+fn specific_before_generic_and_honest_when_only_the_outcome_is_known() {
+    let exit = "2022-01-01 00:00:01,000 INFO  org.apache.flink.runtime.entrypoint.ClusterEntrypoint - Terminating cluster entrypoint process StandaloneSessionClusterEntrypoint with exit code 1443.\n";
+    let gated = "2021-06-01 12:00:21,000 WARN  org.apache.pekko.remote.Remoting - Tried to associate with unreachable remote address [pekko.tcp://flink@10.0.0.8:6122]. Address is now gated for 50 ms, all messages to this address will be delivered to dead letters. Reason: [Connection refused]\n";
+    let v = json(&triage_stdin(
+        format!("{exit}{gated}").as_bytes(),
+        &["-o", "json"],
+    ));
+    let cats = categories(&v);
+    assert_eq!(
+        cats.first().map(String::as_str),
+        Some("taskmanager_unreachable"),
+        "{v:#}"
+    );
+    assert!(
+        !findings(&v)[0]["fix"]
+            .as_str()
+            .unwrap()
+            .contains("--previous"),
+        "{v:#}"
+    );
+
+    let v = json(&triage_stdin(exit.as_bytes(), &["-o", "json"]));
+    assert_eq!(categories(&v), vec!["flink_fatal_exit"], "{v:#}");
+    let fix = findings(&v)[0]["fix"].as_str().unwrap();
+    assert!(
+        fix.contains("Nothing in this text names the cause"),
+        "{fix}"
+    );
+    assert!(
+        fix.contains("kubectl logs <pod> -c flink-main-container --previous"),
+        "{fix}"
+    );
+
+    let o = triage_stdin(b"all quiet here\n", &[]);
+    assert!(
+        stdout(&o).contains("kubectl describe pod <pod>"),
+        "{}",
+        stdout(&o)
+    );
+}

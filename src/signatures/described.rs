@@ -692,6 +692,10 @@ pub struct Readings {
     context_words: Vec<&'static str>,
 }
 
+/// How much of each word the prefilter keeps: enough to be rare in a log, few enough that the
+/// words stay a few hundred.
+const PREFIX_BYTES: usize = 6;
+
 /// The literal prefixes every match of `pattern` starts with, or `None` when they are not a
 /// finite set of non-empty words (the reading is then tried on every prose line).
 fn prefixes(pattern: &str) -> Option<Vec<Vec<u8>>> {
@@ -700,15 +704,30 @@ fn prefixes(pattern: &str) -> Option<Vec<Vec<u8>>> {
         .build()
         .parse(pattern)
         .ok()?;
-    let mut seq = Extractor::new().kind(ExtractKind::Prefix).extract(&hir);
-    seq.keep_first_bytes(24);
-    seq.dedup();
+    let seq = Extractor::new().kind(ExtractKind::Prefix).extract(&hir);
     let literals = seq.literals()?;
     // A word of one or two letters is everywhere: no better than no prefilter at all.
     if literals.is_empty() || literals.iter().any(|l| l.as_bytes().len() < 3) {
         return None;
     }
-    Some(literals.iter().map(|l| l.as_bytes().to_vec()).collect())
+    // The prefilter is ASCII case-insensitive: spellings that differ in case are one word, and a
+    // word is enough when a shorter one it starts with is in the set. Cut to `PREFIX_BYTES`, the
+    // thousands of spellings a pattern's alternatives multiply into become a few dozen words.
+    let mut words: Vec<Vec<u8>> = literals
+        .iter()
+        .map(|l| {
+            let b = l.as_bytes();
+            b[..b.len().min(PREFIX_BYTES)].to_ascii_lowercase()
+        })
+        .collect();
+    words.sort_unstable_by(|a, b| a.len().cmp(&b.len()).then(a.cmp(b)));
+    let mut kept: Vec<Vec<u8>> = Vec::new();
+    for w in words {
+        if !kept.iter().any(|k| w.starts_with(k)) {
+            kept.push(w);
+        }
+    }
+    Some(kept)
 }
 
 /// The compiled readings (built once per process).
@@ -736,7 +755,6 @@ pub fn readings() -> &'static Readings {
         Readings {
             prefilter: AhoCorasick::builder()
                 .ascii_case_insensitive(true)
-                .kind(Some(aho_corasick::AhoCorasickKind::DFA))
                 .build(&words)
                 .expect("reading words compile"),
             owner,
