@@ -101,7 +101,7 @@ echo "findings: $(grep -c '"rule"' "$WORK/report.json") ($(grep -o '"rule": "[^"
 # The catalogue's literals (and its full patterns), for the grep and ripgrep baselines: every
 # signature file, as triage matches them all.
 if command -v python3 > /dev/null; then
-    python3 - "$WORK" "$BIN" "$ROOT"/src/signatures/{catalogue,kubernetes,operators}.rs <<'PY'
+    python3 - "$WORK" "$BIN" "$ROOT"/src/signatures/{catalogue,kubernetes,operators,shapes}.rs <<'PY'
 import re, subprocess, sys
 work, binary, files = sys.argv[1], sys.argv[2], sys.argv[3:]
 literals, patterns = [], []

@@ -32,7 +32,20 @@ pub struct Report {
 
 pub const REPORT_VERSION: u32 = 1;
 
-pub fn rank(mut findings: Vec<Finding>) -> Report {
+pub fn rank(findings: Vec<Finding>) -> Report {
+    rank_by(findings, stable_order)
+}
+
+/// `rank` for findings read from one text (triage): there a generic outcome (a fatal exit, a
+/// restart loop, TaskManagers gone) never comes before a specific finding, whatever their
+/// severities, since the specific one is what the text says went wrong.
+pub fn rank_one_text(findings: Vec<Finding>) -> Report {
+    rank_by(findings, |a, b| {
+        generic(a).cmp(&generic(b)).then_with(|| stable_order(a, b))
+    })
+}
+
+fn rank_by(mut findings: Vec<Finding>, order_by: fn(&Finding, &Finding) -> Ordering) -> Report {
     // A caller may link findings itself before ranking (triage links causes inside one text):
     // its `caused_by` names the ids the findings came in with, so follow them to the final ids.
     let mut renamed: HashMap<String, String> = HashMap::new();
@@ -54,7 +67,7 @@ pub fn rank(mut findings: Vec<Finding>) -> Report {
     findings.dedup_by(|a, b| a.id == b.id);
     link(&mut findings);
     let mut findings = fold_repeats(findings);
-    findings.sort_by(stable_order);
+    findings.sort_by(order_by);
     Report {
         version: REPORT_VERSION,
         findings: order(findings),

@@ -393,3 +393,103 @@ fn fail_on_decides_the_exit_code() {
         1
     );
 }
+
+/// Lines the software really prints, in wordings the catalogue did not know (issue #31 item 3):
+/// each names its cause first, whichever client, library or program printed it.
+#[test]
+fn shapes_of_refusals_unreachable_peers_and_memory_name_their_cause_first() {
+    let cases: &[(&str, &str, &str)] = &[
+        (
+            "io.kubernetes.client.openapi.ApiException: Forbidden\n\tat io.kubernetes.client.util.Watch.createWatch(Watch.java:115)\n",
+            "rbac_forbidden",
+            "SIG-JAVA-CLIENT-403",
+        ),
+        (
+            "2021-06-01 12:00:20,000 WARN  akka.remote.Remoting - Tried to associate with unreachable remote address [akka.tcp://flink@10.0.0.7:6123]. Address is now gated for 50 ms, all messages to this address will be delivered to dead letters. Reason: [The remote system has quarantined this system. No further associations to the remote system are possible until this system is restarted.]\n",
+            "jobmanager_unreachable",
+            "SIG-AKKA-GATED-JM",
+        ),
+        (
+            "2021-06-01 12:00:21,000 WARN  org.apache.pekko.remote.Remoting - Tried to associate with unreachable remote address [pekko.tcp://flink@10.0.0.8:6122]. Address is now gated for 50 ms, all messages to this address will be delivered to dead letters. Reason: [Connection refused]\n",
+            "taskmanager_unreachable",
+            "SIG-AKKA-GATED",
+        ),
+        (
+            "/docker-entrypoint.sh: line 90: 1024 - : syntax error: operand expected (error token is \"- \")\n#\n# There is insufficient memory for the Java Runtime Environment to continue.\n# Native memory allocation (mmap) failed to map 268435456 bytes for committing reserved memory.\n",
+            "memory_config_invalid",
+            "SIG-JVM-NATIVE-MEMORY",
+        ),
+        (
+            "java.util.concurrent.CompletionException: org.apache.flink.util.FlinkRuntimeException: Could not persist job graph\nCaused by: java.io.IOException: Could not open output stream for state backend\n\tat org.apache.flink.kubernetes.highavailability.KubernetesStateHandleStore.addAndLock(KubernetesStateHandleStore.java:150)\n2022-01-01 00:00:01,000 INFO  org.apache.flink.runtime.entrypoint.ClusterEntrypoint - Terminating cluster entrypoint process StandaloneApplicationClusterEntryPoint with exit code 1443.\n",
+            "storage_access_denied",
+            "SIG-STATE-STREAM-UNWRITABLE",
+        ),
+        (
+            "Caused by: org.apache.flink.shaded.netty4.io.netty.channel.ConnectTimeoutException: connection timed out: flink-jobmanager/10.96.12.4:6123\n",
+            "jobmanager_unreachable",
+            "SIG-JM-PORT-UNREACHABLE",
+        ),
+        (
+            "Error from server (Forbidden): flinkdeployments.flink.apache.org is forbidden: User \"jane@example.com\" cannot list resource \"flinkdeployments\" in API group \"flink.apache.org\" in the namespace \"analytics\"\n",
+            "rbac_forbidden",
+            "SIG-K8S-FORBIDDEN-USER",
+        ),
+        (
+            "I installed the flink-kubernetes-operator with helm, but the operator pod is stuck in Pending for hours and never starts.\n",
+            "operator_not_running",
+            "DESC-OPERATOR-PENDING",
+        ),
+    ];
+    for (text, category, rule) in cases {
+        let v = json(&triage_stdin(text.as_bytes(), &["-o", "json"]));
+        let first = findings(&v)
+            .first()
+            .unwrap_or_else(|| panic!("nothing found in {text:?}"));
+        assert_eq!(first["category"], *category, "{text:?}: {v:#}");
+        assert_eq!(first["rule"], *rule, "{text:?}: {v:#}");
+    }
+}
+
+/// A specific finding ranks before a generic outcome from the same text, whatever their layers;
+/// a text with only a generic outcome says so and names the text that would tell the cause.
+#[test]
+fn specific_before_generic_and_honest_when_only_the_outcome_is_known() {
+    let exit = "2022-01-01 00:00:01,000 INFO  org.apache.flink.runtime.entrypoint.ClusterEntrypoint - Terminating cluster entrypoint process StandaloneSessionClusterEntrypoint with exit code 1443.\n";
+    let gated = "2021-06-01 12:00:21,000 WARN  org.apache.pekko.remote.Remoting - Tried to associate with unreachable remote address [pekko.tcp://flink@10.0.0.8:6122]. Address is now gated for 50 ms, all messages to this address will be delivered to dead letters. Reason: [Connection refused]\n";
+    let v = json(&triage_stdin(
+        format!("{exit}{gated}").as_bytes(),
+        &["-o", "json"],
+    ));
+    let cats = categories(&v);
+    assert_eq!(
+        cats.first().map(String::as_str),
+        Some("taskmanager_unreachable"),
+        "{v:#}"
+    );
+    assert!(
+        !findings(&v)[0]["fix"]
+            .as_str()
+            .unwrap()
+            .contains("--previous"),
+        "{v:#}"
+    );
+
+    let v = json(&triage_stdin(exit.as_bytes(), &["-o", "json"]));
+    assert_eq!(categories(&v), vec!["flink_fatal_exit"], "{v:#}");
+    let fix = findings(&v)[0]["fix"].as_str().unwrap();
+    assert!(
+        fix.contains("Nothing in this text names the cause"),
+        "{fix}"
+    );
+    assert!(
+        fix.contains("kubectl logs <pod> -c flink-main-container --previous"),
+        "{fix}"
+    );
+
+    let o = triage_stdin(b"all quiet here\n", &[]);
+    assert!(
+        stdout(&o).contains("kubectl describe pod <pod>"),
+        "{}",
+        stdout(&o)
+    );
+}

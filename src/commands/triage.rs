@@ -11,7 +11,7 @@ use crate::cli::{OutputArgs, TriageArgs};
 use crate::error::Error;
 use crate::finding::{Category, Finding, ObjectRef, Severity};
 use crate::flink::operator_error::OperatorError;
-use crate::rank::{rank, Report};
+use crate::rank::{rank, rank_one_text, Report};
 use crate::render::{self, Context, Style};
 use crate::signatures::described::{self, readings, Reading, READINGS};
 use crate::signatures::{
@@ -41,6 +41,10 @@ const MAX_GROUPS: usize = 200;
 const PROSE_LINES: usize = 20_000;
 /// Longest line kept as the evidence of a description.
 const PROSE_EVIDENCE: usize = 300;
+
+/// What triage says when the text shows only a generic outcome, or nothing known: which text
+/// would name the cause, and the command that prints it.
+const UNSURE: &str = "Nothing in this text names the cause, only how it ended. The text that does: the log of the container that exited, from before its restart (`kubectl logs <pod> -c flink-main-container --previous`), or, for a pod that never started (Pending, ContainerCreating), its events (`kubectl describe pod <pod>`); give that to `kubectl flink triage`.";
 
 /// Lines that, anywhere in a text, take back what one signature's lines say there: the program
 /// that printed both tells in the other line why its request failed. (signature id, literal)
@@ -153,13 +157,13 @@ pub fn write_outcome(
             crate::cli::Format::Markdown => {
                 writeln!(
                     out,
-                    "# kubectl flink triage: {}\n\nNo known problem found.",
+                    "# kubectl flink triage: {}\n\nNo known problem found.\n\n{UNSURE}",
                     context.scope
                 )
             }
             _ => writeln!(
                 out,
-                "kubectl flink triage: {}\nNo known problem found.",
+                "kubectl flink triage: {}\nNo known problem found.\n{UNSURE}",
                 context.scope
             ),
         };
@@ -222,7 +226,14 @@ pub fn triage_reader<R: Read>(mut reader: R, source: &str) -> io::Result<Triaged
         ..
     } = scan;
     // What the text says happened comes first; the traps lint sees in a pasted manifest follow.
-    let mut report = rank(state.findings(source));
+    let mut report = rank_one_text(state.findings(source));
+    // Only how it ended, not why: say so, and name the text that would tell.
+    if report.findings.iter().all(|f| f.category.is_symptom()) {
+        for f in report.findings.iter_mut().filter(|f| f.caused_by.is_none()) {
+            f.fix.push_str("\n\n");
+            f.fix.push_str(UNSURE);
+        }
+    }
     report
         .findings
         .extend(rank(manifests.lint(source)).findings);
@@ -499,6 +510,9 @@ impl State {
     fn read_description(&mut self, raw: &[u8], line_no: usize) {
         self.prose_lines += 1;
         let text = String::from_utf8_lossy(raw);
+        if !described::is_prose(&text) {
+            return;
+        }
         for (reading, _) in readings().read_line(&text) {
             let reading = &READINGS[reading];
             if self.described.iter().any(|(d, _, _)| d.id == reading.id) {

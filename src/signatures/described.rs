@@ -15,7 +15,7 @@
 
 use crate::finding::Category;
 use aho_corasick::AhoCorasick;
-use regex::{Regex, RegexSet};
+use regex::Regex;
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
 
@@ -643,6 +643,22 @@ pub const READINGS: &[Reading] = &[
             "we rotate the webhook's TLS certificate every month",
         ],
     },
+    Reading {
+        id: "DESC-OPERATOR-PENDING",
+        category: Category::OperatorNotRunning,
+        pattern: r"\boperator(?:'s)?(?: pods?| deployment| controller)?\b[^.\n]{0,40}?\b(?:stuck|stays?|stayed|remains?|remained|hangs?|hanging|is|are|was|were)(?: stuck| still)?(?: in| at)?(?: the)?(?: status)? pending\b|\bpending\b[^.\n]{0,30}?\boperator(?: pods?)\b",
+        context: &[],
+        title: "the text describes the operator pod stuck in Pending",
+        like: "",
+        fix: "a Pending pod is waiting for the scheduler, which says why in the pod's events (`FailedScheduling`: insufficient cpu or memory, a node selector or taint no node matches, an unbound PersistentVolumeClaim) or for an admission it was refused: run `kubectl describe pod -n <operator-namespace> -l app.kubernetes.io/name=flink-kubernetes-operator` and read its Events, then give the operator what it asks for (free resources, fix the chart's `nodeSelector`/`tolerations`/`resources`)",
+        verify: "kubectl get pods -n <operator-namespace> -l app.kubernetes.io/name=flink-kubernetes-operator",
+        examples: &[
+            "the operator pod is stuck in Pending for hours and never starts",
+            "after helm install the operator pod remains in pending state",
+            "the pod stays pending, it is the operator pod",
+        ],
+        not: &["the operator pod is not pending anymore", "the job is pending in the operator queue"],
+    },
 ];
 
 /// Words that, right before a reading's match, turn it around ("no OOMKilled", "not forbidden").
@@ -650,25 +666,86 @@ const NEGATIONS: &[&str] = &[
     "no ", "not ", "never ", "without ", "isn't ", "wasn't ", "aren't ", "weren't ", "don't ",
     "doesn't ", "didn't ",
 ];
+/// How many matches of one reading are tried on one line before it is given up.
+const MAX_RETRIES: usize = 8;
 /// How far before the match a negation counts.
 const NEGATION_REACH: usize = 24;
 
+/// The readings compiled for reading line after line in linear time.
+///
+/// A line is read only when it is prose (`is_prose`: not a line a program printed with a
+/// timestamp, a log level or a stack frame), and then in two stages, like the catalogue: one
+/// case-insensitive multi-literal search (Aho-Corasick over the words every reading's pattern
+/// must start with, extracted from the pattern itself) names the few readings the line can state,
+/// and only their regexes run, each compiled the first time a line is a candidate for it. A line
+/// with none of the words costs one linear scan.
 pub struct Readings {
-    set: RegexSet,
-    regexes: Vec<Regex>,
+    /// The words a match of each reading starts with (ASCII case-insensitive).
+    prefilter: AhoCorasick,
+    /// For each prefilter word, the reading it belongs to.
+    owner: Vec<usize>,
+    /// Readings whose start could not be reduced to words: tried on every prose line.
+    always: Vec<usize>,
+    regexes: Vec<OnceLock<Regex>>,
     /// Every reading's context words, ASCII case-insensitive.
     context: AhoCorasick,
     context_words: Vec<&'static str>,
+}
+
+/// How much of each word the prefilter keeps: enough to be rare in a log, few enough that the
+/// words stay a few hundred.
+const PREFIX_BYTES: usize = 6;
+
+/// The literal prefixes every match of `pattern` starts with, or `None` when they are not a
+/// finite set of non-empty words (the reading is then tried on every prose line).
+fn prefixes(pattern: &str) -> Option<Vec<Vec<u8>>> {
+    use regex_syntax::hir::literal::{ExtractKind, Extractor};
+    let hir = regex_syntax::ParserBuilder::new()
+        .build()
+        .parse(pattern)
+        .ok()?;
+    let seq = Extractor::new().kind(ExtractKind::Prefix).extract(&hir);
+    let literals = seq.literals()?;
+    // A word of one or two letters is everywhere: no better than no prefilter at all.
+    if literals.is_empty() || literals.iter().any(|l| l.as_bytes().len() < 3) {
+        return None;
+    }
+    // The prefilter is ASCII case-insensitive: spellings that differ in case are one word, and a
+    // word is enough when a shorter one it starts with is in the set. Cut to `PREFIX_BYTES`, the
+    // thousands of spellings a pattern's alternatives multiply into become a few dozen words.
+    let mut words: Vec<Vec<u8>> = literals
+        .iter()
+        .map(|l| {
+            let b = l.as_bytes();
+            b[..b.len().min(PREFIX_BYTES)].to_ascii_lowercase()
+        })
+        .collect();
+    words.sort_unstable_by(|a, b| a.len().cmp(&b.len()).then(a.cmp(b)));
+    let mut kept: Vec<Vec<u8>> = Vec::new();
+    for w in words {
+        if !kept.iter().any(|k| w.starts_with(k)) {
+            kept.push(w);
+        }
+    }
+    Some(kept)
 }
 
 /// The compiled readings (built once per process).
 pub fn readings() -> &'static Readings {
     static R: OnceLock<Readings> = OnceLock::new();
     R.get_or_init(|| {
-        let patterns: Vec<String> = READINGS
-            .iter()
-            .map(|r| format!("(?i){}", r.pattern))
-            .collect();
+        let mut words: Vec<Vec<u8>> = Vec::new();
+        let mut owner = Vec::new();
+        let mut always = Vec::new();
+        for (i, r) in READINGS.iter().enumerate() {
+            match prefixes(r.pattern) {
+                Some(p) => {
+                    owner.extend(std::iter::repeat_n(i, p.len()));
+                    words.extend(p);
+                }
+                None => always.push(i),
+            }
+        }
         let mut context_words: Vec<&'static str> = READINGS
             .iter()
             .flat_map(|r| r.context.iter().copied())
@@ -676,35 +753,94 @@ pub fn readings() -> &'static Readings {
         context_words.sort_unstable();
         context_words.dedup();
         Readings {
+            prefilter: AhoCorasick::builder()
+                .ascii_case_insensitive(true)
+                .build(&words)
+                .expect("reading words compile"),
+            owner,
+            always,
+            regexes: READINGS.iter().map(|_| OnceLock::new()).collect(),
             context: AhoCorasick::builder()
                 .ascii_case_insensitive(true)
                 .build(&context_words)
                 .expect("context words compile"),
             context_words,
-            set: RegexSet::new(&patterns).expect("readings compile"),
-            regexes: patterns
-                .iter()
-                .map(|p| Regex::new(p).expect("readings compile"))
-                .collect(),
         }
     })
 }
 
+/// True when a line may be a person's own words: not a line a program printed, which starts with
+/// a timestamp (`2024-03-01 10:00:00`, `2024-03-01T10:00:00`, klog's `E0301 10:00:00`), a log
+/// level (`INFO`, `[WARN]`), or is a stack frame (`at ...`) or a JSON object. Decided on the
+/// first bytes only, so it costs the same whatever the line's length.
+pub fn is_prose(line: &str) -> bool {
+    let t = line.trim_start().as_bytes();
+    let digit = |i: usize| t.get(i).is_some_and(u8::is_ascii_digit);
+    let timestamp = (0..4).all(digit)
+        && t.get(4) == Some(&b'-')
+        && digit(5)
+        && digit(6)
+        && t.get(7) == Some(&b'-');
+    let klog = matches!(t.first(), Some(b'I' | b'W' | b'E' | b'F'))
+        && (1..5).all(digit)
+        && t.get(5) == Some(&b' ');
+    let head = &t[..t.len().min(8)];
+    let level = [
+        &b"INFO "[..],
+        b"WARN ",
+        b"ERROR ",
+        b"DEBUG ",
+        b"TRACE ",
+        b"[INFO",
+        b"[WARN",
+        b"[ERROR",
+    ]
+    .iter()
+    .any(|l| head.starts_with(l));
+    let frame = t.starts_with(b"at ") && t.contains(&b'(');
+    !(timestamp || klog || level || frame || t.starts_with(b"{\""))
+}
+
 impl Readings {
+    /// Reading `i`'s regex.
+    fn regex(&self, i: usize) -> &Regex {
+        self.regexes[i].get_or_init(|| {
+            Regex::new(&format!("(?i){}", READINGS[i].pattern)).expect("readings compile")
+        })
+    }
+
     /// The readings this line states (not negated), by index into `READINGS`, with the byte
     /// offset of the match.
     pub fn read_line(&self, line: &str) -> Vec<(usize, usize)> {
+        let mut candidates: Vec<usize> = self
+            .prefilter
+            .find_overlapping_iter(line)
+            .map(|m| self.owner[m.pattern().as_usize()])
+            .chain(self.always.iter().copied())
+            .collect();
         let mut out = Vec::new();
+        if candidates.is_empty() {
+            return out;
+        }
+        candidates.sort_unstable();
+        candidates.dedup();
         // ASCII lowercasing keeps byte offsets, so the match offsets index it too.
         let lower = line.to_ascii_lowercase();
-        for i in self.set.matches(line).iter() {
-            let at = self.regexes[i]
-                .find_iter(line)
-                .filter(|m| !inside_a_name(line, m.start(), m.end()))
-                .map(|m| m.start())
-                .find(|&start| !negated(&lower, start));
-            if let Some(at) = at {
-                out.push((i, at));
+        for i in candidates {
+            let regex = self.regex(i);
+            // A match that starts inside a name or after a negation may hide one that starts
+            // later and overlaps it ("flink-kubernetes-operator ..., but the operator pod is
+            // stuck"): search again from the next character, a few times at most.
+            let mut from = 0;
+            for _ in 0..MAX_RETRIES {
+                let Some(m) = regex.find_at(line, from) else {
+                    break;
+                };
+                if !inside_a_name(line, m.start(), m.end()) && !negated(&lower, m.start()) {
+                    out.push((i, m.start()));
+                    break;
+                }
+                from = m.start() + line[m.start()..].chars().next().map_or(1, char::len_utf8);
             }
         }
         out
@@ -818,6 +954,40 @@ mod tests {
     fn a_negation_in_the_same_clause_turns_a_reading_off() {
         assert!(reads("we never got OOMKilled").is_empty());
         assert!(!reads("no restarts, but OOMKilled twice").is_empty());
+    }
+
+    #[test]
+    fn every_reading_but_a_few_is_prefiltered_by_words() {
+        let r = readings();
+        let always: Vec<&str> = r.always.iter().map(|&i| READINGS[i].id).collect();
+        // A reading tried on every prose line costs a regex per line: keep them rare.
+        assert!(
+            always.len() <= 3,
+            "readings without prefilter words: {always:?}"
+        );
+        // A line with none of the words reads nothing (and runs no regex).
+        assert!(r.read_line("the weather was fine all week").is_empty());
+    }
+
+    #[test]
+    fn lines_a_program_printed_are_not_prose() {
+        for printed in [
+            "2024-03-01 10:00:00,000 INFO  org.apache.flink.Foo [] - the image does not exist",
+            "2024-03-01T10:00:00Z the image does not exist",
+            "E0301 10:00:00.123456       1 reflector.go:138] pods is forbidden",
+            "INFO  the image does not exist",
+            "\tat org.apache.flink.Foo.bar(Foo.java:1)",
+            "{\"level\":\"error\",\"msg\":\"OOMKilled\"}",
+        ] {
+            assert!(!is_prose(printed), "{printed:?}");
+        }
+        for prose in [
+            "the taskmanager keeps getting OOMKilled after an hour",
+            "2 of our 3 jobs fail with java heap space",
+            "at first the image was missing",
+        ] {
+            assert!(is_prose(prose), "{prose:?}");
+        }
     }
 
     #[test]

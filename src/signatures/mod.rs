@@ -7,6 +7,7 @@ pub mod described;
 mod kubernetes;
 mod operators;
 pub mod redact;
+mod shapes;
 pub mod terminal;
 pub mod words;
 
@@ -32,6 +33,7 @@ pub fn all() -> &'static [&'static Signature] {
             .iter()
             .chain(kubernetes::SIGNATURES)
             .chain(operators::SIGNATURES)
+            .chain(shapes::SIGNATURES)
             .collect()
     })
 }

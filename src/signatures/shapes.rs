@@ -1,0 +1,285 @@
+//! Shape readers: one signature for one *shape* of message, whichever client or library printed
+//! it. A refusal (HTTP 401/403) from the official Kubernetes Java client or any client that prints
+//! the API server's `is forbidden: User "X" cannot VERB resource "R"`; a connection refused, timed
+//! out or unresolved to a Flink port (RPC 6123, blob 6124, REST 8081); an Akka or Pekko
+//! association gated or quarantined; the JVM's own native-memory failure; the state storage Flink
+//! cannot write. They are signatures like the others, so triage, doctor's log rules and
+//! `logs --highlight` all read them.
+
+use super::Signature;
+use crate::finding::{Category, Severity};
+
+/// Flink's ways of dying (see `catalogue::FATAL`): what these shapes explain when both appear.
+const FATAL: &[&str] = &[
+    "SIG-RETRY-EXHAUSTED",
+    "SIG-RM-FATAL",
+    "SIG-ENTRYPOINT-FATAL",
+    "SIG-FATAL-THREAD",
+    "SIG-TM-FATAL",
+    "SIG-ENTRYPOINT-EXIT-CODE",
+    "SIG-EXIT-CODE-239",
+    "SIG-ENTRYPOINT-ARITHMETIC",
+];
+
+/// A refusal: Flink dies of it, and TaskManager pods are never created.
+const REFUSED: &[&str] = &[
+    "SIG-RETRY-EXHAUSTED",
+    "SIG-RM-FATAL",
+    "SIG-ENTRYPOINT-FATAL",
+    "SIG-FATAL-THREAD",
+    "SIG-TM-FATAL",
+    "SIG-ENTRYPOINT-EXIT-CODE",
+    "SIG-EXIT-CODE-239",
+    "SIG-NO-RESOURCES",
+];
+
+/// The JobManager out of reach: TaskManagers give up and the job has no slots.
+const JM_UNREACHABLE: &[&str] = &["SIG-TM-FATAL", "SIG-NO-RESOURCES", "SIG-AKKA-QUARANTINED"];
+
+const REFUSAL_FIX: &str = "find which account was refused and what it lacks: the lines after this one (or the exception's response body) name the verb and resource; run `kubectl flink can-i -n <namespace> <deployment> --fix`, which asks the API server what the Flink or operator ServiceAccount lacks and prints the minimal Role and RoleBinding";
+
+const REFUSAL_VERIFY: &str = "kubectl flink can-i -n <namespace> <deployment>";
+
+const JM_FIX: &str = "make the JobManager reachable at {host|the address in the line}:{port|6123}: check that the JobManager pod runs and is Ready, that its Service exists with endpoints on that port (`kubectl get svc,endpoints -o wide`), that `jobmanager.rpc.address` / `rest.address` name that Service, and that no NetworkPolicy blocks ports 6123 (RPC), 6124 (blob) and 8081 (REST) between the Flink pods";
+
+const JM_VERIFY: &str = "kubectl get endpoints -o wide";
+
+pub static SIGNATURES: &[Signature] = &[
+    // --- refusals from any client ----------------------------------------------------------------
+    // The official Kubernetes Java client (the Apache operator's peers, Spring Cloud Kubernetes,
+    // user code): `ApiException` carries the HTTP reason phrase as its message (`Forbidden`), and
+    // since v13 `getMessage()` prints `Message: Forbidden` and `HTTP response code: 403`.
+    Signature {
+        id: "SIG-JAVA-CLIENT-403",
+        category: Category::RbacForbidden,
+        severity: Severity::Critical,
+        literals: &["ApiException: Forbidden", "ApiException: Message: Forbidden", "HTTP response code: 403"],
+        pattern: r"io\.kubernetes\.client\.openapi\.ApiException: (?:Message: )?Forbidden\b|ApiException: (?:Message: )?Forbidden\b|HTTP response code: 403\b",
+        title: "the API server refused a request of the Kubernetes Java client (403 Forbidden)",
+        explanation: "a process using the official Kubernetes Java client (io.kubernetes.client) got 403 Forbidden from the API server: the ServiceAccount it runs as lacks a verb on a resource (a watch refused in `Watch.createWatch` throws exactly this)",
+        fix: REFUSAL_FIX,
+        verify: REFUSAL_VERIFY,
+        explains: REFUSED,
+        supersedes: &[],
+        examples: &[
+            "io.kubernetes.client.openapi.ApiException: Forbidden",
+            "Caused by: io.kubernetes.client.openapi.ApiException: Message: Forbidden",
+            "HTTP response code: 403",
+        ],
+        unless: &[],
+        sources: &[
+            "kubernetes-client/java@v18.0.0:util/src/main/java/io/kubernetes/client/util/Watch.java",
+            "kubernetes-client/java@v27.0.0:util/src/main/java/io/kubernetes/client/util/Watch.java",
+            "kubernetes-client/java@v27.0.0:kubernetes/src/main/java/io/kubernetes/client/openapi/ApiException.java",
+        ],
+    },
+    Signature {
+        id: "SIG-JAVA-CLIENT-401",
+        category: Category::SaTokenUnreadable,
+        severity: Severity::Critical,
+        literals: &["ApiException: Unauthorized", "ApiException: Message: Unauthorized", "HTTP response code: 401"],
+        pattern: r"ApiException: (?:Message: )?Unauthorized\b|HTTP response code: 401\b",
+        title: "the API server did not accept the Kubernetes Java client's credentials (401 Unauthorized)",
+        explanation: "a process using the official Kubernetes Java client got 401 Unauthorized: it sent no token, or one the API server no longer accepts (an expired projected token, a deleted ServiceAccount)",
+        fix: "make sure the pod gets a valid ServiceAccount token: the ServiceAccount it runs as must exist, `automountServiceAccountToken` must not be false, pods started before the ServiceAccount was recreated must be restarted, and a client older than bound tokens (Kubernetes Java client before 11) must be upgraded to re-read the token file",
+        verify: "kubectl get pods -o custom-columns=NAME:.metadata.name,SA:.spec.serviceAccountName,AUTOMOUNT:.spec.automountServiceAccountToken",
+        explains: REFUSED,
+        supersedes: &[],
+        examples: &["io.kubernetes.client.openapi.ApiException: Unauthorized", "HTTP response code: 401"],
+        unless: &[],
+        sources: &[
+            "kubernetes-client/java@v18.0.0:util/src/main/java/io/kubernetes/client/util/Watch.java",
+            "kubernetes-client/java@v27.0.0:kubernetes/src/main/java/io/kubernetes/client/openapi/ApiException.java",
+        ],
+    },
+    // The API server's RBAC text for a user that is not a ServiceAccount (kubectl, client-go and
+    // every client that prints the Status message): a person, a node, or `system:anonymous`.
+    Signature {
+        id: "SIG-K8S-FORBIDDEN-USER",
+        category: Category::RbacForbidden,
+        severity: Severity::Critical,
+        literals: &["is forbidden: User \""],
+        pattern: r#"(?:(?P<resource_kind>[a-z0-9.-]+(?:/[a-z]+)?)(?: "(?P<object>[^"]*)")? )?is forbidden: User "(?P<user>[^"]+)" cannot (?P<verb>[a-z]+) resource "(?P<resource>[^"]+)"(?: in API group "(?P<group>[^"]*)")?(?: in the namespace "(?P<object_namespace>[^"]+)")?"#,
+        title: "{user} may not {verb} {resource}",
+        explanation: "the API server refused a request: the user or account named in the message lacks this verb on this resource",
+        fix: "grant {user} exactly `{verb}` on `{resource}` (a Role and RoleBinding in that namespace, a ClusterRole for cluster-wide resources), or run the request as an identity that has it; `kubectl auth can-i {verb} {resource} --as={user}` shows what the API server decides",
+        verify: "kubectl auth can-i {verb} {resource} --as={user}",
+        explains: REFUSED,
+        supersedes: &[],
+        examples: &[
+            r#"Error from server (Forbidden): flinkdeployments.flink.apache.org is forbidden: User "jane@example.com" cannot list resource "flinkdeployments" in API group "flink.apache.org" in the namespace "analytics""#,
+            r#"E0301 10:00:00.000000       1 reflector.go:138] failed to list *v1.Pod: pods is forbidden: User "system:node:worker-1" cannot list resource "pods" in API group "" at the cluster scope"#,
+        ],
+        unless: &["User \"system:serviceaccount:", "User \"system:anonymous\""],
+        sources: &[
+            "kubernetes/kubernetes@v1.34.0:staging/src/k8s.io/apiserver/pkg/endpoints/handlers/responsewriters/errors.go",
+            "kubernetes/kubernetes@v1.24.0:staging/src/k8s.io/apiserver/pkg/endpoints/handlers/responsewriters/errors.go",
+        ],
+    },
+    Signature {
+        id: "SIG-K8S-FORBIDDEN-ANONYMOUS",
+        category: Category::SaTokenUnreadable,
+        severity: Severity::Critical,
+        literals: &["is forbidden: User \"system:anonymous\""],
+        pattern: r#"is forbidden: User "system:anonymous" cannot (?P<verb>[a-z]+) resource "(?P<resource>[^"]+)""#,
+        title: "requests reach the API server without credentials (system:anonymous may not {verb} {resource})",
+        explanation: "the API server saw no token at all and treated the request as `system:anonymous`: the pod has no ServiceAccount token mounted, or the client does not read it",
+        fix: "make sure the pod gets its ServiceAccount token: `automountServiceAccountToken` must not be false on the ServiceAccount or in the pod template, and the client must use the in-cluster configuration (no kubeconfig pointing elsewhere)",
+        verify: "kubectl get pods -o custom-columns=NAME:.metadata.name,SA:.spec.serviceAccountName,AUTOMOUNT:.spec.automountServiceAccountToken",
+        explains: REFUSED,
+        supersedes: &[],
+        examples: &[r#"Failure executing: GET at: https://10.96.0.1/api/v1/namespaces/prod/pods. Message: pods is forbidden: User "system:anonymous" cannot list resource "pods" in API group "" in the namespace "prod"."#],
+        unless: &[],
+        sources: &["kubernetes/kubernetes@v1.34.0:staging/src/k8s.io/apiserver/pkg/endpoints/handlers/responsewriters/errors.go"],
+    },
+    // --- who cannot reach the JobManager -----------------------------------------------------------
+    // Netty's and the JDK's connect failures with the address, to a JobManager port: RPC (6123),
+    // blob server (6124), REST (8081).
+    Signature {
+        id: "SIG-JM-PORT-UNREACHABLE",
+        category: Category::JobmanagerUnreachable,
+        severity: Severity::Critical,
+        literals: &["onnection refused", "onnection timed out", "connect timed out", "No route to host", "Could not connect to BlobServer"],
+        pattern: r"(?:[Cc]onnection refused|[Cc]onnection timed out|connect timed out|No route to host|Could not connect to BlobServer at address)(?:: | )?(?:\w+://)?(?:flink@)?(?P<host>[A-Za-z0-9.-]+)?(?:/[0-9a-fA-F.:]+)?:(?P<port>6123|6124|8081)\b",
+        title: "{host|the JobManager} does not answer on port {port}",
+        explanation: "a connection to a JobManager port (6123 RPC, 6124 blob server, 8081 REST) was refused, timed out or found no route: the JobManager is not running there, its Service has no endpoints, or a NetworkPolicy drops the traffic",
+        fix: JM_FIX,
+        verify: JM_VERIFY,
+        explains: JM_UNREACHABLE,
+        supersedes: &["SIG-JM-CONNECTION-REFUSED"],
+        examples: &[
+            "Caused by: org.apache.flink.shaded.netty4.io.netty.channel.ConnectTimeoutException: connection timed out: flink-jobmanager/10.96.12.4:6123",
+            "java.io.IOException: Could not connect to BlobServer at address flink-jobmanager/10.96.12.4:6124",
+            "java.net.NoRouteToHostException: No route to host: orders-rest/10.0.0.3:8081",
+        ],
+        unless: &[],
+        sources: &[
+            "apache/flink@release-1.20.0:flink-runtime/src/main/java/org/apache/flink/runtime/blob/BlobClient.java",
+            "netty/netty@netty-4.1.100.Final:transport/src/main/java/io/netty/channel/nio/AbstractNioChannel.java",
+        ],
+    },
+    // --- Akka and Pekko remoting ---------------------------------------------------------------------
+    // EndpointManager's supervisor (Remoting.scala): an association that failed is gated.
+    Signature {
+        id: "SIG-AKKA-GATED-JM",
+        category: Category::JobmanagerUnreachable,
+        severity: Severity::Critical,
+        literals: &["Tried to associate with unreachable remote address"],
+        pattern: r"Tried to associate with unreachable remote address \[(?:akka|pekko)(?:\.ssl)?\.tcp://flink@(?P<host>[A-Za-z0-9.-]+):(?P<port>6123)\]",
+        title: "the connection to the JobManager at {host}:{port} is gated (unreachable)",
+        explanation: "Flink's RPC (Akka or Pekko remoting) could not associate with the JobManager and stops trying for a while: the JobManager is down, restarting, or not reachable at that address",
+        fix: JM_FIX,
+        verify: JM_VERIFY,
+        explains: JM_UNREACHABLE,
+        supersedes: &["SIG-AKKA-GATED"],
+        examples: &[
+            "WARN  akka.remote.Remoting - Tried to associate with unreachable remote address [akka.tcp://flink@10.0.0.7:6123]. Address is now gated for 50 ms, all messages to this address will be delivered to dead letters. Reason: [Association failed with [akka.tcp://flink@10.0.0.7:6123]] Caused by: [Connection refused: /10.0.0.7:6123]",
+            "Tried to associate with unreachable remote address [pekko.tcp://flink@orders-jobmanager:6123]. Address is now gated for 50 ms, all messages to this address will be delivered to dead letters.",
+        ],
+        unless: &[],
+        sources: &[
+            "akka/akka@v2.6.20:akka-remote/src/main/scala/akka/remote/Remoting.scala",
+            "apache/pekko@v1.0.1:remote/src/main/scala/org/apache/pekko/remote/Remoting.scala",
+        ],
+    },
+    Signature {
+        id: "SIG-AKKA-GATED",
+        category: Category::TaskmanagerUnreachable,
+        severity: Severity::Warning,
+        literals: &["Tried to associate with unreachable remote address"],
+        pattern: r"Tried to associate with unreachable remote address \[(?:akka|pekko)(?:\.ssl)?\.tcp://[^@\]\s]+@(?P<host>[A-Za-z0-9.-]+)(?::(?P<port>\d+))?\]",
+        title: "Flink's RPC cannot reach {host}:{port|?} (association gated)",
+        explanation: "Flink's RPC (Akka or Pekko remoting) could not associate with another Flink process and stops trying for a while: that process died or restarted (its pod is gone), or the address it registered with is not reachable",
+        fix: "find the process at {host}: `kubectl get pods -o wide | grep {host}` (a TaskManager that was OOMKilled, evicted or restarted shows it); when it runs, check that the address it registered with (`taskmanager.host`, the pod IP by default) is reachable from the JobManager and no NetworkPolicy blocks its RPC port",
+        verify: "kubectl get pods -o wide",
+        explains: &["SIG-TM-HEARTBEAT-TIMEOUT", "SIG-TM-UNREACHABLE", "SIG-NO-RESOURCES"],
+        supersedes: &[],
+        examples: &["Tried to associate with unreachable remote address [pekko.tcp://flink@10.0.0.8:6122]. Address is now gated for 50 ms, all messages to this address will be delivered to dead letters. Reason: [Connection refused]"],
+        unless: &[],
+        sources: &[
+            "akka/akka@v2.6.20:akka-remote/src/main/scala/akka/remote/Remoting.scala",
+            "apache/pekko@v1.0.1:remote/src/main/scala/org/apache/pekko/remote/Remoting.scala",
+        ],
+    },
+    // Remoting.scala (`... is irrecoverably failed. UID is now quarantined`) and Endpoint.scala
+    // (`The remote system has quarantined this system`): one side declared the other dead, and
+    // the quarantined process must restart. A symptom: why it was declared dead is elsewhere.
+    Signature {
+        id: "SIG-AKKA-QUARANTINED",
+        category: Category::TaskmanagerLost,
+        severity: Severity::Warning,
+        literals: &["UID is now quarantined", "has quarantined this system"],
+        pattern: r"(?:Association to \[(?:akka|pekko)(?:\.ssl)?\.tcp://[^@\]\s]+@(?P<host>[A-Za-z0-9.-]+)(?::(?P<port>\d+))?\] having UID \[[^\]]*\] is irrecoverably failed\. UID is now quarantined|[Tt]he remote system has quarantined this system)",
+        title: "Flink's RPC quarantined {host|a peer}: it must restart to talk again",
+        explanation: "Akka or Pekko remoting declared a peer dead (missed heartbeats: a long GC pause, a restarted pod, a network partition) and quarantined it; the quarantined process cannot reconnect until it restarts",
+        fix: "find why the peer stopped answering: its previous log (`kubectl logs <pod> --previous`) and `kubectl describe pod <pod>` (OOMKilled, evicted, restarted); long GC pauses show in the GC log. A quarantined TaskManager is restarted by Kubernetes once Flink exits it",
+        verify: "kubectl get pods -o custom-columns=NAME:.metadata.name,RESTARTS:.status.containerStatuses[0].restartCount,LAST:.status.containerStatuses[0].lastState.terminated.reason",
+        explains: &["SIG-NO-RESOURCES"],
+        supersedes: &[],
+        examples: &[
+            "Association to [akka.tcp://flink@10.0.0.9:6122] having UID [-12345] is irrecoverably failed. UID is now quarantined and all messages to this UID will be delivered to dead letters. Remote ActorSystem must be restarted to recover from this situation.",
+            "Reason: [The remote system has quarantined this system. No further associations to the remote system are possible until this system is restarted.]",
+        ],
+        unless: &[],
+        sources: &[
+            "akka/akka@v2.6.20:akka-remote/src/main/scala/akka/remote/Remoting.scala",
+            "akka/akka@v2.6.20:akka-remote/src/main/scala/akka/remote/Endpoint.scala",
+            "apache/pekko@v1.0.1:remote/src/main/scala/org/apache/pekko/remote/Endpoint.scala",
+        ],
+    },
+    // --- the JVM itself -------------------------------------------------------------------------------
+    // HotSpot's fatal error report (vmError.cpp) when the JVM cannot reserve or commit memory.
+    Signature {
+        id: "SIG-JVM-NATIVE-MEMORY",
+        category: Category::MemoryConfigInvalid,
+        severity: Severity::Critical,
+        literals: &["insufficient memory for the Java Runtime Environment", "Insufficient memory for the Java Runtime Environment"],
+        pattern: r"[Ii]nsufficient memory for the Java Runtime Environment(?: to continue)?",
+        title: "the JVM could not get the memory it was told to use",
+        explanation: "the JVM itself failed to reserve or commit memory before Flink ran (HotSpot's `insufficient memory for the Java Runtime Environment`): the heap and other sizes it was started with exceed what the container may use",
+        fix: "make the JVM's sizes fit the container: lower `taskmanager.memory.process.size` / `jobmanager.memory.process.size` (or spec.taskManager/jobManager.resource.memory, which sets them) below the container's memory limit, and remove -Xmx/-Xms set by hand in `env.java.opts*`; the `hs_err_pid*.log` next to this line names the allocation that failed",
+        verify: "kubectl get pods -o custom-columns=NAME:.metadata.name,LIMIT:.spec.containers[0].resources.limits.memory",
+        explains: FATAL,
+        supersedes: &[],
+        examples: &["# There is insufficient memory for the Java Runtime Environment to continue."],
+        unless: &[],
+        sources: &["openjdk/jdk17u@jdk-17.0.9-ga:src/hotspot/share/utilities/vmError.cpp"],
+    },
+    // bash's arithmetic error in Flink's scripts (config.sh), when BashJavaUtils printed nothing to
+    // compute the JVM's memory options from: the JVM it runs failed first.
+    Signature {
+        id: "SIG-ENTRYPOINT-ARITHMETIC",
+        category: Category::FlinkFatalExit,
+        severity: Severity::Warning,
+        literals: &["syntax error: operand expected"],
+        pattern: r"(?P<script>\S+\.sh): line \d+: [^\n]*?syntax error: operand expected",
+        title: "Flink's start script {script} computed its memory options from nothing",
+        explanation: "bash failed on an arithmetic expression in Flink's start scripts: the memory sizes it reads from BashJavaUtils were empty, because the JVM that computes them failed (see the cause listed with it) or the memory options are invalid",
+        fix: "this is how the script stops, not why: fix the error printed before it (the JVM's own error, or an invalid `*.memory.*` option); `kubectl logs <pod> --previous` shows the whole start",
+        verify: "",
+        explains: &[],
+        supersedes: &[],
+        examples: &["/docker-entrypoint.sh: line 90: 1024 - : syntax error: operand expected (error token is \"- \")"],
+        unless: &[],
+        sources: &["apache/flink@release-1.20.0:flink-dist/src/main/flink-bin/bin/config.sh"],
+    },
+    // --- state storage ----------------------------------------------------------------------------------
+    // FsCheckpointStreamFactory: the stream under a checkpoint, or under Kubernetes HA's job graph
+    // and checkpoint pointers (high-availability.storageDir), could not be opened.
+    Signature {
+        id: "SIG-STATE-STREAM-UNWRITABLE",
+        category: Category::StorageAccessDenied,
+        severity: Severity::Critical,
+        literals: &["Could not open output stream for state backend"],
+        pattern: r"Could not open output stream for state backend",
+        title: "Flink cannot write to its state storage (checkpoints or HA storage)",
+        explanation: "Flink could not open a file under its checkpoint directory or its HA storage directory (`high-availability.storageDir`, where Kubernetes HA keeps job graphs and checkpoint pointers): the path is not writable by the Flink user, does not exist, or its credentials are refused",
+        fix: "make `high-availability.storageDir` and `state.checkpoints.dir` writable by the Flink process: for a volume, mount it and set `podSecurityContext.fsGroup: 9999` (Flink's user) in the pod template; for s3/gs/abfs, give the identity write access and enable the file system plugin; the `Caused by:` below this line names the path and the error",
+        verify: "",
+        explains: FATAL,
+        supersedes: &[],
+        examples: &["Caused by: java.io.IOException: Could not open output stream for state backend"],
+        unless: &[],
+        sources: &["apache/flink@release-1.16.0:flink-runtime/src/main/java/org/apache/flink/runtime/state/filesystem/FsCheckpointStreamFactory.java:463"],
+    },
+];
