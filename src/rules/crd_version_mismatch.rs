@@ -344,11 +344,13 @@ fn crd_fix(op: &install::Operator, container: &str, tag: Option<&str>) -> String
         None => format!(
             "Run one release for the CRD and the operator image: {} (an image tag that names no release\n\
              cannot be matched to a CRD):\n\n{}\n\
-             kubectl set image deployment/{} -n {} {container}={}:{}",
+             kubectl set image deployment/{} -n {} {}={}:{}",
             fc::RELEASE,
             replace(fc::RELEASE),
             op.name(),
             op.namespace,
+            // A container's name in the Deployment's spec: one shell word whatever it holds.
+            crate::shell::sh(container),
             fc::IMAGE,
             fc::RELEASE
         ),
