@@ -334,6 +334,12 @@ const FREE: &[&str] = &[
     "claimName",
     "savepointsDir",
     "initialSavepointPath",
+    "deploymentName",
+    "className",
+    "mainClass",
+    "priorityClassName",
+    "storageClassName",
+    "schedulerName",
 ];
 
 /// The free values of a document (FREE keys, every value of a `flinkConfiguration` /
@@ -351,6 +357,7 @@ fn free_values(v: &Value, parent: &str, out: &mut BTreeSet<String>) {
                             parent,
                             "flinkConfiguration"
                                 | "flinkProperties"
+                                | "nodeSelector"
                                 | "configMap"
                                 | "imagePullSecrets"
                                 | "pullSecrets"
