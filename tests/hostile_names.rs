@@ -343,7 +343,8 @@ const FREE: &[&str] = &[
 ];
 
 /// The free values of a document (FREE keys, every value of a `flinkConfiguration` /
-/// `flinkProperties`, a configMap volume's name, an imagePullSecret's name).
+/// `flinkProperties` / `nodeSelector`, a configMap volume's name, an imagePullSecret's name, the
+/// Service a webhook calls).
 fn free_values(v: &Value, parent: &str, out: &mut BTreeSet<String>) {
     match v {
         Value::Object(m) => {
@@ -358,12 +359,14 @@ fn free_values(v: &Value, parent: &str, out: &mut BTreeSet<String>) {
                             "flinkConfiguration"
                                 | "flinkProperties"
                                 | "nodeSelector"
+                                | "service"
                                 | "configMap"
                                 | "imagePullSecrets"
                                 | "pullSecrets"
                         ) && (k != "name" || parent != "flinkConfiguration") =>
                     {
-                        if parent.ends_with("Secrets") || parent == "configMap" {
+                        if parent.ends_with("Secrets") || parent == "configMap" || parent == "service"
+                        {
                             if k == "name" {
                                 out.insert(s.clone());
                             }
@@ -620,6 +623,8 @@ fn doctor_part<'a>(
                 if rel.extension().is_some_and(|x| x == "yaml" || x == "yml") {
                     for d in docs(&text).unwrap_or_default() {
                         free_values(&d["spec"], "spec", &mut values);
+                        // A webhook's clientConfig.service names a Service as written.
+                        free_values(&d["webhooks"], "webhooks", &mut values);
                     }
                 }
             }
