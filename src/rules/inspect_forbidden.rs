@@ -282,8 +282,8 @@ fn finding(g: &Gap) -> Finding {
         .map(|n| format!(" -n {}", crate::shell::sh(n)))
         .unwrap_or_default();
     let res = resource_arg(g);
-    // A bundle's gaps are its own text: the resource and verb printed in commands are one shell
-    // word each.
+    // Gaps are gather's own requests (resources from its list, namespaces already checked):
+    // quoted all the same, so the commands stay right whatever a gap is made of.
     let res_w = crate::shell::quote(&res).into_owned();
     let object = ObjectRef::new("Resource", g.namespace.as_deref(), &res);
     if g.reason == GapReason::NotInstalled && g.group == GROUP {
