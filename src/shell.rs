@@ -116,9 +116,8 @@ pub fn nested(path: &[&str], leaf: serde_json::Value) -> serde_json::Value {
 /// `: ` or a final `:` makes a mapping key.
 pub fn yaml(s: &str) -> Cow<'_, str> {
     let plain = !s.is_empty()
-        && s.chars().all(|c| {
-            c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '/' | '-' | ':' | '@')
-        })
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '/' | '-' | ':' | '@'))
         && !s.ends_with(':')
         && s.starts_with(|c: char| c.is_ascii_alphabetic())
         && !matches!(
@@ -208,8 +207,23 @@ mod tests {
     #[test]
     fn yaml_scalars_read_back_as_the_string() {
         for s in [
-            "flink", "a\nEOF\n", "x: y", "true", "1.20", "'", "\"", "- a", "#c", "", "~",
-            "flink:1.20", "a:", "a:b: c", "r.io/f@sha256:ab", "a:#b", "@a",
+            "flink",
+            "a\nEOF\n",
+            "x: y",
+            "true",
+            "1.20",
+            "'",
+            "\"",
+            "- a",
+            "#c",
+            "",
+            "~",
+            "flink:1.20",
+            "a:",
+            "a:b: c",
+            "r.io/f@sha256:ab",
+            "a:#b",
+            "@a",
         ] {
             let doc = format!("k: {}\n", yaml(s));
             let v: serde_json::Value = serde_yaml::from_str(&doc).expect(&doc);

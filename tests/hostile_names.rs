@@ -365,7 +365,9 @@ fn free_values(v: &Value, parent: &str, out: &mut BTreeSet<String>) {
                                 | "pullSecrets"
                         ) && (k != "name" || parent != "flinkConfiguration") =>
                     {
-                        if parent.ends_with("Secrets") || parent == "configMap" || parent == "service"
+                        if parent.ends_with("Secrets")
+                            || parent == "configMap"
+                            || parent == "service"
                         {
                             if k == "name" {
                                 out.insert(s.clone());

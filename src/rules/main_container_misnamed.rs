@@ -124,7 +124,11 @@ fn pod_finding(index: &Index, pod: &Pod, i: usize, c: &PodContainer) -> Finding 
              kubectl get flinkdeployment {fd} -n {ns} -o yaml \\\n    \
              | sed {2} | kubectl replace -f -",
             crate::shell::escape_controls(&c.name),
-            if component == "taskmanager" { "taskManager" } else { "jobManager" },
+            if component == "taskmanager" {
+                "taskManager"
+            } else {
+                "jobManager"
+            },
             // The container's name is the pod spec's: a literal in the sed pattern, the script
             // one shell word.
             crate::shell::quoted(&format!(

@@ -11,8 +11,8 @@ use super::support::install::{
     Hook,
 };
 use super::{Rule, RuleMeta};
-use crate::shell::{escape_controls, json_arg, nested, sh};
 use crate::finding::{Category, Finding, ObjectRef, Severity};
+use crate::shell::{escape_controls, json_arg, nested, sh};
 use crate::snapshot::{Index, Snapshot};
 use std::collections::BTreeMap;
 

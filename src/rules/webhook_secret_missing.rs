@@ -16,8 +16,8 @@ use super::support::install::{
 };
 use super::{Rule, RuleMeta};
 use crate::finding::{link, Category, Finding, ObjectRef, Severity};
-use crate::shell::sh;
 use crate::flink::install::flinkcluster as fc;
+use crate::shell::sh;
 use crate::snapshot::{Index, Snapshot};
 use serde_json::Value;
 

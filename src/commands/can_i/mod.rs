@@ -3,7 +3,6 @@
 //! server where the caller's rights allow (`crate::cluster::access`), and the minimal Role and
 //! RoleBinding that grants what is missing.
 
-use crate::shell::sh;
 use crate::cli::{Format, KubeArgs, OutputArgs};
 use crate::cluster::access;
 use crate::error::{Error, EXIT_FINDINGS, EXIT_INCOMPLETE, EXIT_OK};
@@ -13,6 +12,7 @@ use crate::flink::permissions::{self, Grantee, Holder, Permission};
 use crate::flink::rbac_fix::{Known, Workload};
 use crate::render::access::{render_json, render_markdown, render_table};
 use crate::render::Style;
+use crate::shell::sh;
 
 use crate::cluster::lookup::{check_namespace, check_service_account, find_flink, find_operator};
 use kube::Client;

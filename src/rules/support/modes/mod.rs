@@ -103,8 +103,11 @@ pub fn conf_fix(c: &Cluster, pairs: &[(&str, &str)]) -> String {
             .iter()
             .map(|(k, v)| format!("{}:{}", Value::from(*k), Value::from(*v)))
             .collect();
-        crate::shell::quote(&format!("{{\"spec\":{{\"{field}\":{{{}}}}}}}", inner.join(",")))
-            .into_owned()
+        crate::shell::quote(&format!(
+            "{{\"spec\":{{\"{field}\":{{{}}}}}}}",
+            inner.join(",")
+        ))
+        .into_owned()
     };
     let flink_deployment = || {
         format!(
