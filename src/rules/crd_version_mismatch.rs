@@ -330,9 +330,13 @@ fn status_rejected_line(
 fn crd_fix(op: &install::Operator, container: &str, tag: Option<&str>) -> String {
     let replace = |t: &str| {
         format!(
-            "kubectl annotate --local -o yaml --overwrite -f https://raw.githubusercontent.com/spotify/flink-on-k8s-operator/{t}/{} \\\n  \
+            "kubectl annotate --local -o yaml --overwrite -f {} \\\n  \
              api-approved.kubernetes.io=unapproved | kubectl replace -f -",
-            fc::CRD_PATH
+            // The tag is the image's: one shell word with the URL.
+            crate::shell::quote(&format!(
+                "https://raw.githubusercontent.com/spotify/flink-on-k8s-operator/{t}/{}",
+                fc::CRD_PATH
+            ))
         )
     };
     match tag {
