@@ -111,11 +111,14 @@ pub fn nested(path: &[&str], leaf: serde_json::Value) -> serde_json::Value {
 }
 
 /// `s` as a YAML scalar that reads back as the string `s`: bare when it is a plain word YAML
-/// would not take for anything else, else double-quoted (JSON's escapes are YAML's).
+/// would not take for anything else, else double-quoted (JSON's escapes are YAML's). A `:` or
+/// `@` inside a word starting with a letter keeps it plain (`flink:1.20`, `a@sha256:ab`): only
+/// `: ` or a final `:` makes a mapping key.
 pub fn yaml(s: &str) -> Cow<'_, str> {
     let plain = !s.is_empty()
         && s.chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '/' | '-'))
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '/' | '-' | ':' | '@'))
+        && !s.ends_with(':')
         && s.starts_with(|c: char| c.is_ascii_alphabetic())
         && !matches!(
             s.to_ascii_lowercase().as_str(),
@@ -204,7 +207,23 @@ mod tests {
     #[test]
     fn yaml_scalars_read_back_as_the_string() {
         for s in [
-            "flink", "a\nEOF\n", "x: y", "true", "1.20", "'", "\"", "- a", "#c", "", "~",
+            "flink",
+            "a\nEOF\n",
+            "x: y",
+            "true",
+            "1.20",
+            "'",
+            "\"",
+            "- a",
+            "#c",
+            "",
+            "~",
+            "flink:1.20",
+            "a:",
+            "a:b: c",
+            "r.io/f@sha256:ab",
+            "a:#b",
+            "@a",
         ] {
             let doc = format!("k: {}\n", yaml(s));
             let v: serde_json::Value = serde_yaml::from_str(&doc).expect(&doc);
@@ -212,5 +231,7 @@ mod tests {
             assert!(!doc.lines().any(|l| l.trim() == "EOF"), "{doc}");
         }
         assert_eq!(yaml("flink-jobmanager"), "flink-jobmanager");
+        assert_eq!(yaml("flink:1.20"), "flink:1.20");
+        assert_eq!(yaml("a:"), "\"a:\"");
     }
 }

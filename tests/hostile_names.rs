@@ -334,10 +334,17 @@ const FREE: &[&str] = &[
     "claimName",
     "savepointsDir",
     "initialSavepointPath",
+    "deploymentName",
+    "className",
+    "mainClass",
+    "priorityClassName",
+    "storageClassName",
+    "schedulerName",
 ];
 
 /// The free values of a document (FREE keys, every value of a `flinkConfiguration` /
-/// `flinkProperties`, a configMap volume's name, an imagePullSecret's name).
+/// `flinkProperties` / `nodeSelector`, a configMap volume's name, an imagePullSecret's name, the
+/// Service a webhook calls).
 fn free_values(v: &Value, parent: &str, out: &mut BTreeSet<String>) {
     match v {
         Value::Object(m) => {
@@ -351,12 +358,17 @@ fn free_values(v: &Value, parent: &str, out: &mut BTreeSet<String>) {
                             parent,
                             "flinkConfiguration"
                                 | "flinkProperties"
+                                | "nodeSelector"
+                                | "service"
                                 | "configMap"
                                 | "imagePullSecrets"
                                 | "pullSecrets"
                         ) && (k != "name" || parent != "flinkConfiguration") =>
                     {
-                        if parent.ends_with("Secrets") || parent == "configMap" {
+                        if parent.ends_with("Secrets")
+                            || parent == "configMap"
+                            || parent == "service"
+                        {
                             if k == "name" {
                                 out.insert(s.clone());
                             }
@@ -613,6 +625,8 @@ fn doctor_part<'a>(
                 if rel.extension().is_some_and(|x| x == "yaml" || x == "yml") {
                     for d in docs(&text).unwrap_or_default() {
                         free_values(&d["spec"], "spec", &mut values);
+                        // A webhook's clientConfig.service names a Service as written.
+                        free_values(&d["webhooks"], "webhooks", &mut values);
                     }
                 }
             }

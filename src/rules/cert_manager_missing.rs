@@ -9,6 +9,7 @@ use super::support::install::{
 };
 use super::{Rule, RuleMeta};
 use crate::finding::{Category, Finding, ObjectRef, Severity};
+use crate::shell::sh;
 use crate::snapshot::{Index, Snapshot};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -58,6 +59,9 @@ impl Rule for CertManagerMissing {
             let release = release_in(s, &ns);
             let tls = install::tls_secret_name(s, &ns);
             let symptoms = symptoms(s, &ns, &tls);
+            // The namespace and Certificate come from the webhooks' inject-ca-from annotation,
+            // the Secret from the Certificate's spec: free values, each one shell word.
+            let (qns, qcert, qtls) = (sh(&ns), sh(&cert), sh(&tls));
             match cert_manager_installed(s) {
                 None => {}
                 Some(false) => {
@@ -103,10 +107,10 @@ impl Rule for CertManagerMissing {
                             )
                         })
                         .verify(format!(
-                            "kubectl get certificate {cert} -n {ns}   # expect READY True\nkubectl get secret {tls} -n {ns}{}",
+                            "kubectl get certificate {qcert} -n {qns}   # expect READY True\nkubectl get secret {qtls} -n {qns}{}",
                             match install::operator_in(s, &ns).filter(|o| o.flavor == install::Flavor::FlinkCluster) {
                                 // The manager mounts the Secret: it starts once the Secret is there.
-                                Some(o) => format!("\nkubectl rollout status deployment/{} -n {ns} --timeout=120s", o.name()),
+                                Some(o) => format!("\nkubectl rollout status deployment/{} -n {qns} --timeout=120s", o.name()),
                                 None => String::new(),
                             }
                         ))
@@ -139,7 +143,7 @@ impl Rule for CertManagerMissing {
                                     "Let the chart create the Certificate and its Issuer again:\n\n{}",
                                     release.upgrade("")
                                 ))
-                                .verify(format!("kubectl get certificate {cert} -n {ns}   # expect READY True"))
+                                .verify(format!("kubectl get certificate {qcert} -n {qns}   # expect READY True"))
                                 .link(install::link(&ns)),
                             );
                         }

@@ -292,8 +292,8 @@ fn fix(
         StartFailure::MissingReference => {
             let what = missing_reference(message);
             let create = match &what {
-                Some(("secret", n)) => format!("kubectl create secret generic {n} -n {ns} --from-literal=KEY=VALUE"),
-                Some(("configmap", n)) => format!("kubectl create configmap {n} -n {ns} --from-literal=KEY=VALUE"),
+                Some(("secret", n)) => format!("kubectl create secret generic {} -n {ns} --from-literal=KEY=VALUE", crate::shell::sh(n)),
+                Some(("configmap", n)) => format!("kubectl create configmap {} -n {ns} --from-literal=KEY=VALUE", crate::shell::sh(n)),
                 _ => format!("kubectl get secrets,configmaps -n {ns}"),
             };
             format!(

@@ -139,10 +139,14 @@ fn flinkcluster_crd_missing(s: &Snapshot, op: &install::Operator) -> Option<Find
         f.fix(format!(
             "Install the CRD of the operator's release ({tag}), with the annotation its kustomization adds\n\
              (config/crd/patches/crd_protection.yaml; a `*.k8s.io` CRD is refused without it), then restart the operator:\n\n\
-             kubectl annotate --local -o yaml --overwrite -f https://raw.githubusercontent.com/spotify/flink-on-k8s-operator/{tag}/{} \\\n  \
+             kubectl annotate --local -o yaml --overwrite -f {} \\\n  \
              api-approved.kubernetes.io=unapproved | kubectl create -f -\n\
              kubectl rollout restart deployment/{} -n {}",
-            fc::CRD_PATH,
+            // The tag is the image's (checked to be a release number, but only after trimming).
+            crate::shell::quote(&format!(
+                "https://raw.githubusercontent.com/spotify/flink-on-k8s-operator/{tag}/{}",
+                fc::CRD_PATH
+            )),
             op.name(),
             op.namespace
         ))

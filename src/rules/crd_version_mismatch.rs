@@ -330,9 +330,13 @@ fn status_rejected_line(
 fn crd_fix(op: &install::Operator, container: &str, tag: Option<&str>) -> String {
     let replace = |t: &str| {
         format!(
-            "kubectl annotate --local -o yaml --overwrite -f https://raw.githubusercontent.com/spotify/flink-on-k8s-operator/{t}/{} \\\n  \
+            "kubectl annotate --local -o yaml --overwrite -f {} \\\n  \
              api-approved.kubernetes.io=unapproved | kubectl replace -f -",
-            fc::CRD_PATH
+            // The tag is the image's: one shell word with the URL.
+            crate::shell::quote(&format!(
+                "https://raw.githubusercontent.com/spotify/flink-on-k8s-operator/{t}/{}",
+                fc::CRD_PATH
+            ))
         )
     };
     match tag {
@@ -344,11 +348,13 @@ fn crd_fix(op: &install::Operator, container: &str, tag: Option<&str>) -> String
         None => format!(
             "Run one release for the CRD and the operator image: {} (an image tag that names no release\n\
              cannot be matched to a CRD):\n\n{}\n\
-             kubectl set image deployment/{} -n {} {container}={}:{}",
+             kubectl set image deployment/{} -n {} {}={}:{}",
             fc::RELEASE,
             replace(fc::RELEASE),
             op.name(),
             op.namespace,
+            // A container's name in the Deployment's spec: one shell word whatever it holds.
+            crate::shell::sh(container),
             fc::IMAGE,
             fc::RELEASE
         ),

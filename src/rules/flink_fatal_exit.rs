@@ -108,7 +108,7 @@ fn finding(
     if exited_log_missing {
         f = f.evidence(format!(
             "no log of the instance that exited: the snapshot holds only the log of the instance running now (`kubectl logs {name} -n {ns} -c {} --previous` shows why it exited)",
-            c.name()
+            crate::shell::sh(c.name())
         ));
     } else {
         for line in logs.lines() {

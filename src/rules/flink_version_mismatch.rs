@@ -153,7 +153,8 @@ fn compare(
     if let Some(spec) = spec_image.filter(|i| *i != image) {
         f = f.evidence(format!("spec.image: {spec}"));
     }
-    let image_now = spec_image.unwrap_or(image);
+    // Shown after `#`: a line break in the image would end the comment.
+    let image_now = crate::shell::escape_controls(spec_image.unwrap_or(image));
     Some(
         f.evidence("the operator configures and talks to the cluster by spec.flinkVersion, not by what runs in the image")
             .fix(format!(

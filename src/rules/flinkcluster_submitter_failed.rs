@@ -246,7 +246,11 @@ fn finding(s: &Snapshot, index: &Index, c: &Cluster) -> Option<Finding> {
     }
 
     let logs_cmd =
-        format!("kubectl logs job/{job_name} -n {ns} -c {FLINKCLUSTER_SUBMITTER_CONTAINER}");
+        // The Job's name may be the FlinkCluster's status.components.job.submitterName: free text.
+        format!(
+            "kubectl logs {} -n {ns} -c {FLINKCLUSTER_SUBMITTER_CONTAINER}",
+            crate::shell::quote(&format!("job/{job_name}"))
+        );
     let retry = format!(
         "The operator does not rerun a failed submitter by itself (spec.job.restartPolicy Never, the default); a change of spec.job starts a new submission. If it does not, recreate the FlinkCluster from its manifest:\n\n  kubectl get flinkcluster {name} -n {ns} -o yaml > {name}.yaml   # edit, drop status\n  kubectl delete flinkcluster {name} -n {ns} && kubectl apply -f {name}.yaml"
     );

@@ -421,7 +421,11 @@ fn flinkcluster_edit(ns: &str, fc: &FlinkCluster, c: &ContainerView) -> Edit {
             c.name(),
             if c.init { "initContainers" } else { "sidecars" }
         );
-        let set = format!("kubectl edit flinkcluster {name} -n {ns}   # set {field}");
+        // The comment names the container: one line, whatever its name holds.
+        let set = format!(
+            "kubectl edit flinkcluster {name} -n {ns}   # set {}",
+            escape_controls(&field)
+        );
         (field, set)
     };
     Edit {

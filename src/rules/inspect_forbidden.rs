@@ -279,9 +279,12 @@ fn finding(g: &Gap) -> Finding {
     let ns_flag = g
         .namespace
         .as_deref()
-        .map(|n| format!(" -n {n}"))
+        .map(|n| format!(" -n {}", crate::shell::sh(n)))
         .unwrap_or_default();
     let res = resource_arg(g);
+    // Gaps are gather's own requests (resources from its list, namespaces already checked):
+    // quoted all the same, so the commands stay right whatever a gap is made of.
+    let res_w = crate::shell::quote(&res).into_owned();
     let object = ObjectRef::new("Resource", g.namespace.as_deref(), &res);
     if g.reason == GapReason::NotInstalled && g.group == GROUP {
         let kind = if g.resource.contains("session") {
@@ -297,7 +300,10 @@ fn finding(g: &Gap) -> Finding {
                  helm upgrade --install flink-kubernetes-operator flink-operator-repo/flink-kubernetes-operator -n flink-operator --create-namespace"
                     .to_string(),
             )
-            .verify(format!("kubectl get crd {}.{}", g.resource, g.group));
+            .verify(format!(
+                "kubectl get crd {}",
+                crate::shell::quote(&format!("{}.{}", g.resource, g.group))
+            ));
         f.category = Category::CrdMissing;
         f.layer = Category::CrdMissing.layer();
         f.severity = Severity::Critical;
@@ -327,12 +333,15 @@ fn finding(g: &Gap) -> Finding {
             let verb = if g.verb == "create" { "create" } else { "get,list,watch" };
             f.fix(format!(
                 "Ask a cluster admin to let you read it (read-only):\n\n\
-                 kubectl create {kind} kubectl-flink-reader{ns_flag} --verb={verb} --resource={res}\n\
+                 kubectl create {kind} kubectl-flink-reader{ns_flag} --verb={verb} --resource={res_w}\n\
                  kubectl create {binding} kubectl-flink-reader{ns_flag} --{kind}=kubectl-flink-reader \\\n  \
                  --user=\"$(kubectl auth whoami -o jsonpath='{{.status.userInfo.username}}')\"\n\n\
                  `kubectl flink can-i --for me` lists everything doctor reads."
             ))
-            .verify(format!("kubectl auth can-i {} {res}{ns_flag}", g.verb))
+            .verify(format!(
+                "kubectl auth can-i {} {res_w}{ns_flag}",
+                crate::shell::sh(&g.verb)
+            ))
         }
         _ => f
             .fix("Retry with a longer --request-timeout (e.g. --request-timeout=2m), or check the API server's health.".to_string())

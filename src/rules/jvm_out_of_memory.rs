@@ -231,7 +231,10 @@ fn finding(
         .and_then(|app| index.flink_deployment(ns, app));
     let previous = ooms.iter().any(|o| o.previous);
     let f = f.fix(fix(main, jm, ns, fd)).verify(format!(
-        "kubectl logs {pod} -n {ns} -c {container}{} | grep -c OutOfMemoryError   # expect 0 once the new pods run",
+        "kubectl logs {} -n {ns} -c {}{} | grep -c OutOfMemoryError   # expect 0 once the new pods run",
+        // A log's pod and container may be named by the bundle's paths: each one shell word.
+        crate::shell::sh(pod),
+        crate::shell::sh(container),
         if previous { " --previous" } else { "" }
     ));
     // The spec already gives the pods other memory: this pod ran out under the old sizes.

@@ -122,9 +122,19 @@ fn pod_finding(index: &Index, pod: &Pod, i: usize, c: &PodContainer) -> Finding 
             "Rename the container `{0}` to {MAIN_CONTAINER} in the FlinkDeployment's pod template \
              (spec.podTemplate, or spec.{1}.podTemplate):\n\n  \
              kubectl get flinkdeployment {fd} -n {ns} -o yaml \\\n    \
-             | sed 's/^\\( \\{{6,\\}}-\\{{0,1\\}} *name: \\){0}$/\\1{MAIN_CONTAINER}/' | kubectl replace -f -",
-            c.name,
-            if component == "taskmanager" { "taskManager" } else { "jobManager" }
+             | sed {2} | kubectl replace -f -",
+            crate::shell::escape_controls(&c.name),
+            if component == "taskmanager" {
+                "taskManager"
+            } else {
+                "jobManager"
+            },
+            // The container's name is the pod spec's: a literal in the sed pattern, the script
+            // one shell word.
+            crate::shell::quoted(&format!(
+                "s/^\\( \\{{6,\\}}-\\{{0,1\\}} *name: \\){}$/\\1{MAIN_CONTAINER}/",
+                sed_literal(&crate::shell::escape_controls(&c.name))
+            ))
         )
     } else {
         format!(
@@ -230,6 +240,18 @@ fn nested_yaml(path: &str, leaf: &str) -> String {
         depth += 1;
     }
     out.push_str(&format!("{}{leaf}", "  ".repeat(depth)));
+    out
+}
+
+/// `s` as a literal in a sed basic regular expression delimited by `/`.
+fn sed_literal(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if matches!(c, '\\' | '/' | '.' | '*' | '[' | ']' | '^' | '$') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
     out
 }
 

@@ -186,7 +186,9 @@ fn from_jobmanager_logs(snapshot: &Snapshot, index: &Index) -> Vec<Finding> {
             .link(link::container(ns, tm, &container))
             .verify(format!(
                 "kubectl logs {} -n {ns} -c {} | grep -c 'reason=OOMKilled'   # expect the count to stop growing",
-                key.pod, key.container
+                // Read from a log line: free text, each one shell word.
+                crate::shell::sh(&key.pod),
+                crate::shell::sh(&key.container)
             ));
             let fd = jm_pod
                 .and_then(|p| label(p, LABEL_APP))

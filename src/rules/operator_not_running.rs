@@ -350,11 +350,15 @@ fn unhealthy(s: &Snapshot, op: &Operator) -> Option<Finding> {
                 memory_limit(op, &t.container)
                     .map(|m| format!("its limit is {m}"))
                     .unwrap_or_else(|| "it has no limit of its own here".into()),
-                t.container
+                crate::shell::sh(&t.container)
             ),
             format!(
-                "kubectl get pod {pod} -n {ns} -o jsonpath='{{.status.containerStatuses[?(@.name==\"{}\")].lastState.terminated.reason}}'   # the new pod's: expect empty",
-                t.container
+                "kubectl get pod {pod} -n {ns} -o {}   # the new pod's: expect empty",
+                // The container's name is the pod spec's: the expression one shell word.
+                crate::shell::jsonpath(&format!(
+                    "{{.status.containerStatuses[?(@.name==\"{}\")].lastState.terminated.reason}}",
+                    t.container
+                ))
             ),
         ),
         Some((pod, t)) if t.kind == Trouble::OomKilled => {
@@ -370,8 +374,12 @@ fn unhealthy(s: &Snapshot, op: &Operator) -> Option<Finding> {
                     if t.container == WEBHOOK_CONTAINER { "webhook" } else { "operator" }
                 ),
                 format!(
-                "kubectl get pod {pod} -n {ns} -o jsonpath='{{.status.containerStatuses[?(@.name==\"{}\")].lastState.terminated.reason}}'   # the new pod's: expect empty",
-                t.container
+                "kubectl get pod {pod} -n {ns} -o {}   # the new pod's: expect empty",
+                // The container's name is the pod spec's: the expression one shell word.
+                crate::shell::jsonpath(&format!(
+                    "{{.status.containerStatuses[?(@.name==\"{}\")].lastState.terminated.reason}}",
+                    t.container
+                ))
                 ),
             )
         }
@@ -387,7 +395,7 @@ fn unhealthy(s: &Snapshot, op: &Operator) -> Option<Finding> {
                  {} is not mounted: cert-manager and its Certificate {}), the CRD missing or older than the\n\
                  operator (kubectl get crd {}), RBAC of its ServiceAccount (kubectl flink can-i --for operator -n {ns}).\n\
                  Then: kubectl rollout restart deployment/{name} -n {ns}",
-                t.container,
+                crate::shell::sh(&t.container),
                 fc::CERT_DIR,
                 fc::TLS_SECRET,
                 fc::CERTIFICATE,
@@ -455,7 +463,7 @@ fn unhealthy(s: &Snapshot, op: &Operator) -> Option<Finding> {
                 "Check the image name and tag, and the pull secret if the registry is private:\n\n\
                  kubectl get deployment/{name} -n {ns} -o jsonpath='{{.spec.template.spec.containers[*].image}}'\n\
                  kubectl set image deployment/{name} -n {ns} {}=ghcr.io/spotify/flink-operator:{}",
-                if t.container.is_empty() { op.webhook_container() } else { &t.container },
+                crate::shell::sh(if t.container.is_empty() { op.webhook_container() } else { &t.container }),
                 fc::RELEASE
             ),
             format!("kubectl get pod {pod} -n {ns}   # expect Running"),
@@ -477,7 +485,7 @@ fn unhealthy(s: &Snapshot, op: &Operator) -> Option<Finding> {
                  kubectl logs -n {ns} {pod} -c {} --tail=100\n\
                  kubectl describe pod {pod} -n {ns}\n\
                  kubectl rollout restart deployment/{name} -n {ns}",
-                if t.container.is_empty() { main } else { &t.container }
+                crate::shell::sh(if t.container.is_empty() { main } else { &t.container })
             ),
             rollout(ns, name),
         ),

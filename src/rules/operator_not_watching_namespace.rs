@@ -192,7 +192,11 @@ fn fix_flinkcluster(f: Finding, op: &Operator, ns: &str, name: &str) -> Finding 
             op.pod_container_index(container).unwrap_or(0),
             fc::WATCH_FLAG
         ),
-        None => format!("kubectl edit deployment {deployment} -n {ons}   # container {container}: {}=", fc::WATCH_FLAG),
+        None => format!(
+            "kubectl edit deployment {deployment} -n {ons}   # container {}: {}=",
+            crate::shell::escape_controls(container),
+            fc::WATCH_FLAG
+        ),
     };
     f.fix(format!(
         "The operator watches only one namespace ({}=NS; empty: every namespace). Let it watch every\n\

@@ -17,6 +17,7 @@ use super::support::rollout;
 use super::{Rule, RuleMeta};
 use crate::finding::{Category, Finding, ObjectRef, Severity};
 use crate::flink::names::{FLINKCLUSTER_APP, LABEL_APP, LABEL_CLUSTER, LABEL_COMPONENT};
+use crate::shell::quote;
 use crate::snapshot::flink::{FlinkCluster, FlinkDeployment};
 use crate::snapshot::index::{label, pod_name, pod_namespace};
 use crate::snapshot::Pod;
@@ -462,8 +463,8 @@ fn fix_for(w: &Why, ns: &str, pod: &Pod, component: &str, fd: Option<&FlinkDeplo
                  (kubectl get nodes -l {}), then fix nodeSelector/affinity in {template} or label a node \
                  (kubectl label node NODE {}).",
                 if sel.is_empty() { String::new() } else { format!(" ({})", sel.join(", ")) },
-                if sel.is_empty() { "KEY=VALUE".to_string() } else { sel.join(",") },
-                sel.first().cloned().unwrap_or_else(|| "KEY=VALUE".into())
+                if sel.is_empty() { "KEY=VALUE".to_string() } else { quote(&sel.join(",")).into_owned() },
+                sel.first().map(|t| quote(t).into_owned()).unwrap_or_else(|| "KEY=VALUE".into())
             )
         }
         Why::PodAffinity => format!(
@@ -547,8 +548,8 @@ fn fix_for_flinkcluster(
                 "No node has the labels the pod asks for{}. List the nodes that match (kubectl get nodes -l {}), then fix \
                  spec.{key}.nodeSelector (or spec.{key}.affinity) of FlinkCluster {name}, or label a node (kubectl label node NODE {}).",
                 if sel.is_empty() { String::new() } else { format!(" ({})", sel.join(", ")) },
-                if sel.is_empty() { "KEY=VALUE".to_string() } else { sel.join(",") },
-                sel.first().cloned().unwrap_or_else(|| "KEY=VALUE".into())
+                if sel.is_empty() { "KEY=VALUE".to_string() } else { quote(&sel.join(",")).into_owned() },
+                sel.first().map(|t| quote(t).into_owned()).unwrap_or_else(|| "KEY=VALUE".into())
             ))
         }
         Why::PodAffinity => Some(format!(
@@ -583,6 +584,8 @@ fn nest(path: &str) -> String {
 }
 
 /// The pod's nodeSelector as `key=value` terms.
+/// `key=value` terms of the pod's nodeSelector, as written: a bundle's pod spec is not checked,
+/// so a term printed in a command goes through `shell::quote`.
 fn node_selector_terms(pod: &Pod) -> Vec<String> {
     pod.spec
         .as_ref()

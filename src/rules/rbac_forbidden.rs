@@ -395,7 +395,10 @@ fn stale(
         ))
         .verify(format!(
             "kubectl logs {} -n {} -c {} | grep -c 'is forbidden'   # expect 0 after the restart",
-            key.pod, key.namespace, key.container
+            // A log's pod and container may be named by a bundle's paths: one shell word each.
+            crate::shell::sh(&key.pod),
+            crate::shell::sh(&key.namespace),
+            crate::shell::sh(&key.container)
         ))
         .link(link::container(&key.namespace, &key.pod, &key.container)),
     )

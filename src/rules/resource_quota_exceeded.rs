@@ -240,15 +240,22 @@ impl RefusalGroup<'_> {
                     if let (Some(r), Some(u)) = (parse_quantity(req), u) {
                         let need = format_for(k, r + u);
                         lines.push(format!("{k}: used {} + requested {req} = {need} > hard {l}", format_for(k, u)));
-                        hard.push(format!("\"{k}\":\"{need}\""));
+                        hard.push(format!(
+                            "{}:{}",
+                            serde_json::Value::from(k.as_str()),
+                            serde_json::Value::from(need.as_str())
+                        ));
                     }
                 }
+                // The quota and its resources are read from the event's message: free text, the
+                // quota one shell word, the patch JSON-escaped and quoted as one.
+                let q = crate::shell::sh(quota);
                 let raise = if hard.is_empty() {
-                    format!("kubectl edit resourcequota {quota} -n {ns}")
+                    format!("kubectl edit resourcequota {q} -n {ns}")
                 } else {
                     format!(
-                        "kubectl patch resourcequota {quota} -n {ns} --type=merge -p '{{\"spec\":{{\"hard\":{{{}}}}}}}'",
-                        hard.join(",")
+                        "kubectl patch resourcequota {q} -n {ns} --type=merge -p {}",
+                        crate::shell::quote(&format!("{{\"spec\":{{\"hard\":{{{}}}}}}}", hard.join(",")))
                     )
                 };
                 format!(
@@ -273,8 +280,9 @@ impl RefusalGroup<'_> {
         };
         let verify = match &self.rejection.what {
             Refused::Exceeded { quota, .. } | Refused::MustSpecify { quota, .. } => format!(
-                "kubectl get resourcequota {quota} -n {ns} -o jsonpath='used={{.status.used}} hard={{.status.hard}}{{\"\\n\"}}'; \
-                 kubectl get events -n {ns} --field-selector reason=FailedCreate   # expect no new FailedCreate"
+                "kubectl get resourcequota {} -n {ns} -o jsonpath='used={{.status.used}} hard={{.status.hard}}{{\"\\n\"}}'; \
+                 kubectl get events -n {ns} --field-selector reason=FailedCreate   # expect no new FailedCreate",
+                crate::shell::sh(quota)
             ),
             Refused::LimitRange { .. } => {
                 format!("kubectl get events -n {ns} --field-selector reason=FailedCreate   # expect no new FailedCreate")
@@ -323,7 +331,8 @@ impl RefusalGroup<'_> {
         };
         f.title = title;
         f.fix(fix).verify(format!(
-            "kubectl get events -n {ns} --field-selector reason=FailedCreate --sort-by=.lastTimestamp   # expect no new FailedCreate for {quota}"
+            "kubectl get events -n {ns} --field-selector reason=FailedCreate --sort-by=.lastTimestamp   # expect no new FailedCreate for {}",
+            crate::shell::escape_controls(quota)
         ))
     }
 

@@ -209,6 +209,7 @@ fn with_fix(f: Finding, c: &Cluster, service: Option<&str>) -> Finding {
     let svc = service
         .map(str::to_string)
         .unwrap_or_else(|| format!("{name}-rest"));
+    let svc = crate::shell::sh(&svc);
     let reach = format!(
         "Reach the UI from your machine instead:\n\nkubectl port-forward -n {ns} svc/{svc} 8081"
     );

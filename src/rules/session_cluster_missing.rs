@@ -20,6 +20,7 @@
 use super::support::containers::event_line;
 use super::{Rule, RuleMeta};
 use crate::finding::{Category, Finding, ObjectRef, Severity};
+use crate::shell::{sh, yaml};
 use crate::snapshot::flink::{FlinkDeployment, FlinkSessionJob};
 use crate::snapshot::{Index, Snapshot};
 
@@ -137,7 +138,8 @@ fn finding(s: &Snapshot, index: &Index, job: &FlinkSessionJob) -> Option<Finding
     };
     let verify = format!(
         "kubectl get flinkdeployment {target} -n {ns} && kubectl get flinksessionjob {name} -n {ns} -o jsonpath='{{.status.lifecycleState}} {{.status.jobStatus.state}}{{\"\\n\"}}'   # expect the FlinkDeployment listed, then STABLE RUNNING",
-        target = sessions.first().map(|d| d.name()).unwrap_or(wanted),
+        // spec.deploymentName is a free value (the API server does not check it names anything).
+        target = sh(sessions.first().map(|d| d.name()).unwrap_or(wanted)),
     );
     Some(f.fix(fix).verify(verify))
 }
@@ -155,6 +157,9 @@ fn create_session(ns: &str, name: &str, like: Option<&FlinkDeployment>) -> Strin
     let sa = spec
         .and_then(|s| s.service_account.as_deref())
         .unwrap_or("flink");
+    // The name comes from the job's spec.deploymentName, the rest from another spec: free
+    // values, each a YAML scalar that reads back as itself.
+    let (name, image, version, sa) = (yaml(name), yaml(image), yaml(version), yaml(sa));
     format!(
         "kubectl apply -f - <<'EOF'\n\
          apiVersion: flink.apache.org/v1beta1\n\

@@ -8,6 +8,7 @@ use super::support::install::x509::{parse_pem, Cert};
 use super::support::install::{self, cert_manager_installed, flink_hooks, serving_chain};
 use super::{Rule, RuleMeta};
 use crate::finding::{Category, Finding, ObjectRef, Severity};
+use crate::shell::sh;
 use crate::snapshot::{Index, Snapshot};
 use chrono::{DateTime, Duration, Utc};
 use std::collections::BTreeSet;
@@ -183,6 +184,7 @@ fn finding(
             }
         }
     }
+    let secret_name = sh(secret_name);
     let fix = match (cert, cert_manager_installed(s)) {
         (Some(cert), Some(true)) => format!(
             "cert-manager renews it unless it is stuck; delete the Secret so it issues a new certificate (and CA), then\n\

@@ -12,6 +12,7 @@ use super::support::install::{
 };
 use super::{Rule, RuleMeta};
 use crate::finding::{Category, Finding, ObjectRef, Severity};
+use crate::shell::{escape_controls, json_arg, nested, sh};
 use crate::snapshot::{Index, Snapshot};
 use std::collections::BTreeMap;
 
@@ -177,6 +178,8 @@ fn ca_finding(
             )
         })
         .collect();
+    // The TLS Secret's name is a Certificate's spec.secretName or a volume's: a free value.
+    let tls = sh(&tls);
     let by_hand = format!(
         "CA=$(kubectl get secret {tls} -n {ns} -o jsonpath='{{.data.{}}}')\n{}",
         ca_key.replace('.', "\\."),
@@ -264,10 +267,11 @@ fn wrong_names(s: &Snapshot, ns: &str, hosts: &[String]) -> Option<Finding> {
     let fix = match cert {
         Some(cert) => format!(
             "Give the Certificate the service's DNS names; cert-manager re-issues it:\n\n\
-             kubectl patch certificate {cert} -n {ns} --type=merge -p '{{\"spec\":{{\"dnsNames\":[{}]}}}}'\n\
+             kubectl patch certificate {cert} -n {ns} --type=merge -p {}\n\
              kubectl wait --for=condition=Ready certificate/{cert} -n {ns} --timeout=120s\n\
              {restart}",
-            names.iter().map(|n| format!("\"{n}\"")).collect::<Vec<_>>().join(",")
+            // The hosts come from the webhooks' service references: free values.
+            json_arg(&nested(&["spec", "dnsNames"], serde_json::json!(names)))
         ),
         None => format!(
             "Issue a certificate with subjectAltName {} (cert-manager's Certificate from the chart does it:\n\
@@ -279,8 +283,9 @@ fn wrong_names(s: &Snapshot, ns: &str, hosts: &[String]) -> Option<Finding> {
     Some(
         f.fix(fix)
             .verify(format!(
-                "kubectl get secret {secret_name} -n {ns} -o jsonpath='{{.data.tls\\.crt}}' | base64 -d | openssl x509 -noout -ext subjectAltName   # expect DNS:{}",
-                missing[0]
+                "kubectl get secret {} -n {ns} -o jsonpath='{{.data.tls\\.crt}}' | base64 -d | openssl x509 -noout -ext subjectAltName   # expect DNS:{}",
+                sh(&secret_name),
+                escape_controls(missing[0])
             ))
             .link(install::link(ns)),
     )
@@ -362,8 +367,9 @@ fn awaiting_reissue(
             .join(", ")
     ))
     .verify(format!(
-        "kubectl get secret {secret_name} -n {ns} -o jsonpath='{{.data.tls\\.crt}}' | base64 -d | openssl x509 -noout -ext subjectAltName   # expect DNS:{}",
-        missing[0]
+        "kubectl get secret {} -n {ns} -o jsonpath='{{.data.tls\\.crt}}' | base64 -d | openssl x509 -noout -ext subjectAltName   # expect DNS:{}",
+        sh(secret_name),
+        escape_controls(missing[0])
     ))
     .link(install::link(ns))
 }

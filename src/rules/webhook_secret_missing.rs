@@ -17,6 +17,7 @@ use super::support::install::{
 use super::{Rule, RuleMeta};
 use crate::finding::{link, Category, Finding, ObjectRef, Severity};
 use crate::flink::install::flinkcluster as fc;
+use crate::shell::sh;
 use crate::snapshot::{Index, Snapshot};
 use serde_json::Value;
 
@@ -169,6 +170,8 @@ fn tls_missing(s: &Snapshot, op: &Operator, tls: &str, cert: Option<&Value>) -> 
             release.upgrade("--set webhook.create=false").lines().last().unwrap_or("")
         ),
     };
+    // The Secret's name is the pod spec's (a volume's secretName): a free value.
+    let tls = sh(tls);
     f.fix(fix)
         .verify(format!(
             "kubectl get secret {tls} -n {ns} && kubectl get pods -n {ns} -l {}   # expect {} Running",
@@ -195,26 +198,29 @@ fn password_missing(s: &Snapshot, op: &Operator, name: &str, key: &str) -> Findi
         install::WEBHOOK_CONTAINER
     ));
     f = pods_evidence(f, s, op, name);
+    // The Secret's name and key come from the container's env (secretKeyRef), the TLS Secret's
+    // from a Certificate or volume: free values, each one shell word.
+    let tls_secret = install::tls_secret_name(s, ns);
+    let tls_secret = sh(&tls_secret);
+    let (name_w, key_w) = (sh(name), sh(key));
     let fix = if name == install::PASSWORD_SECRET {
         format!(
             "The chart creates this Secret when `webhook.keystore.useDefaultPassword` is true (its default):\n\n{}\n\n\
-             Then let cert-manager rebuild the keystore with it: kubectl delete secret {} -n {ns}",
+             Then let cert-manager rebuild the keystore with it: kubectl delete secret {tls_secret} -n {ns}",
             release.upgrade("--set webhook.keystore.useDefaultPassword=true"),
-            install::tls_secret_name(s, ns)
         )
     } else {
         format!(
             "Create the Secret the chart's `webhook.keystore.passwordSecretRef` names, with a password of your choice:\n\n\
-             kubectl create secret generic {name} -n {ns} --from-literal={key}=\"$(openssl rand -base64 24)\"\n\
-             kubectl delete secret {} -n {ns}   # cert-manager rebuilds the keystore with the new password\n\
+             kubectl create secret generic {name_w} -n {ns} --from-literal={key_w}=\"$(openssl rand -base64 24)\"\n\
+             kubectl delete secret {tls_secret} -n {ns}   # cert-manager rebuilds the keystore with the new password\n\
              kubectl rollout restart deployment/{} -n {ns}",
-            install::tls_secret_name(s, ns),
             op.name()
         )
     };
     f.fix(fix)
         .verify(format!(
-            "kubectl get secret {name} -n {ns} && kubectl get pods -n {ns} -l {}   # expect 2/2 Running",
+            "kubectl get secret {name_w} -n {ns} && kubectl get pods -n {ns} -l {}   # expect 2/2 Running",
             op.selector()
         ))
         .link(install::link(ns))

@@ -98,7 +98,10 @@ fn with_consequences(mut f: Finding, hooks: &[&Hook]) -> Finding {
     f
 }
 
+/// The Service the webhooks name (their clientConfig.service, a free value in a bundle), each
+/// value a YAML scalar.
 fn chart_service_yaml(ns: &str, name: &str, port: i32, target: i32) -> String {
+    let (ns, name) = (crate::shell::yaml(ns), crate::shell::yaml(name));
     format!(
         "kubectl apply -f - <<'EOF'\n\
          apiVersion: v1\n\
@@ -112,8 +115,10 @@ fn chart_service_yaml(ns: &str, name: &str, port: i32, target: i32) -> String {
 }
 
 fn verify_endpoints(ns: &str, name: &str) -> String {
+    let sel = crate::shell::selector([("kubernetes.io/service-name", name)]);
+    let ns = crate::shell::sh(ns);
     format!(
-        "kubectl get endpointslices -n {ns} -l kubernetes.io/service-name={name} -o jsonpath='{{.items[*].endpoints[*].conditions.ready}}{{\"\\n\"}}'   # expect true"
+        "kubectl get endpointslices -n {ns} -l {sel} -o jsonpath='{{.items[*].endpoints[*].conditions.ready}}{{\"\\n\"}}'   # expect true"
     )
 }
 

@@ -12,6 +12,7 @@ use crate::flink::permissions::{self, Grantee, Holder, Permission};
 use crate::flink::rbac_fix::{Known, Workload};
 use crate::render::access::{render_json, render_markdown, render_table};
 use crate::render::Style;
+use crate::shell::sh;
 
 use crate::cluster::lookup::{check_namespace, check_service_account, find_flink, find_operator};
 use kube::Client;
@@ -356,28 +357,29 @@ async fn resolve(
     })
 }
 
-/// The command that prints the fix, as the user typed this one (kubectl's flags, in its spelling).
+/// The command that prints the fix, as the user typed this one (kubectl's flags, in its spelling);
+/// each value one shell word (`shell::sh`), whatever the context or `--as` name holds.
 pub fn fix_command(args: &CanIArgs, kube: &KubeArgs, namespace: &str) -> String {
     let mut cmd = vec!["kubectl flink can-i".to_string()];
     if let Some(n) = &args.name {
-        cmd.push(n.clone());
+        cmd.push(sh(n).to_string());
     }
     if let Some(c) = &kube.context {
-        cmd.push(format!("--context {c}"));
+        cmd.push(format!("--context {}", sh(c)));
     }
     if kube.all_namespaces {
         cmd.push("-A".into());
     } else if !namespace.is_empty() {
-        cmd.push(format!("-n {namespace}"));
+        cmd.push(format!("-n {}", sh(namespace)));
     }
     if args.for_whom != For::Jobmanager {
         cmd.push(format!("--for {}", args.for_whom.holder().as_str()));
     }
     if let Some(a) = &kube.as_user {
-        cmd.push(format!("--as={a}"));
+        cmd.push(format!("--as={}", sh(a)));
     }
     for g in &kube.as_group {
-        cmd.push(format!("--as-group={g}"));
+        cmd.push(format!("--as-group={}", sh(g)));
     }
     cmd.push("--fix | kubectl apply -f -".into());
     cmd.join(" ")

@@ -7,6 +7,7 @@ use crate::flink::names::{KIND_FLINK_APPLICATION, KIND_FLINK_DEPLOYMENT};
 use crate::flink::rbac;
 use crate::snapshot::index::{pod_name, pod_namespace, Cluster, Conf, KIND_UNKNOWN};
 use crate::snapshot::{LogKey, Snapshot};
+use serde_json::Value;
 
 /// `taskmanager.numberOfTaskSlots` in Flink (and the Apache operator).
 pub const FLINK_DEFAULT_SLOTS: i64 = 1;
@@ -95,12 +96,18 @@ pub fn ceil_div(a: i64, b: i64) -> i64 {
 /// How to set Flink configuration keys on this cluster, as commands a person runs as they are.
 pub fn conf_fix(c: &Cluster, pairs: &[(&str, &str)]) -> String {
     let (ns, name) = (c.namespace(), c.name());
+    // Keys and values may be read from the cluster's configuration (a storage directory beside
+    // the checkpoints): JSON-escaped, in the pairs' order, the whole argument one shell word.
     let json = |field: &str| {
         let inner: Vec<String> = pairs
             .iter()
-            .map(|(k, v)| format!("\"{k}\":\"{v}\""))
+            .map(|(k, v)| format!("{}:{}", Value::from(*k), Value::from(*v)))
             .collect();
-        format!("'{{\"spec\":{{\"{field}\":{{{}}}}}}}'", inner.join(","))
+        crate::shell::quote(&format!(
+            "{{\"spec\":{{\"{field}\":{{{}}}}}}}",
+            inner.join(",")
+        ))
+        .into_owned()
     };
     let flink_deployment = || {
         format!(
@@ -109,7 +116,10 @@ pub fn conf_fix(c: &Cluster, pairs: &[(&str, &str)]) -> String {
         )
     };
     let native = || {
-        let flags: Vec<String> = pairs.iter().map(|(k, v)| format!("-D{k}={v}")).collect();
+        let flags: Vec<String> = pairs
+            .iter()
+            .map(|(k, v)| crate::shell::quote(&format!("-D{k}={v}")).into_owned())
+            .collect();
         format!(
             "Flink reads its configuration when the cluster starts: add\n\n  {}\n\nto the command that starts it (`flink run-application --target kubernetes-application -Dkubernetes.cluster-id={name} ...` or `kubernetes-session.sh -Dkubernetes.cluster-id={name} ...`), or set it in the conf/config.yaml that command reads, and start it again. ConfigMap flink-config-{name} only shows the configuration the cluster was started with.",
             flags.join(" ")
@@ -136,6 +146,8 @@ pub fn conf_fix(c: &Cluster, pairs: &[(&str, &str)]) -> String {
 /// The command that shows a Flink configuration key as the cluster now has it.
 pub fn conf_verify(c: &Cluster, key: &str, expect: &str) -> String {
     let (ns, name) = (c.namespace(), c.name());
+    // Shown after `#`: one line, whatever the value holds.
+    let expect = crate::shell::escape_controls(expect);
     let escaped = key.replace('.', "\\.");
     match c.reference.kind.as_str() {
         KIND_FLINK_DEPLOYMENT => format!(
@@ -144,7 +156,10 @@ pub fn conf_verify(c: &Cluster, key: &str, expect: &str) -> String {
         KIND_FLINK_APPLICATION => format!(
             "kubectl get flinkapplication {name} -n {ns} -o jsonpath='{{.spec.flinkConfig.{escaped}}}'   # expect: {expect}"
         ),
-        _ => format!("kubectl get configmap flink-config-{name} -n {ns} -o yaml | grep '{key}'   # expect: {key}: {expect}"),
+        _ => format!(
+            "kubectl get configmap flink-config-{name} -n {ns} -o yaml | grep {}   # expect: {key}: {expect}",
+            crate::shell::quoted(key)
+        ),
     }
 }
 
