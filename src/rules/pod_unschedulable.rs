@@ -462,7 +462,7 @@ fn fix_for(w: &Why, ns: &str, pod: &Pod, component: &str, fd: Option<&FlinkDeplo
                 "No node has the labels the pod asks for{}. List the nodes that match \
                  (kubectl get nodes -l {}), then fix nodeSelector/affinity in {template} or label a node \
                  (kubectl label node NODE {}).",
-                if sel.is_empty() { String::new() } else { format!(" ({})", sel.join(", ")) },
+                if sel.is_empty() { String::new() } else { format!(" ({})", crate::shell::escape_controls(&sel.join(", "))) },
                 if sel.is_empty() { "KEY=VALUE".to_string() } else { quote(&sel.join(",")).into_owned() },
                 sel.first().map(|t| quote(t).into_owned()).unwrap_or_else(|| "KEY=VALUE".into())
             )
@@ -547,7 +547,7 @@ fn fix_for_flinkcluster(
             Some(format!(
                 "No node has the labels the pod asks for{}. List the nodes that match (kubectl get nodes -l {}), then fix \
                  spec.{key}.nodeSelector (or spec.{key}.affinity) of FlinkCluster {name}, or label a node (kubectl label node NODE {}).",
-                if sel.is_empty() { String::new() } else { format!(" ({})", sel.join(", ")) },
+                if sel.is_empty() { String::new() } else { format!(" ({})", crate::shell::escape_controls(&sel.join(", "))) },
                 if sel.is_empty() { "KEY=VALUE".to_string() } else { quote(&sel.join(",")).into_owned() },
                 sel.first().map(|t| quote(t).into_owned()).unwrap_or_else(|| "KEY=VALUE".into())
             ))
