@@ -17,6 +17,8 @@ const KNOWN: &[(&str, usize)] = &[
     ("src/commands/logs.rs", 2),
     ("src/rules/operator_not_running.rs", 3),
     ("src/signatures/catalogue.rs", 1),
+    // DESC-OPERATOR-PENDING's fix and verify (merged beside the table, not yet drawn from it).
+    ("src/signatures/described.rs", 2),
     ("src/signatures/operators.rs", 2),
 ];
 
