@@ -294,31 +294,10 @@ fn run(args: &[&str], dir: &Path) -> (String, String) {
     (String::from_utf8_lossy(&out.stdout).into_owned(), stderr)
 }
 
-/// The files of a folder, relative to it (a scenario's own notes left out).
+/// The files of a folder, relative to it (a scenario's own notes left out), as the scenario
+/// tests read them.
 fn files(dir: &Path) -> Vec<(PathBuf, String)> {
-    let mut out = Vec::new();
-    let mut walk = vec![dir.to_path_buf()];
-    while let Some(d) = walk.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                walk.push(p);
-                continue;
-            }
-            let rel = p.strip_prefix(dir).unwrap().to_path_buf();
-            if ["README.md", "expect.txt", "e2e.skip", "overlay.yaml"]
-                .iter()
-                .any(|n| rel == Path::new(n))
-            {
-                continue;
-            }
-            if let Ok(text) = std::fs::read_to_string(&p) {
-                out.push((rel, text));
-            }
-        }
-    }
-    out.sort();
-    out
+    common::scenarios::files(dir).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// Keys whose string values the API server stores as written (no name validation), below

@@ -78,7 +78,7 @@ pub fn namespaces(bundle: &Path) -> Vec<String> {
 }
 
 /// The files of a folder, relative to it, sorted (the folder's own notes left out).
-fn files(dir: &Path) -> Result<Vec<(PathBuf, String)>, String> {
+pub fn files(dir: &Path) -> Result<Vec<(PathBuf, String)>, String> {
     let mut out = Vec::new();
     let mut walk = vec![dir.to_path_buf()];
     while let Some(d) = walk.pop() {
