@@ -3,7 +3,11 @@
 //! rule code reads it as it would read k8s-openapi's `Pod`. Every other field (probes, volumes,
 //! security contexts, `managedFields`, ...) is skipped while decoding, never held: k8s-openapi's
 //! `Pod` took about 8 KB per pod in memory even when those fields were empty, which made a
-//! `kind: List` of 100,000 pods cost 14 times its file.
+//! `kind: List` of 100,000 pods cost 14 times its file. Where k8s-openapi's types for the fields
+//! kept still cost far more than what they hold, this file has its own: a container's resource
+//! lists ([`Quantities`], not a `BTreeMap`, whose one tree node is 544 bytes for two entries) and
+//! the pod's conditions ([`PodCondition`], without the timestamps no rule reads). The metadata is
+//! still k8s-openapi's `ObjectMeta` (less `managedFields`), as `kube::Resource` asks for it.
 //!
 //! The live gather decodes the API's pod lists straight into this type (`kube::Resource` below),
 //! and the bundle reader decodes each item of a list into it. `doctor --save` writes it back as a
