@@ -5,8 +5,8 @@
 #
 # Each round: `doctor --fix` (the objects, applied with `kubectl apply -f -`) and `doctor --fix=run`
 # (the commands, run one by one), a placeholder in either filled in from the scenario's `answers`
-# file; then wait until the deployment is healed, or until the failure settles again (a pod made
-# after the fix has restarted twice, or the Flink resource reports a new error, or HEAL_ROUND_TIMEOUT
+# file; then wait until the deployment is healed, or until the failure settles again (a pod has
+# restarted twice since the fix, or the Flink resource reports a new error, or HEAL_ROUND_TIMEOUT
 # passes), and diagnose again. The rounds go on while a round brings a fix not applied before
 # (the canonical double fault may need two: the container name, then the ServiceAccount and its
 # Role). Healed: healed() holds (by default every FlinkDeployment READY and STABLE with its job
@@ -62,15 +62,26 @@ heal_state() {
   kubectl -n "$NAMESPACE" get pods -o jsonpath='{range .items[*]}Pod/{.metadata.name}: {.status.phase}{range .status.containerStatuses[*]} {.name}(ready={.ready},restarts={.restartCount}){end}{"\n"}{end}' 2>/dev/null
 }
 
-# The failure has settled again since STAMP (an RFC 3339 time): a pod made after it has a container
-# restarted twice, or a Flink resource reports an error other than ERRORS (the errors at STAMP).
-resettled() { # stamp errors
-  local pods created restarts
-  pods=$(kubectl -n "$NAMESPACE" get pods -o jsonpath='{range .items[*]}{.metadata.creationTimestamp}|{.status.containerStatuses[*].restartCount}{"\n"}{end}' 2>/dev/null)
-  while IFS='|' read -r created restarts; do
-    [[ -n $created && ! $created < $1 ]] || continue
-    for r in $restarts; do ((r >= 2)) && return 0; done
-  done <<<"$pods"
+# Each pod of the namespace with its containers' restarts added up, one `name total` a line.
+pod_restarts() {
+  local pod counts t r
+  kubectl -n "$NAMESPACE" get pods -o jsonpath='{range .items[*]}{.metadata.name}|{.status.containerStatuses[*].restartCount}{"\n"}{end}' 2>/dev/null |
+    while IFS='|' read -r pod counts; do
+      t=0
+      for r in $counts; do t=$((t + r)); done
+      [[ -n $pod ]] && echo "$pod $t"
+    done
+}
+
+# The failure has settled again since the fix: a pod has restarted twice more than it had then
+# (BEFORE: pod_restarts at the fix; a pod made since starts from 0; a crash-looping pod the fix did
+# not replace counts too), or a Flink resource reports an error other than ERRORS (those at the fix).
+resettled() { # before errors
+  local pod t was
+  while read -r pod t; do
+    was=$(awk -v p="$pod" '$1 == p { print $2 }' "$1")
+    ((t - ${was:-0} >= 2)) && return 0
+  done < <(pod_restarts)
   local now
   now=$(flink_errors)
   [[ -n $now && $now != "$2" ]]
@@ -160,8 +171,8 @@ cmd_heal() {
       hlog "$(hstamp) no progress: $why"
       break
     fi
-    local stamp errors
-    stamp=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+    local errors
+    pod_restarts >"$HEAL_DIR/restarts-$round"
     errors=$(flink_errors)
     if [[ -n $(printf '%s\n' "$filled_yaml" | fix_lines) ]]; then
       hlog "$(hstamp) kubectl flink doctor -n $NAMESPACE --fix | kubectl apply -f -"
@@ -179,7 +190,7 @@ cmd_heal() {
     local deadline=$(($(date +%s) + HEAL_ROUND_TIMEOUT)) again=
     while (($(date +%s) < deadline)); do
       heal_healed && break
-      if resettled "$stamp" "$errors"; then again=1; break; fi
+      if resettled "$HEAL_DIR/restarts-$round" "$errors"; then again=1; break; fi
       sleep 5
     done
     if [[ -z $again ]] && ! heal_healed; then hlog "$(hstamp) not healed and no new failure within ${HEAL_ROUND_TIMEOUT}s"; fi
