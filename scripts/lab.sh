@@ -3,14 +3,19 @@
 # full test control plane (kube-apiserver, etcd, kube-controller-manager, kube-scheduler, and
 # lab-kubelet running the pods as local processes), and doctor diagnoses what they did.
 #
-#   scripts/lab.sh run SCENARIO [--record] [--dump] [--check] [--keep]
+#   scripts/lab.sh run SCENARIO [--record] [--dump] [--check] [--heal] [--keep]
 #       start a lab cluster, install the operator, apply scripts/lab/scenarios/SCENARIO/manifests.yaml
 #       as a user would, wait until the failure settles, print doctor's diagnosis and the figures;
 #       --record saves the state with `doctor --save` as tests/scenarios/real-SCENARIO/ (with a
 #       provenance.txt); --dump saves it as `kubectl cluster-info dump` writes it, as
 #       tests/dumps/real-SCENARIO/ (a support bundle doctor did not make); --check fails unless the
 #       live diagnosis (doctor -A) agrees with that recording's expect.txt (CI runs the canonical
-#       scenario so); --keep leaves the cluster running (its env is printed).
+#       scenario so); --heal then heals it as a user would with doctor's fixes (`--fix | kubectl
+#       apply -f -`, then `--fix=run`'s commands, placeholders from the scenario's answers file),
+#       round after round while they make progress, until the job runs and doctor reports no
+#       critical or warning, prints the time to heal and writes the transcript beside the
+#       recording (tests/scenarios/real-SCENARIO/heal.txt; scripts/lab/heal.sh); --keep leaves the
+#       cluster running (its env is printed).
 #   scripts/lab.sh list      the scenarios
 #
 # Needs what the test cluster needs (Go, cargo) plus Java 17 and Maven; runs as root (lab-kubelet
@@ -27,7 +32,7 @@ LAB=$HERE/lab
 
 say() { printf 'lab: %s\n' "$*" >&2; }
 die() { say "error: $*"; exit 1; }
-usage() { sed -n '2,17p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,22p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 
 # --- conditions a scenario's settled() uses --------------------------------------------------------
 
@@ -93,17 +98,17 @@ cluster_rss_mb() {
 # --- run ---------------------------------------------------------------------------------------------
 
 cmd_run() {
-  local name=${1:-} record= keep= check= dump=
+  local name=${1:-} record= keep= check= dump= heal=
   [[ -n $name ]] || usage
   shift
   for a in "$@"; do
-    case $a in --record) record=1 ;; --dump) dump=1 ;; --check) check=1 ;; --keep) keep=1 ;; *) usage ;; esac
+    case $a in --record) record=1 ;; --dump) dump=1 ;; --check) check=1 ;; --heal) heal=1 ;; --keep) keep=1 ;; *) usage ;; esac
   done
   local scen=$LAB/scenarios/$name
   [[ -f $scen/scenario.sh ]] || die "no scenario $name (scripts/lab.sh list)"
   ((EUID == 0)) || die "the lab runs as root: lab-kubelet mounts each container's files in a mount namespace"
   for tool in java mvn unshare; do command -v "$tool" >/dev/null || die "$tool is needed"; done
-  NAMESPACE= DESCRIPTION= SETTLE_TIMEOUT=300 NEEDS_OPERATOR=1
+  NAMESPACE= DESCRIPTION= SETTLE_TIMEOUT=300 NEEDS_OPERATOR=1 PERSON_MUST_SET=
   # A scenario applies its manifests.yaml as a user would, unless it defines apply().
   apply() { kubectl apply -f "$scen/manifests.yaml" >/dev/null; }
   # shellcheck source=/dev/null
@@ -189,6 +194,7 @@ cmd_run() {
       fi
     } >"$out.tmp/provenance.txt"
     [[ -f $out/expect.txt ]] && cp "$out/expect.txt" "$out.tmp/expect.txt"
+    [[ -f $out/heal.txt ]] && cp "$out/heal.txt" "$out.tmp/heal.txt"
     rm -rf "$out"; mv "$out.tmp" "$out"
     say "recorded $out"
   fi
@@ -210,7 +216,14 @@ cmd_run() {
     rm -rf "$out"; mv "$out.tmp" "$out"
     say "dumped $out"
   fi
+  local healed_line=
+  if [[ -n $heal ]]; then
+    # shellcheck source=lab/heal.sh
+    . "$LAB/heal.sh"
+    healed_line=$(cmd_heal) || verdict=1
+  fi
   say "figures: run $(($(date +%s) - t0))s (cluster ${t_cluster}s, operator ready ${t_operator}s, settled ${settled_after:-never}${settled_after:+s}), peak memory ${peak} MB"
+  [[ -z $healed_line ]] || say "$healed_line"
   if [[ -n $keep ]]; then
     say "kept; the cluster's env:"
     echo "$env_out"

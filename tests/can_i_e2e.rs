@@ -363,7 +363,7 @@ fn service_account_with_nothing_is_denied_everything() {
     assert_eq!(v["namespace"], ns.as_str());
     let ds = decisions(&v);
     // Native JobManager, HA checked as on (no deployment named): pods, deployments, finalizers, configmaps.
-    assert_eq!(ds.len(), 5 + 1 + 1 + 6, "{ds:#?}");
+    assert_eq!(ds.len(), 5 + 1 + 1 + 7, "{ds:#?}");
     for d in &ds {
         assert_eq!(d["allowed"], false, "{d}");
         assert_eq!(d["method"], "impersonation", "{d}");
@@ -381,12 +381,12 @@ fn service_account_with_nothing_is_denied_everything() {
         r.stdout
     );
     assert!(
-        r.stdout.contains("denied all 13: no rule allows it"),
+        r.stdout.contains("denied all 14: no rule allows it"),
         "{}",
         r.stdout
     );
     assert!(
-        r.stdout.contains("0 of 13 needed permissions allowed"),
+        r.stdout.contains("0 of 14 needed permissions allowed"),
         "{}",
         r.stdout
     );
@@ -660,7 +660,7 @@ fn aggregated_cluster_role_as_the_controller_would_fill_it() {
   verbs: [update]
 - apiGroups: [\"\"]
   resources: [configmaps]
-  verbs: [get, list, watch, create, update, delete]
+  verbs: [get, list, watch, create, update, patch, delete]
 ";
     let y = format!(
         "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata: {{name: {prefix}-flink}}\n\

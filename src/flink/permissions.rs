@@ -59,11 +59,18 @@ pub const JOBMANAGER_NATIVE: &[Permission] = &[
 /// creates the TaskManager Deployment, so without HA the JobManager never calls the API server.
 pub const JOBMANAGER_STANDALONE: &[Permission] = &[];
 
-/// Added to a component's set when Kubernetes HA is enabled.
+/// Added to a component's set when Kubernetes HA is enabled. `patch` too: the leader election
+/// (fabric8's `LeaderElector`, which Flink's `KubernetesLeaderElector` runs) renews its lock with a
+/// JSON merge patch of the `<cluster-id>-cluster-config-map` (fabric8io/kubernetes-client@25ecf84:
+/// kubernetes-client-api/src/main/java/io/fabric8/kubernetes/client/extended/leaderelection/resourcelock/ResourceLock.java,
+/// `update`); the reality lab saw a Flink 1.18.1 JobManager refused `PATCH configmaps` with every
+/// other verb granted (`scripts/lab.sh run ha-no-configmaps --heal`, round 1).
 pub const HA: &[Permission] = &[Permission {
     group: "",
     resource: "configmaps",
-    verbs: &["get", "list", "watch", "create", "update", "delete"],
+    verbs: &[
+        "get", "list", "watch", "create", "update", "patch", "delete",
+    ],
     why: "Kubernetes HA keeps leader election and job state in ConfigMaps",
 }];
 

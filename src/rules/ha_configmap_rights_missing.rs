@@ -2,9 +2,10 @@
 //!
 //! Kubernetes HA (`high-availability.type: kubernetes`) keeps leader election and the pointers to
 //! job graphs and checkpoints in ConfigMaps (`<cluster-id>-cluster-config-map`,
-//! `<cluster-id>-<job-id>-config-map`): the JobManager needs get, list, watch, create, update and
-//! delete on `configmaps` in its namespace (apache/flink flink-kubernetes
-//! `highavailability/KubernetesLeaderElectionHaServices.java`; `permissions::HA`). Without them leader
+//! `<cluster-id>-<job-id>-config-map`): the JobManager needs get, list, watch, create, update,
+//! patch (the leader election's lock renewal) and delete on `configmaps` in its namespace
+//! (apache/flink flink-kubernetes `highavailability/KubernetesLeaderElectionHaServices.java`;
+//! `permissions::HA`). Without them leader
 //! election fails and the JobManager dies on its first 403, in every mode (operator native and
 //! standalone, plain native, Lyft with Kubernetes HA).
 //!
@@ -132,11 +133,11 @@ subjects: [{{kind: ServiceAccount, name: flink, namespace: flink}}]
         assert_eq!(f.len(), 1, "{f:#?}");
         assert!(
             f[0].title
-                .contains("may not create, update, delete configmaps"),
+                .contains("may not create, update, patch, delete configmaps"),
             "{}",
             f[0].title
         );
-        assert!(f[0].fix.contains("resources: [\"configmaps\"]\n    verbs: [\"get\", \"list\", \"watch\", \"create\", \"update\", \"delete\"]"), "{}", f[0].fix);
+        assert!(f[0].fix.contains("resources: [\"configmaps\"]\n    verbs: [\"get\", \"list\", \"watch\", \"create\", \"update\", \"patch\", \"delete\"]"), "{}", f[0].fix);
         assert!(f[0].verify.contains(
             "kubectl auth can-i update configmaps -n flink --as=system:serviceaccount:flink:flink"
         ));
@@ -146,7 +147,9 @@ subjects: [{{kind: ServiceAccount, name: flink, namespace: flink}}]
     fn silent_with_the_rights_without_ha_or_without_rbac_objects() {
         assert!(run(
             &HaConfigmapRightsMissing,
-            &snapshot(&with_ha("[get, list, watch, create, update, delete]"))
+            &snapshot(&with_ha(
+                "[get, list, watch, create, update, patch, delete]"
+            ))
         )
         .is_empty());
         assert!(run(&HaConfigmapRightsMissing, &snapshot(HEALTHY)).is_empty());

@@ -283,7 +283,7 @@ fn json_contract() {
     assert_eq!(v["namespace"], "prod");
     assert_eq!(v["ha"], true);
     let ds = v["decisions"].as_array().unwrap();
-    assert_eq!(ds.len(), 5 + 1 + 1 + 6);
+    assert_eq!(ds.len(), 5 + 1 + 1 + 7);
     let denied: Vec<_> = ds.iter().filter(|d| d["allowed"] == false).collect();
     assert_eq!(denied.len(), 1);
     assert_eq!(denied[0]["resource"], "configmaps");

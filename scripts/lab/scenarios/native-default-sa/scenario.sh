@@ -9,3 +9,5 @@ NEEDS_OPERATOR=
 FLINK_VERSION=1.20.1
 apply() { native_application analytics orders; }
 settled() { containers_restarted analytics component=jobmanager 2 flink-main-container; }
+# Healed (--heal): no FlinkDeployment here; the JobManager's REST API lists the job RUNNING.
+healed() { native_job_running analytics orders; }
