@@ -286,9 +286,8 @@ fn read_documents<'t, R: serde_json::de::Read<'t>>(
 /// decoded, so a bundle of every pod of a large cluster (`kubectl get pods -A -o json`) costs the
 /// Flink pods it holds, not all of them.
 fn unlisted_pod(v: &Value, tally: &mut Tally) -> bool {
-    use crate::flink::names::{
-        COMPONENT_JOBMANAGER, COMPONENT_TASKMANAGER, LABEL_COMPONENT, LABEL_FLINK_APP,
-    };
+    use crate::flink::mode::Component;
+    use crate::flink::names::LABEL_FLINK_APP;
     if v.get("kind").and_then(Value::as_str) != Some("Pod")
         || v.get("apiVersion").and_then(Value::as_str) != Some("v1")
     {
@@ -296,10 +295,8 @@ fn unlisted_pod(v: &Value, tally: &mut Tally) -> bool {
     }
     let labels = v.pointer("/metadata/labels").and_then(Value::as_object);
     let label = |k: &str| labels.and_then(|l| l.get(k)).and_then(Value::as_str);
-    let listed = matches!(
-        label(LABEL_COMPONENT),
-        Some(COMPONENT_JOBMANAGER | COMPONENT_TASKMANAGER)
-    ) || label(LABEL_FLINK_APP).is_some()
+    let listed = Component::from_label_lookup(label).is_some()
+        || label(LABEL_FLINK_APP).is_some()
         || is_flinkcluster_labels(
             label(crate::flink::names::LABEL_APP),
             label(crate::flink::names::LABEL_CLUSTER),
@@ -360,7 +357,7 @@ pub fn classify_operator(s: &mut Snapshot) {
     let deployments = std::mem::take(&mut s.deployments);
     let (operators, rest): (Vec<_>, Vec<_>) = deployments
         .into_iter()
-        .partition(|d| super::identity::deployment_operator(s, d).is_some());
+        .partition(|d| super::identity::operator_of(s, d).is_some());
     s.deployments = rest;
     s.operator_deployments.extend(operators);
     s.operator_config_maps

@@ -10,8 +10,38 @@ use k8s_openapi::api::apps::v1::Deployment;
 use k8s_openapi::api::core::v1::{Pod, PodSpec};
 use std::collections::BTreeMap;
 
+/// What the operator of an object is asked of: a Deployment or a pod.
+pub trait Workload {
+    fn operator(&self, s: &Snapshot) -> Option<(OperatorKind, Wiring)>;
+}
+
+impl Workload for Deployment {
+    fn operator(&self, s: &Snapshot) -> Option<(OperatorKind, Wiring)> {
+        deployment_operator(s, self)
+    }
+}
+
+impl<T: Workload> Workload for &T {
+    fn operator(&self, s: &Snapshot) -> Option<(OperatorKind, Wiring)> {
+        (*self).operator(s)
+    }
+}
+
+impl Workload for Pod {
+    fn operator(&self, s: &Snapshot) -> Option<(OperatorKind, Wiring)> {
+        pod_operator(s, self)
+    }
+}
+
+/// The operator an object is, and the wiring that says so: its labels, its images, the webhook
+/// Service that selects its pods, the ServiceAccount bound to a role over an operator's CRD
+/// group. The one way the rest of the code asks.
+pub fn operator_of<W: Workload>(s: &Snapshot, object: &W) -> Option<(OperatorKind, Wiring)> {
+    object.operator(s)
+}
+
 /// The operator a Deployment is, and the wiring that says so.
-pub fn deployment_operator(s: &Snapshot, d: &Deployment) -> Option<(OperatorKind, Wiring)> {
+fn deployment_operator(s: &Snapshot, d: &Deployment) -> Option<(OperatorKind, Wiring)> {
     let ns = d.metadata.namespace.as_deref().unwrap_or("default");
     let template_labels = d
         .spec
@@ -31,7 +61,7 @@ pub fn deployment_operator(s: &Snapshot, d: &Deployment) -> Option<(OperatorKind
 }
 
 /// The operator a pod is, and the wiring that says so.
-pub fn pod_operator(s: &Snapshot, p: &Pod) -> Option<(OperatorKind, Wiring)> {
+fn pod_operator(s: &Snapshot, p: &Pod) -> Option<(OperatorKind, Wiring)> {
     let ns = p.metadata.namespace.as_deref().unwrap_or("default");
     let labels = p.metadata.labels.as_ref();
     workload_operator(
@@ -47,8 +77,9 @@ pub fn pod_operator(s: &Snapshot, p: &Pod) -> Option<(OperatorKind, Wiring)> {
 /// A Flink cluster's own Deployment or pod (JobManager, TaskManager, Lyft's): never an operator
 /// by its account's rights.
 fn is_flink_workload(labels: Option<&BTreeMap<String, String>>) -> bool {
-    use crate::flink::names::{LABEL_COMPONENT, LABEL_FLINK_APP};
-    labels.is_some_and(|l| l.contains_key(LABEL_COMPONENT) || l.contains_key(LABEL_FLINK_APP))
+    use crate::flink::mode::Component;
+    use crate::flink::names::LABEL_FLINK_APP;
+    Component::labelled(labels) || labels.is_some_and(|l| l.contains_key(LABEL_FLINK_APP))
 }
 
 fn workload_operator(
@@ -62,7 +93,13 @@ fn workload_operator(
     if let Some(found) = by_labels(labels).or_else(|| by_labels(pod_labels)) {
         return Some(found);
     }
-    if let Some(found) = spec.and_then(|p| by_containers(&p.containers)) {
+    if let Some(found) = spec.and_then(|p| {
+        by_containers(
+            p.containers
+                .iter()
+                .map(|c| (c.name.as_str(), c.image.as_deref())),
+        )
+    }) {
         return Some(found);
     }
     if let Some(found) = pod_labels.and_then(|l| by_webhook_service(s, ns, l)) {
