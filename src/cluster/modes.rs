@@ -167,13 +167,15 @@ async fn gather_flinkclusters(
 /// alarm when the Flink in scope runs without it: plain native clusters or Lyft FlinkApplications,
 /// and no Apache operator anywhere. Then the gap is dropped.
 pub fn drop_apache_crd_gaps(s: &Snapshot, gaps: &mut Vec<Gap>) {
+    use crate::flink::identity::OperatorKind;
+    use crate::snapshot::identity::operator_of;
+    let apache =
+        |found: Option<(OperatorKind, _)>| found.is_some_and(|(k, _)| k == OperatorKind::Apache);
     let apache_operator = s
         .operator_deployments
         .iter()
-        .any(|d| is_apache_operator(&d.metadata))
-        || s.operator_pods
-            .iter()
-            .any(|p| is_apache_operator(&p.metadata));
+        .any(|d| apache(operator_of(s, d)))
+        || s.operator_pods.iter().any(|p| apache(operator_of(s, p)));
     if apache_operator || !s.flink_deployments.is_empty() || !s.flink_session_jobs.is_empty() {
         return;
     }
@@ -187,13 +189,6 @@ pub fn drop_apache_crd_gaps(s: &Snapshot, gaps: &mut Vec<Gap>) {
             !(g.reason == GapReason::NotInstalled && g.group == crate::flink::names::GROUP)
         });
     }
-}
-
-fn is_apache_operator(m: &ObjectMeta) -> bool {
-    m.labels
-        .as_ref()
-        .and_then(|l| l.get("app.kubernetes.io/name"))
-        .is_some_and(|v| v == "flink-kubernetes-operator")
 }
 
 /// Flink's configuration in a ConfigMap with the values of sensitive keys masked.
