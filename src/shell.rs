@@ -79,16 +79,6 @@ pub fn sh(s: &str) -> Sh<'_> {
     Sh(s)
 }
 
-/// A label selector `k=v,k=v` as one shell word; each value quoted as part of the word.
-pub fn selector<'a>(pairs: impl IntoIterator<Item = (&'a str, &'a str)>) -> String {
-    let text = pairs
-        .into_iter()
-        .map(|(k, v)| format!("{k}={v}"))
-        .collect::<Vec<_>>()
-        .join(",");
-    quote(&text).into_owned()
-}
-
 /// `jsonpath=EXPR` as one shell word, for `kubectl get -o`: the expression quoted as a whole
 /// (`jsonpath='{.status}'`), whatever names it holds.
 pub fn jsonpath(expr: &str) -> String {

@@ -42,6 +42,7 @@ const NOT_COVERED: &[(&str, &str)] = &[
     ("install-flinkcluster-no-tls-secret FLK011 webhook_secret_missing Secret/webhook-server-cert", "only restarts: cert-manager re-creates the Secret"),
     ("install-flinkcluster-image-pull FLK003 operator_not_running Deployment/flink-operator-controller-manager", "kubectl set image: the kubelet pulls the image"),
     ("install-flinkcluster-operator-oom FLK003 operator_not_running Deployment/flink-operator-controller-manager", "kubectl set resources: a new pod runs with the larger limit"),
+    ("unplaced-operator-mirror-oom FLK003 operator_not_running Deployment/flink-operator-controller-manager", "kubectl set resources: a new pod runs with the larger limit"),
     ("install-flinkcluster-crd-skew FLK002 crd_version_mismatch CustomResourceDefinition/flinkclusters.flinkoperator.k8s.io", "the release's CRD is downloaded and replaced (kubectl replace), then the operator reconciles"),
     ("mode-flinkcluster-tm-pending FLK106 pod_unschedulable Pod/topspeed-taskmanager-2", "the FlinkCluster asks for less; the operator and the scheduler replace the Pending pod"),
     // The cause is fixed by hand (a jar, a plugin, code); the remedy only redeploys after.

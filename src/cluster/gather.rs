@@ -11,6 +11,7 @@ use super::client::Connection;
 use super::list::{api_resource, list_into, paged};
 use crate::error::Error;
 use crate::flink::kinds::{Kind, Select, LISTED};
+use crate::flink::mode::Mode;
 use crate::snapshot::{Gap, GapReason, LogKey, Snapshot};
 use futures::stream::{self, StreamExt};
 use k8s_openapi::api::core::v1::ResourceQuota;
@@ -18,8 +19,6 @@ use kube::api::{Api, DynamicObject, ListParams, LogParams};
 use serde::de::DeserializeOwned;
 use std::fmt::Debug;
 
-/// Flink's pods and Deployments carry `component=jobmanager|taskmanager` and `app=<cluster-id>`.
-const FLINK_COMPONENTS: &str = "component in (jobmanager,taskmanager)";
 const LOG_FETCH_CONCURRENCY: usize = 8;
 
 /// Bytes read at most from one container log: the tail of `--log-tail` lines, but never more
@@ -45,10 +44,9 @@ pub async fn gather(
 ) -> Result<Snapshot, Error> {
     let ns = cluster.namespace.as_deref();
     let c = &cluster.client;
-    let selector = match name {
-        Some(n) => format!("{FLINK_COMPONENTS},app={n}"),
-        None => FLINK_COMPONENTS.to_string(),
-    };
+    // Flink's pods and Deployments carry `app=<cluster-id>` and `component=jobmanager|taskmanager`
+    // (the FlinkCluster's too, beside `app=flink`; Lyft's are read by `modes`).
+    let selector = Mode::Operator.selector(name, None);
     let mut gaps = Vec::new();
 
     // Wave 1: every kind of `kinds::LISTED`, concurrently, each into its snapshot field.
@@ -107,7 +105,7 @@ pub async fn gather(
         let names: std::collections::BTreeSet<&str> =
             sessions.iter().map(|(_, d)| d.as_str()).collect();
         for d in names {
-            let selector = format!("{FLINK_COMPONENTS},app={d}");
+            let selector = Mode::Operator.selector(Some(d), None);
             let lists = futures::future::join_all(
                 LISTED
                     .iter()

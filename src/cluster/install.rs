@@ -29,9 +29,9 @@ pub async fn gather(c: &kube::Client, s: &mut Snapshot, gaps: &mut Vec<Gap>) {
     // Every label scheme of the operators' releases (`flink::identity`), and every Deployment
     // whose image is an operator's: an operator installed under other labels (a kustomize build
     // that dropped one) is found by what it runs. Only the operators' Deployments are kept.
-    let selectors: Vec<String> = crate::flink::identity::OPERATOR_LABELS
+    let selectors: Vec<String> = crate::flink::identity::OperatorKind::ALL
         .iter()
-        .map(|(k, v, _)| format!("{k}={v}"))
+        .map(|k| k.selector())
         .collect();
     let labelled = futures::future::join_all(selectors.iter().map(|sel| async move {
         futures::join!(
@@ -58,16 +58,15 @@ pub async fn gather(c: &kube::Client, s: &mut Snapshot, gaps: &mut Vec<Gap>) {
         });
         add_all(&mut s.operator_pods, keep(pods, gaps), |p| key(&p.metadata));
     }
-    let by_image: Vec<Deployment> = keep(every_deployment, gaps)
-        .into_iter()
-        .filter(|d| {
-            d.spec
-                .template
-                .spec
-                .as_ref()
-                .is_some_and(|p| crate::flink::identity::by_containers(&p.containers).is_some())
-        })
-        .collect();
+    let by_image: Vec<Deployment> =
+        keep(every_deployment, gaps)
+            .into_iter()
+            .filter(|d| {
+                d.spec.template.spec.as_ref().is_some_and(|p| {
+                    crate::flink::identity::operator_of(None, &p.containers).is_some()
+                })
+            })
+            .collect();
     for d in &by_image {
         let ns = d.metadata.namespace.as_deref().unwrap_or("default");
         let Some(sel) = d

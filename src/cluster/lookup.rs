@@ -37,9 +37,9 @@ pub async fn find_flink(
 ) -> Result<Located, Error> {
     let mut f = Located::default();
     let comp = if component == Component::TaskManager {
-        "taskmanager"
+        Component::TaskManager
     } else {
-        "jobmanager"
+        Component::JobManager
     };
 
     // 1. The FlinkDeployment.
@@ -114,11 +114,8 @@ pub async fn find_flink(
     // 2. Its pods: Apache Flink's labels, then the Lyft operator's.
     let pods: Api<Pod> = Api::namespaced(c.clone(), ns);
     for (selector, lyft) in [
-        (format!("app={name},component={comp}"), false),
-        (
-            format!("flink-app={name},flink-deployment-type={comp}"),
-            true,
-        ),
+        (Mode::Operator.selector(Some(name), Some(comp)), false),
+        (Mode::Lyft.selector(Some(name), Some(comp)), true),
     ] {
         let lp = ListParams::default().labels(&selector).limit(20);
         if let Some(list) = read(pods.list(&lp).await.map(Some), "list pods", &mut f)?.flatten() {
@@ -242,15 +239,8 @@ pub async fn find_operator(
     prefer: Option<Mode>,
 ) -> Result<Option<(Subject, String, Mode)>, Error> {
     // The operators' release labels, from the identity table (flink::identity).
-    use crate::flink::identity::{release_selector, OperatorKind};
-    let mut operators = [
-        (release_selector(OperatorKind::Apache), Mode::Operator),
-        (release_selector(OperatorKind::Lyft), Mode::Lyft),
-        (
-            release_selector(OperatorKind::FlinkCluster),
-            Mode::FlinkCluster,
-        ),
-    ];
+    let mut operators = [Mode::Operator, Mode::Lyft, Mode::FlinkCluster]
+        .map(|m| (m.selector(None, Some(Component::Operator)), m));
     // A stable sort: the preferred operator first, the others in their order.
     // The operator of a mode: Lyft's, the FlinkCluster one, else the Apache one.
     let prefer = prefer.map(|m| match m {
@@ -350,7 +340,7 @@ pub async fn namespaces_named(c: &Client, name: &str) -> Option<Vec<String>> {
         .fields(&format!("metadata.name={name}"))
         .limit(100);
     let by_label = ListParams::default()
-        .labels(&format!("app={name},component=jobmanager"))
+        .labels(&Mode::Operator.selector(Some(name), Some(Component::JobManager)))
         .limit(100);
     let lists = named(c, None, &by_name, &by_label).await;
     let answered = lists.iter().any(Option::is_some);
@@ -371,7 +361,7 @@ pub async fn namespaces_named(c: &Client, name: &str) -> Option<Vec<String>> {
 pub async fn flink_names(c: &Client, namespace: Option<&str>) -> Vec<(String, &'static str)> {
     let every = ListParams::default().limit(500);
     let jobmanagers = ListParams::default()
-        .labels("component=jobmanager,app")
+        .labels(&Mode::Operator.selector(None, Some(Component::JobManager)))
         .limit(500);
     let mut out: Vec<(String, &'static str)> = named(c, namespace, &every, &jobmanagers)
         .await

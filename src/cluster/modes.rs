@@ -25,7 +25,6 @@ use super::gather::{list, Failure};
 use super::list::list_into;
 use crate::flink::kinds;
 use crate::flink::mode::Mode;
-use crate::flink::names::{LABEL_APP, LABEL_FLINK_APP, LABEL_TYPE, TYPE_NATIVE, TYPE_STANDALONE};
 use crate::snapshot::index::Index;
 use crate::snapshot::Pod;
 use crate::snapshot::{FlinkApplication, FlinkCluster, Gap, GapReason, Snapshot};
@@ -46,14 +45,10 @@ pub async fn gather(
     s: &mut Snapshot,
     gaps: &mut Vec<Gap>,
 ) {
-    let flink_types = format!("{LABEL_TYPE} in ({TYPE_NATIVE},{TYPE_STANDALONE})");
-    let (flink_sel, lyft_sel) = match name {
-        Some(n) => (
-            format!("{flink_types},{LABEL_APP}={n}"),
-            format!("{LABEL_FLINK_APP}={n}"),
-        ),
-        None => (flink_types, LABEL_FLINK_APP.to_string()),
-    };
+    let (flink_sel, lyft_sel) = (
+        Mode::Native.objects_selector(name),
+        Mode::Lyft.objects_selector(name),
+    );
     let (services, config_maps, apps, lyft_pods, lyft_deployments, lyft_services) = futures::join!(
         list::<Service>(c, ns, Some(&flink_sel)),
         list::<ConfigMap>(c, ns, Some(&flink_sel)),
@@ -117,11 +112,7 @@ async fn gather_flinkclusters(
     s: &mut Snapshot,
     gaps: &mut Vec<Gap>,
 ) {
-    use crate::flink::names::{FLINKCLUSTER_APP, LABEL_CLUSTER};
-    let sel = match name {
-        Some(n) => format!("{LABEL_APP}={FLINKCLUSTER_APP},{LABEL_CLUSTER}={n}"),
-        None => format!("{LABEL_APP}={FLINKCLUSTER_APP},{LABEL_CLUSTER}"),
-    };
+    let sel = Mode::FlinkCluster.objects_selector(name);
     let (clusters, pods, stateful_sets, jobs, deployments, services, config_maps) = futures::join!(
         list_into(c, ns, &kinds::FLINK_CLUSTER, None),
         list::<Pod>(c, ns, Some(&sel)),
@@ -176,13 +167,15 @@ async fn gather_flinkclusters(
 /// alarm when the Flink in scope runs without it: plain native clusters or Lyft FlinkApplications,
 /// and no Apache operator anywhere. Then the gap is dropped.
 pub fn drop_apache_crd_gaps(s: &Snapshot, gaps: &mut Vec<Gap>) {
+    use crate::flink::identity::OperatorKind;
+    use crate::snapshot::identity::operator_of;
+    let apache =
+        |found: Option<(OperatorKind, _)>| found.is_some_and(|(k, _)| k == OperatorKind::Apache);
     let apache_operator = s
         .operator_deployments
         .iter()
-        .any(|d| is_apache_operator(&d.metadata))
-        || s.operator_pods
-            .iter()
-            .any(|p| is_apache_operator(&p.metadata));
+        .any(|d| apache(operator_of(s, d)))
+        || s.operator_pods.iter().any(|p| apache(operator_of(s, p)));
     if apache_operator || !s.flink_deployments.is_empty() || !s.flink_session_jobs.is_empty() {
         return;
     }
@@ -196,13 +189,6 @@ pub fn drop_apache_crd_gaps(s: &Snapshot, gaps: &mut Vec<Gap>) {
             !(g.reason == GapReason::NotInstalled && g.group == crate::flink::names::GROUP)
         });
     }
-}
-
-fn is_apache_operator(m: &ObjectMeta) -> bool {
-    m.labels
-        .as_ref()
-        .and_then(|l| l.get("app.kubernetes.io/name"))
-        .is_some_and(|v| v == "flink-kubernetes-operator")
 }
 
 /// Flink's configuration in a ConfigMap with the values of sensitive keys masked.

@@ -110,9 +110,9 @@ Exit codes:
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum ComponentArg {
-    #[value(name = "jobmanager")]
+    #[value(name = crate::flink::names::COMPONENT_JOBMANAGER)]
     JobManager,
-    #[value(name = "taskmanager")]
+    #[value(name = crate::flink::names::COMPONENT_TASKMANAGER)]
     TaskManager,
     #[value(name = "operator")]
     Operator,

@@ -41,6 +41,16 @@ pub enum OperatorKind {
 }
 
 impl OperatorKind {
+    pub const ALL: [OperatorKind; 3] = [
+        OperatorKind::Apache,
+        OperatorKind::FlinkCluster,
+        OperatorKind::Lyft,
+    ];
+    /// The label selector of its pods as its releases label them (`Mode::selector`).
+    pub fn selector(self) -> String {
+        self.mode()
+            .selector(None, Some(super::mode::Component::Operator))
+    }
     pub fn describe(self) -> &'static str {
         match self {
             OperatorKind::Apache => "the Flink Kubernetes Operator",
@@ -54,6 +64,15 @@ impl OperatorKind {
             OperatorKind::Apache => names::GROUP,
             OperatorKind::FlinkCluster => names::FLINKCLUSTER_GROUP,
             OperatorKind::Lyft => names::LYFT_GROUP,
+        }
+    }
+    /// The mode of the clusters it deploys (native for the Apache one, its default).
+    pub fn mode(self) -> super::mode::Mode {
+        use super::mode::Mode;
+        match self {
+            OperatorKind::Apache => Mode::Operator,
+            OperatorKind::FlinkCluster => Mode::FlinkCluster,
+            OperatorKind::Lyft => Mode::Lyft,
         }
     }
     pub fn of_group(group: &str) -> Option<OperatorKind> {
@@ -151,15 +170,6 @@ impl std::fmt::Display for Wiring {
     }
 }
 
-/// The label selector of an operator's pods as its releases label them (`app=flink-operator`).
-pub fn release_selector(kind: OperatorKind) -> String {
-    OPERATOR_LABELS
-        .iter()
-        .find(|(_, _, k)| *k == kind)
-        .map(|(k, v, _)| format!("{k}={v}"))
-        .unwrap_or_default()
-}
-
 /// The operator an object's own labels name.
 pub fn by_labels(labels: Option<&BTreeMap<String, String>>) -> Option<(OperatorKind, Wiring)> {
     let l = labels?;
@@ -192,23 +202,41 @@ pub fn by_image(image: &str) -> Option<OperatorKind> {
     })
 }
 
-/// The operator a pod spec's containers are (image first, then the Apache chart's containers).
+/// The operator a pod spec's containers are, given as `(name, image)` (image first, then the
+/// Apache chart's containers).
 pub fn by_containers<'a>(
-    containers: impl IntoIterator<Item = &'a Container>,
+    containers: impl IntoIterator<Item = (&'a str, Option<&'a str>)>,
 ) -> Option<(OperatorKind, Wiring)> {
     let mut by_name = None;
-    for c in containers {
-        if let Some(kind) = c.image.as_deref().and_then(by_image) {
-            return Some((kind, Wiring::Image(c.image.clone().unwrap_or_default())));
+    for (name, image) in containers {
+        if let Some(image) = image.filter(|i| by_image(i).is_some()) {
+            let kind = by_image(image)?;
+            return Some((kind, Wiring::Image(image.to_string())));
         }
         if by_name.is_none()
-            && (c.name == super::install::OPERATOR_CONTAINER
-                || c.name == super::install::WEBHOOK_CONTAINER)
+            && (name == super::install::OPERATOR_CONTAINER
+                || name == super::install::WEBHOOK_CONTAINER)
         {
-            by_name = Some((OperatorKind::Apache, Wiring::Container(c.name.clone())));
+            by_name = Some((OperatorKind::Apache, Wiring::Container(name.to_string())));
         }
     }
     by_name
+}
+
+/// The operator an object is by what it carries itself: its labels, then its containers (their
+/// images, the Apache chart's container names). The webhook Service and RBAC wiring need the
+/// whole snapshot: `snapshot::identity::operator_of` asks them too.
+pub fn operator_of<'a>(
+    labels: Option<&BTreeMap<String, String>>,
+    containers: impl IntoIterator<Item = &'a Container>,
+) -> Option<(OperatorKind, Wiring)> {
+    by_labels(labels).or_else(|| {
+        by_containers(
+            containers
+                .into_iter()
+                .map(|c| (c.name.as_str(), c.image.as_deref())),
+        )
+    })
 }
 
 /// An object as read (a Pod or a Deployment, before it is decoded) that is an operator's, by its

@@ -14,6 +14,17 @@ pub const MAIN_CONTAINER: &str = "flink-main-container";
 pub const COMPONENT_JOBMANAGER: &str = "jobmanager";
 pub const COMPONENT_TASKMANAGER: &str = "taskmanager";
 
+/// Parts of a container name that say it was meant to run Flink (FLK101 and lint's twin read a
+/// misnamed main container so).
+pub const FLINKY_CONTAINER_NAMES: &[&str] = &[
+    "flink",
+    COMPONENT_JOBMANAGER,
+    "job-manager",
+    COMPONENT_TASKMANAGER,
+    "task-manager",
+    "main",
+];
+
 pub const LABEL_APP: &str = "app";
 pub const LABEL_COMPONENT: &str = "component";
 pub const LABEL_TYPE: &str = "type";

@@ -4,11 +4,10 @@
 use super::support::rbac_plan;
 use super::{Rule, RuleMeta};
 use crate::finding::{link, Category, Finding, ObjectRef, Severity};
-use crate::flink::mode::Component;
-use crate::flink::names::LABEL_COMPONENT;
+use crate::flink::mode::{Component, Mode};
 use crate::flink::rbac;
 use crate::flink::rbac_fix::RbacPlan;
-use crate::snapshot::index::{deployment_ref, label, pod_name, pod_namespace, pod_service_account};
+use crate::snapshot::index::{deployment_ref, pod_name, pod_namespace, pod_service_account};
 use crate::snapshot::{Index, Snapshot};
 
 pub struct DefaultServiceAccount;
@@ -105,8 +104,12 @@ impl Rule for DefaultServiceAccount {
         // FlinkCluster's JobManager is standalone Flink, which asks the API server for nothing.
         for pod in &s.pods {
             let ns = pod_namespace(pod);
-            if label(pod, LABEL_COMPONENT) != Some("jobmanager")
-                || crate::snapshot::index::flinkcluster_label(&pod.metadata).is_some()
+            // Flink's native labels only: Lyft's and the FlinkCluster's JobManagers are standalone.
+            if crate::snapshot::index::pod_component(pod) != Some(Component::JobManager)
+                || !matches!(
+                    Mode::of_labels(pod.metadata.labels.as_ref()),
+                    Some((Mode::Operator | Mode::Standalone, _))
+                )
                 || index
                     .deployment_of_pod(pod)
                     .is_some_and(|d| d.kind == "FlinkDeployment")

@@ -25,11 +25,10 @@ use super::support::rbac_plan;
 use super::{Rule, RuleMeta};
 use crate::finding::{link, Category, Finding, ObjectRef, Severity};
 use crate::flink::mode::Component;
-use crate::flink::names::LABEL_COMPONENT;
 use crate::flink::operator_error::OperatorError;
 use crate::signatures::{catalogue, Match};
 use crate::snapshot::flink::{FlinkDeployment, FlinkSessionJob, JobSpec};
-use crate::snapshot::index::{deployment_ref, label, pod_name};
+use crate::snapshot::index::{deployment_ref, pod_component, pod_name};
 use crate::snapshot::Pod;
 use crate::snapshot::{Index, Snapshot};
 use chrono::{DateTime, Duration, Utc};
@@ -187,7 +186,7 @@ fn check_deployment(snapshot: &Snapshot, index: &Index, fd: &FlinkDeployment) ->
     let jm_pods: Vec<&Pod> = index
         .pods_of(fd)
         .into_iter()
-        .filter(|p| label(p, LABEL_COMPONENT) == Some("jobmanager"))
+        .filter(|p| pod_component(p) == Some(Component::JobManager))
         .collect();
     Some(build(
         snapshot,
@@ -231,7 +230,7 @@ fn check_session_job(snapshot: &Snapshot, index: &Index, sj: &FlinkSessionJob) -
             index
                 .pods_of(c)
                 .into_iter()
-                .filter(|p| label(p, LABEL_COMPONENT) == Some("jobmanager"))
+                .filter(|p| pod_component(p) == Some(Component::JobManager))
                 .collect()
         })
         .unwrap_or_default();

@@ -16,6 +16,7 @@
 use super::support::modes::{flink_image_version, flink_version};
 use super::{Rule, RuleMeta};
 use crate::finding::{Category, Finding, ObjectRef, Severity};
+use crate::flink::mode::Component;
 use crate::flink::names::MAIN_CONTAINER;
 
 use crate::snapshot::index::{meta_name, pod_name, Cluster, Index};
@@ -86,7 +87,7 @@ fn running_image(c: &Cluster) -> Option<(String, String)> {
     let main = |containers: Vec<(&str, Option<&String>)>| {
         containers
             .iter()
-            .find(|(name, _)| *name == MAIN_CONTAINER || *name == "jobmanager")
+            .find(|(name, _)| *name == MAIN_CONTAINER || *name == Component::JobManager.as_str())
             .or_else(|| containers.first())
             .and_then(|(_, image)| image.cloned())
     };

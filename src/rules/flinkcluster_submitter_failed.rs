@@ -263,7 +263,11 @@ fn finding(s: &Snapshot, index: &Index, c: &Cluster) -> Option<Finding> {
             "The entry class does not load from the jar: set spec.job.className to a class inside it:\n\n  kubectl patch flinkcluster {name} -n {ns} --type=merge -p '{{\"spec\":{{\"job\":{{\"className\":\"<fully.qualified.Main>\"}}}}}}'"
         ),
         Category::JobmanagerUnreachable => format!(
-            "The submitter gave up waiting for the JobManager's REST API (`{name}-jobmanager:8081`, 120 tries over 10 minutes). Get the JobManager running first (its own finding says why), and check that Service {name}-jobmanager has endpoints:\n\n  kubectl get pods,endpoints -n {ns} -l cluster={name},component=jobmanager"
+            "The submitter gave up waiting for the JobManager's REST API (`{name}-jobmanager:8081`, 120 tries over 10 minutes). Get the JobManager running first (its own finding says why), and check that Service {name}-jobmanager has endpoints:\n\n  kubectl get pods,endpoints -n {ns} -l {}",
+            crate::shell::sh(&crate::flink::mode::Mode::FlinkCluster.selector(
+                Some(name),
+                Some(crate::flink::mode::Component::JobManager)
+            ))
         ),
         _ if no_job_id => format!(
             "The program ran and exited 0 without submitting a job: its main() built no pipeline or never called execute() (or caught the exception that stopped it). Fix the program, or its arguments in spec.job.args; the log shows what it printed:\n\n  {logs_cmd}"

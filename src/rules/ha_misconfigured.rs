@@ -17,7 +17,7 @@
 use super::support::modes::{conf_fix, ha_mode, pods_verify};
 use super::{Rule, RuleMeta};
 use crate::finding::{Category, Finding, Severity};
-use crate::flink::mode::Mode;
+use crate::flink::mode::{Component, Mode};
 use crate::snapshot::index::{deployment_replicas, meta_name, Cluster, Conf, Index};
 use crate::snapshot::Snapshot;
 
@@ -175,7 +175,7 @@ fn no_storage_dir(c: &Cluster, conf: &Conf, key: &str, mode: &str) -> Finding {
     f.fix(format!("Give HA a durable directory {note}:\n\n{how}"))
         .verify(format!(
             "{}   # expect the JobManager Running, and no \"high-availability.storageDir\" error in kubectl logs -n {ns}",
-            pods_verify(c, "jobmanager")
+            pods_verify(c, Component::JobManager)
         ))
 }
 
@@ -217,7 +217,7 @@ fn standby_without_ha(
         ),
         (_, None) => (
             conf_fix(c, &[("kubernetes.jobmanager.replicas", "1")]),
-            pods_verify(c, "jobmanager") + "   # expect one JobManager pod",
+            pods_verify(c, Component::JobManager) + "   # expect one JobManager pod",
         ),
     };
     f.fix(format!(

@@ -17,13 +17,11 @@ use super::support::pod_status::{containers, ContainerView};
 use super::support::rollout;
 use super::{Rule, RuleMeta};
 use crate::finding::{link, Category, Finding, ObjectRef, Severity};
-use crate::flink::names::{
-    FLINKCLUSTER_APP, FLINKCLUSTER_SUBMITTER_CONTAINER, LABEL_APP, LABEL_CLUSTER, LABEL_COMPONENT,
-    MAIN_CONTAINER,
-};
-use crate::shell::{escape_controls, jsonpath, selector, sh};
+use crate::flink::mode::{Component, Mode};
+use crate::flink::names::{FLINKCLUSTER_SUBMITTER_CONTAINER, LABEL_APP, MAIN_CONTAINER};
+use crate::shell::{escape_controls, jsonpath, sh};
 use crate::snapshot::flink::{FlinkCluster, FlinkDeployment};
-use crate::snapshot::index::{flinkcluster_label, label, pod_name, pod_namespace};
+use crate::snapshot::index::{flinkcluster_label, label, pod_component, pod_name, pod_namespace};
 use crate::snapshot::Pod;
 use crate::snapshot::{Index, Snapshot};
 
@@ -270,12 +268,12 @@ fn finding(
         (Some(fc), _) => format!(
             "kubectl get pods -n {} -l {} -o jsonpath='{{range .items[*]}}{{.metadata.name}}: {{.status.containerStatuses[*].state.waiting.reason}}{{\"\\n\"}}{{end}}'   # expect no ErrImagePull / ImagePullBackOff",
             sh(ns),
-            selector([(LABEL_APP, FLINKCLUSTER_APP), (LABEL_CLUSTER, fc.name())])
+            sh(&Mode::FlinkCluster.selector(Some(fc.name()), None))
         ),
         (None, Some(d)) => format!(
             "kubectl get pods -n {} -l {} -o jsonpath='{{range .items[*]}}{{.metadata.name}}: {{.status.containerStatuses[*].state.waiting.reason}}{{\"\\n\"}}{{end}}'   # expect no ErrImagePull / ImagePullBackOff",
             sh(ns),
-            selector([("app", d.name())])
+            sh(&Mode::Operator.selector(Some(d.name()), None))
         ),
         (None, None) => format!(
             "kubectl get pod {} -n {} -o {}   # expect running",
@@ -299,16 +297,19 @@ fn image_field(fd: &FlinkDeployment, pod: &Pod, c: &ContainerView) -> (String, O
             Some("{\"spec\":{\"image\":\"IMAGE\"}}".to_string()),
         );
     }
-    let component = label(pod, LABEL_COMPONENT).unwrap_or("");
+    let component = pod_component(pod);
     let list = if c.init {
         "initContainers"
     } else {
         "containers"
     };
     for (path, t) in fd.pod_templates() {
-        if path.contains("jobManager") && component == "taskmanager"
-            || path.contains("taskManager") && component == "jobmanager"
-        {
+        let other = match component {
+            Some(Component::JobManager) => Some(Component::TaskManager),
+            Some(Component::TaskManager) => Some(Component::JobManager),
+            _ => None,
+        };
+        if other.is_some_and(|o| path.contains(o.spec_key())) {
             continue;
         }
         let Some(spec) = t.spec.as_ref() else {
@@ -393,10 +394,11 @@ fn deployment_edit(ns: &str, pod: &Pod, c: &ContainerView, fd: Option<&FlinkDepl
 /// init containers and sidecars name their own image.
 fn flinkcluster_image_container(c: &ContainerView) -> bool {
     !c.init
-        && matches!(
-            c.name(),
-            "jobmanager" | "taskmanager" | FLINKCLUSTER_SUBMITTER_CONTAINER
-        )
+        && (c.name() == FLINKCLUSTER_SUBMITTER_CONTAINER
+            || matches!(
+                Component::parse(c.name()),
+                Some(Component::JobManager | Component::TaskManager)
+            ))
 }
 
 /// A FlinkCluster's pods take their image from `spec.image.name`, their pull policy from
@@ -588,7 +590,12 @@ message: 'Failed to pull image "flink:1.99": rpc error: code = NotFound desc = f
             .contains(&"spec.imagePullSecrets: none".to_string()));
         assert!(f.fix.contains("kubectl patch flinkdeployment orders -n shop --type=merge -p '{\"spec\":{\"image\":\"IMAGE\"}}'"), "{}", f.fix);
         assert!(f.fix.contains("in docker.io"));
-        assert!(f.verify.contains("-l app=orders"));
+        assert!(
+            f.verify
+                .contains("-l 'app=orders,component in (jobmanager,taskmanager)'"),
+            "{}",
+            f.verify
+        );
     }
 
     #[test]

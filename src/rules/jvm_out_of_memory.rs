@@ -16,10 +16,11 @@ use super::support::containers::one_line;
 use super::support::rollout;
 use super::{Rule, RuleMeta};
 use crate::finding::{link, Category, Finding, ObjectRef, Severity};
-use crate::flink::names::{LABEL_APP, LABEL_COMPONENT, MAIN_CONTAINER};
+use crate::flink::mode::Component;
+use crate::flink::names::{LABEL_APP, MAIN_CONTAINER};
 use crate::signatures::catalogue;
 use crate::snapshot::flink::FlinkDeployment;
-use crate::snapshot::index::{label, pod_name, pod_namespace};
+use crate::snapshot::index::{label, pod_component, pod_name, pod_namespace};
 use crate::snapshot::{Index, Snapshot};
 use regex::Regex;
 use std::collections::BTreeMap;
@@ -167,7 +168,7 @@ fn finding(
     } else if all.contains("task executor") || all.contains("taskmanager.memory") {
         false
     } else {
-        p.and_then(|p| label(p, LABEL_COMPONENT)) == Some("jobmanager")
+        p.and_then(pod_component) == Some(Component::JobManager)
     };
     let mut kinds: Vec<Pool> = ooms.iter().map(|o| o.kind).collect();
     kinds.sort();
@@ -250,11 +251,12 @@ fn finding(
 }
 
 fn fix(kind: Pool, jm: bool, ns: &str, fd: Option<&FlinkDeployment>) -> String {
-    let (prefix, spec_key) = if jm {
-        ("jobmanager", "jobManager")
+    let component = if jm {
+        Component::JobManager
     } else {
-        ("taskmanager", "taskManager")
+        Component::TaskManager
     };
+    let (prefix, spec_key) = (component.as_str(), component.spec_key());
     let (key, value, why) = match kind {
         Pool::Metaspace => (
             format!("{prefix}.memory.jvm-metaspace.size"),

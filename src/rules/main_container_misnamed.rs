@@ -11,10 +11,11 @@
 
 use super::{Rule, RuleMeta};
 use crate::finding::{link, Category, Finding, ObjectRef, Severity};
+use crate::flink::mode::{Component, Mode};
 use crate::flink::names::MAIN_CONTAINER;
-use crate::flink::names::{KIND_FLINK_DEPLOYMENT, LABEL_APP, LABEL_COMPONENT, LABEL_TYPE};
+use crate::flink::names::{FLINKY_CONTAINER_NAMES, KIND_FLINK_DEPLOYMENT, LABEL_APP, LABEL_TYPE};
 use crate::snapshot::flink::{FlinkDeployment, PodTemplate};
-use crate::snapshot::index::{deployment_ref, label, pod_name, pod_namespace};
+use crate::snapshot::index::{deployment_ref, label, pod_component, pod_name, pod_namespace};
 use crate::snapshot::pod::{Container as PodContainer, Pod};
 use crate::snapshot::{Index, Snapshot};
 use k8s_openapi::api::core::v1::Container;
@@ -52,7 +53,7 @@ impl Rule for MainContainerMisnamed {
                 continue;
             }
             if let Some((i, c)) = sidecar_running_flink(pod) {
-                let component = label(pod, LABEL_COMPONENT).unwrap_or("");
+                let component = pod_component(pod);
                 if seen.insert((ns, app, component, c.name.as_str())) {
                     out.push(pod_finding(index, pod, i, c));
                 }
@@ -71,16 +72,7 @@ fn misnamed_main<'t>(fd: &FlinkDeployment, t: &'t PodTemplate) -> Option<(usize,
     }
     containers.iter().enumerate().find(|(_, c)| {
         let no_command = c.command.as_ref().is_none_or(Vec::is_empty);
-        let flinky_name = [
-            "flink",
-            "jobmanager",
-            "job-manager",
-            "taskmanager",
-            "task-manager",
-            "main",
-        ]
-        .iter()
-        .any(|k| c.name.contains(k));
+        let flinky_name = FLINKY_CONTAINER_NAMES.iter().any(|k| c.name.contains(k));
         let flink_image = match (&c.image, &fd.spec.image) {
             (Some(img), Some(main)) => img == main || img.contains("flink"),
             (Some(img), None) => img.contains("flink"),
@@ -109,7 +101,7 @@ fn sidecar_running_flink(pod: &Pod) -> Option<(usize, &PodContainer)> {
 
 fn pod_finding(index: &Index, pod: &Pod, i: usize, c: &PodContainer) -> Finding {
     let (ns, name) = (pod_namespace(pod), pod_name(pod));
-    let component = label(pod, LABEL_COMPONENT).unwrap_or("jobmanager");
+    let component = pod_component(pod).unwrap_or(Component::JobManager);
     let app = label(pod, LABEL_APP).unwrap_or_default();
     let image = c.image.as_deref().unwrap_or_default();
     let cluster = index.deployment_of_pod(pod);
@@ -124,11 +116,7 @@ fn pod_finding(index: &Index, pod: &Pod, i: usize, c: &PodContainer) -> Finding 
              kubectl get flinkdeployment {fd} -n {ns} -o yaml \\\n    \
              | sed {2} | kubectl replace -f -",
             crate::shell::escape_controls(&c.name),
-            if component == "taskmanager" {
-                "taskManager"
-            } else {
-                "jobManager"
-            },
+            component.spec_key(),
             // The container's name is the pod spec's: a literal in the sed pattern, the script
             // one shell word.
             crate::shell::quoted(&format!(
@@ -169,10 +157,10 @@ fn pod_finding(index: &Index, pod: &Pod, i: usize, c: &PodContainer) -> Finding 
 fn finding(fd: &FlinkDeployment, path: &str, index: usize, c: &Container) -> Finding {
     let (ns, name) = (fd.namespace(), fd.name());
     let json_path = format!("/{}/spec/containers/{index}/name", path.replace('.', "/"));
-    let component = if path.contains("taskManager") {
-        "taskmanager"
+    let component = if path.contains(Component::TaskManager.spec_key()) {
+        Component::TaskManager
     } else {
-        "jobmanager"
+        Component::JobManager
     };
     // Without an image of its own, the extra container cannot run at all: the API server refuses
     // the whole Deployment (422 `spec.template.spec.containers[0].image: Required value`), so
@@ -224,9 +212,13 @@ fn finding(fd: &FlinkDeployment, path: &str, index: usize, c: &Container) -> Fin
 }
 
 /// The pods' container names of one cluster's component: only the main one once it is fixed.
-fn container_names_verify(ns: &str, app: &str, component: &str) -> String {
+fn container_names_verify(ns: &str, app: &str, component: Component) -> String {
+    let (ns, selector) = (
+        crate::shell::sh(ns),
+        crate::shell::quote(&Mode::Operator.selector(Some(app), Some(component))).into_owned(),
+    );
     format!(
-        "kubectl get pods -n {ns} -l app={app},component={component} -o jsonpath='{{range .items[*]}}{{.metadata.name}}: {{.spec.containers[*].name}}{{\"\\n\"}}{{end}}'   # expect only {MAIN_CONTAINER}"
+        "kubectl get pods -n {ns} -l {selector} -o jsonpath='{{range .items[*]}}{{.metadata.name}}: {{.spec.containers[*].name}}{{\"\\n\"}}{{end}}'   # expect only {MAIN_CONTAINER}"
     )
 }
 

@@ -97,10 +97,26 @@ pub static RULES: &[&dyn Rule] = &[
 /// Runs every rule over the snapshot. Findings come back unranked.
 pub fn run_all(snapshot: &Snapshot) -> Vec<Finding> {
     let index = Index::new(snapshot);
-    RULES
+    let mut out: Vec<Finding> = RULES
         .iter()
         .flat_map(|r| r.check(snapshot, &index))
-        .collect()
+        .collect();
+    // A pod nothing of its own places, kept because it runs where an operator does: its findings
+    // say which operator it probably is, and why (`snapshot::identity::Probable`).
+    for p in &snapshot.probable_operators {
+        for f in out.iter_mut().filter(|f| {
+            f.object.kind == "Pod"
+                && f.object.name == p.name
+                && f.object.namespace.as_deref() == Some(p.namespace.as_str())
+        }) {
+            f.evidence.push(p.evidence());
+            // Its own link: only what is about this very pod explains its findings or is
+            // explained by them (a guess at whose pod it is explains no operator finding).
+            f.links
+                .push(format!("probable-operator:{}/{}", p.namespace, p.name));
+        }
+    }
+    out
 }
 
 pub fn meta_of(id: &str) -> Option<&'static RuleMeta> {

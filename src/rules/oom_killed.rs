@@ -23,9 +23,10 @@ use super::support::pod_status::{containers, ContainerView};
 use super::support::rollout;
 use super::{Rule, RuleMeta};
 use crate::finding::{link, Category, Finding, ObjectRef, Severity};
-use crate::flink::names::{LABEL_APP, LABEL_COMPONENT, MAIN_CONTAINER};
+use crate::flink::mode::Component;
+use crate::flink::names::{LABEL_APP, MAIN_CONTAINER};
 use crate::snapshot::flink::{FlinkCluster, FlinkDeployment};
-use crate::snapshot::index::{flinkcluster_label, label, pod_name, pod_namespace};
+use crate::snapshot::index::{flinkcluster_label, label, pod_component, pod_name, pod_namespace};
 use crate::snapshot::Pod;
 use crate::snapshot::{Index, Snapshot};
 use regex::Regex;
@@ -69,7 +70,8 @@ impl Rule for OomKilled {
                 }
                 if let Some(fc) = flinkcluster_of(index, pod) {
                     let f = flinkcluster::with_memory(f, index, pod, &c, fc);
-                    let predates = (c.name() == c_component(pod))
+                    let predates = pod_component(pod)
+                        .is_some_and(|x| x.as_str() == c.name())
                         .then(|| rollout::flinkcluster_memory(fc, pod, c.name()))
                         .flatten();
                     out.push(match predates {
@@ -78,7 +80,7 @@ impl Rule for OomKilled {
                     });
                     continue;
                 }
-                let f = with_memory(f, snapshot, index, Some(pod), &c_component(pod), Some(&c));
+                let f = with_memory(f, snapshot, index, Some(pod), pod_component(pod), Some(&c));
                 // The spec already gives more memory: the pod was made before, not the fix again.
                 let fd = label(pod, LABEL_APP)
                     .and_then(|app| index.flink_deployment(pod_namespace(pod), app));
@@ -101,10 +103,6 @@ impl Rule for OomKilled {
 /// the snapshot.
 fn flinkcluster_of<'a>(index: &Index<'a>, pod: &Pod) -> Option<&'a FlinkCluster> {
     flinkcluster_label(&pod.metadata).and_then(|name| index.flink_cluster(pod_namespace(pod), name))
-}
-
-fn c_component(pod: &Pod) -> String {
-    label(pod, LABEL_COMPONENT).unwrap_or("").to_string()
 }
 
 fn base(index: &Index, pod: &Pod, c: &ContainerView) -> Finding {
@@ -198,7 +196,7 @@ fn from_jobmanager_logs(snapshot: &Snapshot, index: &Index) -> Vec<Finding> {
                 snapshot,
                 ns,
                 fd,
-                "taskmanager",
+                Some(Component::TaskManager),
                 None,
                 None,
             ));
@@ -212,7 +210,7 @@ fn with_memory(
     snapshot: &Snapshot,
     index: &Index,
     pod: Option<&Pod>,
-    component: &str,
+    component: Option<Component>,
     c: Option<&ContainerView>,
 ) -> Finding {
     let ns = pod.map(pod_namespace).unwrap_or("default");
@@ -246,16 +244,17 @@ fn with_memory_fd(
     snapshot: &Snapshot,
     ns: &str,
     fd: Option<&FlinkDeployment>,
-    component: &str,
+    component: Option<Component>,
     limit: Option<(String, f64)>,
     app: Option<&str>,
 ) -> Finding {
-    let tm = component != "jobmanager";
-    let (spec_key, conf_prefix) = if tm {
-        ("taskManager", "taskmanager")
+    let tm = component != Some(Component::JobManager);
+    let c = if tm {
+        Component::TaskManager
     } else {
-        ("jobManager", "jobmanager")
+        Component::JobManager
     };
+    let (spec_key, conf_prefix) = (c.spec_key(), c.as_str());
     let process = process_memory(
         snapshot,
         ns,
@@ -504,13 +503,11 @@ fn mib(bytes: f64) -> String {
 /// operator gives Flink a share of it (`support::flinkcluster_memory`); the rest is the headroom.
 mod flinkcluster {
     use super::{mib, ContainerView, Finding, FlinkCluster, Index, Pod, MIN_HEADROOM};
-    use crate::flink::names::{
-        flinkcluster_config_map, FLINKCLUSTER_APP, FLINKCLUSTER_SUBMITTER_CONTAINER, LABEL_APP,
-        LABEL_CLUSTER, LABEL_COMPONENT,
-    };
+    use crate::flink::mode::{Component, Mode};
+    use crate::flink::names::{flinkcluster_config_map, FLINKCLUSTER_SUBMITTER_CONTAINER};
     use crate::flink::units::{parse_quantity, MIB};
     use crate::rules::support::flinkcluster_memory::{self as fm, Model};
-    use crate::snapshot::index::{label, pod_namespace};
+    use crate::snapshot::index::{pod_component, pod_namespace};
 
     pub(super) fn with_memory(
         mut f: Finding,
@@ -521,10 +518,10 @@ mod flinkcluster {
     ) -> Finding {
         let ns = pod_namespace(pod);
         let name = fc.name();
-        let component = label(pod, LABEL_COMPONENT).unwrap_or("");
-        let flink_container =
-            matches!(component, "jobmanager" | "taskmanager") && c.name() == component;
-        let key = fm::spec_key(component);
+        let of_pod = pod_component(pod);
+        let flink_container = of_pod.is_some_and(|x| x.as_str() == c.name());
+        let component = of_pod.unwrap_or(Component::TaskManager);
+        let key = component.spec_key();
         if !flink_container {
             if let Some(q) = c.spec.and_then(|s| s.memory_limit()) {
                 f = f.evidence(format!(
@@ -535,7 +532,7 @@ mod flinkcluster {
             }
             // The job submitter's `main` runs `flink run` with spec.job.resources
             // (flinkcluster_converter.go@v0.6.0 newJobSubmitterPodSpec).
-            if component.is_empty() && c.name() == FLINKCLUSTER_SUBMITTER_CONTAINER && !c.init {
+            if of_pod.is_none() && c.name() == FLINKCLUSTER_SUBMITTER_CONTAINER && !c.init {
                 return f
                     .evidence(format!(
                         "`{}` is the job submitter: its limit is spec.job.resources, not one the operator derives Flink's memory from",
@@ -586,7 +583,8 @@ mod flinkcluster {
             }
         };
         let verify = format!(
-            "kubectl get pods -n {ns} -l {LABEL_APP}={FLINKCLUSTER_APP},{LABEL_CLUSTER}={name},{LABEL_COMPONENT}={component} -o jsonpath='{{range .items[*]}}{{.metadata.name}}: {{.spec.containers[?(@.name==\"{component}\")].resources.limits.memory}} {{.status.containerStatuses[?(@.name==\"{component}\")].lastState.terminated.reason}}{{\"\\n\"}}{{end}}'"
+            "kubectl get pods -n {ns} -l {} -o jsonpath='{{range .items[*]}}{{.metadata.name}}: {{.spec.containers[?(@.name==\"{component}\")].resources.limits.memory}} {{.status.containerStatuses[?(@.name==\"{component}\")].lastState.terminated.reason}}{{\"\\n\"}}{{end}}'",
+            crate::shell::sh(&Mode::FlinkCluster.selector(Some(name), Some(component)))
         );
         let Some(limit) = limit else {
             return f

@@ -16,10 +16,11 @@ use super::support::containers::{event_line, one_line};
 use super::support::rollout;
 use super::{Rule, RuleMeta};
 use crate::finding::{Category, Finding, ObjectRef, Severity};
-use crate::flink::names::{FLINKCLUSTER_APP, LABEL_APP, LABEL_CLUSTER, LABEL_COMPONENT};
+use crate::flink::mode::{Component, Mode};
+use crate::flink::names::LABEL_APP;
 use crate::shell::quote;
 use crate::snapshot::flink::{FlinkCluster, FlinkDeployment};
-use crate::snapshot::index::{label, pod_name, pod_namespace};
+use crate::snapshot::index::{label, pod_component, pod_name, pod_namespace};
 use crate::snapshot::Pod;
 use crate::snapshot::{micro_to_utc, to_utc, Index, Snapshot};
 use chrono::Duration;
@@ -252,10 +253,10 @@ fn finding(snapshot: &Snapshot, index: &Index, pod: &Pod) -> Option<Finding> {
         .or_else(|| events.last().and_then(|e| e.message.clone()))
         .unwrap_or_default();
     let why = reasons(&message);
-    let component = label(pod, LABEL_COMPONENT).unwrap_or("");
+    let component = pod_component(pod);
     let who = match component {
-        "jobmanager" => "JobManager pod",
-        "taskmanager" => "TaskManager pod",
+        Some(Component::JobManager) => "JobManager pod",
+        Some(Component::TaskManager) => "TaskManager pod",
         _ => "pod",
     };
     let summary = if why.is_empty() {
@@ -324,9 +325,7 @@ fn finding(snapshot: &Snapshot, index: &Index, pod: &Pod) -> Option<Finding> {
     }
     let fd = label(pod, LABEL_APP).and_then(|app| index.flink_deployment(ns, app));
     // A pod of a GCP/Spotify FlinkCluster: app=flink, cluster=NAME.
-    let fcl = (label(pod, LABEL_APP) == Some(FLINKCLUSTER_APP))
-        .then(|| label(pod, LABEL_CLUSTER))
-        .flatten()
+    let fcl = crate::snapshot::index::flinkcluster_label(&pod.metadata)
         .and_then(|c| index.flink_cluster(ns, c));
     let fixes: Vec<String> = if why.is_empty() {
         vec![format!(
@@ -342,19 +341,15 @@ fn finding(snapshot: &Snapshot, index: &Index, pod: &Pod) -> Option<Finding> {
             })
             .collect()
     };
-    let verify = match (fcl, component) {
-        (Some(c), comp) if !comp.is_empty() => Some(format!(
-            "kubectl get pods -n {ns} -l app={FLINKCLUSTER_APP},cluster={},component={comp} --field-selector=status.phase=Pending   # expect no pods",
-            c.name()
-        )),
-        _ => None,
+    let pending = |mode: Mode, cluster: &str, c: Component| {
+        format!(
+            "kubectl get pods -n {ns} -l {} --field-selector=status.phase=Pending   # expect no pods",
+            crate::shell::sh(&mode.selector(Some(cluster), Some(c)))
+        )
     };
-    let verify = match (fd, component) {
-        _ if verify.is_some() => verify.unwrap_or_default(),
-        (Some(d), c) if !c.is_empty() => format!(
-            "kubectl get pods -n {ns} -l app={},component={c} --field-selector=status.phase=Pending   # expect no pods",
-            d.name()
-        ),
+    let verify = match (fcl, fd, component) {
+        (Some(fc), _, Some(c)) => pending(Mode::FlinkCluster, fc.name(), c),
+        (None, Some(d), Some(c)) => pending(Mode::Operator, d.name(), c),
         _ => format!(
             "kubectl get pod {name} -n {ns} -o jsonpath='{{.status.conditions[?(@.type==\"PodScheduled\")].status}}'   # expect True"
         ),
@@ -398,24 +393,30 @@ fn requests_lines(pod: &Pod) -> Vec<String> {
         .collect()
 }
 
-fn fix_for(w: &Why, ns: &str, pod: &Pod, component: &str, fd: Option<&FlinkDeployment>) -> String {
-    let spec_key = if component == "jobmanager" {
-        "jobManager"
+fn fix_for(
+    w: &Why,
+    ns: &str,
+    pod: &Pod,
+    component: Option<Component>,
+    fd: Option<&FlinkDeployment>,
+) -> String {
+    let jm = component == Some(Component::JobManager);
+    let spec_key = if jm {
+        Component::JobManager.spec_key()
     } else {
-        "taskManager"
+        Component::TaskManager.spec_key()
     };
     let fd_name = fd.map(|d| d.name().to_string());
-    let template = if component == "jobmanager" {
-        "spec.jobManager.podTemplate"
-    } else if component == "taskmanager" {
-        "spec.taskManager.podTemplate"
-    } else {
-        "spec.podTemplate"
+    let template = match component {
+        Some(c @ (Component::JobManager | Component::TaskManager)) => {
+            format!("spec.{}.podTemplate", c.spec_key())
+        }
+        _ => "spec.podTemplate".to_string(),
     };
     match w {
         Why::Insufficient(res) => {
             let resource = fd.and_then(|d| {
-                let c = if component == "jobmanager" { &d.spec.job_manager } else { &d.spec.task_manager };
+                let c = if jm { &d.spec.job_manager } else { &d.spec.task_manager };
                 c.as_ref()?.resource.clone()
             });
             let (key, now, less) = if res == "cpu" {
@@ -434,7 +435,7 @@ fn fix_for(w: &Why, ns: &str, pod: &Pod, component: &str, fd: Option<&FlinkDeplo
                      spec.{spec_key}.resource.{key} is {now} now; for example:\n\n  \
                      kubectl patch flinkdeployment {n} -n {ns} --type=merge -p '{{\"spec\":{{\"{spec_key}\":{{\"resource\":{{\"{key}\":{less}}}}}}}}}'\n\n\
                      (what a node can offer: kubectl describe nodes | grep -A 8 Allocatable){}",
-                    if component == "taskmanager" { "; fewer slots per TaskManager or a lower parallelism also means smaller or fewer TaskManagers" } else { "" }
+                    if component == Some(Component::TaskManager) { "; fewer slots per TaskManager or a lower parallelism also means smaller or fewer TaskManagers" } else { "" }
                 ),
                 _ => format!(
                     "No node has enough {res} for this pod: add capacity, or lower the pod's requests \
@@ -452,7 +453,7 @@ fn fix_for(w: &Why, ns: &str, pod: &Pod, component: &str, fd: Option<&FlinkDeplo
                 format!(
                     "Nodes carry the taint {{{t}}}. If Flink should run there, tolerate it in {template}:\n\n\
                      {}\n        tolerations:\n        - {{key: {key}, operator: Exists}}",
-                    nest(template)
+                    nest(&template)
                 )
             }
         }
@@ -491,13 +492,12 @@ fn fix_for_flinkcluster(
     w: &Why,
     ns: &str,
     pod: &Pod,
-    component: &str,
+    component: Option<Component>,
     c: &FlinkCluster,
 ) -> Option<String> {
-    let key = match component {
-        "jobmanager" => "jobManager",
-        "taskmanager" => "taskManager",
-        _ => return None,
+    let key = match component? {
+        Component::Operator => return None,
+        c => c.spec_key(),
     };
     let name = c.name();
     match w {

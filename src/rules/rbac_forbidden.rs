@@ -7,11 +7,10 @@ use super::support::rbac_plan;
 use super::{Rule, RuleMeta};
 use crate::finding::{link, Category, Finding, ObjectRef, Severity};
 use crate::flink::mode::Component;
-use crate::flink::names::LABEL_COMPONENT;
 use crate::flink::rbac;
 use crate::flink::rbac_fix::Workload;
 use crate::signatures::{catalogue, Match};
-use crate::snapshot::index::{label, pod_namespace, pod_service_account};
+use crate::snapshot::index::{pod_component, pod_namespace, pod_service_account};
 use crate::snapshot::Pod;
 use crate::snapshot::{FlinkDeployment, Index, LogKey, Snapshot};
 
@@ -481,8 +480,8 @@ fn finding(
         .iter()
         .map(|(r, _)| (r.group.clone(), r.resource.clone(), r.verb.clone()))
         .collect();
-    let component = match pod.and_then(|p| label(p, LABEL_COMPONENT)) {
-        Some("taskmanager") => Component::TaskManager,
+    let component = match pod.and_then(pod_component) {
+        Some(Component::TaskManager) => Component::TaskManager,
         _ => Component::JobManager,
     };
     let cluster = deployment.as_ref().and_then(|d| index.cluster(d));

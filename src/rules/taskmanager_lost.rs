@@ -16,6 +16,7 @@
 use super::support::modes::{conf_fix, conf_verify, jobmanager_logs, pods_verify};
 use super::{Rule, RuleMeta};
 use crate::finding::{Category, Finding, Severity};
+use crate::flink::mode::Component;
 use crate::signatures::redact;
 use crate::snapshot::index::{pod_name, Cluster, Index};
 use crate::snapshot::Snapshot;
@@ -180,7 +181,7 @@ fn check_cluster(s: &Snapshot, index: &Index, c: &Cluster) -> Option<Finding> {
     .verify(format!(
         "{}\n{}   # after the next failure the TaskManagers stay listed; read them with kubectl logs -n {ns} <pod>",
         conf_verify(c, TIMEOUT_KEY, DEBUG_TIMEOUT),
-        pods_verify(c, "taskmanager")
+        pods_verify(c, Component::TaskManager)
     )))
 }
 

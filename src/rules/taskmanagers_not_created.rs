@@ -134,7 +134,7 @@ fn finding(
     .deployment(Some(c.reference.clone()))
     .evidence(format!(
         "{live} TaskManager pod(s) with selector {} in namespace {ns}; the job needs {needed}",
-        c.selector("taskmanager")
+        c.selector(Component::TaskManager)
     ));
     if let Some(p) = parallelism_from {
         f = f.evidence(format!("{p}; {slots_from} → {needed} TaskManager(s)"));
@@ -172,7 +172,7 @@ fn finding(
     .verify(format!(
         "{}\n{}   # expect {needed} TaskManager pod(s) Running",
         plan.verify(),
-        pods_verify(c, "taskmanager")
+        pods_verify(c, Component::TaskManager)
     ))
     .link(link::container(&key.namespace, &key.pod, &key.container))
     .link(link::service_account(sa_ns, sa))

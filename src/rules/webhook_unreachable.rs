@@ -115,7 +115,7 @@ fn chart_service_yaml(ns: &str, name: &str, port: i32, target: i32) -> String {
 }
 
 fn verify_endpoints(ns: &str, name: &str) -> String {
-    let sel = crate::shell::selector([("kubernetes.io/service-name", name)]);
+    let sel = crate::shell::quote(&format!("kubernetes.io/service-name={name}")).into_owned();
     let ns = crate::shell::sh(ns);
     format!(
         "kubectl get endpointslices -n {ns} -l {sel} -o jsonpath='{{.items[*].endpoints[*].conditions.ready}}{{\"\\n\"}}'   # expect true"

@@ -138,6 +138,7 @@ pub fn load_with(path: &Path, options: &LoadOptions) -> Result<Loaded, BundleErr
             ));
         }
     }
+    place_aside(&mut snapshot, &mut tally);
     // The pods were pushed one at a time; the slack of the last doubling (up to half of them)
     // would be held through the whole diagnosis.
     snapshot.pods.shrink_to_fit();
@@ -162,8 +163,15 @@ pub fn load_with(path: &Path, options: &LoadOptions) -> Result<Loaded, BundleErr
     skipped.extend(invalid_notes(&tally));
     if tally.unlisted_pods > 0 {
         skipped.push(format!(
-            "{} Pod(s) of no Flink cluster (without the labels a live gather lists pods by)",
-            tally.unlisted_pods
+            "{} Pod(s) of no Flink cluster (without the labels a live gather lists pods by){}",
+            tally.unlisted_pods,
+            if tally.aside_full {
+                format!(
+                    "; beyond the first {ASIDE_MAX}, left out without a look at whether an operator runs where they do"
+                )
+            } else {
+                String::new()
+            }
         ));
     }
     classify_operator(&mut snapshot);
@@ -250,7 +258,11 @@ fn read_documents<'t, R: serde_json::de::Read<'t>>(
     loop {
         // The typed error is kept here; the stream reader only carries its text.
         let mut item = |v: Value| -> Result<(), String> {
-            if !is_object(&v) || unlisted_pod(&v, tally) {
+            if !is_object(&v) {
+                return Ok(());
+            }
+            if unlisted_pod(&v, tally) {
+                set_aside(v, tally);
                 return Ok(());
             }
             add_counted(s, v, tally).map_err(|e| {
@@ -274,7 +286,7 @@ fn read_documents<'t, R: serde_json::de::Read<'t>>(
             Document::List(None) => {}
             Document::Whole(Value::Null) => {}
             Document::Whole(v) if !is_object(&v) => *no_kind += 1,
-            Document::Whole(v) if unlisted_pod(&v, tally) => {}
+            Document::Whole(v) if unlisted_pod(&v, tally) => set_aside(v, tally),
             Document::Whole(v) => add_counted(s, v, tally).map_err(Unreadable::Object)?,
         }
     }
@@ -286,9 +298,8 @@ fn read_documents<'t, R: serde_json::de::Read<'t>>(
 /// decoded, so a bundle of every pod of a large cluster (`kubectl get pods -A -o json`) costs the
 /// Flink pods it holds, not all of them.
 fn unlisted_pod(v: &Value, tally: &mut Tally) -> bool {
-    use crate::flink::names::{
-        COMPONENT_JOBMANAGER, COMPONENT_TASKMANAGER, LABEL_COMPONENT, LABEL_FLINK_APP,
-    };
+    use crate::flink::mode::Component;
+    use crate::flink::names::LABEL_FLINK_APP;
     if v.get("kind").and_then(Value::as_str) != Some("Pod")
         || v.get("apiVersion").and_then(Value::as_str) != Some("v1")
     {
@@ -296,20 +307,80 @@ fn unlisted_pod(v: &Value, tally: &mut Tally) -> bool {
     }
     let labels = v.pointer("/metadata/labels").and_then(Value::as_object);
     let label = |k: &str| labels.and_then(|l| l.get(k)).and_then(Value::as_str);
-    let listed = matches!(
-        label(LABEL_COMPONENT),
-        Some(COMPONENT_JOBMANAGER | COMPONENT_TASKMANAGER)
-    ) || label(LABEL_FLINK_APP).is_some()
+    let listed = Component::from_label_lookup(label).is_some()
+        || label(LABEL_FLINK_APP).is_some()
         || is_flinkcluster_labels(
             label(crate::flink::names::LABEL_APP),
             label(crate::flink::names::LABEL_CLUSTER),
         )
         || is_operator_value(v);
     if !listed {
-        tally.unlisted_pods += 1;
         tally.kinds.insert("Pod".into());
     }
     !listed
+}
+
+/// Pods of no Flink cluster kept aside while the bundle is read, at most this many: where they run
+/// (an operator's namespace) is known only once every file is read (`place_aside`). The others
+/// are counted and left out, so a bundle of every pod of a large cluster stays cheap.
+const ASIDE_MAX: usize = 1000;
+
+fn set_aside(mut v: Value, tally: &mut Tally) {
+    if tally.aside.len() >= ASIDE_MAX {
+        tally.unlisted_pods += 1;
+        tally.aside_full = true;
+        return;
+    }
+    if let Some(m) = v.get_mut("metadata").and_then(Value::as_object_mut) {
+        m.remove("managedFields");
+    }
+    tally.aside.push(v);
+}
+
+/// The pods set aside, once the whole bundle is read: one a Flink webhook's Service selects is the
+/// operator's (`identity::by_webhook_service`); one in an operator's namespace is probably the
+/// operator's (`identity::operator_namespace`) and is kept for the generic pod rules; the rest are
+/// counted as left out.
+fn place_aside(s: &mut Snapshot, tally: &mut Tally) {
+    for v in std::mem::take(&mut tally.aside) {
+        let ns = v
+            .pointer("/metadata/namespace")
+            .and_then(Value::as_str)
+            .unwrap_or("default")
+            .to_string();
+        let name = v
+            .pointer("/metadata/name")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string();
+        let labels: std::collections::BTreeMap<String, String> = v
+            .pointer("/metadata/labels")
+            .and_then(Value::as_object)
+            .into_iter()
+            .flatten()
+            .filter_map(|(k, v)| Some((k.clone(), v.as_str()?.to_string())))
+            .collect();
+        if super::identity::by_webhook_service(s, &ns, &labels).is_some() {
+            if let Ok(p) = serde_json::from_value(v) {
+                s.operator_pods.push(p);
+                tally.objects += 1;
+                continue;
+            }
+        } else if let Some((operator, why)) = super::identity::operator_namespace(s, &ns) {
+            if let Ok(p) = serde_json::from_value::<super::Pod>(v) {
+                s.pods.push(p);
+                s.probable_operators.push(super::identity::Probable {
+                    namespace: ns,
+                    name,
+                    operator,
+                    why,
+                });
+                tally.objects += 1;
+                continue;
+            }
+        }
+        tally.unlisted_pods += 1;
+    }
 }
 
 /// A document that claims to be a Kubernetes object (or a list of them).
@@ -330,8 +401,12 @@ struct Tally {
     kinds: std::collections::BTreeSet<String>,
     /// Kinds nobody here reads: (kind, apiVersion) -> count.
     foreign: std::collections::BTreeMap<(String, String), usize>,
-    /// Pods of no Flink cluster and not the operator's (`unlisted_pod`).
+    /// Pods of no Flink cluster and not the operator's (`unlisted_pod`), left out.
     unlisted_pods: usize,
+    /// Such pods kept until the whole bundle is read (`set_aside`, `place_aside`).
+    aside: Vec<Value>,
+    /// More than `ASIDE_MAX` were: the rest were left out without a look at where they run.
+    aside_full: bool,
     /// Objects whose metadata no API server would accept, with why (`valid`).
     /// (kind, why) -> count.
     invalid: std::collections::BTreeMap<(String, String), usize>,
@@ -360,7 +435,7 @@ pub fn classify_operator(s: &mut Snapshot) {
     let deployments = std::mem::take(&mut s.deployments);
     let (operators, rest): (Vec<_>, Vec<_>) = deployments
         .into_iter()
-        .partition(|d| super::identity::deployment_operator(s, d).is_some());
+        .partition(|d| super::identity::operator_of(s, d).is_some());
     s.deployments = rest;
     s.operator_deployments.extend(operators);
     s.operator_config_maps

@@ -14,11 +14,11 @@
 
 use super::{FlinkApplication, FlinkCluster, FlinkDeployment, Snapshot};
 use crate::finding::ObjectRef;
-use crate::flink::mode::Mode;
+use crate::flink::mode::{Component, Mode};
 use crate::flink::names::{
     FLINKCLUSTER_APP, KIND_FLINK_APPLICATION, KIND_FLINK_CLUSTER, KIND_FLINK_DEPLOYMENT,
-    KIND_NATIVE_CLUSTER, LABEL_APP, LABEL_CLUSTER, LABEL_COMPONENT, LABEL_FLINK_APP,
-    LABEL_LYFT_COMPONENT, LABEL_TYPE, TYPE_NATIVE, TYPE_STANDALONE,
+    KIND_NATIVE_CLUSTER, LABEL_APP, LABEL_CLUSTER, LABEL_FLINK_APP, LABEL_TYPE, TYPE_NATIVE,
+    TYPE_STANDALONE,
 };
 use crate::snapshot::Pod;
 use k8s_openapi::api::apps::v1::{Deployment, StatefulSet};
@@ -73,19 +73,9 @@ impl<'a> Cluster<'a> {
             _ => format!("deployment {}", self.name()),
         }
     }
-    /// The label selector of its pods of one component (`jobmanager` / `taskmanager`).
-    pub fn selector(&self, component: &str) -> String {
-        match self.mode {
-            Mode::Lyft => format!(
-                "{LABEL_FLINK_APP}={},{LABEL_LYFT_COMPONENT}={component}",
-                self.name()
-            ),
-            Mode::FlinkCluster => format!(
-                "{LABEL_APP}={FLINKCLUSTER_APP},{LABEL_CLUSTER}={},{LABEL_COMPONENT}={component}",
-                self.name()
-            ),
-            _ => format!("{LABEL_APP}={},{LABEL_COMPONENT}={component}", self.name()),
-        }
+    /// The label selector of its pods of one component (`Mode::selector`), unquoted.
+    pub fn selector(&self, component: Component) -> String {
+        self.mode.selector(Some(self.name()), Some(component))
     }
     /// The ServiceAccount the JobManager runs as: its pod's, else the one the spec names, else
     /// Flink's configuration, else `default`.
@@ -324,8 +314,8 @@ impl<'a> Index<'a> {
         }
         let app = meta_label(meta, LABEL_APP)?;
         let typ = meta_label(meta, LABEL_TYPE);
-        if needs_component || typ.is_none() {
-            meta_label(meta, LABEL_COMPONENT)?;
+        if (needs_component || typ.is_none()) && !Component::labelled(meta.labels.as_ref()) {
+            return None;
         }
         if let Some(fd) = self.flink_deployment(ns, app) {
             return Some(deployment_ref(fd));
@@ -373,7 +363,10 @@ impl<'a> Index<'a> {
         let by_app = self.pods_by_app.get_or_init(|| {
             let mut by_app: HashMap<_, Vec<&Pod>> = HashMap::new();
             for p in &self.snapshot.pods {
-                if let (Some(app), Some(_)) = (label(p, LABEL_APP), label(p, LABEL_COMPONENT)) {
+                if let (Some(app), true) = (
+                    label(p, LABEL_APP),
+                    Component::labelled(p.metadata.labels.as_ref()),
+                ) {
                     by_app.entry((pod_namespace(p), app)).or_default().push(p);
                 }
             }
@@ -482,8 +475,8 @@ impl<'a> Index<'a> {
             let mode = mode_of(&reference, &d.metadata);
             let i = add(&mut out, reference, mode);
             match component(&d.metadata) {
-                Some("jobmanager") => out[i].jobmanager_deployments.push(d),
-                Some("taskmanager") => out[i].taskmanager_deployments.push(d),
+                Some(Component::JobManager) => out[i].jobmanager_deployments.push(d),
+                Some(Component::TaskManager) => out[i].taskmanager_deployments.push(d),
                 _ => {}
             }
         }
@@ -493,8 +486,8 @@ impl<'a> Index<'a> {
             };
             let i = add(&mut out, reference, Mode::FlinkCluster);
             match component(&st.metadata) {
-                Some("jobmanager") => out[i].jobmanager_stateful_sets.push(st),
-                Some("taskmanager") => out[i].taskmanager_stateful_sets.push(st),
+                Some(Component::JobManager) => out[i].jobmanager_stateful_sets.push(st),
+                Some(Component::TaskManager) => out[i].taskmanager_stateful_sets.push(st),
                 _ => {}
             }
         }
@@ -515,8 +508,8 @@ impl<'a> Index<'a> {
             let mode = mode_of(&reference, &p.metadata);
             let i = add(&mut out, reference, mode);
             match component(&p.metadata) {
-                Some("jobmanager") => out[i].jobmanager_pods.push(p),
-                Some("taskmanager") => out[i].taskmanager_pods.push(p),
+                Some(Component::JobManager) => out[i].jobmanager_pods.push(p),
+                Some(Component::TaskManager) => out[i].taskmanager_pods.push(p),
                 _ if mode == Mode::FlinkCluster => out[i].submitter_pods.push(p),
                 _ => {}
             }
@@ -631,7 +624,7 @@ pub fn flinkcluster_label(meta: &ObjectMeta) -> Option<&str> {
 
 /// A FlinkCluster's job submitter (its Job's pods): the operator's labels without `component`.
 pub fn is_flinkcluster_submitter(meta: &ObjectMeta) -> bool {
-    flinkcluster_label(meta).is_some() && meta_label(meta, LABEL_COMPONENT).is_none()
+    flinkcluster_label(meta).is_some() && !Component::labelled(meta.labels.as_ref())
 }
 
 pub fn deployment_ref(fd: &FlinkDeployment) -> ObjectRef {
@@ -662,12 +655,20 @@ pub fn meta_namespace(meta: &ObjectMeta) -> &str {
     meta.namespace.as_deref().unwrap_or("default")
 }
 
-/// `jobmanager` or `taskmanager`, from Flink's `component` label or Lyft's
-/// `flink-deployment-type`.
-pub fn component(meta: &ObjectMeta) -> Option<&str> {
-    meta_label(meta, LABEL_COMPONENT)
-        .or_else(|| meta_label(meta, LABEL_LYFT_COMPONENT))
-        .filter(|c| matches!(*c, "jobmanager" | "taskmanager"))
+/// The JobManager or TaskManager an object is (`Component::from_labels`).
+pub fn component(meta: &ObjectMeta) -> Option<Component> {
+    Component::from_labels(meta.labels.as_ref())
+}
+
+/// The JobManager or TaskManager a pod is (`Component::from_labels`).
+pub fn pod_component(pod: &Pod) -> Option<Component> {
+    Component::from_labels(pod.metadata.labels.as_ref())
+}
+
+/// The selector of the pods of the same cluster and component as this pod (`Mode::selector`),
+/// quoted as one shell word.
+pub fn pod_selector(pod: &Pod) -> Option<String> {
+    Mode::selector_like(pod.metadata.labels.as_ref()).map(|s| crate::shell::quote(&s).into_owned())
 }
 
 pub fn pod_name(pod: &Pod) -> &str {

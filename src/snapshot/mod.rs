@@ -109,6 +109,9 @@ pub struct Snapshot {
     /// `EndpointSliceList`, even empty). `None` for a live cluster, which lists every kind it
     /// needs (what it could not list is in `gaps`). See `Snapshot::holds`.
     pub bundle_kinds: Option<std::collections::BTreeSet<String>>,
+    /// Pods a bundle holds that nothing places but where they run: probably an operator's
+    /// (`identity::Probable`). They are in `pods`, for the generic pod rules.
+    pub probable_operators: Vec<identity::Probable>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]

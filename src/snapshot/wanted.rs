@@ -72,12 +72,8 @@ pub fn operator_logs(s: &Snapshot) -> Vec<LogKey> {
     for p in &s.operator_pods {
         let ns = p.metadata.namespace.as_deref().unwrap_or("default");
         let name = p.metadata.name.as_deref().unwrap_or("");
-        let flinkcluster_operator = p
-            .metadata
-            .labels
-            .as_ref()
-            .and_then(|l| l.get(fc::OPERATOR_LABEL))
-            .is_some_and(|v| v == fc::OPERATOR_APP);
+        let flinkcluster_operator = super::identity::operator_of(s, p)
+            .is_some_and(|(k, _)| k == crate::flink::identity::OperatorKind::FlinkCluster);
         for cs in p
             .status
             .iter()

@@ -27,9 +27,10 @@ pub use follow::follow;
 pub use list::namespace_list;
 pub use once::{failure_message, print_once};
 pub use select::{
-    container_status, is_native, natural_cmp, order_pods, plan, role, selected_containers,
-    Containers, Pattern, Plan, Role, StreamSpec, Target, Which, DEFAULT_CONTAINER_ANNOTATION,
-    EVICTED_HINT, MAIN_CONTAINER, PREVIOUS_HINT, TASKMANAGER_GONE_HINT,
+    container_status, is_native, natural_cmp, order_pods, plan, role, role_title,
+    selected_containers, Containers, Pattern, Plan, StreamSpec, Target, Which,
+    DEFAULT_CONTAINER_ANNOTATION, EVICTED_HINT, MAIN_CONTAINER, PREVIOUS_HINT,
+    TASKMANAGER_GONE_HINT,
 };
 pub use stream::{
     split_timestamp, LineFormat, LineReader, Resume, ResumeFilter, StreamError, MAX_LINE,

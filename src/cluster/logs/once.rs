@@ -3,13 +3,14 @@
 
 use super::list::{namespaces, nothing_matched, resolve, scopes_description};
 use super::select::{
-    container_names, evicted, is_native, plan, pod_name, pod_namespace, selected_containers, Role,
+    container_names, evicted, is_native, plan, pod_name, pod_namespace, selected_containers,
     StreamSpec, EVICTED_HINT, PREVIOUS_HINT, TASKMANAGER_GONE_HINT,
 };
 use super::stream::{open_retrying, pump, LineFormat, Open, StreamError};
 use super::{Notices, Options};
 use crate::cluster::client::Connection;
 use crate::error::Error;
+use crate::flink::mode::Component;
 use k8s_openapi::api::core::v1::Pod;
 use kube::api::Api;
 use std::collections::BTreeMap;
@@ -187,7 +188,7 @@ pub fn failure_message(spec: &StreamSpec, e: &StreamError, pod: Option<&Pod>) ->
         }
         StreamError::Gone(_) => {
             let hint = match pod {
-                Some(p) if spec.role == Role::TaskManager && is_native(p) => {
+                Some(p) if spec.role == Some(Component::TaskManager) && is_native(p) => {
                     format!(": {TASKMANAGER_GONE_HINT}")
                 }
                 _ => String::new(),
@@ -201,7 +202,7 @@ pub fn failure_message(spec: &StreamSpec, e: &StreamError, pod: Option<&Pod>) ->
                 format!("; {PREVIOUS_HINT}")
             } else if pod.is_some_and(|p| evicted(p).is_some()) {
                 format!("; {EVICTED_HINT}")
-            } else if spec.role == Role::TaskManager && pod.is_some_and(is_native) {
+            } else if spec.role == Some(Component::TaskManager) && pod.is_some_and(is_native) {
                 format!("; {TASKMANAGER_GONE_HINT}")
             } else {
                 "; the kubelet no longer has it (the container was removed), or it has not started"

@@ -10,86 +10,11 @@ use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
-use crate::flink::install::{CHART, OPERATOR_LABEL};
-use crate::flink::mode::Component;
+use crate::flink::identity::{self, OperatorKind};
+use crate::flink::mode::{Component, Mode};
 pub use crate::flink::names::MAIN_CONTAINER;
-use crate::flink::names::{
-    COMPONENT_JOBMANAGER, COMPONENT_TASKMANAGER, FLINKCLUSTER_APP, LABEL_APP, LABEL_CLUSTER,
-    LABEL_COMPONENT, LABEL_FLINK_APP, LABEL_LYFT_COMPONENT, LABEL_TYPE, TYPE_NATIVE,
-};
-/// The Lyft operator's own pods (`app=flinkoperator`, lyft/flinkk8soperator deploy/).
-const LYFT_OPERATOR_APP: &str = "flinkoperator";
-/// The GCP/Spotify operator's own pods (`app: flink-operator`,
-/// spotify/flink-on-k8s-operator@v0.6.0:config/manager/manager.yaml).
-const FLINKCLUSTER_OPERATOR_APP: &str = "flink-operator";
+use crate::flink::names::{FLINKCLUSTER_APP, LABEL_APP, LABEL_CLUSTER, LABEL_FLINK_APP};
 
-/// How one deployment mode labels its Flink pods: the key naming the deployment (with a fixed
-/// value when the deployment is named by another key), the key of the component and whether
-/// pods without one (the FlinkCluster's job submitter) belong to the deployment too.
-struct Scheme {
-    /// `app=NAME` (Apache operator, native, standalone), `flink-app=NAME` (Lyft),
-    /// `cluster=NAME` (FlinkCluster).
-    name_key: &'static str,
-    /// Labels every pod of the mode carries whatever its deployment (`app=flink` on FlinkCluster
-    /// pods).
-    fixed: Option<(&'static str, &'static str)>,
-    component_key: &'static str,
-    /// Without `--component`: every pod of the deployment (the FlinkCluster's job submitter pods
-    /// have no `component`), else only JobManagers and TaskManagers.
-    all_components: bool,
-}
-
-/// Every deployment mode's labels; [`Target::selectors`] lists pods with one selector each.
-/// FlinkCluster: spotify/flink-on-k8s-operator@v0.6.0:controllers/flinkcluster/
-/// flinkcluster_converter.go (`getClusterLabels`: `cluster`, `app: flink`; `getComponentLabels`
-/// adds `component`; `newJob` gives the submitter's pods the cluster labels only).
-const SCHEMES: [Scheme; 3] = [
-    Scheme {
-        name_key: LABEL_APP,
-        fixed: None,
-        component_key: LABEL_COMPONENT,
-        all_components: false,
-    },
-    Scheme {
-        name_key: LABEL_FLINK_APP,
-        fixed: None,
-        component_key: LABEL_LYFT_COMPONENT,
-        all_components: false,
-    },
-    Scheme {
-        name_key: LABEL_CLUSTER,
-        fixed: Some((LABEL_APP, FLINKCLUSTER_APP)),
-        component_key: LABEL_COMPONENT,
-        all_components: true,
-    },
-];
-
-impl Scheme {
-    fn selector(&self, name: Option<&str>, component: Option<Component>) -> String {
-        let mut parts = Vec::new();
-        if let Some((k, v)) = self.fixed {
-            parts.push(format!("{k}={v}"));
-        }
-        parts.push(match name {
-            Some(n) => format!("{}={n}", self.name_key),
-            None => self.name_key.to_string(),
-        });
-        match component {
-            Some(Component::JobManager) => {
-                parts.push(format!("{}={COMPONENT_JOBMANAGER}", self.component_key))
-            }
-            Some(Component::TaskManager) => {
-                parts.push(format!("{}={COMPONENT_TASKMANAGER}", self.component_key))
-            }
-            _ if self.all_components => {}
-            _ => parts.push(format!(
-                "{} in ({COMPONENT_JOBMANAGER},{COMPONENT_TASKMANAGER})",
-                self.component_key
-            )),
-        }
-        parts.join(",")
-    }
-}
 /// kubectl's annotation naming a pod's default container (the operator's pods carry it).
 pub const DEFAULT_CONTAINER_ANNOTATION: &str = "kubectl.kubernetes.io/default-container";
 
@@ -103,23 +28,18 @@ pub const PREVIOUS_HINT: &str =
     "-p shows the instance before the current one, which exists only after a \
 restart; drop -p for the current log";
 
-/// What a pod is to Flink, from its labels. Also the print order: JobManagers first.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Role {
-    JobManager,
-    TaskManager,
-    Operator,
-    Other,
+/// How a person names what a pod is to Flink ([`role`]): its component, or "pod".
+pub fn role_title(role: Option<Component>) -> &'static str {
+    role.map_or("pod", Component::title)
 }
 
-impl Role {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Role::JobManager => "JobManager",
-            Role::TaskManager => "TaskManager",
-            Role::Operator => "operator",
-            Role::Other => "pod",
-        }
+/// The print order of roles: JobManagers, TaskManagers, operators, then other pods.
+fn role_rank(role: Option<Component>) -> u8 {
+    match role {
+        Some(Component::JobManager) => 0,
+        Some(Component::TaskManager) => 1,
+        Some(Component::Operator) => 2,
+        None => 3,
     }
 }
 
@@ -227,24 +147,28 @@ pub struct Target {
 }
 
 impl Target {
-    /// The label selectors to list pods with; their results are merged. One per deployment mode
-    /// ([`SCHEMES`]): the Apache operator, native and standalone (`app`, `component`), Lyft
+    /// The label selectors to list pods with; their results are merged. One per label scheme
+    /// (`Mode::SCHEMES`): the Apache operator, native and standalone (`app`, `component`), Lyft
     /// (`flink-app`, `flink-deployment-type`) and the FlinkCluster (`app=flink`, `cluster`,
-    /// `component`, and its job submitter's pods).
+    /// `component`, and its job submitter's pods); with `--component operator`, each operator's
+    /// release labels.
     pub fn selectors(&self) -> Vec<String> {
         if self.component == Some(Component::Operator) {
-            return vec![
-                format!("{OPERATOR_LABEL}={CHART}"),
-                format!("{LABEL_APP}={LYFT_OPERATOR_APP}"),
-                format!("{LABEL_APP}={FLINKCLUSTER_OPERATOR_APP}"),
-            ];
+            return [
+                OperatorKind::Apache,
+                OperatorKind::Lyft,
+                OperatorKind::FlinkCluster,
+            ]
+            .into_iter()
+            .map(|k| k.mode().selector(None, self.component))
+            .collect();
         }
         if let Some(sel) = &self.selector {
             return vec![sel.clone()];
         }
-        SCHEMES
+        Mode::SCHEMES
             .iter()
-            .map(|s| s.selector(self.name.as_deref(), self.component))
+            .map(|m| m.selector(self.name.as_deref(), self.component))
             .collect()
     }
 
@@ -278,8 +202,9 @@ impl Target {
     /// query and `--exclude-pod`.
     pub fn keeps(&self, pod: &Pod) -> bool {
         let component = match (self.selector.is_some(), self.component) {
-            (true, Some(Component::JobManager)) => role(pod) == Role::JobManager,
-            (true, Some(Component::TaskManager)) => role(pod) == Role::TaskManager,
+            (true, Some(c @ (Component::JobManager | Component::TaskManager))) => {
+                role(pod) == Some(c)
+            }
             _ => true,
         };
         let name = pod_name(pod);
@@ -307,26 +232,18 @@ fn label<'a>(pod: &'a Pod, key: &str) -> Option<&'a str> {
     pod.metadata.labels.as_ref()?.get(key).map(String::as_str)
 }
 
-pub fn role(pod: &Pod) -> Role {
-    match label(pod, LABEL_COMPONENT).or_else(|| label(pod, LABEL_LYFT_COMPONENT)) {
-        Some(COMPONENT_JOBMANAGER) => return Role::JobManager,
-        Some(COMPONENT_TASKMANAGER) => return Role::TaskManager,
-        _ => {}
-    }
-    if label(pod, OPERATOR_LABEL) == Some(CHART)
-        || matches!(
-            label(pod, LABEL_APP),
-            Some(LYFT_OPERATOR_APP | FLINKCLUSTER_OPERATOR_APP)
-        )
-    {
-        return Role::Operator;
-    }
-    Role::Other
+/// What a pod is to Flink: its JobManager or TaskManager by its labels, its operator by the
+/// operators' release labels or images; `None` for another pod.
+pub fn role(pod: &Pod) -> Option<Component> {
+    Component::from_labels(pod.metadata.labels.as_ref()).or_else(|| {
+        let containers = pod.spec.iter().flat_map(|s| s.containers.iter());
+        identity::operator_of(pod.metadata.labels.as_ref(), containers).map(|_| Component::Operator)
+    })
 }
 
 /// Native mode: TaskManager pods are bare pods that Flink deletes.
 pub fn is_native(pod: &Pod) -> bool {
-    label(pod, LABEL_TYPE) == Some(TYPE_NATIVE)
+    label(pod, crate::flink::names::LABEL_TYPE) == Mode::Native.type_label()
 }
 
 /// The FlinkCluster a pod belongs to: its `cluster` label on a pod labelled `app=flink`.
@@ -401,7 +318,7 @@ pub(super) fn pod_order(a: &Pod, b: &Pod) -> Ordering {
     pod_namespace(a)
         .cmp(pod_namespace(b))
         .then_with(|| deployment_of(a).cmp(deployment_of(b)))
-        .then_with(|| role(a).cmp(&role(b)))
+        .then_with(|| role_rank(role(a)).cmp(&role_rank(role(b))))
         .then_with(|| natural_cmp(pod_name(a), pod_name(b)))
 }
 
@@ -436,7 +353,8 @@ pub fn selected_containers(pod: &Pod, choice: &Containers) -> Vec<String> {
             // A FlinkCluster's JobManager and TaskManager containers are named after their
             // component (`jobmanager`, `taskmanager`: flinkcluster_converter.go @v0.6.0).
             let component = flinkcluster_of(pod)
-                .and(label(pod, LABEL_COMPONENT))
+                .and(Component::from_labels(pod.metadata.labels.as_ref()))
+                .map(Component::as_str)
                 .filter(|c| main.contains(c));
             match annotated
                 .or_else(|| main.iter().copied().find(|n| *n == MAIN_CONTAINER))
@@ -471,7 +389,8 @@ pub struct StreamSpec {
     pub pod: String,
     pub container: String,
     pub previous: bool,
-    pub role: Role,
+    /// What the pod is to Flink ([`role`]).
+    pub role: Option<Component>,
     /// The pod's node (`spec.nodeName`), labels and annotations, for `--template`.
     pub node: String,
     pub labels: Arc<BTreeMap<String, String>>,
@@ -698,8 +617,10 @@ pub(super) fn missing_taskmanagers<P: Borrow<Pod>>(pods: &[P], target: &Target) 
     let native_jm = pods
         .iter()
         .map(Borrow::borrow)
-        .any(|p| role(p) == Role::JobManager && is_native(p));
-    let tms = pods.iter().any(|p| role(p.borrow()) == Role::TaskManager);
+        .any(|p| role(p) == Some(Component::JobManager) && is_native(p));
+    let tms = pods
+        .iter()
+        .any(|p| role(p.borrow()) == Some(Component::TaskManager));
     (target.name.is_some() && target.component.is_none() && native_jm && !tms)
         .then(|| format!("no TaskManager pods: {TASKMANAGER_GONE_HINT}"))
 }

@@ -269,8 +269,15 @@ async fn resolve(
             f.forbidden.dedup();
             if !f.exists {
                 let looked = format!(
-                    "no FlinkDeployment, no pods labelled app={name},component={}, no ConfigMap flink-config-{name}",
-                    if component == Component::TaskManager { "taskmanager" } else { "jobmanager" }
+                    "no FlinkDeployment, no pods labelled {}, no ConfigMap flink-config-{name}",
+                    crate::flink::mode::Mode::Operator.selector(
+                        Some(name),
+                        Some(if component == Component::TaskManager {
+                            Component::TaskManager
+                        } else {
+                            Component::JobManager
+                        })
+                    )
                 );
                 if f.forbidden.is_empty() {
                     return Err(Error::Input(format!(

@@ -1,6 +1,6 @@
 use super::printer::{color_index, in_zone, PALETTE};
 use super::*;
-use crate::cluster::logs::Role;
+use crate::flink::mode::Component;
 
 fn printer_for(a: &LogsArgs, json: bool, color: bool, ns: bool) -> Result<Printer, Error> {
     super::printer(a, json, color, ns)
@@ -12,7 +12,7 @@ fn spec(previous: bool) -> StreamSpec {
         pod: "orders-5d8f9c7b6d-x7k2p".into(),
         container: "flink-main-container".into(),
         previous,
-        role: Role::JobManager,
+        role: Some(Component::JobManager),
         node: "node-1".into(),
         labels: Default::default(),
         annotations: Default::default(),

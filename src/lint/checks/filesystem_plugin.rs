@@ -254,7 +254,7 @@ fn run(m: &Manifest, lint: &Lint) -> Vec<Hit> {
         .fix(fix(cluster, &value, image))
         .verify(format!(
             "{} -o jsonpath='{{.items[0].spec.containers[?(@.name==\"flink-main-container\")].env}}'   # expect {ENV} with {}\nkubectl exec{} deploy/{} -- ls /opt/flink/plugins   # expect a {} directory",
-            super::pods_of(cluster, "taskmanager"),
+            super::pods_of(cluster, Component::TaskManager),
             plugins[0],
             cluster.ns_flag(),
             crate::shell::sh(&cluster.name),

@@ -11,6 +11,7 @@
 use super::{config_yaml, At, Check, Hit};
 use crate::finding::{Category, Severity};
 use crate::flink::ha::{ROLLBACK_MESSAGE, STANDBY_MESSAGE, STORAGE_DIR_KEYS};
+use crate::flink::mode::Component;
 use crate::lint::config::ha_mode;
 use crate::lint::manifest::{Kind, Manifest};
 use crate::lint::Lint;
@@ -57,7 +58,7 @@ fn run(m: &Manifest, _: &Lint) -> Vec<Hit> {
                     "Add a durable directory all JobManagers can reach:\n\n{}",
                     config_yaml(&prefix, &[("high-availability.storageDir", "s3://<bucket>/flink/ha   # or gs://, abfss://, file:// on a persistent volume")])
                 ))
-                .verify(format!("{} -o jsonpath='{{.items[0].status.phase}}'   # expect Running, and no \"storageDir\" error in its log", super::pods_of(m, "jobmanager"))),
+                .verify(format!("{} -o jsonpath='{{.items[0].status.phase}}'   # expect Running, and no \"storageDir\" error in its log", super::pods_of(m, Component::JobManager))),
             );
         }
     }

@@ -9,6 +9,7 @@
 
 use super::{At, Check, Hit};
 use crate::finding::{Category, Severity};
+use crate::flink::mode::Component;
 use crate::flink::names::MAIN_CONTAINER;
 use crate::lint::manifest::{show, Manifest, Shapes};
 use crate::lint::Lint;
@@ -63,7 +64,7 @@ fn run(m: &Manifest, _: &Lint) -> Vec<Hit> {
                 .fix(fix(field, v, &t.path.to_string()))
                 .verify(format!(
                     "{} -o jsonpath='{{.items[0].spec.containers[?(@.name==\"{MAIN_CONTAINER}\")].{field}}}'   # expect Flink's own entrypoint, and nothing of yours",
-                    super::pods_of(m, "jobmanager")
+                    super::pods_of(m, Component::JobManager)
                 )),
             );
         }

@@ -127,7 +127,7 @@ fn operator(m: &Manifest, c: Component) -> Option<Hit> {
     );
     let verify = format!(
         "{} -o jsonpath='{{.items[0].spec.containers[?(@.name==\"flink-main-container\")].resources.limits.memory}}'   # expect at least {} MiB",
-        super::pods_of(m, c.as_str()),
+        super::pods_of(m, c),
         mib(process * (1.0 + MIN_HEADROOM)).max(0)
     );
     if limit < process * (1.0 + MIN_HEADROOM) {

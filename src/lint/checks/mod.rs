@@ -8,6 +8,7 @@
 use super::manifest::Manifest;
 use super::Lint;
 use crate::finding::{Category, Severity};
+use crate::flink::mode::{Component, Mode};
 use crate::rules::RuleMeta;
 
 mod filesystem_plugin;
@@ -118,11 +119,12 @@ pub fn check_of(id: &str) -> Option<&'static Check> {
 }
 
 /// `kubectl get pods` selecting one component of a Flink deployment.
-pub(crate) fn pods_of(m: &Manifest, component: &str) -> String {
+pub(crate) fn pods_of(m: &Manifest, component: Component) -> String {
+    let selector = Mode::Operator.selector(Some(&m.name), Some(component));
     format!(
         "kubectl get pods{} -l {}",
         m.ns_flag(),
-        crate::shell::selector([("app", m.name.as_str()), ("component", component)])
+        crate::shell::quote(&selector)
     )
 }
 

@@ -80,16 +80,9 @@ fn meant_as_main(c: &Value) -> bool {
         .and_then(Value::as_array)
         .is_none_or(Vec::is_empty);
     let name = container_name(c).unwrap_or("");
-    let flinky_name = [
-        "flink",
-        "jobmanager",
-        "job-manager",
-        "taskmanager",
-        "task-manager",
-        "main",
-    ]
-    .iter()
-    .any(|k| name.contains(k));
+    let flinky_name = crate::flink::names::FLINKY_CONTAINER_NAMES
+        .iter()
+        .any(|k| name.contains(k));
     let flink_image = c
         .get("image")
         .and_then(Value::as_str)

@@ -2,6 +2,7 @@
 //! command that changes it.
 
 use super::*;
+use crate::flink::mode::{Component, Mode};
 
 #[allow(clippy::too_many_arguments)]
 pub(super) fn fix(
@@ -17,9 +18,18 @@ pub(super) fn fix(
     let (ns, name) = (v.ns, v.name);
     let kind = kubectl_kind(v.kind);
     let cluster = fd.map(|d| d.name()).unwrap_or(name);
+    // The JobManager pods of the cluster (`Mode::selector`), one shell word.
+    let jm_selector =
+        crate::shell::quote(&Mode::Operator.selector(Some(cluster), Some(Component::JobManager)))
+            .into_owned();
     let jm_logs = match jm_pods.first() {
-        Some(p) => format!("kubectl logs {} -n {ns} -c flink-main-container --previous", pod_name(p)),
-        None => format!("kubectl logs -n {ns} -l app={cluster},component=jobmanager -c flink-main-container --previous --tail=200"),
+        Some(p) => format!(
+            "kubectl logs {} -n {ns} -c flink-main-container --previous",
+            pod_name(p)
+        ),
+        None => format!(
+            "kubectl logs -n {ns} -l {jm_selector} -c flink-main-container --previous --tail=200"
+        ),
     };
     let redeploy = format!(
         "\n\nThe operator retries on its own once the cause is gone; to redeploy at once:\n\n  \
@@ -54,7 +64,7 @@ pub(super) fn fix(
             ),
             Category::PodtemplateInvalid => format!(
                 "The JobManager pod references something that does not exist or cannot be mounted: \
-                 `kubectl describe pod -n {ns} -l app={cluster},component=jobmanager` names it (events FailedMount, \
+                 `kubectl describe pod -n {ns} -l {jm_selector}` names it (events FailedMount, \
                  CreateContainerConfigError). Create it, or fix the reference in the FlinkDeployment's podTemplate."
             ),
             Category::ImageIncompatible => format!(
@@ -84,7 +94,7 @@ pub(super) fn fix(
                  raise the quota or lower spec.jobManager.resource (the quota finding FLK108 has the numbers)."
             ),
             Category::PodUnschedulable => format!(
-                "The JobManager pod stays Pending: `kubectl describe pod -n {ns} -l app={cluster},component=jobmanager` \
+                "The JobManager pod stays Pending: `kubectl describe pod -n {ns} -l {jm_selector}` \
                  shows why no node fits (FLK106 has the details)."
             ),
             Category::JobmanagerRestartWithoutHa => format!(

@@ -4,10 +4,11 @@
 
 use super::pod_status::ContainerView;
 use crate::finding::{Category, Finding};
-use crate::flink::names::{LABEL_COMPONENT, MAIN_CONTAINER};
-use crate::shell::{jsonpath, selector, sh};
+use crate::flink::mode::Component;
+use crate::flink::names::MAIN_CONTAINER;
+use crate::shell::{jsonpath, sh};
 use crate::signatures::{catalogue, redact, Match};
-use crate::snapshot::index::{event_time, label, pod_name, pod_namespace};
+use crate::snapshot::index::{event_time, pod_component, pod_name, pod_namespace, pod_selector};
 use crate::snapshot::Pod;
 use crate::snapshot::{Index, Snapshot};
 use k8s_openapi::api::core::v1::{ContainerStateTerminated, Event};
@@ -46,20 +47,16 @@ pub fn is_flink_container(c: &ContainerView) -> bool {
         .spec
         .is_some_and(|s| s.command.as_ref().is_some_and(|v| !v.is_empty()));
     // The Lyft operator names its containers jobmanager / taskmanager and runs the Flink image.
-    flink_image && (!has_command || ["jobmanager", "taskmanager"].contains(&c.name()))
+    flink_image
+        && (!has_command
+            || [Component::JobManager, Component::TaskManager]
+                .iter()
+                .any(|x| x.as_str() == c.name()))
 }
 
 /// `JobManager` / `TaskManager` (from Flink's `component` label) and the container name.
 pub fn component_title(pod: &Pod, c: &ContainerView) -> String {
-    let kind = match label(pod, LABEL_COMPONENT) {
-        Some("jobmanager") => "JobManager",
-        Some("taskmanager") => "TaskManager",
-        _ => match label(pod, "flink-deployment-type") {
-            Some("jobmanager") => "JobManager",
-            Some("taskmanager") => "TaskManager",
-            _ => "",
-        },
-    };
+    let kind = pod_component(pod).map_or("", Component::title);
     let what = if c.init {
         "init container"
     } else {
@@ -159,11 +156,10 @@ pub fn status_verify(ns: &str, pod: &str, container: &str) -> String {
 pub fn pod_verify(pod: &Pod, container: &str) -> String {
     let (ns, name) = (pod_namespace(pod), pod_name(pod));
     let replaced = super::pod_status::restart_policy(pod) == "Never";
-    match (replaced, label(pod, "app"), label(pod, LABEL_COMPONENT)) {
-        (true, Some(app), Some(component)) => format!(
-            "kubectl get pods -n {} -l {} -o jsonpath='{{range .items[*]}}{{.metadata.name}}: {{.status.phase}} {{.status.containerStatuses[*].state.terminated.reason}}{{\"\\n\"}}{{end}}'   # expect every pod Running, none Failed",
+    match (replaced, pod_selector(pod)) {
+        (true, Some(selector)) => format!(
+            "kubectl get pods -n {} -l {selector} -o jsonpath='{{range .items[*]}}{{.metadata.name}}: {{.status.phase}} {{.status.containerStatuses[*].state.terminated.reason}}{{\"\\n\"}}{{end}}'   # expect every pod Running, none Failed",
             sh(ns),
-            selector([("app", app), ("component", component)])
         ),
         _ => status_verify(ns, name, container),
     }

@@ -20,6 +20,7 @@
 //! ports and the RPC address, `flinkSysProps`).
 
 use crate::flink::conf::parse_flink_conf;
+use crate::flink::mode::Component;
 use crate::flink::units::{parse_flink_memory, parse_quantity, MIB};
 use crate::snapshot::flink::{FlinkCluster, FlinkClusterComponentSpec};
 
@@ -63,20 +64,11 @@ pub struct FlinkMemory {
     pub derivation: String,
 }
 
-/// `spec.jobManager` or `spec.taskManager` for a `component` label.
-pub fn spec_key(component: &str) -> &'static str {
-    if component == "jobmanager" {
-        "jobManager"
-    } else {
-        "taskManager"
-    }
-}
-
-pub fn component_spec<'a>(
-    fc: &'a FlinkCluster,
-    component: &str,
-) -> Option<&'a FlinkClusterComponentSpec> {
-    if component == "jobmanager" {
+pub fn component_spec(
+    fc: &FlinkCluster,
+    component: Component,
+) -> Option<&FlinkClusterComponentSpec> {
+    if component == Component::JobManager {
         fc.spec.job_manager.as_ref()
     } else {
         fc.spec.task_manager.as_ref()
@@ -143,13 +135,14 @@ fn mib(b: f64) -> String {
 
 /// What the operator gave Flink of `limit` in a `component` container (`jobmanager` /
 /// `taskmanager`), with `conf` the flink-conf.yaml of `<name>-configmap` when it was read.
-pub fn derive(fc: &FlinkCluster, component: &str, limit: f64, conf: Option<&str>) -> FlinkMemory {
-    let prefix = if component == "jobmanager" {
-        "jobmanager"
-    } else {
-        "taskmanager"
-    };
-    let spec_key = spec_key(component);
+pub fn derive(
+    fc: &FlinkCluster,
+    component: Component,
+    limit: f64,
+    conf: Option<&str>,
+) -> FlinkMemory {
+    let prefix = component.as_str();
+    let spec_key = component.spec_key();
     let process_key = format!("{prefix}.memory.process.size");
     let heap_key = format!("{prefix}.heap.size");
     let spec = component_spec(fc, component);
@@ -355,7 +348,7 @@ mod tests {
         let fc = cluster(
             "spec: {flinkVersion: '1.14', taskManager: {resources: {limits: {memory: 1Gi}}}}",
         );
-        let m = derive(&fc, "taskmanager", GI, None);
+        let m = derive(&fc, Component::TaskManager, GI, None);
         assert_eq!(m.model, Model::Process);
         assert_eq!(m.key, "taskmanager.memory.process.size");
         assert_eq!((m.ratio, m.ratio_from_spec), (80, false));
@@ -368,13 +361,13 @@ mod tests {
         // A GoogleCloudPlatform release wrote the heap size, whatever the version.
         let m = derive(
             &fc,
-            "taskmanager",
+            Component::TaskManager,
             GI,
             Some("taskmanager.heap.size: 452m\n"),
         );
         assert_eq!((m.model, m.bytes / MIB), (Model::Heap, 452.0));
         let old = cluster("spec: {flinkVersion: '1.9', jobManager: {memoryOffHeapRatio: 30}}");
-        let m = derive(&old, "jobmanager", 4.0 * GI, None);
+        let m = derive(&old, Component::JobManager, 4.0 * GI, None);
         assert_eq!(
             (m.model, m.ratio, m.ratio_from_spec),
             (Model::Heap, 30, true)
@@ -399,7 +392,7 @@ mod tests {
         );
         let m = derive(
             &fc,
-            "taskmanager",
+            Component::TaskManager,
             GI,
             Some("taskmanager.memory.process.size: 1g\n"),
         );
@@ -411,7 +404,7 @@ mod tests {
     #[test]
     fn more_room_keeps_flink_s_share_and_widens_the_rest() {
         let fc = cluster("spec: {flinkVersion: '1.14', taskManager: {memoryProcessRatio: 80}}");
-        let m = derive(&fc, "taskmanager", GI, None);
+        let m = derive(&fc, Component::TaskManager, GI, None);
         let r = more_room(&m).expect("a plan");
         assert_eq!(r.value, serde_json::json!(70));
         assert_eq!(r.limit_mib, Some(1172), "820 MiB / 0.7");
@@ -419,13 +412,13 @@ mod tests {
         assert_eq!(r.same_limit_bytes / MIB, 717.0);
         let full = cluster("spec: {flinkVersion: '1.14', taskManager: {memoryProcessRatio: 100}}");
         assert_eq!(
-            more_room(&derive(&full, "taskmanager", GI, None)).map(|r| r.value),
+            more_room(&derive(&full, Component::TaskManager, GI, None)).map(|r| r.value),
             Some(serde_json::json!(75))
         );
         // Flink 1.9, 1Gi: the 600M minimum is the room (572 MiB); 10% more of the limit makes
         // it 708M, and a limit of 1127Mi keeps the 452 MiB heap.
         let old = cluster("spec: {flinkVersion: '1.9'}");
-        let m = derive(&old, "taskmanager", GI, None);
+        let m = derive(&old, Component::TaskManager, GI, None);
         let r = more_room(&m).expect("a plan");
         assert_eq!(
             (r.field.as_str(), r.value.clone(), r.limit_mib),

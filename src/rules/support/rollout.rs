@@ -6,13 +6,12 @@
 //! instead of repeating the fix (as FLK501 does for a refusal the authorizer now allows).
 
 use crate::finding::{Finding, Severity};
-use crate::flink::names::{
-    FLINKCLUSTER_APP, LABEL_APP, LABEL_CLUSTER, LABEL_COMPONENT, MAIN_CONTAINER,
-};
+use crate::flink::mode::{Component, Mode};
+use crate::flink::names::{LABEL_APP, MAIN_CONTAINER};
 use crate::flink::units::{parse_flink_memory, parse_quantity, parse_resource_memory, MIB};
-use crate::shell::{selector, sh};
+use crate::shell::sh;
 use crate::snapshot::flink::{FlinkCluster, FlinkDeployment};
-use crate::snapshot::index::{label, pod_name, pod_namespace};
+use crate::snapshot::index::{label, pod_component, pod_name, pod_namespace};
 use crate::snapshot::Pod;
 
 /// What the spec now says and what the pod was made with.
@@ -27,11 +26,14 @@ pub struct Predates {
     expect: String,
 }
 
+/// `spec.<key>` and the Flink option prefix of a pod's component (a TaskManager's unless it is
+/// a JobManager).
 fn component(pod: &Pod) -> (&'static str, &'static str) {
-    match label(pod, LABEL_COMPONENT) {
-        Some("jobmanager") => ("jobManager", "jobmanager"),
-        _ => ("taskManager", "taskmanager"),
-    }
+    let c = match pod_component(pod) {
+        Some(Component::JobManager) => Component::JobManager,
+        _ => Component::TaskManager,
+    };
+    (c.spec_key(), c.as_str())
 }
 
 fn main_container(pod: &Pod) -> Option<&crate::snapshot::pod::Container> {
@@ -185,7 +187,10 @@ fn predating(f: Finding, kind: &str, owner: &str, pod: &str, p: &Predates) -> Fi
 pub fn awaiting_rollout(f: Finding, fd: &FlinkDeployment, pod: &Pod, p: &Predates) -> Finding {
     let (ns, name) = (pod_namespace(pod), pod_name(pod));
     let app = label(pod, LABEL_APP).unwrap_or(fd.name());
-    let (_, comp) = component(pod);
+    let comp = match pod_component(pod) {
+        Some(Component::JobManager) => Component::JobManager,
+        _ => Component::TaskManager,
+    };
     let f = predating(f, "FlinkDeployment", fd.name(), name, p);
     f.fix(format!(
         "Nothing more to change: the FlinkDeployment's spec already carries the fix:\n  {}.\n\
@@ -199,7 +204,7 @@ pub fn awaiting_rollout(f: Finding, fd: &FlinkDeployment, pod: &Pod, p: &Predate
     .verify(format!(
         "kubectl get pods -n {} -l {} -o jsonpath='{{range .items[*]}}{{.metadata.name}}: {}{{\"\\n\"}}{{end}}'   # expect {}",
         sh(ns),
-        selector([("app", app), ("component", comp)]),
+        sh(&Mode::Operator.selector(Some(app), Some(comp))),
         p.jsonpath,
         p.expect
     ))
@@ -221,7 +226,7 @@ fn flinkcluster_container<'p>(
 /// (`spec.<component>.resources`, limits else requests, which the operator copies into the pod),
 /// when it is more than the pod's by over a MiB.
 pub fn flinkcluster_memory(fc: &FlinkCluster, pod: &Pod, container: &str) -> Option<Predates> {
-    let component = label(pod, LABEL_COMPONENT)?;
+    let component = pod_component(pod)?;
     let spec = crate::rules::support::flinkcluster_memory::component_spec(fc, component)?;
     let (raw, want) = crate::rules::support::flinkcluster_memory::spec_limit(spec)?;
     let has = parse_quantity(&flinkcluster_container(pod, container)?.memory_limit()?.0)?;
@@ -234,7 +239,7 @@ pub fn flinkcluster_memory(fc: &FlinkCluster, pod: &Pod, container: &str) -> Opt
         spec_says: format!(
             "a memory limit of {} (spec.{}.resources: {raw})",
             mib(want),
-            crate::rules::support::flinkcluster_memory::spec_key(component)
+            component.spec_key()
         ),
         pod_has: format!("a memory limit of {}", mib(has)),
         jsonpath: format!(
@@ -267,16 +272,7 @@ pub fn flinkcluster_image_pull(fc: &FlinkCluster, pod: &Pod, container: &str) ->
 pub fn awaiting_flinkcluster(f: Finding, fc: &FlinkCluster, pod: &Pod, p: &Predates) -> Finding {
     let (ns, name) = (pod_namespace(pod), pod_name(pod));
     let f = predating(f, "FlinkCluster", fc.name(), name, p);
-    let selector = match label(pod, LABEL_COMPONENT) {
-        Some(c) => format!(
-            "{LABEL_APP}={FLINKCLUSTER_APP},{LABEL_CLUSTER}={},{LABEL_COMPONENT}={c}",
-            fc.name()
-        ),
-        None => format!(
-            "{LABEL_APP}={FLINKCLUSTER_APP},{LABEL_CLUSTER}={}",
-            fc.name()
-        ),
-    };
+    let selector = Mode::FlinkCluster.selector(Some(fc.name()), pod_component(pod));
     f.fix(format!(
         "Nothing more to change: the FlinkCluster's spec already carries the fix:\n  {}.\n\
          The operator updates its StatefulSets when it reconciles the changed spec, and pod {name},\n\

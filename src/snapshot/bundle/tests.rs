@@ -218,6 +218,44 @@ fn pods_of_no_flink_cluster_are_left_out_before_they_are_decoded() {
 }
 
 #[test]
+fn a_pod_nothing_places_is_kept_where_an_operator_runs_and_left_out_elsewhere() {
+    let dir = tempfile::tempdir().unwrap();
+    // The unplaced pod comes first: where the operator runs is known only once all is read.
+    write(
+        dir.path(),
+        "pods.json",
+        r#"{"apiVersion":"v1","kind":"List","items":[
+              {"apiVersion":"v1","kind":"Pod","metadata":{"name":"exporter","namespace":"o","labels":{"team":"platform"}},"spec":{"containers":[{"name":"e","image":"example.com/e:1"}]}},
+              {"apiVersion":"v1","kind":"Pod","metadata":{"name":"web","namespace":"a","labels":{"app":"web"}},"spec":{"containers":[{"name":"w","image":"example.com/w:1"}]}},
+              {"apiVersion":"v1","kind":"Pod","metadata":{"name":"op","namespace":"o","labels":{"app.kubernetes.io/name":"flink-kubernetes-operator"}}}
+            ]}"#,
+    );
+    let loaded = load_with(dir.path(), &LoadOptions::default()).unwrap();
+    let s = &loaded.snapshot;
+    let pods: Vec<&str> = s
+        .pods
+        .iter()
+        .filter_map(|p| p.metadata.name.as_deref())
+        .collect();
+    assert_eq!(pods, ["exporter"]);
+    assert_eq!(s.probable_operators.len(), 1);
+    let p = &s.probable_operators[0];
+    assert_eq!((p.namespace.as_str(), p.name.as_str()), ("o", "exporter"));
+    assert_eq!(p.operator, crate::flink::identity::OperatorKind::Apache);
+    assert!(
+        p.evidence()
+            .contains("beside the Flink Kubernetes Operator's pod op"),
+        "{}",
+        p.evidence()
+    );
+    let skipped = loaded.skipped.join("\n");
+    assert!(
+        skipped.contains("1 Pod(s) of no Flink cluster"),
+        "{skipped}"
+    );
+}
+
+#[test]
 fn an_empty_typed_list_says_the_kind_was_read_and_a_bundle_without_objects_is_an_error() {
     let dir = tempfile::tempdir().unwrap();
     write(

@@ -186,7 +186,7 @@ fn plain_native_pods_map_to_their_jobmanager_deployment_named_by_the_cluster_id(
     );
     assert_eq!(c.jobmanager_service_account(&conf), "flink");
     assert_eq!(
-        c.selector("taskmanager"),
+        c.selector(crate::flink::mode::Component::TaskManager),
         "app=wordcount,component=taskmanager"
     );
 }
@@ -221,7 +221,7 @@ fn lyft_objects_map_to_their_flink_application() {
         Some("2")
     );
     assert_eq!(
-        c.selector("jobmanager"),
+        c.selector(crate::flink::mode::Component::JobManager),
         "flink-app=clicks,flink-deployment-type=jobmanager"
     );
 }

@@ -3,12 +3,13 @@
 
 use super::super::select::{
     container_status, crash_waiting, evicted, instance_over, is_native, last_exit, list_some,
-    pod_name, pod_namespace, role, running, selected_containers, Role, StreamSpec, EVICTED_HINT,
-    TASKMANAGER_GONE_HINT,
+    pod_name, pod_namespace, role, role_title, running, selected_containers, StreamSpec,
+    EVICTED_HINT, TASKMANAGER_GONE_HINT,
 };
 use super::super::stream::{Open, Resume};
 use super::super::{Notices, Options};
 use super::pods::{uid, PodKey, Pods};
+use crate::flink::mode::Component;
 use k8s_openapi::api::core::v1::Pod;
 use std::collections::{BTreeMap, HashSet};
 use std::sync::atomic::AtomicUsize;
@@ -162,7 +163,7 @@ impl Tracker {
                 notices.note(format!(
                     "pod/{} ({}) appeared: following it",
                     pod_name(pod),
-                    role(pod).as_str()
+                    role_title(role(pod))
                 ));
             }
         }
@@ -202,7 +203,7 @@ impl Tracker {
                 h.abort();
             }
             if i == 0 {
-                let hint = if t.spec.role == Role::TaskManager && t.native {
+                let hint = if t.spec.role == Some(Component::TaskManager) && t.native {
                     format!("; {TASKMANAGER_GONE_HINT}")
                 } else {
                     String::new()
@@ -210,7 +211,7 @@ impl Tracker {
                 notices.note(format!(
                     "pod/{} ({}) is gone: stopped following it{hint}",
                     k.1,
-                    t.spec.role.as_str()
+                    role_title(t.spec.role)
                 ));
             }
         }

@@ -91,11 +91,11 @@ fn flinkcluster_pods_belong_to_their_cluster_only() {
     assert!(orders.keeps(&pod("orders-job-submitter-x", &submitter, &["main"])));
     assert!(!orders.keeps(&pod("billing-taskmanager-0", &other, &["c"])));
     // Roles, and the order: by cluster, JobManager first, the submitter last.
-    assert_eq!(role(&pod("j", &jm, &[])), Role::JobManager);
-    assert_eq!(role(&pod("s", &submitter, &[])), Role::Other);
+    assert_eq!(role(&pod("j", &jm, &[])), Some(Component::JobManager));
+    assert_eq!(role(&pod("s", &submitter, &[])), None);
     assert_eq!(
         role(&pod("op", &[("app", "flink-operator")], &[])),
-        Role::Operator
+        Some(Component::Operator)
     );
     let mut pods = vec![
         pod("orders-job-submitter-x", &submitter, &["main"]),
@@ -135,14 +135,14 @@ fn flinkcluster_pods_belong_to_their_cluster_only() {
 
 #[test]
 fn roles_from_labels_in_every_mode() {
-    assert_eq!(role(&pod("a", JM, &[])), Role::JobManager);
+    assert_eq!(role(&pod("a", JM, &[])), Some(Component::JobManager));
     assert_eq!(
         role(&pod(
             "a",
             &[("flink-app", "x"), ("flink-deployment-type", "taskmanager")],
             &[]
         )),
-        Role::TaskManager
+        Some(Component::TaskManager)
     );
     assert_eq!(
         role(&pod(
@@ -150,13 +150,13 @@ fn roles_from_labels_in_every_mode() {
             &[("app.kubernetes.io/name", "flink-kubernetes-operator")],
             &[]
         )),
-        Role::Operator
+        Some(Component::Operator)
     );
     assert_eq!(
         role(&pod("a", &[("app", "flinkoperator")], &[])),
-        Role::Operator
+        Some(Component::Operator)
     );
-    assert_eq!(role(&pod("a", &[("app", "web")], &[])), Role::Other);
+    assert_eq!(role(&pod("a", &[("app", "web")], &[])), None);
 }
 
 #[test]

@@ -66,7 +66,7 @@ fn labels(m: &ObjectMeta) -> Option<&BTreeMap<String, String>> {
 pub fn operators(s: &Snapshot) -> Vec<Operator<'_>> {
     let mut out: Vec<Operator> = Vec::new();
     for d in &s.operator_deployments {
-        let Some((kind, found_by)) = identity::deployment_operator(s, d) else {
+        let Some((kind, found_by)) = identity::operator_of(s, d) else {
             continue;
         };
         let flavor = Flavor::from(kind);
@@ -87,7 +87,7 @@ pub fn operators(s: &Snapshot) -> Vec<Operator<'_>> {
     }
     // Pods without a Deployment in the snapshot.
     for p in &s.operator_pods {
-        let Some((kind, found_by)) = identity::pod_operator(s, p) else {
+        let Some((kind, found_by)) = identity::operator_of(s, p) else {
             continue;
         };
         let flavor = Flavor::from(kind);
@@ -100,7 +100,7 @@ pub fn operators(s: &Snapshot) -> Vec<Operator<'_>> {
             .iter()
             .filter(|q| {
                 q.metadata.namespace.as_deref().unwrap_or("default") == ns
-                    && identity::pod_operator(s, q).map(|x| Flavor::from(x.0)) == Some(flavor)
+                    && identity::operator_of(s, q).map(|x| Flavor::from(x.0)) == Some(flavor)
             })
             .collect();
         out.push(Operator {
@@ -424,7 +424,7 @@ impl<'a> Operator<'a> {
         {
             return identity::labels_of(sel);
         }
-        crate::flink::identity::release_selector(self.flavor.kind())
+        self.flavor.kind().selector()
     }
 }
 
@@ -539,7 +539,7 @@ fn selected_pods<'a>(
             Some(sel) => sel
                 .iter()
                 .all(|(k, v)| labels(&p.metadata).and_then(|l| l.get(k)) == Some(v)),
-            None => identity::pod_operator(s, p).map(|x| Flavor::from(x.0)) == Some(flavor),
+            None => identity::operator_of(s, p).map(|x| Flavor::from(x.0)) == Some(flavor),
         })
         .collect()
 }

@@ -164,11 +164,11 @@ pub fn conf_verify(c: &Cluster, key: &str, expect: &str) -> String {
 }
 
 /// `kubectl get pods -n NS -l SELECTOR`, for verify lines.
-pub fn pods_verify(c: &Cluster, component: &str) -> String {
+pub fn pods_verify(c: &Cluster, component: crate::flink::mode::Component) -> String {
     format!(
         "kubectl get pods -n {} -l {}",
-        c.namespace(),
-        c.selector(component)
+        crate::shell::sh(c.namespace()),
+        crate::shell::sh(&c.selector(component))
     )
 }
 
