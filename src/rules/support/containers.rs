@@ -6,7 +6,7 @@ use super::pod_status::ContainerView;
 use crate::finding::{Category, Finding};
 use crate::flink::names::{LABEL_COMPONENT, MAIN_CONTAINER};
 use crate::shell::{jsonpath, selector, sh};
-use crate::signatures::{catalogue, redact, Match};
+use crate::signatures::{reader, redact, Match};
 use crate::snapshot::index::{event_time, label, pod_name, pod_namespace};
 use crate::snapshot::Pod;
 use crate::snapshot::{Index, Snapshot};
@@ -304,7 +304,8 @@ impl LogEvidence {
             return ev;
         };
         ev.previous = Some(previous);
-        ev.matches = catalogue().scan(text);
+        // The reader triage uses: the same lines, the same matches.
+        ev.matches = reader::scan(text);
         if ev.matches.is_empty() {
             let lines: Vec<(usize, &str)> = text
                 .lines()

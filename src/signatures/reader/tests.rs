@@ -1,4 +1,9 @@
+//! The reader's tests, most through `triage`, its first user (rank and lint included).
+
 use super::*;
+use crate::commands::triage::{triage_reader, triage_text, write_outcome, Triaged};
+use crate::render::Style;
+use std::path::Path;
 
 fn ids(o: &Triaged) -> Vec<&'static str> {
     o.report.findings.iter().map(|f| f.rule).collect()
@@ -252,16 +257,13 @@ fn triage_by_line(text: &[u8], source: &str) -> Triaged {
             state.line(&String::from_utf8_lossy(raw), line_no);
         }
     }
-    let mut report = rank(state.findings(source));
-    report
-        .findings
-        .extend(rank(manifests.lint(source)).findings);
-    Triaged {
-        report,
-        source: source.to_string(),
+    let read = ReadText {
+        findings: state.findings(source),
+        manifests: manifests.into_manifests(),
         lines: line_no,
         bytes,
-    }
+    };
+    crate::commands::triage::triaged(read, source)
 }
 
 /// Hands out a text a few bytes at a time (a pipe, a slow paste).
