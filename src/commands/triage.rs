@@ -110,7 +110,9 @@ pub fn triage_reader<R: Read>(input: R, source: &str) -> io::Result<Triaged> {
 
 /// What the reader found in a text, ranked as one text, with lint's findings on the resources
 /// pasted in it.
-pub fn triaged(read: reader::ReadText, source: &str) -> Triaged {
+pub fn triaged(mut read: reader::ReadText, source: &str) -> Triaged {
+    // "unknown field": the CRD, a typo or the indentation, told apart by the newest CRD schemas.
+    crate::lint::unknown_field::decide(&mut read.findings, &read.fields);
     // What the text says happened comes first; the traps lint sees in a pasted manifest follow.
     let mut report = rank_one_text(read.findings);
     // Only how it ended, not why: say so, and name the text that would tell.

@@ -1566,7 +1566,7 @@ pub static SIGNATURES: &[Signature] = &[
         category: Category::CrdVersionMismatch,
         severity: Severity::Critical,
         literals: &["strict decoding error: unknown field", "): unknown field \""],
-        pattern: r#"(?P<kind>Flink[A-Za-z]*)(?: in version "(?P<api_version>[^"]+)" cannot be handled as a Flink[A-Za-z]*: strict decoding error|[\w.]*\)): unknown field "(?P<field>[^"]+)""#,
+        pattern: r#"(?P<kind>Flink[A-Za-z]*)(?: in version "(?P<api_version>[^"]+)" cannot be handled as a Flink[A-Za-z]*: strict decoding error|(?P<parent>[\w.]*)\)): unknown field "(?P<field>[^"]+)""#,
         title: "the installed {kind} CRD has no field {field}",
         explanation: "the resource uses a field the installed CRD does not define: the CRDs are older (or newer) than the operator or the example the YAML comes from",
         fix: "upgrade the CRDs to the operator's version (Helm does not upgrade CRDs: `kubectl replace -f` the chart's crds/), or remove `{field}` from the resource",

@@ -89,11 +89,17 @@ const IDENTITY: &[&str] = &[
 #[derive(Debug, Default)]
 pub struct ReadText {
     pub findings: Vec<Finding>,
+    /// The fields each finding's lines gave (by the finding's provisional id): what a later
+    /// stage that knows more (lint's CRD schemas) reads to decide between a phrase's causes.
+    pub fields: Fields,
     pub manifests: Vec<Manifest>,
     /// Lines read.
     pub lines: usize,
     pub bytes: u64,
 }
+
+/// Fields by finding id.
+pub type Fields = BTreeMap<String, BTreeMap<String, String>>;
 
 /// A Flink resource pasted as YAML, from its `apiVersion:` line, with the line it starts at.
 #[derive(Debug)]
@@ -156,8 +162,10 @@ pub fn read<R: Read>(mut reader: R, source: &str) -> io::Result<ReadText> {
         line_no,
         ..
     } = scan;
+    let (findings, fields) = state.findings(source);
     Ok(ReadText {
-        findings: state.findings(source),
+        findings,
+        fields,
         manifests: manifests.into_manifests(),
         lines: line_no,
         bytes,
@@ -613,8 +621,9 @@ impl State {
         });
     }
 
-    /// The groups as findings, each symptom pointing at the root cause found in the same text.
-    fn findings(mut self, source: &str) -> Vec<Finding> {
+    /// The groups as findings, each symptom pointing at the root cause found in the same text,
+    /// and the fields each was filled from (by provisional id).
+    fn findings(mut self, source: &str) -> (Vec<Finding>, Fields) {
         if let Some(open) = self.wrapped_error.take() {
             self.match_wrapped(open);
         }
@@ -646,6 +655,12 @@ impl State {
                 finding(i, g, causes[i], source)
             })
             .collect();
+        let fields: Fields = self
+            .groups
+            .iter()
+            .enumerate()
+            .map(|(i, g)| (provisional_id(i), g.fields.clone()))
+            .collect();
         let described = self.description_findings(&mut out, source);
         out.extend(described);
         if self.dropped > 0 {
@@ -656,7 +671,7 @@ impl State {
                 ));
             }
         }
-        out
+        (out, fields)
     }
 }
 

@@ -257,8 +257,10 @@ fn triage_by_line(text: &[u8], source: &str) -> Triaged {
             state.line(&String::from_utf8_lossy(raw), line_no);
         }
     }
+    let (findings, fields) = state.findings(source);
     let read = ReadText {
-        findings: state.findings(source),
+        findings,
+        fields,
         manifests: manifests.into_manifests(),
         lines: line_no,
         bytes,
