@@ -463,3 +463,35 @@ fn the_scope_counts_lines_in_words() {
     assert_eq!(triage_text("one line", "stdin").scope(), "stdin (1 line)");
     assert_eq!(triage_text("a\nb\n", "x.log").scope(), "x.log (2 lines)");
 }
+
+/// doctor's reading of a container log (`scan`) and `logs --highlight` (`line_matches`) see what
+/// triage sees: the message inside a JSON log line is decoded, and one fact is kept per category.
+#[test]
+fn scan_and_line_matches_read_lines_as_triage_does() {
+    let json = r#"{"level":"ERROR","message":"Exception: pods is forbidden: User \"system:serviceaccount:analytics:flink\" cannot watch resource \"pods\" in API group \"\" in the namespace \"analytics\""}"#;
+    let text = format!(
+        "INFO fine\n{json}\r\nINFO fine again\njava.lang.OutOfMemoryError: Java heap space\n"
+    );
+    let scanned = scan(&text);
+    let got: Vec<(usize, &str)> = scanned
+        .iter()
+        .map(|m| (m.line_no, m.signature.category.id()))
+        .collect();
+    assert_eq!(
+        got,
+        vec![(2, "rbac_forbidden"), (4, "jvm_out_of_memory")],
+        "{scanned:#?}"
+    );
+    // The OOM line names its pool, not the catch-all, once.
+    assert_eq!(scanned[1].signature.id, "SIG-JVM-OOM");
+    let first = |line: &str| line_matches(line, 1).first().map(|m| m.signature.id);
+    assert_eq!(first(json), Some(scanned[0].signature.id));
+    let triaged = triage_text(&text, "t");
+    let categories: Vec<&str> = triaged
+        .report
+        .findings
+        .iter()
+        .map(|f| f.category.id())
+        .collect();
+    assert!(categories.contains(&"rbac_forbidden") && categories.contains(&"jvm_out_of_memory"));
+}
