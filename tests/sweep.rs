@@ -118,6 +118,24 @@ fn lines(row: &Row) -> Vec<String> {
     if let Some(class) = class {
         out.push(format!("Caused by: x.{class}: {filled}"));
     }
+    // A scheduler filter's reason is printed inside the FailedScheduling summary, after its node
+    // count (pkg/scheduler/schedule_one.go joins them).
+    if row.cite.contains(":pkg/scheduler/framework/plugins/")
+        && (row.kind.starts_with("message ")
+            || row.kind.starts_with("const ")
+            || row.kind.ends_with("NewStatus"))
+    {
+        out.push(format!(
+            "  Warning  FailedScheduling  10s  default-scheduler  0/3 nodes are available: 3 {filled}. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling."
+        ));
+    }
+    // The Apache operator's validator refuses a resource through its admission webhook, in these
+    // words (flink-kubernetes-webhook's AdmissionHandler returns the validator's message).
+    if row.kind == "validation" && row.component == "flink-kubernetes-operator" {
+        out.push(format!(
+            "Error from server: error when creating \"x.yaml\": admission webhook \"validationwebhook.flink.apache.org\" denied the request: {filled}"
+        ));
+    }
     if row.kind == "event-reason" {
         out.push(format!("  Warning  {}  10s  x  x", row.template));
     }

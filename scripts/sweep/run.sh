@@ -82,6 +82,26 @@ for v in 1.16.0 1.18.0 1.20.0 2.0.0 2.1.0; do
   rm -f "${args[@]}"
 done
 
+# --- Flink's RPC: flink-rpc-core (the RpcService contract, its exceptions) and flink-rpc-akka (the
+# Akka actor system up to 1.17, Pekko from 1.18; the module keeps its name), from Maven Central's
+# sources jars. Both live under flink-rpc/ in the repository. Akka's and Pekko's own remoting
+# messages (gated, quarantined) are Scala in akka-remote / pekko-remote, which the sweep does not read.
+for v in 1.16.0 1.18.0 1.20.0 2.0.0 2.1.0; do
+  args=()
+  for m in flink-rpc-core flink-rpc-akka; do
+    jar="$M2/org/apache/flink/$m/$v/$m-$v-sources.jar"
+    [ -f "$jar" ] || { echo "no $jar" >&2; continue; }
+    tmp=$(mktemp)
+    $SWEEP --component flink-rpc --version "$v" --cite "apache/flink@release-$v" --zip "$jar" \
+      --cite-prefix "flink-rpc/$m/src/main/java/" --under org/apache/flink/runtime >"$tmp" && args+=("$tmp")
+  done
+  if want flink-rpc && [ ${#args[@]} -gt 0 ]; then
+    LC_ALL=C sort -t$'\t' -k3,3V -k4,5 -u "${args[@]}" >"$OUT/flink-rpc@$v.tsv"
+    echo "flink-rpc@$v: $(wc -l <"$OUT/flink-rpc@$v.tsv") templates" >&2
+  fi
+  rm -f "${args[@]}"
+done
+
 # --- flink-docker's entrypoint (the repository has no tags: pinned to a commit of master)
 if d=$(git_src apache+flink-docker); then
   c=$(git --git-dir "$d" rev-parse --short=12 "${FLINK_DOCKER_REF:-HEAD}")
@@ -126,7 +146,7 @@ if d=$(git_src kubernetes-client+java); then
 fi
 
 # --- Kubernetes: scheduler, kubelet, the workload controllers, admission plugins (Go module zips)
-for v in v1.24.0 v1.28.0 v1.31.0 v1.34.0; do
+for v in v1.24.0 v1.28.0 v1.31.0 v1.34.0 v1.36.3; do
   zip="$GOMODCACHE/cache/download/k8s.io/kubernetes/@v/$v.zip"
   [ -f "$zip" ] || { echo "no $zip" >&2; continue; }
   emit kubernetes "${v#v}" --cite "kubernetes/kubernetes@$v" --zip "$zip" --strip "k8s.io/kubernetes@$v/" \
@@ -138,11 +158,11 @@ done
 
 # --- the API server's admission (ResourceQuota's "exceeded quota", the webhooks' rejections),
 # cited at its place in kubernetes/kubernetes (staging/src/k8s.io/apiserver) at the matching minor
-for v in 24 28 31 34; do
-  zip="$GOMODCACHE/cache/download/k8s.io/apiserver/@v/v0.$v.0.zip"
+for v in 24.0 28.0 31.0 34.0 36.3; do
+  zip="$GOMODCACHE/cache/download/k8s.io/apiserver/@v/v0.$v.zip"
   [ -f "$zip" ] || { echo "no $zip" >&2; continue; }
-  emit kube-apiserver "1.$v.0" --cite "kubernetes/kubernetes@v1.$v.0" --zip "$zip" \
-    --strip "k8s.io/apiserver@v0.$v.0/" --cite-prefix staging/src/k8s.io/apiserver/ \
+  emit kube-apiserver "1.$v" --cite "kubernetes/kubernetes@v1.$v" --zip "$zip" \
+    --strip "k8s.io/apiserver@v0.$v/" --cite-prefix staging/src/k8s.io/apiserver/ \
     --under pkg/admission/plugin/resourcequota --under pkg/admission/plugin/webhook \
     --under pkg/admission/plugin/namespace --under pkg/endpoints/handlers/responsewriters \
     --under pkg/authorization

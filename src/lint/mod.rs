@@ -20,6 +20,7 @@ pub mod manifest;
 pub mod sarif;
 pub mod schema;
 pub mod source;
+pub mod unknown_field;
 
 use crate::error::Error;
 use crate::finding::{Finding, Layer};

@@ -267,7 +267,7 @@ org.apache.flink.util.concurrent.FutureUtils$RetryException: Could not complete 
             f.evidence
                 .iter()
                 .any(|e| e.starts_with("previous log line 3 [")
-                    && e.contains("SIG-FABRIC8-WEBSOCKET-403")),
+                    && e.contains("SIG-K8S-FORBIDDEN-DEFAULT-SA")),
             "{:?}",
             f.evidence
         );

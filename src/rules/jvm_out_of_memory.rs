@@ -7,24 +7,20 @@
 //! `jobmanager.memory.heap.size`, ...) and then stops the process, so FLK103's fatal exit of the
 //! same container is its symptom.
 //!
-//! Lines come from the signature catalogue (category `jvm_out_of_memory`) and, so that the rule
-//! does not depend on the catalogue's coverage, from the verbatim prefixes of the JVM's
-//! `java.lang.OutOfMemoryError` messages as Flink logs them (`TaskManagerExceptionUtils`,
-//! `ClusterEntryPointExceptionUtils` in apache/flink flink-runtime) matched here.
+//! Lines come from the reading engine triage uses (category `jvm_out_of_memory`: the pools Flink
+//! names in `TaskManagerExceptionUtils` / `ClusterEntryPointExceptionUtils`, and any other
+//! `java.lang.OutOfMemoryError`), so doctor and triage name the same lines.
 
-use super::support::containers::one_line;
 use super::support::rollout;
 use super::{Rule, RuleMeta};
 use crate::finding::{link, Category, Finding, ObjectRef, Severity};
 use crate::flink::mode::Component;
 use crate::flink::names::{LABEL_APP, MAIN_CONTAINER};
-use crate::signatures::catalogue;
+use crate::signatures::reader;
 use crate::snapshot::flink::FlinkDeployment;
 use crate::snapshot::index::{label, pod_component, pod_name, pod_namespace};
 use crate::snapshot::{Index, Snapshot};
-use regex::Regex;
 use std::collections::BTreeMap;
-use std::sync::OnceLock;
 
 pub struct JvmOutOfMemory;
 
@@ -113,23 +109,14 @@ fn kind_of(text: &str) -> Pool {
     }
 }
 
-/// Every line with an OutOfMemoryError: (line number, kind, redacted line).
+/// Every line with an OutOfMemoryError: (line number, kind, redacted line), as the reading engine
+/// names them (SIG-JVM-OOM for the pools Flink sizes, SIG-JVM-OOM-OTHER for any other).
 fn oom_lines(text: &str) -> Vec<(usize, Pool, String)> {
-    static OWN: OnceLock<Regex> = OnceLock::new();
-    let own = OWN.get_or_init(|| {
-        Regex::new(r"java\.lang\.OutOfMemoryError(?::|$)").expect("OutOfMemoryError regex")
-    });
-    let mut out: Vec<(usize, Pool, String)> = catalogue()
-        .scan(text)
+    let mut out: Vec<(usize, Pool, String)> = reader::scan(text)
         .into_iter()
         .filter(|m| m.signature.category == Category::JvmOutOfMemory)
         .map(|m| (m.line_no, kind_of(&m.line), m.line))
         .collect();
-    for (i, line) in text.lines().enumerate() {
-        if own.is_match(line) && !out.iter().any(|(n, _, _)| *n == i + 1) {
-            out.push((i + 1, kind_of(line), one_line(line)));
-        }
-    }
     out.sort_by_key(|(n, _, _)| *n);
     out.dedup_by_key(|(n, _, _)| *n);
     out

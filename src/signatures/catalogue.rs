@@ -416,6 +416,30 @@ pub static SIGNATURES: &[Signature] = &[
             "observed:java.lang.OutOfMemoryError: unable to create native thread: possibly out of memory or process/resource limits reached (HotSpot on JDK 11+; JDK 8 says 'unable to create new native thread')",
         ],
     },
+    // Any other OutOfMemoryError the JVM throws (no message, or a pool SIG-JVM-OOM does not list:
+    // `Map failed`, `Required array size too large`, an agent's own text): named, with no pool.
+    Signature {
+        id: "SIG-JVM-OOM-OTHER",
+        category: Category::JvmOutOfMemory,
+        severity: Severity::Critical,
+        literals: &["java.lang.OutOfMemoryError"],
+        pattern: r"java\.lang\.OutOfMemoryError(?::\s*(?P<oom_text>[^\s].{0,120})|\s*$)",
+        title: "a Flink process ran out of JVM memory",
+        explanation: "the JVM threw OutOfMemoryError inside the container's limit; the message does not name one of the pools Flink sizes, so the lines around it (the `Caused by:` chain, the thread) say which memory ran out",
+        fix: "read the lines around it for the pool: heap (`taskmanager.memory.task.heap.size` / `jobmanager.memory.heap.size`), metaspace (`*.memory.jvm-metaspace.size`), direct memory (`taskmanager.memory.task.off-heap.size`), or native threads and mapped files (the pod's limits); raise that pool, keeping spec.jobManager/taskManager.resource.memory large enough for the others",
+        verify: "kubectl logs {pod|<pod>} -n {pod_namespace|<namespace>} --previous | grep -c OutOfMemoryError",
+        explains: MEMORY,
+        supersedes: &[],
+        examples: &[
+            "java.lang.OutOfMemoryError",
+            "Caused by: java.lang.OutOfMemoryError: Map failed",
+        ],
+        unless: &[],
+        sources: &[
+            "openjdk/jdk@b3eb4c3ce855:src/hotspot/share/memory/universe.cpp",
+            "apache/flink@c20d1003e68e:flink-core/src/main/java/org/apache/flink/util/TaskManagerExceptionUtils.java",
+        ],
+    },
     // flink-kubernetes KubernetesPod.getTerminatedDiagnostics inside ActiveResourceManager's line.
     Signature {
         id: "SIG-TM-WORKER-OOMKILLED",
@@ -1566,7 +1590,7 @@ pub static SIGNATURES: &[Signature] = &[
         category: Category::CrdVersionMismatch,
         severity: Severity::Critical,
         literals: &["strict decoding error: unknown field", "): unknown field \""],
-        pattern: r#"(?P<kind>Flink[A-Za-z]*)(?: in version "(?P<api_version>[^"]+)" cannot be handled as a Flink[A-Za-z]*: strict decoding error|[\w.]*\)): unknown field "(?P<field>[^"]+)""#,
+        pattern: r#"(?P<kind>Flink[A-Za-z]*)(?: in version "(?P<api_version>[^"]+)" cannot be handled as a Flink[A-Za-z]*: strict decoding error|(?P<parent>[\w.]*)\)): unknown field "(?P<field>[^"]+)""#,
         title: "the installed {kind} CRD has no field {field}",
         explanation: "the resource uses a field the installed CRD does not define: the CRDs are older (or newer) than the operator or the example the YAML comes from",
         fix: "upgrade the CRDs to the operator's version (Helm does not upgrade CRDs: `kubectl replace -f` the chart's crds/), or remove `{field}` from the resource",

@@ -45,6 +45,129 @@ const JM_FIX: &str = "make the JobManager reachable at {host|the address in the 
 const JM_VERIFY: &str = "kubectl get endpoints -o wide";
 
 pub static SIGNATURES: &[Signature] = &[
+    // --- Flink's RPC layer (flink-rpc-akka, Akka up to 1.17 and Pekko from 1.18) ---------------------
+    // PekkoRpcService.connectInternal (AkkaRpcService before 1.18) fails a connection whose actor
+    // it cannot resolve with this message; TaskExecutors retry it towards the ResourceManager and
+    // JobMaster, so the endpoint is the JobManager's. A JobMaster's connection to a TaskExecutor
+    // (`/user/rpc/taskmanager_N`) is the other direction and is left to the TaskManager signatures.
+    Signature {
+        id: "SIG-RPC-CONNECT-FAILED",
+        category: Category::JobmanagerUnreachable,
+        severity: Severity::Critical,
+        literals: &["Could not connect to rpc endpoint under address"],
+        pattern: r"Could not connect to rpc endpoint under address (?:(?:akka|pekko)(?:\.ssl)?\.tcp://[^@\s]+@(?P<host>[A-Za-z0-9.-]+):(?P<port>\d+)/user/rpc/(?P<endpoint>[A-Za-z]+))?",
+        title: "Flink's RPC cannot reach the JobManager{host| }{port|}",
+        explanation: "a TaskManager (or client) could not resolve the JobManager's RPC endpoint (ResourceManager, JobMaster, Dispatcher) at this address: the JobManager is down or restarting, its Service or hostname does not resolve, or a NetworkPolicy drops port 6123",
+        fix: "check that the JobManager pod is Running and its RPC Service resolves from the TaskManagers (`jobmanager.rpc.address` is the JobManager Service name in the same namespace, port 6123 open in any NetworkPolicy); a JobManager restart makes this transient, a steady stream of it does not",
+        verify: "kubectl get pods,svc -l component=jobmanager",
+        explains: &["SIG-RETRY-EXHAUSTED", "SIG-TM-FATAL"],
+        supersedes: &[],
+        examples: &[
+            "org.apache.flink.runtime.rpc.exceptions.RpcConnectionException: Could not connect to rpc endpoint under address pekko.tcp://flink@orders-jobmanager:6123/user/rpc/jobmanager_2.",
+        ],
+        unless: &["/user/rpc/taskmanager_", "Could not resolve ResourceManager address"],
+        sources: &[
+            "apache/flink@release-2.1.0:flink-rpc/flink-rpc-akka/src/main/java/org/apache/flink/runtime/rpc/pekko/PekkoRpcService.java",
+            "apache/flink@release-1.16.0:flink-rpc/flink-rpc-akka/src/main/java/org/apache/flink/runtime/rpc/akka/AkkaRpcService.java",
+        ],
+    },
+    // The RPC handshake refuses a peer of another Flink version (PekkoRpcActor.handleHandshakeMessage).
+    Signature {
+        id: "SIG-RPC-VERSION-MISMATCH",
+        category: Category::FlinkVersionMismatch,
+        severity: Severity::Critical,
+        literals: &["Version mismatch between source"],
+        pattern: r"Version mismatch between source \((?P<source>[^)]*)\) and target \((?P<target>[^)]*)\) rpc component",
+        title: "Flink processes of different versions talk to each other (RPC version {source} vs {target})",
+        explanation: "Flink's RPC handshake refused a peer built from another Flink version: a TaskManager, JobManager or client image does not match the others",
+        fix: "run the same Flink version in every image (JobManager, TaskManager, the job's client and any sidecar): spec.image and spec.flinkVersion of the deployment, and the Flink the job jar was built against for the client",
+        verify: "kubectl get pods -o custom-columns=NAME:.metadata.name,IMAGE:.spec.containers[*].image",
+        explains: &["SIG-RETRY-EXHAUSTED", "SIG-TM-FATAL"],
+        supersedes: &[],
+        examples: &[
+            "org.apache.flink.runtime.rpc.exceptions.HandshakeException: Version mismatch between source (1) and target (2) rpc component. Please verify that all components have the same version.",
+        ],
+        unless: &[],
+        sources: &[
+            "apache/flink@release-2.1.0:flink-rpc/flink-rpc-akka/src/main/java/org/apache/flink/runtime/rpc/pekko/PekkoRpcActor.java",
+            "apache/flink@release-1.16.0:flink-rpc/flink-rpc-akka/src/main/java/org/apache/flink/runtime/rpc/akka/AkkaRpcActor.java",
+        ],
+    },
+    // flink-docker's entrypoint enables the optional plugins ENABLE_BUILT_IN_PLUGINS names by
+    // linking /opt/flink/opt/<jar> into plugins/, and exits when a jar is not there.
+    Signature {
+        id: "SIG-ENTRYPOINT-PLUGIN-MISSING",
+        category: Category::FilesystemPluginMissing,
+        severity: Severity::Critical,
+        literals: &[" does not exist. Exiting."],
+        pattern: r"^\s*Plugin (?P<plugin>\S+) does not exist\. Exiting\.",
+        title: "ENABLE_BUILT_IN_PLUGINS names {plugin}, which the image does not have",
+        explanation: "the Flink image's entrypoint enables the plugins ENABLE_BUILT_IN_PLUGINS lists by linking /opt/flink/opt/<jar> into /opt/flink/plugins, and exits when a jar is not in /opt/flink/opt: the name is misspelt or carries another Flink version than the image's",
+        fix: "set ENABLE_BUILT_IN_PLUGINS to jar names the image has, with its exact Flink version (`kubectl exec <pod> -- ls /opt/flink/opt`, e.g. flink-s3-fs-hadoop-1.20.0.jar), separated by `;`",
+        verify: "kubectl get pods -l component=jobmanager",
+        explains: &["SIG-K8S-POD-CRASHLOOP"],
+        supersedes: &[],
+        examples: &["Plugin flink-s3-fs-hadoop-1.19.0.jar does not exist. Exiting."],
+        unless: &[],
+        sources: &[
+            "apache/flink-docker@983be3455636:1.20/scala_2.12-java17-ubuntu/docker-entrypoint.sh",
+        ],
+    },
+    // --- the scheduler's FailedScheduling summary, any filter's reason -------------------------------
+    // kube-scheduler joins the reasons its filter plugins return ("N <reason>" per reason) into
+    // `0/M nodes are available: ...` (pkg/scheduler/schedule_one.go). The reasons with a fix of
+    // their own (resources, node selector, taints) have their signatures; this reads the others,
+    // as each plugin words them (pkg/scheduler/framework/plugins/*).
+    Signature {
+        id: "SIG-SCHED-FILTER-REASON",
+        category: Category::PodUnschedulable,
+        severity: Severity::Critical,
+        literals: &["nodes are available: "],
+        pattern: r"nodes are available: (?:.*?, )?\d+ (?P<reason>node\(s\) (?:didn't match pod (?:anti-)?affinity rules|didn't match pod affinity rules|didn't satisfy existing pods anti-affinity rules|didn't match pod topology spread constraints(?: \(missing required label\))?|didn't have free ports for the requested pod ports|didn't find available persistent volumes to bind|did not have enough free storage|had volume node affinity conflict|had no available (?:disk|volume zone)|were unschedulable|had unknown conditions|exceed max volume count|didn't match the requested node name|didn't match scheduler-enforced node affinity|had unbound immediate PersistentVolumeClaims)|Insufficient [\w./-]+|persistentvolumeclaim \S+ not found|pod has unbound immediate PersistentVolumeClaims)",
+        title: "pods stay Pending: {reason}",
+        explanation: "the scheduler found no node that passes this filter for the pod: anti-affinity or topology spread rules no node can satisfy, host ports already taken, a PersistentVolumeClaim that cannot be bound or whose volume is in another zone, or nodes cordoned",
+        fix: "read the whole FailedScheduling message (`kubectl describe pod <pod>`): for (anti-)affinity and topology spread, relax the pod template's rules or add nodes where they can hold; for free ports, drop hostPort from the pod template; for persistent volumes, fix the PersistentVolumeClaim (`kubectl describe pvc`: its StorageClass, size and zone); for unschedulable nodes, uncordon them or add capacity",
+        verify: "kubectl get pods --field-selector=status.phase=Pending",
+        explains: &["SIG-NO-RESOURCES"],
+        supersedes: &[],
+        examples: &[
+            "  Warning  FailedScheduling  2m  default-scheduler  0/3 nodes are available: 3 node(s) didn't match pod anti-affinity rules. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.",
+            "0/4 nodes are available: 1 node(s) didn't match pod topology spread constraints, 3 node(s) didn't find available persistent volumes to bind. preemption: 0/4 nodes are available: 4 Preemption is not helpful for scheduling.",
+            "0/2 nodes are available: 2 node(s) were unschedulable. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.",
+        ],
+        unless: &[],
+        sources: &[
+            "kubernetes/kubernetes@v1.34.0:pkg/scheduler/framework/plugins/interpodaffinity/filtering.go",
+            "kubernetes/kubernetes@v1.34.0:pkg/scheduler/framework/plugins/podtopologyspread/filtering.go",
+            "kubernetes/kubernetes@v1.34.0:pkg/scheduler/framework/plugins/nodeports/node_ports.go",
+            "kubernetes/kubernetes@v1.34.0:pkg/scheduler/framework/plugins/volumebinding/volume_binding.go",
+            "kubernetes/kubernetes@v1.34.0:pkg/scheduler/framework/plugins/nodeunschedulable/node_unschedulable.go",
+            "kubernetes/kubernetes@v1.24.0:pkg/scheduler/framework/plugins/volumezone/volume_zone.go",
+        ],
+    },
+    // --- LimitRanger: a pod's requests or limits outside a LimitRange -------------------------------
+    Signature {
+        id: "SIG-LIMITRANGE-REFUSED",
+        category: Category::ResourceQuotaExceeded,
+        severity: Severity::Critical,
+        literals: &[" usage per ", " max limit to request ratio per "],
+        pattern: r"(?P<limitrange>(?:maximum|minimum) (?P<resource>[a-z0-9./-]+) usage per (?:Container|Pod|PersistentVolumeClaim) is [^,.\]]+(?:\.[0-9]+[^,\]\s]*)?(?:, but (?:limit|request) is [^,\]\s]+|\.\s+No (?:limit|request) is specified)|[a-z0-9./-]+ max limit to request ratio per (?:Container|Pod) is [^,\]]+, but (?:provided ratio is [0-9.]+|no (?:limit|request) is specified or (?:limit|request) is 0))",
+        title: "a LimitRange refuses the pod: {limitrange}",
+        explanation: "the namespace's LimitRange bounds every container's (or pod's) requests and limits, and the pod's are outside them, so the API server refuses to create it",
+        fix: "bring spec.jobManager/taskManager.resource (Flink uses it as request and limit) within the LimitRange (`kubectl describe limitrange`), or change the LimitRange",
+        verify: "kubectl describe limitrange",
+        explains: &["SIG-NO-RESOURCES"],
+        supersedes: &["SIG-FABRIC8-STATUS-403"],
+        examples: &[
+            r#"Error creating: pods "orders-taskmanager-1-1" is forbidden: maximum memory usage per Container is 2Gi, but limit is 4Gi"#,
+            r#"Error creating: pods "orders-taskmanager-1-1" is forbidden: [minimum cpu usage per Container is 100m, but request is 50m, cpu max limit to request ratio per Container is 2, but provided ratio is 4.000000]"#,
+        ],
+        unless: &[],
+        sources: &[
+            "kubernetes/kubernetes@v1.34.0:plugin/pkg/admission/limitranger/admission.go",
+            "kubernetes/kubernetes@v1.24.0:plugin/pkg/admission/limitranger/admission.go",
+        ],
+    },
     // --- refusals from any client ----------------------------------------------------------------
     // The official Kubernetes Java client (the Apache operator's peers, Spring Cloud Kubernetes,
     // user code): `ApiException` carries the HTTP reason phrase as its message (`Forbidden`), and

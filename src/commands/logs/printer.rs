@@ -180,8 +180,7 @@ impl LineFormat for Printer {
         };
         let timestamp = timestamp.as_deref();
         let signature = if self.json || self.highlight {
-            signatures::catalogue()
-                .match_line(text, 0)
+            signatures::reader::line_matches(text, 0)
                 .into_iter()
                 .next()
                 .map(|m| m.signature)

@@ -34,7 +34,7 @@ fn printer() -> Printer {
     }
 }
 
-const FORBIDDEN: &str = "Message: pods is forbidden: User \"system:serviceaccount:analytics:default\" cannot watch resource \"pods\" in API group \"\" in the namespace \"analytics\".";
+const FORBIDDEN: &str = "Message: pods is forbidden: User \"system:serviceaccount:analytics:flink\" cannot watch resource \"pods\" in API group \"\" in the namespace \"analytics\".";
 
 fn render(p: &Printer, s: &StreamSpec, ts: Option<&str>, text: &str) -> String {
     let prefix = p.prefix(s);
@@ -91,6 +91,20 @@ fn printed_lines_hold_no_secret_and_no_terminal_sequence_but_colour() {
     };
     let out = render(&json, &spec(false), None, "password=hunter2");
     assert!(!out.contains("hunter2"), "{out}");
+}
+
+/// `--highlight` names a line as triage and doctor do (one reader): a 403 to the namespace's
+/// `default` ServiceAccount is that account's missing rights, not any refusal.
+#[test]
+fn highlight_names_a_line_as_triage_does() {
+    let line = FORBIDDEN.replace("analytics:flink", "analytics:default");
+    let out = render(&printer(), &spec(false), None, &line);
+    assert!(out.contains("⟵ default_service_account"), "{out}");
+    let triaged = crate::commands::triage::triage_text(&line, "t");
+    assert_eq!(
+        triaged.report.findings[0].category,
+        crate::finding::Category::DefaultServiceAccount
+    );
 }
 
 #[test]

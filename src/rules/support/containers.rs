@@ -7,7 +7,7 @@ use crate::finding::{Category, Finding};
 use crate::flink::mode::Component;
 use crate::flink::names::MAIN_CONTAINER;
 use crate::shell::{jsonpath, sh};
-use crate::signatures::{catalogue, redact, Match};
+use crate::signatures::{reader, redact, Match};
 use crate::snapshot::index::{event_time, pod_component, pod_name, pod_namespace, pod_selector};
 use crate::snapshot::Pod;
 use crate::snapshot::{Index, Snapshot};
@@ -300,7 +300,8 @@ impl LogEvidence {
             return ev;
         };
         ev.previous = Some(previous);
-        ev.matches = catalogue().scan(text);
+        // The reader triage uses: the same lines, the same matches.
+        ev.matches = reader::scan(text);
         if ev.matches.is_empty() {
             let lines: Vec<(usize, &str)> = text
                 .lines()

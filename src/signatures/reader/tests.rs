@@ -1,4 +1,9 @@
+//! The reader's tests, most through `triage`, its first user (rank and lint included).
+
 use super::*;
+use crate::commands::triage::{triage_reader, triage_text, write_outcome, Triaged};
+use crate::render::Style;
+use std::path::Path;
 
 fn ids(o: &Triaged) -> Vec<&'static str> {
     o.report.findings.iter().map(|f| f.rule).collect()
@@ -252,16 +257,15 @@ fn triage_by_line(text: &[u8], source: &str) -> Triaged {
             state.line(&String::from_utf8_lossy(raw), line_no);
         }
     }
-    let mut report = rank(state.findings(source));
-    report
-        .findings
-        .extend(rank(manifests.lint(source)).findings);
-    Triaged {
-        report,
-        source: source.to_string(),
+    let (findings, fields) = state.findings(source);
+    let read = ReadText {
+        findings,
+        fields,
+        manifests: manifests.into_manifests(),
         lines: line_no,
         bytes,
-    }
+    };
+    crate::commands::triage::triaged(read, source)
 }
 
 /// Hands out a text a few bytes at a time (a pipe, a slow paste).
@@ -458,4 +462,36 @@ fn a_withdrawing_line_names_a_catalogue_signature() {
 fn the_scope_counts_lines_in_words() {
     assert_eq!(triage_text("one line", "stdin").scope(), "stdin (1 line)");
     assert_eq!(triage_text("a\nb\n", "x.log").scope(), "x.log (2 lines)");
+}
+
+/// doctor's reading of a container log (`scan`) and `logs --highlight` (`line_matches`) see what
+/// triage sees: the message inside a JSON log line is decoded, and one fact is kept per category.
+#[test]
+fn scan_and_line_matches_read_lines_as_triage_does() {
+    let json = r#"{"level":"ERROR","message":"Exception: pods is forbidden: User \"system:serviceaccount:analytics:flink\" cannot watch resource \"pods\" in API group \"\" in the namespace \"analytics\""}"#;
+    let text = format!(
+        "INFO fine\n{json}\r\nINFO fine again\njava.lang.OutOfMemoryError: Java heap space\n"
+    );
+    let scanned = scan(&text);
+    let got: Vec<(usize, &str)> = scanned
+        .iter()
+        .map(|m| (m.line_no, m.signature.category.id()))
+        .collect();
+    assert_eq!(
+        got,
+        vec![(2, "rbac_forbidden"), (4, "jvm_out_of_memory")],
+        "{scanned:#?}"
+    );
+    // The OOM line names its pool, not the catch-all, once.
+    assert_eq!(scanned[1].signature.id, "SIG-JVM-OOM");
+    let first = |line: &str| line_matches(line, 1).first().map(|m| m.signature.id);
+    assert_eq!(first(json), Some(scanned[0].signature.id));
+    let triaged = triage_text(&text, "t");
+    let categories: Vec<&str> = triaged
+        .report
+        .findings
+        .iter()
+        .map(|f| f.category.id())
+        .collect();
+    assert!(categories.contains(&"rbac_forbidden") && categories.contains(&"jvm_out_of_memory"));
 }

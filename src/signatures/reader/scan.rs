@@ -1,4 +1,6 @@
-//! Reading the input: fixed-size chunks searched whole by one literal searcher (signature\n//! literals, markers, `apiVersion:`), line boundaries found only around a hit, and pasted\n//! manifests captured while they are open.
+//! Reading the input: fixed-size chunks searched whole by one literal searcher (signature
+//! literals, markers, `apiVersion:`), line boundaries found only around a hit, and pasted
+//! manifests captured while they are open.
 
 use super::*;
 
@@ -206,25 +208,17 @@ impl ManifestCapture {
         }
     }
 
-    /// Lint's findings on the captured resources, with lines numbered as in the pasted text.
-    pub(super) fn lint(mut self, source: &str) -> Vec<Finding> {
+    /// The captured resources that name a kind, with the line each starts at.
+    pub(super) fn into_manifests(mut self) -> Vec<Manifest> {
         self.done.extend(self.open.take());
-        let mut out = Vec::new();
-        for m in self.done {
-            if !m.text.contains("kind:") {
-                continue;
-            }
-            let text = "\n".repeat(m.first_line.saturating_sub(1)) + &m.text;
-            let sources = [crate::lint::source::Source {
-                name: source.to_string(),
-                text,
-            }];
-            // Not YAML after all (prose that looked like it): nothing to say about it.
-            if let Ok(outcome) = crate::lint::run(&sources) {
-                out.extend(outcome.report.findings);
-            }
-        }
-        out
+        self.done
+            .into_iter()
+            .filter(|m| m.text.contains("kind:"))
+            .map(|m| Manifest {
+                first_line: m.first_line,
+                text: m.text,
+            })
+            .collect()
     }
 }
 
@@ -237,7 +231,7 @@ pub(super) fn yaml_key_line(t: &str) -> bool {
     .is_match(t)
 }
 
-/// What makes a line interesting to triage besides the catalogue's literals.
+/// What makes a line interesting to the reader besides the catalogue's literals.
 pub(super) const MARKERS: &[&str] = &[
     "\\",
     "{\"type\"",
@@ -262,7 +256,7 @@ pub(super) fn markers() -> &'static aho_corasick::AhoCorasick {
     })
 }
 
-/// One searcher for every line triage looks at closer: the catalogue's literals, the markers and
+/// One searcher for every line the reader looks at closer: the catalogue's literals, the markers and
 /// the start of a manifest. A line it finds nothing in is only counted.
 pub(super) fn searcher() -> &'static aho_corasick::AhoCorasick {
     static S: OnceLock<aho_corasick::AhoCorasick> = OnceLock::new();
@@ -276,6 +270,6 @@ pub(super) fn searcher() -> &'static aho_corasick::AhoCorasick {
         aho_corasick::AhoCorasick::builder()
             .kind(Some(aho_corasick::AhoCorasickKind::DFA))
             .build(literals)
-            .expect("triage literals compile")
+            .expect("reader literals compile")
     })
 }
