@@ -107,6 +107,7 @@ impl Signature {
                     namespace: ns.to_string(),
                     service_account: sa.to_string(),
                     workload: Workload::Unknown,
+                    account_missing: false,
                 };
                 let plan = rbac_fix::plan(&need, &Known::default());
                 return (plan.commands(), plan.verify());

@@ -2,6 +2,7 @@
 //! command that changes it.
 
 use super::*;
+use crate::shell::sh;
 
 #[allow(clippy::too_many_arguments)]
 pub(super) fn fix(
@@ -52,11 +53,14 @@ pub(super) fn fix(
                  that the nodes may pull:\n\n  \
                  kubectl patch flinkdeployment {cluster} -n {ns} --type=merge -p '{{\"spec\":{{\"image\":\"IMAGE\"}}}}'"
             ),
-            Category::PodtemplateInvalid => format!(
-                "The JobManager pod references something that does not exist or cannot be mounted: \
-                 `kubectl describe pod -n {ns} -l app={cluster},component=jobmanager` names it (events FailedMount, \
-                 CreateContainerConfigError). Create it, or fix the reference in the FlinkDeployment's podTemplate."
-            ),
+            Category::PodtemplateInvalid => match refused_by_admission(v, decoded) {
+                Some(text) => text,
+                None => format!(
+                    "The JobManager pod references something that does not exist or cannot be mounted: \
+                     `kubectl describe pod -n {ns} -l app={cluster},component=jobmanager` names it (events FailedMount, \
+                     CreateContainerConfigError). Create it, or fix the reference in the FlinkDeployment's podTemplate."
+                ),
+            },
             Category::ImageIncompatible => format!(
                 "The container runtime cannot start Flink in this image: build it FROM the official image \
                  (`FROM flink:1.20`) and keep its entrypoint:\n\n  \
@@ -107,6 +111,42 @@ pub(super) fn fix(
         .map(|m| format!("\n\nRoot cause reported by the operator: {}", short(m, 300)))
         .unwrap_or_default();
     format!("{specific}{root}{redeploy}")
+}
+
+/// The API server refused the JobManager pod itself (no pod exists to describe): what the
+/// refusal names, from the operator's error or events, and the finding whose fix is built from
+/// it (`snapshot::refused::Denial`).
+fn refused_by_admission(v: &View, decoded: Option<&OperatorError>) -> Option<String> {
+    use crate::snapshot::refused::{Denial, Denied};
+    let texts = decoded
+        .map(|d| d.messages())
+        .unwrap_or_default()
+        .into_iter()
+        .chain(v.events.iter().filter_map(|e| e.message.as_deref()));
+    for t in texts {
+        let Some(d) = Denial::parse(t) else {
+            continue;
+        };
+        return Some(match d.what {
+            Denied::ServiceAccountMissing { namespace, name } => format!(
+                "The API server refuses the JobManager pod, so none exists to describe: ServiceAccount {name} does not exist in namespace {namespace}. \
+                 Create it with the rights Flink needs (FLK503 has the objects):\n\n  \
+                 kubectl get serviceaccount {} -n {}",
+                sh(&name),
+                sh(&namespace)
+            ),
+            Denied::PodSecurity { policy, violations } => format!(
+                "The API server refuses the JobManager pod, so none exists to describe: Pod Security \"{policy}\" asks for {}. \
+                 Set those securityContext fields in the pod templates (FLK110 has the patch).",
+                violations
+                    .iter()
+                    .map(|x| x.reason.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        });
+    }
+    None
 }
 
 /// The operator fetches a session job's jar itself (to upload it to the session cluster): an
