@@ -161,6 +161,7 @@ pub fn fill(template: &str, fields: &BTreeMap<String, String>) -> String {
 /// Fields that hold prose (or a whole fix the catalogue wrote), inserted into a fix as they are.
 const PROSE_FIELDS: &[&str] = &[
     "memory_fix",
+    "config_fix",
     "plugin_fix",
     "denial",
     "exit_meaning",
