@@ -91,6 +91,9 @@ pub struct PodTemplateSpec {
     pub tolerations: Vec<Toleration>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub image_pull_secrets: Vec<LocalObjectReference>,
+    /// Where a pod's nodeSelector term comes from (FLK106 names the template that sets it).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub node_selector: BTreeMap<String, String>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
