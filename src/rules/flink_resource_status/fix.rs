@@ -51,7 +51,7 @@ pub(super) fn fix(
             Category::ImagePullFailed => format!(
                 "The image cannot be pulled (see the pod-level finding). Point spec.image at an image that exists and \
                  that the nodes may pull:\n\n  \
-                 kubectl patch flinkdeployment {cluster} -n {ns} --type=merge -p '{{\"spec\":{{\"image\":\"IMAGE\"}}}}'"
+                 kubectl patch flinkdeployment {cluster} -n {ns} --type=merge -p '{{\"spec\":{{\"image\":\"<image that exists>\"}}}}'"
             ),
             Category::PodtemplateInvalid => match refused_by_admission(v, decoded) {
                 Some(text) => text,
@@ -95,7 +95,7 @@ pub(super) fn fix(
                 "The JobManager restarted and the job (or its HA metadata) is gone. Enable Kubernetes HA so a restart \
                  recovers the job from its last checkpoint:\n\n\
                  spec:\n  flinkConfiguration:\n    high-availability.type: kubernetes\n    \
-                 high-availability.storageDir: s3://BUCKET/flink/{cluster}/ha\n\n\
+                 high-availability.storageDir: s3://<bucket Flink can write>/flink/{cluster}/ha\n\n\
                  then restore the job from its latest checkpoint or savepoint (spec.job.initialSavepointPath) if \
                  the operator reports `Manual restore required`."
             ),
@@ -368,13 +368,13 @@ pub(super) fn validation_fix(
     if msg.contains("High availability should be enabled") || msg.contains("HA must be enabled") {
         return format!(
             "Enable HA (or run one JobManager: spec.jobManager.replicas: 1):\n\n  \
-             kubectl patch {kind} {name} -n {ns} --type=merge -p '{{\"spec\":{{\"flinkConfiguration\":{{\"high-availability.type\":\"kubernetes\",\"high-availability.storageDir\":\"s3://BUCKET/flink/{name}/ha\"}}}}}}'   # BUCKET: storage Flink can write"
+             kubectl patch {kind} {name} -n {ns} --type=merge -p '{{\"spec\":{{\"flinkConfiguration\":{{\"high-availability.type\":\"kubernetes\",\"high-availability.storageDir\":\"s3://<bucket Flink can write>/flink/{name}/ha\"}}}}}}'"
         );
     }
     if msg.contains("jarURI must include a scheme") {
         return format!(
             "Give spec.job.jarURI a scheme: local:// for a jar inside the image, or s3:// / https:// for a remote one:\n\n  \
-             kubectl patch {kind} {name} -n {ns} --type=merge -p '{{\"spec\":{{\"job\":{{\"jarURI\":\"local:///opt/flink/usrlib/JOB.jar\"}}}}}}'"
+             kubectl patch {kind} {name} -n {ns} --type=merge -p '{{\"spec\":{{\"job\":{{\"jarURI\":\"local:///opt/flink/usrlib/<job jar in the image>\"}}}}}}'"
         );
     }
     if msg.contains("resource memory must be defined") {
@@ -391,7 +391,7 @@ pub(super) fn validation_fix(
     if msg.contains("Checkpoint directory") {
         return format!(
             "last-state and savepoint upgrade modes need durable checkpoints:\n\n  \
-             kubectl patch {kind} {name} -n {ns} --type=merge -p '{{\"spec\":{{\"flinkConfiguration\":{{\"execution.checkpointing.dir\":\"s3://BUCKET/flink/{name}/checkpoints\"}}}}}}'   # Flink < 1.20: state.checkpoints.dir"
+             kubectl patch {kind} {name} -n {ns} --type=merge -p '{{\"spec\":{{\"flinkConfiguration\":{{\"execution.checkpointing.dir\":\"s3://<bucket Flink can write>/flink/{name}/checkpoints\"}}}}}}'   # Flink < 1.20: state.checkpoints.dir"
         );
     }
     format!("Fix the field the message names in the {kind} (kubectl edit {kind} {name} -n {ns}).")
