@@ -347,6 +347,85 @@ fn a_name_not_found_says_where_it_looked_and_where_it_exists_with_exit_code_4() 
     );
 }
 
+/// `doctor NAME` of a Flink resource with no cluster behind it (a FlinkSessionJob, a
+/// FlinkStateSnapshot): a diagnosis that names the missing FlinkDeployment and the operator's
+/// event, never "No problems found" about something it did not examine.
+#[test]
+fn a_flink_resource_with_no_cluster_behind_it_is_diagnosed_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "objects.yaml",
+        r#"apiVersion: v1
+kind: Namespace
+metadata: {name: jobs}
+---
+apiVersion: flink.apache.org/v1beta1
+kind: FlinkDeployment
+metadata: {name: other, namespace: jobs}
+spec: {image: "flink:1.20", flinkVersion: v1_20, serviceAccount: flink}
+---
+apiVersion: flink.apache.org/v1beta1
+kind: FlinkSessionJob
+metadata: {name: wordcount, namespace: jobs}
+spec:
+  deploymentName: session-cluster
+  job: {jarURI: "https://example.org/wordcount.jar", parallelism: 2, upgradeMode: stateless}
+---
+apiVersion: flink.apache.org/v1beta1
+kind: FlinkStateSnapshot
+metadata: {name: orders-sp, namespace: jobs}
+spec:
+  jobReference: {kind: FlinkDeployment, name: orders}
+  savepoint: {path: "s3://bucket/savepoints", alreadyExists: false}
+---
+apiVersion: v1
+kind: Event
+metadata: {name: orders-sp.1, namespace: jobs}
+involvedObject: {kind: FlinkStateSnapshot, namespace: jobs, name: orders-sp}
+reason: ValidationError
+type: Warning
+count: 3
+lastTimestamp: "2026-11-28T10:20:00Z"
+message: "Target for snapshot jobs/orders was not found"
+"#,
+    );
+    let path = dir.path().to_str().unwrap();
+    for (name, missing, event) in [
+        ("wordcount", "session-cluster", None),
+        (
+            "orders-sp",
+            "orders",
+            Some("Target for snapshot jobs/orders was not found"),
+        ),
+    ] {
+        let r = run(&["doctor", name, "--from", path, "-o", "json"]);
+        assert_eq!(r.code, 1, "{name}: {}{}", r.stdout, r.stderr);
+        assert!(!r.stdout.contains("No problems found"), "{}", r.stdout);
+        let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+        let f = &v["findings"][0];
+        assert_eq!(f["rule"], "FLK402", "{name}: {v:#}");
+        assert_eq!(f["object"]["name"], name);
+        assert!(f["title"].as_str().unwrap().contains(missing), "{f:#}");
+        if let Some(event) = event {
+            assert!(
+                f["evidence"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|e| e.as_str().unwrap().contains(event)),
+                "{f:#}"
+            );
+        }
+        let table = run(&["doctor", name, "--from", path]);
+        assert!(
+            !table.stdout.contains("No problems found"),
+            "{}",
+            table.stdout
+        );
+    }
+}
+
 #[test]
 fn a_bundle_with_no_flink_says_so_with_exit_code_4() {
     let dir = tempfile::tempdir().unwrap();

@@ -1062,6 +1062,13 @@ spec:
   deploymentName: session-cluster
   job: {{jarURI: \"https://example.org/wordcount.jar\", parallelism: 2, upgradeMode: stateless}}
 ---
+apiVersion: flink.apache.org/v1beta1
+kind: FlinkStateSnapshot
+metadata: {{name: session-sp, namespace: {ns}}}
+spec:
+  jobReference: {{kind: FlinkDeployment, name: session-cluster}}
+  savepoint: {{path: \"s3://bucket/savepoints\", alreadyExists: false, disposeOnDelete: false}}
+---
 apiVersion: v1
 kind: ResourceQuota
 metadata: {{name: compute, namespace: {ns}}}
@@ -1080,7 +1087,7 @@ value: 1000
     );
     let applied = kubectl(h, &["apply", "-f", "-"], Some(&objects));
     assert_eq!(applied.code, 0, "{}", applied.stderr);
-    let orphan = |r: &Run| {
+    let orphan_of = |r: &Run, name: &str| {
         assert_eq!(
             r.code, 1,
             "exit 1\nstdout:\n{}\nstderr:\n{}",
@@ -1089,9 +1096,30 @@ value: 1000
         let report: Value = serde_json::from_str(&r.stdout).expect("JSON");
         findings(&report)
             .into_iter()
-            .find(|f| f["rule"] == "FLK402")
-            .unwrap_or_else(|| panic!("no FLK402 in {}", r.stdout))
+            .find(|f| f["rule"] == "FLK402" && f["object"]["name"] == name)
+            .unwrap_or_else(|| panic!("no FLK402 on {name} in {}", r.stdout))
     };
+    let orphan = |r: &Run| orphan_of(r, "wordcount");
+    // A FlinkStateSnapshot of no FlinkDeployment, listed live and by its own name.
+    let f = orphan_of(
+        &plugin(Some(&h.e2e), &["doctor", "-n", ns, "-o", "json"]),
+        "session-sp",
+    );
+    assert_eq!(f["object"]["kind"], "FlinkStateSnapshot");
+    let f = orphan_of(
+        &plugin(
+            Some(&h.e2e),
+            &["doctor", "session-sp", "-n", ns, "-o", "json"],
+        ),
+        "session-sp",
+    );
+    assert!(
+        f["title"]
+            .as_str()
+            .unwrap()
+            .contains("FlinkDeployment session-cluster, which does not exist"),
+        "{f}"
+    );
     let f = orphan(&plugin(Some(&h.e2e), &["doctor", "-n", ns, "-o", "json"]));
     assert_eq!(f["category"], "session_cluster_missing");
     assert_eq!(f["object"]["name"], "wordcount");
@@ -1127,6 +1155,7 @@ value: 1000
             .unwrap_or_else(|e| panic!("{file}.yaml: {e}"))
     };
     assert!(read("resourcequotas").contains("name: compute"));
+    assert!(read("flinkstatesnapshots").contains("name: session-sp"));
     assert!(read("limitranges").contains("name: limits"));
     assert!(read("namespaces").contains("team: streaming"));
     assert!(read("priorityclasses").contains("name: e2e-flink-high"));
@@ -1146,6 +1175,10 @@ value: 1000
         ],
     );
     assert_eq!(orphan(&from)["object"]["name"], "wordcount");
+    assert_eq!(
+        orphan_of(&from, "session-sp")["object"]["kind"],
+        "FlinkStateSnapshot"
+    );
 
     // The healthy twin: the FlinkDeployment it names exists.
     let session = format!(

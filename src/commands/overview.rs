@@ -57,7 +57,8 @@ pub fn is_known(snapshot: &Snapshot, name: &str, namespace: Option<&str>) -> boo
         .any(|ns| namespace.is_none_or(|n| ns == n))
 }
 
-/// The namespaces where a Flink cluster (or FlinkSessionJob) named NAME is in the snapshot.
+/// The namespaces where a Flink cluster (or FlinkSessionJob, or FlinkStateSnapshot) named NAME is
+/// in the snapshot.
 pub fn namespaces_of(snapshot: &Snapshot, name: &str) -> Vec<String> {
     let index = Index::new(snapshot);
     let mut out: Vec<String> = index
@@ -71,6 +72,13 @@ pub fn namespaces_of(snapshot: &Snapshot, name: &str) -> Vec<String> {
                 .iter()
                 .filter(|j| j.name() == name)
                 .map(|j| j.namespace().to_string()),
+        )
+        .chain(
+            snapshot
+                .flink_state_snapshots
+                .iter()
+                .filter(|sn| sn.name() == name)
+                .map(|sn| sn.namespace().to_string()),
         )
         .collect();
     out.sort();

@@ -95,6 +95,15 @@ pub const FLINK_SESSION_JOB: Kind = Kind {
     plural: "flinksessionjobs",
     namespaced: true,
 };
+/// The Apache operator's savepoints and checkpoints as resources (operator 1.10 and later).
+pub const FLINK_STATE_SNAPSHOT: Kind = Kind {
+    group: names::GROUP,
+    version: names::VERSION,
+    api_version: "flink.apache.org/v1beta1",
+    kind: "FlinkStateSnapshot",
+    plural: "flinkstatesnapshots",
+    namespaced: true,
+};
 /// Lyft flinkk8soperator's FlinkApplication.
 pub const FLINK_APPLICATION: Kind = Kind {
     group: names::LYFT_GROUP,
@@ -191,6 +200,13 @@ pub const LISTED: &[Listed] = &[
         kind: FLINK_SESSION_JOB,
         select: Select::All,
         why: "doctor lists FlinkSessionJobs",
+        also: &[],
+    },
+    Listed {
+        kind: FLINK_STATE_SNAPSHOT,
+        select: Select::All,
+        why:
+            "doctor lists FlinkStateSnapshots (savepoints and checkpoints, operator 1.10 and later)",
         also: &[],
     },
     Listed {
@@ -307,6 +323,7 @@ mod tests {
         for k in [
             FLINK_DEPLOYMENT,
             FLINK_SESSION_JOB,
+            FLINK_STATE_SNAPSHOT,
             FLINK_APPLICATION,
             FLINK_CLUSTER,
             CERTIFICATE,

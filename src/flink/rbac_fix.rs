@@ -67,6 +67,9 @@ pub struct Need {
     /// The ServiceAccount the component runs as now.
     pub service_account: String,
     pub workload: Workload,
+    /// The API server said the account does not exist (`error looking up service account`):
+    /// the plan creates it under its own name, whatever the namespace's list says.
+    pub account_missing: bool,
 }
 
 /// The fix: objects to apply (possibly none), and how to point the workload at the account.
@@ -99,13 +102,17 @@ pub fn plan(need: &Need, known: &Known) -> RbacPlan {
         need.service_account.clone()
     };
     let ns = need.namespace.as_str();
-    // The account Flink runs as exists (its pods run with it); another one may not yet.
-    let create_service_account = sa != need.service_account
-        && known
-            .service_accounts
-            .as_ref()
-            .is_none_or(|names| !names.contains(&sa));
-    let already = !create_service_account
+    // The account Flink runs as exists (its pods run with it) unless the API server said it
+    // does not; another one may not exist yet.
+    let create_service_account = (need.account_missing && sa == need.service_account)
+        || (sa != need.service_account
+            && known
+                .service_accounts
+                .as_ref()
+                .is_none_or(|names| !names.contains(&sa)));
+    // Rights bound to the missing account's name (a RoleBinding outlives its subject) hold
+    // again once it is created.
+    let already = (!create_service_account || need.account_missing)
         && known.allows.is_some_and(|allows| {
             rules
                 .iter()
@@ -128,7 +135,12 @@ pub fn plan(need: &Need, known: &Known) -> RbacPlan {
             base
         }
     });
-    if already {
+    if already && need.account_missing {
+        notes.push(format!(
+            "the RoleBindings of {ns} already grant ServiceAccount {sa} every right the {} needs; only the account itself is missing",
+            need.component.title()
+        ));
+    } else if already {
         notes.push(format!(
             "ServiceAccount {ns}/{sa} already has every right the {} needs; only the switch is missing",
             need.component.title()
@@ -335,6 +347,7 @@ mod tests {
             namespace: "analytics".into(),
             service_account: sa.into(),
             workload: Workload::FlinkDeployment("orders".into()),
+            account_missing: false,
         }
     }
 
@@ -429,5 +442,31 @@ mod tests {
         assert!(
             restart_note(&Workload::FlinkCluster("wc".into()), "flink").contains("StatefulSets")
         );
+    }
+
+    #[test]
+    fn a_missing_account_is_created_under_its_own_name_with_its_role() {
+        let mut n = need("orders-sa", false, &[]);
+        n.account_missing = true;
+        let p = plan(&n, &Known::default());
+        assert!(p.create_service_account);
+        assert_eq!(p.service_account, "orders-sa");
+        assert!(p.switch.is_none(), "the spec already names it");
+        let yaml = p.yaml();
+        assert!(yaml.contains("kind: ServiceAccount\nmetadata:\n  name: orders-sa\n"));
+        assert!(yaml.contains("kind: RoleBinding") && yaml.contains("name: orders-sa"));
+        // Its RoleBinding outlived it: only the account.
+        let allows = |_: &str, _: &str, _: &str, _: &str| Some(true);
+        let known = Known {
+            service_accounts: Some(vec![]),
+            allows: Some(&allows),
+            ..Default::default()
+        };
+        let p = plan(&n, &known);
+        assert!(p.create_service_account && p.role.is_none());
+        assert!(p
+            .notes
+            .iter()
+            .any(|x| x.contains("only the account itself is missing")));
     }
 }

@@ -294,7 +294,7 @@ fn image_field(fd: &FlinkDeployment, pod: &Pod, c: &ContainerView) -> (String, O
     if c.name() == MAIN_CONTAINER && !c.init {
         return (
             "spec.image".to_string(),
-            Some("{\"spec\":{\"image\":\"IMAGE\"}}".to_string()),
+            Some("{\"spec\":{\"image\":\"<image that exists>\"}}".to_string()),
         );
     }
     let component = pod_component(pod);
@@ -357,11 +357,14 @@ fn deployment_edit(ns: &str, pod: &Pod, c: &ContainerView, fd: Option<&FlinkDepl
     };
     let set_image = match (fd, patch) {
         (Some(d), Some(p)) => format!(
-            "kubectl patch flinkdeployment {} -n {ns} --type=merge -p '{}'   # IMAGE: a reference that exists, e.g. flink:1.20",
+            "kubectl patch flinkdeployment {} -n {ns} --type=merge -p '{}'   # e.g. flink:1.20",
             sh(d.name()),
             p
         ),
-        (Some(d), None) => format!("kubectl edit flinkdeployment {} -n {ns}   # set {field}", sh(d.name())),
+        (Some(d), None) => format!(
+            "kubectl edit flinkdeployment {} -n {ns}   # set {field}",
+            sh(d.name())
+        ),
         (None, _) => format!("set {field}"),
     };
     let secret_patch = match fd {
@@ -414,7 +417,7 @@ fn flinkcluster_edit(ns: &str, fc: &FlinkCluster, c: &ContainerView) -> Edit {
         (
             "spec.image.name".to_string(),
             format!(
-                "kubectl patch flinkcluster {name} -n {ns} --type=merge -p '{{\"spec\":{{\"image\":{{\"name\":\"IMAGE\"}}}}}}'   # IMAGE: a reference that exists, e.g. {example}"
+                "kubectl patch flinkcluster {name} -n {ns} --type=merge -p '{{\"spec\":{{\"image\":{{\"name\":\"<image that exists>\"}}}}}}'   # e.g. {example}"
             ),
         )
     } else {
@@ -588,7 +591,7 @@ message: 'Failed to pull image "flink:1.99": rpc error: code = NotFound desc = f
         assert!(f
             .evidence
             .contains(&"spec.imagePullSecrets: none".to_string()));
-        assert!(f.fix.contains("kubectl patch flinkdeployment orders -n shop --type=merge -p '{\"spec\":{\"image\":\"IMAGE\"}}'"), "{}", f.fix);
+        assert!(f.fix.contains("kubectl patch flinkdeployment orders -n shop --type=merge -p '{\"spec\":{\"image\":\"<image that exists>\"}}'"), "{}", f.fix);
         assert!(f.fix.contains("in docker.io"));
         assert!(
             f.verify
@@ -764,7 +767,7 @@ status:
                 Some(ObjectRef::namespaced("FlinkCluster", "stream", "events"))
             );
             assert!(
-                f.fix.contains(r#"kubectl patch flinkcluster events -n stream --type=merge -p '{"spec":{"image":{"name":"IMAGE"}}}'   # IMAGE: a reference that exists, e.g. flink:1.14"#),
+                f.fix.contains(r#"kubectl patch flinkcluster events -n stream --type=merge -p '{"spec":{"image":{"name":"<image that exists>"}}}'   # e.g. flink:1.14"#),
                 "{}",
                 f.fix
             );

@@ -32,10 +32,12 @@ mod oom_killed;
 mod operator_not_running;
 mod operator_not_watching_namespace;
 mod operator_rbac_missing;
+mod pod_security_refused;
 mod pod_unschedulable;
 pub mod rbac_forbidden;
 mod resource_quota_exceeded;
 mod rest_exposed_publicly;
+mod service_account_missing;
 mod session_cluster_missing;
 mod taskmanager_lost;
 mod taskmanager_replicas_short;
@@ -76,6 +78,7 @@ pub static RULES: &[&dyn Rule] = &[
     &pod_unschedulable::PodUnschedulable,
     &oom_killed::OomKilled,
     &resource_quota_exceeded::ResourceQuotaExceeded,
+    &pod_security_refused::PodSecurityRefused,
     &jvm_out_of_memory::JvmOutOfMemory,
     &taskmanagers_not_created::TaskmanagersNotCreated,
     &taskmanager_lost::TaskmanagerLost,
@@ -92,6 +95,7 @@ pub static RULES: &[&dyn Rule] = &[
     &rest_exposed_publicly::RestExposedPublicly,
     &rbac_forbidden::RbacForbidden,
     &default_service_account::DefaultServiceAccount,
+    &service_account_missing::ServiceAccountMissing,
 ];
 
 /// Runs every rule over the snapshot. Findings come back unranked.

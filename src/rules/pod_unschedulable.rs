@@ -459,14 +459,36 @@ fn fix_for(
         }
         Why::NodeSelector => {
             let sel = node_selector_terms(pod);
-            format!(
-                "No node has the labels the pod asks for{}. List the nodes that match \
-                 (kubectl get nodes -l {}), then fix nodeSelector/affinity in {template} or label a node \
-                 (kubectl label node NODE {}).",
-                if sel.is_empty() { String::new() } else { format!(" ({})", crate::shell::escape_controls(&sel.join(", "))) },
-                if sel.is_empty() { "KEY=VALUE".to_string() } else { quote(&sel.join(",")).into_owned() },
-                sel.first().map(|t| quote(t).into_owned()).unwrap_or_else(|| "KEY=VALUE".into())
-            )
+            let list = if sel.is_empty() { String::new() } else { format!(" ({})", crate::shell::escape_controls(&sel.join(", "))) };
+            let label = sel.first().map(|t| quote(t).into_owned()).unwrap_or_else(|| "KEY=VALUE".into());
+            let matching = if sel.is_empty() { "KEY=VALUE".to_string() } else { quote(&sel.join(",")).into_owned() };
+            // The template that really sets the pod's terms: the operator merges spec.podTemplate
+            // into each component's, so a term may come from either.
+            match fd.and_then(|d| selector_home(d, pod, component)) {
+                Some((path, keys)) => {
+                    let name = fd.map(|d| d.name()).unwrap_or("");
+                    let mut patch = serde_json::json!({});
+                    let mut at = &mut patch;
+                    for k in path.split('.').chain(["spec", "nodeSelector"]) {
+                        at = &mut at[k];
+                    }
+                    *at = serde_json::Value::Object(keys.iter().map(|k| (k.clone(), serde_json::Value::Null)).collect());
+                    format!(
+                        "No node has the labels the pod asks for{list}; they are set in {path}.nodeSelector of FlinkDeployment {name}. \
+                         Drop them there (the operator redeploys the pods without them):\n\n  \
+                         kubectl patch flinkdeployment {} -n {} --type=merge -p {}\n\n\
+                         or keep them and label a node that should run Flink: kubectl get nodes -l {matching}; kubectl label node <node> {label}",
+                        crate::shell::sh(name),
+                        crate::shell::sh(ns),
+                        crate::shell::json_arg(&patch)
+                    )
+                }
+                None => format!(
+                    "No node has the labels the pod asks for{list}. List the nodes that match \
+                     (kubectl get nodes -l {matching}), then fix nodeSelector/affinity in {template} or label a node \
+                     (kubectl label node NODE {label})."
+                ),
+            }
         }
         Why::PodAffinity => format!(
             "Pod (anti-)affinity rules in {template} rule out every node: relax them (preferredDuringScheduling \
@@ -583,7 +605,39 @@ fn nest(path: &str) -> String {
     out.join("\n")
 }
 
-/// The pod's nodeSelector as `key=value` terms.
+/// The template of `fd` that sets the pod's nodeSelector terms, and their keys: the component's
+/// own first (it wins when the operator merges), then spec.podTemplate.
+fn selector_home(
+    fd: &FlinkDeployment,
+    pod: &Pod,
+    component: Option<Component>,
+) -> Option<(&'static str, Vec<String>)> {
+    let wanted = pod.spec.as_ref()?.node_selector.as_ref()?;
+    let own = match component {
+        Some(Component::JobManager) => "spec.jobManager.podTemplate",
+        Some(Component::TaskManager) => "spec.taskManager.podTemplate",
+        _ => "",
+    };
+    let templates = fd.pod_templates();
+    let order = templates
+        .iter()
+        .filter(|(p, _)| *p == own)
+        .chain(templates.iter().filter(|(p, _)| *p == "spec.podTemplate"));
+    for (path, t) in order {
+        let keys: Vec<String> = t
+            .spec
+            .iter()
+            .flat_map(|s| s.node_selector.iter())
+            .filter(|(k, v)| wanted.get(*k) == Some(*v))
+            .map(|(k, _)| k.clone())
+            .collect();
+        if !keys.is_empty() {
+            return Some((path, keys));
+        }
+    }
+    None
+}
+
 /// `key=value` terms of the pod's nodeSelector, as written: a bundle's pod spec is not checked,
 /// so a term printed in a command goes through `shell::quote`.
 fn node_selector_terms(pod: &Pod) -> Vec<String> {
@@ -723,6 +777,50 @@ message: "0/3 nodes are available: 1 node(s) had untolerated taint {dedicated: s
         let f = run(&PodUnschedulable, &snap(&y));
         assert_eq!(f.len(), 1, "{y}");
         assert!(f[0].title.contains("insufficient memory"));
+    }
+
+    #[test]
+    fn a_node_selector_is_dropped_in_the_template_that_sets_it() {
+        let msg = "0/3 nodes are available: 3 node(s) didn't match Pod's node affinity/selector. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.";
+        let y = PENDING
+            .replace(
+                "  taskManager: {resource: {memory: 8192m, cpu: 4}}\n",
+                "  taskManager: {resource: {memory: 8192m, cpu: 4}}\n  podTemplate:\n    spec:\n      nodeSelector: {pool: flink}\n",
+            )
+            .replace("  restartPolicy: Never\n", "  restartPolicy: Never\n  nodeSelector: {pool: flink}\n")
+            .replace(
+                "1 node(s) had untolerated taint {dedicated: streaming}, 2 Insufficient memory. preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod.",
+                msg.trim_start_matches("0/3 nodes are available: "),
+            );
+        let f = run(&PodUnschedulable, &snap(&y));
+        assert_eq!(f.len(), 1, "{y}");
+        let fix = &f[0].fix;
+        assert!(
+            fix.contains("they are set in spec.podTemplate.nodeSelector of FlinkDeployment etl"),
+            "{fix}"
+        );
+        let r = crate::finding::Remedy::from_fix(fix);
+        assert_eq!(
+            r.run,
+            [
+                r#"kubectl patch flinkdeployment etl -n batch --type=merge -p '{"spec":{"podTemplate":{"spec":{"nodeSelector":{"pool":null}}}}}'"#
+            ]
+        );
+        // Set in the TaskManager's own template: that one.
+        let own = y
+            .replace("  podTemplate:\n    spec:\n      nodeSelector: {pool: flink}\n", "")
+            .replace(
+                "  taskManager: {resource: {memory: 8192m, cpu: 4}}\n",
+                "  taskManager:\n    resource: {memory: 8192m, cpu: 4}\n    podTemplate:\n      spec:\n        nodeSelector: {pool: flink}\n",
+            );
+        let f = run(&PodUnschedulable, &snap(&own));
+        assert!(
+            f[0].fix.contains(
+                "\"taskManager\":{\"podTemplate\":{\"spec\":{\"nodeSelector\":{\"pool\":null}}}}"
+            ),
+            "{}",
+            f[0].fix
+        );
     }
 
     #[test]

@@ -75,7 +75,7 @@ impl Rule for ResourceQuotaExceeded {
                     (key.pod.as_str(), ev)
                 }
             };
-            let fd = flink_deployment_for(snapshot, ns, &[owner, pod]);
+            let fd = refused::flink_deployment_for(snapshot, ns, &[owner, pod]);
             add(&mut groups, ns, fd, r.rejection, line);
         }
         groups
@@ -83,25 +83,6 @@ impl Rule for ResourceQuotaExceeded {
             .map(|g| g.finding(snapshot, index))
             .collect()
     }
-}
-
-/// The FlinkDeployment whose objects these are: the longest FlinkDeployment name that one of the
-/// names equals or starts with followed by `-` (`orders-5d8f9c7b6d`, `orders-taskmanager-1-3`).
-fn flink_deployment_for<'a>(
-    snapshot: &'a Snapshot,
-    ns: &str,
-    names: &[&str],
-) -> Option<&'a FlinkDeployment> {
-    snapshot
-        .flink_deployments
-        .iter()
-        .filter(|d| d.namespace() == ns)
-        .filter(|d| {
-            names.iter().any(|n| {
-                !n.is_empty() && (*n == d.name() || n.starts_with(&format!("{}-", d.name())))
-            })
-        })
-        .max_by_key(|d| d.name().len())
 }
 
 struct RefusalGroup<'a> {

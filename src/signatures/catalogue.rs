@@ -1530,6 +1530,32 @@ pub static SIGNATURES: &[Signature] = &[
             "apache/flink@c20d1003e68e:flink-runtime/src/main/java/org/apache/flink/runtime/util/config/memory/ProcessMemoryUtils.java",
         ],
     },
+    // Flink could not read an option's value (Configuration.getOptional wraps the parser's error;
+    // MemorySize.parseUnit names the unit, lower-cased).
+    Signature {
+        id: "SIG-FLINK-CONFIG-UNPARSABLE",
+        category: Category::MemoryConfigInvalid,
+        severity: Severity::Critical,
+        literals: &["Could not parse value '", "does not match any of the recognized units"],
+        // Memory options only: another option Flink cannot parse is no memory configuration.
+        pattern: r"Could not parse value '(?P<value>[^']*)' for key '(?P<key>[^']*\.memory\.[^']*)'|Memory size unit '(?P<unit>[^']*)' does not match any of the recognized units",
+        title: "Flink cannot parse the value of {key|a memory option}",
+        explanation: "Flink reads memory sizes as an integer and a 1024-based unit (b, k/kb, m/mb, g/gb, t/tb); a Kubernetes quantity such as 512Mi, or any value the memory option's type does not take, stops the process before it starts",
+        fix: "{config_fix}",
+        verify: "",
+        explains: &["SIG-FLINK-MEMORY-CONFIG"],
+        supersedes: &["SIG-FLINK-MEMORY-CONFIG"],
+        examples: &[
+            "java.lang.IllegalArgumentException: Could not parse value '512Mi' for key 'taskmanager.memory.process.size'.",
+            "Caused by: java.lang.IllegalArgumentException: Memory size unit 'mi' does not match any of the recognized units: (b | bytes) / (k | kb | kibibytes) / (m | mb | mebibytes) / (g | gb | gibibytes) / (t | tb | tebibytes)",
+        ],
+        unless: &[],
+        sources: &[
+            "apache/flink@release-1.18.1:flink-core/src/main/java/org/apache/flink/configuration/Configuration.java",
+            "apache/flink@release-1.18.1:flink-core/src/main/java/org/apache/flink/configuration/MemorySize.java",
+            "apache/flink@release-1.20.1:flink-core-api/src/main/java/org/apache/flink/configuration/MemorySize.java",
+        ],
+    },
     // --- install: CRDs, cert-manager, webhook ---------------------------------------------------
     Signature {
         id: "SIG-CRD-NO-KIND",
@@ -2676,6 +2702,14 @@ pub fn derive_fields(f: &mut BTreeMap<String, String>) {
         f.insert("target_namespace".into(), ns);
     }
 
+    if f.contains_key("key") || f.contains_key("unit") {
+        let fix = config_fix(
+            f.get("key").map(String::as_str),
+            f.get("value").map(String::as_str),
+            f.get("unit").map(String::as_str),
+        );
+        f.insert("config_fix".into(), fix);
+    }
     if let Some(scheme) = f.get("scheme").cloned() {
         let version = f
             .get("flink_version")
@@ -2752,6 +2786,40 @@ fn plugin_for(scheme: &str, version: &str) -> (Option<&'static str>, String) {
         ),
     };
     (plugin, fix)
+}
+
+/// The fix for an option Flink could not parse: the key, and the value it reads, when the value
+/// is a memory size in another notation (`512Mi`, `2 GiB`, `1.5g`), converted to Flink's (`512m`);
+/// otherwise the key with one marked placeholder.
+fn config_fix(key: Option<&str>, value: Option<&str>, unit: Option<&str>) -> String {
+    let corrected = value.and_then(|v| {
+        crate::flink::units::parse_flink_memory(v)
+            .is_none()
+            .then(|| crate::flink::units::parse_resource_memory(v))
+            .flatten()
+            .filter(|b| *b >= 1.0)
+            .map(|b| {
+                let mib = b / 1048576.0;
+                if mib.fract() == 0.0 {
+                    format!("{}m", mib as u64)
+                } else {
+                    format!("{}k", (b / 1024.0).ceil() as u64)
+                }
+            })
+    });
+    let units = "Flink's units are 1024-based: b, k or kb, m or mb, g or gb, t or tb (2048m, 2g); Kubernetes' Mi and Gi are not among them";
+    match (key, value, corrected) {
+        (Some(k), Some(v), Some(c)) => format!(
+            "set `{k}: {c}` instead of `{v}` (in spec.flinkConfiguration, or the ConfigMap Flink reads its configuration from). {units}."
+        ),
+        (Some(k), Some(v), None) => format!(
+            "set `{k}` to a value its type takes instead of `{v}` (in spec.flinkConfiguration, or the ConfigMap Flink reads its configuration from): `{k}: <value of the option's type>`"
+        ),
+        _ => format!(
+            "find the memory option whose value ends in `{}` (spec.flinkConfiguration, spec.*.resource.memory, or the ConfigMap Flink reads) and write it with one of Flink's units. {units}.",
+            unit.unwrap_or("?")
+        ),
+    }
 }
 
 fn memory_fix(oom: &str, jm: bool, tm: bool) -> String {

@@ -108,6 +108,7 @@ impl Signature {
                     namespace: ns.to_string(),
                     service_account: sa.to_string(),
                     workload: Workload::Unknown,
+                    account_missing: false,
                 };
                 let plan = rbac_fix::plan(&need, &Known::default());
                 return (plan.commands(), plan.verify());
@@ -161,6 +162,7 @@ pub fn fill(template: &str, fields: &BTreeMap<String, String>) -> String {
 /// Fields that hold prose (or a whole fix the catalogue wrote), inserted into a fix as they are.
 const PROSE_FIELDS: &[&str] = &[
     "memory_fix",
+    "config_fix",
     "plugin_fix",
     "denial",
     "exit_meaning",

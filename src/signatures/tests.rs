@@ -485,3 +485,51 @@ fn scan_finds_what_matching_every_line_finds() {
     assert!(!fast.is_empty());
     assert_eq!(fast, slow);
 }
+
+#[test]
+fn an_option_flink_cannot_parse_is_named_with_the_value_it_reads() {
+    let text = "2026-12-01 10:00:00,000 ERROR org.apache.flink.runtime.entrypoint.ClusterEntrypoint [] - Could not start cluster entrypoint KubernetesApplicationClusterEntrypoint.\n\
+                java.lang.IllegalArgumentException: Could not parse value '512Mi' for key 'taskmanager.memory.process.size'.\n\
+                Caused by: java.lang.IllegalArgumentException: Memory size unit 'mi' does not match any of the recognized units: (b | bytes) / (k | kb | kibibytes) / (m | mb | mebibytes) / (g | gb | gibibytes) / (t | tb | tebibytes)\n";
+    let found = catalogue().scan(text);
+    let m = found
+        .iter()
+        .find(|m| m.signature.id == "SIG-FLINK-CONFIG-UNPARSABLE" && m.field("key").is_some())
+        .expect("the parse error is read");
+    assert_eq!(
+        m.title(),
+        "Flink cannot parse the value of taskmanager.memory.process.size"
+    );
+    assert!(
+        m.fix()
+            .starts_with("set `taskmanager.memory.process.size: 512m` instead of `512Mi`"),
+        "{}",
+        m.fix()
+    );
+    // No line reads as a memory layout that does not add up.
+    assert!(!found
+        .iter()
+        .any(|m| m.signature.id == "SIG-FLINK-MEMORY-CONFIG"));
+    // A JobManager's wrapped message, and a quantity with a fraction.
+    let wrapped = "IllegalConfigurationException: JobManager memory configuration failed: Could not parse value '1.5Gi' for key 'jobmanager.memory.process.size'.";
+    let found = prune_line(catalogue().scan(wrapped));
+    assert_eq!(found.len(), 1, "the more precise reading only: {found:?}");
+    assert!(
+        found[0]
+            .fix()
+            .starts_with("set `jobmanager.memory.process.size: 1536m`"),
+        "{}",
+        found[0].fix()
+    );
+    // A value that is no memory size: the key, and one marked placeholder.
+    let other = "Could not parse value 'lots' for key 'taskmanager.memory.managed.fraction'.";
+    let fix = catalogue().scan(other)[0].fix();
+    assert!(
+        fix.contains("`taskmanager.memory.managed.fraction: <value of the option's type>`"),
+        "{fix}"
+    );
+    assert_eq!(fix.matches('<').count(), 1);
+    // Another option is no memory configuration.
+    let interval = "IllegalArgumentException: Could not parse value '' for key 'execution.checkpointing.interval'";
+    assert!(catalogue().scan(interval).is_empty());
+}

@@ -91,6 +91,9 @@ pub struct PodTemplateSpec {
     pub tolerations: Vec<Toleration>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub image_pull_secrets: Vec<LocalObjectReference>,
+    /// Where a pod's nodeSelector term comes from (FLK106 names the template that sets it).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub node_selector: BTreeMap<String, String>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -184,6 +187,77 @@ pub struct FlinkSessionJobStatus {
     pub error: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub job_status: Option<JobStatus>,
+}
+
+/// The Apache operator's FlinkStateSnapshot (operator 1.10 and later): a savepoint or checkpoint
+/// of the job that `spec.jobReference` names. The fields are the CRD's
+/// (apache/flink-kubernetes-operator@release-1.15.0:helm/flink-kubernetes-operator/crds/flinkstatesnapshots.flink.apache.org-v1.yml).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FlinkStateSnapshot {
+    #[serde(default)]
+    pub metadata: ObjectMeta,
+    #[serde(default)]
+    pub spec: FlinkStateSnapshotSpec,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<FlinkStateSnapshotStatus>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FlinkStateSnapshotSpec {
+    /// `{kind: FlinkDeployment|FlinkSessionJob, name}`; without it the snapshot is not attached
+    /// to a job (a savepoint recorded with `savepoint.alreadyExists`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub job_reference: Option<JobReference>,
+    /// Present for a savepoint (`path`, `alreadyExists`, ...), kept as written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub savepoint: Option<serde_json::Value>,
+    /// Present for a checkpoint.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checkpoint: Option<serde_json::Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub backoff_limit: Option<i64>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct JobReference {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FlinkStateSnapshotStatus {
+    /// `TRIGGER_PENDING`, `IN_PROGRESS`, `COMPLETED`, `FAILED`, `ABANDONED`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failures: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+}
+
+impl FlinkStateSnapshot {
+    pub fn name(&self) -> &str {
+        self.metadata.name.as_deref().unwrap_or("")
+    }
+    pub fn namespace(&self) -> &str {
+        self.metadata.namespace.as_deref().unwrap_or("default")
+    }
+    /// What kind of snapshot it is, as a person says it.
+    pub fn what(&self) -> &'static str {
+        if self.spec.checkpoint.is_some() {
+            "checkpoint"
+        } else {
+            "savepoint"
+        }
+    }
 }
 
 impl FlinkDeployment {

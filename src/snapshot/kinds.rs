@@ -162,6 +162,12 @@ pub static FIELDS: &[Field] = &[
         "FlinkSessionJobs"
     ),
     typed!(
+        flink_state_snapshots,
+        kinds::FLINK_STATE_SNAPSHOT,
+        "flinkstatesnapshots",
+        "FlinkStateSnapshots"
+    ),
+    typed!(
         flink_applications,
         kinds::FLINK_APPLICATION,
         "flinkapplications",

@@ -29,7 +29,9 @@ use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomRe
 use serde::Serialize;
 use std::collections::BTreeMap;
 
-pub use flink::{FlinkApplication, FlinkCluster, FlinkDeployment, FlinkSessionJob};
+pub use flink::{
+    FlinkApplication, FlinkCluster, FlinkDeployment, FlinkSessionJob, FlinkStateSnapshot,
+};
 pub use index::Index;
 pub use pod::Pod;
 
@@ -42,6 +44,8 @@ pub struct Snapshot {
     pub namespaces: Vec<String>,
     pub flink_deployments: Vec<FlinkDeployment>,
     pub flink_session_jobs: Vec<FlinkSessionJob>,
+    /// The Apache operator's FlinkStateSnapshots (operator 1.10 and later; none before).
+    pub flink_state_snapshots: Vec<FlinkStateSnapshot>,
     /// Lyft flinkk8soperator's FlinkApplications (flink.k8s.io/v1beta1).
     pub flink_applications: Vec<FlinkApplication>,
     /// The GCP/Spotify operator's FlinkClusters (flinkoperator.k8s.io/v1beta1).

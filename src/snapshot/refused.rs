@@ -42,6 +42,24 @@ pub struct PodRefusal<'a> {
 
 /// Every refusal in the snapshot: events first, then Deployment conditions, then log lines.
 pub fn refusals(s: &Snapshot) -> Vec<PodRefusal<'_>> {
+    scan(s, Rejection::parse)
+        .into_iter()
+        .map(|(namespace, source, message, rejection)| PodRefusal {
+            namespace,
+            source,
+            message,
+            rejection,
+        })
+        .collect()
+}
+
+/// Every message of pod creation refused, where it was read, with what `parse` reads in it:
+/// the controllers' `FailedCreate` events, the Deployments' `ReplicaFailure` conditions and
+/// the JobManager's `Could not create pod` log lines.
+fn scan<'a, R>(
+    s: &'a Snapshot,
+    parse: fn(&str) -> Option<R>,
+) -> Vec<(&'a str, Where<'a>, &'a str, R)> {
     let mut out = Vec::new();
     for e in &s.events {
         if e.reason.as_deref() != Some("FailedCreate") {
@@ -50,7 +68,7 @@ pub fn refusals(s: &Snapshot) -> Vec<PodRefusal<'_>> {
         let Some(message) = e.message.as_deref() else {
             continue;
         };
-        let Some(rejection) = Rejection::parse(message) else {
+        let Some(what) = parse(message) else {
             continue;
         };
         let namespace = e
@@ -59,12 +77,7 @@ pub fn refusals(s: &Snapshot) -> Vec<PodRefusal<'_>> {
             .as_deref()
             .or(e.metadata.namespace.as_deref())
             .unwrap_or("default");
-        out.push(PodRefusal {
-            namespace,
-            source: Where::Event(e),
-            message,
-            rejection,
-        });
+        out.push((namespace, Where::Event(e), message, what));
     }
     for d in &s.deployments {
         let namespace = d.metadata.namespace.as_deref().unwrap_or("default");
@@ -75,18 +88,14 @@ pub fn refusals(s: &Snapshot) -> Vec<PodRefusal<'_>> {
             let Some(message) = c.message.as_deref() else {
                 continue;
             };
-            let Some(rejection) = Rejection::parse(message) else {
+            let Some(what) = parse(message) else {
                 continue;
             };
-            out.push(PodRefusal {
-                namespace,
-                source: Where::Condition {
-                    deployment: d,
-                    condition: c,
-                },
-                message,
-                rejection,
-            });
+            let source = Where::Condition {
+                deployment: d,
+                condition: c,
+            };
+            out.push((namespace, source, message, what));
         }
     }
     for (key, text) in &s.logs {
@@ -94,18 +103,199 @@ pub fn refusals(s: &Snapshot) -> Vec<PodRefusal<'_>> {
             if !message.contains("Could not create pod") {
                 continue;
             }
-            let Some(rejection) = Rejection::parse(message) else {
+            let Some(what) = parse(message) else {
                 continue;
             };
-            out.push(PodRefusal {
-                namespace: key.namespace.as_str(),
-                source: Where::Log { key, line: i + 1 },
-                message,
-                rejection,
-            });
+            let source = Where::Log { key, line: i + 1 };
+            out.push((key.namespace.as_str(), source, message, what));
         }
     }
     out
+}
+
+/// A pod refused by the admission plugins that check who it runs as and how: the
+/// ServiceAccount admission plugin and Pod Security admission.
+#[derive(Debug, Clone)]
+pub struct PodDenial<'a> {
+    pub namespace: &'a str,
+    pub source: Where<'a>,
+    pub message: &'a str,
+    pub denial: Denial,
+}
+
+/// Every such refusal in the snapshot, in the order of [`refusals`].
+pub fn denials(s: &Snapshot) -> Vec<PodDenial<'_>> {
+    scan(s, Denial::parse)
+        .into_iter()
+        .map(|(namespace, source, message, denial)| PodDenial {
+            namespace,
+            source,
+            message,
+            denial,
+        })
+        .collect()
+}
+
+/// What the ServiceAccount or Pod Security admission said.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Denial {
+    /// The pod the controller tried to create.
+    pub pod: Option<String>,
+    pub what: Denied,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Denied {
+    /// `error looking up service account NS/NAME: serviceaccount "NAME" not found`: the
+    /// ServiceAccount admission plugin, kubernetes/kubernetes@v1.24.0 and @v1.36.3:
+    /// plugin/pkg/admission/serviceaccount/admission.go (`Admit`; the NotFound is
+    /// `getServiceAccount`'s `errors.NewNotFound(api.Resource("serviceaccount"), name)`).
+    ServiceAccountMissing { namespace: String, name: String },
+    /// `violates PodSecurity "restricted:latest": REASON (DETAIL), REASON (DETAIL)`: Pod
+    /// Security admission, kubernetes/pod-security-admission@v0.24.0 and @v0.36.3:
+    /// admission/admission.go (`EvaluatePod`) and policy/checks.go (`ForbiddenDetail`).
+    PodSecurity {
+        policy: String,
+        violations: Vec<Violation>,
+    },
+}
+
+/// One check Pod Security admission failed: its reason and its detail, as written
+/// (`allowPrivilegeEscalation != false`, `container "c" must set
+/// securityContext.allowPrivilegeEscalation=false`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Violation {
+    pub reason: String,
+    pub detail: String,
+}
+
+fn denial_regexes() -> &'static [Regex; 2] {
+    static R: OnceLock<[Regex; 2]> = OnceLock::new();
+    R.get_or_init(|| {
+        [
+            Regex::new(r#"error looking up service account (?P<ns>[a-z0-9.-]+)/(?P<name>[a-z0-9.-]+): serviceaccount "[^"]*" not found"#)
+                .expect("service account regex"),
+            Regex::new(r#"violates PodSecurity "(?P<policy>[^"]+)": (?P<rest>.+)"#)
+                .expect("pod security regex"),
+        ]
+    })
+}
+
+impl Denial {
+    /// The denial in an API server message, if it is one of the two plugins'.
+    pub fn parse(msg: &str) -> Option<Denial> {
+        // A log line may carry the message JSON-escaped (`pods \"x\" is forbidden`).
+        let msg = msg.replace("\\\"", "\"");
+        let [sa, pss] = denial_regexes();
+        let pod = regexes()[3].captures(&msg).map(|c| c["pod"].to_string());
+        let what = if let Some(c) = sa.captures(&msg) {
+            Denied::ServiceAccountMissing {
+                namespace: c["ns"].to_string(),
+                name: c["name"].to_string(),
+            }
+        } else if let Some(c) = pss.captures(&msg) {
+            let violations = violations(&c["rest"]);
+            if violations.is_empty() {
+                return None;
+            }
+            Denied::PodSecurity {
+                policy: c["policy"].to_string(),
+                violations,
+            }
+        } else {
+            return None;
+        };
+        Some(Denial { pod, what })
+    }
+
+    /// What tells denials apart.
+    pub fn key(&self) -> String {
+        match &self.what {
+            Denied::ServiceAccountMissing { namespace, name } => {
+                format!("serviceaccount:{namespace}/{name}")
+            }
+            Denied::PodSecurity { policy, violations } => format!(
+                "podsecurity:{policy}:{}",
+                violations
+                    .iter()
+                    .map(|v| format!("{} ({})", v.reason, v.detail))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        }
+    }
+}
+
+/// `REASON (DETAIL), REASON (DETAIL)` as Pod Security admission joins them; the detail may hold
+/// commas (`containers "a", "b"`) and brackets, not parentheses. Stops at whatever follows the
+/// last one (`. Received status: ...` in a log line).
+fn violations(rest: &str) -> Vec<Violation> {
+    let mut out = Vec::new();
+    let mut t = rest;
+    while let Some(open) = t.find(" (") {
+        let reason = t[..open].trim();
+        // A reason is a few words: anything longer is not a violation list.
+        if reason.is_empty() || reason.len() > 60 || reason.contains(". ") {
+            break;
+        }
+        let body = &t[open + 2..];
+        let mut depth = 1;
+        let mut end = None;
+        for (i, ch) in body.char_indices() {
+            match ch {
+                '(' => depth += 1,
+                ')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = Some(i);
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let Some(end) = end else {
+            break;
+        };
+        out.push(Violation {
+            reason: reason.to_string(),
+            detail: body[..end].to_string(),
+        });
+        match body[end + 1..].strip_prefix(", ") {
+            Some(next) => t = next,
+            None => break,
+        }
+    }
+    out
+}
+
+/// The FlinkDeployment whose objects these are: the longest FlinkDeployment name that one of the
+/// names equals or starts with followed by `-` (`orders-5d8f9c7b6d`, `orders-taskmanager-1-3`).
+pub fn flink_deployment_for<'a>(
+    snapshot: &'a Snapshot,
+    ns: &str,
+    names: &[&str],
+) -> Option<&'a super::FlinkDeployment> {
+    snapshot
+        .flink_deployments
+        .iter()
+        .filter(|d| d.namespace() == ns)
+        .filter(|d| {
+            names.iter().any(|n| {
+                !n.is_empty() && (*n == d.name() || n.starts_with(&format!("{}-", d.name())))
+            })
+        })
+        .max_by_key(|d| d.name().len())
+}
+
+/// The names a refusal read at `source` carries for its owner: the object the event is about
+/// (a ReplicaSet, the FlinkDeployment), the Deployment, or the JobManager pod of the log.
+pub fn owner_name<'a>(source: &Where<'a>) -> &'a str {
+    match source {
+        Where::Event(e) => e.involved_object.name.as_deref().unwrap_or(""),
+        Where::Condition { deployment, .. } => deployment.metadata.name.as_deref().unwrap_or(""),
+        Where::Log { key, .. } => key.pod.as_str(),
+    }
 }
 
 /// The ResourceQuotas that refused a pod, as (namespace, name). A live gather reads exactly

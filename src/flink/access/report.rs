@@ -357,6 +357,7 @@ pub fn fix_for(
                 }
                 (w, _) => w.clone(),
             },
+            account_missing: false,
         };
         let plan = rbac_fix::plan(&need, known);
         let mut out = header;

@@ -294,6 +294,7 @@ fn me_is_a_list_of_every_kind_doctor_lists_then_logs_and_reviews() {
         vec![
             ("flink.apache.org", "flinkdeployments", list),
             ("flink.apache.org", "flinksessionjobs", list),
+            ("flink.apache.org", "flinkstatesnapshots", list),
             ("", "pods", list),
             ("", "pods/log", &["get"][..]),
             ("apps", "deployments", list),

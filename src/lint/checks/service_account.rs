@@ -113,6 +113,7 @@ fn plan(m: &Manifest) -> RbacPlan {
         namespace: ns.to_string(),
         service_account: "default".into(),
         workload: Workload::FlinkDeployment(m.name.clone()),
+        account_missing: false,
     };
     rbac_fix::plan(&need, &Known::default())
 }

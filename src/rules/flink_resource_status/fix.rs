@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::flink::mode::{Component, Mode};
+use crate::shell::sh;
 
 #[allow(clippy::too_many_arguments)]
 pub(super) fn fix(
@@ -60,13 +61,16 @@ pub(super) fn fix(
             Category::ImagePullFailed => format!(
                 "The image cannot be pulled (see the pod-level finding). Point spec.image at an image that exists and \
                  that the nodes may pull:\n\n  \
-                 kubectl patch flinkdeployment {cluster} -n {ns} --type=merge -p '{{\"spec\":{{\"image\":\"IMAGE\"}}}}'"
+                 kubectl patch flinkdeployment {cluster} -n {ns} --type=merge -p '{{\"spec\":{{\"image\":\"<image that exists>\"}}}}'"
             ),
-            Category::PodtemplateInvalid => format!(
-                "The JobManager pod references something that does not exist or cannot be mounted: \
-                 `kubectl describe pod -n {ns} -l {jm_selector}` names it (events FailedMount, \
-                 CreateContainerConfigError). Create it, or fix the reference in the FlinkDeployment's podTemplate."
-            ),
+            Category::PodtemplateInvalid => match refused_by_admission(v, decoded) {
+                Some(text) => text,
+                None => format!(
+                    "The JobManager pod references something that does not exist or cannot be mounted: \
+                     `kubectl describe pod -n {ns} -l {jm_selector}` names it (events FailedMount, \
+                     CreateContainerConfigError). Create it, or fix the reference in the FlinkDeployment's podTemplate."
+                ),
+            },
             Category::ImageIncompatible => format!(
                 "The container runtime cannot start Flink in this image: build it FROM the official image \
                  (`FROM flink:1.20`) and keep its entrypoint:\n\n  \
@@ -101,7 +105,7 @@ pub(super) fn fix(
                 "The JobManager restarted and the job (or its HA metadata) is gone. Enable Kubernetes HA so a restart \
                  recovers the job from its last checkpoint:\n\n\
                  spec:\n  flinkConfiguration:\n    high-availability.type: kubernetes\n    \
-                 high-availability.storageDir: s3://BUCKET/flink/{cluster}/ha\n\n\
+                 high-availability.storageDir: s3://<bucket Flink can write>/flink/{cluster}/ha\n\n\
                  then restore the job from its latest checkpoint or savepoint (spec.job.initialSavepointPath) if \
                  the operator reports `Manual restore required`."
             ),
@@ -117,6 +121,42 @@ pub(super) fn fix(
         .map(|m| format!("\n\nRoot cause reported by the operator: {}", short(m, 300)))
         .unwrap_or_default();
     format!("{specific}{root}{redeploy}")
+}
+
+/// The API server refused the JobManager pod itself (no pod exists to describe): what the
+/// refusal names, from the operator's error or events, and the finding whose fix is built from
+/// it (`snapshot::refused::Denial`).
+fn refused_by_admission(v: &View, decoded: Option<&OperatorError>) -> Option<String> {
+    use crate::snapshot::refused::{Denial, Denied};
+    let texts = decoded
+        .map(|d| d.messages())
+        .unwrap_or_default()
+        .into_iter()
+        .chain(v.events.iter().filter_map(|e| e.message.as_deref()));
+    for t in texts {
+        let Some(d) = Denial::parse(t) else {
+            continue;
+        };
+        return Some(match d.what {
+            Denied::ServiceAccountMissing { namespace, name } => format!(
+                "The API server refuses the JobManager pod, so none exists to describe: ServiceAccount {name} does not exist in namespace {namespace}. \
+                 Create it with the rights Flink needs (FLK503 has the objects):\n\n  \
+                 kubectl get serviceaccount {} -n {}",
+                sh(&name),
+                sh(&namespace)
+            ),
+            Denied::PodSecurity { policy, violations } => format!(
+                "The API server refuses the JobManager pod, so none exists to describe: Pod Security \"{policy}\" asks for {}. \
+                 Set those securityContext fields in the pod templates (FLK110 has the patch).",
+                violations
+                    .iter()
+                    .map(|x| x.reason.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        });
+    }
+    None
 }
 
 /// The operator fetches a session job's jar itself (to upload it to the session cluster): an
@@ -338,13 +378,13 @@ pub(super) fn validation_fix(
     if msg.contains("High availability should be enabled") || msg.contains("HA must be enabled") {
         return format!(
             "Enable HA (or run one JobManager: spec.jobManager.replicas: 1):\n\n  \
-             kubectl patch {kind} {name} -n {ns} --type=merge -p '{{\"spec\":{{\"flinkConfiguration\":{{\"high-availability.type\":\"kubernetes\",\"high-availability.storageDir\":\"s3://BUCKET/flink/{name}/ha\"}}}}}}'   # BUCKET: storage Flink can write"
+             kubectl patch {kind} {name} -n {ns} --type=merge -p '{{\"spec\":{{\"flinkConfiguration\":{{\"high-availability.type\":\"kubernetes\",\"high-availability.storageDir\":\"s3://<bucket Flink can write>/flink/{name}/ha\"}}}}}}'"
         );
     }
     if msg.contains("jarURI must include a scheme") {
         return format!(
             "Give spec.job.jarURI a scheme: local:// for a jar inside the image, or s3:// / https:// for a remote one:\n\n  \
-             kubectl patch {kind} {name} -n {ns} --type=merge -p '{{\"spec\":{{\"job\":{{\"jarURI\":\"local:///opt/flink/usrlib/JOB.jar\"}}}}}}'"
+             kubectl patch {kind} {name} -n {ns} --type=merge -p '{{\"spec\":{{\"job\":{{\"jarURI\":\"local:///opt/flink/usrlib/<job jar in the image>\"}}}}}}'"
         );
     }
     if msg.contains("resource memory must be defined") {
@@ -361,7 +401,7 @@ pub(super) fn validation_fix(
     if msg.contains("Checkpoint directory") {
         return format!(
             "last-state and savepoint upgrade modes need durable checkpoints:\n\n  \
-             kubectl patch {kind} {name} -n {ns} --type=merge -p '{{\"spec\":{{\"flinkConfiguration\":{{\"execution.checkpointing.dir\":\"s3://BUCKET/flink/{name}/checkpoints\"}}}}}}'   # Flink < 1.20: state.checkpoints.dir"
+             kubectl patch {kind} {name} -n {ns} --type=merge -p '{{\"spec\":{{\"flinkConfiguration\":{{\"execution.checkpointing.dir\":\"s3://<bucket Flink can write>/flink/{name}/checkpoints\"}}}}}}'   # Flink < 1.20: state.checkpoints.dir"
         );
     }
     format!("Fix the field the message names in the {kind} (kubectl edit {kind} {name} -n {ns}).")

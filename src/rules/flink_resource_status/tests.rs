@@ -462,3 +462,40 @@ fn scenario_bundles() {
         );
     }
 }
+
+#[test]
+fn a_pod_the_api_server_refused_gets_what_it_refused_not_a_describe_of_no_pod() {
+    let refused = |msg: &str| {
+        CRASH
+            .replace(
+                r#"{"type":"org.apache.flink.kubernetes.operator.exception.DeploymentFailedException","message":"[flink-main-container] CrashLoop - back-off 5m0s restarting failed container=flink-main-container pod=orders-5d8f9c7b6d-x7k2p_analytics(3f2b)","additionalMetadata":{"reason":"CrashLoopBackOff"},"throwableList":[]}"#,
+                &format!(
+                    r#"{{"type":"org.apache.flink.kubernetes.operator.exception.DeploymentFailedException","message":{},"additionalMetadata":{{"reason":"FailedCreate"}},"throwableList":[]}}"#,
+                    serde_json::Value::from(msg).to_string().replace('\'', "''")
+                ),
+            )
+            .replace("reason: CrashLoopBackOff", "reason: FailedCreate")
+    };
+    let sa = r#"pods "orders-5d8f9c7b6d-" is forbidden: error looking up service account analytics/flink: serviceaccount "flink" not found"#;
+    let f = run(&FlinkResourceStatus, &snapshot(&refused(sa)));
+    assert_eq!(f[0].category, Category::PodtemplateInvalid);
+    assert!(
+        f[0].fix
+            .contains("ServiceAccount flink does not exist in namespace analytics")
+            && f[0]
+                .fix
+                .contains("kubectl get serviceaccount flink -n analytics")
+            && !f[0].fix.contains("kubectl describe pod"),
+        "{}",
+        f[0].fix
+    );
+    let pss = r#"pods "orders-5d8f9c7b6d-x" is forbidden: violates PodSecurity "restricted:latest": allowPrivilegeEscalation != false (container "flink-main-container" must set securityContext.allowPrivilegeEscalation=false)"#;
+    let f = run(&FlinkResourceStatus, &snapshot(&refused(pss)));
+    assert!(
+        f[0].fix.contains(
+            "Pod Security \"restricted:latest\" asks for allowPrivilegeEscalation != false"
+        ),
+        "{}",
+        f[0].fix
+    );
+}

@@ -87,5 +87,6 @@ pub fn need(
         namespace: namespace.to_string(),
         service_account: service_account.to_string(),
         workload,
+        account_missing: false,
     }
 }
