@@ -1250,3 +1250,117 @@ message: "Flink version null is not supported by this operator version"
         assert!(!r.stdout.contains("No problems found"), "{}", r.stdout);
     }
 }
+
+/// `-o sarif` on doctor: the same findings as `-o json`, each with its rule (by index into the
+/// driver's rules) and its object as a logical location; an empty scope is an empty log.
+#[test]
+fn doctor_writes_sarif_with_every_finding_on_its_object() {
+    let r = run(&["doctor", "--from", CANONICAL, "-o", "sarif"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let s: serde_json::Value = serde_json::from_str(&r.stdout).expect("SARIF is JSON");
+    assert_eq!(s["version"], "2.1.0");
+    let run0 = &s["runs"][0];
+    let rules = run0["tool"]["driver"]["rules"].as_array().expect("rules");
+    let results = run0["results"].as_array().expect("results");
+    let findings = json(&[
+        "doctor",
+        "orders",
+        "--from",
+        CANONICAL,
+        "-n",
+        "analytics",
+        "-o",
+        "json",
+    ]);
+    let findings = findings["findings"].as_array().unwrap();
+    assert_eq!(results.len(), findings.len());
+    for (r, f) in results.iter().zip(findings) {
+        assert_eq!(r["ruleId"], f["rule"]);
+        let i = r["ruleIndex"].as_u64().expect("ruleIndex") as usize;
+        assert_eq!(rules[i]["id"], r["ruleId"]);
+        let place = &r["locations"][0]["logicalLocations"][0];
+        assert_eq!(place["name"], f["object"]["name"], "{r}");
+        assert_eq!(r["properties"]["category"], f["category"]);
+    }
+    let empty = tempfile::tempdir().unwrap();
+    write(
+        empty.path(),
+        "cm.yaml",
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a, namespace: x}\n",
+    );
+    let r = run(&[
+        "doctor",
+        "--from",
+        empty.path().to_str().unwrap(),
+        "-o",
+        "sarif",
+    ]);
+    assert_eq!(r.code, 4, "{}", r.stderr);
+    let s: serde_json::Value = serde_json::from_str(&r.stdout).expect("SARIF is JSON");
+    assert_eq!(s["runs"][0]["results"], serde_json::json!([]));
+    assert!(
+        r.stderr.contains("No Flink deployments found"),
+        "{}",
+        r.stderr
+    );
+}
+
+/// lint's `--sarif` is `-o sarif`: the same bytes either way.
+#[test]
+fn lint_sarif_is_an_output_format() {
+    let flag = run(&["lint", "-f", "tests/lint/bad", "--sarif"]);
+    let format = run(&["lint", "-f", "tests/lint/bad", "-o", "sarif"]);
+    assert_eq!(format.code, 1, "{}", format.stderr);
+    assert_eq!(flag.stdout, format.stdout);
+    assert!(format.stdout.contains("\"version\": \"2.1.0\""));
+}
+
+/// Flags that cannot mean anything together are refused on one line with the reason, exit 2
+/// (the README's usage error), not silently ignored.
+#[test]
+fn flag_combinations_that_make_no_sense_are_refused() {
+    for (args, mentions) in [
+        (
+            vec!["doctor", "--from", CANONICAL, "--fix", "-o", "json"],
+            "-o json does not apply",
+        ),
+        (
+            vec!["doctor", "--from", CANONICAL, "--fix=run", "-o", "sarif"],
+            "-o sarif does not apply",
+        ),
+        (
+            vec!["doctor", "--from", CANONICAL, "--context", "prod"],
+            "--context does not apply",
+        ),
+        (
+            vec![
+                "doctor",
+                "--from",
+                CANONICAL,
+                "--kubeconfig",
+                "/nonexistent",
+            ],
+            "--kubeconfig does not apply",
+        ),
+        (
+            vec!["doctor", "--from", CANONICAL, "--request-timeout", "5s"],
+            "--request-timeout does not apply",
+        ),
+        (
+            vec!["lint", "-f", "tests/lint/bad", "--sarif", "-o", "markdown"],
+            "cannot print -o markdown",
+        ),
+    ] {
+        run(&args).assert_one_line_error(2, mentions);
+    }
+    // What stays meaningful still works: --fix with the default -o, --from with -n and -A.
+    for args in [
+        vec!["doctor", "--from", CANONICAL, "--fix", "-o", "table"],
+        vec!["doctor", "--from", CANONICAL, "-n", "analytics"],
+        vec!["doctor", "--from", CANONICAL, "-A"],
+        vec!["lint", "-f", "tests/lint/bad", "--sarif", "-o", "sarif"],
+    ] {
+        let r = run(&args);
+        assert_eq!(r.code, 1, "{args:?}: {}", r.stderr);
+    }
+}

@@ -137,6 +137,11 @@ async fn run_saving(
             }
             crate::cli::Format::Markdown => writeln!(stdout, "**{sentence}**"),
             crate::cli::Format::Table => writeln!(stdout, "{}", style.bold(&sentence)),
+            // A log with no results; the sentence for the person, on stderr.
+            crate::cli::Format::Sarif => {
+                crate::note!("{sentence}");
+                render::sarif::render_doctor(&report, &mut stdout)
+            }
         };
         super::report_written(written.and_then(|_| stdout.flush()))?;
         return Ok(crate::error::EXIT_NOTHING_FOUND);
