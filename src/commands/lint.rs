@@ -3,10 +3,13 @@
 
 use crate::cli::{FailOn, Format, OutputArgs};
 use crate::error::Error;
-use crate::lint::{self, sarif, source, Outcome};
+use crate::lint::{self, source, Outcome};
 use crate::render::{self, Context, Style};
 use std::io::Write;
 use std::path::PathBuf;
+
+/// lint's rules and places for the one SARIF writer.
+pub mod sarif;
 
 pub const LINT_HELP: &str = "\
 Checks FlinkDeployment and FlinkSessionJob (flink.apache.org), FlinkApplication (flink.k8s.io),

@@ -1,10 +1,10 @@
-//! lint's SARIF: its rules (its checks, then doctor's spec-layer rules it runs) and each
+//! lint's SARIF (here, where lint and render meet): its rules (its checks, then doctor's spec-layer rules it runs) and each
 //! finding's file and line, written by the one SARIF writer (`render::sarif`).
 
-use super::checks::CHECKS;
-use super::source::{STDIN, STDIN_URI};
-use super::Outcome;
 use crate::finding::Layer;
+use crate::lint::checks::CHECKS;
+use crate::lint::source::{STDIN, STDIN_URI};
+use crate::lint::Outcome;
 use crate::render::sarif::{self as writer, rule, Log, Place};
 use serde_json::Value;
 use std::io::{self, Write};
@@ -136,7 +136,7 @@ mod tests {
     fn the_streamed_log_is_the_whole_value_printed_pretty() {
         let text = "apiVersion: flink.apache.org/v1beta1\nkind: FlinkDeployment\nmetadata: {name: a}\nspec:\n  image: flink:1.20\n  flinkVersion: v1_20\n  serviceAccount: default\n  jobManager:\n    podTemplate:\n      spec:\n        containers:\n          - name: flink-job-manager\n";
         for text in [text, "apiVersion: v1\nkind: Service\nmetadata: {name: s}\n"] {
-            let outcome = super::super::run(&[super::super::source::Source {
+            let outcome = crate::lint::run(&[crate::lint::source::Source {
                 name: "deploy/a b.yaml".into(),
                 text: text.into(),
             }])
