@@ -375,7 +375,8 @@ pub struct DoctorArgs {
     /// The FlinkDeployment (or FlinkSessionJob) to diagnose; all in scope when omitted
     pub name: Option<String>,
     /// Diagnose an offline bundle instead of a cluster: a file or directory of YAML/JSON objects
-    /// plus logs/ (what --save writes), a `kubectl cluster-info dump` or `oc adm inspect` folder
+    /// plus logs/ (what --save writes), a `kubectl cluster-info dump` or `oc adm inspect` folder,
+    /// or any of these as a .tar.gz, .tgz, .zip or .gz
     #[arg(long, value_name = "PATH", conflicts_with = "save")]
     pub from: Option<PathBuf>,
     /// Also write what was read from the cluster as a bundle to DIR (Secrets as metadata only)

@@ -1364,3 +1364,84 @@ fn flag_combinations_that_make_no_sense_are_refused() {
         assert_eq!(r.code, 1, "{args:?}: {}", r.stderr);
     }
 }
+
+/// `doctor --from` takes a support bundle as people send it: a `.tar.gz` of the canonical
+/// bundle gives the folder's diagnosis, named as the archive; a file in it that does not decode
+/// is noted, not fatal.
+#[test]
+fn doctor_reads_a_bundle_packed_as_tar_gz() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let mut tar = tar::Builder::new(Vec::new());
+    tar.append_dir_all(
+        "canonical",
+        Path::new(env!("CARGO_MANIFEST_DIR")).join(CANONICAL),
+    )
+    .unwrap();
+    let broken = b"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: [oops\n";
+    let mut h = tar::Header::new_gnu();
+    h.set_size(broken.len() as u64);
+    h.set_mode(0o644);
+    h.set_cksum();
+    tar.append_data(&mut h, "canonical/broken.yaml", &broken[..])
+        .unwrap();
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gz.write_all(&tar.into_inner().unwrap()).unwrap();
+    let archive = dir.path().join("canonical.tar.gz");
+    std::fs::write(&archive, gz.finish().unwrap()).unwrap();
+    let packed = run(&["doctor", "--from", archive.to_str().unwrap(), "-o", "json"]);
+    assert_eq!(packed.code, 1, "{}", packed.stderr);
+    let folder = json(&["doctor", "--from", CANONICAL, "-o", "json"]);
+    let packed_json: serde_json::Value = serde_json::from_str(&packed.stdout).unwrap();
+    assert_eq!(packed_json["findings"], folder["findings"]);
+    assert!(
+        packed
+            .stderr
+            .contains("canonical.tar.gz/canonical/broken.yaml: not YAML"),
+        "{}",
+        packed.stderr
+    );
+    assert!(
+        !packed.stderr.contains("kubectl-flink-bundle-"),
+        "members named in the archive, not in a temporary folder: {}",
+        packed.stderr
+    );
+    let table = run(&["doctor", "--from", archive.to_str().unwrap()]);
+    assert!(
+        table.stdout.contains("canonical.tar.gz"),
+        "{}",
+        table.stdout
+    );
+}
+
+/// One wrongly-typed field in an unrelated ConfigMap is a noted gap, not a refused bundle: the
+/// diagnosis is the one without it.
+#[test]
+fn an_object_that_does_not_decode_is_left_out_with_a_note() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join(CANONICAL);
+    let copy = dir.path().join("b");
+    let status = Command::new("cp")
+        .args(["-r", root.to_str().unwrap(), copy.to_str().unwrap()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    write(
+        &copy,
+        "unrelated.yaml",
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x, namespace: analytics}\ndata: [1, 2]\n",
+    );
+    let r = run(&["doctor", "--from", copy.to_str().unwrap(), "-o", "json"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("unrelated.yaml: ConfigMap x: data: invalid type"),
+        "{}",
+        r.stderr
+    );
+    let got: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(
+        got["findings"],
+        json(&["doctor", "--from", CANONICAL, "-o", "json"])["findings"]
+    );
+}
