@@ -1445,3 +1445,29 @@ fn an_object_that_does_not_decode_is_left_out_with_a_note() {
         json(&["doctor", "--from", CANONICAL, "-o", "json"])["findings"]
     );
 }
+
+/// Markdown is for a ticket: it shows the overview of the clusters in scope, and names the bundle
+/// by a relative path, never the sender's folders.
+#[test]
+fn markdown_has_the_overview_and_no_absolute_path() {
+    let abs = Path::new(env!("CARGO_MANIFEST_DIR")).join(CANONICAL);
+    let r = run(&["doctor", "--from", abs.to_str().unwrap(), "-o", "markdown"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(
+        r.stdout
+            .contains("| analytics | orders | FlinkDeployment | operator | 0/1 | 0/0 | DEPLOYED | RECONCILING | 4 critical, 2 warnings |"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout
+            .starts_with("# kubectl flink doctor: bundle examples/canonical\n"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        !r.stdout.contains(env!("CARGO_MANIFEST_DIR")),
+        "{}",
+        r.stdout
+    );
+}
