@@ -167,7 +167,7 @@ pub use crate::render::{ColorChoice, Format};
 
 impl ValueEnum for Format {
     fn value_variants<'a>() -> &'a [Self] {
-        &[Format::Table, Format::Json, Format::Markdown]
+        &[Format::Table, Format::Json, Format::Markdown, Format::Sarif]
     }
     fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
         Some(clap::builder::PossibleValue::new(self.as_str()))
@@ -227,16 +227,18 @@ pub struct Shape {
 }
 
 const ALL_FORMATS: &[Format] = &[Format::Table, Format::Json, Format::Markdown];
+/// doctor and lint also write SARIF (findings with rules and places, for code-review tools).
+const REPORT_FORMATS: &[Format] = &[Format::Table, Format::Json, Format::Markdown, Format::Sarif];
 
 /// Every command's shape. A flag a command ignores is still accepted (every command line that
 /// worked still works) but not shown in its help or completed.
 pub const SHAPES: &[Shape] = &[
     // command, its -o formats, reads a cluster, colours, uses -v
-    shape("doctor", ALL_FORMATS, true, true, true),
+    shape("doctor", REPORT_FORMATS, true, true, true),
     shape("triage", ALL_FORMATS, false, true, false),
     shape("logs", &[Format::Table, Format::Json], true, true, true),
     shape("can-i", ALL_FORMATS, true, true, true),
-    shape("lint", ALL_FORMATS, false, true, true),
+    shape("lint", REPORT_FORMATS, false, true, true),
     shape("explain", &[], false, false, false),
     shape("completion", &[], false, false, false),
 ];
@@ -299,10 +301,73 @@ fn shaped(arg: clap::Arg, shape: &Shape) -> clap::Arg {
 
 /// Parses the process's arguments as [`command`] shapes them (clap's usage errors exit 2).
 pub fn parse() -> Cli {
-    let parsed = command()
-        .try_get_matches()
-        .and_then(|mut m| Cli::from_arg_matches_mut(&mut m));
+    let matches = command().try_get_matches().unwrap_or_else(|e| e.exit());
+    if let Some(why) = refused(&matches) {
+        eprintln!("error: {why}");
+        std::process::exit(crate::error::EXIT_USAGE);
+    }
+    let parsed = Cli::from_arg_matches(&matches);
     parsed.unwrap_or_else(|e| e.exit())
+}
+
+/// Flags that each make sense but not together, refused on one line with the reason (exit 2,
+/// as every usage error), where clap's own conflicts would print a usage block.
+pub fn refused(matches: &clap::ArgMatches) -> Option<String> {
+    let (name, sub) = matches.subcommand()?;
+    let given = |id: &str| {
+        [sub, matches].iter().any(|m| {
+            m.try_get_raw(id).ok().flatten().is_some()
+                && m.value_source(id) == Some(clap::parser::ValueSource::CommandLine)
+        })
+    };
+    let output = || {
+        [sub, matches]
+            .iter()
+            .find_map(|m| {
+                (m.value_source("output") == Some(clap::parser::ValueSource::CommandLine))
+                    .then(|| m.get_one::<Format>("output").copied())
+                    .flatten()
+            })
+            .filter(|f| *f != Format::Table)
+    };
+    match name {
+        "doctor" => {
+            if given("fix") {
+                if let Some(f) = output() {
+                    return Some(format!(
+                        "doctor --fix prints the fixes (YAML to apply, or with --fix=run the commands), not a report: -o {} does not apply; drop one of them",
+                        f.as_str()
+                    ));
+                }
+            }
+            if given("from") {
+                let cluster = [
+                    ("kubeconfig", "--kubeconfig"),
+                    ("context", "--context"),
+                    ("cluster", "--cluster"),
+                    ("user", "--user"),
+                    ("as_user", "--as"),
+                    ("as_group", "--as-group"),
+                    ("request_timeout", "--request-timeout"),
+                ];
+                if let Some((_, flag)) = cluster.iter().find(|(id, _)| given(id)) {
+                    return Some(format!(
+                        "doctor --from reads a bundle, not a cluster: {flag} does not apply; drop {flag}, or --from to read the cluster"
+                    ));
+                }
+            }
+        }
+        "lint" if given("sarif") => {
+            if let Some(f) = output().filter(|f| *f != Format::Sarif) {
+                return Some(format!(
+                    "lint --sarif is -o sarif: it cannot print -o {} as well; drop one of them",
+                    f.as_str()
+                ));
+            }
+        }
+        _ => {}
+    }
+    None
 }
 
 #[derive(Debug, Args)]
@@ -310,7 +375,8 @@ pub struct DoctorArgs {
     /// The FlinkDeployment (or FlinkSessionJob) to diagnose; all in scope when omitted
     pub name: Option<String>,
     /// Diagnose an offline bundle instead of a cluster: a file or directory of YAML/JSON objects
-    /// plus logs/ (what --save writes), a `kubectl cluster-info dump` or `oc adm inspect` folder
+    /// plus logs/ (what --save writes), a `kubectl cluster-info dump` or `oc adm inspect` folder,
+    /// or any of these as a .tar.gz, .tgz, .zip or .gz
     #[arg(long, value_name = "PATH", conflicts_with = "save")]
     pub from: Option<PathBuf>,
     /// Also write what was read from the cluster as a bundle to DIR (Secrets as metadata only)

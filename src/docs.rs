@@ -237,4 +237,19 @@ mod tests {
             at += found + needle.len();
         }
     }
+
+    /// The README's first screen (what a 80x24 terminal or a narrow preview shows first) reads
+    /// at 80 columns: no line of it is wider.
+    #[test]
+    fn readme_first_screen_fits_80_columns() {
+        let readme = std::fs::read_to_string(repo_file("README.md")).expect("README.md");
+        for (n, line) in readme.lines().take(24).enumerate() {
+            assert!(
+                crate::render::text::width(line) <= 80,
+                "README.md line {}: {} columns: {line}",
+                n + 1,
+                crate::render::text::width(line)
+            );
+        }
+    }
 }

@@ -3,6 +3,8 @@
 //! never end), symbolic links to directories are not followed (two `ln -s . x` loops would make
 //! the walk explode), and every read has a size cap.
 
+pub mod archive;
+
 use std::fs;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};

@@ -1329,3 +1329,224 @@ message: "Flink version null is not supported by this operator version"
         assert!(!r.stdout.contains("No problems found"), "{}", r.stdout);
     }
 }
+
+/// `-o sarif` on doctor: the same findings as `-o json`, each with its rule (by index into the
+/// driver's rules) and its object as a logical location; an empty scope is an empty log.
+#[test]
+fn doctor_writes_sarif_with_every_finding_on_its_object() {
+    let r = run(&["doctor", "--from", CANONICAL, "-o", "sarif"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let s: serde_json::Value = serde_json::from_str(&r.stdout).expect("SARIF is JSON");
+    assert_eq!(s["version"], "2.1.0");
+    let run0 = &s["runs"][0];
+    let rules = run0["tool"]["driver"]["rules"].as_array().expect("rules");
+    let results = run0["results"].as_array().expect("results");
+    let findings = json(&[
+        "doctor",
+        "orders",
+        "--from",
+        CANONICAL,
+        "-n",
+        "analytics",
+        "-o",
+        "json",
+    ]);
+    let findings = findings["findings"].as_array().unwrap();
+    assert_eq!(results.len(), findings.len());
+    for (r, f) in results.iter().zip(findings) {
+        assert_eq!(r["ruleId"], f["rule"]);
+        let i = r["ruleIndex"].as_u64().expect("ruleIndex") as usize;
+        assert_eq!(rules[i]["id"], r["ruleId"]);
+        let place = &r["locations"][0]["logicalLocations"][0];
+        assert_eq!(place["name"], f["object"]["name"], "{r}");
+        assert_eq!(r["properties"]["category"], f["category"]);
+    }
+    let empty = tempfile::tempdir().unwrap();
+    write(
+        empty.path(),
+        "cm.yaml",
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a, namespace: x}\n",
+    );
+    let r = run(&[
+        "doctor",
+        "--from",
+        empty.path().to_str().unwrap(),
+        "-o",
+        "sarif",
+    ]);
+    assert_eq!(r.code, 4, "{}", r.stderr);
+    let s: serde_json::Value = serde_json::from_str(&r.stdout).expect("SARIF is JSON");
+    assert_eq!(s["runs"][0]["results"], serde_json::json!([]));
+    assert!(
+        r.stderr.contains("No Flink deployments found"),
+        "{}",
+        r.stderr
+    );
+}
+
+/// lint's `--sarif` is `-o sarif`: the same bytes either way.
+#[test]
+fn lint_sarif_is_an_output_format() {
+    let flag = run(&["lint", "-f", "tests/lint/bad", "--sarif"]);
+    let format = run(&["lint", "-f", "tests/lint/bad", "-o", "sarif"]);
+    assert_eq!(format.code, 1, "{}", format.stderr);
+    assert_eq!(flag.stdout, format.stdout);
+    assert!(format.stdout.contains("\"version\": \"2.1.0\""));
+}
+
+/// Flags that cannot mean anything together are refused on one line with the reason, exit 2
+/// (the README's usage error), not silently ignored.
+#[test]
+fn flag_combinations_that_make_no_sense_are_refused() {
+    for (args, mentions) in [
+        (
+            vec!["doctor", "--from", CANONICAL, "--fix", "-o", "json"],
+            "-o json does not apply",
+        ),
+        (
+            vec!["doctor", "--from", CANONICAL, "--fix=run", "-o", "sarif"],
+            "-o sarif does not apply",
+        ),
+        (
+            vec!["doctor", "--from", CANONICAL, "--context", "prod"],
+            "--context does not apply",
+        ),
+        (
+            vec![
+                "doctor",
+                "--from",
+                CANONICAL,
+                "--kubeconfig",
+                "/nonexistent",
+            ],
+            "--kubeconfig does not apply",
+        ),
+        (
+            vec!["doctor", "--from", CANONICAL, "--request-timeout", "5s"],
+            "--request-timeout does not apply",
+        ),
+        (
+            vec!["lint", "-f", "tests/lint/bad", "--sarif", "-o", "markdown"],
+            "cannot print -o markdown",
+        ),
+    ] {
+        run(&args).assert_one_line_error(2, mentions);
+    }
+    // What stays meaningful still works: --fix with the default -o, --from with -n and -A.
+    for args in [
+        vec!["doctor", "--from", CANONICAL, "--fix", "-o", "table"],
+        vec!["doctor", "--from", CANONICAL, "-n", "analytics"],
+        vec!["doctor", "--from", CANONICAL, "-A"],
+        vec!["lint", "-f", "tests/lint/bad", "--sarif", "-o", "sarif"],
+    ] {
+        let r = run(&args);
+        assert_eq!(r.code, 1, "{args:?}: {}", r.stderr);
+    }
+}
+
+/// `doctor --from` takes a support bundle as people send it: a `.tar.gz` of the canonical
+/// bundle gives the folder's diagnosis, named as the archive; a file in it that does not decode
+/// is noted, not fatal.
+#[test]
+fn doctor_reads_a_bundle_packed_as_tar_gz() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let mut tar = tar::Builder::new(Vec::new());
+    tar.append_dir_all(
+        "canonical",
+        Path::new(env!("CARGO_MANIFEST_DIR")).join(CANONICAL),
+    )
+    .unwrap();
+    let broken = b"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: [oops\n";
+    let mut h = tar::Header::new_gnu();
+    h.set_size(broken.len() as u64);
+    h.set_mode(0o644);
+    h.set_cksum();
+    tar.append_data(&mut h, "canonical/broken.yaml", &broken[..])
+        .unwrap();
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gz.write_all(&tar.into_inner().unwrap()).unwrap();
+    let archive = dir.path().join("canonical.tar.gz");
+    std::fs::write(&archive, gz.finish().unwrap()).unwrap();
+    let packed = run(&["doctor", "--from", archive.to_str().unwrap(), "-o", "json"]);
+    assert_eq!(packed.code, 1, "{}", packed.stderr);
+    let folder = json(&["doctor", "--from", CANONICAL, "-o", "json"]);
+    let packed_json: serde_json::Value = serde_json::from_str(&packed.stdout).unwrap();
+    assert_eq!(packed_json["findings"], folder["findings"]);
+    assert!(
+        packed
+            .stderr
+            .contains("canonical.tar.gz/canonical/broken.yaml: not YAML"),
+        "{}",
+        packed.stderr
+    );
+    assert!(
+        !packed.stderr.contains("kubectl-flink-bundle-"),
+        "members named in the archive, not in a temporary folder: {}",
+        packed.stderr
+    );
+    let table = run(&["doctor", "--from", archive.to_str().unwrap()]);
+    assert!(
+        table.stdout.contains("canonical.tar.gz"),
+        "{}",
+        table.stdout
+    );
+}
+
+/// One wrongly-typed field in an unrelated ConfigMap is a noted gap, not a refused bundle: the
+/// diagnosis is the one without it.
+#[test]
+fn an_object_that_does_not_decode_is_left_out_with_a_note() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join(CANONICAL);
+    let copy = dir.path().join("b");
+    let status = Command::new("cp")
+        .args(["-r", root.to_str().unwrap(), copy.to_str().unwrap()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    write(
+        &copy,
+        "unrelated.yaml",
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x, namespace: analytics}\ndata: [1, 2]\n",
+    );
+    let r = run(&["doctor", "--from", copy.to_str().unwrap(), "-o", "json"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("unrelated.yaml: ConfigMap x: data: invalid type"),
+        "{}",
+        r.stderr
+    );
+    let got: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(
+        got["findings"],
+        json(&["doctor", "--from", CANONICAL, "-o", "json"])["findings"]
+    );
+}
+
+/// Markdown is for a ticket: it shows the overview of the clusters in scope, and names the bundle
+/// by a relative path, never the sender's folders.
+#[test]
+fn markdown_has_the_overview_and_no_absolute_path() {
+    let abs = Path::new(env!("CARGO_MANIFEST_DIR")).join(CANONICAL);
+    let r = run(&["doctor", "--from", abs.to_str().unwrap(), "-o", "markdown"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(
+        r.stdout
+            .contains("| analytics | orders | FlinkDeployment | operator | 0/1 | 0/0 | DEPLOYED | RECONCILING | 4 critical, 2 warnings |"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout
+            .starts_with("# kubectl flink doctor: bundle examples/canonical\n"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        !r.stdout.contains(env!("CARGO_MANIFEST_DIR")),
+        "{}",
+        r.stdout
+    );
+}

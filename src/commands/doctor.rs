@@ -137,6 +137,11 @@ async fn run_saving(
             }
             crate::cli::Format::Markdown => writeln!(stdout, "**{sentence}**"),
             crate::cli::Format::Table => writeln!(stdout, "{}", style.bold(&sentence)),
+            // A log with no results; the sentence for the person, on stderr.
+            crate::cli::Format::Sarif => {
+                crate::note!("{sentence}");
+                render::sarif::render_doctor(&report, &mut stdout)
+            }
         };
         super::report_written(written.and_then(|_| stdout.flush()))?;
         return Ok(crate::error::EXIT_NOTHING_FOUND);
@@ -148,10 +153,40 @@ async fn run_saving(
         crate::cli::Format::Table => {
             render::table::render_with_clusters(&report, &context, &clusters, &style, &mut stdout)
         }
+        // For a ticket: the overview too, and the bundle as a path relative to here (never the
+        // sender's home folder).
+        crate::cli::Format::Markdown => {
+            let context = Context {
+                scope: match &args.from {
+                    Some(path) => format!("bundle {}", ticket_path(path)),
+                    None => context.scope.clone(),
+                },
+                ..context
+            };
+            render::markdown::render_with_clusters(&report, &context, &clusters, &mut stdout)
+        }
         _ => render::render(&report, &context, output.output, &style, &mut stdout),
     };
     super::report_written(written.and_then(|_| stdout.flush()))?;
     Ok(super::exit_code(&report, args.fail_on))
+}
+
+/// A bundle's path as a ticket may show it: relative to the current folder when it lies below
+/// it, else its last component (an absolute path names the sender's folders, not the bundle).
+pub fn ticket_path(path: &std::path::Path) -> String {
+    if path.is_relative() {
+        return path.display().to_string();
+    }
+    if let Some(rel) = std::env::current_dir()
+        .ok()
+        .and_then(|here| path.strip_prefix(here).ok().map(|p| p.to_path_buf()))
+        .filter(|p| !p.as_os_str().is_empty())
+    {
+        return rel.display().to_string();
+    }
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| path.display().to_string())
 }
 
 /// Every finding's remedy, in report order (root causes first): documents deduplicated by what

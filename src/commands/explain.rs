@@ -36,9 +36,82 @@ pub fn run(args: &ExplainArgs) -> Result<i32, Error> {
         Some(id) => format!("{text}\ndocs      {}\n", crate::finding::docs_url(&id)),
         None => text,
     };
+    let text = lay_out(&text, crate::render::style::terminal_width());
     let mut out = std::io::stdout().lock();
     super::report_written(out.write_all(text.as_bytes()).and_then(|_| out.flush()))?;
     Ok(0)
+}
+
+/// Labelled lines whose value is kept whole: a command to paste, a pattern, a source path, a
+/// link (a break inside would make them wrong).
+const WHOLE: &[&str] = &["matches ", "verify ", "sources ", "docs "];
+
+/// The text wrapped to `width` columns: prose at its words, a labelled line (`fix       ...`)
+/// with its value indented under itself; command lines (indented) and the `WHOLE` labels' values
+/// stay as they are, so what is pasted works.
+pub fn lay_out(text: &str, width: usize) -> String {
+    let mut out = String::new();
+    for line in text.split_inclusive('\n') {
+        let (body, newline) = match line.strip_suffix('\n') {
+            Some(b) => (b, "\n"),
+            None => (line, ""),
+        };
+        if crate::render::text::width(body) <= width
+            || body.starts_with(' ')
+            || WHOLE.iter().any(|l| body.starts_with(l))
+        {
+            out.push_str(line);
+            continue;
+        }
+        // `label     value`: the value's column is where the label's spaces end.
+        let indent = label_width(body);
+        let room = width.saturating_sub(indent);
+        for (k, part) in fill(&body[indent..], room).iter().enumerate() {
+            if k == 0 {
+                out.push_str(&body[..indent]);
+            } else {
+                out.push('\n');
+                out.push_str(&" ".repeat(indent));
+            }
+            out.push_str(part);
+        }
+        out.push_str(newline);
+    }
+    out
+}
+
+/// Greedy word wrap that never breaks a word (a link or a command in backticks stays whole and
+/// copyable; a word longer than the room stands alone on its line).
+fn fill(text: &str, room: usize) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for word in text.split(' ').filter(|w| !w.is_empty()) {
+        match out.last_mut() {
+            Some(line)
+                if crate::render::text::width(line) + 1 + crate::render::text::width(word)
+                    <= room =>
+            {
+                line.push(' ');
+                line.push_str(word);
+            }
+            _ => out.push(word.to_string()),
+        }
+    }
+    out
+}
+
+/// The width of a line's label and the spaces after it (`category  `), 0 for prose.
+fn label_width(line: &str) -> usize {
+    let word = line.find(' ').unwrap_or(0);
+    let label = &line[..word];
+    let spaces = line[word..].len() - line[word..].trim_start().len();
+    let is_label =
+        !label.is_empty() && label.bytes().all(|b| b.is_ascii_lowercase()) && spaces >= 2
+            || line.starts_with("reported by  ");
+    match (is_label, line.starts_with("reported by  ")) {
+        (_, true) => "reported by  ".len(),
+        (true, _) => word + spaces,
+        _ => 0,
+    }
 }
 
 /// Every id docs/rules.md has a section for, in its order: the rules and lint checks (by id),
@@ -283,6 +356,41 @@ mod tests {
         for c in Category::ALL {
             assert!(explain(c.id()).unwrap().contains(c.meaning()), "{}", c.id());
         }
+    }
+
+    /// Every id of the catalogue, laid out for 80 columns: no line wider except the ones kept
+    /// whole (indented commands and sources, patterns, links, a single long word), and not a
+    /// word lost or added.
+    #[test]
+    fn every_explanation_is_wrapped_to_the_terminal_and_keeps_every_word() {
+        let mut all: Vec<String> = documented_ids();
+        all.extend(Category::ALL.iter().map(|c| c.id().to_string()));
+        assert!(all.len() > 100, "{}", all.len());
+        for id in all {
+            let text = explain(&id).unwrap_or_else(|| panic!("{id}"));
+            let laid = lay_out(&text, 80);
+            for line in laid.lines() {
+                let one_word = line.trim().split(' ').count() == 1
+                    || label_width(line) > 0 && line[label_width(line)..].split(' ').count() == 1;
+                assert!(
+                    crate::render::text::width(line) <= 80
+                        || line.starts_with(' ') && text.contains(line)
+                        || one_word
+                        || WHOLE.iter().any(|l| line.starts_with(l)),
+                    "{id}: {} columns: {line}",
+                    crate::render::text::width(line)
+                );
+            }
+            let words = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
+            assert_eq!(words(&laid), words(&text), "{id}");
+        }
+        let flk501 = lay_out(&explain("FLK501").unwrap(), 80);
+        assert!(
+            flk501.contains(
+                "\ncategory  rbac_forbidden (identity layer): a Flink process (JobManager,\n          "
+            ),
+            "{flk501}"
+        );
     }
 
     #[test]

@@ -1,12 +1,15 @@
 //! `kubectl flink lint`: read manifests (files, directories, stdin) -> lint -> rank -> render
-//! (table, markdown, JSON with `-o`; SARIF with `--sarif`). No cluster.
+//! (table, markdown, JSON or SARIF with `-o`; `--sarif` is `-o sarif`). No cluster.
 
 use crate::cli::{FailOn, Format, OutputArgs};
 use crate::error::Error;
-use crate::lint::{self, sarif, source, Outcome};
+use crate::lint::{self, source, Outcome};
 use crate::render::{self, Context, Style};
 use std::io::Write;
 use std::path::PathBuf;
+
+/// lint's rules and places for the one SARIF writer.
+pub mod sarif;
 
 pub const LINT_HELP: &str = "\
 Checks FlinkDeployment and FlinkSessionJob (flink.apache.org), FlinkApplication (flink.k8s.io),
@@ -19,7 +22,7 @@ Each finding names the file and line of the field, e.g.
 Examples:
   kubectl flink lint -f deploy/
   helm template my-release ./chart | kubectl flink lint -f -
-  kustomize build overlays/prod | kubectl flink lint -f - --sarif > flink.sarif
+  kustomize build overlays/prod | kubectl flink lint -f - -o sarif > flink.sarif
 
 Exit codes:
   0  nothing found at or above --fail-on (default: warning)
@@ -43,7 +46,7 @@ pub struct LintArgs {
     /// Lowest severity that makes the exit code 1
     #[arg(long = "fail-on", value_enum, default_value_t = FailOn::Warning)]
     pub fail_on: FailOn,
-    /// Print SARIF 2.1.0 (for code-review annotations on pull requests) instead of the -o format
+    /// The same as -o sarif: SARIF 2.1.0, for code-review annotations on pull requests
     #[arg(long)]
     pub sarif: bool,
 }
@@ -78,7 +81,7 @@ pub fn write(
     output: &OutputArgs,
     out: &mut dyn Write,
 ) -> std::io::Result<()> {
-    if args.sarif {
+    if args.sarif || output.output == Format::Sarif {
         return sarif::render(outcome, out);
     }
     let context = Context {

@@ -226,10 +226,11 @@ pub async fn run(args: &LogsArgs, kube: &KubeArgs, output: &OutputArgs) -> Resul
     let json = match output.output {
         Format::Table => false,
         Format::Json => true,
-        Format::Markdown => {
-            return Err(Error::Input(
-                "logs prints lines (-o table) or JSON lines (-o json), not markdown".into(),
-            ))
+        other @ (Format::Markdown | Format::Sarif) => {
+            return Err(Error::Input(format!(
+                "logs prints lines (-o table) or JSON lines (-o json), not {}",
+                other.as_str()
+            )))
         }
     };
     check_namespaces(kube)?;

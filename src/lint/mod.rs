@@ -17,7 +17,6 @@ pub mod checks;
 pub mod config;
 pub mod locate;
 pub mod manifest;
-pub mod sarif;
 pub mod schema;
 pub mod source;
 pub mod unknown_field;

@@ -90,26 +90,46 @@ pub fn write_table(lines: &[ClusterLine], style: &Style, out: &mut dyn Write) ->
             .max()
             .unwrap_or(0)
     };
-    let widths: Vec<usize> = (0..heading.len()).map(column).collect();
+    let mut widths: Vec<usize> = (0..heading.len()).map(column).collect();
     let last = heading.len() - 1;
-    let longest_word = rows
-        .iter()
-        .flat_map(|r| r[last].split(", "))
-        .map(width)
-        .chain([heading[last].len()])
-        .max()
-        .unwrap_or(0);
-    let before = |from: usize| -> usize { widths[from..last].iter().map(|w| w + 2).sum() };
+    let job = last - 1;
+    // The longest piece of a cell that breaks only after a comma (JOB, HEALTH).
+    let longest_part = |i: usize| {
+        rows.iter()
+            .flat_map(|r| r[i].split(", "))
+            .map(width)
+            .chain([heading[i].len()])
+            .max()
+            .unwrap_or(0)
+    };
+    let longest_word = longest_part(last);
     let one_namespace = rows.iter().all(|r| r[0] == rows[0][0]);
-    let first = if before(0) + widths[last] > style.width
-        && before(0) + longest_word > style.width
+    let sum =
+        |widths: &[usize], from: usize| -> usize { widths[from..last].iter().map(|w| w + 2).sum() };
+    let first = if sum(&widths, 0) + widths[last] > style.width
+        && sum(&widths, 0) + longest_word > style.width
         && one_namespace
     {
         1
     } else {
         0
     };
-    let room = style.width.saturating_sub(before(first)).max(longest_word);
+    // Still too wide with HEALTH broken: JOB breaks at its spaces (a FlinkCluster's
+    // `DeployFailed, submitter failed (exit 1)`), as narrow as its longest word allows.
+    if sum(&widths, first) + longest_word > style.width {
+        let others = sum(&widths, first) - (widths[job] + 2);
+        let job_room = style.width.saturating_sub(others + 2 + longest_word);
+        let longest_job_word = rows
+            .iter()
+            .flat_map(|r| words(&r[job]))
+            .map(width)
+            .chain([heading[job].len()])
+            .max()
+            .unwrap_or(0);
+        widths[job] = widths[job].min(job_room.max(longest_job_word));
+    }
+    let before = sum(&widths, first);
+    let room = style.width.saturating_sub(before).max(longest_word);
     let mut head = String::new();
     for i in first..last {
         head.push_str(&format!("{}  ", super::text::pad_to(heading[i], widths[i])));
@@ -117,10 +137,6 @@ pub fn write_table(lines: &[ClusterLine], style: &Style, out: &mut dyn Write) ->
     head.push_str(heading[last]);
     writeln!(out, "{}", style.bold(head.trim_end()))?;
     for (l, r) in lines.iter().zip(&rows) {
-        let mut s = String::new();
-        for i in first..last {
-            s.push_str(&format!("{}  ", super::text::pad_to(&r[i], widths[i])));
-        }
         let paint = |cell: &str| {
             if l.critical > 0 {
                 style.severity(Severity::Critical).replace("critical", cell)
@@ -130,15 +146,58 @@ pub fn write_table(lines: &[ClusterLine], style: &Style, out: &mut dyn Write) ->
                 cell.to_string()
             }
         };
-        for (k, part) in health_lines(&r[last], room).iter().enumerate() {
-            if k == 0 {
-                writeln!(out, "{s}{}", paint(part))?;
-            } else {
-                writeln!(out, "{}{}", " ".repeat(before(first)), paint(part))?;
+        let jobs = fill(&r[job], widths[job]);
+        let health = health_lines(&r[last], room);
+        for k in 0..jobs.len().max(health.len()) {
+            let mut s = String::new();
+            for i in first..job {
+                let cell = if k == 0 { r[i].as_str() } else { "" };
+                s.push_str(&format!("{}  ", super::text::pad_to(cell, widths[i])));
+            }
+            let j = jobs.get(k).map(String::as_str).unwrap_or("");
+            s.push_str(&format!("{}  ", super::text::pad_to(j, widths[job])));
+            match health.get(k) {
+                Some(part) => writeln!(out, "{s}{}", paint(part))?,
+                None => writeln!(out, "{}", s.trim_end())?,
             }
         }
     }
     writeln!(out)
+}
+
+/// `text` over lines of at most `room` columns, broken only at spaces outside parentheses
+/// (`(exit 1)` stays whole; a word longer than the room stands alone on its line).
+fn fill(text: &str, room: usize) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for word in words(text) {
+        match out.last_mut() {
+            Some(line) if super::text::width(line) + 1 + super::text::width(word) <= room => {
+                line.push(' ');
+                line.push_str(word);
+            }
+            _ => out.push(word.to_string()),
+        }
+    }
+    out
+}
+
+/// The words of `text`: split at spaces outside parentheses.
+fn words(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let (mut depth, mut start) = (0usize, 0usize);
+    for (i, c) in text.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth = depth.saturating_sub(1),
+            ' ' if depth == 0 => {
+                out.push(&text[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(&text[start..]);
+    out
 }
 
 /// "4 critical, 2 warnings" over lines of at most `room` columns, broken only after a comma.
@@ -244,5 +303,46 @@ mod tests {
         let text = draw(&two, 80);
         assert!(text.starts_with("NAMESPACE"), "{text}");
         assert!(text.contains("payments-long-namespace"), "{text}");
+    }
+
+    #[test]
+    fn a_long_job_cell_breaks_after_its_comma_so_every_row_fits_80_columns() {
+        let mut wordcount = line("jobs", "wordcount", "1 critical");
+        wordcount.kind = "FlinkCluster".into();
+        wordcount.mode = "flinkcluster";
+        wordcount.status = Some("Running".into());
+        wordcount.job = Some("DeployFailed, submitter failed (exit 1)".into());
+        // With the scenario's name the row is as narrow as its words allow (83 columns: the
+        // longest JOB word and the HEALTH cell cannot break further; it was 108).
+        let text = draw(std::slice::from_ref(&wordcount), 80);
+        let widest = text.lines().map(crate::render::text::width).max();
+        assert_eq!(widest, Some(83), "{text}");
+        wordcount.name = "wc".into();
+        let text = draw(std::slice::from_ref(&wordcount), 80);
+        assert!(
+            text.lines().all(|l| crate::render::text::width(l) <= 80),
+            "{text}"
+        );
+        let rows: Vec<&str> = text.lines().collect();
+        assert!(
+            rows[1].contains("DeployFailed,") && rows[1].ends_with("1 critical"),
+            "{text}"
+        );
+        let rest: Vec<&str> = rows[2..]
+            .iter()
+            .map(|r| r.trim())
+            .filter(|r| !r.is_empty())
+            .collect();
+        assert_eq!(rest.join(" "), "submitter failed (exit 1)", "{text}");
+        assert!(
+            text.contains("(exit 1)\n") && !text.contains("(exit\n"),
+            "never broken inside parentheses: {text}"
+        );
+        // Wide enough, one row as before.
+        let wide = draw(std::slice::from_ref(&wordcount), 200);
+        assert!(
+            wide.contains("DeployFailed, submitter failed (exit 1)  1 critical\n"),
+            "{wide}"
+        );
     }
 }

@@ -8,6 +8,17 @@ use crate::rank::Report;
 use std::io::{self, Write};
 
 pub fn render(report: &Report, context: &Context, out: &mut dyn Write) -> io::Result<()> {
+    render_with_clusters(report, context, &[], out)
+}
+
+/// `render`, with doctor's list of the Flink clusters in scope (the table's overview) after the
+/// summary line, as a Markdown table.
+pub fn render_with_clusters(
+    report: &Report,
+    context: &Context,
+    clusters: &[super::clusters::ClusterLine],
+    out: &mut dyn Write,
+) -> io::Result<()> {
     let report = &*super::printable(report);
     let title = if context.scope.is_empty() {
         format!("kubectl flink {}", context.command)
@@ -22,6 +33,31 @@ pub fn render(report: &Report, context: &Context, out: &mut dyn Write) -> io::Re
     }
     writeln!(out, "**{}**", inline(&summary(report, context)))?;
     writeln!(out)?;
+    if !clusters.is_empty() {
+        writeln!(
+            out,
+            "| Namespace | Name | Kind | Mode | JM | TM | Status | Job | Health |"
+        )?;
+        writeln!(out, "|---|---|---|---|---|---|---|---|---|")?;
+        for l in clusters {
+            writeln!(
+                out,
+                "| {} | {} | {} | {} | {}/{} | {}/{} | {} | {} | {} |",
+                cell(&l.namespace),
+                cell(&l.name),
+                cell(&l.kind),
+                l.mode,
+                l.jobmanagers_ready,
+                l.jobmanagers_wanted,
+                l.taskmanagers_ready,
+                l.taskmanagers,
+                cell(l.status.as_deref().unwrap_or("-")),
+                cell(l.job.as_deref().unwrap_or("-")),
+                cell(&l.health),
+            )?;
+        }
+        writeln!(out)?;
+    }
 
     let outline = Outline::new(report);
     writeln!(out, "| # | Severity | Category | Object | Title |")?;

@@ -6,6 +6,7 @@ pub mod access;
 pub mod clusters;
 pub mod json;
 pub mod markdown;
+pub mod sarif;
 pub mod style;
 pub mod table;
 /// The terminal sanitiser lives beside the masker (both decide what may leave the process), below
@@ -25,6 +26,8 @@ pub enum Format {
     Table,
     Json,
     Markdown,
+    /// SARIF 2.1.0, for code-review and security tools (doctor, lint).
+    Sarif,
 }
 
 impl Format {
@@ -34,6 +37,7 @@ impl Format {
             Format::Table => "table",
             Format::Json => "json",
             Format::Markdown => "markdown",
+            Format::Sarif => "sarif",
         }
     }
 }
@@ -59,6 +63,8 @@ pub fn render(
         Format::Table => table::render(report, context, style, out),
         Format::Markdown => markdown::render(report, context, out),
         Format::Json => json::render(report, out),
+        // The registry's rules, each finding on its object (lint writes its own, with files).
+        Format::Sarif => sarif::render_doctor(report, out),
     }
 }
 

@@ -97,6 +97,75 @@ pub fn load_with(path: &Path, options: &LoadOptions) -> Result<Loaded, BundleErr
     if !path.exists() {
         return Err(BundleError::Missing(path.to_path_buf()));
     }
+    let io = |source| BundleError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    match crate::files::archive::format_of(path).map_err(io)? {
+        Some(format) => load_archive(path, format, options),
+        None => load_tree(path, options),
+    }
+}
+
+/// A bundle as people send it (`.tar.gz`, `.tgz`, `.tar`, `.zip`, one `.gz`): unpacked with the
+/// bounds of `files::archive`, then read as a folder. Members are named `ARCHIVE/MEMBER` in
+/// notes and errors; what could not be unpacked is noted beside what could not be read.
+fn load_archive(
+    path: &Path,
+    format: crate::files::archive::Format,
+    options: &LoadOptions,
+) -> Result<Loaded, BundleError> {
+    let unpacked =
+        crate::files::archive::unpack(path, format).map_err(|source| BundleError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+    let dir = unpacked.dir().to_path_buf();
+    let named = |p: &Path| match p.strip_prefix(&dir) {
+        Ok(rel) => path.join(rel),
+        Err(_) => p.to_path_buf(),
+    };
+    let text = |s: &str| s.replace(&dir.display().to_string(), &path.display().to_string());
+    let mut notes: Vec<String> = unpacked
+        .skipped
+        .iter()
+        .map(|n| format!("{}: {n}", path.display()))
+        .collect();
+    match load_tree(&unpacked.root, options) {
+        Ok(mut loaded) => {
+            notes.extend(loaded.skipped.iter().map(|n| text(n)));
+            loaded.skipped = notes;
+            Ok(loaded)
+        }
+        Err(BundleError::Empty(_)) if !notes.is_empty() => Err(BundleError::Refused {
+            path: path.to_path_buf(),
+            what: notes.join("; "),
+        }),
+        Err(e) => Err(match e {
+            BundleError::Io { path: p, source } => BundleError::Io {
+                path: named(&p),
+                source,
+            },
+            BundleError::Parse { path: p, message } => BundleError::Parse {
+                path: named(&p),
+                message,
+            },
+            BundleError::Object { path: p, what } => BundleError::Object {
+                path: named(&p),
+                what,
+            },
+            BundleError::Empty(_) => BundleError::Empty(path.to_path_buf()),
+            BundleError::Refused { what, .. } => BundleError::Refused {
+                path: path.to_path_buf(),
+                what: text(&what),
+            },
+            other => other,
+        }),
+    }
+}
+
+/// A folder (or one file) of objects and logs.
+fn load_tree(path: &Path, options: &LoadOptions) -> Result<Loaded, BundleError> {
     let mut snapshot = Snapshot {
         rbac_complete: false,
         ..Snapshot::default()
@@ -105,6 +174,7 @@ pub fn load_with(path: &Path, options: &LoadOptions) -> Result<Loaded, BundleErr
     let found = bundle_files(path)?;
     let mut skipped = found.skipped;
     let mut first_error = None;
+    let mut undecoded: Vec<String> = Vec::new();
     for file in &found.files {
         let before = tally.objects;
         let mut no_kind = 0;
@@ -114,14 +184,18 @@ pub fn load_with(path: &Path, options: &LoadOptions) -> Result<Loaded, BundleErr
                 source,
             }
         })?;
+        // An object that does not fit its kind (a ConfigMap whose `data` is a list) is left out
+        // with its path and reason, as a file of broken YAML is: one bad object in an unrelated
+        // corner never refuses the whole bundle.
+        for what in tally.undecoded.drain(..) {
+            skipped.push(format!(
+                "{}: {what} (left out: it does not decode)",
+                file.display()
+            ));
+            undecoded.push(format!("{}: {what}", file.display()));
+        }
         match read {
             Ok(()) => {}
-            Err(Unreadable::Object(what)) => {
-                return Err(BundleError::Object {
-                    path: file.clone(),
-                    what,
-                })
-            }
             Err(Unreadable::Text(message)) => {
                 skipped.push(format!("{}: not YAML or JSON ({message})", file.display()));
                 first_error.get_or_insert(BundleError::Parse {
@@ -147,10 +221,12 @@ pub fn load_with(path: &Path, options: &LoadOptions) -> Result<Loaded, BundleErr
         && tally.kinds.is_empty()
         && tally.unlisted_pods == 0
     {
-        if !tally.invalid.is_empty() {
+        if !tally.invalid.is_empty() || !undecoded.is_empty() {
+            let mut what = undecoded;
+            what.extend(invalid_notes(&tally));
             return Err(BundleError::Refused {
                 path: path.to_path_buf(),
-                what: invalid_notes(&tally).join("; "),
+                what: what.join("; "),
             });
         }
         return Err(first_error.unwrap_or_else(|| BundleError::Empty(path.to_path_buf())));
@@ -199,11 +275,10 @@ fn invalid_notes(tally: &Tally) -> Vec<String> {
         .collect()
 }
 
-/// Why a file's documents could not be read: not YAML at all, or an object that does not fit its
-/// kind (an input error that names the object and the field).
+/// Why a file's documents could not be read: not YAML or JSON at all. (An object that does not fit
+/// its kind is left out alone: `Tally::undecoded`.)
 enum Unreadable {
     Text(String),
-    Object(ObjectError),
 }
 
 /// Every document of one file into the snapshot. A JSON file (`kubectl get -o json` output, which
@@ -217,6 +292,20 @@ fn read_file(
 ) -> std::io::Result<Result<(), Unreadable>> {
     use crate::files::{check_nesting_of, open_capped, read_capped, MAX_FILE_BYTES};
     let too_deep = |e| Unreadable::Text(ObjectError::from(e).to_string());
+    if is_gz(file) {
+        // A compressed file (`pods.yaml.gz`): inflated in memory, as large as a plain one may
+        // be; bytes that do not inflate are a file left out with the reason, never fatal.
+        let bytes = match crate::files::archive::gunzip_capped(file, MAX_FILE_BYTES) {
+            Ok(b) => b,
+            Err(e) => return Ok(Err(Unreadable::Text(format!("gzip: {e}")))),
+        };
+        let text = String::from_utf8_lossy(&bytes);
+        if let Err(e) = crate::files::check_nesting(&text) {
+            return Ok(Err(too_deep(e)));
+        }
+        let no_json = None::<serde_json::Deserializer<serde_json::de::StrRead>>;
+        return Ok(read_documents(no_json, Some(&text), s, tally, no_kind));
+    }
     if crate::files::starts_like_json(file)? {
         if let Err(e) = check_nesting_of(file, MAX_FILE_BYTES)? {
             return Ok(Err(too_deep(e)));
@@ -249,14 +338,13 @@ fn read_documents<'t, R: serde_json::de::Read<'t>>(
     no_kind: &mut usize,
 ) -> Result<(), Unreadable> {
     use super::stream::{document, Document};
-    let mut object_error: Option<ObjectError> = None;
     let mut json_doc = json;
     let mut yaml_docs = yaml
         .map(serde_yaml::Deserializer::from_str)
         .into_iter()
         .flatten();
     loop {
-        // The typed error is kept here; the stream reader only carries its text.
+        // An object that does not decode is noted and the stream goes on.
         let mut item = |v: Value| -> Result<(), String> {
             if !is_object(&v) {
                 return Ok(());
@@ -265,20 +353,16 @@ fn read_documents<'t, R: serde_json::de::Read<'t>>(
                 set_aside(v, tally);
                 return Ok(());
             }
-            add_counted(s, v, tally).map_err(|e| {
-                let text = e.to_string();
-                object_error.get_or_insert(e);
-                text
-            })
+            if let Err(e) = add_counted(s, v, tally) {
+                tally.undecoded.push(e.to_string());
+            }
+            Ok(())
         };
         let parsed = match (json_doc.take(), yaml_docs.next()) {
             (Some(mut de), _) => document(&mut de, &mut item).map_err(|e| e.to_string()),
             (None, Some(doc)) => document(doc, &mut item).map_err(|e| e.to_string()),
             (None, None) => break,
         };
-        if let Some(what) = object_error.take() {
-            return Err(Unreadable::Object(what));
-        }
         match parsed.map_err(Unreadable::Text)? {
             Document::List(Some(kind)) => {
                 tally.kinds.insert(kind);
@@ -287,7 +371,11 @@ fn read_documents<'t, R: serde_json::de::Read<'t>>(
             Document::Whole(Value::Null) => {}
             Document::Whole(v) if !is_object(&v) => *no_kind += 1,
             Document::Whole(v) if unlisted_pod(&v, tally) => set_aside(v, tally),
-            Document::Whole(v) => add_counted(s, v, tally).map_err(Unreadable::Object)?,
+            Document::Whole(v) => {
+                if let Err(e) = add_counted(s, v, tally) {
+                    tally.undecoded.push(e.to_string());
+                }
+            }
         }
     }
     Ok(())
@@ -414,6 +502,8 @@ struct Tally {
     /// (`oc adm inspect` writes every pod into `core/pods.yaml` and `pods/<pod>/<pod>.yaml`) is
     /// read once.
     seen: std::collections::HashSet<u64>,
+    /// Objects of the file being read that do not fit their kind, why (taken after each file).
+    undecoded: Vec<String>,
 }
 
 /// A bundle speaks about the installation only when it holds some of it: the operator's objects,
@@ -449,17 +539,35 @@ pub fn classify_operator(s: &mut Snapshot) {
 /// followed: `crate::files`). The test cluster's seeder reads bundles through this too, so both
 /// always see the same objects.
 pub fn object_files(path: &Path) -> Result<Vec<PathBuf>, BundleError> {
-    bundle_files(path).map(|f| f.files)
+    bundle_files(path).map(|f| f.files.into_iter().filter(|f| !is_gz(f)).collect())
 }
 
 fn bundle_files(path: &Path) -> Result<crate::files::Walked, BundleError> {
-    crate::files::find(path, &["yaml", "yml", "json"], &|d| {
+    let mut found = crate::files::find(path, &["yaml", "yml", "json", "gz"], &|d| {
         d.file_name().is_some_and(|n| n == "logs")
     })
     .map_err(|source| BundleError::Io {
         path: path.to_path_buf(),
         source,
-    })
+    })?;
+    // Of the compressed files, those that hold objects (`pods.yaml.gz`); a file named on the
+    // command line is read whatever its name.
+    if path.is_dir() {
+        found.files.retain(|f| !is_gz(f) || compressed_objects(f));
+    }
+    Ok(found)
+}
+
+fn is_gz(f: &Path) -> bool {
+    f.extension().is_some_and(|e| e == "gz")
+}
+
+/// `x.yaml.gz`, `x.yml.gz`, `x.json.gz`.
+fn compressed_objects(f: &Path) -> bool {
+    f.file_stem()
+        .map(Path::new)
+        .and_then(Path::extension)
+        .is_some_and(|e| e == "yaml" || e == "yml" || e == "json")
 }
 
 /// Why text or a value is not a Kubernetes object kubectl-flink reads.

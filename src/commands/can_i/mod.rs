@@ -229,6 +229,11 @@ async fn run_checks(args: &CanIArgs, kube: &KubeArgs, output: &OutputArgs) -> Re
         }
         (Format::Markdown, None) => render_markdown(&report, &mut stdout),
         (Format::Table, None) => render_table(&report, &style, &mut stdout),
+        (Format::Sarif, None) => {
+            return Err(Error::Input(
+                "can-i prints a table, JSON or markdown, not sarif".into(),
+            ))
+        }
     };
     super::report_written(written.and_then(|_| stdout.flush())).map(|()| code)
 }

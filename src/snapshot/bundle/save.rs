@@ -80,7 +80,9 @@ static SAVES: Saves = Saves::new();
 /// temporary folder (a save not yet started does not start). Returns once no temporary folder is
 /// left, or after `wait` (then removing it from here), so that the caller may exit.
 pub fn interrupt_save(wait: std::time::Duration) {
-    SAVES.interrupt(wait)
+    SAVES.interrupt(wait);
+    // And the temporary folder of an archive being read (`--from bundle.tar.gz`).
+    crate::files::archive::remove_unpacked();
 }
 
 /// A save's temporary folder while it is written, and whether it must stop.

@@ -165,10 +165,14 @@ fn list_items_are_read_one_by_one_whatever_the_order_of_the_list_s_keys() {
             "bad.yaml",
             "apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: Pod, metadata: {name: p, labels: {component: taskmanager}}, spec: {containers: 7}}\n",
         );
-    let e = load(dir.path()).unwrap_err().to_string();
-    assert!(e.contains("Pod p: spec.containers"), "{e}");
-    fs::remove_file(dir.path().join("bad.yaml")).unwrap();
-    let s = load(dir.path()).unwrap();
+    // An item that does not fit its kind is left out with its path, the rest is read.
+    let loaded = load_with(dir.path(), &LoadOptions::default()).unwrap();
+    let notes = loaded.skipped.join("\n");
+    assert!(
+        notes.contains("bad.yaml: Pod p: spec.containers") && notes.contains("does not decode"),
+        "{notes}"
+    );
+    let s = loaded.snapshot;
     assert_eq!(s.pods.len(), 2);
     assert_eq!((s.services.len(), s.config_maps.len()), (1, 1));
     assert!(s.holds("Pod"));
@@ -737,4 +741,83 @@ value: 1000
         "restricted"
     );
     assert_eq!(back.resource_quotas, s.resource_quotas);
+}
+
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    e.write_all(bytes).unwrap();
+    e.finish().unwrap()
+}
+
+/// A support bundle as people send it: the canonical bundle as a `.tar.gz` (made as `tar czf
+/// b.tar.gz canonical/` makes it) and as a `.zip` reads as the folder does, logs included.
+#[test]
+fn a_bundle_packed_as_tar_gz_or_zip_reads_as_its_folder() {
+    use std::io::Write;
+    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/canonical"));
+    let folder = load(root).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let mut tar = tar::Builder::new(Vec::new());
+    tar.append_dir_all("canonical", root).unwrap();
+    let tgz = dir.path().join("canonical.tgz");
+    fs::write(&tgz, gzip(&tar.into_inner().unwrap())).unwrap();
+    let zipped = dir.path().join("canonical.zip");
+    let mut w = zip::ZipWriter::new(fs::File::create(&zipped).unwrap());
+    for f in crate::files::find(root, &["yaml", "json", "log", "txt"], &|_| false)
+        .unwrap()
+        .files
+    {
+        let name = format!("canonical/{}", f.strip_prefix(root).unwrap().display());
+        w.start_file(name, zip::write::SimpleFileOptions::default())
+            .unwrap();
+        w.write_all(&fs::read(&f).unwrap()).unwrap();
+    }
+    w.finish().unwrap();
+    for archive in [&tgz, &zipped] {
+        let loaded = load_with(archive, &LoadOptions::default()).unwrap();
+        let s = &loaded.snapshot;
+        assert_eq!(s.flink_deployments.len(), folder.flink_deployments.len());
+        assert_eq!(s.pods.len(), folder.pods.len());
+        assert_eq!(s.events.len(), folder.events.len());
+        assert!(!folder.logs.is_empty());
+        assert_eq!(
+            s.logs.keys().collect::<Vec<_>>(),
+            folder.logs.keys().collect::<Vec<_>>(),
+            "{}",
+            archive.display()
+        );
+        assert_eq!(s.captured_at, folder.captured_at);
+    }
+}
+
+/// A folder of `*.yaml.gz` is read; a file that does not inflate or parse is named and left out,
+/// never fatal; an archive that holds nothing readable says what it held.
+#[test]
+fn compressed_files_are_read_and_one_that_does_not_decode_is_a_noted_gap() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let pod = "apiVersion: v1\nkind: Pod\nmetadata: {name: orders-jm, namespace: a, labels: {component: jobmanager, app: orders, type: flink-native-kubernetes}}\n";
+    fs::write(d.join("pods.yaml.gz"), gzip(pod.as_bytes())).unwrap();
+    fs::write(d.join("broken.yaml.gz"), b"\x1f\x8b\x08\x00garbage").unwrap();
+    fs::write(d.join("notes.txt.gz"), gzip(b"not an object")).unwrap();
+    let loaded = load_with(d, &LoadOptions::default()).unwrap();
+    assert_eq!(loaded.snapshot.pods.len(), 1);
+    let notes = loaded.skipped.join("\n");
+    assert!(
+        notes.contains("broken.yaml.gz: not YAML or JSON (gzip: "),
+        "{notes}"
+    );
+    assert!(!notes.contains("notes.txt.gz"), "{notes}");
+    // An archive of nothing readable: the error says what the archive held.
+    let tar = vec![0u8; 1024];
+    let empty = d.join("empty.tar.gz");
+    fs::write(
+        &empty,
+        gzip(&[b"\x1f\x8b garbage".as_slice(), &tar].concat()),
+    )
+    .unwrap();
+    let e = load(&empty).unwrap_err().to_string();
+    assert!(e.starts_with(&empty.display().to_string()), "{e}");
+    assert!(e.contains("no Kubernetes object"), "{e}");
 }
