@@ -4,6 +4,9 @@
 //! helpers may spell them). `KNOWN` lists the ones that exist today (the list only shrinks: the
 //! test also fails when one of them is gone).
 
+#[path = "common/sources.rs"]
+mod sources;
+use sources::{production, rust_files};
 use std::path::{Path, PathBuf};
 
 /// Operator selectors and images as literals: `app=flink-operator`,
@@ -22,40 +25,12 @@ const KNOWN: &[(&str, usize)] = &[
     ("src/signatures/operators.rs", 2),
 ];
 
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for e in std::fs::read_dir(dir).unwrap().flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            rust_files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "rs") {
-            out.push(p);
-        }
-    }
-}
-
-/// The production part of a source file: up to its `#[cfg(test)]` module (at the end, by the
-/// project's layout); nothing of a test-only file.
-fn production(path: &Path, text: &str) -> String {
-    let name = path.file_name().unwrap().to_string_lossy();
-    if name == "tests.rs"
-        || name == "testing.rs"
-        || path.components().any(|c| c.as_os_str() == "tests")
-    {
-        return String::new();
-    }
-    match text.find("#[cfg(test)]") {
-        Some(i) => text[..i].to_string(),
-        None => text.to_string(),
-    }
-}
 
 #[test]
 fn operator_selectors_and_images_live_in_the_identity_table_only() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let re = regex::Regex::new(PATTERN).unwrap();
-    let mut files = Vec::new();
-    rust_files(&root.join("src"), &mut files);
-    files.sort();
+    let files = rust_files(&root.join("src"));
     let mut found: Vec<(String, usize)> = Vec::new();
     let mut lines_found = Vec::new();
     for f in files {

@@ -19,6 +19,9 @@
 //! one of them is gone, so the list only shrinks).
 
 use std::collections::{BTreeMap, BTreeSet};
+#[path = "common/sources.rs"]
+mod sources;
+use sources::rust_files;
 use std::path::Path;
 
 /// Module -> the modules it may use.
@@ -150,23 +153,11 @@ fn uses(text: &str) -> BTreeSet<String> {
     out
 }
 
-fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
-    for e in std::fs::read_dir(dir).unwrap() {
-        let p = e.unwrap().path();
-        if p.is_dir() {
-            rust_files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "rs") {
-            out.push(p);
-        }
-    }
-}
-
 #[test]
 fn imports_go_down_the_layers_only() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let allowed = allowed();
-    let mut files = Vec::new();
-    rust_files(&root, &mut files);
+    let files = rust_files(&root);
     let mut found: BTreeMap<(String, String), Vec<String>> = BTreeMap::new();
     for f in files.iter().filter(|f| !test_only(&root, f)) {
         let from = module_of(&root, f);
@@ -229,8 +220,7 @@ fn no_rule_imports_another_rule() {
         })
         .collect();
     assert!(rules.len() > 20, "rules not found in {}", dir.display());
-    let mut files = Vec::new();
-    rust_files(&dir, &mut files);
+    let files = rust_files(&dir);
     let mut wrong = Vec::new();
     for f in &files {
         let this = f.file_stem().unwrap().to_string_lossy().to_string();

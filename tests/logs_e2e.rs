@@ -236,8 +236,10 @@ fn json_lines_carry_the_403_signature() {
         .filter(|r| !r["signature"].is_null())
         .collect();
     assert_eq!(hits.len(), 1, "{out}");
-    assert_eq!(hits[0]["signature"], "SIG-K8S-FORBIDDEN");
-    assert_eq!(hits[0]["category"], "rbac_forbidden");
+    // The seeded JobManager runs as the namespace's `default` ServiceAccount: the 403 is read as
+    // that cause, as doctor and triage read it.
+    assert_eq!(hits[0]["signature"], "SIG-K8S-FORBIDDEN-DEFAULT-SA");
+    assert_eq!(hits[0]["category"], "default_service_account");
     assert!(
         hits[0]["line"]
             .as_str()
@@ -262,7 +264,7 @@ fn json_lines_carry_the_403_signature() {
     let marked: Vec<&str> = out.lines().filter(|l| l.contains('⟵')).collect();
     assert_eq!(marked.len(), 1, "{out}");
     assert!(
-        marked[0].contains("is forbidden") && marked[0].contains("⟵ rbac_forbidden:"),
+        marked[0].contains("is forbidden") && marked[0].contains("⟵ default_service_account:"),
         "{out}"
     );
     let (_, coloured, _) = flink(

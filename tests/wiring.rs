@@ -10,6 +10,9 @@
 //! when one of them is gone). The figures of issue #32 are counted by the same walk:
 //! `cargo test --test wiring -- --nocapture` prints them.
 
+#[path = "common/sources.rs"]
+mod sources;
+use sources::{production, rust_files};
 use std::path::{Path, PathBuf};
 
 /// The files of the table itself.
@@ -41,39 +44,11 @@ const KNOWN: &[(&str, &str, usize)] = &[
     ("selector builder", "src/commands/logs.rs", 1),
 ];
 
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for e in std::fs::read_dir(dir).unwrap().flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            rust_files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "rs") {
-            out.push(p);
-        }
-    }
-}
-
-/// The production part of a source file: up to its `#[cfg(test)]` module (at the end, by the
-/// project's layout); nothing of a test-only file.
-fn production(path: &Path, text: &str) -> String {
-    let name = path.file_name().unwrap().to_string_lossy();
-    if name == "tests.rs"
-        || name == "testing.rs"
-        || path.components().any(|c| c.as_os_str() == "tests")
-    {
-        return String::new();
-    }
-    match text.find("#[cfg(test)]") {
-        Some(i) => text[..i].to_string(),
-        None => text.to_string(),
-    }
-}
 
 /// Every (pattern, file, lines) found outside the table, and the lines themselves.
 fn found() -> (Vec<(String, String, usize)>, Vec<String>) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut files = Vec::new();
-    rust_files(&root.join("src"), &mut files);
-    files.sort();
+    let files = rust_files(&root.join("src"));
     let res: Vec<(&str, regex::Regex)> = PATTERNS
         .iter()
         .map(|(n, p)| (*n, regex::Regex::new(p).unwrap()))
