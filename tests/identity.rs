@@ -7,7 +7,7 @@
 #[path = "common/sources.rs"]
 mod sources;
 use sources::{production, rust_files};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Operator selectors and images as literals: `app=flink-operator`,
 /// `app.kubernetes.io/name=flink-kubernetes-operator`, `gcr.io/flink-operator/flink-operator`, ...
@@ -24,7 +24,6 @@ const KNOWN: &[(&str, usize)] = &[
     ("src/signatures/described.rs", 2),
     ("src/signatures/operators.rs", 2),
 ];
-
 
 #[test]
 fn operator_selectors_and_images_live_in_the_identity_table_only() {

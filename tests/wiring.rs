@@ -13,7 +13,7 @@
 #[path = "common/sources.rs"]
 mod sources;
 use sources::{production, rust_files};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The files of the table itself.
 const TABLE: &[&str] = &[
@@ -43,7 +43,6 @@ const KNOWN: &[(&str, &str, usize)] = &[
     // `kubectl flink logs --help` spells the selector NAME stands for (text, not a request).
     ("selector builder", "src/commands/logs.rs", 1),
 ];
-
 
 /// Every (pattern, file, lines) found outside the table, and the lines themselves.
 fn found() -> (Vec<(String, String, usize)>, Vec<String>) {

@@ -1,5 +1,6 @@
 //! The project's own Rust sources, as the tests that hold the code's shape read them (layers,
 //! wiring, identity): every `.rs` file under a folder, and the production part of one.
+#![allow(dead_code)] // each test binary uses its own subset
 
 use std::path::{Path, PathBuf};
 
