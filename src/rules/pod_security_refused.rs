@@ -22,7 +22,7 @@
 //! `runAsUser: 9999`, the official image's `flink` user: the image declares no `USER`, so the
 //! kubelet would otherwise refuse to start it as root.
 
-use super::support::containers::{event_line, one_line};
+use super::support::containers::refusal_line;
 use super::{Rule, RuleMeta};
 use crate::finding::{Category, Finding, ObjectRef, Severity};
 use crate::shell::{json_arg, sh};
@@ -154,20 +154,7 @@ impl Rule for PodSecurityRefused {
             let pod = d.denial.pod.as_deref().unwrap_or("");
             let owner = refused::owner_name(&d.source);
             let fd = refused::flink_deployment_for(s, d.namespace, &[owner, pod]);
-            let line = match d.source {
-                Where::Event(e) => event_line(e),
-                Where::Condition { condition, .. } => format!(
-                    "Deployment {owner} status.conditions[ReplicaFailure]: reason={} message: {}",
-                    condition.reason.as_deref().unwrap_or("-"),
-                    one_line(d.message)
-                ),
-                Where::Log { key, line } => format!(
-                    "JobManager {} {} line {line}: {}",
-                    key.pod,
-                    if key.previous { "previous log" } else { "log" },
-                    one_line(d.message)
-                ),
-            };
+            let line = refusal_line(&d.source, d.message);
             let key = d.denial.key();
             let i = match found.iter().position(|r| {
                 r.namespace == d.namespace

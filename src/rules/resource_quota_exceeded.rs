@@ -13,13 +13,13 @@
 //! `snapshot::refused` (which a live gather uses too, to read the quotas they name); the fix
 //! computes the quota the pod needs from the numbers they carry.
 
-use super::support::containers::{event_line, one_line};
+use super::support::containers::refusal_line;
 use super::{Rule, RuleMeta};
 use crate::finding::{Category, Finding, ObjectRef, Severity};
 use crate::flink::units::{format_bytes, parse_quantity, parse_resource_memory};
 use crate::snapshot::flink::FlinkDeployment;
 use crate::snapshot::index::deployment_ref;
-use crate::snapshot::refused::{self, Refused, Rejection, Where};
+use crate::snapshot::refused::{self, Refused, Rejection};
 use crate::snapshot::{Index, Snapshot};
 use k8s_openapi::api::core::v1::ResourceQuota;
 use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
@@ -45,36 +45,11 @@ impl Rule for ResourceQuotaExceeded {
         for r in refused::refusals(snapshot) {
             let ns = r.namespace;
             let pod = r.rejection.pod.as_deref().unwrap_or("");
-            let (owner, line) = match r.source {
-                // Events of the controllers (and of the operator, on the CR).
-                Where::Event(e) => (
-                    e.involved_object.name.as_deref().unwrap_or(""),
-                    event_line(e),
-                ),
-                // The Deployment's own condition (when the events have expired).
-                Where::Condition {
-                    deployment,
-                    condition,
-                } => {
-                    let name = deployment.metadata.name.as_deref().unwrap_or("");
-                    let line = format!(
-                        "Deployment {name} status.conditions[ReplicaFailure]: reason={} message: {}",
-                        condition.reason.as_deref().unwrap_or("-"),
-                        one_line(r.message)
-                    );
-                    (name, line)
-                }
-                // TaskManager pods the JobManager could not create.
-                Where::Log { key, line } => {
-                    let which = if key.previous { "previous log" } else { "log" };
-                    let ev = format!(
-                        "JobManager {} {which} line {line}: {}",
-                        key.pod,
-                        one_line(r.message)
-                    );
-                    (key.pod.as_str(), ev)
-                }
-            };
+            // Events of the controllers (and of the operator, on the CR), the Deployment's own
+            // condition (when the events have expired), or TaskManager pods the JobManager could
+            // not create (its log).
+            let owner = refused::owner_name(&r.source);
+            let line = refusal_line(&r.source, r.message);
             let fd = refused::flink_deployment_for(snapshot, ns, &[owner, pod]);
             add(&mut groups, ns, fd, r.rejection, line);
         }

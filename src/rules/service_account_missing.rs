@@ -13,7 +13,7 @@
 //! the RBAC planner every identity rule shares (`flink::rbac_fix`): the spec keeps the name it
 //! already has, so no switch and no restart beyond the pods now being created.
 
-use super::support::containers::{event_line, one_line};
+use super::support::containers::refusal_line;
 use super::support::rbac_plan;
 use super::{Rule, RuleMeta};
 use crate::finding::{link, Category, Finding, ObjectRef, Severity};
@@ -73,20 +73,7 @@ impl Rule for ServiceAccountMissing {
                 } else {
                     Component::JobManager
                 };
-            let line = match d.source {
-                Where::Event(e) => event_line(e),
-                Where::Condition { condition, .. } => format!(
-                    "Deployment {owner} status.conditions[ReplicaFailure]: reason={} message: {}",
-                    condition.reason.as_deref().unwrap_or("-"),
-                    one_line(d.message)
-                ),
-                Where::Log { key, line } => format!(
-                    "JobManager {} {} line {line}: {}",
-                    key.pod,
-                    if key.previous { "previous log" } else { "log" },
-                    one_line(d.message)
-                ),
-            };
+            let line = refusal_line(&d.source, d.message);
             let i = match found.iter().position(|m| {
                 m.namespace == *namespace
                     && m.name == *name

@@ -9,6 +9,7 @@ use crate::flink::names::MAIN_CONTAINER;
 use crate::shell::{jsonpath, sh};
 use crate::signatures::{reader, redact, Match};
 use crate::snapshot::index::{event_time, pod_component, pod_name, pod_namespace, pod_selector};
+use crate::snapshot::refused::Where;
 use crate::snapshot::Pod;
 use crate::snapshot::{Index, Snapshot};
 use k8s_openapi::api::core::v1::{ContainerStateTerminated, Event};
@@ -162,6 +163,30 @@ pub fn pod_verify(pod: &Pod, container: &str) -> String {
             sh(ns),
         ),
         _ => status_verify(ns, name, container),
+    }
+}
+
+/// One evidence line for where a pod's creation was refused: the `FailedCreate` event, the
+/// Deployment's `ReplicaFailure` condition, or the JobManager's log line (quota, PodSecurity and
+/// ServiceAccount refusals alike).
+pub fn refusal_line(source: &Where, message: &str) -> String {
+    match source {
+        Where::Event(e) => event_line(e),
+        Where::Condition {
+            deployment,
+            condition,
+        } => format!(
+            "Deployment {} status.conditions[ReplicaFailure]: reason={} message: {}",
+            deployment.metadata.name.as_deref().unwrap_or(""),
+            condition.reason.as_deref().unwrap_or("-"),
+            one_line(message)
+        ),
+        Where::Log { key, line } => format!(
+            "JobManager {} {} line {line}: {}",
+            key.pod,
+            if key.previous { "previous log" } else { "log" },
+            one_line(message)
+        ),
     }
 }
 
