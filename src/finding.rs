@@ -454,10 +454,19 @@ impl Remedy {
                     None => break,
                 }
             }
-            if changes_something(&command) && !command.contains('<') {
+            // A command with a placeholder only a person can fill (`<spec.job.jarURI>`) is kept,
+            // commented out behind FILL_IN so that `| sh` cannot run it as it is; any other `<`
+            // (a redirection) is not a command to run.
+            let fill = has_placeholder(&command);
+            if changes_something(&command) && (fill || !command.contains('<')) {
                 let command = command.split("   #").next().unwrap_or(&command).trim_end();
-                if !r.run.iter().any(|c| c == command) {
-                    r.run.push(command.to_string());
+                let command = if fill {
+                    format!("{FILL_IN}{command}")
+                } else {
+                    command.to_string()
+                };
+                if !r.run.contains(&command) {
+                    r.run.push(command);
                 }
             }
         }
@@ -467,6 +476,29 @@ impl Remedy {
     pub fn is_empty(&self) -> bool {
         self.apply.is_empty() && self.run.is_empty()
     }
+}
+
+/// How `remedy.run` (and `--fix=run`) marks a command with a placeholder: the command follows,
+/// commented out; fill in each `<...>` (what only a person knows: a jar's path, an image tag) and
+/// drop the mark to run it. `scripts/lab/heal.sh` fills them from a scenario's `answers` file.
+pub const FILL_IN: &str = "# fill in each <...>, then run: ";
+
+/// A placeholder for a person to fill: `<` then a letter, up to the next `>` (`<spec.job.jarURI>`,
+/// `<where the jar is served>`); not `<<`, `<=` or a redirection.
+pub fn has_placeholder(s: &str) -> bool {
+    placeholders(s).next().is_some()
+}
+
+/// The placeholders of `s`, as written (brackets and all).
+pub fn placeholders(s: &str) -> impl Iterator<Item = &str> {
+    s.match_indices('<').filter_map(move |(i, _)| {
+        let rest = &s[i + 1..];
+        if !rest.starts_with(|c: char| c.is_ascii_alphabetic()) {
+            return None;
+        }
+        let end = rest.find(['<', '>'])?;
+        (rest.as_bytes()[end] == b'>').then(|| &s[i..i + end + 2])
+    })
 }
 
 /// A prose line that opens another way to the same end: "or raise the limit", "Or, ...".
@@ -516,6 +548,31 @@ fn push_doc(out: &mut Vec<String>, doc: &mut String) {
 #[cfg(test)]
 mod remedy_tests {
     use super::Remedy;
+
+    #[test]
+    fn a_command_with_a_placeholder_is_kept_commented_out_behind_the_fill_in_mark() {
+        let fix = "Point it at the jar:\n\n  kubectl patch flinkdeployment orders -n a --type=merge -p '{\"spec\":{\"job\":{\"jarURI\":\"<spec.job.jarURI>\"}}}'\n";
+        let r = Remedy::from_fix(fix);
+        assert_eq!(
+            r.run,
+            vec![format!(
+                "{}kubectl patch flinkdeployment orders -n a --type=merge -p '{{\"spec\":{{\"job\":{{\"jarURI\":\"<spec.job.jarURI>\"}}}}}}'",
+                super::FILL_IN
+            )]
+        );
+        // Marked so that `| sh` runs nothing: the line is a comment.
+        assert!(r.run[0].starts_with('#'));
+        assert_eq!(
+            super::placeholders(&r.run[0]).collect::<Vec<_>>(),
+            vec!["<spec.job.jarURI>"]
+        );
+        // A redirection or a heredoc is no placeholder.
+        assert!(!super::has_placeholder("kubectl apply -f - <<'EOF'"));
+        assert!(!super::has_placeholder("kubectl create -f x < file.yaml"));
+        assert!(super::has_placeholder(
+            "kubectl set image d x=<image with its tag>"
+        ));
+    }
 
     #[test]
     fn heredoc_documents_and_commands_are_read_out_of_the_fix_text() {

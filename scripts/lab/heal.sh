@@ -15,8 +15,10 @@
 #
 # answers: what only a person knows, for the fixes that mark it with a placeholder. One line each,
 # `PLACEHOLDER=VALUE`: every occurrence of PLACEHOLDER (as the fix prints it, brackets and all,
-# e.g. `<where the jar is served>`) in the fix becomes VALUE; `#` starts a comment. A fix with a
-# `<...>` left unanswered is not applied: the heal stops and says which placeholder a person must fill.
+# e.g. `<spec.job.jarURI>`) in the fix becomes VALUE; `#` starts a comment. `--fix=run` prints a
+# command with a placeholder commented out behind `# fill in each <...>, then run: `; once filled it
+# runs like any other. A fix with a `<...>` left unanswered is not applied: the heal stops and says
+# which placeholder a person must fill.
 #
 # A scenario whose fault only a person can decide says so in its scenario.sh:
 #   PERSON_MUST_SET="spec.job.jarURI (the jar's path in the image)"
@@ -107,6 +109,9 @@ fill_answers() {
       text=${text//"$key"/"$value"}
     done <"$scen/answers"
   fi
+  # A command doctor marked for a person to fill (FILL_IN in src/finding.rs: commented out behind
+  # `# fill in each <...>, then run: `) is a command again once its placeholders are answered.
+  text=$(printf '%s\n' "$text" | sed 's/^# fill in each <\.\.\.>, then run: //')
   printf '%s\n' "$text"
   # A placeholder: `<words>` outside a comment (shell redirections in a fix are never written so).
   local open

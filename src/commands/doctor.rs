@@ -240,7 +240,12 @@ fn document_identity(doc: &str) -> String {
 /// The documents as one stream for `kubectl apply -f -`, the commands after them as comments.
 fn apply_stream(r: &Remedy) -> String {
     let mut out = r.apply.join("---\n");
-    let commands: Vec<&String> = r.run.iter().filter(|c| !c.starts_with('#')).collect();
+    // A command with a placeholder (FILL_IN) is listed too: a comment already.
+    let commands: Vec<&String> = r
+        .run
+        .iter()
+        .filter(|c| !c.starts_with('#') || c.starts_with(crate::finding::FILL_IN))
+        .collect();
     if !commands.is_empty() {
         out.push_str("# then run (kubectl flink doctor --fix=run prints these alone):\n");
         for c in commands {

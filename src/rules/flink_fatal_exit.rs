@@ -95,8 +95,13 @@ fn finding(
     .evidence(state_line(c))
     .link(link::container(ns, name, c.name()));
     if running_again {
-        // An earlier instance died; the current one runs. Still worth knowing, less urgent.
-        f = f.severity(Severity::Warning);
+        // An earlier instance died; the current one runs. Still worth knowing, less urgent; and
+        // history once the operator reports the deployment up with its job running (the cause
+        // was fixed under the same pod: a Role granted, say, after which Flink restarted it).
+        match recovered(index, pod) {
+            Some(up) => f = f.severity(Severity::Info).evidence(up),
+            None => f = f.severity(Severity::Warning),
+        }
     }
     if let Some(msg) = t.message.as_deref().filter(|m| !m.trim().is_empty()) {
         f = f.evidence(format!("terminated.message: {}", one_line(msg)));
@@ -135,11 +140,12 @@ fn finding(
     });
     let fix = match root {
         Some(m) => format!(
-            "The exit is the symptom; the log names the cause at line {}: {}.\n{}\n\n\
+            "The exit is the symptom; the log names the cause at line {}: {}.\n{}{}\n\n\
              Read the lines around it:\n\n  {cmd} | sed -n '{},{}p'",
             m.line_no,
             m.signature.explanation,
             m.fix(),
+            set_the_jar(index, pod, m.signature.category),
             m.line_no.saturating_sub(5).max(1),
             m.line_no + 20
         ),
@@ -152,6 +158,59 @@ fn finding(
         ),
     };
     f.fix(fix).verify(pod_verify(pod, c.name()))
+}
+
+/// `Some(evidence)` when the pod's FlinkDeployment is up since: the operator reports the JobManager
+/// deployment READY and the resource STABLE, with its job (if it has one) RUNNING
+/// (`JobManagerDeploymentStatus`, `ResourceLifecycleState`: apache/flink-kubernetes-operator@
+/// release-1.7.0:flink-kubernetes-operator-api/src/main/java/org/apache/flink/kubernetes/operator/api/
+/// status/JobManagerDeploymentStatus.java and lifecycle/ResourceLifecycleState.java).
+fn recovered(index: &Index, pod: &Pod) -> Option<String> {
+    let d = index
+        .deployment_of_pod(pod)
+        .filter(|d| d.kind == "FlinkDeployment")?;
+    let ns = d.namespace.as_deref().unwrap_or("default");
+    let fd = index.flink_deployment(ns, &d.name)?;
+    let st = fd.status.as_ref()?;
+    let job = st.job_status.as_ref().and_then(|j| j.state.as_deref());
+    let up = st.job_manager_deployment_status.as_deref() == Some("READY")
+        && st.lifecycle_state.as_deref() == Some("STABLE")
+        && (fd.spec.job.is_none() || job == Some("RUNNING"));
+    up.then(|| {
+        format!(
+            "FlinkDeployment {}: jobManagerDeploymentStatus READY, lifecycleState STABLE{}: the instance running now came up after the exit, which is history",
+            d.name,
+            job.map(|j| format!(", job {j}")).unwrap_or_default()
+        )
+    })
+}
+
+/// For a jar Flink could not find, the one field that says where it is, as a command with a
+/// placeholder for the person who knows (FILL_IN in `--fix=run`): `spec.job.jarURI` of the
+/// FlinkDeployment the pod belongs to, when it runs a job.
+fn set_the_jar(index: &Index, pod: &Pod, category: Category) -> String {
+    if category != Category::JobJarNotFound {
+        return String::new();
+    }
+    let Some(d) = index
+        .deployment_of_pod(pod)
+        .filter(|d| d.kind == "FlinkDeployment")
+    else {
+        return String::new();
+    };
+    let ns = d.namespace.as_deref().unwrap_or("default");
+    if index
+        .flink_deployment(ns, &d.name)
+        .is_none_or(|fd| fd.spec.job.is_none())
+    {
+        return String::new();
+    }
+    format!(
+        "\n\nThe field to set is spec.job.jarURI of FlinkDeployment {name}: fill in the jar's URI (only you know it) \
+         and run:\n\n  kubectl patch flinkdeployment {name} -n {ns} --type=merge -p '{{\"spec\":{{\"job\":{{\"jarURI\":\"<spec.job.jarURI>\"}}}}}}'",
+        name = crate::shell::sh(&d.name),
+        ns = crate::shell::sh(ns),
+    )
 }
 
 /// What the exit code means, narrowed by the log where it tells which of Flink's exits it was.
@@ -537,6 +596,63 @@ status:
                 .starts_with("kubectl get pods -n analytics -l app=orders,component=taskmanager"),
             "{}",
             f.verify
+        );
+    }
+
+    #[test]
+    fn an_exit_before_the_deployment_came_up_is_history_not_a_warning() {
+        // ha-no-configmaps after its heal: the Role granted the ConfigMap rights, the JobManager
+        // that exited 1 (the 403) restarted under the same pod and runs, and the operator reports
+        // READY / STABLE / RUNNING.
+        let pod = JM_239
+            .replace("ready: false", "ready: true")
+            .replace(
+                "state: {waiting: {reason: CrashLoopBackOff, message: \"back-off 5m0s restarting failed container=flink-main-container pod=orders-5d8f9c7b6d-x7k2p_analytics(3f2b)\"}}",
+                "state: {running: {startedAt: \"2026-11-28T09:40:13Z\"}}",
+            );
+        let fd = |jm: &str, life: &str, job: &str| {
+            format!(
+                "{pod}---\napiVersion: flink.apache.org/v1beta1\nkind: FlinkDeployment\nmetadata: {{name: orders, namespace: analytics}}\nspec:\n  job: {{jarURI: \"local:///opt/flink/usrlib/lab-job.jar\"}}\nstatus:\n  jobManagerDeploymentStatus: {jm}\n  lifecycleState: {life}\n  jobStatus: {{state: {job}}}\n"
+            )
+        };
+        let up = run(
+            &FlinkFatalExit,
+            &snapshot(&fd("READY", "STABLE", "RUNNING")),
+        );
+        assert_eq!(up.len(), 1, "{up:?}");
+        assert_eq!(up[0].severity, Severity::Info, "{:?}", up[0]);
+        assert!(
+            up[0]
+                .evidence
+                .iter()
+                .any(|e| e.contains("READY, lifecycleState STABLE, job RUNNING")),
+            "{:?}",
+            up[0].evidence
+        );
+        // Not up yet (the job still starting): a warning as before.
+        let starting = run(
+            &FlinkFatalExit,
+            &snapshot(&fd("READY", "DEPLOYED", "RECONCILING")),
+        );
+        assert_eq!(starting[0].severity, Severity::Warning);
+    }
+
+    #[test]
+    fn a_missing_jar_names_the_field_with_a_placeholder_for_the_person_who_knows() {
+        let f = run(&FlinkFatalExit, &scenario("real-jar-missing"));
+        let jar = f
+            .iter()
+            .find(|f| f.category == Category::JobJarNotFound)
+            .expect("the jar finding");
+        let r = crate::finding::Remedy::from_fix(&jar.fix);
+        assert_eq!(
+            r.run,
+            vec![format!(
+                "{}kubectl patch flinkdeployment orders -n analytics --type=merge -p '{{\"spec\":{{\"job\":{{\"jarURI\":\"<spec.job.jarURI>\"}}}}}}'",
+                crate::finding::FILL_IN
+            )],
+            "{}",
+            jar.fix
         );
     }
 
