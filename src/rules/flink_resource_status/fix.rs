@@ -38,11 +38,35 @@ pub(super) fn fix(
         snapshot.captured_at.timestamp()
     );
     let specific = match basis {
-        Basis::Signature(m) => format!(
-            "The operator's error names the cause: {}.\n{}",
-            m.signature.explanation,
-            m.fix()
-        ),
+        Basis::Signature(m) => {
+            // A TaskManager whose memory components do not fit: the size that does, from the
+            // numbers Flink printed, first (the command `--fix=run` takes).
+            let fit = (m.signature.category == Category::MemoryConfigInvalid)
+                .then(|| {
+                    let texts = decoded
+                        .map(|d| d.messages())
+                        .unwrap_or_default()
+                        .into_iter()
+                        .chain(v.error)
+                        .chain(v.events.iter().filter_map(|e| e.message.as_deref()));
+                    let fd = fd?;
+                    texts
+                        .into_iter()
+                        .find_map(|t| super::memory::fit(t, fd, ns))
+                })
+                .flatten();
+            match fit {
+                Some(fit) => format!(
+                    "The operator's error names the cause: {}.\n{fit}",
+                    m.signature.explanation
+                ),
+                None => format!(
+                    "The operator's error names the cause: {}.\n{}",
+                    m.signature.explanation,
+                    m.fix()
+                ),
+            }
+        }
         Basis::Validation(msg) => {
             return format!(
                 "The operator's validator rejected the spec and keeps running the last valid one: \"{}\". {}\n\n\

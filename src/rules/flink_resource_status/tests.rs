@@ -499,3 +499,31 @@ fn a_pod_the_api_server_refused_gets_what_it_refused_not_a_describe_of_no_pod() 
         f[0].fix
     );
 }
+
+#[test]
+fn a_taskmanager_memory_that_cannot_fit_gets_the_size_that_fits() {
+    // Recorded by the reality lab: operator 1.7.0, Flink 1.18.1, taskManager.resource.memory 600m.
+    let s = crate::snapshot::bundle::load(std::path::Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/scenarios/real-tm-memory-cannot-fit"
+    )))
+    .unwrap();
+    let f = run(&FlinkResourceStatus, &s);
+    let f = f
+        .iter()
+        .find(|f| f.category == Category::MemoryConfigInvalid)
+        .expect("the memory finding");
+    assert!(
+        f.fix.contains(
+            "spec.taskManager.resource.memory (Flink's taskmanager.memory.process.size) to 1024m"
+        ),
+        "{}",
+        f.fix
+    );
+    let r = crate::finding::Remedy::from_fix(&f.fix);
+    assert_eq!(
+        r.run.first().map(String::as_str),
+        Some("kubectl patch flinkdeployment orders -n analytics --type=merge -p '{\"spec\":{\"taskManager\":{\"resource\":{\"memory\":\"1024m\"}}}}'"),
+        "{r:?}"
+    );
+}

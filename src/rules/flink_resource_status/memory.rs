@@ -1,0 +1,184 @@
+//! The TaskManager memory that fits, computed from the numbers Flink printed when its components
+//! did not fit the total (`TaskExecutorFlinkMemoryUtils.deriveFromTotalFlinkMemory`:
+//! "Sum of configured Framework Heap Memory (..), Framework Off-Heap Memory (..), Task Off-Heap
+//! Memory (..), Managed Memory (..) and Network Memory (..) exceed configured Total Flink Memory
+//! (..)", apache/flink@release-1.18.1:flink-runtime/src/main/java/org/apache/flink/runtime/util/
+//! config/memory/taskmanager/TaskExecutorFlinkMemoryUtils.java), as the operator reports it.
+//!
+//! Managed memory is a fraction of the Total Flink Memory (its printed share of that total) and
+//! network memory the larger of its printed size and its default fraction 0.1
+//! (`taskmanager.memory.network.fraction`, TaskManagerOptions.java); the other components are
+//! fixed sizes. The smallest Total Flink Memory F they fit in: F >= (fixed + network) / (1 - managed
+//! share) and F >= fixed / (1 - managed share - 0.1). The process size keeps what the spec had
+//! beyond the Total Flink Memory (JVM metaspace and overhead; the overhead grows with the process
+//! past 1920m, 10% of it, so then a tenth more), rounded up to a multiple of 64m, which leaves the
+//! task heap room.
+
+use crate::snapshot::flink::FlinkDeployment;
+use std::sync::OnceLock;
+
+const MIB: f64 = 1024.0 * 1024.0;
+/// `taskmanager.memory.network.fraction`'s default.
+const NETWORK_FRACTION: f64 = 0.1;
+/// `taskmanager.memory.jvm-overhead.min` (192m) over `taskmanager.memory.jvm-overhead.fraction`
+/// (0.1): above this process size the overhead grows with it.
+const OVERHEAD_FIXED_UP_TO: f64 = 1920.0 * MIB;
+
+/// The components Flink printed, in bytes, and the Total Flink Memory they exceed.
+#[derive(Debug, PartialEq)]
+pub(super) struct Exceeded {
+    pub components: Vec<(String, f64)>,
+    pub total: f64,
+}
+
+impl Exceeded {
+    pub fn parse(text: &str) -> Option<Exceeded> {
+        let start = text.find("Sum of configured ")?;
+        let rest = &text[start..];
+        let end = rest.find("exceed configured Total Flink Memory")?;
+        static PART: OnceLock<regex::Regex> = OnceLock::new();
+        let part = PART.get_or_init(|| {
+            regex::Regex::new(r"([A-Z][A-Za-z -]*? Memory) \((?:[0-9.]+[a-z]+ \()?([0-9]+) bytes\)")
+                .expect("a valid pattern")
+        });
+        let components: Vec<(String, f64)> = part
+            .captures_iter(&rest[..end])
+            .filter_map(|c| {
+                let name = c[1].trim_start_matches("and ").trim().to_string();
+                Some((name, c[2].parse::<f64>().ok()?))
+            })
+            .collect();
+        let total = part
+            .captures(&rest[end..])
+            .and_then(|c| c[2].parse::<f64>().ok())?;
+        (!components.is_empty() && total > 0.0).then_some(Exceeded { components, total })
+    }
+
+    fn get(&self, name: &str) -> f64 {
+        self.components
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, b)| *b)
+            .unwrap_or(0.0)
+    }
+
+    /// The smallest Total Flink Memory the components fit in, in bytes.
+    pub fn flink_memory_needed(&self) -> Option<f64> {
+        let managed = self.get("Managed Memory");
+        let network = self.get("Network Memory");
+        let fixed: f64 = self
+            .components
+            .iter()
+            .filter(|(n, _)| n != "Managed Memory" && n != "Network Memory")
+            .map(|(_, b)| b)
+            .sum();
+        let share = managed / self.total;
+        if share >= 1.0 - NETWORK_FRACTION {
+            return None;
+        }
+        Some(((fixed + network) / (1.0 - share)).max(fixed / (1.0 - share - NETWORK_FRACTION)))
+    }
+}
+
+/// `value` in MiB rounded up to a multiple of 64, as Flink writes it (`1024m`).
+fn mebibytes(bytes: f64) -> String {
+    format!("{}m", ((bytes / MIB / 64.0).ceil() * 64.0) as u64)
+}
+
+/// The fix: the field that sets the TaskManager's memory, and the size that fits.
+pub(super) fn fit(text: &str, fd: &FlinkDeployment, ns: &str) -> Option<String> {
+    if !text.contains("TaskManager memory configuration failed") {
+        return None;
+    }
+    let e = Exceeded::parse(text)?;
+    let needed = e.flink_memory_needed()?;
+    let name = crate::shell::sh(fd.name());
+    let ns = crate::shell::sh(ns);
+    let conf = &fd.spec.flink_configuration;
+    let computed = format!(
+        "Flink printed components of {} that need a Total Flink Memory of at least {:.0}m (the configured one is {:.0}m)",
+        e.components
+            .iter()
+            .map(|(n, b)| format!("{n} {:.1}m", b / MIB))
+            .collect::<Vec<_>>()
+            .join(", "),
+        (needed / MIB).ceil(),
+        e.total / MIB,
+    );
+    if conf.contains_key("taskmanager.memory.flink.size") {
+        let size = mebibytes(needed);
+        return Some(format!(
+            "{computed}. Set flinkConfiguration taskmanager.memory.flink.size to {size}:\n\n  \
+             kubectl patch flinkdeployment {name} -n {ns} --type=merge -p '{{\"spec\":{{\"flinkConfiguration\":{{\"taskmanager.memory.flink.size\":\"{size}\"}}}}}}'"
+        ));
+    }
+    let process = fd
+        .spec
+        .task_manager
+        .as_ref()
+        .and_then(|t| t.resource.as_ref())
+        .and_then(|r| r.memory.as_deref())
+        .and_then(crate::flink::units::parse_resource_memory)?;
+    let beyond = (process - e.total).max(0.0);
+    let mut want = needed + beyond;
+    if want > OVERHEAD_FIXED_UP_TO {
+        want /= 0.9;
+    }
+    let size = mebibytes(want);
+    Some(format!(
+        "{computed}; the process keeps {:.0}m beyond it (JVM metaspace and overhead). Set \
+         spec.taskManager.resource.memory (Flink's taskmanager.memory.process.size) to {size}:\n\n  \
+         kubectl patch flinkdeployment {name} -n {ns} --type=merge -p '{{\"spec\":{{\"taskManager\":{{\"resource\":{{\"memory\":\"{size}\"}}}}}}}}'",
+        beyond / MIB
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What operator 1.7.0 reported for `taskManager.resource.memory: 600m` with Flink 1.18.1 in
+    /// the reality lab (tests/scenarios/real-tm-memory-cannot-fit).
+    const LAB: &str = "org.apache.flink.configuration.IllegalConfigurationException: TaskManager memory configuration failed: Sum of configured Framework Heap Memory (128.000mb (134217728 bytes)), Framework Off-Heap Memory (128.000mb (134217728 bytes)), Task Off-Heap Memory (0 bytes), Managed Memory (60.800mb (63753421 bytes)) and Network Memory (64.000mb (67108864 bytes)) exceed configured Total Flink Memory (152.000mb (159383552 bytes)).";
+
+    #[test]
+    fn reads_each_component_flink_printed() {
+        let e = Exceeded::parse(LAB).unwrap();
+        assert_eq!(e.components.len(), 5, "{e:?}");
+        assert_eq!(e.get("Framework Off-Heap Memory"), 134217728.0);
+        assert_eq!(e.get("Task Off-Heap Memory"), 0.0);
+        assert_eq!(e.get("Network Memory"), 67108864.0);
+        assert_eq!(e.total, 159383552.0);
+        // 128 + 128 + 0 + 64 = 320m fixed, managed 40%: 320 / 0.6 = 533.3m.
+        let f = e.flink_memory_needed().unwrap() / MIB;
+        assert!((533.0..534.0).contains(&f), "{f}");
+    }
+
+    #[test]
+    fn the_process_size_that_fits_keeps_metaspace_and_overhead() {
+        let fd: FlinkDeployment = serde_yaml::from_str(
+            "metadata: {name: orders, namespace: analytics}\nspec:\n  taskManager: {resource: {memory: 600m}}\n",
+        )
+        .unwrap();
+        let fix = fit(LAB, &fd, "analytics").unwrap();
+        // 533.3m + (600m - 152m) = 981.3m, up to 1024m.
+        assert!(fix.contains("spec.taskManager.resource.memory (Flink's taskmanager.memory.process.size) to 1024m"), "{fix}");
+        assert!(
+            fix.contains("-p '{\"spec\":{\"taskManager\":{\"resource\":{\"memory\":\"1024m\"}}}}'"),
+            "{fix}"
+        );
+        // With the Total Flink Memory set explicitly, that option is the one to set.
+        let mut explicit = fd.clone();
+        explicit
+            .spec
+            .flink_configuration
+            .insert("taskmanager.memory.flink.size".into(), "152m".into());
+        let fix = fit(LAB, &explicit, "analytics").unwrap();
+        assert!(
+            fix.contains("taskmanager.memory.flink.size to 576m"),
+            "{fix}"
+        );
+        // Not a TaskManager sum: no computed fix.
+        assert!(fit("Memory size unit 'mi' does not match", &fd, "analytics").is_none());
+    }
+}
