@@ -291,9 +291,34 @@ fn fix(
         }
         StartFailure::MissingReference => {
             let what = missing_reference(message);
+            // The keys the pod reads from it (env valueFrom, volume items), each with a marked
+            // placeholder for its value: only a person knows a secret's content.
             let create = match &what {
-                Some(("secret", n)) => format!("kubectl create secret generic {} -n {ns} --from-literal=KEY=VALUE", crate::shell::sh(n)),
-                Some(("configmap", n)) => format!("kubectl create configmap {} -n {ns} --from-literal=KEY=VALUE", crate::shell::sh(n)),
+                Some((kind, n)) if missing_key(message).is_some() => {
+                    let key = missing_key(message).unwrap_or_default();
+                    let field = if *kind == "secret" { "stringData" } else { "data" };
+                    format!(
+                        "kubectl patch {kind} {} -n {ns} --type=merge -p {}",
+                        crate::shell::sh(n),
+                        crate::shell::quote(&format!(
+                            "{{\"{field}\":{{{}:\"<value of {key}>\"}}}}",
+                            serde_json::Value::from(key.as_str())
+                        ))
+                    )
+                }
+                Some((kind, n)) => {
+                    let keys = referenced_keys(fd, kind, n);
+                    let literals = if keys.is_empty() {
+                        "--from-literal=<key the pod reads>=<its value>".to_string()
+                    } else {
+                        keys.iter()
+                            .map(|k| crate::shell::quote(&format!("--from-literal={k}=<value of {k}>")).into_owned())
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    };
+                    let create = if *kind == "secret" { "secret generic" } else { "configmap" };
+                    format!("kubectl create {create} {} -n {ns} {literals}", crate::shell::sh(n))
+                }
                 _ => format!("kubectl get secrets,configmaps -n {ns}"),
             };
             format!(
@@ -332,6 +357,61 @@ fn first_line(s: &str) -> &str {
 }
 
 /// `secret "x" not found` / `configmap "x" not found` / `couldn't find key k in Secret ns/x`.
+/// The key the kubelet did not find in an existing Secret or ConfigMap: `couldn't find key KEY in
+/// Secret NS/NAME` (kubernetes@v1.31.0:pkg/kubelet/kubelet_pods.go, makeEnvironmentVariables).
+fn missing_key(message: &str) -> Option<String> {
+    let rest = message.split("couldn't find key ").nth(1)?;
+    let key = rest.split_whitespace().next()?;
+    rest.contains(" in ").then(|| key.to_string())
+}
+
+/// The keys the FlinkDeployment's pod templates read from Secret or ConfigMap `name`
+/// (`env[].valueFrom.secretKeyRef` / `configMapKeyRef` of their containers), sorted, once each.
+fn referenced_keys(fd: Option<&FlinkDeployment>, kind: &str, name: &str) -> Vec<String> {
+    let mut keys = std::collections::BTreeSet::new();
+    let Some(d) = fd else {
+        return Vec::new();
+    };
+    let templates = [
+        d.spec.pod_template.as_ref(),
+        d.spec
+            .job_manager
+            .as_ref()
+            .and_then(|c| c.pod_template.as_ref()),
+        d.spec
+            .task_manager
+            .as_ref()
+            .and_then(|c| c.pod_template.as_ref()),
+    ];
+    for t in templates
+        .into_iter()
+        .flatten()
+        .filter_map(|t| t.spec.as_ref())
+    {
+        for c in t.containers.iter().chain(&t.init_containers) {
+            for e in c.env.iter().flatten() {
+                let Some(from) = e.value_from.as_ref() else {
+                    continue;
+                };
+                let key = match kind {
+                    "secret" => from
+                        .secret_key_ref
+                        .as_ref()
+                        .filter(|r| r.name == name)
+                        .map(|r| r.key.clone()),
+                    _ => from
+                        .config_map_key_ref
+                        .as_ref()
+                        .filter(|r| r.name == name)
+                        .map(|r| r.key.clone()),
+                };
+                keys.extend(key);
+            }
+        }
+    }
+    keys.into_iter().collect()
+}
+
 fn missing_reference(message: &str) -> Option<(&'static str, String)> {
     let lower = message.to_ascii_lowercase();
     for kind in ["secret", "configmap"] {
@@ -488,6 +568,40 @@ message: Back-off restarting failed container flink-main-container in pod orders
             !f.evidence.iter().any(|e| e.contains("log")),
             "no log for a container that never ran: {:?}",
             f.evidence
+        );
+        // No key the pod reads: the placeholders say what to fill; never `KEY=VALUE`.
+        assert!(!f.fix.contains("KEY=VALUE"), "{}", f.fix);
+        assert!(
+            f.fix
+                .contains("--from-literal=<key the pod reads>=<its value>"),
+            "{}",
+            f.fix
+        );
+        // The keys the pod reads from it, each with a placeholder for its value.
+        let keyed = format!(
+            "{y}---\napiVersion: flink.apache.org/v1beta1\nkind: FlinkDeployment\nmetadata: {{name: orders, namespace: shop}}\nspec:\n  podTemplate:\n    spec:\n      containers:\n      - name: flink-main-container\n        env: [{{name: AWS_ACCESS_KEY_ID, valueFrom: {{secretKeyRef: {{name: s3-credentials, key: access-key}}}}}}, {{name: AWS_SECRET_ACCESS_KEY, valueFrom: {{secretKeyRef: {{name: s3-credentials, key: secret-key}}}}}}]\n"
+        );
+        let f = &run(&CrashLoopBackOff, &snapshot(&keyed))[0];
+        let r = crate::finding::Remedy::from_fix(&f.fix);
+        assert_eq!(
+            r.run,
+            vec![format!(
+                "{}kubectl create secret generic s3-credentials -n shop '--from-literal=access-key=<value of access-key>' '--from-literal=secret-key=<value of secret-key>'",
+                crate::finding::FILL_IN
+            )],
+            "{}",
+            f.fix
+        );
+        // The Secret exists without the key: add that key.
+        let key = y.replace(
+            "'secret \"s3-credentials\" not found'",
+            "\"couldn't find key secret-key in Secret shop/s3-credentials\"",
+        );
+        let f = &run(&CrashLoopBackOff, &snapshot(&key))[0];
+        assert!(
+            f.fix.contains("kubectl patch secret s3-credentials -n shop --type=merge -p '{\"stringData\":{\"secret-key\":\"<value of secret-key>\"}}'"),
+            "{}",
+            f.fix
         );
         let root = y
             .replace(
