@@ -221,13 +221,29 @@ impl RefusalGroup<'_> {
                     lower(quota)
                 )
             }
-            Refused::MustSpecify { quota, what } => format!(
-                "ResourceQuota {quota} covers {what}, so every container must set them. Flink sets requests and limits \
-                 on its main container; give the other containers of the pod template (sidecars, init containers) \
-                 their own:\n\n\
-                 spec:\n  podTemplate:\n    spec:\n      containers:\n      - name: SIDECAR\n        resources:\n          \
-                 requests: {{cpu: 100m, memory: 128Mi}}\n          limits: {{cpu: 100m, memory: 128Mi}}"
-            ),
+            Refused::MustSpecify { quota, what } => {
+                let (names, path) = self.unsized_containers(what, spec_key);
+                let entries: String = names
+                    .iter()
+                    .map(|n| {
+                        format!(
+                            "\n{pad}- name: {n}\n{pad}  resources:\n{pad}    requests: {{cpu: 100m, memory: 128Mi}}\n{pad}    limits: {{cpu: 100m, memory: 128Mi}}",
+                            pad = "  ".repeat(path.len() + 1)
+                        )
+                    })
+                    .collect();
+                let mut yaml = String::from("spec:");
+                for (depth, key) in path.iter().chain(&["containers"]).enumerate() {
+                    yaml.push_str(&format!("\n{}{key}:", "  ".repeat(depth + 1)));
+                }
+                format!(
+                    "ResourceQuota {quota} covers {what}, so every container must set them. Flink sets requests and limits \
+                     on its main container; give the other containers of the pod template ({}) their own, in \
+                     spec.{}.containers (the sizes are a start: size them for what they do):\n\n{yaml}{entries}",
+                    names.join(", "),
+                    path.iter().filter(|k| **k != "spec").copied().collect::<Vec<_>>().join(".") + ".spec",
+                )
+            }
             Refused::LimitRange { text } => format!(
                 "A LimitRange of namespace {ns} bounds each pod: {text}. Size the {who} within it: {}\n\n\
                  or change the LimitRange (kubectl get limitrange -n {ns} -o yaml).",
@@ -290,6 +306,70 @@ impl RefusalGroup<'_> {
             "kubectl get events -n {ns} --field-selector reason=FailedCreate --sort-by=.lastTimestamp   # expect no new FailedCreate for {}",
             crate::shell::escape_controls(quota)
         ))
+    }
+
+    /// The containers the quota wants sized: named by the API server (`must specify limits.cpu
+    /// for: log-shipper; limits.memory for: log-shipper`, kubernetes@v1.30.0:plugin/pkg/admission/
+    /// resourcequota/controller.go), else those of the FlinkDeployment's pod templates without
+    /// resources; and the path of the pod template that holds them.
+    fn unsized_containers(&self, what: &str, spec_key: &str) -> (Vec<String>, Vec<&'static str>) {
+        let mut names: Vec<String> = Vec::new();
+        for part in what.split(';') {
+            if let Some((_, list)) = part.split_once("for:") {
+                for n in list.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+                    if !names.iter().any(|x| x == n) {
+                        names.push(n.to_string());
+                    }
+                }
+            }
+        }
+        let own = self.fd.and_then(|d| {
+            if spec_key == "taskManager" {
+                d.spec.task_manager.as_ref()?.pod_template.as_ref()
+            } else {
+                d.spec.job_manager.as_ref()?.pod_template.as_ref()
+            }
+        });
+        let shared = self.fd.and_then(|d| d.spec.pod_template.as_ref());
+        let holds = |t: Option<&crate::snapshot::flink::PodTemplate>, n: &str| {
+            t.and_then(|t| t.spec.as_ref()).is_some_and(|s| {
+                s.containers
+                    .iter()
+                    .chain(&s.init_containers)
+                    .any(|c| c.name == n)
+            })
+        };
+        if names.is_empty() {
+            for t in [own, shared].into_iter().flatten() {
+                for c in t
+                    .spec
+                    .iter()
+                    .flat_map(|s| s.containers.iter().chain(&s.init_containers))
+                {
+                    if c.name != crate::flink::names::MAIN_CONTAINER
+                        && c.resources.as_ref().is_none_or(|r| r.limits.is_none())
+                        && !names.contains(&c.name)
+                    {
+                        names.push(c.name.clone());
+                    }
+                }
+            }
+        }
+        if names.is_empty() {
+            names.push("<the container without resources>".into());
+        }
+        let path: Vec<&'static str> =
+            if names.iter().any(|n| holds(own, n)) && !names.iter().any(|n| holds(shared, n)) {
+                vec![
+                    spec_key_static(spec_key),
+                    "podTemplate",
+                    "spec",
+                    "containers",
+                ]
+            } else {
+                vec!["podTemplate", "spec", "containers"]
+            };
+        (names, path[..path.len() - 1].to_vec())
     }
 
     fn lower_flink(&self, ns: &str, spec_key: &str, _limit: &str) -> String {
@@ -377,6 +457,14 @@ fn room_now(
         ));
     }
     (!lines.is_empty()).then_some(Room { admitted, lines })
+}
+
+fn spec_key_static(spec_key: &str) -> &'static str {
+    if spec_key == "taskManager" {
+        "taskManager"
+    } else {
+        "jobManager"
+    }
 }
 
 #[cfg(test)]
@@ -593,6 +681,13 @@ message: 'Error creating: pods "orders-7d9f8c6b5-xk2lp" is forbidden: exceeded q
         let f = &run(&ResourceQuotaExceeded, &snapshot(&ms))[0];
         assert!(f.title.contains("do not set limits.cpu for"), "{}", f.title);
         assert!(f.fix.contains("requests: {cpu: 100m, memory: 128Mi}"));
+        // The container the API server named, not a SIDECAR to rename.
+        assert!(!f.fix.contains("SIDECAR"), "{}", f.fix);
+        assert!(
+            f.fix.contains("spec:\n  podTemplate:\n    spec:\n      containers:\n      - name: log-shipper\n        resources:"),
+            "{}",
+            f.fix
+        );
     }
 
     #[test]

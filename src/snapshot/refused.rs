@@ -336,7 +336,7 @@ fn regexes() -> &'static [Regex; 4] {
     R.get_or_init(|| {
         [
             Regex::new(r"exceeded quota: (?P<quota>[^,\s]+), requested: (?P<req>\S+), used: (?P<used>\S+), limited: (?P<lim>\S+)").expect("quota regex"),
-            Regex::new(r"failed quota: (?P<quota>[^:\s]+): must specify (?P<what>[A-Za-z0-9.,/ -]+)").expect("failed quota regex"),
+            Regex::new(r"failed quota: (?P<quota>[^:\s]+): must specify (?P<what>[A-Za-z0-9.,/;: _-]+)").expect("failed quota regex"),
             Regex::new(r"(?P<text>(?:maximum|minimum) [a-z0-9./-]+ usage per (?:Container|Pod|PersistentVolumeClaim) is [^,\]]+, but (?:limit|request) is [^,\]\s]+|[a-z0-9./-]+ max limit to request ratio per (?:Container|Pod) is [^,\]]+, but provided ratio is [0-9.]+)").expect("limitrange regex"),
             Regex::new(r#"pods? \\?"(?P<pod>[a-z0-9][a-z0-9.-]*)\\?" is forbidden"#).expect("pod regex"),
         ]
