@@ -39,6 +39,7 @@ mod resource_quota_exceeded;
 mod rest_exposed_publicly;
 mod service_account_missing;
 mod session_cluster_missing;
+mod state_snapshot_failed;
 mod taskmanager_lost;
 mod taskmanager_replicas_short;
 mod taskmanagers_not_created;
@@ -88,6 +89,7 @@ pub static RULES: &[&dyn Rule] = &[
     &flinkcluster_job_lost::FlinkclusterJobLost,
     &flink_resource_status::FlinkResourceStatus,
     &session_cluster_missing::SessionClusterMissing,
+    &state_snapshot_failed::StateSnapshotFailed,
     &lyft_application_failed::LyftApplicationFailed,
     &flinkcluster_submitter_failed::FlinkclusterSubmitterFailed,
     &flinkcluster_savepoint_failed::FlinkclusterSavepointFailed,
