@@ -170,6 +170,21 @@ impl RefusalGroup<'_> {
         if !self.pods.is_empty() {
             f = f.evidence(format!("pods refused: {}", self.pods.join(", ")));
         }
+        // The refusals are history once a pod of that component runs and the operator reports
+        // the deployment up (the quota was raised, or another pod went): what the heal of the
+        // lab's quota scenario left, the JobManager's log still quoting the refusals.
+        if let Some(up) = self.created_since(snapshot, who) {
+            let title = format!("{}: refused earlier; a {who} pod runs now", f.title);
+            let mut f = f.severity(Severity::Info).evidence(up);
+            f.title = title;
+            return f
+                .fix(format!(
+                    "Nothing to change: the {who} pod the quota refused was created since, and the deployment is up."
+                ))
+                .verify(format!(
+                    "kubectl get events -n {ns} --field-selector reason=FailedCreate   # expect no new FailedCreate"
+                ));
+        }
         if let Refused::Exceeded {
             quota,
             requested,
@@ -261,6 +276,43 @@ impl RefusalGroup<'_> {
             }
         };
         f.fix(fix).verify(verify)
+    }
+
+    /// `Some(evidence)` when a pod of the refused component, not one of those refused, runs now and
+    /// the operator reports the FlinkDeployment READY and STABLE (its job RUNNING).
+    fn created_since(&self, snapshot: &Snapshot, who: &str) -> Option<String> {
+        let fd = self.fd?;
+        let st = fd.status.as_ref()?;
+        let job = st.job_status.as_ref().and_then(|j| j.state.as_deref());
+        let up = st.job_manager_deployment_status.as_deref() == Some("READY")
+            && st.lifecycle_state.as_deref() == Some("STABLE")
+            && (fd.spec.job.is_none() || job == Some("RUNNING"));
+        if !up {
+            return None;
+        }
+        let component = if who == "TaskManager" {
+            "taskmanager"
+        } else {
+            "jobmanager"
+        };
+        let running = snapshot.pods.iter().find(|p| {
+            let m = &p.metadata;
+            let labels = m.labels.as_ref();
+            m.namespace.as_deref() == Some(self.ns.as_str())
+                && labels.and_then(|l| l.get("app")).map(String::as_str) == Some(fd.name())
+                && labels.and_then(|l| l.get("component")).map(String::as_str) == Some(component)
+                && m.name
+                    .as_deref()
+                    .is_some_and(|n| !self.pods.iter().any(|r| r == n))
+                && p.status.as_ref().and_then(|s| s.phase.as_deref()) == Some("Running")
+        })?;
+        Some(format!(
+            "{who} pod {} is Running, and FlinkDeployment {} is READY and STABLE{}",
+            running.metadata.name.as_deref().unwrap_or(""),
+            fd.name(),
+            job.map(|j| format!(" with its job {j}"))
+                .unwrap_or_default()
+        ))
     }
 
     /// The quota has room for the refused pod now: info, with what still has to happen.
@@ -698,6 +750,47 @@ message: 'Error creating: pods "orders-7d9f8c6b5-xk2lp" is forbidden: exceeded q
             "error looking up service account team-a/flink: serviceaccount \"flink\" not found",
         );
         assert!(run(&ResourceQuotaExceeded, &snapshot(&other)).is_empty());
+    }
+
+    #[test]
+    fn refusals_are_history_once_a_pod_of_that_component_runs_and_the_deployment_is_up() {
+        // Recorded by the reality lab (operator 1.7.0, Flink 1.18.1): the quota refuses every
+        // TaskManager; then, as its heal left it, the quota raised, a TaskManager Running and the
+        // deployment READY / STABLE / RUNNING, the JobManager's log still quoting the refusals.
+        let mut s = crate::snapshot::bundle::load(std::path::Path::new(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/scenarios/real-quota"
+        )))
+        .unwrap();
+        let f = run(&ResourceQuotaExceeded, &s);
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert_eq!(f[0].severity, Severity::Critical);
+        let mut tm = s.pods[0].clone();
+        let labels = tm.metadata.labels.get_or_insert_with(Default::default);
+        labels.insert("component".into(), "taskmanager".into());
+        tm.metadata.name = Some("orders-taskmanager-1-89".into());
+        tm.status.get_or_insert_with(Default::default).phase = Some("Running".into());
+        s.pods.push(tm);
+        // A TaskManager runs, but the operator has not reported the deployment up: still critical.
+        assert_eq!(
+            run(&ResourceQuotaExceeded, &s)[0].severity,
+            Severity::Critical
+        );
+        let st = s.flink_deployments[0]
+            .status
+            .get_or_insert_with(Default::default);
+        st.job_manager_deployment_status = Some("READY".into());
+        st.lifecycle_state = Some("STABLE".into());
+        st.job_status.get_or_insert_with(Default::default).state = Some("RUNNING".into());
+        let f = run(&ResourceQuotaExceeded, &s);
+        assert_eq!(f[0].severity, Severity::Info, "{:?}", f[0]);
+        assert!(
+            f[0].evidence
+                .iter()
+                .any(|e| e.starts_with("TaskManager pod orders-taskmanager-1-89 is Running")),
+            "{:?}",
+            f[0].evidence
+        );
     }
 
     #[test]
