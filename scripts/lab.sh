@@ -29,6 +29,12 @@ LAB=$HERE/lab
 . "$LAB/versions.env"
 # shellcheck source=test-cluster/versions.env
 . "$HERE/test-cluster/versions.env"
+# A second operator release for the matrix: LAB_OPERATOR_VERSION=1.10.0 scripts/lab.sh run NAME.
+# Maven Central serves no flink-kubernetes-operator jar after 1.7.0, so that release's jars are
+# built from its source release tag into the local Maven repository first
+# (scripts/lab/operator-from-source.sh VERSION); its recordings go to real-NAME-operator-VERSION.
+OPERATOR_VERSION=${LAB_OPERATOR_VERSION:-$OPERATOR_VERSION}
+REC_SUFFIX=${LAB_OPERATOR_VERSION:+-operator-$LAB_OPERATOR_VERSION}
 
 say() { printf 'lab: %s\n' "$*" >&2; }
 die() { say "error: $*"; exit 1; }
@@ -124,6 +130,7 @@ cmd_run() {
   # A scenario may pin another Flink release (FLINK_VERSION in its scenario.sh): its image is
   # built before lab-kubelet starts, which reads the images' index then.
   "$LAB/image.sh" flink "$FLINK_VERSION" >/dev/null || die "the Flink $FLINK_VERSION image could not be built"
+  "$LAB/image.sh" operator "$OPERATOR_VERSION" >/dev/null || die "the operator $OPERATOR_VERSION image could not be built"
   local env_out
   env_out=$(KUBE_HARNESS_LAB=1 KUBE_HARNESS_NAME="lab-$name-$$" "$HERE/test-cluster.sh" up) || die "the lab cluster did not start"
   eval "$env_out"
@@ -140,7 +147,18 @@ cmd_run() {
     wait_for 60 "[[ \$(kubectl get crd $crd.flink.apache.org -o jsonpath='{.status.conditions[?(@.type==\"Established\")].status}') == True ]]" \
       || die "CRD $crd.flink.apache.org not established"
   done
-  kubectl apply -f "$LAB/operator/operator.yaml" >/dev/null
+  if [[ $OPERATOR_VERSION == 1.7.0 ]]; then
+    kubectl apply -f "$LAB/operator/operator.yaml" >/dev/null
+  else
+    # Operator 1.10 and later also watch FlinkStateSnapshots: their CRD, and the rights the
+    # chart's ClusterRole gives for them (release-1.10.0:helm/flink-kubernetes-operator/templates/rbac/_helpers.tpl).
+    kubectl apply --server-side -f "$REPO/src/lint/crds/flinkstatesnapshots.flink.apache.org-v1.yml" >/dev/null
+    sed "s/1\.7\.0/$OPERATOR_VERSION/g" "$LAB/operator/operator.yaml" | kubectl apply -f - >/dev/null
+    kubectl create clusterrole flink-operator-snapshots --verb='*' \
+      --resource=flinkstatesnapshots.flink.apache.org,flinkstatesnapshots.flink.apache.org/status,flinkstatesnapshots.flink.apache.org/finalizers >/dev/null
+    kubectl create clusterrolebinding flink-operator-snapshots --clusterrole=flink-operator-snapshots \
+      --serviceaccount=flink-operator:flink-operator >/dev/null
+  fi
   kubectl -n flink-operator rollout status deploy/flink-kubernetes-operator --timeout=300s >/dev/null \
     || { kubectl -n flink-operator get pods -o wide >&2; die "the operator did not become ready"; }
   fi
@@ -161,14 +179,14 @@ cmd_run() {
 
   local verdict=0
   if [[ -n $check ]]; then
-    local want=$REPO/tests/scenarios/real-$name/expect.txt rc=0
+    local want=$REPO/tests/scenarios/real-$name$REC_SUFFIX/expect.txt rc=0
     [[ -f $want ]] || die "--check: no recording with an expect.txt at $want"
     "$plugin" doctor -A -o json >"$KUBE_HARNESS_DIR/doctor.json" 2>"$KUBE_HARNESS_DIR/doctor.err" || rc=$?
     "$expect_bin" "$want" "$rc" <"$KUBE_HARNESS_DIR/doctor.json" || verdict=1
   fi
 
   if [[ -n $record ]]; then
-    local out=$REPO/tests/scenarios/real-$name
+    local out=$REPO/tests/scenarios/real-$name$REC_SUFFIX
     rm -rf "$out.tmp"
     "$plugin" doctor -n "$NAMESPACE" --save "$out.tmp" -o json >/dev/null || true
     [[ -d $out.tmp ]] || die "doctor --save wrote nothing"
@@ -180,7 +198,11 @@ cmd_run() {
       echo "kubectl-flink: $(git -C "$REPO" rev-parse --short HEAD 2>/dev/null || echo unknown)"
       echo "kubernetes: kube-apiserver, kube-controller-manager, kube-scheduler $K8S_VERSION (Go modules); etcd $ETCD_VERSION"
       echo "kubelet: lab-kubelet (tests/support): containers run as local processes, pod IPs in 127.1.0.0/16"
-      echo "operator: flink-kubernetes-operator $OPERATOR_VERSION (Maven Central), installed as chart $OPERATOR_VERSION would (scripts/lab/operator/operator.yaml)"
+      if [[ -n $REC_SUFFIX ]]; then
+        echo "operator: flink-kubernetes-operator $OPERATOR_VERSION (built from its source release tag: scripts/lab/operator-from-source.sh), installed as chart 1.7.0 would with its version, plus the FlinkStateSnapshot CRD and rights"
+      else
+        echo "operator: flink-kubernetes-operator $OPERATOR_VERSION (Maven Central), installed as chart $OPERATOR_VERSION would (scripts/lab/operator/operator.yaml)"
+      fi
       echo "flink: $FLINK_VERSION (jars from Maven Central; launchers scripts/lab/images/flink; job scripts/lab/job/LabJob.java)"
       if [[ -n $settled_after ]]; then echo "settled: after ${settled_after}s"; else echo "settled: no (timeout ${SETTLE_TIMEOUT}s)"; fi
       echo "figures: cluster ${t_cluster}s, operator ready ${t_operator}s, peak memory ${peak} MB"

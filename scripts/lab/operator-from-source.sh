@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Builds a Flink Kubernetes Operator release from its source release tag into the local Maven
+# repository, for the releases Maven Central does not serve (every one after 1.7.0: `mvn
+# dependency:get -Dartifact=org.apache.flink:flink-kubernetes-operator:1.10.0:pom` is refused, as
+# for 1.8.0 and 1.9.0), so that scripts/lab/image.sh resolves its jars as it does 1.7.0's.
+#   scripts/lab/operator-from-source.sh SRC-DIR     SRC-DIR: the release tag's tree (release-1.10.0)
+# Only the operator and the standalone module (and what they need) are built; tests, style checks,
+# Javadoc and the CRD compatibility check (which fetches the previous release's CRD) are skipped.
+# About 25 minutes on 2 busy cores, most of it downloading the dependencies once.
+set -euo pipefail
+src=${1:?the source tree of a release tag, e.g. git archive release-1.10.0 | tar x}
+cd "$src"
+mvn -B -q -pl flink-kubernetes-operator,flink-kubernetes-standalone -am install \
+  -DskipTests -Dcheckstyle.skip -Dspotless.check.skip -Dspotless.apply.skip -Drat.skip \
+  -Dmaven.javadoc.skip -Denforcer.skip -Djapicmp.skip -Dmaven.antrun.skip=true
