@@ -91,7 +91,7 @@ pub fn rules_markdown() -> String {
             current = section(id);
             let _ = write!(out, "\n## {current}\n");
         }
-        let text = crate::commands::explain::explain(id).unwrap_or_default();
+        let text = crate::commands::explain::explain_for_docs(id).unwrap_or_default();
         let _ = write!(out, "\n### {id}\n\n```text\n{}\n```\n", text.trim_end());
     }
     out

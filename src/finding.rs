@@ -176,6 +176,12 @@ pub struct RuleMeta {
     pub severity: Severity,
     /// Ids of the rules whose findings this rule's findings can explain (cause -> symptom).
     pub explains: &'static [&'static str],
+    /// What to do, in words a platform engineer follows (`kubectl flink explain ID`); a finding's
+    /// own fix is the exact commands for what was seen.
+    pub fix: &'static str,
+    /// How to check it worked: a command, with `# expect ...`; names unknown here are shell
+    /// variables (`"$NAMESPACE"`).
+    pub verify: &'static str,
 }
 
 /// Ordered so that `Critical < Warning < Info`: sorting ascending puts the worst first.

@@ -373,3 +373,84 @@ fn a_closed_output_is_no_error_for_any_command_or_format() {
     assert_eq!((code, err.as_str()), (1, ""));
     assert!(Path::new(BIN).exists());
 }
+
+/// The README's first screen shows a real run, as it prints at 80 columns: every command in a
+/// README block that starts with `$ kubectl flink` and runs without a cluster (`--from`, triage,
+/// lint, explain) is run, and the lines shown (up to a final `   ...`) must be the first lines
+/// it prints. `KUBECTL_FLINK_BLESS=1` rewrites them from the run.
+#[test]
+fn the_readme_shows_each_command_as_it_prints_at_80_columns() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md");
+    let readme = std::fs::read_to_string(&path).unwrap();
+    let mut rewritten = String::new();
+    let mut rest = readme.as_str();
+    let mut checked = 0;
+    while let Some(at) = rest.find("```\n$ kubectl flink ") {
+        let start = at + "```\n".len();
+        let end = start + rest[start..].find("\n```").expect("the block ends");
+        let block = &rest[start..end];
+        let (command, shown) = block.split_once('\n').unwrap_or((block, ""));
+        let args: Vec<&str> = command["$ kubectl flink ".len()..]
+            .split_whitespace()
+            .collect();
+        let offline = args.contains(&"--from") || ["triage", "lint", "explain"].contains(&args[0]);
+        assert!(
+            offline,
+            "README: `{command}` needs a cluster: show an offline run"
+        );
+        let out = Command::new(BIN)
+            .args(&args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .env("COLUMNS", "80")
+            .env("NO_COLOR", "1")
+            .env_remove("KUBECONFIG")
+            .output()
+            .expect("run kubectl-flink");
+        let printed = String::from_utf8_lossy(&out.stdout).into_owned();
+        let shown_lines: Vec<&str> = shown.lines().collect();
+        let cut = shown_lines.last() == Some(&"   ...");
+        let kept = if cut {
+            &shown_lines[..shown_lines.len() - 1]
+        } else {
+            &shown_lines[..]
+        };
+        let real: Vec<&str> = printed.lines().collect();
+        let blessed = if std::env::var_os("KUBECTL_FLINK_BLESS").is_some() {
+            // Up to the end of the first finding (its verify command and what continues it).
+            let first_symptoms = real
+                .iter()
+                .position(|l| l.starts_with("   symptoms ("))
+                .unwrap_or(real.len().min(60));
+            let mut lines: Vec<&str> = real[..first_symptoms].to_vec();
+            if first_symptoms < real.len() {
+                lines.push("   ...");
+            }
+            Some(lines.join("\n"))
+        } else {
+            None
+        };
+        match blessed {
+            Some(lines) => {
+                rewritten.push_str(&rest[..start]);
+                rewritten.push_str(command);
+                rewritten.push('\n');
+                rewritten.push_str(&lines);
+            }
+            None => {
+                assert!(
+                    kept.len() >= 10 && real.len() >= kept.len() && real[..kept.len()] == *kept,
+                    "README's `{command}` is not what it prints at 80 columns \
+                     (KUBECTL_FLINK_BLESS=1 cargo test --test help rewrites it):\n{printed}"
+                );
+                rewritten.push_str(&rest[..end]);
+            }
+        }
+        rest = &rest[end..];
+        checked += 1;
+    }
+    rewritten.push_str(rest);
+    assert!(checked >= 1, "the README shows no run");
+    if std::env::var_os("KUBECTL_FLINK_BLESS").is_some() {
+        std::fs::write(&path, rewritten).unwrap();
+    }
+}

@@ -109,3 +109,84 @@ fn doctor_lint_and_triage_print_the_same_objects_for_the_canonical_403() {
     let flk502 = objects(&fix_of(&doctor, &["default_service_account"]));
     assert_eq!(flk502, from_doctor, "FLK502 and FLK501 differ");
 }
+
+/// What `explain ID` prints, laid out for `columns`.
+fn explain(id: &str, columns: &str) -> String {
+    let out = Command::new(PLUGIN)
+        .args(["explain", id])
+        .env("NO_COLOR", "1")
+        .env("COLUMNS", columns)
+        .output()
+        .expect("run kubectl-flink");
+    assert!(out.status.success(), "explain {id}");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The plan in an `explain` text, whose commands are indented under their section.
+fn explained_objects(text: &str) -> Vec<Value> {
+    let dedented: String = text
+        .lines()
+        .map(|l| l.strip_prefix("  ").unwrap_or(l))
+        .collect::<Vec<_>>()
+        .join("\n");
+    objects(&dedented)
+}
+
+/// One cause, one fix, in `explain` too: the 403 of the `default` account in analytics (the
+/// signature's example line, which is the canonical bundle's problem) is explained with the
+/// very objects doctor applies to the bundle and triage prints for the line; the signature,
+/// its rule (FLK502), lint's check (FLK453) and the category all show that plan, never the
+/// per-verb `kubectl create role` the catalogue's template once printed.
+#[test]
+fn explain_prints_the_plan_doctor_lint_and_triage_print_for_each_shared_cause() {
+    let doctor = json(&[
+        "doctor",
+        "--from",
+        "examples/canonical",
+        "-n",
+        "analytics",
+        "-o",
+        "json",
+    ]);
+    let from_doctor = objects(&fix_of(&doctor, &["rbac_forbidden"]));
+    for id in [
+        "SIG-K8S-FORBIDDEN-DEFAULT-SA",
+        "FLK502",
+        "FLK453",
+        "default_service_account",
+    ] {
+        let text = explain(id, "80");
+        assert!(!text.contains("kubectl create role"), "{id}:\n{text}");
+        assert_eq!(explained_objects(&text), from_doctor, "{id}:\n{text}");
+    }
+    // The refused line itself, triaged: the same plan again.
+    let example = explain("SIG-K8S-FORBIDDEN-DEFAULT-SA", "1000");
+    let line = example
+        .lines()
+        .find_map(|l| l.strip_prefix("example   "))
+        .expect("an example line");
+    let dir = std::env::temp_dir().join(format!("one-fix-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("line.log");
+    std::fs::write(&file, format!("{line}\n")).unwrap();
+    let triage = json(&["triage", file.to_str().unwrap(), "-o", "json"]);
+    assert_eq!(
+        objects(&fix_of(&triage, &["default_service_account"])),
+        from_doctor
+    );
+    // The generic 403 (another account, another namespace): explain and triage agree on it
+    // too, and it is the planner's Role, not the refused verb alone.
+    let text = explain("SIG-K8S-FORBIDDEN", "1000");
+    let line = text
+        .lines()
+        .find_map(|l| l.strip_prefix("example   "))
+        .unwrap();
+    std::fs::write(&file, format!("{line}\n")).unwrap();
+    let triage = json(&["triage", file.to_str().unwrap(), "-o", "json"]);
+    let planned = explained_objects(&text);
+    assert_eq!(objects(&fix_of(&triage, &["rbac_forbidden"])), planned);
+    assert!(planned
+        .iter()
+        .any(|o| o["kind"] == "Role" && o["metadata"]["name"] == "flink-jobmanager"));
+    std::fs::remove_dir_all(&dir).ok();
+}

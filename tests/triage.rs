@@ -111,10 +111,12 @@ fn the_canonical_403_chain_is_one_rbac_root_with_its_symptoms_and_the_jobmanager
         .iter()
         .map(|e| e.as_str().unwrap())
         .collect();
+    // ... and each distinct line once, with where and how often it was printed.
     assert!(
-        ev[0].starts_with("L11: ") && ev[0].contains("pods is forbidden"),
+        ev[0].starts_with("L11, L16 (x2): ") && ev[0].contains("pods is forbidden"),
         "{ev:?}"
     );
+    assert_eq!(ev.len(), 2, "{ev:?}");
     // the symptoms: retries exhausted, RM fatal, entrypoint fatal, fatal thread, exit code 2
     let symptom = &f[1];
     assert_eq!(symptom["causedBy"], root["id"]);
@@ -481,8 +483,10 @@ fn specific_before_generic_and_honest_when_only_the_outcome_is_known() {
         fix.contains("Nothing in this text names the cause"),
         "{fix}"
     );
+    // The pod the text does not name is a variable set at the top, not `<pod>` (a redirection).
     assert!(
-        fix.contains("kubectl logs <pod> -c flink-main-container --previous"),
+        fix.starts_with("POD=...  # the pod that printed this\n")
+            && fix.contains("kubectl logs \"${POD}\" -c flink-main-container --previous"),
         "{fix}"
     );
 
@@ -492,4 +496,118 @@ fn specific_before_generic_and_honest_when_only_the_outcome_is_known() {
         "{}",
         stdout(&o)
     );
+}
+
+/// `sh -n` and `bash -n` on `script`: the shell's own parser says whether it pastes. `None` when
+/// neither shell can be started (then the test says so, rather than passing quietly).
+fn shell_errors(script: &str) -> Vec<String> {
+    let mut errors = Vec::new();
+    for sh in ["sh", "bash"] {
+        let out = Command::new(sh)
+            .arg("-n")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .and_then(|mut c| {
+                c.stdin.take().unwrap().write_all(script.as_bytes())?;
+                c.wait_with_output()
+            })
+            .unwrap_or_else(|e| panic!("{sh} -n: {e}"));
+        if !out.status.success() {
+            errors.push(format!("{sh}: {}", String::from_utf8_lossy(&out.stderr)));
+        }
+    }
+    errors
+}
+
+/// Every fix triage prints over the fixtures (tests/triage, and the example bundles' logs)
+/// pastes: the names it sets, then each command of the fix, then the verify commands, parse in
+/// sh and bash, and no command holds a `<name>` (a redirection to a shell). A distinct evidence
+/// line is shown once, and the header never says "(1 lines)".
+#[test]
+fn every_fix_triage_prints_over_the_fixtures_pastes_into_sh_and_bash() {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(fixture(""))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    let mut stack = vec![examples];
+    while let Some(dir) = stack.pop() {
+        for e in std::fs::read_dir(&dir).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "log") {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    let mut checked = 0;
+    for file in &files {
+        let v = json(&triage_file(file, &["-o", "json"]));
+        for f in findings(&v) {
+            let fix = f["fix"].as_str().unwrap();
+            let verify = f["verify"].as_str().unwrap();
+            let commands = kubectl_flink::signatures::paste::commands(fix);
+            let names: Vec<&String> = commands.iter().filter(|c| c.contains("=...")).collect();
+            for c in commands.iter().chain(std::iter::once(&verify.to_string())) {
+                assert!(
+                    !regex_lite_open_name(c),
+                    "{}: {}: a `<name>` in a command: {c}",
+                    file.display(),
+                    f["rule"]
+                );
+            }
+            let script = format!(
+                "{}\n{}\n{verify}\n",
+                names
+                    .iter()
+                    .map(|s| s.as_str())
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+                commands.join("\n")
+            );
+            let errors = shell_errors(&script);
+            assert!(
+                errors.is_empty(),
+                "{}: {}: does not parse: {errors:?}\n{script}",
+                file.display(),
+                f["rule"]
+            );
+            let evidence: Vec<&str> = f["evidence"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|e| e.as_str().unwrap())
+                .collect();
+            let texts: Vec<&str> = evidence
+                .iter()
+                .map(|e| e.split_once(": ").map_or(*e, |(_, t)| t))
+                .collect();
+            let mut unique = texts.clone();
+            unique.sort();
+            unique.dedup();
+            assert_eq!(unique.len(), texts.len(), "{evidence:?}");
+            checked += 1;
+        }
+        let table = stdout(&triage_file(file, &[]));
+        assert!(!table.contains("(1 lines)"), "{table}");
+    }
+    assert!(checked >= 15, "only {checked} fixes checked");
+}
+
+/// `<pod>`, `<namespace>`, `<high-availability.storageDir>`: what a shell reads as `<` `pod` `>`.
+fn regex_lite_open_name(command: &str) -> bool {
+    command.match_indices('<').any(|(at, _)| {
+        let rest = &command[at + 1..];
+        let name: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || "-._".contains(*c))
+            .collect();
+        !name.is_empty()
+            && name.starts_with(|c: char| c.is_ascii_lowercase())
+            && rest[name.len()..].starts_with('>')
+    })
 }

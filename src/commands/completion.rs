@@ -38,10 +38,22 @@ pub fn run(args: &CompletionArgs, command: &mut Command) -> Result<i32, crate::e
     if args.shell == clap_complete::Shell::Bash {
         script = bash_arms_named_as_looked_up(&script);
     }
+    if args.shell == clap_complete::Shell::Fish {
+        script.extend_from_slice(FISH_POSITIONALS.as_bytes());
+    }
     let mut out = std::io::stdout().lock();
     super::report_written(out.write_all(&script).and_then(|_| out.flush()))?;
     Ok(0)
 }
+
+/// clap_complete 4.6's fish script completes no positional argument's values (`completion
+/// <TAB>` offered files): the plugin's own engine answers for them, in cobra's format, which is
+/// fish's (`value<TAB>description`), its `:DIRECTIVE` line left out. Explain's ids come the same way.
+const FISH_POSITIONALS: &str = "
+# Positional values (completion SHELL, explain ID) from kubectl-flink's own completion engine.
+complete -c kubectl-flink -n \"__fish_kubectl_flink_using_subcommand completion; and not string match -q -- '-*' (commandline -ct)\" -f -a \"(kubectl-flink __complete completion (commandline -ct) | string match -rv '^:')\"
+complete -c kubectl-flink -n \"__fish_kubectl_flink_using_subcommand explain; and not string match -q -- '-*' (commandline -ct)\" -f -a \"(kubectl-flink __complete explain (commandline -ct) | string match -rv '^:')\"
+";
 
 /// clap_complete 4.6's bash script looks a subcommand's arm up as `kubectl__flink__subcmd__doctor`
 /// (the binary's `-` made `__`) but names the arm `kubectl__subcmd__flink__subcmd__doctor` (every
@@ -157,6 +169,18 @@ pub fn answer(command: &Command, words: &[String]) -> Answer {
             .map(|(id, about)| line(&id, Some(about)))
             .collect();
         return done(ids, NO_FILES);
+    }
+    // A positional argument with values of its own (`completion bash`): those.
+    if let Some(arg) = sub.get_positionals().nth(positionals(sub, command, before)) {
+        let values: Vec<String> = arg
+            .get_possible_values()
+            .iter()
+            .filter(|v| !v.is_hide_set() && v.get_name().starts_with(typed))
+            .map(|v| line(v.get_name(), v.get_help().map(|h| h.to_string())))
+            .collect();
+        if !values.is_empty() {
+            return done(values, NO_FILES);
+        }
     }
     // A positional argument: files where the command reads one.
     let wants_file = scope
@@ -316,6 +340,21 @@ mod tests {
 
     fn values(c: &[String]) -> Vec<&str> {
         c.iter().map(|l| l.split('\t').next().unwrap()).collect()
+    }
+
+    /// `kubectl flink completion <TAB>` offers the shells (it offered nothing).
+    #[test]
+    fn a_positional_with_values_offers_them() {
+        let (c, d) = ask(&["completion", ""]);
+        assert_eq!(
+            values(&c),
+            vec!["bash", "elvish", "fish", "powershell", "zsh"],
+            "{c:?}"
+        );
+        assert_eq!(d, NO_FILES);
+        let (c, _) = ask(&["completion", "z"]);
+        assert_eq!(values(&c), vec!["zsh"]);
+        assert!(ask(&["completion", "zsh", ""]).0.is_empty());
     }
 
     #[test]

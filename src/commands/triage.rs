@@ -11,6 +11,7 @@ use crate::cli::{OutputArgs, TriageArgs};
 use crate::error::Error;
 use crate::rank::{rank, rank_one_text, Report};
 use crate::render::{self, Context, Style};
+use crate::signatures::paste;
 use crate::signatures::reader::{self, Manifest};
 use std::io::{self, IsTerminal, Read, Write};
 use std::path::Path;
@@ -20,6 +21,10 @@ pub use crate::signatures::reader::MAX_SEGMENT;
 /// What triage says when the text shows only a generic outcome, or nothing known: which text
 /// would name the cause, and the command that prints it.
 const UNSURE: &str = "Nothing in this text names the cause, only how it ended. The text that does: the log of the container that exited, from before its restart (`kubectl logs <pod> -c flink-main-container --previous`), or, for a pod that never started (Pending, ContainerCreating), its events (`kubectl describe pod <pod>`); give that to `kubectl flink triage`.";
+
+/// How much of the start of the text is kept to find the names it holds (`paste::known_from_text`):
+/// a `kubectl describe` header and the first `--prefix`ed log lines are near the top.
+const HEAD: usize = 256 * 1024;
 
 pub fn run(args: &TriageArgs, output: &OutputArgs) -> Result<i32, Error> {
     let from_stdin = args.file.as_deref().is_none_or(|p| p == Path::new("-"));
@@ -105,12 +110,38 @@ pub fn triage_text(text: &str, source: &str) -> Triaged {
 
 /// Triage of a stream, read by the engine with bounded memory (`reader::read`).
 pub fn triage_reader<R: Read>(input: R, source: &str) -> io::Result<Triaged> {
-    Ok(triaged(reader::read(input, source)?, source))
+    let mut head = Head {
+        inner: input,
+        kept: Vec::new(),
+    };
+    let read = reader::read(&mut head, source)?;
+    let known = paste::known_from_text(&String::from_utf8_lossy(&head.kept));
+    Ok(triaged_knowing(read, source, &known))
+}
+
+/// The input, with its first `HEAD` bytes kept as they pass.
+struct Head<R> {
+    inner: R,
+    kept: Vec<u8>,
+}
+
+impl<R: Read> Read for Head<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        let room = HEAD.saturating_sub(self.kept.len()).min(n);
+        self.kept.extend_from_slice(&buf[..room]);
+        Ok(n)
+    }
 }
 
 /// What the reader found in a text, ranked as one text, with lint's findings on the resources
 /// pasted in it.
-pub fn triaged(mut read: reader::ReadText, source: &str) -> Triaged {
+pub fn triaged(read: reader::ReadText, source: &str) -> Triaged {
+    triaged_knowing(read, source, &paste::Known::new())
+}
+
+/// `triaged`, with the names the text held (`paste::known_from_text`) set in its fixes.
+pub fn triaged_knowing(mut read: reader::ReadText, source: &str, known: &paste::Known) -> Triaged {
     // "unknown field": the CRD, a typo or the indentation, told apart by the newest CRD schemas.
     crate::lint::unknown_field::decide(&mut read.findings, &read.fields);
     // What the text says happened comes first; the traps lint sees in a pasted manifest follow.
@@ -125,12 +156,47 @@ pub fn triaged(mut read: reader::ReadText, source: &str) -> Triaged {
     report
         .findings
         .extend(rank(lint(read.manifests, source)).findings);
+    for f in &mut report.findings {
+        // What a shell would read as a redirection becomes a variable set at the top.
+        let (fix, verify) = paste::paste_ready(&f.fix, &f.verify, known);
+        f.fix = fix;
+        f.verify = verify;
+        f.evidence = once_each(std::mem::take(&mut f.evidence));
+    }
     Triaged {
         report,
         source: source.to_string(),
         lines: read.lines,
         bytes: read.bytes,
     }
+}
+
+/// Evidence lines as `L11: text`: a text seen on several lines is shown once, with its line
+/// numbers and how many times (`L11, L16 (x2): text`), where it first appeared.
+fn once_each(evidence: Vec<String>) -> Vec<String> {
+    let mut order: Vec<(Vec<String>, String)> = Vec::new();
+    for e in evidence {
+        let (at, text) = match e.split_once(": ") {
+            Some((at, text))
+                if at.starts_with('L') && at[1..].bytes().all(|b| b.is_ascii_digit()) =>
+            {
+                (Some(at.to_string()), text.to_string())
+            }
+            _ => (None, e.clone()),
+        };
+        match order.iter_mut().find(|(_, t)| *t == text) {
+            Some((ats, _)) => ats.extend(at),
+            None => order.push((at.into_iter().collect(), text)),
+        }
+    }
+    order
+        .into_iter()
+        .map(|(ats, text)| match ats.len() {
+            0 => text,
+            1 => format!("{}: {text}", ats[0]),
+            n => format!("{} (x{n}): {text}", ats.join(", ")),
+        })
+        .collect()
 }
 
 /// Lint's findings on the resources pasted in the text, with lines numbered as in the text.

@@ -23,6 +23,8 @@ static META: RuleMeta = RuleMeta {
     category: Category::CertManagerMissing,
     severity: Severity::Critical,
     explains: &["FLK003", "FLK011", "FLK012", "FLK013", "FLK014"],
+    fix: r#"install cert-manager (CRDs, controller, cainjector, webhook) before the operator chart, or install the chart with `webhook.create=false`; then let the chart's Certificate and Issuer become Ready"#,
+    verify: r#"kubectl get certificate -n <operator-namespace>   # expect READY True"#,
 };
 
 impl Rule for CertManagerMissing {

@@ -16,6 +16,8 @@ static META: RuleMeta = RuleMeta {
     category: Category::ContainerExitZeroRestarting,
     severity: Severity::Warning,
     explains: &[],
+    fix: r#"give the container something to keep running, move a setup step that finishes to initContainers, or remove the container from the pod template"#,
+    verify: r#"kubectl get pod <pod> -o jsonpath='{range .status.containerStatuses[*]}{.name} restarts={.restartCount}{"\n"}{end}'   # expect the counts to stop growing"#,
 };
 
 impl Rule for ContainerExitZeroRestarting {

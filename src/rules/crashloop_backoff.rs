@@ -44,6 +44,8 @@ static META: RuleMeta = RuleMeta {
     category: Category::FlinkFatalExit,
     severity: Severity::Critical,
     explains: &["FLK401"],
+    fix: r#"read the previous log of the restarting container (`kubectl logs --previous`) and fix the cause it names; doctor lists that cause above the crash loop when it sees it"#,
+    verify: r#"kubectl get pod <pod> -o jsonpath='{.status.containerStatuses[*].restartCount}'   # expect the count to stop growing"#,
 };
 
 const REASONS: &[&str] = &[

@@ -31,6 +31,8 @@ static META: RuleMeta = RuleMeta {
     category: Category::CrdMissing,
     severity: Severity::Critical,
     explains: &["FLK003"],
+    fix: r#"install the CRDs of the operator release that runs: the chart's crds/ folder with `kubectl apply -f` (Helm installs CRDs once and never upgrades them), then restart the operator"#,
+    verify: r#"kubectl get crd flinkdeployments.flink.apache.org flinksessionjobs.flink.apache.org   # expect both listed (doctor names the missing one)"#,
 };
 
 impl Rule for CrdMissing {

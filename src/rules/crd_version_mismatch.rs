@@ -32,6 +32,8 @@ static META: RuleMeta = RuleMeta {
     category: Category::CrdVersionMismatch,
     severity: Severity::Warning,
     explains: &[],
+    fix: r#"apply the CRDs of the operator version that runs (`kubectl replace -f` the chart's crds/ of that release; `helm upgrade` leaves CRDs alone), or run the operator release the CRDs belong to; then restart the operator"#,
+    verify: r#"kubectl get crd flinkdeployments.flink.apache.org -o jsonpath='{.spec.versions[?(@.served==true)].name}'   # expect the version doctor names"#,
 };
 
 const SNAPSHOT_CRD: &str = "flinkstatesnapshots.flink.apache.org";

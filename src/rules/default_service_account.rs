@@ -19,6 +19,8 @@ static META: RuleMeta = RuleMeta {
     category: Category::DefaultServiceAccount,
     severity: Severity::Warning,
     explains: &[],
+    fix: r#"run Flink as a dedicated ServiceAccount (`flink`) bound to a Role with the rights its mode needs, and point the deployment at it: one plan, the same in doctor, lint, triage and `kubectl flink can-i --fix`"#,
+    verify: r#"kubectl auth can-i watch pods -n <namespace> --as=system:serviceaccount:<namespace>:flink   # expect yes"#,
 };
 
 /// Whether `default` in this namespace can do what a JobManager needs, per the RBAC objects:

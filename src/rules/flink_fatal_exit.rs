@@ -36,6 +36,8 @@ static META: RuleMeta = RuleMeta {
     category: Category::FlinkFatalExit,
     severity: Severity::Critical,
     explains: &["FLK401"],
+    fix: r#"this is how Flink stops, not why: fix the error it logged before exiting (the first `Caused by:`, or the finding listed as its cause)"#,
+    verify: r#"kubectl get pods -l component=jobmanager   # expect Running, with no new restarts"#,
 };
 
 impl Rule for FlinkFatalExit {

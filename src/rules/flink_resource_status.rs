@@ -52,6 +52,8 @@ static META: RuleMeta = RuleMeta {
     category: Category::FlinkFatalExit,
     severity: Severity::Critical,
     explains: &[],
+    fix: r#"fix what the operator's status.error says (doctor decodes it and names the cause); the operator tries again on its next reconcile"#,
+    verify: r#"kubectl get flinkdeployment <name> -o jsonpath='{.status.lifecycleState} {.status.jobStatus.state} {.status.error}'   # expect STABLE RUNNING and no error"#,
 };
 
 /// `kubernetes.operator.deployment.readiness.timeout` default.

@@ -31,6 +31,8 @@ static META: RuleMeta = RuleMeta {
     category: Category::FlinkVersionMismatch,
     severity: Severity::Warning,
     explains: &[],
+    fix: r#"set flinkVersion to the Flink version inside the image, or use the image of the version you declare"#,
+    verify: r#"kubectl get flinkdeployment <name> -o jsonpath='{.spec.flinkVersion} {.spec.image}'   # expect the two to agree"#,
 };
 
 impl Rule for FlinkVersionMismatch {

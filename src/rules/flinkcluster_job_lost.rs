@@ -33,6 +33,8 @@ static META: RuleMeta = RuleMeta {
     category: Category::JobmanagerRestartWithoutHa,
     severity: Severity::Critical,
     explains: &[],
+    fix: r#"resubmit the job from its last savepoint (spec.job.fromSavepoint), and turn Flink HA on so that a JobManager restart no longer loses it"#,
+    verify: r#"kubectl get flinkcluster <name> -o jsonpath='{.status.components.job.state}'   # expect: Running"#,
 };
 
 /// Flink's HA switch and its deprecated names.

@@ -34,6 +34,8 @@ static META: RuleMeta = RuleMeta {
     category: Category::UpgradeFailed,
     severity: Severity::Critical,
     explains: &[],
+    fix: r#"read why the savepoint failed in the JobManager's log (storage access, a missing spec.job.savepointsDir), fix that, then trigger a savepoint again"#,
+    verify: r#"kubectl get flinkcluster <name> -o jsonpath='{.status.savepoint.state}'   # expect: Succeeded"#,
 };
 
 /// `v1beta1.SavepointStateFailed`, `v1beta1.SavepointStateTriggerFailed`.

@@ -38,6 +38,8 @@ static META: RuleMeta = RuleMeta {
     category: Category::JobSubmitterFailed,
     severity: Severity::Critical,
     explains: &[],
+    fix: r#"fix what the submitter's log and termination message name (the jar, the entry class, the arguments, the JobManager's address); doctor quotes them"#,
+    verify: r#"kubectl get flinkcluster <name> -o jsonpath='{.status.components.job.state}'   # expect: Running (or Succeeded for a batch job)"#,
 };
 
 /// What submit-job.sh writes when `flink run` exited 0 without printing a job id.

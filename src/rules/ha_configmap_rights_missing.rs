@@ -30,6 +30,8 @@ static META: RuleMeta = RuleMeta {
     category: Category::HaMisconfigured,
     severity: Severity::Critical,
     explains: &["FLK103", "FLK401", "FLK501"],
+    fix: r#"grant the JobManager's ServiceAccount ConfigMaps (get, list, watch, create, update, delete) in its namespace: the plan doctor and `kubectl flink can-i --fix` print with HA on"#,
+    verify: r#"kubectl auth can-i update configmaps -n <namespace> --as=system:serviceaccount:<namespace>:flink   # expect yes"#,
 };
 
 impl Rule for HaConfigmapRightsMissing {

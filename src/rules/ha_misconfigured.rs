@@ -30,6 +30,8 @@ static META: RuleMeta = RuleMeta {
     category: Category::HaMisconfigured,
     severity: Severity::Critical,
     explains: &["FLK103", "FLK401"],
+    fix: r#"turn HA on with durable storage (`high-availability.type: kubernetes` and `high-availability.storageDir` on s3://, gs:// or a volume), or run a single JobManager"#,
+    verify: r#"kubectl get pods -l component=jobmanager   # expect the JobManager Running, with no HA error in its log"#,
 };
 
 use crate::flink::ha::{STANDBY_MESSAGE, STORAGE_DIR_KEYS};

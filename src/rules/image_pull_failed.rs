@@ -34,6 +34,8 @@ static META: RuleMeta = RuleMeta {
     category: Category::ImagePullFailed,
     severity: Severity::Critical,
     explains: &["FLK401"],
+    fix: r#"correct the image name or tag, or give the pods a pull secret for the registry (`imagePullSecrets` in the pod template or on the ServiceAccount)"#,
+    verify: r#"kubectl get pods -o custom-columns=NAME:.metadata.name,WAITING:.status.containerStatuses[0].state.waiting.reason   # expect no ErrImagePull or ImagePullBackOff"#,
 };
 
 const PULL_REASONS: &[&str] = &[

@@ -30,6 +30,8 @@ static META: RuleMeta = RuleMeta {
     category: Category::InspectForbidden,
     severity: Severity::Warning,
     explains: &[],
+    fix: r#"run kubectl flink as someone who may read what was refused (the finding lists it), or read the rest of the report knowing it is incomplete there"#,
+    verify: r#"kubectl auth can-i --list -n <namespace>   # expect the verbs the finding names"#,
 };
 
 impl Rule for InspectForbidden {

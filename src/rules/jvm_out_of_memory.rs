@@ -31,6 +31,8 @@ static META: RuleMeta = RuleMeta {
     category: Category::JvmOutOfMemory,
     severity: Severity::Critical,
     explains: &["FLK103", "FLK104", "FLK401"],
+    fix: r#"raise the memory pool the error names: heap (`taskmanager.memory.task.heap.size`, `jobmanager.memory.heap.size`), metaspace (`taskmanager.memory.jvm-metaspace.size`) or direct (`taskmanager.memory.task.off-heap.size`); a pool that keeps growing is a leak: take a heap dump"#,
+    verify: r#"kubectl logs <pod> -c flink-main-container | grep -c OutOfMemoryError   # expect 0 once the new pods run"#,
 };
 
 impl Rule for JvmOutOfMemory {

@@ -27,6 +27,8 @@ static META: RuleMeta = RuleMeta {
     category: Category::UpgradeFailed,
     severity: Severity::Critical,
     explains: &[],
+    fix: r#"fix what the FlinkApplication's status error says (doctor decodes it), then update the resource so the operator deploys it again"#,
+    verify: r#"kubectl get flinkapplication <name> -o jsonpath='{.status.phase} {.status.jobStatus.state}'   # expect: Running RUNNING"#,
 };
 
 const FAILED_PHASES: &[&str] = &["DeployFailed", "Failed"];

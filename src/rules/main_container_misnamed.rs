@@ -29,6 +29,8 @@ static META: RuleMeta = RuleMeta {
     category: Category::MainContainerMisnamed,
     severity: Severity::Critical,
     explains: &["FLK102", "FLK104", "FLK401"],
+    fix: r#"name the pod template's main container `flink-main-container`, so Flink merges it into its own container instead of adding it as a sidecar"#,
+    verify: r#"kubectl get pods -l component=jobmanager -o jsonpath='{.items[*].spec.containers[*].name}'   # expect flink-main-container (and only the sidecars you meant)"#,
 };
 
 impl Rule for MainContainerMisnamed {

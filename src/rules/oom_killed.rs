@@ -41,6 +41,8 @@ static META: RuleMeta = RuleMeta {
     category: Category::OomKilled,
     severity: Severity::Critical,
     explains: &["FLK401"],
+    fix: r#"raise the container's memory (spec.jobManager or spec.taskManager resource.memory) and give more of it to JVM overhead (`taskmanager.memory.jvm-overhead.fraction`): what overshoots is native memory outside Flink's budget (RocksDB, user code)"#,
+    verify: r#"kubectl get pods -l component=taskmanager -o custom-columns=NAME:.metadata.name,RESTARTS:.status.containerStatuses[0].restartCount,LAST:.status.containerStatuses[0].lastState.terminated.reason   # expect no new OOMKilled"#,
 };
 
 use crate::flink::units::{

@@ -29,6 +29,8 @@ static META: RuleMeta = RuleMeta {
     category: Category::OperatorNotRunning,
     severity: Severity::Critical,
     explains: &["FLK012", "FLK401"],
+    fix: r#"read why the operator pod is not ready (`kubectl describe pod` and `kubectl logs --previous` of it: image, memory, a missing CRD or webhook certificate), fix that, or install the operator chart when it is absent"#,
+    verify: r#"kubectl get deployments -A -o wide | grep -Ei 'flink-kubernetes-operator|flink-operator|flinkk8soperator'   # expect one READY 1/1"#,
 };
 
 impl Rule for OperatorNotRunning {

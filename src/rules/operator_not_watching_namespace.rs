@@ -26,6 +26,8 @@ static META: RuleMeta = RuleMeta {
     category: Category::OperatorNotWatchingNamespace,
     severity: Severity::Critical,
     explains: &["FLK401"],
+    fix: r#"add the resource's namespace to the operator chart's `watchNamespaces` and `helm upgrade` (that also creates the operator's Role there), or move the resource to a namespace the operator watches"#,
+    verify: r#"kubectl get flinkdeployment -n <namespace> -o jsonpath='{.items[*].status.lifecycleState}'   # expect a state once the operator reconciles it"#,
 };
 
 impl Rule for OperatorNotWatchingNamespace {

@@ -22,6 +22,8 @@ static META: RuleMeta = RuleMeta {
     category: Category::OperatorRbacMissing,
     severity: Severity::Critical,
     explains: &["FLK003", "FLK401"],
+    fix: r#"give the operator's ServiceAccount the rights its chart grants: `helm upgrade` the operator chart with `rbac.create=true` and the namespace in `watchNamespaces`, or reapply the chart's Role, ClusterRole and bindings"#,
+    verify: r#"kubectl auth can-i list flinkdeployments.flink.apache.org -n <namespace> --as=system:serviceaccount:<operator-namespace>:flink-operator   # expect yes"#,
 };
 
 /// What the operator cannot work without: (verb, group, resource, subresource).

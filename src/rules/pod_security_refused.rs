@@ -42,6 +42,8 @@ static META: RuleMeta = RuleMeta {
     category: Category::PodtemplateInvalid,
     severity: Severity::Critical,
     explains: &["FLK401"],
+    fix: r#"set the securityContext fields the namespace's Pod Security level asks for in the pod template (runAsNonRoot, allowPrivilegeEscalation: false, capabilities drop ALL, seccompProfile RuntimeDefault), or give the namespace a level Flink's pods meet"#,
+    verify: r#"kubectl get events --field-selector reason=FailedCreate --sort-by=.lastTimestamp   # expect no new FailedCreate naming PodSecurity"#,
 };
 
 /// The official image's `flink` user and group (apache/flink-docker's Dockerfiles:

@@ -34,6 +34,8 @@ static META: RuleMeta = RuleMeta {
     category: Category::PodUnschedulable,
     severity: Severity::Critical,
     explains: &["FLK401", "FLK003"],
+    fix: r#"do what the scheduler's message asks: lower the pod's CPU or memory request, add nodes, relax nodeSelector or affinity, tolerate the taints, or create the missing PersistentVolumeClaim"#,
+    verify: r#"kubectl get pods --field-selector=status.phase=Pending   # expect no Flink pod"#,
 };
 
 /// Pending for less than this is often just a node being added: a warning, not yet critical.

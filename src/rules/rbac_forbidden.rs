@@ -23,6 +23,8 @@ static META: RuleMeta = RuleMeta {
     category: Category::RbacForbidden,
     severity: Severity::Critical,
     explains: &["FLK103", "FLK104", "FLK201", "FLK401", "FLK502"],
+    fix: r#"run Flink as a dedicated ServiceAccount bound to a Role with the rights its mode needs (pods; ConfigMaps under Kubernetes HA) and what was refused: one plan, the same in doctor, lint, triage and `kubectl flink can-i --fix`"#,
+    verify: r#"kubectl auth can-i watch pods -n <namespace> --as=system:serviceaccount:<namespace>:flink   # expect yes"#,
 };
 
 /// One refused request, as the log tells it.

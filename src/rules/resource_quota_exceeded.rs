@@ -33,6 +33,8 @@ static META: RuleMeta = RuleMeta {
     category: Category::ResourceQuotaExceeded,
     severity: Severity::Critical,
     explains: &["FLK401"],
+    fix: r#"fit the pods under the namespace's ResourceQuota and LimitRange (lower requests, limits or replicas), or raise the quota"#,
+    verify: r#"kubectl get events --field-selector reason=FailedCreate --sort-by=.lastTimestamp   # expect no new FailedCreate naming a quota"#,
 };
 
 impl Rule for ResourceQuotaExceeded {

@@ -29,6 +29,8 @@ static META: RuleMeta = RuleMeta {
     category: Category::RestExposedPublicly,
     severity: Severity::Critical,
     explains: &[],
+    fix: r#"keep the REST service inside the cluster: `kubernetes.rest-service.exposed.type: ClusterIP`, and reach it through `kubectl port-forward` or an authenticated ingress"#,
+    verify: r#"kubectl get service <name>-rest -o jsonpath='{.spec.type}'   # expect: ClusterIP"#,
 };
 
 const KEY: &str = "kubernetes.rest-service.exposed.type";

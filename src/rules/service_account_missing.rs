@@ -32,6 +32,8 @@ static META: RuleMeta = RuleMeta {
     category: Category::PodtemplateInvalid,
     severity: Severity::Critical,
     explains: &["FLK401"],
+    fix: r#"create the ServiceAccount the pods name, bound to the Role Flink needs (the plan doctor prints), or point the deployment at an account that exists"#,
+    verify: r#"kubectl get serviceaccount <service-account> -n <namespace>   # expect it listed"#,
 };
 
 /// One missing account: where, for which Flink deployment and component, and what said so.

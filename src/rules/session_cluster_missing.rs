@@ -42,6 +42,8 @@ static META: RuleMeta = RuleMeta {
     category: Category::SessionClusterMissing,
     severity: Severity::Critical,
     explains: &["FLK401"],
+    fix: r#"create the session FlinkDeployment that spec.deploymentName names (same namespace, without spec.job), or correct spec.deploymentName"#,
+    verify: r#"kubectl get flinksessionjob,flinkdeployment -n <namespace>   # expect the session cluster listed"#,
 };
 
 /// The reason of the Warning event the operator records on such a job (release-1.7.0 and later):

@@ -32,6 +32,8 @@ static META: RuleMeta = RuleMeta {
     category: Category::TaskmanagerLost,
     severity: Severity::Warning,
     explains: &[],
+    fix: r#"find why the TaskManager went away: `kubectl describe pod` of it (OOMKilled, Evicted, preempted, node lost) and its previous log; long GC pauses also miss heartbeats (raise heartbeat.timeout only after ruling those out)"#,
+    verify: r#"kubectl get pods -l component=taskmanager   # expect every TaskManager Running, with no new restarts"#,
 };
 
 /// The timeout a fix sets while debugging (10 minutes, in ms as Flink's docs write it).

@@ -30,6 +30,8 @@ static META: RuleMeta = RuleMeta {
     category: Category::NoSlots,
     severity: Severity::Critical,
     explains: &[],
+    fix: r#"raise the TaskManager replicas or `taskmanager.numberOfTaskSlots` until replicas times slots reach the job's parallelism, or lower the parallelism"#,
+    verify: r#"kubectl get pods -l component=taskmanager   # expect as many Running TaskManagers as the job needs"#,
 };
 
 impl Rule for TaskmanagerReplicasShort {

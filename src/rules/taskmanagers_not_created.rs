@@ -32,6 +32,8 @@ static META: RuleMeta = RuleMeta {
     category: Category::NoSlots,
     severity: Severity::Critical,
     explains: &[],
+    fix: r#"give the JobManager's ServiceAccount the right to create pods: the plan doctor and `kubectl flink can-i --fix` print; the ResourceManager then creates the TaskManagers"#,
+    verify: r#"kubectl auth can-i create pods -n <namespace> --as=system:serviceaccount:<namespace>:flink   # expect yes"#,
 };
 
 impl Rule for TaskmanagersNotCreated {

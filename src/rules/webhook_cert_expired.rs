@@ -22,6 +22,8 @@ static META: RuleMeta = RuleMeta {
     category: Category::WebhookCertExpired,
     severity: Severity::Critical,
     explains: &[],
+    fix: r#"renew the serving certificate: with cert-manager, read why renewal failed (`kubectl describe certificate`) or delete its Secret so it is reissued; then restart the operator pod so it loads the new one"#,
+    verify: r#"kubectl get secret <webhook-secret> -n <operator-namespace> -o jsonpath='{.data.tls\.crt}' | base64 -d | openssl x509 -noout -enddate -checkend 1209600   # expect: Certificate will not expire"#,
 };
 
 /// Warn this long before expiry.

@@ -25,6 +25,8 @@ static META: RuleMeta = RuleMeta {
     category: Category::WebhookCertInvalid,
     severity: Severity::Critical,
     explains: &[],
+    fix: r#"let cert-manager's cainjector inject the issuing CA into the webhook configuration's caBundle, and reissue the serving certificate for the Service's DNS name (service.namespace.svc) by deleting its Secret; then restart the operator pod"#,
+    verify: r#"kubectl get validatingwebhookconfiguration,mutatingwebhookconfiguration -o yaml | grep -c caBundle   # expect a count above 0"#,
 };
 
 /// One webhook with what is wrong with its caBundle.

@@ -30,6 +30,8 @@ static META: RuleMeta = RuleMeta {
     category: Category::WebhookSecretMissing,
     severity: Severity::Critical,
     explains: &["FLK003", "FLK012", "FLK013"],
+    fix: r#"recreate the Secret: with cert-manager, let the chart's Certificate reissue it (`helm upgrade` the operator chart, or delete the Certificate's Secret); then restart the operator pod so it loads it"#,
+    verify: r#"kubectl get secret -n <operator-namespace> && kubectl get pods -n <operator-namespace>   # expect the webhook Secret listed and the operator pod Running"#,
 };
 
 impl Rule for WebhookSecretMissing {

@@ -24,6 +24,8 @@ static META: RuleMeta = RuleMeta {
     category: Category::WebhookUnreachable,
     severity: Severity::Critical,
     explains: &[],
+    fix: r#"give the webhook a backend: the Service its configuration names must exist, select the running operator pod and expose the port the configuration uses; or delete the webhook configuration an uninstalled operator left behind"#,
+    verify: r#"kubectl get endpoints -n <operator-namespace> -o wide   # expect an address behind the webhook's Service"#,
 };
 
 impl Rule for WebhookUnreachable {

@@ -2253,7 +2253,7 @@ pub static SIGNATURES: &[Signature] = &[
         title: "S3 denies Flink access to its checkpoint/savepoint/HA storage",
         explanation: "S3 answered 403: the credentials Flink uses lack permission on the bucket or prefix (or the bucket policy/KMS key denies it)",
         fix: STORAGE_FIX,
-        verify: "aws s3 ls <checkpoint-path> (as the pod's role)",
+        verify: "aws s3 ls <checkpoint-path>   # as the pod's role: expect a listing, not AccessDenied",
         explains: STARTUP,
         supersedes: &[],
         examples: &[

@@ -384,7 +384,7 @@ pub static SIGNATURES: &[Signature] = &[
         pattern: concat!(r#"deployment "(?P<deployment>"#, pod_name!(operator), r#")" exceeded its progress deadline"#),
         title: "the operator Deployment {deployment} never became ready (progress deadline exceeded)",
         explanation: "the operator's Deployment got no available pod within its progressDeadlineSeconds, so the install gave up waiting: the operator is not running and nothing reconciles the Flink resources",
-        fix: "find why its pod is not ready: `kubectl get pods -A | grep {deployment}` and `kubectl describe pod <that pod>` (the status and the events name it: CreateContainerConfigError from a security policy, ImagePullBackOff, Pending for resources, CrashLoopBackOff with `kubectl logs <pod> --previous`); fix that and the Deployment rolls out",
+        fix: "find why its pod is not ready: `kubectl get pods -A | grep {deployment}` and `kubectl describe pod <pod> -n <operator-namespace>` (the status and the events name it: CreateContainerConfigError from a security policy, ImagePullBackOff, Pending for resources, CrashLoopBackOff with `kubectl logs <pod> --previous`); fix that and the Deployment rolls out",
         verify: "kubectl rollout status deployment/{deployment} -n <operator-namespace>",
         explains: &[],
         supersedes: &[],

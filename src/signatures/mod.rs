@@ -6,6 +6,7 @@ mod catalogue;
 pub mod described;
 mod kubernetes;
 mod operators;
+pub mod paste;
 pub mod reader;
 pub mod redact;
 mod shapes;

@@ -30,6 +30,8 @@ pub static CHECK: Check = Check {
         category: Category::FilesystemPluginMissing,
         severity: Severity::Critical,
         explains: &[],
+        fix: r#"enable the scheme's plugin on flink-main-container: `ENABLE_BUILT_IN_PLUGINS=flink-s3-fs-hadoop-VERSION.jar` (or the gs, azure or oss one), or copy the jar into its own folder under /opt/flink/plugins/ in the image"#,
+        verify: r#"kubectl flink lint -f flinkdeployment.yaml   # expect no FLK461"#,
     },
     help: "Flink loads the s3, gs, Azure and OSS file systems from plugins. The official image keeps them in \
 /opt/flink/opt and enables the ones named in the ENABLE_BUILT_IN_PLUGINS environment variable (jar file names, \

@@ -24,6 +24,8 @@ pub static UNSUPPORTED: Check = Check {
         category: Category::FlinkVersionUnsupported,
         severity: Severity::Critical,
         explains: &[],
+        fix: r#"set spec.flinkVersion to a value the CRD accepts (v1_20, v1_19 ...), the version inside the image"#,
+        verify: r#"kubectl flink lint -f flinkdeployment.yaml   # expect no FLK454"#,
     },
     help: "The operator needs spec.flinkVersion to build the cluster's configuration: without it the validator \
 rejects the resource (\"Flink Version must be defined.\"), and a value outside the CRD's enum (v1_13 ... v2_2 for \
@@ -40,6 +42,8 @@ pub static IMAGE_MISMATCH: Check = Check {
         category: Category::FlinkVersionMismatch,
         severity: Severity::Warning,
         explains: &[],
+        fix: r#"set spec.flinkVersion to the version of the image's tag, or use the image of the version you declare"#,
+        verify: r#"kubectl flink lint -f flinkdeployment.yaml   # expect no FLK455"#,
     },
     help: "The operator configures the cluster for spec.flinkVersion (config file name, option keys, features), \
 while the image runs the Flink of its tag. When they differ the JobManager can fail on options it does not know \

@@ -23,6 +23,8 @@ pub static CHECK: Check = Check {
         category: Category::UpgradeFailed,
         severity: Severity::Warning,
         explains: &[],
+        fix: r#"set spec.job.savepointsDir to durable storage (s3://, gs://, a volume) the JobManager can write"#,
+        verify: r#"kubectl flink lint -f flinkcluster.yaml   # expect no FLK462"#,
     },
     help: "The GCP/Spotify operator keeps a job's state across updates and restarts through savepoints in \
 spec.job.savepointsDir. Without it, its webhook refuses any change of the job (\"updating job is not allowed when \

@@ -25,6 +25,8 @@ pub static CHECK: Check = Check {
         category: Category::HaMisconfigured,
         severity: Severity::Critical,
         explains: &[],
+        fix: r#"complete HA: `high-availability.type: kubernetes` and `high-availability.storageDir` on durable storage, or run one JobManager without rollback"#,
+        verify: r#"kubectl flink lint -f flinkdeployment.yaml   # expect no FLK457"#,
     },
     help: "Flink's HA keeps leader information in ConfigMaps (or ZooKeeper) and the job graphs and checkpoint \
 metadata in high-availability.storageDir; without that directory the JobManager cannot start. The operator refuses \

@@ -25,6 +25,8 @@ pub static CHECK: Check = Check {
         category: Category::PodtemplateOverridesEntrypoint,
         severity: Severity::Warning,
         explains: &[],
+        fix: r#"remove command and args from flink-main-container so Flink's entrypoint runs; do setup in an init container, and pass options through flinkConfiguration"#,
+        verify: r#"kubectl flink lint -f flinkdeployment.yaml   # expect no FLK451"#,
     },
     help: "Flink starts the main container itself: it sets command to kubernetes.entry.path (/docker-entrypoint.sh) \
 and args to the JobManager or TaskManager start command, replacing what the pod template says. A command there \

@@ -29,6 +29,8 @@ pub static CHECK: Check = Check {
         category: Category::MemoryConfigInvalid,
         severity: Severity::Warning,
         explains: &[],
+        fix: r#"leave at least 10% of the container's memory limit over Flink's process memory: raise the limit, or lower the process size"#,
+        verify: r#"kubectl flink lint -f flinkdeployment.yaml   # expect no FLK456"#,
     },
     help: "Flink's process memory (spec.*.resource.memory, *.memory.process.size) is a budget for the JVM; native \
 memory outside it (RocksDB beyond managed memory, glibc arenas, native libraries) needs room below the container's \

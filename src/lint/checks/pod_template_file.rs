@@ -20,6 +20,8 @@ pub static CHECK: Check = Check {
         category: Category::MainContainerMisnamed,
         severity: Severity::Critical,
         explains: &[],
+        fix: r#"name the pod template's main container `flink-main-container`, so Flink merges it into its own container instead of adding it as a sidecar"#,
+        verify: r#"kubectl get pods -l component=jobmanager -o jsonpath='{.items[*].spec.containers[*].name}'   # expect flink-main-container (and only the sidecars you meant)"#,
     },
     help: "Flink takes the container named flink-main-container from a pod template as the base of its main \
 container and keeps every other container as a sidecar. A container meant as the main one but named otherwise \

@@ -19,6 +19,8 @@ pub static CHECK: Check = Check {
         category: Category::RestExposedPublicly,
         severity: Severity::Warning,
         explains: &[],
+        fix: r#"keep the REST service inside the cluster: `kubernetes.rest-service.exposed.type: ClusterIP`, and reach it through `kubectl port-forward` or an authenticated ingress"#,
+        verify: r#"kubectl flink lint -f flinkdeployment.yaml   # expect no FLK460"#,
     },
     help: "Flink's REST API accepts job submissions (arbitrary code) and has no authentication by default. A \
 LoadBalancer gives it an external address. Keep the REST service ClusterIP (the operator's default) and reach the \

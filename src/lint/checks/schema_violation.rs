@@ -31,6 +31,8 @@ pub static UNKNOWN_FIELD: Check = Check {
         category: Category::CrdVersionMismatch,
         severity: Severity::Warning,
         explains: &[],
+        fix: r#"correct the field's name or indentation to the CRD's schema (lint names the nearest field), or install the CRD of the operator release that has it"#,
+        verify: r#"kubectl apply --dry-run=server -f flinkdeployment.yaml   # expect no unknown field"#,
     },
     help: "The API server validates Flink resources against the installed CRD. A field the schema does not list is \
 refused by kubectl's strict field validation (the default) or silently dropped by other clients, so the setting \
@@ -47,6 +49,8 @@ pub static INVALID_VALUE: Check = Check {
         category: Category::CrdVersionMismatch,
         severity: Severity::Critical,
         explains: &[],
+        fix: r#"give the field a value of the type, or one of the values, the CRD's schema allows"#,
+        verify: r#"kubectl apply --dry-run=server -f flinkdeployment.yaml   # expect no validation error"#,
     },
     help: "The API server refuses a Flink resource whose fields do not match the CRD's types (a number where a \
 string is expected, as in resource.memory: 2048 instead of \"2048m\") or enums (upgradeMode, state, mode). Quote \

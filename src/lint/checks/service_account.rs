@@ -28,6 +28,8 @@ pub static MISSING: Check = Check {
         category: Category::DefaultServiceAccount,
         severity: Severity::Critical,
         explains: &[],
+        fix: r#"set spec.serviceAccount to the job ServiceAccount the operator chart creates (`flink`), or to one bound to the Role Flink needs"#,
+        verify: r#"kubectl flink lint -f flinkdeployment.yaml   # expect no FLK452"#,
     },
     help: "The operator refuses a FlinkDeployment without spec.serviceAccount (\"spec.serviceAccount must be \
 defined...\"), so nothing is deployed. Set it to the job ServiceAccount the operator's Helm chart creates \
@@ -44,6 +46,8 @@ pub static DEFAULT: Check = Check {
         category: Category::DefaultServiceAccount,
         severity: Severity::Warning,
         explains: &[],
+        fix: r#"run Flink as a dedicated ServiceAccount (`flink`) bound to a Role with the rights its mode needs, and set spec.serviceAccount to it: one plan, the same in doctor, lint, triage and `kubectl flink can-i --fix`"#,
+        verify: r#"kubectl flink lint -f flinkdeployment.yaml   # expect no FLK453"#,
     },
     help: "In native mode the JobManager creates, watches and deletes its TaskManager pods (and, with HA, ConfigMaps) \
 through the Kubernetes API as spec.serviceAccount. The namespace's `default` account has none of those rights \

@@ -19,6 +19,8 @@ pub static CHECK: Check = Check {
         category: Category::JobJarNotFound,
         severity: Severity::Critical,
         explains: &[],
+        fix: r#"give the session job a jarURI the session cluster can fetch (https:// or s3://): a session cluster cannot read local:// from the job's own image"#,
+        verify: r#"kubectl flink lint -f flinksessionjob.yaml   # expect no FLK459"#,
     },
     help: "A session job's jar is fetched by the operator and uploaded to the session cluster over REST; local:// \
 names a file inside a container image, which the operator cannot reach. Publish the jar where the operator can \

@@ -29,6 +29,8 @@ pub static CHECK: Check = Check {
         category: Category::SavepointRestoreFailed,
         severity: Severity::Critical,
         explains: &[],
+        fix: r#"set `state.checkpoints.dir` (and `state.savepoints.dir`) on durable storage in flinkConfiguration, or use upgradeMode stateless"#,
+        verify: r#"kubectl flink lint -f flinkdeployment.yaml   # expect no FLK458"#,
     },
     help: "Stateful upgrade modes restore the job from its latest checkpoint (last-state) or a savepoint taken on \
 upgrade (savepoint); the operator refuses them unless execution.checkpointing.dir (state.checkpoints.dir) is set, \

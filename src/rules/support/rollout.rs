@@ -306,6 +306,8 @@ mod tests {
         category: Category::ImagePullFailed,
         severity: Severity::Critical,
         explains: &[],
+        fix: "test",
+        verify: "test",
     };
 
     fn healthy() -> (FlinkDeployment, Pod) {

@@ -61,8 +61,15 @@ fn repeated_lines_fold_into_one_finding_with_a_count() {
     assert_eq!(ids(&o), ["SIG-JVM-OOM"]);
     let f = &o.report.findings[0];
     assert_eq!(f.count, 50);
-    assert_eq!(f.evidence.len(), MAX_EVIDENCE + 1);
-    assert_eq!(f.evidence.last().unwrap(), "… and 45 more matching lines");
+    // The kept lines are one text: shown once, with where it was printed (triage).
+    assert_eq!(
+        f.evidence,
+        [
+            "L1, L2, L3, L4, L5 (x5): java.lang.OutOfMemoryError: Java heap space",
+            "… and 45 more matching lines"
+        ]
+    );
+    assert_eq!(MAX_EVIDENCE, 5);
 }
 
 #[test]
@@ -211,11 +218,14 @@ fn a_pasted_describe_names_the_pod_in_the_commands() {
         "{}",
         f.fix
     );
-    // A described Deployment has no pod of that name: the placeholder stays.
+    // A described Deployment has no pod of that name: the pod stays open, a variable to set.
     let o = triage_text(&text.replace("Start Time:", "Selector:  "), "describe");
-    assert!(o.report.findings[0]
-        .fix
-        .contains("kubectl logs <pod> -n analytics"));
+    let fix = &o.report.findings[0].fix;
+    assert!(
+        fix.starts_with("POD=...  # the pod that printed this\n")
+            && fix.contains("kubectl logs \"${POD}\" -n analytics"),
+        "{fix}"
+    );
 }
 
 /// The reading triage did before it searched whole chunks, kept as the reference: every
@@ -265,7 +275,10 @@ fn triage_by_line(text: &[u8], source: &str) -> Triaged {
         lines: line_no,
         bytes,
     };
-    crate::commands::triage::triaged(read, source)
+    // The names the text holds, from its start, as triage keeps it.
+    let head = &text[..text.len().min(256 * 1024)];
+    let known = crate::signatures::paste::known_from_text(&String::from_utf8_lossy(head));
+    crate::commands::triage::triaged_knowing(read, source, &known)
 }
 
 /// Hands out a text a few bytes at a time (a pipe, a slow paste).
