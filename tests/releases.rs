@@ -17,7 +17,7 @@ mod bundle;
 
 use bundle::{Case, CASES, RELEASES};
 use common::expect::{compare, exact, Expect, Line};
-use serde_json::Value;
+use serde_json::{json, Value};
 
 /// `doctor --from` of one release in one case: the JSON report and the exit code.
 fn diagnose(operator: &str, tag: &str, case: Case) -> (Value, i64, String) {
@@ -34,80 +34,6 @@ fn diagnose(operator: &str, tag: &str, case: Case) -> (Value, i64, String) {
         ],
     );
     (run.json(), run.code as i64, run.stderr)
-}
-
-/// Whether a report says what the case is, whatever an expect file holds.
-pub fn case_is_right(case: Case, report: &Value, exit: i64) -> Vec<String> {
-    let findings = report["findings"].as_array().cloned().unwrap_or_default();
-    let mut wrong = Vec::new();
-    let rule_of = |f: &Value| f["category"].as_str().unwrap_or("").to_string();
-    let text = |f: &Value| {
-        format!(
-            "{} {}",
-            f["title"].as_str().unwrap_or(""),
-            f["evidence"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter_map(Value::as_str)
-                .collect::<Vec<_>>()
-                .join(" ")
-        )
-    };
-    let first = findings.first();
-    match case {
-        Case::Healthy => {
-            for f in &findings {
-                if f["severity"] != "info" {
-                    wrong.push(format!("healthy, yet {} is {}", rule_of(f), f["severity"]));
-                }
-                if rule_of(f) == "operator_not_running" {
-                    wrong.push("healthy, yet operator_not_running".into());
-                }
-            }
-            if exit == 1 {
-                wrong.push("healthy, yet exit 1".into());
-            }
-        }
-        Case::ScaledToZero => {
-            if !findings
-                .iter()
-                .any(|f| rule_of(f) == "operator_not_running" && text(f).contains("0 replicas"))
-            {
-                wrong.push("scaled to 0: no operator_not_running that says 0 replicas".into());
-            }
-        }
-        Case::Pending => {
-            let capacity = findings.iter().position(|f| {
-                rule_of(f) == "pod_unschedulable"
-                    && text(f).contains("FailedScheduling")
-                    && text(f).contains("Insufficient cpu")
-            });
-            match capacity {
-                Some(0) => {}
-                Some(_) => wrong.push("Pending: the capacity finding is not first".into()),
-                None => wrong.push(
-                    "Pending: no pod_unschedulable with the FailedScheduling evidence".into(),
-                ),
-            }
-        }
-        Case::OomKilled => {
-            if !first.is_some_and(|f| text(f).contains("OOMKilled")) {
-                wrong.push(
-                    "OOMKilled: the first finding does not name the OOMKilled crash loop".into(),
-                );
-            }
-        }
-        Case::WrongImage => {
-            if !first.is_some_and(|f| text(f).contains("0.0.0-nonexistent")) {
-                wrong.push("wrong image: the first finding does not name the image pull".into());
-            }
-        }
-    }
-    if case != Case::Healthy && exit != 1 {
-        wrong.push(format!("{case:?}: exit {exit}, want 1"));
-    }
-    wrong
 }
 
 /// The `<case>.expect.txt` text for a report (bless).
@@ -160,7 +86,7 @@ fn every_release_in_every_case_is_diagnosed_right() {
                     .collect::<Vec<_>>()
                     .join("; ")
             );
-            let mut wrong = case_is_right(case, &report, code);
+            let mut wrong = bundle::case_is_right(case, &report, code);
             if bless {
                 // Keep a live section as it is: only the live run can say it.
                 let old = std::fs::read_to_string(&file).unwrap_or_default();
@@ -206,4 +132,133 @@ fn each_rendering_has_its_provenance() {
             "{operator}@{tag}: {provenance}"
         );
     }
+}
+
+/// A change made to the release's Deployment and pod.
+type Change = Box<dyn Fn(&mut Value)>;
+
+/// The operator each release folder installs.
+fn kind_of(operator: &str) -> kubectl_flink::flink::identity::OperatorKind {
+    use kubectl_flink::flink::identity::OperatorKind;
+    match operator {
+        "apache" => OperatorKind::Apache,
+        "gcp" | "spotify" => OperatorKind::FlinkCluster,
+        "lyft" => OperatorKind::Lyft,
+        other => panic!("no such operator folder {other}"),
+    }
+}
+
+/// Which operator the release's Deployment is, and the wiring that says so, after `change` is
+/// applied to the healthy case's objects.
+fn identified(
+    operator: &str,
+    tag: &str,
+    change: impl Fn(&mut Value),
+) -> Option<(kubectl_flink::flink::identity::OperatorKind, String)> {
+    let dir = tempfile::tempdir().unwrap();
+    let mut objects = bundle::objects(operator, tag, Case::Healthy);
+    for o in objects
+        .iter_mut()
+        .filter(|o| o["kind"] == "Deployment" || o["kind"] == "Pod")
+    {
+        change(o);
+    }
+    let text = objects
+        .iter()
+        .map(|o| serde_yaml::to_string(o).unwrap())
+        .collect::<Vec<_>>()
+        .join("---\n");
+    std::fs::write(dir.path().join("objects.yaml"), text).unwrap();
+    let s = kubectl_flink::snapshot::bundle::load(dir.path()).unwrap();
+    let d = s
+        .operator_deployments
+        .iter()
+        .chain(&s.deployments)
+        .next()
+        .expect("the release's Deployment");
+    kubectl_flink::snapshot::identity::operator_of(&s, d).map(|(k, w)| (k, w.to_string()))
+}
+
+/// The labels of a Deployment and of its pods replaced: `keep` of them stay (what a webhook
+/// Service selects), the rest become a platform team's own.
+fn relabel(o: &mut Value, keep: &[&str]) {
+    let relabelled = |labels: &Value| {
+        let mut out = serde_json::Map::new();
+        out.insert("app.kubernetes.io/name".into(), json!("platform-stream-op"));
+        for k in keep {
+            if let Some(v) = labels.get(*k) {
+                out.insert(k.to_string(), v.clone());
+            }
+        }
+        Value::Object(out)
+    };
+    for ptr in [
+        "/metadata/labels",
+        "/spec/template/metadata/labels",
+        "/spec/selector/matchLabels",
+    ] {
+        if let Some(l) = o.pointer_mut(ptr) {
+            *l = relabelled(l);
+        }
+    }
+}
+
+/// Each release's operator is found as released, and still found when a platform team relabels
+/// it (by its image), and when it also runs a rebuilt image under its own name (by the webhook
+/// Service that selects its pods, or by its ServiceAccount's rights over the operator's CRD
+/// group): the wiring of the real manifests, not one release's labels.
+#[test]
+fn each_release_is_found_by_its_wiring() {
+    let mut wrong = Vec::new();
+    for (operator, tag) in RELEASES {
+        let want = kind_of(operator);
+        // The label the webhook Service selects by, kept when relabelling (the Service is the
+        // release's: a relabelling that breaks it breaks the webhook too).
+        let keep: &[&str] = match *operator {
+            "gcp" | "spotify" => &["control-plane"],
+            _ => &[],
+        };
+        let cases: [(&str, Change, &str); 3] = [
+            ("as released", Box::new(|_: &mut Value| {}), ""),
+            (
+                "relabelled",
+                Box::new(|o: &mut Value| relabel(o, keep)),
+                "image",
+            ),
+            (
+                "relabelled, rebuilt image",
+                Box::new(|o: &mut Value| {
+                    relabel(o, keep);
+                    let spec = if o["kind"] == "Pod" {
+                        o.pointer_mut("/spec")
+                    } else {
+                        o.pointer_mut("/spec/template/spec")
+                    };
+                    if let Some(cs) = spec.and_then(|s| s["containers"].as_array_mut()) {
+                        for (n, c) in cs.iter_mut().enumerate() {
+                            if n == 0 {
+                                c["image"] = json!("registry.example.com/platform/stream-op:7");
+                                c["name"] = json!("stream-op");
+                            }
+                        }
+                    }
+                }),
+                match *operator {
+                    "gcp" | "spotify" => "webhook configuration",
+                    _ => "ServiceAccount",
+                },
+            ),
+        ];
+        for (what, change, wiring) in cases {
+            match identified(operator, tag, change) {
+                Some((kind, how)) if kind == want && how.contains(wiring) => {
+                    println!("{operator}@{tag} {what}: {kind:?} by {how}")
+                }
+                got => wrong.push(format!(
+                    "{operator}@{tag} {what}: {got:?}, want {want:?} by {wiring}"
+                )),
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }

@@ -363,3 +363,77 @@ pub fn pod_status(ns: &str, name: &str, spec: &Value, case: Case) -> (Value, Vec
     }
     (status, events)
 }
+
+/// Whether a report says what the case is, whatever an expect file holds.
+pub fn case_is_right(case: Case, report: &Value, exit: i64) -> Vec<String> {
+    let findings = report["findings"].as_array().cloned().unwrap_or_default();
+    let mut wrong = Vec::new();
+    let rule_of = |f: &Value| f["category"].as_str().unwrap_or("").to_string();
+    let text = |f: &Value| {
+        format!(
+            "{} {}",
+            f["title"].as_str().unwrap_or(""),
+            f["evidence"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+                .collect::<Vec<_>>()
+                .join(" ")
+        )
+    };
+    let first = findings.first();
+    match case {
+        Case::Healthy => {
+            for f in &findings {
+                if f["severity"] != "info" {
+                    wrong.push(format!("healthy, yet {} is {}", rule_of(f), f["severity"]));
+                }
+                if rule_of(f) == "operator_not_running" {
+                    wrong.push("healthy, yet operator_not_running".into());
+                }
+            }
+            if exit == 1 {
+                wrong.push("healthy, yet exit 1".into());
+            }
+        }
+        Case::ScaledToZero => {
+            if !findings
+                .iter()
+                .any(|f| rule_of(f) == "operator_not_running" && text(f).contains("0 replicas"))
+            {
+                wrong.push("scaled to 0: no operator_not_running that says 0 replicas".into());
+            }
+        }
+        Case::Pending => {
+            let capacity = findings.iter().position(|f| {
+                rule_of(f) == "pod_unschedulable"
+                    && text(f).contains("FailedScheduling")
+                    && text(f).contains("Insufficient cpu")
+            });
+            match capacity {
+                Some(0) => {}
+                Some(_) => wrong.push("Pending: the capacity finding is not first".into()),
+                None => wrong.push(
+                    "Pending: no pod_unschedulable with the FailedScheduling evidence".into(),
+                ),
+            }
+        }
+        Case::OomKilled => {
+            if !first.is_some_and(|f| text(f).contains("OOMKilled")) {
+                wrong.push(
+                    "OOMKilled: the first finding does not name the OOMKilled crash loop".into(),
+                );
+            }
+        }
+        Case::WrongImage => {
+            if !first.is_some_and(|f| text(f).contains("0.0.0-nonexistent")) {
+                wrong.push("wrong image: the first finding does not name the image pull".into());
+            }
+        }
+    }
+    if case != Case::Healthy && exit != 1 {
+        wrong.push(format!("{case:?}: exit {exit}, want 1"));
+    }
+    wrong
+}
