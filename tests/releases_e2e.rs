@@ -17,7 +17,9 @@
 //!   for `failurePolicy`, `matchPolicy` and `timeoutSeconds` differ: v1beta1's `Ignore`, `Exact`,
 //!   30 s are written out); `apiextensions.k8s.io/v1beta1` CRDs (Lyft's, GCP's: names, scope and
 //!   versions kept, schema `x-kubernetes-preserve-unknown-fields`, since v1 wants a structural one
-//!   per version: the diagnosis reads a CRD's names and versions, not its schema).
+//!   per version: the diagnosis reads a CRD's names and versions, not its schema; and the
+//!   `api-approved.kubernetes.io` annotation v1 requires of groups under k8s.io, which v1beta1 did
+//!   not).
 
 mod common;
 
@@ -93,7 +95,8 @@ fn crd_v1(old: &Value) -> Value {
     json!({
         "apiVersion": "apiextensions.k8s.io/v1",
         "kind": "CustomResourceDefinition",
-        "metadata": {"name": old["metadata"]["name"], "labels": old["metadata"]["labels"]},
+        "metadata": {"name": old["metadata"]["name"], "labels": old["metadata"]["labels"],
+                     "annotations": {"api-approved.kubernetes.io": "unapproved, release fixture of a v1beta1 CRD"}},
         "spec": {"group": spec["group"], "names": spec["names"], "scope": spec["scope"], "versions": versions}
     })
 }

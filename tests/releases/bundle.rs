@@ -176,9 +176,77 @@ pub fn objects(operator: &str, tag: &str, case: Case) -> Vec<Value> {
         }
         objects.push(v);
     }
+    let slices = endpoint_slices(&ns, &objects, pod.as_ref(), case);
+    objects.extend(slices);
     objects.extend(pod);
     objects.extend(events);
     objects
+}
+
+/// The EndpointSlices the endpoint controller writes for each rendered Service of the namespace:
+/// the pod when it has an address (ready only when it is), none when it has none (Pending) or
+/// when there is no pod (scaled to 0). What a live cluster holds, so a bundle of it does too.
+fn endpoint_slices(ns: &str, objects: &[Value], pod: Option<&Value>, case: Case) -> Vec<Value> {
+    let mut out = Vec::new();
+    for svc in objects
+        .iter()
+        .filter(|o| o["kind"] == "Service" && o["metadata"]["namespace"] == json!(ns))
+    {
+        let Some(selector) = svc["spec"]["selector"].as_object() else {
+            continue;
+        };
+        let name = svc["metadata"]["name"].as_str().unwrap_or("");
+        let selected = pod.filter(|p| {
+            !selector.is_empty()
+                && selector
+                    .iter()
+                    .all(|(k, v)| p["metadata"]["labels"].get(k) == Some(v))
+        });
+        let endpoints: Vec<Value> = selected
+            .filter(|_| case != Case::Pending)
+            .map(|p| {
+                let ready = case == Case::Healthy;
+                json!({"addresses": ["10.244.0.12"],
+                       "conditions": {"ready": ready, "serving": ready, "terminating": false},
+                       "nodeName": p["spec"]["nodeName"],
+                       "targetRef": {"kind": "Pod", "namespace": ns, "name": p["metadata"]["name"]}})
+            })
+            .into_iter()
+            .collect();
+        let ports: Vec<Value> = svc["spec"]["ports"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|p| {
+                let target = match &p["targetPort"] {
+                    Value::Number(n) => json!(n),
+                    Value::String(named) => selected
+                        .and_then(|pod| {
+                            pod["spec"]["containers"].as_array()?.iter().find_map(|c| {
+                                c["ports"].as_array()?.iter().find_map(|cp| {
+                                    (cp["name"] == json!(named))
+                                        .then(|| cp["containerPort"].clone())
+                                })
+                            })
+                        })
+                        .unwrap_or(Value::Null),
+                    _ => p["port"].clone(),
+                };
+                json!({"name": p.get("name").cloned().unwrap_or(json!("")), "port": target,
+                       "protocol": p.get("protocol").cloned().unwrap_or(json!("TCP"))})
+            })
+            .collect();
+        out.push(json!({
+            "apiVersion": "discovery.k8s.io/v1", "kind": "EndpointSlice",
+            "metadata": {"name": format!("{name}-x7k2p"), "namespace": ns,
+                         "labels": {"kubernetes.io/service-name": name,
+                                    "endpointslice.kubernetes.io/managed-by": "endpointslice-controller.k8s.io"}},
+            "addressType": "IPv4",
+            "endpoints": endpoints,
+            "ports": ports,
+        }));
+    }
+    out
 }
 
 /// The CA of the webhooks' serving certificate, set in each webhook's `caBundle` as the install
