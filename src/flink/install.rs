@@ -102,6 +102,9 @@ pub mod flinkcluster {
     /// The serving certificate's volume and where controller-runtime reads `tls.crt`/`tls.key`.
     pub const CERT_VOLUME: &str = "cert";
     pub const CERT_DIR: &str = "/tmp/k8s-webhook-server/serving-certs";
+    /// The name of the container port the webhook server listens on, as the kubebuilder scaffold
+    /// declares it (config/default/manager_webhook_patch.yaml at each tag).
+    pub const WEBHOOK_PORT_NAME: &str = "webhook-server";
     pub const WEBHOOK_SERVICE: &str = "flink-operator-webhook-service";
     pub const CERTIFICATE: &str = "flink-operator-serving-cert";
     pub const ISSUER: &str = "flink-operator-selfsigned-issuer";

@@ -42,10 +42,17 @@ impl Rule for InspectForbidden {
     fn check(&self, s: &Snapshot, _index: &Index) -> Vec<Finding> {
         // What is read only to explain (`kinds::SCHEDULING_CONTEXT`) leaves no hole in a
         // conclusion when it cannot be: `-v` says it, no finding does.
+        // The Apache CRDs' 404 is no hole where another operator is the installation (the
+        // GCP/Spotify or Lyft operator found, no Apache one): that cluster never had them.
+        let ops = crate::rules::support::install::operators(s);
+        let foreign_install = !ops.is_empty() && ops.iter().all(|o| !o.is_apache());
         let (refused, other): (Vec<&Gap>, Vec<&Gap>) = s
             .gaps
             .iter()
             .filter(|g| !context_only(g))
+            .filter(|g| {
+                !(foreign_install && g.reason == GapReason::NotInstalled && g.group == GROUP)
+            })
             .partition(|g| g.reason == GapReason::Forbidden);
         let mut out: Vec<Finding> = other.into_iter().map(finding).collect();
         match refused.as_slice() {
@@ -509,6 +516,44 @@ mod tests {
             f[0].verify,
             "kubectl get crd flinkdeployments.flink.apache.org"
         );
+    }
+
+    /// A cluster whose installation is the FlinkCluster operator never had the Apache CRDs.
+    #[test]
+    fn the_apache_crds_are_not_missing_where_another_operator_is_installed() {
+        let yaml = r#"
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: flink-operator-controller-manager, namespace: flink-operator-system,
+  labels: {app: flink-operator, control-plane: controller-manager}}
+spec:
+  selector: {matchLabels: {app: flink-operator}}
+  template:
+    metadata: {labels: {app: flink-operator, control-plane: controller-manager}}
+    spec: {containers: [{name: manager, image: "ghcr.io/spotify/flink-operator:v0.5.0"}]}
+"#;
+        let mut s = snapshot(yaml);
+        crate::snapshot::bundle::classify_operator(&mut s);
+        s.gaps
+            .push(gap("flinkdeployments", GROUP, GapReason::NotInstalled));
+        assert!(run(&InspectForbidden, &s).is_empty());
+        // With the Apache operator beside it, the 404 is its missing CRD again.
+        let apache = r#"
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: flink-kubernetes-operator, namespace: flink-operator,
+  labels: {app.kubernetes.io/name: flink-kubernetes-operator}}
+spec:
+  selector: {matchLabels: {app.kubernetes.io/name: flink-kubernetes-operator}}
+  template:
+    metadata: {labels: {app.kubernetes.io/name: flink-kubernetes-operator}}
+    spec: {containers: [{name: flink-kubernetes-operator, image: "ghcr.io/apache/flink-kubernetes-operator:1.15.0"}]}
+"#;
+        let mut s = snapshot(&format!("{yaml}---{apache}"));
+        crate::snapshot::bundle::classify_operator(&mut s);
+        s.gaps
+            .push(gap("flinkdeployments", GROUP, GapReason::NotInstalled));
+        assert_eq!(run(&InspectForbidden, &s)[0].category, Category::CrdMissing);
     }
 
     #[test]

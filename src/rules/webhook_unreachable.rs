@@ -276,11 +276,11 @@ fn wrong_port(
                     )
                     .severity(severity(hooks))
                     .evidence(format!("Service {ns}/{name} ports: {}", ports.join(", ")))
-                    .evidence(format!(
-                        "container {} of {ns}/{}: WEBHOOK_SERVER_PORT {listen}",
-                        install::WEBHOOK_CONTAINER,
-                        op.as_ref().map(|o| o.name()).unwrap_or(install::CHART)
-                    ));
+                    .evidence(
+                        op.as_ref()
+                            .map(|o| o.webhook_listener().1)
+                            .unwrap_or_default(),
+                    );
                     return Some(
                         with_consequences(f, hooks)
                             .fix(format!(

@@ -702,6 +702,7 @@ fn add_counted(s: &mut Snapshot, mut v: Value, tally: &mut Tally) -> Result<(), 
             return Ok(());
         }
     }
+    super::deprecated::to_v1(&mut v);
     let group = api_version.split_once('/').map(|(g, _)| g).unwrap_or("");
     // The first field that takes it keeps it; a kind some field holds but none takes (a
     // StatefulSet of no FlinkCluster), or one the diagnosis knowingly ignores, is left out.

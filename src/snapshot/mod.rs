@@ -2,6 +2,7 @@
 //! Rules read only this; they never do I/O and never read the clock (`captured_at` is "now").
 
 pub mod bundle;
+pub mod deprecated;
 pub mod flink;
 pub mod identity;
 pub mod index;

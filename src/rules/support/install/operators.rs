@@ -293,14 +293,61 @@ impl<'a> Operator<'a> {
         })
     }
 
-    /// The port the webhook server listens on (`WEBHOOK_SERVER_PORT`, default 9443).
+    /// The port the webhook server listens on: the Apache chart's `WEBHOOK_SERVER_PORT` (default
+    /// 9443); the FlinkCluster operator's declared `webhook-server` container port, since its
+    /// controller-runtime's default changed from 443 to 9443 and the releases declare the one they
+    /// use (kubernetes-sigs/controller-runtime@v0.6.0:pkg/webhook/server.go `DefaultPort = 443`,
+    /// @v0.11.1: 9443; GoogleCloudPlatform/flink-on-k8s-operator@v1beta1-9:go.mod v0.6.0 and
+    /// config/default/manager_webhook_patch.yaml `containerPort: 443`;
+    /// spotify/flink-on-k8s-operator@v0.5.0: v0.11.1 and `containerPort: 9443`), else 9443.
     pub fn webhook_port(&self) -> i32 {
-        self.container(WEBHOOK_CONTAINER)
+        self.webhook_listener().0
+    }
+
+    /// [`Operator::webhook_port`] and where it was read, for evidence.
+    pub fn webhook_listener(&self) -> (i32, String) {
+        let name = self.name();
+        if self.flavor == Flavor::FlinkCluster {
+            let declared = self.main_container().and_then(|c| {
+                c.ports
+                    .iter()
+                    .flatten()
+                    .find(|p| p.name.as_deref() == Some(fc::WEBHOOK_PORT_NAME))
+                    .map(|p| (c.name.as_str(), p.container_port))
+            });
+            return match declared {
+                Some((c, port)) => (
+                    port,
+                    format!(
+                        "container {c} of {}/{name}: containerPort {} {port}",
+                        self.namespace,
+                        fc::WEBHOOK_PORT_NAME
+                    ),
+                ),
+                None => (
+                    WEBHOOK_PORT,
+                    format!(
+                        "{}/{name} declares no {} port: controller-runtime's default {WEBHOOK_PORT}",
+                        self.namespace,
+                        fc::WEBHOOK_PORT_NAME
+                    ),
+                ),
+            };
+        }
+        let port = self
+            .container(WEBHOOK_CONTAINER)
             .and_then(|c| c.env.as_ref())
             .and_then(|env| env.iter().find(|e| e.name == "WEBHOOK_SERVER_PORT"))
             .and_then(|e| e.value.as_deref())
             .and_then(|v| v.trim().parse().ok())
-            .unwrap_or(WEBHOOK_PORT)
+            .unwrap_or(WEBHOOK_PORT);
+        (
+            port,
+            format!(
+                "container {WEBHOOK_CONTAINER} of {}/{name}: WEBHOOK_SERVER_PORT {port}",
+                self.namespace
+            ),
+        )
     }
 
     /// The container port named `name` of the webhook container, for a Service's named targetPort.

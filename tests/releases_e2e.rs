@@ -1,0 +1,238 @@
+//! The release fixtures of tests/releases.rs diagnosed live: each operator's rendered release
+//! (tests/releases/<operator>/<tag>/rendered.yaml) in each of the five cases is seeded into the
+//! test cluster's real kube-apiserver (`scripts/test-cluster.sh seed --reset`, which writes the
+//! objects, then the Deployment's and the pod's status through the status subresource, and the
+//! events) and `doctor -A` reads it as it reads any cluster. The findings about the release's
+//! namespace and cluster-scoped objects must be its `<case>.expect.txt` (its `live:` section where
+//! the live read differs), and the case must be diagnosed as it is (`bundle::case_is_right`).
+//!
+//! Run with `scripts/test-cluster.sh run cargo test --test releases_e2e`. Without the cluster the
+//! test FAILS when `CI` is set and prints a loud SKIPPED otherwise.
+//!
+//! What the API server is given differs from the rendering where it must, and only there:
+//! - API versions the API server no longer serves (removed in Kubernetes 1.22) are written as
+//!   their v1 successors with the v1beta1 defaults spelled out, so that they mean what they meant:
+//!   `rbac.authorization.k8s.io/v1beta1` (same shape); `admissionregistration.k8s.io/v1beta1`
+//!   webhooks (v1 has no default for `sideEffects` and `admissionReviewVersions`, and its defaults
+//!   for `failurePolicy`, `matchPolicy` and `timeoutSeconds` differ: v1beta1's `Ignore`, `Exact`,
+//!   30 s are written out); `apiextensions.k8s.io/v1beta1` CRDs (Lyft's, GCP's: names, scope and
+//!   versions kept, schema `x-kubernetes-preserve-unknown-fields`, since v1 wants a structural one
+//!   per version: the diagnosis reads a CRD's names and versions, not its schema; and the
+//!   `api-approved.kubernetes.io` annotation v1 requires of groups under k8s.io, which v1beta1 did
+//!   not).
+
+mod common;
+
+#[path = "releases/bundle.rs"]
+mod bundle;
+
+use bundle::{Case, CASES, RELEASES};
+use common::expect::{compare, exact, Expect};
+use common::run::plugin;
+use common::{env_path, or_skip};
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+
+/// The objects of one case as the API server is given them (see the module's documentation).
+fn live_objects(operator: &str, tag: &str, case: Case) -> Vec<Value> {
+    bundle::objects(operator, tag, case)
+        .into_iter()
+        .map(|mut v| {
+            let api = v["apiVersion"].as_str().unwrap_or("").to_string();
+            let kind = v["kind"].as_str().unwrap_or("").to_string();
+            match (api.as_str(), kind.as_str()) {
+                ("rbac.authorization.k8s.io/v1beta1", _) => {
+                    v["apiVersion"] = json!("rbac.authorization.k8s.io/v1");
+                }
+                ("admissionregistration.k8s.io/v1beta1", _) => {
+                    v["apiVersion"] = json!("admissionregistration.k8s.io/v1");
+                    for hook in v["webhooks"].as_array_mut().into_iter().flatten() {
+                        let side = hook["sideEffects"].as_str().unwrap_or("Unknown");
+                        if side == "Unknown" || side == "Some" {
+                            hook["sideEffects"] = json!("None");
+                        }
+                        for (k, d) in [
+                            ("admissionReviewVersions", json!(["v1beta1"])),
+                            ("failurePolicy", json!("Ignore")),
+                            ("matchPolicy", json!("Exact")),
+                            ("timeoutSeconds", json!(30)),
+                        ] {
+                            if hook.get(k).is_none_or(Value::is_null) {
+                                hook[k] = d;
+                            }
+                        }
+                    }
+                }
+                ("apiextensions.k8s.io/v1beta1", "CustomResourceDefinition") => {
+                    v = crd_v1(&v);
+                }
+                ("apiextensions.k8s.io/v1", "CustomResourceDefinition") => {
+                    // v1 refuses `preserveUnknownFields: true`; Spotify's renders `false`.
+                    if let Some(spec) = v["spec"].as_object_mut() {
+                        spec.remove("preserveUnknownFields");
+                    }
+                }
+                _ => {}
+            }
+            v
+        })
+        .collect()
+}
+
+/// A v1beta1 CRD as v1: its names, scope and versions, every version's schema open.
+fn crd_v1(old: &Value) -> Value {
+    let spec = &old["spec"];
+    let mut versions: Vec<Value> = spec["versions"]
+        .as_array()
+        .cloned()
+        .unwrap_or_else(|| vec![json!({"name": spec["version"], "served": true, "storage": true})]);
+    for v in &mut versions {
+        v["schema"] = json!({"openAPIV3Schema": {"type": "object", "x-kubernetes-preserve-unknown-fields": true}});
+        if let Some(sub) = spec.get("subresources") {
+            v["subresources"] = sub.clone();
+        }
+    }
+    json!({
+        "apiVersion": "apiextensions.k8s.io/v1",
+        "kind": "CustomResourceDefinition",
+        "metadata": {"name": old["metadata"]["name"], "labels": old["metadata"]["labels"],
+                     "annotations": {"api-approved.kubernetes.io": "unapproved, release fixture of a v1beta1 CRD"}},
+        "spec": {"group": spec["group"], "names": spec["names"], "scope": spec["scope"], "versions": versions}
+    })
+}
+
+fn write(objects: &[Value], dir: &Path) {
+    let text = objects
+        .iter()
+        .map(|o| serde_yaml::to_string(o).unwrap())
+        .collect::<Vec<_>>()
+        .join("---\n");
+    std::fs::write(dir.join("objects.yaml"), text).unwrap();
+}
+
+/// The findings of a report about the release: in its namespace, or cluster-scoped.
+fn about(report: &Value, ns: &str) -> Value {
+    let mine: Vec<Value> = report["findings"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|f| {
+            let obj = f.pointer("/object/namespace").and_then(Value::as_str);
+            let dep = f.pointer("/deployment/namespace").and_then(Value::as_str);
+            obj.or(dep).is_none_or(|n| n == ns)
+        })
+        .cloned()
+        .collect();
+    json!({ "findings": mine })
+}
+
+struct Harness {
+    e2e: PathBuf,
+}
+
+fn harness(test: &str) -> Option<Harness> {
+    let found = (|| -> Result<Harness, String> {
+        env_path("KUBE_HARNESS_DIR").ok_or("KUBE_HARNESS_DIR is not set")?;
+        let admin = env_path("KUBECONFIG")
+            .filter(|p| p.exists())
+            .ok_or("KUBECONFIG is not set or missing")?;
+        Ok(Harness {
+            e2e: env_path("KUBE_E2E_KUBECONFIG")
+                .filter(|p| p.exists())
+                .unwrap_or(admin),
+        })
+    })();
+    or_skip("releases_e2e", test, found)
+}
+
+#[test]
+fn every_release_in_every_case_is_diagnosed_right_live() {
+    let Some(h) = harness("every_release_in_every_case_is_diagnosed_right_live") else {
+        return;
+    };
+    let bless = std::env::var_os("KUBECTL_FLINK_BLESS").is_some();
+    let mut failures = Vec::new();
+    let mut right = 0;
+    for (operator, tag) in RELEASES {
+        let ns = bundle::namespace(operator, tag);
+        for case in CASES {
+            let name = format!("{operator}@{tag} {}", case.file());
+            let dir = tempfile::tempdir().unwrap();
+            write(&live_objects(operator, tag, case), dir.path());
+            if let Err(e) = common::seed(dir.path(), &["--reset"]) {
+                failures.push(format!("{name}: {e}"));
+                continue;
+            }
+            let run = plugin(Some(&h.e2e), &["doctor", "-A", "-o", "json"]);
+            let Ok(full) = run.try_json() else {
+                failures.push(format!("{name}: exit {}: {}", run.code, run.stderr));
+                continue;
+            };
+            let report = about(&full, &ns);
+            let code = run.code as i64;
+            let got = exact(&report);
+            let file = bundle::expect_file(operator, tag, case);
+            let text = std::fs::read_to_string(&file).unwrap_or_default();
+            let mut wrong = bundle::case_is_right(case, &report, code);
+            match Expect::parse(&text) {
+                Ok(want) => {
+                    let diff = compare(want.live().0, want.exit, &got, code);
+                    if bless && !diff.is_empty() && wrong.is_empty() {
+                        // A live section, kept apart from the offline findings.
+                        let offline_end = text.find("\nlive:").map_or(text.len(), |i| i + 1);
+                        let mut new = text[..offline_end].to_string();
+                        if !new.ends_with('\n') {
+                            new.push('\n');
+                        }
+                        new.push_str("live:\n");
+                        new.push_str(&yaml_findings(&got));
+                        std::fs::write(&file, new).unwrap();
+                    } else {
+                        wrong.extend(diff);
+                    }
+                }
+                Err(e) => wrong.push(e),
+            }
+            println!(
+                "{name} live: exit {code}, {}",
+                got.iter()
+                    .map(|l| l.to_string())
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            );
+            if wrong.is_empty() {
+                right += 1;
+            } else {
+                failures.push(format!(
+                    "{name} live:\n  {}\n{}\n{}",
+                    wrong.join("\n  "),
+                    serde_json::to_string_pretty(&report["findings"]).unwrap(),
+                    run.stderr
+                ));
+            }
+        }
+    }
+    println!(
+        "{right} of {} cases right live",
+        RELEASES.len() * CASES.len()
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+fn yaml_findings(lines: &[common::expect::Line]) -> String {
+    if lines.is_empty() {
+        return "  findings: []\n".into();
+    }
+    let mut out = String::from("  findings:\n");
+    for l in lines {
+        out.push_str(&format!(
+            "    - {{rule: {}, category: {}, object: {}",
+            l.rule, l.category, l.object
+        ));
+        if let Some(c) = l.caused_by {
+            out.push_str(&format!(", causedBy: {c}"));
+        }
+        out.push_str("}\n");
+    }
+    out
+}
