@@ -142,7 +142,13 @@ async fn run_saving(
             crate::cli::Format::Markdown => writeln!(stdout, "**{sentence}**"),
             crate::cli::Format::Table => writeln!(stdout, "{}", style.bold(&sentence)),
             crate::cli::Format::Html => render::html::render(
-                &single(kube, &context, report.clone(), clusters.clone(), 4),
+                &single(
+                    kube,
+                    &shared(args, &context),
+                    report.clone(),
+                    clusters.clone(),
+                    4,
+                ),
                 &mut stdout,
             ),
             // A log with no results; the sentence for the person, on stderr.
@@ -164,20 +170,20 @@ async fn run_saving(
         // For a ticket: the overview too, and the bundle as a path relative to here (never the
         // sender's home folder).
         crate::cli::Format::Markdown => {
-            let context = Context {
-                scope: match &args.from {
-                    Some(path) => format!("bundle {}", ticket_path(path)),
-                    None => context.scope.clone(),
-                },
-                ..context
-            };
+            let context = shared(args, &context);
             render::markdown::render_with_clusters(&report, &context, &clusters, &mut stdout)
         }
         // The page of one context: the same grid and graphs as a fleet's.
         crate::cli::Format::Html => {
             let code = super::exit_code(&report, args.fail_on);
             render::html::render(
-                &single(kube, &context, report.clone(), clusters.clone(), code),
+                &single(
+                    kube,
+                    &shared(args, &context),
+                    report.clone(),
+                    clusters.clone(),
+                    code,
+                ),
                 &mut stdout,
             )
         }
@@ -185,6 +191,18 @@ async fn run_saving(
     };
     super::report_written(written.and_then(|_| stdout.flush()))?;
     Ok(super::exit_code(&report, args.fail_on))
+}
+
+/// The context as a shared report names it: a bundle by its path relative to here, never the
+/// sender's home folder (Markdown for a ticket, the HTML page).
+fn shared(args: &DoctorArgs, context: &Context) -> Context {
+    Context {
+        scope: match &args.from {
+            Some(path) => format!("bundle {}", ticket_path(path)),
+            None => context.scope.clone(),
+        },
+        ..context.clone()
+    }
 }
 
 /// One context's diagnosis as a fleet of one, for the HTML page.

@@ -65,6 +65,12 @@ figure{margin:.5em 0}figcaption{color:var(--muted);font-size:.9em}
 svg{display:block;height:auto;max-width:100%}
 .copy{font:inherit;font-size:.85em;padding:1px 8px;border:1px solid var(--line);border-radius:4px;background:var(--bg);color:var(--fg);cursor:pointer}
 .error{background:var(--critical-bg);color:var(--critical-fg);padding:8px 10px;border-radius:4px}
+.node rect{stroke-width:1}.node.root rect{stroke-width:2}
+.node.critical rect{fill:var(--critical-bg);stroke:var(--critical-fg)}.node.critical .h{fill:var(--critical-fg)}
+.node.warning rect{fill:var(--warning-bg);stroke:var(--warning-fg)}.node.warning .h{fill:var(--warning-fg)}
+.node.info rect{fill:var(--info-bg);stroke:var(--info-fg)}.node.info .h{fill:var(--info-fg)}
+.node text{font:12px system-ui,'DejaVu Sans',sans-serif;fill:var(--fg)}.node .h{font-weight:700}
+.edge{fill:none;stroke:var(--muted);stroke-width:1.5}.arrowhead{fill:var(--muted)}
 ";
 
 /// The copy buttons: shown only when this runs; each copies the text of the element it names.
@@ -341,7 +347,7 @@ fn graph(id: &str, name: &str, g: &Group, page: &mut String) {
         super::plural(roots, "root cause", "root causes"),
     ));
     page.push_str(&format!(
-        "<defs><marker id=\"{id}-arrow\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" markerWidth=\"8\" markerHeight=\"8\" orient=\"auto-start-reverse\"><path d=\"M0,0L10,5L0,10z\" fill=\"#57606a\"/></marker></defs>\n"
+        "<defs><marker id=\"{id}-arrow\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" markerWidth=\"8\" markerHeight=\"8\" orient=\"auto-start-reverse\"><path class=\"arrowhead\" d=\"M0,0L10,5L0,10z\"/></marker></defs>\n"
     ));
     // Arrows first, under the boxes: from each entry to the entries directly below it.
     for (k, e) in g.entries.iter().enumerate() {
@@ -359,17 +365,12 @@ fn graph(id: &str, name: &str, g: &Group, page: &mut String) {
         let (x2, y2) = (cx, cy + NODE_H / 2);
         let mid = x1 + GAP_X / 2;
         page.push_str(&format!(
-            "<path d=\"M{x1},{y1} C{mid},{y1} {mid},{y2} {x2},{y2}\" fill=\"none\" stroke=\"#57606a\" stroke-width=\"1.5\" marker-end=\"url(#{id}-arrow)\"/>\n"
+            "<path class=\"edge\" d=\"M{x1},{y1} C{mid},{y1} {mid},{y2} {x2},{y2}\" marker-end=\"url(#{id}-arrow)\"/>\n"
         ));
     }
     for (k, e) in g.entries.iter().enumerate() {
         let (x, y) = at(k);
         let f = e.finding;
-        let (fill, stroke) = match f.severity {
-            Severity::Critical => ("#ffebe9", "#8a1c1c"),
-            Severity::Warning => ("#fff4d6", "#6b4500"),
-            Severity::Info => ("#ddf4ff", "#0a4a8a"),
-        };
         let kind = if e.depth == 0 {
             "root cause"
         } else {
@@ -377,14 +378,15 @@ fn graph(id: &str, name: &str, g: &Group, page: &mut String) {
         };
         let lines = node_lines(&f.title);
         page.push_str(&format!(
-            "<a href=\"#{id}-f{k}\"><g><title>{} {}: {}</title><rect x=\"{x}\" y=\"{y}\" width=\"{NODE_W}\" height=\"{NODE_H}\" rx=\"6\" fill=\"{fill}\" stroke=\"{stroke}\" stroke-width=\"{}\"/>",
+            "<a href=\"#{id}-f{k}\"><g class=\"node {} {}\"><title>{} {}: {}</title><rect x=\"{x}\" y=\"{y}\" width=\"{NODE_W}\" height=\"{NODE_H}\" rx=\"6\"/>",
+            if e.depth == 0 { "root" } else { "symptom" },
+            f.severity.as_str(),
             escape(kind),
             escape(e.label().as_str()),
             escape(&f.title),
-            if e.depth == 0 { 2 } else { 1 },
         ));
         page.push_str(&format!(
-            "<text x=\"{}\" y=\"{}\" font-size=\"12\" font-family=\"system-ui,'DejaVu Sans',sans-serif\" fill=\"{stroke}\"><tspan font-weight=\"700\">{} {} {}</tspan>",
+            "<text x=\"{}\" y=\"{}\"><tspan class=\"h\">{} {} {}</tspan>",
             x + 10,
             y + 18,
             escape(&e.label()),
@@ -393,7 +395,7 @@ fn graph(id: &str, name: &str, g: &Group, page: &mut String) {
         ));
         for (n, line) in lines.iter().enumerate() {
             page.push_str(&format!(
-                "<tspan x=\"{}\" y=\"{}\" fill=\"#1b1f24\">{}</tspan>",
+                "<tspan x=\"{}\" y=\"{}\">{}</tspan>",
                 x + 10,
                 y + 36 + n * 16,
                 escape(line)
@@ -490,7 +492,12 @@ mod tests {
         // Five findings, five nodes; three cause-to-symptom links, three arrows.
         assert_eq!(text.matches("<rect ").count(), 5, "{text}");
         assert_eq!(text.matches("marker-end=").count(), 3, "{text}");
-        assert_eq!(text.matches("root cause</title>").count(), 0);
+        assert_eq!(text.matches("<g class=\"node root ").count(), 2, "{text}");
+        assert_eq!(
+            text.matches("<g class=\"node symptom ").count(),
+            3,
+            "{text}"
+        );
         assert!(text.contains("2 root causes, 3 symptoms"), "{text}");
         assert!(text.contains("class=\"copy\" data-copy="), "{text}");
         for tag in ["<script src", "<link", "@import", "url(http", "src=\"http"] {
