@@ -13,7 +13,9 @@ Exit codes:
   3  could not complete (cluster unreachable or not trusted, credentials refused, everything
      forbidden)
   4  doctor: no Flink deployment in scope and nothing else found (try -A), or none named NAME
-  130, 143  stopped by Ctrl-C or SIGTERM (doctor --save removes its unfinished folder first)";
+  130, 143  stopped by Ctrl-C or SIGTERM (doctor --save removes its unfinished folder first)
+  doctor with several contexts (--context a,b or --all-contexts): the worst of theirs, in the
+  order 2, 3, 1, 0; 4 only when it is every context's";
 
 /// triage reads text it was given and nothing else: it cannot fail to reach a cluster (3), has no
 /// deployment to miss (4) and writes no folder to stop (130, 143).
@@ -44,7 +46,13 @@ Examples:
 
   # The fixes: the objects to apply, then the commands to run
   kubectl flink doctor orders --fix | kubectl apply -f -
-  kubectl flink doctor orders --fix=run";
+  kubectl flink doctor orders --fix=run
+
+  # Every context of the kubeconfig at once (or some: --context dev,staging,prod), one overview
+  kubectl flink doctor --all-contexts -A
+
+  # One self-contained HTML page to share
+  kubectl flink doctor -A -o html > flink-report.html";
 
 const TRIAGE_EXAMPLES: &str = "\
 Examples:
