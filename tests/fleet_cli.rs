@@ -147,3 +147,30 @@ fn a_fleet_of_dead_contexts_is_one_unreachable_line_each_and_exit_3() {
         run.stderr
     );
 }
+
+#[test]
+fn a_context_name_never_drives_the_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    let kubeconfig = dead_fleet(dir.path(), 2);
+    let text = std::fs::read_to_string(&kubeconfig).unwrap();
+    let hostile = "dead-\u{1b}]0;pwned\u{7}\u{1b}[2J";
+    let text = text.replace(
+        "- name: dead-2\n",
+        &format!("- name: {}\n", serde_json::to_string(hostile).unwrap()),
+    );
+    std::fs::write(&kubeconfig, text).unwrap();
+    for format in ["table", "html"] {
+        let run = plugin(
+            Some(&kubeconfig),
+            &["doctor", "--all-contexts", "-o", format],
+        );
+        assert_eq!(run.code, 3, "{}", run.stderr);
+        for out in [&run.stdout, &run.stderr] {
+            assert!(
+                !out.contains('\u{1b}') && !out.contains('\u{7}'),
+                "{format}: {out:?}"
+            );
+        }
+        assert!(run.stdout.contains("pwned"), "{}", run.stdout);
+    }
+}

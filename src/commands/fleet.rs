@@ -103,6 +103,8 @@ async fn one(args: &DoctorArgs, kube: &KubeArgs, name: String) -> ContextReport 
     let started = Instant::now();
     let mut options: crate::cluster::client::ConnectOptions = kube.into();
     options.context = Some(name.clone());
+    // The name as printed: a kubeconfig is someone's file; no control character reaches a terminal.
+    let name = crate::render::terminal::plain(&name);
     let read = crate::error::scope_target(async {
         let deadline = crate::cluster::client::run_deadline(&kube.request_timeout)?;
         super::within(deadline, async {
