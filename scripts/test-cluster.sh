@@ -11,6 +11,9 @@
 #   scripts/test-cluster.sh run CMD...    up, run CMD with the cluster's env, down; exits with CMD's code
 #
 # Several clusters can run at once: each has its own state directory, ports and processes.
+# KUBE_HARNESS_CLUSTERS=N with `run` starts N of them and writes one kubeconfig with N contexts,
+# test-1 .. test-N (test-1 is the cluster of $KUBE_HARNESS_DIR), exported as $KUBE_FLEET_KUBECONFIG,
+# their state directories in that order as $KUBE_FLEET_DIRS (seed one with KUBE_HARNESS_DIR=DIR).
 #
 # KUBE_HARNESS_LAB=1 (scripts/lab.sh sets it) makes a full control plane for the reality lab:
 # kube-controller-manager and kube-scheduler as well, and lab-kubelet, which runs the pods bound to
@@ -36,7 +39,7 @@ die() { log "error: $*"; exit 1; }
 now_ms() { date +%s%3N; }
 
 usage() {
-  sed -n '2,13p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+  sed -n '2,16p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
   exit 2
 }
 
@@ -365,6 +368,73 @@ cmd_down() {
   cluster_down
 }
 
+# ------------------------------------------------------------------------------------------- fleet
+FLEET_EXTRA=()
+
+# Clusters 2..N beside the one in $D, started at once (each `up` is its own process with its own
+# state directory and ports), then one kubeconfig naming them all.
+fleet_up() { # n
+  local n=$1 i pids=() dirs=("$D") f
+  for ((i = 2; i <= n; i++)); do
+    KUBE_HARNESS_CLUSTERS='' KUBE_HARNESS_NAME='' KUBE_HARNESS_DIR='' "$HERE/test-cluster.sh" up >"$D/fleet-$i.env" &
+    pids+=($!)
+  done
+  for i in "${!pids[@]}"; do
+    wait "${pids[$i]}" || die "cluster $((i + 2)) of $n did not start"
+  done
+  for ((i = 2; i <= n; i++)); do
+    f=$(sed -n 's/^export KUBE_HARNESS_DIR=//p' "$D/fleet-$i.env")
+    [[ -n $f && -f $f/env ]] || die "cluster $i of $n: no state directory in $D/fleet-$i.env"
+    FLEET_EXTRA+=("$f")
+    dirs+=("$f")
+  done
+  write_fleet_kubeconfig "$D/fleet.kubeconfig" "${dirs[@]}"
+  cat >>"$D/env" <<ENV
+export KUBE_FLEET_KUBECONFIG=$D/fleet.kubeconfig
+export KUBE_FLEET_DIRS="${dirs[*]}"
+ENV
+  log "fleet: $n clusters, contexts test-1..test-$n in $D/fleet.kubeconfig"
+}
+
+fleet_down() {
+  local d
+  for d in "${FLEET_EXTRA[@]}"; do
+    KUBE_HARNESS_DIR=$d "$HERE/test-cluster.sh" down || true
+  done
+}
+
+# One kubeconfig with a context test-I per cluster directory (the plugin's e2e identity in each).
+write_fleet_kubeconfig() { # out dir...
+  local out=$1 i=0 d server ca token
+  shift
+  {
+    echo "apiVersion: v1"
+    echo "kind: Config"
+    echo "clusters:"
+    for d in "$@"; do
+      i=$((i + 1))
+      server=$(sed -n 's/^ *server: //p' "$d/e2e.kubeconfig")
+      ca=$(sed -n 's/^ *certificate-authority: //p' "$d/e2e.kubeconfig")
+      printf -- '- name: test-%s\n  cluster:\n    server: %s\n    certificate-authority: %s\n' "$i" "$server" "$ca"
+    done
+    echo "users:"
+    i=0
+    for d in "$@"; do
+      i=$((i + 1))
+      token=$(sed -n 's/^ *token: //p' "$d/e2e.kubeconfig")
+      printf -- '- name: test-%s-e2e\n  user:\n    token: %s\n' "$i" "$token"
+    done
+    echo "contexts:"
+    i=0
+    for d in "$@"; do
+      i=$((i + 1))
+      printf -- '- name: test-%s\n  context: {cluster: test-%s, user: test-%s-e2e, namespace: default}\n' "$i" "$i" "$i"
+    done
+    echo "current-context: test-1"
+  } >"$out"
+  chmod 600 "$out"
+}
+
 CHILD=
 on_signal() {
   if [[ -n $CHILD ]]; then
@@ -376,10 +446,14 @@ on_signal() {
 
 cmd_run() {
   (($# > 0)) || usage
-  trap 'cluster_down' EXIT
+  trap 'fleet_down; cluster_down' EXIT
   trap 'on_signal 130' INT
   trap 'on_signal 143' TERM
   cluster_up
+  local n=${KUBE_HARNESS_CLUSTERS:-1}
+  [[ $n =~ ^[1-9][0-9]*$ ]] || die "KUBE_HARNESS_CLUSTERS=$n: a number of clusters (1 or more)"
+  ((n == 1)) || fleet_up "$n"
+  export KUBE_HARNESS_CLUSTERS=$n
   # shellcheck disable=SC1091
   . "$D/env"
   export PATH="$BIN:$PATH"

@@ -13,7 +13,9 @@ Exit codes:
   3  could not complete (cluster unreachable or not trusted, credentials refused, everything
      forbidden)
   4  doctor: no Flink deployment in scope and nothing else found (try -A), or none named NAME
-  130, 143  stopped by Ctrl-C or SIGTERM (doctor --save removes its unfinished folder first)";
+  130, 143  stopped by Ctrl-C or SIGTERM (doctor --save removes its unfinished folder first)
+  doctor with several contexts (--context a,b or --all-contexts): the worst of theirs, in the
+  order 2, 3, 1, 0; 4 only when it is every context's";
 
 /// triage reads text it was given and nothing else: it cannot fail to reach a cluster (3), has no
 /// deployment to miss (4) and writes no folder to stop (130, 143).
@@ -44,7 +46,13 @@ Examples:
 
   # The fixes: the objects to apply, then the commands to run
   kubectl flink doctor orders --fix | kubectl apply -f -
-  kubectl flink doctor orders --fix=run";
+  kubectl flink doctor orders --fix=run
+
+  # Every context of the kubeconfig at once (or some: --context dev,staging,prod), one overview
+  kubectl flink doctor --all-contexts -A
+
+  # One self-contained HTML page to share
+  kubectl flink doctor -A -o html > flink-report.html";
 
 const TRIAGE_EXAMPLES: &str = "\
 Examples:
@@ -87,9 +95,14 @@ pub struct KubeArgs {
     /// Path to the kubeconfig file (default: $KUBECONFIG, which may list several files, then ~/.kube/config)
     #[arg(long, global = true, value_name = "FILE")]
     pub kubeconfig: Option<PathBuf>,
-    /// The kubeconfig context to use
+    /// The kubeconfig context to use; doctor takes several (--context a,b,c) and diagnoses them
+    /// at once
     #[arg(long, global = true, value_name = "NAME")]
     pub context: Option<String>,
+    /// doctor: diagnose every context of the kubeconfig at once (at most 4 at a time), one fleet
+    /// overview
+    #[arg(long = "all-contexts", global = true)]
+    pub all_contexts: bool,
     /// The kubeconfig cluster to use
     #[arg(long, global = true, value_name = "NAME")]
     pub cluster: Option<String>,
@@ -134,6 +147,25 @@ pub struct OutputArgs {
 }
 
 impl KubeArgs {
+    /// The contexts `--context a,b` or `--all-contexts` name: None for one context (the usual
+    /// run, whose output never changes); `Some(vec![])` for `--all-contexts`, which the
+    /// kubeconfig fills in. A name holding a comma is read as a list.
+    pub fn context_list(&self) -> Option<Vec<String>> {
+        if self.all_contexts {
+            return Some(Vec::new());
+        }
+        let given = self.context.as_deref()?;
+        given.contains(',').then(|| {
+            let mut out: Vec<String> = Vec::new();
+            for c in given.split(',').map(str::trim).filter(|c| !c.is_empty()) {
+                if !out.iter().any(|o| o == c) {
+                    out.push(c.to_string());
+                }
+            }
+            out
+        })
+    }
+
     /// doctor and can-i read one namespace or all of them; only logs follows several at once.
     pub fn one_namespace(&self, command: &str) -> Result<(), crate::error::Error> {
         match &self.namespace {
@@ -150,6 +182,7 @@ impl From<&KubeArgs> for crate::cluster::client::ConnectOptions {
     fn from(k: &KubeArgs) -> Self {
         crate::cluster::client::ConnectOptions {
             kubeconfig: k.kubeconfig.clone(),
+            // One context here; several are split by `context_list` and connected one by one.
             context: k.context.clone(),
             cluster: k.cluster.clone(),
             user: k.user.clone(),
@@ -167,7 +200,13 @@ pub use crate::render::{ColorChoice, Format};
 
 impl ValueEnum for Format {
     fn value_variants<'a>() -> &'a [Self] {
-        &[Format::Table, Format::Json, Format::Markdown, Format::Sarif]
+        &[
+            Format::Table,
+            Format::Json,
+            Format::Markdown,
+            Format::Sarif,
+            Format::Html,
+        ]
     }
     fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
         Some(clap::builder::PossibleValue::new(self.as_str()))
@@ -227,14 +266,22 @@ pub struct Shape {
 }
 
 const ALL_FORMATS: &[Format] = &[Format::Table, Format::Json, Format::Markdown];
-/// doctor and lint also write SARIF (findings with rules and places, for code-review tools).
+/// lint also writes SARIF (findings with rules and places, for code-review tools).
 const REPORT_FORMATS: &[Format] = &[Format::Table, Format::Json, Format::Markdown, Format::Sarif];
+/// doctor writes SARIF too, and one self-contained HTML page to share.
+const DOCTOR_FORMATS: &[Format] = &[
+    Format::Table,
+    Format::Json,
+    Format::Markdown,
+    Format::Sarif,
+    Format::Html,
+];
 
 /// Every command's shape. A flag a command ignores is still accepted (every command line that
 /// worked still works) but not shown in its help or completed.
 pub const SHAPES: &[Shape] = &[
     // command, its -o formats, reads a cluster, colours, uses -v
-    shape("doctor", REPORT_FORMATS, true, true, true),
+    shape("doctor", DOCTOR_FORMATS, true, true, true),
     shape("triage", ALL_FORMATS, false, true, false),
     shape("logs", &[Format::Table, Format::Json], true, true, true),
     shape("can-i", ALL_FORMATS, true, true, true),
@@ -330,7 +377,60 @@ pub fn refused(matches: &clap::ArgMatches) -> Option<String> {
             })
             .filter(|f| *f != Format::Table)
     };
+    let several = given("all_contexts")
+        || [sub, matches].iter().any(|m| {
+            m.value_source("context") == Some(clap::parser::ValueSource::CommandLine)
+                && m.get_one::<String>("context")
+                    .is_some_and(|c| c.contains(','))
+        });
+    let contexts = if given("all_contexts") {
+        "--all-contexts"
+    } else {
+        "--context a,b"
+    };
     match name {
+        "doctor" if several => {
+            let alone = [
+                ("from", "--from", "a bundle is one cluster"),
+                (
+                    "save",
+                    "--save",
+                    "a bundle holds one cluster; save each context on its own",
+                ),
+                (
+                    "fix",
+                    "--fix",
+                    "a fix applies to one cluster; print each context's fixes with --context NAME",
+                ),
+                (
+                    "cluster",
+                    "--cluster",
+                    "it would point every context at one cluster",
+                ),
+                ("user", "--user", "it would make every context one user"),
+            ];
+            if let Some((_, flag, why)) = alone.iter().find(|(id, _, _)| given(id)) {
+                return Some(format!(
+                    "doctor {contexts} diagnoses several clusters: {flag} does not apply ({why}); drop one of them"
+                ));
+            }
+            if let Some(f) = output().filter(|f| matches!(f, Format::Markdown | Format::Sarif)) {
+                return Some(format!(
+                    "doctor {contexts} prints the fleet as a table, JSON or HTML, not -o {}; drop {contexts}, or use -o json",
+                    f.as_str()
+                ));
+            }
+        }
+        "logs" | "can-i" if several => {
+            let why = if name == "logs" {
+                "it follows the pods of one cluster, and several clusters' lines interleaved would hide which cluster wrote each"
+            } else {
+                "its answer and its fix (a Role to apply) are for one cluster"
+            };
+            return Some(format!(
+                "{name} reads one context: {contexts} does not apply ({why}); run it once per context (--context NAME), or use doctor {contexts}"
+            ));
+        }
         "doctor" => {
             if given("fix") {
                 if let Some(f) = output() {

@@ -61,17 +61,44 @@ struct Target {
 
 static TARGET: std::sync::Mutex<Option<Target>> = std::sync::Mutex::new(None);
 
+tokio::task_local! {
+    /// The cluster of one context while `doctor --context a,b` diagnoses several at once (each in
+    /// [`scope_target`]): a failure names its own context's server, not the last one connected.
+    static SCOPED: std::cell::RefCell<Option<Target>>;
+}
+
+/// Runs `run` with its own [`set_target`] record, apart from the other contexts running beside it.
+pub async fn scope_target<F: std::future::Future>(run: F) -> F::Output {
+    SCOPED.scope(std::cell::RefCell::new(None), run).await
+}
+
+fn current_target() -> Target {
+    SCOPED
+        .try_with(|t| t.borrow().clone())
+        .ok()
+        .flatten()
+        .or_else(|| TARGET.lock().ok().and_then(|t| t.clone()))
+        .unwrap_or_default()
+}
+
 /// The chain of causes of the last failure explained, for `-v` (the sentence names only one).
 static CAUSES: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
 
 /// Records the API server, context and whether a proxy is in the way, for [`cluster`].
 pub fn set_target(server: &str, context: &str, proxy: bool) {
+    let target = Target {
+        server: server.trim_end_matches('/').to_string(),
+        context: context.to_string(),
+        proxy,
+    };
+    if SCOPED
+        .try_with(|t| *t.borrow_mut() = Some(target.clone()))
+        .is_ok()
+    {
+        return;
+    }
     if let Ok(mut t) = TARGET.lock() {
-        *t = Some(Target {
-            server: server.trim_end_matches('/').to_string(),
-            context: context.to_string(),
-            proxy,
-        });
+        *t = Some(target);
     }
 }
 
@@ -100,11 +127,7 @@ pub fn explain(e: &kube::Error) -> String {
     if let Ok(mut c) = CAUSES.lock() {
         *c = chain.iter().map(|l| one_line(l)).collect();
     }
-    let target = TARGET
-        .lock()
-        .ok()
-        .and_then(|t| t.clone())
-        .unwrap_or_default();
+    let target = current_target();
     let server = if target.server.is_empty() {
         "the API server".to_string()
     } else {

@@ -247,14 +247,15 @@ fn formats(cmd: &str) -> Option<Vec<String>> {
 
 #[test]
 fn each_command_offers_only_the_output_formats_it_prints() {
-    let all = ["table", "json", "markdown", "sarif"];
+    let all = ["table", "json", "markdown", "sarif", "html"];
+    let reports = ["table", "json", "markdown", "sarif"];
     let three = ["table", "json", "markdown"];
     let want: &[(&str, Option<&[&str]>)] = &[
         ("doctor", Some(&all)),
         ("triage", Some(&three)),
         ("logs", Some(&["table", "json"])),
         ("can-i", Some(&three)),
-        ("lint", Some(&all)),
+        ("lint", Some(&reports)),
         ("explain", None),
         ("completion", None),
     ];
@@ -293,7 +294,7 @@ fn each_command_offers_only_the_output_formats_it_prints() {
             &["triage", "tests/triage/describe-tm-oomkilled.txt"][..],
             &three[..],
         ),
-        (&["lint", "-f", "tests/lint/bad"][..], &all[..]),
+        (&["lint", "-f", "tests/lint/bad"][..], &reports[..]),
     ] {
         for f in formats {
             let mut a = args.to_vec();

@@ -235,6 +235,16 @@ pub fn kubeconfig_names(args: &ConnectOptions, which: KubeconfigNames) -> Vec<St
     }
 }
 
+/// The contexts of the kubeconfig the flags point at, in its order, for `doctor --all-contexts`
+/// and to check the names of `--context a,b` before any is connected.
+pub fn context_names(args: &ConnectOptions) -> Result<Vec<String>, Error> {
+    Ok(read_kubeconfig(args)?
+        .contexts
+        .into_iter()
+        .map(|c| c.name)
+        .collect())
+}
+
 /// The kubeconfig the flags point at (see `kubeconfig::read`).
 fn read_kubeconfig(args: &ConnectOptions) -> Result<Kubeconfig, Error> {
     super::kubeconfig::read(args.kubeconfig.as_deref())

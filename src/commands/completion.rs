@@ -375,7 +375,10 @@ mod tests {
             "global flags too: {c:?}"
         );
         let (c, d) = ask(&["doctor", "-o", ""]);
-        assert_eq!(values(&c), vec!["table", "json", "markdown", "sarif"]);
+        assert_eq!(
+            values(&c),
+            vec!["table", "json", "markdown", "sarif", "html"]
+        );
         assert_eq!(d, NO_FILES);
         let (_, d) = ask(&["doctor", "--from", ""]);
         assert_eq!(d, FILES);

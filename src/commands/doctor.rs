@@ -9,6 +9,10 @@ use crate::snapshot::{bundle, Snapshot};
 use std::io::Write;
 
 pub async fn run(args: &DoctorArgs, kube: &KubeArgs, output: &OutputArgs) -> Result<i32, Error> {
+    // `--context a,b` or `--all-contexts`: each context diagnosed as below, then one fleet.
+    if let Some(contexts) = kube.context_list() {
+        return super::fleet::run(args, kube, output, contexts).await;
+    }
     let mut unsaved = None;
     let code = run_saving(args, kube, output, &mut unsaved).await?;
     match unsaved {
@@ -137,6 +141,16 @@ async fn run_saving(
             }
             crate::cli::Format::Markdown => writeln!(stdout, "**{sentence}**"),
             crate::cli::Format::Table => writeln!(stdout, "{}", style.bold(&sentence)),
+            crate::cli::Format::Html => render::html::render(
+                &single(
+                    kube,
+                    &shared(args, &context),
+                    report.clone(),
+                    clusters.clone(),
+                    4,
+                ),
+                &mut stdout,
+            ),
             // A log with no results; the sentence for the person, on stderr.
             crate::cli::Format::Sarif => {
                 crate::note!("{sentence}");
@@ -156,19 +170,61 @@ async fn run_saving(
         // For a ticket: the overview too, and the bundle as a path relative to here (never the
         // sender's home folder).
         crate::cli::Format::Markdown => {
-            let context = Context {
-                scope: match &args.from {
-                    Some(path) => format!("bundle {}", ticket_path(path)),
-                    None => context.scope.clone(),
-                },
-                ..context
-            };
+            let context = shared(args, &context);
             render::markdown::render_with_clusters(&report, &context, &clusters, &mut stdout)
+        }
+        // The page of one context: the same grid and graphs as a fleet's.
+        crate::cli::Format::Html => {
+            let code = super::exit_code(&report, args.fail_on);
+            render::html::render(
+                &single(
+                    kube,
+                    &shared(args, &context),
+                    report.clone(),
+                    clusters.clone(),
+                    code,
+                ),
+                &mut stdout,
+            )
         }
         _ => render::render(&report, &context, output.output, &style, &mut stdout),
     };
     super::report_written(written.and_then(|_| stdout.flush()))?;
     Ok(super::exit_code(&report, args.fail_on))
+}
+
+/// The context as a shared report names it: a bundle by its path relative to here, never the
+/// sender's home folder (Markdown for a ticket, the HTML page).
+fn shared(args: &DoctorArgs, context: &Context) -> Context {
+    Context {
+        scope: match &args.from {
+            Some(path) => format!("bundle {}", ticket_path(path)),
+            None => context.scope.clone(),
+        },
+        ..context.clone()
+    }
+}
+
+/// One context's diagnosis as a fleet of one, for the HTML page.
+fn single(
+    kube: &KubeArgs,
+    context: &Context,
+    report: crate::rank::Report,
+    clusters: Vec<crate::render::clusters::ClusterLine>,
+    exit_code: i32,
+) -> render::fleet::Fleet {
+    let contexts = vec![render::fleet::ContextReport {
+        context: kube.context.clone().unwrap_or_default(),
+        scope: context.scope.clone(),
+        outcome: render::fleet::Outcome::Diagnosed { report, clusters },
+        exit_code,
+        status: None,
+        seconds: 0.0,
+    }];
+    render::fleet::Fleet {
+        lines: super::fleet::lines(&contexts),
+        contexts,
+    }
 }
 
 /// A bundle's path as a ticket may show it: relative to the current folder when it lies below

@@ -226,7 +226,7 @@ pub async fn run(args: &LogsArgs, kube: &KubeArgs, output: &OutputArgs) -> Resul
     let json = match output.output {
         Format::Table => false,
         Format::Json => true,
-        other @ (Format::Markdown | Format::Sarif) => {
+        other @ (Format::Markdown | Format::Sarif | Format::Html) => {
             return Err(Error::Input(format!(
                 "logs prints lines (-o table) or JSON lines (-o json), not {}",
                 other.as_str()

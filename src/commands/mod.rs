@@ -4,6 +4,7 @@ pub mod can_i;
 pub mod completion;
 pub mod doctor;
 pub mod explain;
+pub mod fleet;
 pub mod lint;
 pub mod logs;
 pub mod overview;

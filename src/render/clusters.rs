@@ -201,7 +201,7 @@ fn words(text: &str) -> Vec<&str> {
 }
 
 /// "4 critical, 2 warnings" over lines of at most `room` columns, broken only after a comma.
-fn health_lines(health: &str, room: usize) -> Vec<String> {
+pub(crate) fn health_lines(health: &str, room: usize) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for part in health.split(", ") {
         match out.last_mut() {

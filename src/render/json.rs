@@ -19,6 +19,11 @@
 //!   "docs": "https://github.com/kubectl-flink/kubectl-flink/blob/main/docs/rules.md#flk101"
 //! }]}
 //! ```
+//!
+//! `doctor` without NAME adds a top-level `clusters` array (render::clusters). `doctor --context
+//! a,b` and `--all-contexts` (render::fleet) keep these fields and add a `context` to every finding
+//! and every cluster, and the arrays `contexts` and `fleet`: compatible additions, so `version`
+//! stays 1, and a single context's output does not change.
 
 use crate::finding::{Category, Finding, Layer, ObjectRef, Remedy, Severity};
 use crate::rank::Report;

@@ -4,6 +4,8 @@
 
 pub mod access;
 pub mod clusters;
+pub mod fleet;
+pub mod html;
 pub mod json;
 pub mod markdown;
 pub mod sarif;
@@ -28,6 +30,8 @@ pub enum Format {
     Markdown,
     /// SARIF 2.1.0, for code-review and security tools (doctor, lint).
     Sarif,
+    /// One self-contained HTML page (doctor): the fleet grid, each deployment's causal graph.
+    Html,
 }
 
 impl Format {
@@ -38,6 +42,7 @@ impl Format {
             Format::Json => "json",
             Format::Markdown => "markdown",
             Format::Sarif => "sarif",
+            Format::Html => "html",
         }
     }
 }
@@ -65,6 +70,24 @@ pub fn render(
         Format::Json => json::render(report, out),
         // The registry's rules, each finding on its object (lint writes its own, with files).
         Format::Sarif => sarif::render_doctor(report, out),
+        // One report without its cluster list (doctor draws its page with the list itself).
+        Format::Html => html::render(
+            &fleet::Fleet {
+                contexts: vec![fleet::ContextReport {
+                    context: String::new(),
+                    scope: context.scope.clone(),
+                    outcome: fleet::Outcome::Diagnosed {
+                        report: report.clone(),
+                        clusters: Vec::new(),
+                    },
+                    exit_code: 0,
+                    status: None,
+                    seconds: 0.0,
+                }],
+                lines: Vec::new(),
+            },
+            out,
+        ),
     }
 }
 

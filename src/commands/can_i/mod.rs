@@ -229,10 +229,11 @@ async fn run_checks(args: &CanIArgs, kube: &KubeArgs, output: &OutputArgs) -> Re
         }
         (Format::Markdown, None) => render_markdown(&report, &mut stdout),
         (Format::Table, None) => render_table(&report, &style, &mut stdout),
-        (Format::Sarif, None) => {
-            return Err(Error::Input(
-                "can-i prints a table, JSON or markdown, not sarif".into(),
-            ))
+        (other @ (Format::Sarif | Format::Html), None) => {
+            return Err(Error::Input(format!(
+                "can-i prints a table, JSON or markdown, not {}",
+                other.as_str()
+            )))
         }
     };
     super::report_written(written.and_then(|_| stdout.flush())).map(|()| code)

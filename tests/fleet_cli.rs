@@ -1,0 +1,176 @@
+//! `doctor --context a,b` and `--all-contexts` without a cluster: what is refused and why (exit 2,
+//! one line), unknown names, and a fleet whose every context is dead (closed ports): one
+//! `unreachable` line each, exit 3, quickly. The live fleet is tests/fleet_e2e.rs.
+
+mod common;
+use common::run::{plugin, s};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// A kubeconfig of `n` contexts `dead-1..n`, each at a loopback port nothing listens on.
+fn dead_fleet(dir: &Path, n: usize) -> std::path::PathBuf {
+    let mut clusters = String::new();
+    let mut contexts = String::new();
+    for i in 1..=n {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        clusters.push_str(&format!(
+            "- name: c{i}\n  cluster: {{server: \"https://127.0.0.1:{port}\"}}\n"
+        ));
+        contexts.push_str(&format!(
+            "- name: dead-{i}\n  context: {{cluster: c{i}, user: u, namespace: default}}\n"
+        ));
+    }
+    let path = dir.join("kubeconfig");
+    std::fs::write(
+        &path,
+        format!(
+            "apiVersion: v1\nkind: Config\nclusters:\n{clusters}users:\n- name: u\n  user: {{token: t}}\ncontexts:\n{contexts}current-context: dead-1\n"
+        ),
+    )
+    .unwrap();
+    path
+}
+
+#[test]
+fn flags_that_name_one_cluster_are_refused_with_the_reason() {
+    for (args, says) in [
+        (
+            &["doctor", "--all-contexts", "--from", "examples/canonical"][..],
+            "--from does not apply",
+        ),
+        (
+            &["doctor", "--context", "a,b", "--fix"][..],
+            "--fix does not apply",
+        ),
+        (
+            &["doctor", "--context", "a,b", "--save", "x"][..],
+            "--save does not apply",
+        ),
+        (
+            &["doctor", "--all-contexts", "--cluster", "c"][..],
+            "--cluster does not apply",
+        ),
+        (
+            &["doctor", "--all-contexts", "-o", "sarif"][..],
+            "not -o sarif",
+        ),
+        (
+            &["doctor", "--all-contexts", "-o", "markdown"][..],
+            "not -o markdown",
+        ),
+        (&["logs", "--context", "a,b"][..], "logs reads one context"),
+        (&["can-i", "--all-contexts"][..], "can-i reads one context"),
+    ] {
+        let run = plugin(None, args);
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+        assert_eq!(run.stdout, "", "{args:?}");
+        assert!(
+            run.stderr.starts_with("error: ") && run.stderr.contains(says),
+            "{args:?}: {}",
+            run.stderr
+        );
+        assert_eq!(run.stderr.lines().count(), 1, "{args:?}: {}", run.stderr);
+    }
+}
+
+#[test]
+fn an_unknown_context_is_a_usage_error_before_anything_is_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let kubeconfig = dead_fleet(dir.path(), 2);
+    let run = plugin(Some(&kubeconfig), &["doctor", "--context", "dead-1,nope"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("context \"nope\" not found"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(run.stdout, "");
+}
+
+#[test]
+fn a_fleet_of_dead_contexts_is_one_unreachable_line_each_and_exit_3() {
+    let dir = tempfile::tempdir().unwrap();
+    let kubeconfig = dead_fleet(dir.path(), 6);
+    let started = Instant::now();
+    let run = plugin(
+        Some(&kubeconfig),
+        &["doctor", "--all-contexts", "-o", "json"],
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(30),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(run.code, 3, "{}", run.stderr);
+    let v = run.json();
+    assert_eq!(v["version"], 1);
+    let contexts = v["contexts"].as_array().unwrap();
+    let names: Vec<&str> = contexts.iter().map(|c| s(c, "/context")).collect();
+    assert_eq!(
+        names,
+        ["dead-1", "dead-2", "dead-3", "dead-4", "dead-5", "dead-6"]
+    );
+    for c in contexts {
+        assert_eq!(s(c, "/status"), "unreachable", "{c:#}");
+        assert!(s(c, "/error").contains("connection refused"), "{c:#}");
+    }
+    // Each names its own server, though all ran at once.
+    let servers: std::collections::BTreeSet<&str> = contexts
+        .iter()
+        .map(|c| s(c, "/error").split_whitespace().nth(6).unwrap_or(""))
+        .collect();
+    assert_eq!(servers.len(), 6, "{contexts:#?}");
+    assert_eq!(v["fleet"].as_array().unwrap().len(), 6);
+    assert_eq!(v["findings"], serde_json::json!([]));
+    // The table: the overview alone, within 80 columns, and each failure on stderr.
+    let run = plugin(Some(&kubeconfig), &["doctor", "--context", "dead-2,dead-1"]);
+    assert_eq!(run.code, 3);
+    assert!(
+        run.stdout
+            .starts_with("2 contexts, 0 Flink deployments; 2 not diagnosed: dead-2, dead-1\n"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.lines().all(|l| l.chars().count() <= 80),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(
+        run.stderr.matches("error: context dead-").count(),
+        2,
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn a_context_name_never_drives_the_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    let kubeconfig = dead_fleet(dir.path(), 2);
+    let text = std::fs::read_to_string(&kubeconfig).unwrap();
+    let hostile = "dead-\u{1b}]0;pwned\u{7}\u{1b}[2J";
+    let text = text.replace(
+        "- name: dead-2\n",
+        &format!("- name: {}\n", serde_json::to_string(hostile).unwrap()),
+    );
+    std::fs::write(&kubeconfig, text).unwrap();
+    for format in ["table", "html"] {
+        let run = plugin(
+            Some(&kubeconfig),
+            &["doctor", "--all-contexts", "-o", format],
+        );
+        assert_eq!(run.code, 3, "{}", run.stderr);
+        for out in [&run.stdout, &run.stderr] {
+            assert!(
+                !out.contains('\u{1b}') && !out.contains('\u{7}'),
+                "{format}: {out:?}"
+            );
+        }
+        assert!(run.stdout.contains("pwned"), "{}", run.stdout);
+    }
+}
