@@ -11,3 +11,4 @@ pub mod logs;
 pub mod lookup;
 pub mod modes;
 pub mod proxy;
+pub mod watch;
