@@ -12,3 +12,5 @@ pub mod lookup;
 pub mod modes;
 pub mod proxy;
 pub mod watch;
+pub mod watch_events;
+pub mod watch_rbac;
