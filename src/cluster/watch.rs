@@ -56,22 +56,23 @@ impl Dirty {
 
 /// The objects of one scope: the snapshot's fields, and for each listed kind where each object
 /// sits in its field (by name) and the name at each place.
-#[derive(Default)]
 struct Part {
     snapshot: Snapshot,
     names: Vec<Vec<String>>,
     index: Vec<HashMap<String, usize>>,
 }
 
-impl Part {
-    fn new() -> Self {
+impl Default for Part {
+    fn default() -> Self {
         Part {
             snapshot: Snapshot::default(),
             names: vec![Vec::new(); LISTED.len()],
             index: vec![HashMap::new(); LISTED.len()],
         }
     }
+}
 
+impl Part {
     /// Puts a decoded object (alone in `one`'s field) in place of the object of that name, or
     /// adds it.
     fn put(&mut self, kind: usize, field: &Field, name: String, one: &mut Snapshot) {
@@ -195,7 +196,7 @@ impl Stores {
             Event::InitApply(o) => {
                 let scope = scope_of(i, &o);
                 let listing = inner.listing[i].get_or_insert_with(BTreeMap::new);
-                let part = listing.entry(scope.clone()).or_insert_with(Part::new);
+                let part = listing.entry(scope.clone()).or_default();
                 decode_into(i, field, o, part, &scope, &mut inner.malformed);
             }
             Event::InitDone => {
@@ -204,7 +205,7 @@ impl Stores {
                     part.clear(i, field);
                 }
                 for (scope, mut new) in listed {
-                    let part = inner.parts.entry(scope).or_insert_with(Part::new);
+                    let part = inner.parts.entry(scope).or_default();
                     field.append(&mut part.snapshot, &mut new.snapshot);
                     let base = part.names[i].len();
                     for (n, name) in new.names[i].drain(..).enumerate() {
@@ -221,7 +222,7 @@ impl Stores {
             }
             Event::Apply(o) => {
                 let scope = scope_of(i, &o);
-                let part = inner.parts.entry(scope.clone()).or_insert_with(Part::new);
+                let part = inner.parts.entry(scope.clone()).or_default();
                 decode_into(i, field, o, part, &scope, &mut inner.malformed);
                 inner.dirty.add(&scope);
                 inner.changes += 1;
@@ -372,6 +373,49 @@ impl Stores {
                 .map(|(_, g)| g.clone()),
         );
         (out, gaps)
+    }
+
+    /// The API version of a Flink resource's kind, and its uid when the watch holds it (an Event
+    /// on it names both, so that `kubectl describe` shows the Event).
+    pub fn identity(
+        &self,
+        kind: &str,
+        namespace: &str,
+        name: &str,
+    ) -> (Option<String>, Option<String>) {
+        use crate::flink::kinds::{
+            FLINK_APPLICATION, FLINK_CLUSTER, FLINK_DEPLOYMENT, FLINK_SESSION_JOB,
+        };
+        let Some(k) = [
+            FLINK_DEPLOYMENT,
+            FLINK_SESSION_JOB,
+            FLINK_APPLICATION,
+            FLINK_CLUSTER,
+        ]
+        .into_iter()
+        .find(|k| k.kind == kind) else {
+            return (None, None);
+        };
+        let inner = self.lock();
+        let part = inner.parts.get(&Some(namespace.to_string()));
+        let uid = part.and_then(|p| {
+            let s = &p.snapshot;
+            let meta = if k == FLINK_DEPLOYMENT {
+                s.flink_deployments
+                    .iter()
+                    .find(|d| d.name() == name)
+                    .map(|d| &d.metadata)
+            } else if k == FLINK_SESSION_JOB {
+                s.flink_session_jobs
+                    .iter()
+                    .find(|d| d.name() == name)
+                    .map(|d| &d.metadata)
+            } else {
+                None
+            };
+            meta.and_then(|m| m.uid.clone())
+        });
+        (Some(k.api_version.to_string()), uid)
     }
 
     /// Objects held, all kinds.

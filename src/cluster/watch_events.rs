@@ -20,7 +20,7 @@ pub struct Cause {
 }
 
 impl Cause {
-    fn key(&self) -> (String, String, String, String) {
+    fn key(&self) -> Key {
         (
             self.kind.clone(),
             self.namespace.clone(),
@@ -44,13 +44,15 @@ pub const PER_MINUTE: usize = 20;
 /// many seconds (a cause that flaps posts once, not at every flap).
 pub const REPEAT_AFTER_SECONDS: i64 = 600;
 
+/// A cause's resource (kind, namespace, name) and rule.
+type Key = (String, String, String, String);
+
 /// What was posted, to de-duplicate and rate-limit.
 #[derive(Default)]
 pub struct Poster {
-    held: BTreeSet<(String, String, String, String)>,
-    last: BTreeMap<((String, String, String, String), bool), DateTime<Utc>>,
+    held: BTreeSet<Key>,
+    last: BTreeMap<(Key, bool), DateTime<Utc>>,
     recent: VecDeque<DateTime<Utc>>,
-    started: bool,
 }
 
 impl Poster {
@@ -88,7 +90,6 @@ impl Poster {
             }
         }
         self.held = by_key.keys().cloned().collect();
-        self.started = true;
         while self
             .recent
             .front()
