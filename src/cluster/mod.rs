@@ -4,6 +4,7 @@ pub mod access;
 pub mod body;
 pub mod client;
 pub mod gather;
+pub mod in_cluster;
 pub mod install;
 pub mod kubeconfig;
 pub(crate) mod list;
