@@ -250,6 +250,8 @@ pub enum Command {
     Explain(crate::commands::explain::ExplainArgs),
     /// A shell completion script (bash, zsh, fish, powershell, elvish)
     Completion(crate::commands::completion::CompletionArgs),
+    /// Keep diagnosing from watches (in the cluster): Prometheus metrics, doctor's JSON, optional Events
+    Watch(crate::commands::watch::WatchArgs),
 }
 
 /// The heading kubectl gives the flags every command shares (cobra's "Global Flags").
@@ -288,6 +290,7 @@ pub const SHAPES: &[Shape] = &[
     shape("lint", REPORT_FORMATS, false, true, true),
     shape("explain", &[], false, false, false),
     shape("completion", &[], false, false, false),
+    shape("watch", &[], true, false, true),
 ];
 
 const fn shape(

@@ -49,6 +49,7 @@ fn main() -> ExitCode {
             Command::Lint(args) => commands::lint::run(args, &cli.output),
             Command::Explain(args) => commands::explain::run(args),
             Command::Completion(args) => commands::completion::run(args, &mut cli::command()),
+            Command::Watch(args) => commands::watch::run(args, &cli.kube).await,
         }
     });
     match result {

@@ -247,7 +247,17 @@ pub fn context_names(args: &ConnectOptions) -> Result<Vec<String>, Error> {
 
 /// The kubeconfig the flags point at (see `kubeconfig::read`).
 fn read_kubeconfig(args: &ConnectOptions) -> Result<Kubeconfig, Error> {
-    super::kubeconfig::read(args.kubeconfig.as_deref())
+    match super::kubeconfig::read(args.kubeconfig.as_deref()) {
+        // No kubeconfig file at all, in a pod: its ServiceAccount (`watch` as a Deployment).
+        Err(e) if args.kubeconfig.is_none() && std::env::var_os("KUBECONFIG").is_none() => {
+            super::in_cluster::kubeconfig(
+                &|k| std::env::var(k).ok(),
+                std::path::Path::new(super::in_cluster::SERVICE_ACCOUNT_DIR),
+            )
+            .ok_or(e)
+        }
+        r => r,
+    }
 }
 
 /// The largest answer read from the API server (and the largest event of a watch): lists are

@@ -153,6 +153,20 @@ pub async fn gather(
             return Err(Error::Incomplete(e));
         }
     }
+    Ok(after_first_wave(c, ns, name, s, gaps, log_tail).await)
+}
+
+/// Everything after the first wave's lists, given what they read (`s`) and could not (`gaps`):
+/// the installation and the other modes, then wave 2. The live gather and `watch` (whose first
+/// wave comes from its watches, `cluster::watch`) both finish a snapshot here.
+pub(crate) async fn after_first_wave(
+    c: &kube::Client,
+    ns: Option<&str>,
+    name: Option<&str>,
+    mut s: Snapshot,
+    mut gaps: Vec<Gap>,
+    log_tail: i64,
+) -> Snapshot {
     // RBAC conclusions from objects are only safe when every kind of binding was readable.
     s.rbac_complete = !gaps.iter().any(|g| g.group == "rbac.authorization.k8s.io");
 
@@ -215,7 +229,7 @@ pub async fn gather(
     gaps.sort();
     gaps.dedup();
     s.gaps = gaps;
-    Ok(s)
+    s
 }
 
 /// A read's result, or nothing with its gap, or the unreachable cluster, recorded.

@@ -9,6 +9,7 @@ pub mod lint;
 pub mod logs;
 pub mod overview;
 pub mod triage;
+pub mod watch;
 
 use crate::cli::FailOn;
 use crate::error::Error;

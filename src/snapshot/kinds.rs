@@ -55,6 +55,7 @@ pub struct Field {
     items: fn(&Snapshot) -> Vec<Value>,
     len: fn(&Snapshot) -> usize,
     append: fn(&mut Snapshot, &mut Snapshot),
+    swap_remove: fn(&mut Snapshot, usize),
 }
 
 impl Field {
@@ -85,6 +86,11 @@ impl Field {
     /// Moves the field's objects of `from` to the end of `into`'s.
     pub fn append(&self, into: &mut Snapshot, from: &mut Snapshot) {
         (self.append)(into, from)
+    }
+    /// Removes the field's object at `index`, the last one taking its place (`Vec::swap_remove`):
+    /// `watch` keeps each kind's objects in place as they change.
+    pub fn swap_remove(&self, s: &mut Snapshot, index: usize) {
+        (self.swap_remove)(s, index)
     }
     pub fn is_empty(&self, s: &Snapshot) -> bool {
         self.len(s) == 0
@@ -142,6 +148,9 @@ macro_rules! typed {
             items: |s| super::bundle::with_kind(&s.$field, $kind.api_version, $kind.kind),
             len: |s| s.$field.len(),
             append: |into, from| into.$field.append(&mut from.$field),
+            swap_remove: |s, i| {
+                s.$field.swap_remove(i);
+            },
         }
     };
 }
@@ -253,6 +262,9 @@ pub static FIELDS: &[Field] = &[
             into.cert_manager_objects
                 .append(&mut from.cert_manager_objects)
         },
+        swap_remove: |s, i| {
+            s.cert_manager_objects.swap_remove(i);
+        },
     },
     Field {
         takes: Takes::Sorted,
@@ -344,6 +356,9 @@ pub static FIELDS: &[Field] = &[
         },
         len: |s| s.secrets.len(),
         append: |into, from| into.secrets.append(&mut from.secrets),
+        swap_remove: |s, i| {
+            s.secrets.swap_remove(i);
+        },
     },
     typed!(pods, kinds::POD, "pods", "pods"),
     typed!(events, kinds::EVENT, "events", "events"),
@@ -381,6 +396,9 @@ pub static FIELDS: &[Field] = &[
         items: |s| super::bundle::with_kind(&s.nodes, kinds::NODE.api_version, kinds::NODE.kind),
         len: |s| s.nodes.len(),
         append: |into, from| into.nodes.append(&mut from.nodes),
+        swap_remove: |s, i| {
+            s.nodes.swap_remove(i);
+        },
     },
     typed!(
         priority_classes,
