@@ -105,8 +105,30 @@ pub fn run_all(snapshot: &Snapshot) -> Vec<Finding> {
         .iter()
         .flat_map(|r| r.check(snapshot, &index))
         .collect();
-    // A pod nothing of its own places, kept because it runs where an operator does: its findings
-    // say which operator it probably is, and why (`snapshot::identity::Probable`).
+    mark_probable_operators(snapshot, &mut out);
+    out
+}
+
+/// `rank::rank` of the findings of every rule that `keep` keeps, without holding them all whole
+/// at once: each rule's findings go to a `rank::Collector` as the rule returns them.
+pub fn run_ranked(snapshot: &Snapshot, keep: impl Fn(&Finding) -> bool) -> crate::rank::Report {
+    let index = Index::new(snapshot);
+    let batch = |r: &dyn Rule| {
+        let mut out = r.check(snapshot, &index);
+        mark_probable_operators(snapshot, &mut out);
+        out.retain(&keep);
+        out
+    };
+    let mut collector = crate::rank::Collector::default();
+    for r in RULES {
+        collector.add(batch(*r));
+    }
+    collector.finish(|n| batch(RULES[n]))
+}
+
+/// A pod nothing of its own places, kept because it runs where an operator does: its findings
+/// say which operator it probably is, and why (`snapshot::identity::Probable`).
+fn mark_probable_operators(snapshot: &Snapshot, out: &mut [Finding]) {
     for p in &snapshot.probable_operators {
         for f in out.iter_mut().filter(|f| {
             f.object.kind == "Pod"
@@ -120,7 +142,6 @@ pub fn run_all(snapshot: &Snapshot) -> Vec<Finding> {
                 .push(format!("probable-operator:{}/{}", p.namespace, p.name));
         }
     }
-    out
 }
 
 pub fn meta_of(id: &str) -> Option<&'static RuleMeta> {
