@@ -84,8 +84,8 @@ fn rank_by(
     }
 }
 
-/// What a finding says beyond what ranking reads: its fix, its verify command and (unless
-/// ranking orders it by them, see `Collector::add`) its evidence lines.
+/// What a finding says beyond what ranking reads: its fix, its verify command and its evidence
+/// lines (which ranking reads only to order findings of one rule on one object).
 struct Payload {
     evidence: Vec<String>,
     fix: String,
@@ -100,8 +100,8 @@ impl Payload {
     }
 }
 
-/// The findings of one diagnosis on their way to `rank`, handed over rule by rule, holding of each
-/// only what ranking reads (rule, category, severity, title, object, deployment, links, id): what
+/// The findings of one diagnosis on their way to `rank`, handed over one at a time as the rules
+/// make them (`rules::run_ranked`), holding of each only what ranking reads (rule, category, severity, title, object, deployment, links, id): what
 /// it says beyond that (evidence, fix, verify, about 2 KB) is kept for the first finding of its
 /// group only, the findings of one rule, deployment, title, object kind and severity that nothing
 /// but their object, evidence and links tell apart. A group is what `rank` folds into one finding
@@ -118,11 +118,17 @@ pub struct Collector {
     groups: HashMap<u64, Vec<usize>>,
     /// Per group, its first finding so far (an index into `light`) and that finding's payload.
     firsts: Vec<(usize, Payload)>,
-    /// The batch (the `add` call) that gave each rule's findings.
+    /// The batch (`begin`) that gave each rule's findings.
     batch_of: HashMap<&'static str, usize>,
-    batches: usize,
-    /// Findings of one rule came in two batches, so `add` may have dropped evidence that orders
-    /// them: `finish` then ranks whole findings.
+    /// Where each batch starts in `light`.
+    starts: Vec<usize>,
+    /// The findings of this batch by rule and object (`object_hash`).
+    seen: HashMap<u64, u32>,
+    /// Per batch, the rules and objects (`object_hash`) it gave two findings or more: `rank`
+    /// orders those by their evidence (`tie_break`), which `finish` gives them back.
+    shared: HashMap<usize, HashSet<u64>>,
+    /// Findings of one rule came in two batches, so their evidence may order findings of two
+    /// batches: `finish` then ranks whole findings.
     mixed: bool,
 }
 
@@ -164,84 +170,108 @@ fn same_finding(shown: &Finding, c: &Finding) -> bool {
         && (shown.evidence.is_empty() || shown.evidence == c.evidence)
 }
 
+fn object_hash(f: &Finding) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    (f.rule, &f.object).hash(&mut h);
+    h.finish()
+}
+
 impl Collector {
-    /// The findings of one rule (one batch per rule, as `rules::RULES` runs them).
+    /// The findings of one rule follow (one batch per rule, as `rules::RULES` runs them).
+    pub fn begin(&mut self) {
+        self.starts.push(self.light.len());
+        self.seen.clear();
+    }
+
+    /// A batch of findings, whole.
     pub fn add(&mut self, batch: Vec<Finding>) {
-        let batch_no = self.batches;
-        self.batches += 1;
-        // Findings of one rule on one object are ordered by their evidence (`tie_break`), and
-        // may share an id: those keep their evidence. Any other finding is ordered by its rule,
-        // deployment or object before its evidence is looked at.
-        let shared: Vec<bool> = {
-            let mut per_object: HashMap<(&'static str, &ObjectRef), usize> = HashMap::new();
-            for f in &batch {
-                *per_object.entry((f.rule, &f.object)).or_default() += 1;
-            }
-            batch
-                .iter()
-                .map(|f| per_object[&(f.rule, &f.object)] > 1)
-                .collect()
-        };
-        self.light.reserve_exact(batch.len());
-        for (mut f, keep_evidence) in batch.into_iter().zip(shared) {
-            if *self.batch_of.entry(f.rule).or_insert(batch_no) != batch_no {
-                self.mixed = true;
-            }
-            f.id = identity(&f);
-            let payload = Payload {
-                evidence: if keep_evidence {
-                    f.evidence.clone()
-                } else {
-                    std::mem::take(&mut f.evidence)
-                },
-                fix: std::mem::take(&mut f.fix),
-                verify: std::mem::take(&mut f.verify),
-            };
-            let at = self.light.len();
-            let list = self.groups.entry(group_hash(&f)).or_default();
-            match list
-                .iter()
-                .copied()
-                .find(|&g| same_group_key(&self.light[self.firsts[g].0], &f))
-            {
-                Some(g) => {
-                    let (first, kept) = &self.firsts[g];
-                    let l = &self.light[*first];
-                    // `cause_preference` within a group: rule, deployment, category, layer and
-                    // severity are the same, so the object, then the evidence, then the id.
-                    let earlier = f
-                        .object
-                        .cmp(&l.object)
-                        .then_with(|| payload.evidence.cmp(&kept.evidence))
-                        .then_with(|| f.id.cmp(&l.id))
-                        == Ordering::Less;
-                    if earlier {
-                        self.firsts[g] = (at, payload);
-                    }
-                }
-                None => {
-                    list.push(self.firsts.len());
-                    self.firsts.push((at, payload));
-                }
-            }
-            self.light.push(f);
+        self.begin();
+        batch.into_iter().for_each(|f| self.add_one(f));
+    }
+
+    /// One finding of the current batch (`begin`).
+    pub fn add_one(&mut self, mut f: Finding) {
+        let batch_no = self.starts.len().saturating_sub(1);
+        if *self.batch_of.entry(f.rule).or_insert(batch_no) != batch_no {
+            self.mixed = true;
         }
+        f.id = identity(&f);
+        // Any other finding is ordered by its rule, deployment or object before its evidence is
+        // looked at; findings of one rule on one object get their evidence back in `finish`.
+        let on_object = object_hash(&f);
+        let n = self.seen.entry(on_object).or_default();
+        *n += 1;
+        if *n == 2 {
+            self.shared.entry(batch_no).or_default().insert(on_object);
+        }
+        let payload = Payload {
+            evidence: std::mem::take(&mut f.evidence),
+            fix: std::mem::take(&mut f.fix),
+            verify: std::mem::take(&mut f.verify),
+        };
+        let at = self.light.len();
+        let list = self.groups.entry(group_hash(&f)).or_default();
+        match list
+            .iter()
+            .copied()
+            .find(|&g| same_group_key(&self.light[self.firsts[g].0], &f))
+        {
+            Some(g) => {
+                let (first, kept) = &self.firsts[g];
+                let l = &self.light[*first];
+                // `cause_preference` within a group: rule, deployment, category, layer and
+                // severity are the same, so the object, then the evidence, then the id.
+                let earlier = f
+                    .object
+                    .cmp(&l.object)
+                    .then_with(|| payload.evidence.cmp(&kept.evidence))
+                    .then_with(|| f.id.cmp(&l.id))
+                    == Ordering::Less;
+                if earlier {
+                    self.firsts[g] = (at, payload);
+                }
+            }
+            None => {
+                list.push(self.firsts.len());
+                self.firsts.push((at, payload));
+            }
+        }
+        self.light.push(f);
     }
 
     /// The report `rank` makes of every finding added. `again(n)` gives the `n`th batch again,
     /// as it was added, for the findings shown whose payload was not kept.
     pub fn finish(self, again: impl Fn(usize) -> Vec<Finding>) -> Report {
-        let whole = |batches: usize| rank((0..batches).flat_map(&again).collect());
+        let batches = self.starts.len();
+        let whole = || rank((0..batches).flat_map(&again).collect());
         if self.mixed {
-            return whole(self.batches);
+            return whole();
         }
         let Collector {
-            light,
+            mut light,
             firsts,
             batch_of,
-            batches,
+            starts,
+            shared,
             ..
         } = self;
+        // Findings of one rule on one object: their evidence back, made again by their rule.
+        for (b, objects) in shared {
+            let end = starts.get(b + 1).copied().unwrap_or(light.len());
+            let made = again(b);
+            if made.len() != end - starts[b] {
+                return whole();
+            }
+            for (l, c) in light[starts[b]..end].iter_mut().zip(made) {
+                if identity(&c) != l.id {
+                    return whole();
+                }
+                if objects.contains(&object_hash(&c)) {
+                    l.evidence = c.evidence;
+                }
+            }
+        }
         // The kept payloads by id, with what ranking keeps of their finding to tell apart two
         // findings of one id.
         let mut kept: HashMap<String, Vec<(Finding, Payload)>> = HashMap::new();
@@ -288,7 +318,7 @@ impl Collector {
             let f = &mut report.findings[i];
             let Some(at) = made.iter().position(|c| same_finding(f, c)) else {
                 // Not made again alike (no rule does that): rank the whole findings instead.
-                return whole(batches);
+                return whole();
             };
             let c = made.remove(at);
             Payload {
@@ -896,15 +926,19 @@ mod tests {
         };
         let metas: Vec<_> = crate::rules::RULES.iter().map(|r| r.meta()).collect();
         let links = ["container-name:a", "sa:ns-0/default", "operator:ns-1"];
-        let (mut refilled, mut folded) = (0, 0);
+        let (mut refilled, mut whole, mut folded) = (0, 0, 0);
         for round in 0..60 {
             // Few rules, pods, titles and evidence lines, so that findings fold, share an
             // object, an id, or a group that their causes split.
             let rules: Vec<_> = (0..4).map(|_| metas[next(metas.len())]).collect();
+            // Every third round, a pod of its own for each finding: none shares its object.
             let findings: Vec<Finding> = (0..40 + 3 * round)
-                .map(|_| {
+                .map(|i| {
                     let ns = format!("ns-{}", next(2));
-                    let pod = format!("p-{}", next(12));
+                    let pod = match round % 3 {
+                        0 => format!("p-{i}"),
+                        _ => format!("p-{}", next(12)),
+                    };
                     let mut f = Finding::new(
                         rules[next(rules.len())],
                         ObjectRef::namespaced("Pod", &ns, &pod),
@@ -968,12 +1002,20 @@ mod tests {
             });
             assert_eq!(got.findings, expected.findings, "round {round}");
             if round % 5 != 4 {
-                refilled += usize::from(again.get());
+                if again.get() {
+                    refilled += 1;
+                } else {
+                    whole += 1;
+                }
             }
             folded += usize::from(expected.findings.iter().any(|f| f.count > 1));
         }
-        // The generator reaches both ways: payloads kept, and groups split by their causes.
-        assert!(refilled > 3 && refilled < 45, "{refilled} rounds refilled");
+        // The generator reaches both ways: every payload shown kept, and findings made again
+        // (groups split by their causes, findings of one rule on one object).
+        assert!(
+            refilled > 3 && whole > 3,
+            "{refilled} rounds refilled, {whole} not"
+        );
         assert!(folded > 30, "{folded} rounds folded");
     }
 
