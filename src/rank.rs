@@ -307,20 +307,26 @@ impl Collector {
             .collect();
         rerun.sort_unstable();
         rerun.dedup();
-        let mut made: Vec<Finding> = Vec::new();
+        // By id, so that a group split into many findings is matched in linear time.
+        let mut made: HashMap<String, Vec<Finding>> = HashMap::new();
         for b in rerun {
-            made.extend(again(b).into_iter().filter_map(|mut c| {
+            for mut c in again(b) {
                 c.id = identity(&c);
-                wanted.contains(&c.id).then_some(c)
-            }));
+                if wanted.contains(&c.id) {
+                    made.entry(c.id.clone()).or_default().push(c);
+                }
+            }
         }
         for i in missing {
             let f = &mut report.findings[i];
-            let Some(at) = made.iter().position(|c| same_finding(f, c)) else {
+            let Some((list, at)) = made.get_mut(&f.id).and_then(|list| {
+                let at = list.iter().position(|c| same_finding(f, c))?;
+                Some((list, at))
+            }) else {
                 // Not made again alike (no rule does that): rank the whole findings instead.
                 return whole();
             };
-            let c = made.remove(at);
+            let c = list.remove(at);
             Payload {
                 evidence: c.evidence,
                 fix: c.fix,
