@@ -33,32 +33,42 @@ pub struct Report {
 pub const REPORT_VERSION: u32 = 1;
 
 pub fn rank(findings: Vec<Finding>) -> Report {
-    rank_by(findings, stable_order)
+    rank_by(findings, stable_order, false)
 }
 
 /// `rank` for findings read from one text (triage): there a generic outcome (a fatal exit, a
 /// restart loop, TaskManagers gone) never comes before a specific finding, whatever their
 /// severities, since the specific one is what the text says went wrong.
 pub fn rank_one_text(findings: Vec<Finding>) -> Report {
-    rank_by(findings, |a, b| {
-        generic(a).cmp(&generic(b)).then_with(|| stable_order(a, b))
-    })
+    rank_by(
+        findings,
+        |a, b| generic(a).cmp(&generic(b)).then_with(|| stable_order(a, b)),
+        false,
+    )
 }
 
-fn rank_by(mut findings: Vec<Finding>, order_by: fn(&Finding, &Finding) -> Ordering) -> Report {
-    // A caller may link findings itself before ranking (triage links causes inside one text):
-    // its `caused_by` names the ids the findings came in with, so follow them to the final ids.
-    let mut renamed: HashMap<String, String> = HashMap::new();
-    for f in &mut findings {
-        let id = identity(f);
-        if !f.id.is_empty() {
-            renamed.insert(std::mem::take(&mut f.id), id.clone());
+/// `identified`: every finding's id is already its `identity` (the `Collector`'s findings).
+fn rank_by(
+    mut findings: Vec<Finding>,
+    order_by: fn(&Finding, &Finding) -> Ordering,
+    identified: bool,
+) -> Report {
+    if !identified {
+        // A caller may link findings itself before ranking (triage links causes inside one
+        // text): its `caused_by` names the ids the findings came in with, so follow them to the
+        // final ids.
+        let mut renamed: HashMap<String, String> = HashMap::new();
+        for f in &mut findings {
+            let id = identity(f);
+            if !f.id.is_empty() {
+                renamed.insert(std::mem::take(&mut f.id), id.clone());
+            }
+            f.id = id;
         }
-        f.id = id;
-    }
-    for f in &mut findings {
-        if let Some(new) = f.caused_by.as_ref().and_then(|c| renamed.get(c)) {
-            f.caused_by = Some(new.clone());
+        for f in &mut findings {
+            if let Some(new) = f.caused_by.as_ref().and_then(|c| renamed.get(c)) {
+                f.caused_by = Some(new.clone());
+            }
         }
     }
     // Linking and folding walk the findings in causal order (the best cause first); the report
@@ -71,6 +81,260 @@ fn rank_by(mut findings: Vec<Finding>, order_by: fn(&Finding, &Finding) -> Order
     Report {
         version: REPORT_VERSION,
         findings: order(findings),
+    }
+}
+
+/// What a finding says beyond what ranking reads: its fix, its verify command and its evidence
+/// lines (which ranking reads only to order findings of one rule on one object).
+struct Payload {
+    evidence: Vec<String>,
+    fix: String,
+    verify: String,
+}
+
+impl Payload {
+    fn fill(self, f: &mut Finding) {
+        f.evidence = self.evidence;
+        f.fix = self.fix;
+        f.verify = self.verify;
+    }
+}
+
+/// The findings of one diagnosis on their way to `rank`, handed over one at a time as the rules
+/// make them (`rules::run_ranked`), holding of each only what ranking reads (rule, category, severity, title, object, deployment, links, id): what
+/// it says beyond that (evidence, fix, verify, about 2 KB) is kept for the first finding of its
+/// group only, the findings of one rule, deployment, title, object kind and severity that nothing
+/// but their object, evidence and links tell apart. A group is what `rank` folds into one finding
+/// with a count, and its first finding (in `cause_preference` order) is the one the report shows:
+/// 100,000 pods failing alike cost what ranking reads of them, not 100,000 whole findings.
+///
+/// `finish` ranks them exactly as `rank` ranks the whole findings. A group that ranking splits
+/// (its findings explained by different causes) shows findings whose payload was not kept: their
+/// rule runs again and gives them (`again`).
+#[derive(Default)]
+pub struct Collector {
+    light: Vec<Finding>,
+    /// The groups, by a hash of their key (`group_hash`): indexes into `firsts`.
+    groups: HashMap<u64, Vec<usize>>,
+    /// Per group, its first finding so far (an index into `light`) and that finding's payload.
+    firsts: Vec<(usize, Payload)>,
+    /// The batch (`begin`) that gave each rule's findings.
+    batch_of: HashMap<&'static str, usize>,
+    /// Where each batch starts in `light`.
+    starts: Vec<usize>,
+    /// The findings of this batch by rule and object (`object_hash`).
+    seen: HashMap<u64, u32>,
+    /// Per batch, the rules and objects (`object_hash`) it gave two findings or more: `rank`
+    /// orders those by their evidence (`tie_break`), which `finish` gives them back.
+    shared: HashMap<usize, HashSet<u64>>,
+    /// Findings of one rule came in two batches, so their evidence may order findings of two
+    /// batches: `finish` then ranks whole findings.
+    mixed: bool,
+}
+
+/// Findings `rank` orders only by their object, evidence, links and id: one group of `Collector`.
+fn same_group_key(a: &Finding, b: &Finding) -> bool {
+    a.rule == b.rule
+        && a.deployment == b.deployment
+        && a.title == b.title
+        && a.object.kind == b.object.kind
+        && a.category == b.category
+        && a.layer == b.layer
+        && a.severity == b.severity
+}
+
+fn group_hash(f: &Finding) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    (
+        f.rule,
+        &f.deployment,
+        &f.title,
+        &f.object.kind,
+        f.category,
+        f.layer,
+        f.severity,
+    )
+        .hash(&mut h);
+    h.finish()
+}
+
+/// Whether a finding that `rank` would show is `c` (the same finding, made again): what ranking
+/// kept of it matches.
+fn same_finding(shown: &Finding, c: &Finding) -> bool {
+    shown.id == c.id
+        && shown.deployment == c.deployment
+        && shown.category == c.category
+        && shown.layer == c.layer
+        && shown.severity == c.severity
+        && (shown.evidence.is_empty() || shown.evidence == c.evidence)
+}
+
+fn object_hash(f: &Finding) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    (f.rule, &f.object).hash(&mut h);
+    h.finish()
+}
+
+impl Collector {
+    /// The findings of one rule follow (one batch per rule, as `rules::RULES` runs them).
+    pub fn begin(&mut self) {
+        self.starts.push(self.light.len());
+        self.seen.clear();
+    }
+
+    /// A batch of findings, whole.
+    pub fn add(&mut self, batch: Vec<Finding>) {
+        self.begin();
+        batch.into_iter().for_each(|f| self.add_one(f));
+    }
+
+    /// One finding of the current batch (`begin`).
+    pub fn add_one(&mut self, mut f: Finding) {
+        let batch_no = self.starts.len().saturating_sub(1);
+        if *self.batch_of.entry(f.rule).or_insert(batch_no) != batch_no {
+            self.mixed = true;
+        }
+        f.id = identity(&f);
+        // Any other finding is ordered by its rule, deployment or object before its evidence is
+        // looked at; findings of one rule on one object get their evidence back in `finish`.
+        let on_object = object_hash(&f);
+        let n = self.seen.entry(on_object).or_default();
+        *n += 1;
+        if *n == 2 {
+            self.shared.entry(batch_no).or_default().insert(on_object);
+        }
+        let payload = Payload {
+            evidence: std::mem::take(&mut f.evidence),
+            fix: std::mem::take(&mut f.fix),
+            verify: std::mem::take(&mut f.verify),
+        };
+        let at = self.light.len();
+        let list = self.groups.entry(group_hash(&f)).or_default();
+        match list
+            .iter()
+            .copied()
+            .find(|&g| same_group_key(&self.light[self.firsts[g].0], &f))
+        {
+            Some(g) => {
+                let (first, kept) = &self.firsts[g];
+                let l = &self.light[*first];
+                // `cause_preference` within a group: rule, deployment, category, layer and
+                // severity are the same, so the object, then the evidence, then the id.
+                let earlier = f
+                    .object
+                    .cmp(&l.object)
+                    .then_with(|| payload.evidence.cmp(&kept.evidence))
+                    .then_with(|| f.id.cmp(&l.id))
+                    == Ordering::Less;
+                if earlier {
+                    self.firsts[g] = (at, payload);
+                }
+            }
+            None => {
+                list.push(self.firsts.len());
+                self.firsts.push((at, payload));
+            }
+        }
+        self.light.push(f);
+    }
+
+    /// The report `rank` makes of every finding added. `again(n)` gives the `n`th batch again,
+    /// as it was added, for the findings shown whose payload was not kept.
+    pub fn finish(self, again: impl Fn(usize) -> Vec<Finding>) -> Report {
+        let batches = self.starts.len();
+        let whole = || rank((0..batches).flat_map(&again).collect());
+        if self.mixed {
+            return whole();
+        }
+        let Collector {
+            mut light,
+            firsts,
+            batch_of,
+            starts,
+            shared,
+            ..
+        } = self;
+        // Findings of one rule on one object: their evidence back, made again by their rule.
+        for (b, objects) in shared {
+            let end = starts.get(b + 1).copied().unwrap_or(light.len());
+            let made = again(b);
+            if made.len() != end - starts[b] {
+                return whole();
+            }
+            for (l, c) in light[starts[b]..end].iter_mut().zip(made) {
+                if identity(&c) != l.id {
+                    return whole();
+                }
+                if objects.contains(&object_hash(&c)) {
+                    l.evidence = c.evidence;
+                }
+            }
+        }
+        // The kept payloads by id, with what ranking keeps of their finding to tell apart two
+        // findings of one id.
+        let mut kept: HashMap<String, Vec<(Finding, Payload)>> = HashMap::new();
+        for (at, payload) in firsts {
+            let f = &light[at];
+            let mut key = f.clone();
+            key.links = Vec::new();
+            kept.entry(f.id.clone()).or_default().push((key, payload));
+        }
+        let mut report = rank_by(light, stable_order, true);
+        let mut missing: Vec<usize> = Vec::new();
+        for (i, f) in report.findings.iter_mut().enumerate() {
+            let found = kept.get_mut(&f.id).and_then(|list| {
+                let at = list.iter().position(|(c, _)| same_finding(f, c))?;
+                Some(list.remove(at).1)
+            });
+            match found {
+                Some(p) => p.fill(f),
+                None => missing.push(i),
+            }
+        }
+        if missing.is_empty() {
+            return report;
+        }
+        // A split group: its other findings are made again, and each shown one takes its own.
+        let wanted: HashSet<String> = missing
+            .iter()
+            .map(|&i| report.findings[i].id.clone())
+            .collect();
+        let mut rerun: Vec<usize> = missing
+            .iter()
+            .filter_map(|&i| batch_of.get(report.findings[i].rule).copied())
+            .collect();
+        rerun.sort_unstable();
+        rerun.dedup();
+        // By id, so that a group split into many findings is matched in linear time.
+        let mut made: HashMap<String, Vec<Finding>> = HashMap::new();
+        for b in rerun {
+            for mut c in again(b) {
+                c.id = identity(&c);
+                if wanted.contains(&c.id) {
+                    made.entry(c.id.clone()).or_default().push(c);
+                }
+            }
+        }
+        for i in missing {
+            let f = &mut report.findings[i];
+            let Some((list, at)) = made.get_mut(&f.id).and_then(|list| {
+                let at = list.iter().position(|c| same_finding(f, c))?;
+                Some((list, at))
+            }) else {
+                // Not made again alike (no rule does that): rank the whole findings instead.
+                return whole();
+            };
+            let c = list.remove(at);
+            Payload {
+                evidence: c.evidence,
+                fix: c.fix,
+                verify: c.verify,
+            }
+            .fill(f);
+        }
+        report
     }
 }
 
@@ -654,6 +918,111 @@ mod tests {
                 .find(|&c| !explains(&findings[s], &findings[c]));
             findings[s].caused_by = cause.map(|c| findings[c].id.clone());
         }
+    }
+
+    #[test]
+    fn the_collector_ranks_as_rank_ranks_the_whole_findings() {
+        use crate::finding::{Category, Severity};
+        let mut seed: u64 = 0x2545f4914f6cdd1d;
+        let mut next = |m: usize| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((seed >> 33) as usize) % m
+        };
+        let metas: Vec<_> = crate::rules::RULES.iter().map(|r| r.meta()).collect();
+        let links = ["container-name:a", "sa:ns-0/default", "operator:ns-1"];
+        let (mut refilled, mut whole, mut folded) = (0, 0, 0);
+        for round in 0..60 {
+            // Few rules, pods, titles and evidence lines, so that findings fold, share an
+            // object, an id, or a group that their causes split.
+            let rules: Vec<_> = (0..4).map(|_| metas[next(metas.len())]).collect();
+            // Every third round, a pod of its own for each finding: none shares its object.
+            let findings: Vec<Finding> = (0..40 + 3 * round)
+                .map(|i| {
+                    let ns = format!("ns-{}", next(2));
+                    let pod = match round % 3 {
+                        0 => format!("p-{i}"),
+                        _ => format!("p-{}", next(12)),
+                    };
+                    let mut f = Finding::new(
+                        rules[next(rules.len())],
+                        ObjectRef::namespaced("Pod", &ns, &pod),
+                        format!("t{}", next(2)),
+                    )
+                    .evidence(format!("e{}", next(3)))
+                    .fix(format!("fix {}", next(4)))
+                    .verify(format!("verify {}", next(4)));
+                    if next(2) == 0 {
+                        f = f.evidence(format!("more {}", next(3)));
+                    }
+                    if next(4) < 3 {
+                        f = f.deployment(Some(ObjectRef::namespaced(
+                            "FlinkDeployment",
+                            &ns,
+                            &format!("d{}", next(2)),
+                        )));
+                    }
+                    if next(5) == 0 {
+                        f = f.severity(Severity::Info);
+                    }
+                    if next(6) == 0 {
+                        f.category = [Category::FlinkFatalExit, Category::OomKilled][next(2)];
+                        f.layer = f.category.layer();
+                    }
+                    match next(3) {
+                        0 => f = f.link(links[next(links.len())]),
+                        1 => f = f.link(crate::finding::link::container(&ns, &pod, "c")),
+                        _ => {}
+                    }
+                    f
+                })
+                .collect();
+            let expected = rank(findings.clone());
+            // One batch per rule, as `rules::run_ranked` hands them; every fifth round one rule's
+            // findings come in two batches.
+            let mut batches: Vec<Vec<Finding>> = Vec::new();
+            for r in &rules {
+                let mine: Vec<Finding> = findings
+                    .iter()
+                    .filter(|f| f.rule == r.id)
+                    .cloned()
+                    .collect();
+                if !mine.is_empty() && !batches.iter().any(|b| b[0].rule == r.id) {
+                    batches.push(mine);
+                }
+            }
+            if round % 5 == 4 {
+                let first = &mut batches[0];
+                let half = first.split_off(first.len() / 2);
+                batches.push(half);
+            }
+            let mut c = Collector::default();
+            for b in &batches {
+                c.add(b.clone());
+            }
+            let again = std::cell::Cell::new(false);
+            let got = c.finish(|n| {
+                again.set(true);
+                batches[n].clone()
+            });
+            assert_eq!(got.findings, expected.findings, "round {round}");
+            if round % 5 != 4 {
+                if again.get() {
+                    refilled += 1;
+                } else {
+                    whole += 1;
+                }
+            }
+            folded += usize::from(expected.findings.iter().any(|f| f.count > 1));
+        }
+        // The generator reaches both ways: every payload shown kept, and findings made again
+        // (groups split by their causes, findings of one rule on one object).
+        assert!(
+            refilled > 3 && whole > 3,
+            "{refilled} rounds refilled, {whole} not"
+        );
+        assert!(folded > 30, "{folded} rounds folded");
     }
 
     #[test]

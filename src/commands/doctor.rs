@@ -3,7 +3,7 @@
 use crate::cli::{DoctorArgs, KubeArgs, OutputArgs};
 use crate::error::Error;
 use crate::finding::{Finding, Remedy};
-use crate::rank::{rank, Report};
+use crate::rank::Report;
 use crate::render::{self, Context, Style};
 use crate::snapshot::{bundle, Snapshot};
 use std::io::Write;
@@ -456,14 +456,9 @@ pub fn diagnose(
                 .collect()
         })
         .unwrap_or_default();
-    let findings: Vec<Finding> = crate::rules::run_all(snapshot)
-        .into_iter()
-        .filter(|f| {
-            in_scope(f, name, namespace)
-                || f.deployment.as_ref().is_some_and(|d| sessions.contains(d))
-        })
-        .collect();
-    Ok(rank(findings))
+    Ok(crate::rules::run_ranked(snapshot, |f| {
+        in_scope(f, name, namespace) || f.deployment.as_ref().is_some_and(|d| sessions.contains(d))
+    }))
 }
 
 fn in_scope(f: &Finding, name: Option<&str>, namespace: Option<&str>) -> bool {

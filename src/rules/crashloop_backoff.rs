@@ -59,8 +59,7 @@ impl Rule for CrashLoopBackOff {
         &META
     }
 
-    fn check(&self, snapshot: &Snapshot, index: &Index) -> Vec<Finding> {
-        let mut out = Vec::new();
+    fn check_each(&self, snapshot: &Snapshot, index: &Index, each: &mut dyn FnMut(Finding)) {
         for pod in &snapshot.pods {
             for c in containers(pod) {
                 let Some(reason) = c.waiting_reason().filter(|r| REASONS.contains(r)) else {
@@ -69,10 +68,9 @@ impl Rule for CrashLoopBackOff {
                 if owned_elsewhere(pod, &c) {
                     continue;
                 }
-                out.push(finding(snapshot, index, pod, &c, reason));
+                each(finding(snapshot, index, pod, &c, reason));
             }
         }
-        out
     }
 }
 

@@ -45,8 +45,7 @@ impl Rule for FlinkFatalExit {
         &META
     }
 
-    fn check(&self, snapshot: &Snapshot, index: &Index) -> Vec<Finding> {
-        let mut out = Vec::new();
+    fn check_each(&self, snapshot: &Snapshot, index: &Index, each: &mut dyn FnMut(Finding)) {
         for pod in &snapshot.pods {
             // A FlinkCluster's job submitter is not a Flink process: FLK412 reports it.
             if crate::snapshot::index::is_flinkcluster_submitter(&pod.metadata) {
@@ -57,11 +56,10 @@ impl Rule for FlinkFatalExit {
                     continue;
                 }
                 if let Some(t) = c.last_termination() {
-                    out.push(finding(snapshot, index, pod, &c, t));
+                    each(finding(snapshot, index, pod, &c, t));
                 }
             }
         }
-        out
     }
 }
 

@@ -53,9 +53,21 @@ pub mod testing;
 
 pub use crate::finding::RuleMeta;
 
+/// A rule implements `check` or `check_each` (each is the other's default).
 pub trait Rule: Sync {
     fn meta(&self) -> &'static RuleMeta;
-    fn check(&self, snapshot: &Snapshot, index: &Index) -> Vec<Finding>;
+    /// What the rule finds, all at once.
+    fn check(&self, snapshot: &Snapshot, index: &Index) -> Vec<Finding> {
+        let mut out = Vec::new();
+        self.check_each(snapshot, index, &mut |f| out.push(f));
+        out
+    }
+    /// What the rule finds, one finding at a time: what a rule that reports every failing pod
+    /// implements, so that the findings of 100,000 pods never all exist at once
+    /// (`rank::Collector` keeps what ranking reads of each as it comes).
+    fn check_each(&self, snapshot: &Snapshot, index: &Index, each: &mut dyn FnMut(Finding)) {
+        self.check(snapshot, index).into_iter().for_each(each);
+    }
 }
 
 /// Every rule, in id order. A test checks that every rule file is registered here.
@@ -107,8 +119,37 @@ pub fn run_all(snapshot: &Snapshot) -> Vec<Finding> {
         .iter()
         .flat_map(|r| r.check(snapshot, &index))
         .collect();
-    // A pod nothing of its own places, kept because it runs where an operator does: its findings
-    // say which operator it probably is, and why (`snapshot::identity::Probable`).
+    mark_probable_operators(snapshot, &mut out);
+    out
+}
+
+/// `rank::rank` of the findings of every rule that `keep` keeps, without holding them all whole
+/// at once: each finding goes to a `rank::Collector` as its rule makes it (`Rule::check_each`).
+pub fn run_ranked(snapshot: &Snapshot, keep: impl Fn(&Finding) -> bool) -> crate::rank::Report {
+    let index = Index::new(snapshot);
+    let each = |r: &dyn Rule, to: &mut dyn FnMut(Finding)| {
+        r.check_each(snapshot, &index, &mut |mut f| {
+            mark_probable_operators(snapshot, std::slice::from_mut(&mut f));
+            if keep(&f) {
+                to(f);
+            }
+        })
+    };
+    let mut collector = crate::rank::Collector::default();
+    for r in RULES {
+        collector.begin();
+        each(*r, &mut |f| collector.add_one(f));
+    }
+    collector.finish(|n| {
+        let mut out = Vec::new();
+        each(RULES[n], &mut |f| out.push(f));
+        out
+    })
+}
+
+/// A pod nothing of its own places, kept because it runs where an operator does: its findings
+/// say which operator it probably is, and why (`snapshot::identity::Probable`).
+fn mark_probable_operators(snapshot: &Snapshot, out: &mut [Finding]) {
     for p in &snapshot.probable_operators {
         for f in out.iter_mut().filter(|f| {
             f.object.kind == "Pod"
@@ -122,7 +163,6 @@ pub fn run_all(snapshot: &Snapshot) -> Vec<Finding> {
                 .push(format!("probable-operator:{}/{}", p.namespace, p.name));
         }
     }
-    out
 }
 
 pub fn meta_of(id: &str) -> Option<&'static RuleMeta> {

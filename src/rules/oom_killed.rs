@@ -54,8 +54,7 @@ impl Rule for OomKilled {
         &META
     }
 
-    fn check(&self, snapshot: &Snapshot, index: &Index) -> Vec<Finding> {
-        let mut out = Vec::new();
+    fn check_each(&self, snapshot: &Snapshot, index: &Index, each: &mut dyn FnMut(Finding)) {
         for pod in &snapshot.pods {
             for c in containers(pod) {
                 let Some(t) = c.last_termination() else {
@@ -76,7 +75,7 @@ impl Rule for OomKilled {
                         .is_some_and(|x| x.as_str() == c.name())
                         .then(|| rollout::flinkcluster_memory(fc, pod, c.name()))
                         .flatten();
-                    out.push(match predates {
+                    each(match predates {
                         Some(p) => rollout::awaiting_flinkcluster(f, fc, pod, &p),
                         None => f,
                     });
@@ -86,7 +85,7 @@ impl Rule for OomKilled {
                 // The spec already gives more memory: the pod was made before, not the fix again.
                 let fd = label(pod, LABEL_APP)
                     .and_then(|app| index.flink_deployment(pod_namespace(pod), app));
-                out.push(
+                each(
                     match fd.filter(|_| c.name() == MAIN_CONTAINER).and_then(|fd| {
                         rollout::memory(fd, pod, rollout::Toward::More).map(|p| (fd, p))
                     }) {
@@ -96,8 +95,9 @@ impl Rule for OomKilled {
                 );
             }
         }
-        out.extend(from_jobmanager_logs(snapshot, index));
-        out
+        from_jobmanager_logs(snapshot, index)
+            .into_iter()
+            .for_each(&mut *each);
     }
 }
 

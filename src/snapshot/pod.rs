@@ -34,10 +34,17 @@ pub struct Pod {
 }
 
 /// The metadata, without `managedFields` (the server's record of who set which field: often
-/// larger than the rest of the pod, and read by no rule).
+/// larger than the rest of the pod) and the other bookkeeping no rule reads (`uid`,
+/// `resourceVersion`, `generateName`, `selfLink`, `generation`, `finalizers`).
 fn slim_metadata<'de, D: Deserializer<'de>>(d: D) -> Result<ObjectMeta, D::Error> {
     let mut meta = Option::<ObjectMeta>::deserialize(d)?.unwrap_or_default();
     meta.managed_fields = None;
+    meta.uid = None;
+    meta.resource_version = None;
+    meta.generate_name = None;
+    meta.self_link = None;
+    meta.generation = None;
+    meta.finalizers = None;
     Ok(meta)
 }
 
@@ -292,6 +299,8 @@ mod tests {
     /// A pod as the API server returns it, with fields the diagnosis never reads.
     const FULL: &str = r#"{
       "metadata": {"name": "orders-taskmanager-1-1", "namespace": "shop",
+        "uid": "3f2b0001-0c1d-4e5f-8a9b-0123456789ab", "resourceVersion": "100001",
+        "generateName": "orders-taskmanager-1-",
         "labels": {"app": "orders", "component": "taskmanager"},
         "annotations": {"flink.apache.org/note": "x"},
         "ownerReferences": [{"apiVersion": "apps/v1", "kind": "Deployment", "name": "orders", "uid": "u1"}],
@@ -320,7 +329,7 @@ mod tests {
     fn keeps_what_the_rules_read_and_drops_the_rest() {
         let p: Pod = serde_json::from_str(FULL).unwrap();
         assert_eq!(p.metadata.name.as_deref(), Some("orders-taskmanager-1-1"));
-        assert!(p.metadata.managed_fields.is_none());
+        assert!(p.metadata.managed_fields.is_none() && p.metadata.uid.is_none());
         assert_eq!(p.metadata.owner_references.as_ref().map(Vec::len), Some(1));
         let spec = p.spec.as_ref().unwrap();
         assert_eq!(spec.service_account_name.as_deref(), Some("flink"));
@@ -367,6 +376,7 @@ mod tests {
         for dropped in [
             "hunter2",
             "managedFields",
+            "resourceVersion",
             "livenessProbe",
             "volumes",
             "podIP",
