@@ -359,3 +359,61 @@ fn coverage_document_is_drawn_from_the_sweep() {
         "docs/coverage.md is stale: run `KUBECTL_FLINK_BLESS=1 cargo test --test sweep` and commit the result"
     );
 }
+
+/// Each shape reader is tested on every wording of its shape that the sweep found, in every
+/// component and version: the rows a selector picks out of `tests/sweep/*.tsv` must be read by the
+/// reader (or a more precise signature of the same shape), and every selector must pick some.
+#[test]
+fn each_shape_reader_reads_every_swept_wording_of_its_shape() {
+    let shapes: &[(&[&str], &str, &str)] = &[
+        // a TaskManager taken away: preempted, its node shut down, restarted and re-registered
+        (
+            &["SIG-TM-TAKEN-AWAY"],
+            "",
+            r"^(Preempted by \{\} on node \{\}|Pod was preempted by Kubelet to accommodate a critical pod|Preempted in order to admit critical pod|Pod was terminated in response to imminent node shutdown|A registered TaskManager \{\} re-registered with a new session id)",
+        ),
+        // a process killed for memory by the node's kernel
+        (&["SIG-SYSTEM-OOM"], "", r"^System OOM encountered"),
+        // an Akka/Pekko association gated
+        (
+            &[
+                "SIG-AKKA-GATED",
+                "SIG-AKKA-GATED-JM",
+                "SIG-JM-ASSOCIATION-FAILED",
+                "SIG-TM-RPC-UNREACHABLE",
+            ],
+            r"^(akka|pekko)-remote$",
+            r"(Tried to associate with unreachable remote address|address is now gated for)",
+        ),
+        // ... or quarantined
+        (
+            &["SIG-AKKA-QUARANTINED"],
+            r"^(akka|pekko)-remote$",
+            r"^Association to \[\{\}\] (having|with) (UID \[\{\}\]|unknown UID) (is )?(irrecoverably failed|reported as quarantined)",
+        ),
+    ];
+    let rows = rows();
+    let mut bad = Vec::new();
+    for (ids, component, selector) in shapes {
+        let component = Regex::new(component).unwrap();
+        let selector = Regex::new(selector).unwrap();
+        let picked: Vec<&Row> = rows
+            .iter()
+            .filter(|r| component.is_match(&r.component) && selector.is_match(&r.template))
+            .collect();
+        assert!(
+            !picked.is_empty(),
+            "{ids:?}: the sweep found no wording for {selector}"
+        );
+        for r in picked {
+            match mapped(r) {
+                Some((_, id)) if ids.contains(&id) => {}
+                other => bad.push(format!(
+                    "{ids:?} does not read {} `{}` (read as {other:?})",
+                    r.cite, r.template
+                )),
+            }
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
