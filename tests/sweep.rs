@@ -372,6 +372,12 @@ fn each_shape_reader_reads_every_swept_wording_of_its_shape() {
             "",
             r"^(Preempted by \{\} on node \{\}|Pod was preempted by Kubelet to accommodate a critical pod|Preempted in order to admit critical pod|Pod was terminated in response to imminent node shutdown|A registered TaskManager \{\} re-registered with a new session id)",
         ),
+        // a TaskManager lost, as Flink's JobMaster and ResourceManager say it (every version)
+        (
+            &["SIG-TM-HEARTBEAT-TIMEOUT", "SIG-TM-UNREACHABLE"],
+            r"^flink$",
+            r"^(The heartbeat of TaskManager with id \{\} timed out|Heartbeat of TaskManager with id \{\} timed out|TaskManager with id \{\} is no longer reachable)",
+        ),
         // a process killed for memory by the node's kernel
         (&["SIG-SYSTEM-OOM"], "", r"^System OOM encountered"),
         // an Akka/Pekko association gated

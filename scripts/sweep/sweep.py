@@ -372,10 +372,41 @@ JAVA_CONST = re.compile(
 )
 
 
+JAVA_MSGVAR = re.compile(
+    r"\b(?:final\s+)?String\s+(?P<var>\w*(?:[mM]essage|[mM]sg|[eE]rror[A-Za-z]*|[dD]iagnostics?|[rR]eason))\s*=\s*"
+)
+
+
 def java(path, src):
     code = blank_comments(src, "java")
     consts = Consts(code, "java")
     rows = []
+    # a message built into a local variable, then logged or thrown (`final String message =
+    # String.format("The heartbeat of TaskManager with id %s timed out.", id); ... new
+    # TimeoutException(message)`): the variable's text is the printed one
+    for m in JAVA_MSGVAR.finditer(code):
+        end = m.end()
+        depth, i, n = 0, end, len(code)
+        while i < n:
+            c = code[i]
+            if c == '"':
+                i = skip_string(code, i, '"')
+                continue
+            if c in "([{":
+                depth += 1
+            elif c in ")]}":
+                depth -= 1
+                if depth < 0:
+                    break
+            elif c == ";" and depth == 0:
+                break
+            i += 1
+        expr = code[end:i]
+        if '"' not in expr:
+            continue
+        t = template(expr, consts)
+        if t and " " in t:
+            rows.append((code.count("\n", 0, m.start()) + 1, "message " + m.group("var"), t))
     for m in JAVA_CALL.finditer(code):
         a = call_args(code, m.end() - 1)
         if not a:
