@@ -7,7 +7,7 @@
 //! when a rule of `tests/sweep/ignored.tsv` covers it (each rule says why triage has nothing to
 //! say about that group), and *neither* otherwise. `docs/coverage.md` gives the figures per
 //! component and version; `KUBECTL_FLINK_BLESS=1 cargo test --test sweep` rewrites it, and the
-//! test fails when it is stale. `SWEEP_VERBOSE=1` prints every template that is neither.
+//! test fails when it is stale. `SWEEP_VERBOSE=1` prints every template that is neither, and each ignored one with its rule.
 
 use kubectl_flink::signatures::{self, catalogue, prune_line};
 use regex::Regex;
@@ -142,6 +142,12 @@ fn lines(row: &Row) -> Vec<String> {
     }
     // The Apache operator's validator refuses a resource through its admission webhook, in these
     // words (flink-kubernetes-webhook's AdmissionHandler returns the validator's message).
+    // So does the FlinkCluster operator's validating webhook (apis/.../flinkcluster_validate.go).
+    if row.component == "flink-on-k8s-operator" && row.cite.contains("/flinkcluster_validate.go:") {
+        out.push(format!(
+            "Error from server (Forbidden): error when creating \"x.yaml\": admission webhook \"vflinkcluster.flinkoperator.k8s.io\" denied the request: {filled}"
+        ));
+    }
     if row.kind == "validation" && row.component == "flink-kubernetes-operator" {
         out.push(format!(
             "Error from server: error when creating \"x.yaml\": admission webhook \"validationwebhook.flink.apache.org\" denied the request: {filled}"
@@ -215,6 +221,12 @@ fn coverage_markdown() -> String {
             c.ignored += 1;
             total.ignored += 1;
             per_rule[i] += 1;
+            if verbose {
+                println!(
+                    "IGNORED:{}\t{}\t{}\t{}",
+                    rules[i].line, r.cite, r.kind, r.template
+                );
+            }
         } else {
             if verbose {
                 println!("NEITHER\t{}\t{}\t{}", r.cite, r.kind, r.template);

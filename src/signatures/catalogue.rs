@@ -2046,8 +2046,8 @@ pub static SIGNATURES: &[Signature] = &[
         id: "SIG-HA-METADATA-MISSING",
         category: Category::UpgradeFailed,
         severity: Severity::Critical,
-        literals: &["HA metadata not available", "HA metadata is not available"],
-        pattern: r"HA metadata (?:not|is not) available",
+        literals: &["HA metadata not available", "HA metadata is not available", "HA data is not available"],
+        pattern: r"HA (?:metadata|data) (?:not|is not) available",
         title: "the operator cannot upgrade or restore the job from its last state: no HA metadata is left",
         explanation: "a stateful upgrade or last-state restore needs the job's HA metadata (the HA ConfigMaps that point at its latest checkpoint), and there is none: the JobManager deployment is missing or failed and the ConfigMaps were deleted, expired with a finished or failed job, or never written; the operator marks the resource FAILED and does not retry",
         fix: "restore by hand: find the latest retained checkpoint (under state.checkpoints.dir/<job-id>/chk-N) or savepoint, set `spec.job.initialSavepointPath` to it, and redeploy (delete and recreate the FlinkDeployment, or change spec.job.upgradeMode to savepoint); keep high-availability enabled so this does not recur",
@@ -2070,6 +2070,24 @@ pub static SIGNATURES: &[Signature] = &[
     },
     // Flink's stop-with-savepoint: the savepoint succeeded, then the job failed while stopping;
     // the operator then counts the upgrade (or suspend) as failed.
+    // The Apache operator's stop-with-savepoint before an upgrade did not finish in time
+    // (AbstractFlinkService.cancelJob): the upgrade stops there, the job keeps running.
+    Signature {
+        id: "SIG-OPERATOR-SAVEPOINT-TIMEOUT",
+        category: Category::UpgradeFailed,
+        severity: Severity::Critical,
+        literals: &["with savepoint, please configure a larger timeout via"],
+        pattern: r"Timed out stopping the job (?P<job>\S+?)(?: in Flink cluster (?P<cluster>\S+))? with savepoint, please configure a larger timeout via '(?P<key>[^']+)'",
+        title: "the upgrade stopped: the savepoint of job {job|the running job} did not finish in time",
+        explanation: "before an upgrade with upgradeMode savepoint the operator stops the job with a savepoint; Flink did not complete it within the operator's timeout (large state, slow storage, a task not RUNNING, backpressure), so the upgrade does not go on",
+        fix: "raise `{key|kubernetes.operator.savepoint.trigger.grace-period}` in spec.flinkConfiguration for large state, check in the JobManager log why the savepoint is slow or declined (a storage error there has its own finding), or upgrade with upgradeMode last-state",
+        verify: "kubectl get flinkdeployment -o custom-columns=NAME:.metadata.name,JOB:.status.jobStatus.state,ERROR:.status.error",
+        explains: &[],
+        supersedes: &[],
+        examples: &["org.apache.flink.kubernetes.operator.exception.UpgradeFailureException: Timed out stopping the job 6a9aac7f6da296ba8a9e261e17c713b7 with savepoint, please configure a larger timeout via 'kubernetes.operator.savepoint.trigger.grace-period'"],
+        unless: &[],
+        sources: &["apache/flink-kubernetes-operator@release-1.15.0:flink-kubernetes-operator/src/main/java/org/apache/flink/kubernetes/operator/service/AbstractFlinkService.java"],
+    },
     Signature {
         id: "SIG-STOP-WITH-SAVEPOINT-STOPPING",
         category: Category::UpgradeFailed,
