@@ -7,7 +7,7 @@
 //! when a rule of `tests/sweep/ignored.tsv` covers it (each rule says why triage has nothing to
 //! say about that group), and *neither* otherwise. `docs/coverage.md` gives the figures per
 //! component and version; `KUBECTL_FLINK_BLESS=1 cargo test --test sweep` rewrites it, and the
-//! test fails when it is stale. `SWEEP_VERBOSE=1` prints every template that is neither.
+//! test fails when it is stale. `SWEEP_VERBOSE=1` prints every template that is neither, and each ignored one with its rule.
 
 use kubectl_flink::signatures::{self, catalogue, prune_line};
 use regex::Regex;
@@ -109,7 +109,18 @@ fn rules() -> Vec<Rule> {
 
 /// The lines a template prints, filled with sample values.
 fn lines(row: &Row) -> Vec<String> {
-    let filled = row.template.replace("{}", "x");
+    // Akka's and Pekko's remoting print an `Address` in the first brackets (`[akka.tcp://flink@host:port]`):
+    // the sample is one, so a reading keyed on the address shape is tested as it reads a real line.
+    let remote = match row.component.as_str() {
+        "akka-remote" => Some("[akka.tcp://flink@10.0.0.8:6122]"),
+        "pekko-remote" => Some("[pekko.tcp://flink@10.0.0.8:6122]"),
+        _ => None,
+    };
+    let filled = match remote {
+        Some(address) => row.template.replacen("[{}]", address, 1),
+        None => row.template.clone(),
+    }
+    .replace("{}", "x");
     let mut out = vec![filled.clone()];
     let class = row
         .kind
@@ -131,6 +142,12 @@ fn lines(row: &Row) -> Vec<String> {
     }
     // The Apache operator's validator refuses a resource through its admission webhook, in these
     // words (flink-kubernetes-webhook's AdmissionHandler returns the validator's message).
+    // So does the FlinkCluster operator's validating webhook (apis/.../flinkcluster_validate.go).
+    if row.component == "flink-on-k8s-operator" && row.cite.contains("/flinkcluster_validate.go:") {
+        out.push(format!(
+            "Error from server (Forbidden): error when creating \"x.yaml\": admission webhook \"vflinkcluster.flinkoperator.k8s.io\" denied the request: {filled}"
+        ));
+    }
     if row.kind == "validation" && row.component == "flink-kubernetes-operator" {
         out.push(format!(
             "Error from server: error when creating \"x.yaml\": admission webhook \"validationwebhook.flink.apache.org\" denied the request: {filled}"
@@ -181,6 +198,7 @@ fn coverage_markdown() -> String {
     let mut per_category: BTreeMap<String, usize> = BTreeMap::new();
     let mut total = Count::default();
     let verbose = std::env::var_os("SWEEP_VERBOSE").is_some();
+    let mut neither_rows: Vec<String> = Vec::new();
     for r in &rows {
         let key = (
             r.component.clone(),
@@ -203,10 +221,25 @@ fn coverage_markdown() -> String {
             c.ignored += 1;
             total.ignored += 1;
             per_rule[i] += 1;
-        } else if verbose {
-            println!("NEITHER\t{}\t{}\t{}", r.cite, r.kind, r.template);
+            if verbose {
+                println!(
+                    "IGNORED:{}\t{}\t{}\t{}",
+                    rules[i].line, r.cite, r.kind, r.template
+                );
+            }
+        } else {
+            if verbose {
+                println!("NEITHER\t{}\t{}\t{}", r.cite, r.kind, r.template);
+            }
+            neither_rows.push(format!("{}\t{}\t{}", r.cite, r.kind, r.template));
         }
     }
+    assert!(
+        neither_rows.is_empty(),
+        "{} swept templates are neither mapped by a signature nor marked by a rule of tests/sweep/ignored.tsv (map them, or add a rule that says why triage has nothing to name); the first:\n{}",
+        neither_rows.len(),
+        neither_rows.iter().take(20).cloned().collect::<Vec<_>>().join("\n")
+    );
     let unused: Vec<String> = rules
         .iter()
         .zip(&per_rule)
@@ -337,4 +370,68 @@ fn coverage_document_is_drawn_from_the_sweep() {
         have == want,
         "docs/coverage.md is stale: run `KUBECTL_FLINK_BLESS=1 cargo test --test sweep` and commit the result"
     );
+}
+
+/// Each shape reader is tested on every wording of its shape that the sweep found, in every
+/// component and version: the rows a selector picks out of `tests/sweep/*.tsv` must be read by the
+/// reader (or a more precise signature of the same shape), and every selector must pick some.
+#[test]
+fn each_shape_reader_reads_every_swept_wording_of_its_shape() {
+    let shapes: &[(&[&str], &str, &str)] = &[
+        // a TaskManager taken away: preempted, its node shut down, restarted and re-registered
+        (
+            &["SIG-TM-TAKEN-AWAY"],
+            "",
+            r"^(Preempted by \{\} on node \{\}|Pod was preempted by Kubelet to accommodate a critical pod|Preempted in order to admit critical pod|Pod was terminated in response to imminent node shutdown|A registered TaskManager \{\} re-registered with a new session id)",
+        ),
+        // a TaskManager lost, as Flink's JobMaster and ResourceManager say it (every version)
+        (
+            &["SIG-TM-HEARTBEAT-TIMEOUT", "SIG-TM-UNREACHABLE"],
+            r"^flink$",
+            r"^(The heartbeat of TaskManager with id \{\} timed out|Heartbeat of TaskManager with id \{\} timed out|TaskManager with id \{\} is no longer reachable)",
+        ),
+        // a process killed for memory by the node's kernel
+        (&["SIG-SYSTEM-OOM"], "", r"^System OOM encountered"),
+        // an Akka/Pekko association gated
+        (
+            &[
+                "SIG-AKKA-GATED",
+                "SIG-AKKA-GATED-JM",
+                "SIG-JM-ASSOCIATION-FAILED",
+                "SIG-TM-RPC-UNREACHABLE",
+            ],
+            r"^(akka|pekko)-remote$",
+            r"(Tried to associate with unreachable remote address|address is now gated for)",
+        ),
+        // ... or quarantined
+        (
+            &["SIG-AKKA-QUARANTINED"],
+            r"^(akka|pekko)-remote$",
+            r"^Association to \[\{\}\] (having|with) (UID \[\{\}\]|unknown UID) (is )?(irrecoverably failed|reported as quarantined)",
+        ),
+    ];
+    let rows = rows();
+    let mut bad = Vec::new();
+    for (ids, component, selector) in shapes {
+        let component = Regex::new(component).unwrap();
+        let selector = Regex::new(selector).unwrap();
+        let picked: Vec<&Row> = rows
+            .iter()
+            .filter(|r| component.is_match(&r.component) && selector.is_match(&r.template))
+            .collect();
+        assert!(
+            !picked.is_empty(),
+            "{ids:?}: the sweep found no wording for {selector}"
+        );
+        for r in picked {
+            match mapped(r) {
+                Some((_, id)) if ids.contains(&id) => {}
+                other => bad.push(format!(
+                    "{ids:?} does not read {} `{}` (read as {other:?})",
+                    r.cite, r.template
+                )),
+            }
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
 }

@@ -102,6 +102,17 @@ for v in 1.16.0 1.18.0 1.20.0 2.0.0 2.1.0; do
   rm -f "${args[@]}"
 done
 
+# --- Akka's and Pekko's remoting (Scala): association gated, quarantined, unreachable. Flink's RPC ran
+# on Akka 2.6 up to 1.17 and on Pekko from 1.18 (the 1.0 line, then 1.1).
+if d=$(git_src akka+akka); then
+  emit akka-remote 2.6.20 --cite akka/akka@v2.6.20 --git-dir "$d" --ref v2.6.20 --under akka-remote/src/main
+fi
+if d=$(git_src apache+pekko); then
+  for t in v1.0.1 v1.1.2; do
+    emit pekko-remote "${t#v}" --cite "apache/pekko@$t" --git-dir "$d" --ref "$t" --under remote/src/main
+  done
+fi
+
 # --- flink-docker's entrypoint (the repository has no tags: pinned to a commit of master)
 if d=$(git_src apache+flink-docker); then
   c=$(git --git-dir "$d" rev-parse --short=12 "${FLINK_DOCKER_REF:-HEAD}")
@@ -146,7 +157,7 @@ if d=$(git_src kubernetes-client+java); then
 fi
 
 # --- Kubernetes: scheduler, kubelet, the workload controllers, admission plugins (Go module zips)
-for v in v1.24.0 v1.28.0 v1.31.0 v1.34.0 v1.36.3; do
+for v in v1.24.0 v1.25.0 v1.26.0 v1.27.0 v1.28.0 v1.29.0 v1.30.0 v1.31.0 v1.32.0 v1.33.0 v1.34.0 v1.35.0 v1.36.3; do
   zip="$GOMODCACHE/cache/download/k8s.io/kubernetes/@v/$v.zip"
   [ -f "$zip" ] || { echo "no $zip" >&2; continue; }
   emit kubernetes "${v#v}" --cite "kubernetes/kubernetes@$v" --zip "$zip" --strip "k8s.io/kubernetes@$v/" \
@@ -158,7 +169,7 @@ done
 
 # --- the API server's admission (ResourceQuota's "exceeded quota", the webhooks' rejections),
 # cited at its place in kubernetes/kubernetes (staging/src/k8s.io/apiserver) at the matching minor
-for v in 24.0 28.0 31.0 34.0 36.3; do
+for v in 24.0 25.0 26.0 27.0 28.0 29.0 30.0 31.0 32.0 33.0 34.0 35.0 36.3; do
   zip="$GOMODCACHE/cache/download/k8s.io/apiserver/@v/v0.$v.zip"
   [ -f "$zip" ] || { echo "no $zip" >&2; continue; }
   emit kube-apiserver "1.$v" --cite "kubernetes/kubernetes@v1.$v" --zip "$zip" \

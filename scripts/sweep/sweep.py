@@ -48,7 +48,7 @@ import zipfile
 
 DEFAULT_EXCLUDE = r"(^|/)(src/test|test|tests|testdata|testing|e2e|fixtures?|examples?|vendor|third_party|hack|docs?)/|_test\.go$|Test[A-Z]?\w*\.java$|\.pb\.go$|zz_generated|generated\."
 
-EXTS = {".java": "java", ".go": "go", ".sh": "sh", ".cpp": "cpp", ".hpp": "cpp", ".c": "cpp"}
+EXTS = {".java": "java", ".go": "go", ".sh": "sh", ".cpp": "cpp", ".hpp": "cpp", ".c": "cpp", ".scala": "scala"}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -280,9 +280,12 @@ FORMAT_CALLS = re.compile(
 
 def normalise(t):
     t = t.replace("%%", "\x00")
+    # Go's %q prints its value quoted: keep the quotes, they are part of the printed line
+    t = re.sub(r"%(?:\[\d+\])?[-+# 0]*q", '"\x03"', t)
     t = PRINTF.sub("{}", t)
     t = t.replace("\x00", "%")
     t = MSGFMT.sub("{}", t)
+    t = t.replace("\x03", "{}")
     t = re.sub(r"\{\}(\s*\{\})+", "{}", t)
     t = re.sub(r"[\t\r\n]+", " ", t)
     return t.strip()
@@ -369,10 +372,41 @@ JAVA_CONST = re.compile(
 )
 
 
+JAVA_MSGVAR = re.compile(
+    r"\b(?:final\s+)?String\s+(?P<var>\w*(?:[mM]essage|[mM]sg|[eE]rror[A-Za-z]*|[dD]iagnostics?|[rR]eason))\s*=\s*"
+)
+
+
 def java(path, src):
     code = blank_comments(src, "java")
     consts = Consts(code, "java")
     rows = []
+    # a message built into a local variable, then logged or thrown (`final String message =
+    # String.format("The heartbeat of TaskManager with id %s timed out.", id); ... new
+    # TimeoutException(message)`): the variable's text is the printed one
+    for m in JAVA_MSGVAR.finditer(code):
+        end = m.end()
+        depth, i, n = 0, end, len(code)
+        while i < n:
+            c = code[i]
+            if c == '"':
+                i = skip_string(code, i, '"')
+                continue
+            if c in "([{":
+                depth += 1
+            elif c in ")]}":
+                depth -= 1
+                if depth < 0:
+                    break
+            elif c == ";" and depth == 0:
+                break
+            i += 1
+        expr = code[end:i]
+        if '"' not in expr:
+            continue
+        t = template(expr, consts)
+        if t and " " in t:
+            rows.append((code.count("\n", 0, m.start()) + 1, "message " + m.group("var"), t))
     for m in JAVA_CALL.finditer(code):
         a = call_args(code, m.end() - 1)
         if not a:
@@ -423,6 +457,47 @@ def java(path, src):
         for i, l in enumerate(code[em.start() : em.end()].splitlines()):
             for r in re.findall(r"^\s*([A-Z]\w*)\s*[,;]?\s*$", l):
                 rows.append((start + i, "event-reason", r))
+    return rows
+
+
+# ---------------------------------------------------------------------------------------------
+# Scala (Akka's and Pekko's remoting): read as Java once its interpolated strings are plain ones
+
+SCALA_INTERP = re.compile(r'\b[sf](?P<q>"""|")(?P<body>.*?)(?P=q)', re.S)
+SCALA_LOG = re.compile(
+    r"\b(?P<logger>log|markerLog|logger)\s*\.\s*(?P<level>error|warning)\s*\("
+)
+
+
+def scala(path, src):
+    """`s"...${x}..."` and `f"..."` become `"...{}..."` (one line each, so line numbers hold:
+    a triple-quoted string keeps its newlines as spaces plus the same count of newlines after
+    it); `log.warning(...)` / `log.error(...)` (Akka's LoggingAdapter, with `{}` placeholders)
+    are read like Java's loggers; `throw new XxxException(...)` as in Java."""
+
+    def plain(m):
+        body = m.group("body")
+        lines = body.count("\n")
+        body = re.sub(r"\$\{(?:[^{}]|\{[^{}]*\})*\}|\$[A-Za-z_]\w*", "{}", body).replace("$$", "$")
+        body = body.replace("\n", " ").replace('"', '\\"') if m.group("q") == '"""' else body
+        return '"' + body + '"' + "\n" * lines
+
+    code = SCALA_INTERP.sub(plain, src)
+    code = re.sub(r'"""(.*?)"""', lambda m: '"' + m.group(1).replace("\n", " ").replace('"', '\\"') + '"' + "\n" * m.group(1).count("\n"), code, flags=re.S)
+    rows = [r for r in java(path, code) if not r[1].startswith("log.")]
+    blank = blank_comments(code, "java")
+    consts = Consts(blank, "java")
+    for m in SCALA_LOG.finditer(blank):
+        a = call_args(blank, m.end() - 1)
+        if not a or not a[0]:
+            continue
+        line = blank.count("\n", 0, m.start()) + 1
+        # Akka's log.error(cause, template, args...) puts the cause first
+        for x in a[0][:2]:
+            t = template(x, consts)
+            if t:
+                rows.append((line, "log." + m.group("level"), t))
+                break
     return rows
 
 
@@ -590,7 +665,7 @@ def cpp(path, src):
     return rows
 
 
-HANDLERS = {"java": java, "go": go, "sh": shell, "cpp": cpp}
+HANDLERS = {"java": java, "go": go, "sh": shell, "cpp": cpp, "scala": scala}
 
 
 def main():

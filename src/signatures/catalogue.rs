@@ -780,7 +780,7 @@ pub static SIGNATURES: &[Signature] = &[
         fix: JM_FIX,
         verify: JM_VERIFY,
         explains: JM_UNREACHABLE,
-        supersedes: &[],
+        supersedes: &["SIG-AKKA-GATED"],
         examples: &["Association with remote system [akka.tcp://flink@orders-jobmanager:6123] has failed, address is now gated for [50] ms. Reason: [Association failed with [akka.tcp://flink@orders-jobmanager:6123]] Caused by: [java.net.UnknownHostException: orders-jobmanager]"],
         unless: &[],
         sources: &[
@@ -963,15 +963,23 @@ pub static SIGNATURES: &[Signature] = &[
         id: "SIG-JM-HEARTBEAT-TIMEOUT",
         category: Category::JobmanagerUnreachable,
         severity: Severity::Warning,
-        literals: &["eartbeat of JobManager with id", "eartbeat of ResourceManager with id"],
-        pattern: r"[Hh]eartbeat of (?P<component>JobManager|ResourceManager) with id (?P<id>\S+?)\.? timed out",
+        literals: &[
+            "eartbeat of JobManager with id",
+            "eartbeat of ResourceManager with id",
+            "JobManager with id",
+            "ResourceManager with id",
+        ],
+        pattern: r"[Hh]eartbeat of (?P<component>JobManager|ResourceManager) with id (?P<id>\S+?)\.? timed out|\b(?P<component_2>JobManager|ResourceManager) with id (?P<id_2>\S+?)\.? is no longer reachable",
         title: "the {component} stopped answering heartbeats",
         explanation: "the JobManager side stopped answering heartbeats: it restarted, stalled (GC) or the network between the pods broke",
         fix: "check whether the JobManager restarted (`kubectl get pods -l component=jobmanager`, restart count, its previous log); long GC pauses in the JobManager also miss heartbeats",
         verify: "kubectl get pods -l component=jobmanager",
         explains: &[],
         supersedes: &[],
-        examples: &["java.util.concurrent.TimeoutException: The heartbeat of ResourceManager with id 8e1c0a3c7e2b4f7f9b0c1d2e3f4a5b6c timed out."],
+        examples: &[
+            "java.util.concurrent.TimeoutException: The heartbeat of ResourceManager with id 8e1c0a3c7e2b4f7f9b0c1d2e3f4a5b6c timed out.",
+            "org.apache.flink.runtime.jobmaster.exceptions.JobMasterException: JobManager with id 00000000000000000000000000000000 is no longer reachable.",
+        ],
         unless: &[],
         sources: &[
             "apache/flink@c20d1003e68e:flink-runtime/src/main/java/org/apache/flink/runtime/jobmaster/JobMaster.java",
@@ -1261,7 +1269,7 @@ pub static SIGNATURES: &[Signature] = &[
         category: Category::ImagePullFailed,
         severity: Severity::Critical,
         literals: &["ErrImagePull", "ImagePullBackOff", "Back-off pulling image", "Failed to pull image", "InvalidImageName"],
-        pattern: r#"(?:Failed to pull image|Back-off pulling image) "(?P<image>[^"]+)"|\b(?:ErrImagePull|ImagePullBackOff|InvalidImageName)\b"#,
+        pattern: r#"(?:Failed to pull image|Back-off pulling image) (?:"(?P<image>[^"]+)"|(?P<image_2>[^"\s:]+))|\b(?:ErrImagePull|ImagePullBackOff|InvalidImageName)\b"#,
         title: "image {image|of a Flink container} cannot be pulled",
         explanation: "the kubelet cannot pull the container image (the events say why: name, tag, credentials or registry TLS)",
         fix: "check the image reference {image|} (`spec.image` of the FlinkDeployment) and that the node can pull it: `kubectl describe pod {pod|<pod>} -n {pod_namespace|<namespace>}` shows the registry's answer in the Failed event",
@@ -1471,6 +1479,26 @@ pub static SIGNATURES: &[Signature] = &[
             "kubernetes/autoscaler@cluster-autoscaler-1.30.0:cluster-autoscaler/vendor/k8s.io/kubernetes/pkg/kubelet/kuberuntime/kuberuntime_container.go",
             "kubernetes/apimachinery@kubernetes-1.36.3:pkg/api/errors/errors.go",
         ],
+    },
+    // A container's env / envFrom names a key its ConfigMap or Secret does not hold: the kubelet
+    // refuses to create the container (CreateContainerConfigError) with this text in its event.
+    Signature {
+        id: "SIG-ENV-KEY-MISSING",
+        category: Category::PodtemplateInvalid,
+        severity: Severity::Critical,
+        literals: &["couldn't find key "],
+        pattern: r"couldn't find key (?P<key>\S+) in (?P<kind>ConfigMap|Secret) (?P<object_namespace>[^/\s]+)/(?P<object>[^\s.,;]+)",
+        title: "the pod reads key {key} of {kind} {object}, which it does not hold",
+        explanation: "the pod template takes an environment variable from a ConfigMap/Secret key that is not there, so the kubelet does not create the container (CreateContainerConfigError)",
+        fix: "add key `{key}` to {kind} `{object}` in namespace {object_namespace}, or fix the key name in the pod template's env (valueFrom.configMapKeyRef / secretKeyRef); mark it `optional: true` only if the container can run without it",
+        verify: "kubectl describe {kind} {object} -n {object_namespace}",
+        explains: NO_TASKMANAGERS,
+        supersedes: &[],
+        examples: &[
+            "  Warning  Failed  5s  kubelet  Error: couldn't find key s3.access-key in Secret flink/s3-credentials",
+        ],
+        unless: &[],
+        sources: &["kubernetes/kubernetes@v1.36.3:pkg/kubelet/kubelet_pods.go"],
     },
     // The API server's 422 for the JobManager Deployment or a TaskManager pod Flink creates from the
     // pod template (inside fabric8's "Failure executing: POST ...").
@@ -2018,8 +2046,8 @@ pub static SIGNATURES: &[Signature] = &[
         id: "SIG-HA-METADATA-MISSING",
         category: Category::UpgradeFailed,
         severity: Severity::Critical,
-        literals: &["HA metadata not available", "HA metadata is not available"],
-        pattern: r"HA metadata (?:not|is not) available",
+        literals: &["HA metadata not available", "HA metadata is not available", "HA data is not available"],
+        pattern: r"HA (?:metadata|data) (?:not|is not) available",
         title: "the operator cannot upgrade or restore the job from its last state: no HA metadata is left",
         explanation: "a stateful upgrade or last-state restore needs the job's HA metadata (the HA ConfigMaps that point at its latest checkpoint), and there is none: the JobManager deployment is missing or failed and the ConfigMaps were deleted, expired with a finished or failed job, or never written; the operator marks the resource FAILED and does not retry",
         fix: "restore by hand: find the latest retained checkpoint (under state.checkpoints.dir/<job-id>/chk-N) or savepoint, set `spec.job.initialSavepointPath` to it, and redeploy (delete and recreate the FlinkDeployment, or change spec.job.upgradeMode to savepoint); keep high-availability enabled so this does not recur",
@@ -2042,6 +2070,24 @@ pub static SIGNATURES: &[Signature] = &[
     },
     // Flink's stop-with-savepoint: the savepoint succeeded, then the job failed while stopping;
     // the operator then counts the upgrade (or suspend) as failed.
+    // The Apache operator's stop-with-savepoint before an upgrade did not finish in time
+    // (AbstractFlinkService.cancelJob): the upgrade stops there, the job keeps running.
+    Signature {
+        id: "SIG-OPERATOR-SAVEPOINT-TIMEOUT",
+        category: Category::UpgradeFailed,
+        severity: Severity::Critical,
+        literals: &["with savepoint, please configure a larger timeout via"],
+        pattern: r"Timed out stopping the job (?P<job>\S+?)(?: in Flink cluster (?P<cluster>\S+))? with savepoint, please configure a larger timeout via '(?P<key>[^']+)'",
+        title: "the upgrade stopped: the savepoint of job {job|the running job} did not finish in time",
+        explanation: "before an upgrade with upgradeMode savepoint the operator stops the job with a savepoint; Flink did not complete it within the operator's timeout (large state, slow storage, a task not RUNNING, backpressure), so the upgrade does not go on",
+        fix: "raise `{key|kubernetes.operator.savepoint.trigger.grace-period}` in spec.flinkConfiguration for large state, check in the JobManager log why the savepoint is slow or declined (a storage error there has its own finding), or upgrade with upgradeMode last-state",
+        verify: "kubectl get flinkdeployment -o custom-columns=NAME:.metadata.name,JOB:.status.jobStatus.state,ERROR:.status.error",
+        explains: &[],
+        supersedes: &[],
+        examples: &["org.apache.flink.kubernetes.operator.exception.UpgradeFailureException: Timed out stopping the job 6a9aac7f6da296ba8a9e261e17c713b7 with savepoint, please configure a larger timeout via 'kubernetes.operator.savepoint.trigger.grace-period'"],
+        unless: &[],
+        sources: &["apache/flink-kubernetes-operator@release-1.15.0:flink-kubernetes-operator/src/main/java/org/apache/flink/kubernetes/operator/service/AbstractFlinkService.java"],
+    },
     Signature {
         id: "SIG-STOP-WITH-SAVEPOINT-STOPPING",
         category: Category::UpgradeFailed,
@@ -2146,6 +2192,41 @@ pub static SIGNATURES: &[Signature] = &[
         unless: &[],
         sources: &[
             "apache/flink@c20d1003e68e:flink-runtime/src/main/java/org/apache/flink/runtime/state/filesystem/AbstractFsCheckpointStorageAccess.java",
+        ],
+    },
+    // The restore path's refusals of state it cannot read back: a serializer of the new job that
+    // is incompatible with the one that wrote the state (StateMigrationException from the heap and
+    // operator state backends), or a savepoint of a format this Flink no longer reads.
+    Signature {
+        id: "SIG-SAVEPOINT-STATE-INCOMPATIBLE",
+        category: Category::SavepointRestoreFailed,
+        severity: Severity::Critical,
+        literals: &[
+            "must not be incompatible",
+            "must be compatible with the",
+            "must not need ttl state migration",
+            "is no longer supported",
+            "Unexpected magic number. This can have multiple reasons",
+            "is not a valid file URI. Either the pointer path is invalid",
+        ],
+        pattern: r"(?:The new|For heap backends, the new) [\w ]*?(?:serializer|typeSerializer).*? must (?:not be incompatible|be compatible with the (?:old|previous)|not need ttl state migration)|Legacy state \(from Flink <= 1\.1, created through the 'Checkpointed' interface\) is no longer supported|This savepoint / checkpoint version \(Flink 1\.1 / 1\.2\) is no longer supported|Unexpected magic number\. This can have multiple reasons|Checkpoint/savepoint path '(?P<path>[^']*)' is not a valid file URI\. Either the pointer path is invalid",
+        title: "the job cannot read back the state it restores from{path| ({path})}",
+        explanation: "the state in the savepoint/checkpoint was written by a serializer the new job's state is not compatible with (a changed state type, key type or POJO without a migration path), or by a Flink version whose savepoint format this one no longer reads, or the path is not a savepoint",
+        fix: "restore from a savepoint the job's current state types can read: keep the state's type (or give it a serializer with a migration path, e.g. Avro/POJO evolution rules), or start without that state (spec.job.allowNonRestoredState / a fresh start with upgradeMode stateless); a savepoint from Flink 1.0-1.2 must be migrated through an intermediate version; check that initialSavepointPath names a savepoint directory",
+        verify: "",
+        explains: STARTUP,
+        supersedes: &[],
+        examples: &[
+            "Caused by: org.apache.flink.util.StateMigrationException: For heap backends, the new state serializer (org.apache.flink.api.common.typeutils.base.LongSerializer@1) must not be incompatible with the old state serializer (org.apache.flink.api.java.typeutils.runtime.PojoSerializer@2).",
+            "Caused by: org.apache.flink.util.StateMigrationException: The new key serializer (x) must be compatible with the previous key serializer (y).",
+            "java.io.IOException: This savepoint / checkpoint version (Flink 1.1 / 1.2) is no longer supported.",
+        ],
+        unless: &[],
+        sources: &[
+            "apache/flink@release-1.20.0:flink-runtime/src/main/java/org/apache/flink/runtime/state/heap/HeapKeyedStateBackend.java",
+            "apache/flink@release-1.20.0:flink-runtime/src/main/java/org/apache/flink/runtime/state/DefaultOperatorStateBackend.java",
+            "apache/flink@release-1.20.0:flink-runtime/src/main/java/org/apache/flink/runtime/checkpoint/Checkpoints.java",
+            "apache/flink@release-1.20.0:flink-runtime/src/main/java/org/apache/flink/runtime/state/filesystem/AbstractFsCheckpointStorageAccess.java",
         ],
     },
     // The HA store (Kubernetes ConfigMaps or ZooKeeper) keeps, per retained checkpoint, a pointer
@@ -2575,8 +2656,17 @@ pub static SIGNATURES: &[Signature] = &[
         id: "SIG-NO-MAIN-CLASS",
         category: Category::JobEntryClassError,
         severity: Severity::Critical,
-        literals: &["nor a 'program-class' entry was found", "Could not find or load main class"],
-        pattern: r"Neither a 'Main-Class', nor a 'program-class' entry was found in the jar file|Could not find or load main class (?P<class>[\w.$]+)",
+        literals: &[
+            "nor a 'program-class' entry was found",
+            "Could not find or load main class",
+            "No manifest found in jar file",
+            "main(String[]) method",
+            "declares a non-public main method",
+            "declares a non-static main method",
+            "must be public.",
+            "Multiple JAR archives with entry classes",
+        ],
+        pattern: r"Neither a 'Main-Class', nor a 'program-class' entry was found in the jar file|Could not find or load main class (?P<class>[\w.$]+)|No manifest found in jar file|The class (?P<class_2>\S+) (?:has no main\(String\[\]\) method|declares a non-(?:public|static) main method|must be public\.)|The given program class does not have a main\(String\[\]\) method|Multiple JAR archives with entry classes found on classpath",
         title: "the job has no usable entry class ({class|none named})",
         explanation: "no entry class was given and the jar's manifest names none (or the named class cannot be loaded)",
         fix: "set spec.job.entryClass to the job's main class, or write Main-Class into the jar's manifest (maven-shade ManifestResourceTransformer)",
@@ -2586,11 +2676,16 @@ pub static SIGNATURES: &[Signature] = &[
         examples: &[
             "org.apache.flink.client.program.ProgramInvocationException: Neither a 'Main-Class', nor a 'program-class' entry was found in the jar file.",
             "Error: Could not find or load main class org.apache.flink.kubernetes.entrypoint.KubernetesApplicationClusterEntrypoint",
+            "org.apache.flink.client.program.ProgramInvocationException: The class com.example.Job has no main(String[]) method.",
+            "org.apache.flink.client.program.ProgramInvocationException: No manifest found in jar file '/opt/flink/usrlib/job.jar'. The manifest is need to point to the program's main class.",
+            "org.apache.flink.util.FlinkException: Multiple JAR archives with entry classes found on classpath. Please provide an entry class name.",
         ],
         unless: &[],
         sources: &[
             "apache/flink@c20d1003e68e:flink-clients/src/main/java/org/apache/flink/client/program/PackagedProgram.java",
             "openjdk/jdk@0265b5941a90:src/java.base/share/classes/sun/launcher/resources/launcher.properties",
+            "apache/flink@release-1.20.0:flink-clients/src/main/java/org/apache/flink/client/program/PackagedProgram.java",
+            "apache/flink@release-1.20.0:flink-clients/src/main/java/org/apache/flink/client/deployment/application/FromClasspathEntryClassInformationProvider.java",
         ],
     },
     Signature {

@@ -123,7 +123,7 @@ pub static SIGNATURES: &[Signature] = &[
         category: Category::PodUnschedulable,
         severity: Severity::Critical,
         literals: &["nodes are available: "],
-        pattern: r"nodes are available: (?:.*?, )?\d+ (?P<reason>node\(s\) (?:didn't match pod (?:anti-)?affinity rules|didn't match pod affinity rules|didn't satisfy existing pods anti-affinity rules|didn't match pod topology spread constraints(?: \(missing required label\))?|didn't have free ports for the requested pod ports|didn't find available persistent volumes to bind|did not have enough free storage|had volume node affinity conflict|had no available (?:disk|volume zone)|were unschedulable|had unknown conditions|exceed max volume count|didn't match the requested node name|didn't match scheduler-enforced node affinity|had unbound immediate PersistentVolumeClaims)|Insufficient [\w./-]+|persistentvolumeclaim \S+ not found|pod has unbound immediate PersistentVolumeClaims)",
+        pattern: r"nodes are available: (?:.*?, )?\d+ (?P<reason>node\(s\) [^,.]+(?:\([^)]*\))?|Insufficient [\w./-]+|persistentvolumeclaim \S+ not found|pod has unbound immediate PersistentVolumeClaims)",
         title: "pods stay Pending: {reason}",
         explanation: "the scheduler found no node that passes this filter for the pod: anti-affinity or topology spread rules no node can satisfy, host ports already taken, a PersistentVolumeClaim that cannot be bound or whose volume is in another zone, or nodes cordoned",
         fix: "read the whole FailedScheduling message (`kubectl describe pod <pod>`): for (anti-)affinity and topology spread, relax the pod template's rules or add nodes where they can hold; for free ports, drop hostPort from the pod template; for persistent volumes, fix the PersistentVolumeClaim (`kubectl describe pvc`: its StorageClass, size and zone); for unschedulable nodes, uncordon them or add capacity",
@@ -309,15 +309,18 @@ pub static SIGNATURES: &[Signature] = &[
         id: "SIG-AKKA-GATED",
         category: Category::TaskmanagerUnreachable,
         severity: Severity::Warning,
-        literals: &["Tried to associate with unreachable remote address"],
-        pattern: r"Tried to associate with unreachable remote address \[(?:akka|pekko)(?:\.ssl)?\.tcp://[^@\]\s]+@(?P<host>[A-Za-z0-9.-]+)(?::(?P<port>\d+))?\]",
+        literals: &["Tried to associate with unreachable remote address", "address is now gated for"],
+        pattern: r"(?:Tried to associate with unreachable remote address|Association with remote system) \[(?:akka|pekko)(?:\.ssl)?\.tcp://[^@\]\s]+@(?P<host>[A-Za-z0-9.-]+)(?::(?P<port>\d+))?\](?:\. Address is now gated| has failed, address is now gated)",
         title: "Flink's RPC cannot reach {host}:{port|?} (association gated)",
         explanation: "Flink's RPC (Akka or Pekko remoting) could not associate with another Flink process and stops trying for a while: that process died or restarted (its pod is gone), or the address it registered with is not reachable",
         fix: "find the process at {host}: `kubectl get pods -o wide | grep {host}` (a TaskManager that was OOMKilled, evicted or restarted shows it); when it runs, check that the address it registered with (`taskmanager.host`, the pod IP by default) is reachable from the JobManager and no NetworkPolicy blocks its RPC port",
         verify: "kubectl get pods -o wide",
         explains: &["SIG-TM-HEARTBEAT-TIMEOUT", "SIG-TM-UNREACHABLE", "SIG-NO-RESOURCES"],
         supersedes: &[],
-        examples: &["Tried to associate with unreachable remote address [pekko.tcp://flink@10.0.0.8:6122]. Address is now gated for 50 ms, all messages to this address will be delivered to dead letters. Reason: [Connection refused]"],
+        examples: &[
+            "Tried to associate with unreachable remote address [pekko.tcp://flink@10.0.0.8:6122]. Address is now gated for 50 ms, all messages to this address will be delivered to dead letters. Reason: [Connection refused]",
+            "Association with remote system [akka.tcp://flink@10.0.0.8:6122] has failed, address is now gated for [50] ms. Reason: [Disassociated]",
+        ],
         unless: &[],
         sources: &[
             "akka/akka@v2.6.20:akka-remote/src/main/scala/akka/remote/Remoting.scala",
@@ -331,8 +334,8 @@ pub static SIGNATURES: &[Signature] = &[
         id: "SIG-AKKA-QUARANTINED",
         category: Category::TaskmanagerLost,
         severity: Severity::Warning,
-        literals: &["UID is now quarantined", "has quarantined this system"],
-        pattern: r"(?:Association to \[(?:akka|pekko)(?:\.ssl)?\.tcp://[^@\]\s]+@(?P<host>[A-Za-z0-9.-]+)(?::(?P<port>\d+))?\] having UID \[[^\]]*\] is irrecoverably failed\. UID is now quarantined|[Tt]he remote system has quarantined this system)",
+        literals: &["irrecoverably failed", "reported as quarantined", "has quarantined this system"],
+        pattern: r"(?:Association to \[(?:akka|pekko)(?:\.ssl)?\.tcp://[^@\]\s]+@(?P<host>[A-Za-z0-9.-]+)(?::(?P<port>\d+))?\] (?:having|with) (?:UID \[[^\]]*\]|unknown UID) (?:is )?(?:irrecoverably failed|reported as quarantined)|[Tt]he remote system has quarantined this system)",
         title: "Flink's RPC quarantined {host|a peer}: it must restart to talk again",
         explanation: "Akka or Pekko remoting declared a peer dead (missed heartbeats: a long GC pause, a restarted pod, a network partition) and quarantined it; the quarantined process cannot reconnect until it restarts",
         fix: "find why the peer stopped answering: its previous log (`kubectl logs <pod> --previous`) and `kubectl describe pod <pod>` (OOMKilled, evicted, restarted); long GC pauses show in the GC log. A quarantined TaskManager is restarted by Kubernetes once Flink exits it",
@@ -404,5 +407,76 @@ pub static SIGNATURES: &[Signature] = &[
         examples: &["Caused by: java.io.IOException: Could not open output stream for state backend"],
         unless: &[],
         sources: &["apache/flink@release-1.16.0:flink-runtime/src/main/java/org/apache/flink/runtime/state/filesystem/FsCheckpointStreamFactory.java:463"],
+    },
+    // --- a TaskManager taken away -------------------------------------------------------------------
+    // The shapes in which a Flink pod is taken off its node or a TaskManager comes back as a new
+    // process, whoever prints it: the scheduler's preemption event, the kubelet's preemption for a
+    // critical pod and its graceful node shutdown (status message), and Flink's JobMaster when a
+    // TaskManager re-registers after a restart. Heartbeat timeouts, unreachable TaskManagers and
+    // terminated workers have their own signatures in the catalogue; this reads how they went.
+    Signature {
+        id: "SIG-TM-TAKEN-AWAY",
+        category: Category::TaskmanagerLost,
+        severity: Severity::Warning,
+        literals: &[
+            "Preempted by ",
+            "preempted by Kubelet to accommodate a critical pod",
+            "Preempted in order to admit critical pod",
+            "in response to imminent node shutdown",
+            "re-registered with a new session id",
+        ],
+        pattern: r"Preempted by (?P<preemptor>\S+) on node (?P<node>[\w.-]+)|Pod was preempted by Kubelet to accommodate a critical pod|Preempted in order to admit critical pod|Pod was terminated in response to imminent node shutdown|A registered TaskManager (?P<tm>\S+) re-registered with a new session id",
+        title: "a Flink pod was taken away: preempted, or its node shut down{tm| (TaskManager {tm} came back as a new process)}",
+        explanation: "the pod did not fail by itself: the scheduler preempted it for a pod of higher priority, the kubelet evicted it to admit a critical pod, its node shut down, or the TaskManager restarted and registered again; its slots and the tasks in them went with it",
+        fix: "give Flink's pods a PriorityClass that is not preempted by the workloads around them (`priorityClassName` in spec.podTemplate / spec.taskManager.podTemplate), run them on nodes that are not reclaimed (spot and preemptible nodes are), and keep checkpointing on so the job restores its state; for a TaskManager that restarted, its previous log says why (`kubectl logs {tm|<taskmanager-pod>} --previous`)",
+        verify: "kubectl get events --field-selector reason=Preempted",
+        explains: &[
+            "SIG-TM-HEARTBEAT-TIMEOUT",
+            "SIG-TM-UNREACHABLE",
+            "SIG-TM-CONNECTION-LOST",
+            "SIG-AKKA-GATED",
+            "SIG-NO-RESOURCES",
+        ],
+        supersedes: &[],
+        examples: &[
+            "  Normal   Preempted  10s  default-scheduler  Preempted by analytics/etl-7d9f on node gke-pool-1-abc",
+            "Message:  Pod was terminated in response to imminent node shutdown.",
+            "Message:  Pod was preempted by Kubelet to accommodate a critical pod.",
+            "org.apache.flink.util.FlinkException: A registered TaskManager flink-taskmanager-1-3 re-registered with a new session id. This indicates a restart of the TaskManager. Closing the old connection.",
+        ],
+        unless: &[],
+        sources: &[
+            "kubernetes/kubernetes@v1.36.3:pkg/scheduler/framework/preemption/executor.go",
+            "kubernetes/kubernetes@v1.36.3:pkg/kubelet/preemption/preemption.go",
+            "kubernetes/kubernetes@v1.36.3:pkg/kubelet/nodeshutdown/nodeshutdown_manager.go",
+            "apache/flink@release-1.20.0:flink-runtime/src/main/java/org/apache/flink/runtime/jobmaster/JobMaster.java",
+        ],
+    },
+    // --- a process killed for memory ---------------------------------------------------------------------
+    // The kubelet's OOM watcher reports the kernel's OOM kills as a Warning event on the Node
+    // (reason SystemOOM), naming the victim process when it knows it. A container's own
+    // `OOMKilled` (any form: pod row, describe, status JSON/YAML, Flink's worker diagnostics) and
+    // the kernel's `Memory cgroup out of memory` line are read by SIG-K8S-OOMKILLED and its kin.
+    Signature {
+        id: "SIG-SYSTEM-OOM",
+        category: Category::OomKilled,
+        severity: Severity::Critical,
+        literals: &["System OOM encountered"],
+        pattern: r"System OOM encountered(?:, victim process: (?P<process_name>[^,\s]+)(?:, pid: (?P<pid>\d+))?)?",
+        title: "the node's kernel killed a process for memory{process_name| ({process_name})}",
+        explanation: "the kernel's OOM killer ran on the node and killed a process; when the victim is `java` in a Flink pod, that JobManager or TaskManager died for memory without Flink logging anything (no OutOfMemoryError: the process was killed from outside)",
+        fix: "find the pod whose process was killed (`kubectl get pods -o wide` on that node, the one whose container restarted with reason OOMKilled) and give it memory it can keep: set the container's memory request equal to its limit so the node is not overcommitted, raise spec.taskManager.resource.memory (or the JobManager's) and leave headroom for native memory (`taskmanager.memory.jvm-overhead.fraction`)",
+        verify: "kubectl get events -A --field-selector reason=SystemOOM",
+        explains: &[
+            "SIG-TM-HEARTBEAT-TIMEOUT",
+            "SIG-TM-UNREACHABLE",
+            "SIG-TM-WORKER-TERMINATED",
+            "SIG-TM-CONNECTION-LOST",
+            "SIG-NO-RESOURCES",
+        ],
+        supersedes: &[],
+        examples: &["  Warning  SystemOOM  2m  kubelet  System OOM encountered, victim process: java, pid: 48213"],
+        unless: &[],
+        sources: &["kubernetes/kubernetes@v1.36.3:pkg/kubelet/oom/oom_watcher_linux.go"],
     },
 ];

@@ -508,3 +508,57 @@ fn scan_and_line_matches_read_lines_as_triage_does() {
         .collect();
     assert!(categories.contains(&"rbac_forbidden") && categories.contains(&"jvm_out_of_memory"));
 }
+
+/// Specific over generic (issue 31, item 4): a symptom category (flink_fatal_exit, taskmanager_lost,
+/// container_exit_zero_restarting) never ranks above a specific cause read from the same text.
+/// Every example of every non-symptom signature is put before Flink's fatal-exit lines, and the
+/// first finding must be a cause, not the way the process ended.
+#[test]
+fn a_symptom_never_ranks_above_a_specific_cause_from_the_same_text() {
+    const FATAL: &str = "2026-11-28 09:39:13,305 ERROR org.apache.flink.runtime.entrypoint.ClusterEntrypoint [] - Fatal error occurred in the cluster entrypoint.\n2026-11-28 09:39:13,309 ERROR org.apache.flink.util.FatalExitExceptionHandler [] - FATAL: Thread 'flink-pekko.actor.default-dispatcher-5' produced an uncaught exception. Stopping the process...\n";
+    let mut bad = Vec::new();
+    let mut checked = 0;
+    for s in crate::signatures::all() {
+        if s.category.is_symptom() {
+            continue;
+        }
+        for e in s.examples {
+            let o = triage_text(&format!("{e}\n{FATAL}"), "test");
+            let Some(first) = o.report.findings.first() else {
+                continue;
+            };
+            // Only texts where a specific cause was read at all: the reading of the example itself
+            // is tested with its signature.
+            if !o.report.findings.iter().any(|f| !f.category.is_symptom()) {
+                continue;
+            }
+            checked += 1;
+            if first.category.is_symptom() {
+                bad.push(format!("{}: {} first, over {e}", s.id, first.rule));
+            }
+        }
+    }
+    assert!(
+        checked > 100,
+        "only {checked} examples read a specific cause"
+    );
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+/// Honest when unsure: with only the fatal exit in the text, triage says so and names the command
+/// that gets the telling text.
+#[test]
+fn only_a_symptom_says_which_text_would_tell_and_how_to_get_it() {
+    let o = triage_text("2026-11-28 09:39:13,309 ERROR org.apache.flink.util.FatalExitExceptionHandler [] - FATAL: Thread 'flink-pekko.actor.default-dispatcher-5' produced an uncaught exception. Stopping the process...\n", "test");
+    assert!(!o.report.findings.is_empty());
+    assert!(o.report.findings.iter().all(|f| f.category.is_symptom()));
+    let fix = &o.report.findings[0].fix;
+    assert!(
+        fix.contains("Nothing in this text names the cause"),
+        "{fix}"
+    );
+    assert!(
+        fix.contains("--previous") && fix.contains("kubectl describe pod"),
+        "{fix}"
+    );
+}
