@@ -29,6 +29,8 @@ static META: RuleMeta = RuleMeta {
     category: Category::UpgradeFailed,
     severity: Severity::Warning,
     explains: &[],
+    fix: r#"fix the cause status.error names (a file system without its plugin, storage access, a job that is not running), then trigger a new snapshot: a new FlinkStateSnapshot with the same spec, or bump spec.job.savepointTriggerNonce on the job"#,
+    verify: r#"kubectl get flinkstatesnapshot -n <namespace>   # expect the new snapshot COMPLETED"#,
 };
 
 impl Rule for StateSnapshotFailed {
