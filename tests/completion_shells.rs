@@ -90,7 +90,11 @@ struct Shell {
 
 impl Shell {
     fn start(name: &'static str, bin: &Path, kubeconfig: &Path) -> Shell {
-        let socket = format!("kubectl-flink-{name}-{}", std::process::id());
+        // One tmux server per shell: the tests of this file run in parallel threads of one
+        // process, and two servers on one socket would share the session name.
+        static STARTED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = STARTED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let socket = format!("kubectl-flink-{name}-{}-{n}", std::process::id());
         let path = format!("{}:/usr/bin:/bin", bin.display());
         let shell = match name {
             "bash" => "bash --norc --noprofile -i",

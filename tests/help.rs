@@ -142,7 +142,7 @@ fn the_cluster_flags_are_shown_by_the_commands_that_read_a_cluster_and_no_other(
         let text = help(&[&cmd, "--help"]);
         let all = sections(&text);
         let global = section(&all, "Global flags").unwrap_or(&[]);
-        let reads_cluster = ["doctor", "logs", "can-i"].contains(&cmd.as_str());
+        let reads_cluster = ["doctor", "logs", "can-i", "watch"].contains(&cmd.as_str());
         for flag in CLUSTER_FLAGS {
             if reads_cluster {
                 assert!(
@@ -258,6 +258,7 @@ fn each_command_offers_only_the_output_formats_it_prints() {
         ("lint", Some(&reports)),
         ("explain", None),
         ("completion", None),
+        ("watch", None),
     ];
     let listed = commands();
     for (cmd, formats_wanted) in want {

@@ -293,16 +293,16 @@ impl RefusalGroup<'_> {
             return None;
         }
         let component = if who == "TaskManager" {
-            "taskmanager"
+            crate::flink::mode::Component::TaskManager
         } else {
-            "jobmanager"
+            crate::flink::mode::Component::JobManager
         };
         let running = snapshot.pods.iter().find(|p| {
             let m = &p.metadata;
             let labels = m.labels.as_ref();
             m.namespace.as_deref() == Some(self.ns.as_str())
                 && labels.and_then(|l| l.get("app")).map(String::as_str) == Some(fd.name())
-                && labels.and_then(|l| l.get("component")).map(String::as_str) == Some(component)
+                && crate::flink::mode::Component::from_labels(labels) == Some(component)
                 && m.name
                     .as_deref()
                     .is_some_and(|n| !self.pods.iter().any(|r| r == n))
