@@ -354,23 +354,10 @@ fn class_of(severity: Option<Severity>) -> u8 {
 
 /// `2 critical, 1 warning`, as the overview's HEALTH says it.
 fn health(critical: usize, warnings: usize, info: usize) -> String {
-    let mut parts = Vec::new();
-    if critical > 0 {
-        parts.push(format!("{critical} critical"));
-    }
-    if warnings > 0 {
-        parts.push(format!(
-            "{warnings} warning{}",
-            if warnings == 1 { "" } else { "s" }
-        ));
-    }
-    if parts.is_empty() && info > 0 {
-        parts.push(format!("{info} info"));
-    }
-    if parts.is_empty() {
-        "ok".into()
-    } else {
-        parts.join(", ")
+    match super::overview::health_counts(critical, warnings) {
+        Some(text) => text,
+        None if info > 0 => format!("{info} info"),
+        None => "ok".into(),
     }
 }
 

@@ -86,9 +86,8 @@ pub fn namespaces_of(snapshot: &Snapshot, name: &str) -> Vec<String> {
     out
 }
 
-fn line(c: &Cluster, [critical, warnings, info]: [usize; 3]) -> ClusterLine {
-    let (jm_ready, jm_wanted) = jobmanagers(c);
-    let (tm_ready, tms) = taskmanagers(c);
+/// `2 critical, 1 warning`, as HEALTH says it; `None` when there is neither.
+pub(crate) fn health_counts(critical: usize, warnings: usize) -> Option<String> {
     let mut parts = Vec::new();
     if critical > 0 {
         parts.push(format!("{critical} critical"));
@@ -99,10 +98,15 @@ fn line(c: &Cluster, [critical, warnings, info]: [usize; 3]) -> ClusterLine {
             if warnings == 1 { "" } else { "s" }
         ));
     }
-    let health = if parts.is_empty() {
-        "ok".to_string()
-    } else {
-        parts.join(", ")
+    (!parts.is_empty()).then(|| parts.join(", "))
+}
+
+fn line(c: &Cluster, [critical, warnings, info]: [usize; 3]) -> ClusterLine {
+    let (jm_ready, jm_wanted) = jobmanagers(c);
+    let (tm_ready, tms) = taskmanagers(c);
+    let health = match health_counts(critical, warnings) {
+        None => "ok".to_string(),
+        Some(text) => text,
     };
     let (status, job) = match c.reference.kind.as_str() {
         _ if c.mode == Mode::FlinkCluster => (
