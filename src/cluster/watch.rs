@@ -105,8 +105,17 @@ impl Part {
     }
 }
 
-/// What a watch reports besides objects: an error (a refusal is one), for the metrics.
-pub type OnError = Box<dyn Fn(&'static str, GapReason) + Send + Sync>;
+/// What a watch reports besides objects, for the metrics: an error (a refusal is one), or a
+/// list again after the API server answered 410 Gone.
+pub type OnError = Box<dyn Fn(&'static str, Trouble) + Send + Sync>;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Trouble {
+    Failed(GapReason),
+    /// 410 Gone: the resourceVersion the watch resumes from has expired (compacted, or the CRD was
+    /// replaced and its watch cache began again). kube's watcher lists again: the only re-list.
+    Relist,
+}
 
 struct Inner {
     parts: BTreeMap<Scope, Part>,
@@ -250,6 +259,21 @@ impl Stores {
     fn failed(&self, i: usize, e: watcher::Error) {
         let kind = &LISTED[i].kind;
         let ns = self.namespace.clone().filter(|_| kind.namespaced);
+        // The errors after which kube's watcher lists again (kube-runtime's `step_trampolined`): a
+        // 410 in the watch stream or on a list page (an expired continue token), or an object
+        // without a resourceVersion.
+        let gone = match &e {
+            watcher::Error::InitialListFailed(kube::Error::Api(s)) => s.code == 410,
+            watcher::Error::WatchError(s) => s.code == 410,
+            watcher::Error::NoResourceVersion => true,
+            _ => false,
+        };
+        if gone {
+            // Not a gap: the watcher lists again at once, and the stores keep what they hold
+            // until that list is done (`InitDone` replaces it whole).
+            (self.on_error)(kind.plural, Trouble::Relist);
+            return;
+        }
         let (code, message) = match &e {
             watcher::Error::InitialListFailed(e)
             | watcher::Error::WatchStartFailed(e)
@@ -267,7 +291,7 @@ impl Stores {
             _ if message.contains("timed out") => GapReason::Timeout,
             _ => GapReason::Error,
         };
-        (self.on_error)(kind.plural, reason);
+        (self.on_error)(kind.plural, Trouble::Failed(reason));
         // FlinkStateSnapshot came with operator 1.10: a 404 there is an older operator, not a
         // gap (as gather decides).
         if reason == GapReason::NotInstalled
@@ -692,12 +716,44 @@ mod tests {
         assert_eq!(gaps.len(), 1);
         assert_eq!(gaps[0].reason, GapReason::Forbidden);
         assert_eq!(gaps[0].namespace.as_deref(), Some("prod"));
-        assert_eq!(*errors.lock().unwrap(), [("pods", GapReason::Forbidden)]);
+        assert_eq!(
+            *errors.lock().unwrap(),
+            [("pods", Trouble::Failed(GapReason::Forbidden))]
+        );
         assert!(s.lock().synced[p]);
         assert!(!s.ready(), "the other kinds are not listed yet");
         // Listed at last: the gap is gone.
         s.apply(p, Event::Init);
         s.apply(p, Event::InitDone);
         assert!(s.snapshot(&Dirty::All).1.is_empty());
+    }
+
+    #[test]
+    fn a_410_is_a_relist_not_a_gap() {
+        let troubles = Arc::new(Mutex::new(Vec::new()));
+        let seen = Arc::clone(&troubles);
+        let s = Stores::new(
+            None,
+            Box::new(move |kind, trouble| seen.lock().unwrap().push((kind, trouble))),
+        );
+        let p = index_of(&kinds::POD);
+        s.apply(p, Event::Init);
+        s.apply(p, Event::InitDone);
+        let gone =
+            kube::core::Status::failure("too old resource version", "Expired").with_code(410);
+        s.failed(p, watcher::Error::WatchError(Box::new(gone)));
+        let dropped = kube::core::Status::failure("internal error", "InternalError").with_code(500);
+        s.failed(p, watcher::Error::WatchError(Box::new(dropped)));
+        assert_eq!(
+            *troubles.lock().unwrap(),
+            [
+                ("pods", Trouble::Relist),
+                ("pods", Trouble::Failed(GapReason::Error))
+            ]
+        );
+        assert!(
+            s.snapshot(&Dirty::All).1.is_empty(),
+            "neither is a gap once listed"
+        );
     }
 }

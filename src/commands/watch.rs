@@ -8,7 +8,7 @@ mod metrics;
 mod serve;
 
 use crate::cli::KubeArgs;
-use crate::cluster::watch::{Dirty, Stores};
+use crate::cluster::watch::{Dirty, Stores, Trouble};
 use crate::cluster::watch_events::{self, Cause, Poster};
 use crate::error::Error;
 use crate::finding::Finding;
@@ -183,7 +183,10 @@ pub async fn run(args: &WatchArgs, kube: &KubeArgs) -> Result<i32, Error> {
     let errors = Arc::clone(&metrics);
     let stores = Stores::new(
         namespace.clone(),
-        Box::new(move |kind, reason| errors.api_error(kind, reason)),
+        Box::new(move |kind, trouble| match trouble {
+            Trouble::Failed(reason) => errors.api_error(kind, reason),
+            Trouble::Relist => errors.relisted(kind),
+        }),
     );
     stores.start(&client);
     let shared: Shared = Arc::new(RwLock::new(State::default()));

@@ -8,6 +8,8 @@
 //!   mode).
 //! - `kubectl_flink_api_errors_total`: resource (the kinds the watch reads, and `events`) x reason
 //!   (forbidden, not_installed, timeout, error).
+//! - `kubectl_flink_relists_total`: resource (the kinds the watch reads): lists after the first,
+//!   each after a 410 Gone.
 //! - `kubectl_flink_gaps`: what the last diagnosis could not read, by resource and reason (a
 //!   resource, never an object's name).
 //! - the rest have no labels, or a fixed pair (`kubectl_flink_events_posted_total`).
@@ -43,6 +45,11 @@ struct DeploymentLabels {
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct ResourceLabels {
+    resource: String,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct ErrorLabels {
     resource: String,
     reason: String,
@@ -61,6 +68,7 @@ pub struct Metrics {
     findings: Family<FindingLabels, Gauge>,
     healthy: Family<DeploymentLabels, Gauge>,
     api_errors: Family<ErrorLabels, Counter>,
+    relists: Family<ResourceLabels, Counter>,
     gaps: Family<ErrorLabels, Gauge>,
     last: Gauge<f64, AtomicU64>,
     duration: Histogram,
@@ -85,6 +93,7 @@ impl Metrics {
             findings: Family::default(),
             healthy: Family::default(),
             api_errors: Family::default(),
+            relists: Family::default(),
             gaps: Family::default(),
             last: Gauge::default(),
             // 5 ms to about 40 s.
@@ -109,6 +118,11 @@ impl Metrics {
             "kubectl_flink_api_errors",
             "Failed lists, watches and writes of the API server, refusals (forbidden) included",
             m.api_errors.clone(),
+        );
+        registry.register(
+            "kubectl_flink_relists",
+            "Lists after the first, each after the API server answered 410 Gone (an expired resourceVersion)",
+            m.relists.clone(),
         );
         registry.register(
             "kubectl_flink_gaps",
@@ -204,6 +218,14 @@ impl Metrics {
             .get_or_create(&ErrorLabels {
                 resource: resource.to_string(),
                 reason: reason_label(reason).to_string(),
+            })
+            .inc();
+    }
+
+    pub fn relisted(&self, resource: &str) {
+        self.relists
+            .get_or_create(&ResourceLabels {
+                resource: resource.to_string(),
             })
             .inc();
     }
