@@ -57,7 +57,7 @@ mod live {
     //! `--context`. Without the harness these tests FAIL when `CI` is set and print a loud
     //! SKIPPED message otherwise.
 
-    use super::common::{env_path, no_cluster, repo};
+    use super::common::{env_path, no_cluster};
     use std::path::{Path, PathBuf};
     use std::process::Command;
 
@@ -90,38 +90,6 @@ mod live {
         }
     }
 
-    /// A FlinkDeployment, a FlinkCluster and a plain native JobManager Deployment, taken from the
-    /// healthy scenarios and moved into one namespace of this test's own, seeded with `--reset`.
-    fn seed() {
-        let dir =
-            std::env::temp_dir().join(format!("kubectl-flink-completion-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let scenario = |path: &str, namespace: &str| {
-            let text = std::fs::read_to_string(repo().join("tests/scenarios").join(path)).unwrap();
-            // The first object only (a native cluster's file goes on with its pods).
-            let first = text.split("\n---").next().unwrap().to_string();
-            first.replace(namespace, NAMESPACE)
-        };
-        let objects = [
-            format!("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: {NAMESPACE}\n"),
-            scenario(
-                "healthy-application/flinkdeployment.yaml",
-                "scn-healthy-app",
-            ),
-            scenario(
-                "mode-flinkcluster-healthy/flinkcluster.yaml",
-                "scn-mode-flinkcluster-healthy",
-            ),
-            scenario(
-                "mode-native-healthy/jobmanager.yaml",
-                "scn-mode-native-healthy",
-            ),
-        ];
-        std::fs::write(dir.join("objects.yaml"), objects.join("\n---\n")).unwrap();
-        super::common::seed(&dir, &["--reset"]).unwrap_or_else(|e| panic!("{e}"));
-        let _ = std::fs::remove_dir_all(&dir);
-    }
-
     fn complete(kubeconfig: &Path, words: &[&str]) -> Vec<String> {
         let out = Command::new(super::PLUGIN)
             .arg("__complete")
@@ -143,7 +111,7 @@ mod live {
         else {
             return;
         };
-        seed();
+        super::common::seed_three_healthy_modes(NAMESPACE);
         let names = complete(&h.admin, &["doctor", "-n", NAMESPACE, ""]);
         assert_eq!(
             names,

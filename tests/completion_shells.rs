@@ -291,40 +291,6 @@ fn flags_and_values_complete_for_every_subcommand_in_bash_zsh_and_fish() {
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
-/// A FlinkDeployment, a FlinkCluster and a native JobManager Deployment from the healthy
-/// scenarios, moved into this test's namespace.
-fn seed() {
-    let dir = std::env::temp_dir().join(format!(
-        "kubectl-flink-completion-shells-{}",
-        std::process::id()
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    let scenario = |path: &str, namespace: &str| {
-        let text =
-            std::fs::read_to_string(common::repo().join("tests/scenarios").join(path)).unwrap();
-        let first = text.split("\n---").next().unwrap().to_string();
-        first.replace(namespace, NAMESPACE)
-    };
-    let objects = [
-        format!("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: {NAMESPACE}\n"),
-        scenario(
-            "healthy-application/flinkdeployment.yaml",
-            "scn-healthy-app",
-        ),
-        scenario(
-            "mode-flinkcluster-healthy/flinkcluster.yaml",
-            "scn-mode-flinkcluster-healthy",
-        ),
-        scenario(
-            "mode-native-healthy/jobmanager.yaml",
-            "scn-mode-native-healthy",
-        ),
-    ];
-    std::fs::write(dir.join("objects.yaml"), objects.join("\n---\n")).unwrap();
-    common::seed(&dir, &["--reset"]).unwrap_or_else(|e| panic!("{e}"));
-    let _ = std::fs::remove_dir_all(&dir);
-}
-
 #[test]
 fn deployment_names_and_namespaces_complete_from_a_live_cluster_in_every_shell() {
     const TEST: &str = "deployment_names_and_namespaces_complete_from_a_live_cluster";
@@ -336,7 +302,7 @@ fn deployment_names_and_namespaces_complete_from_a_live_cluster_in_every_shell()
     else {
         return;
     };
-    seed();
+    common::seed_three_healthy_modes(NAMESPACE);
     let bin = bin_dir("live");
     let names: Vec<String> = ["clicks", "pageviews", "topspeed"]
         .map(String::from)

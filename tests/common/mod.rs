@@ -112,6 +112,38 @@ pub fn seed(dir: &std::path::Path, flags: &[&str]) -> Result<(), String> {
     }
 }
 
+/// Seeds one healthy cluster of three modes into `namespace` (with `--reset`): the FlinkDeployment,
+/// FlinkCluster and native JobManager Deployment of the healthy scenarios, each the first object of
+/// its file (a native cluster's file goes on with its pods), moved into that namespace.
+pub fn seed_three_healthy_modes(namespace: &str) {
+    let dir =
+        std::env::temp_dir().join(format!("kubectl-flink-{namespace}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let scenario = |path: &str, theirs: &str| {
+        let text = std::fs::read_to_string(repo().join("tests/scenarios").join(path)).unwrap();
+        let first = text.split("\n---").next().unwrap().to_string();
+        first.replace(theirs, namespace)
+    };
+    let objects = [
+        format!("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: {namespace}\n"),
+        scenario(
+            "healthy-application/flinkdeployment.yaml",
+            "scn-healthy-app",
+        ),
+        scenario(
+            "mode-flinkcluster-healthy/flinkcluster.yaml",
+            "scn-mode-flinkcluster-healthy",
+        ),
+        scenario(
+            "mode-native-healthy/jobmanager.yaml",
+            "scn-mode-native-healthy",
+        ),
+    ];
+    std::fs::write(dir.join("objects.yaml"), objects.join("\n---\n")).unwrap();
+    seed(&dir, &["--reset"]).unwrap_or_else(|e| panic!("{e}"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 pub mod expect;
 pub mod hostile;
 pub mod run;
