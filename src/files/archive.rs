@@ -427,44 +427,19 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let outside = dir.path().join("escaped.txt");
         let mut tar = Vec::new();
-        raw_entry(
-            &mut tar,
-            "b/a.yaml",
-            tar::EntryType::Regular,
-            b"kind: A\n",
-            "",
-        );
-        raw_entry(
-            &mut tar,
-            "b/../../escaped.txt",
-            tar::EntryType::Regular,
-            b"x",
-            "",
-        );
-        raw_entry(&mut tar, "/tmp/abs.txt", tar::EntryType::Regular, b"x", "");
-        raw_entry(
-            &mut tar,
-            "b/link.yaml",
-            tar::EntryType::Symlink,
-            b"",
-            "/etc/passwd",
-        );
-        raw_entry(
-            &mut tar,
-            "b/hard.yaml",
-            tar::EntryType::Link,
-            b"",
-            "b/a.yaml",
-        );
-        raw_entry(&mut tar, "b/zero.yaml", tar::EntryType::Char, b"", "");
-        raw_entry(&mut tar, "b/pipe.yaml", tar::EntryType::Fifo, b"", "");
-        raw_entry(
-            &mut tar,
-            "b/a.yaml",
-            tar::EntryType::Regular,
-            b"kind: B\n",
-            "",
-        );
+        use tar::EntryType::{Char, Fifo, Link, Regular, Symlink};
+        for (name, kind, body, target) in [
+            ("b/a.yaml", Regular, &b"kind: A\n"[..], ""),
+            ("b/../../escaped.txt", Regular, b"x", ""),
+            ("/tmp/abs.txt", Regular, b"x", ""),
+            ("b/link.yaml", Symlink, b"", "/etc/passwd"),
+            ("b/hard.yaml", Link, b"", "b/a.yaml"),
+            ("b/zero.yaml", Char, b"", ""),
+            ("b/pipe.yaml", Fifo, b"", ""),
+            ("b/a.yaml", Regular, b"kind: B\n", ""),
+        ] {
+            raw_entry(&mut tar, name, kind, body, target);
+        }
         tar.extend_from_slice(&[0; 1024]);
         let path = dir.path().join("bundle.tgz");
         fs::write(&path, gzip(&tar)).unwrap();
