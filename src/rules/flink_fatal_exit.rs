@@ -128,15 +128,19 @@ fn finding(
         f = with_category(f, m.signature.category);
         f.title = format!("{}: {}", f.title, m.title());
     }
-    // A refusal the log names without its subject (fabric8's websocket 403) is the pod's own
-    // ServiceAccount's: the planner needs it to grant the whole set rather than the one verb.
+    // What the line does not say, the pod does: a refusal without its subject (fabric8's
+    // websocket 403) is the pod's own ServiceAccount's, in the pod's namespace (the planner needs
+    // it to grant the whole set rather than the one verb); a plugin's jar is named by the version
+    // the log's banner printed.
     let root = logs.root().map(|m| {
-        let mut m = m.clone();
-        if m.signature.category == Category::RbacForbidden && m.field("sa").is_none() {
-            m.fields
-                .insert("sa".into(), pod_service_account(pod).to_string());
-        }
-        m
+        m.clone().knowing([
+            ("namespace", ns),
+            ("pod_namespace", ns),
+            ("pod", name),
+            ("container", c.name()),
+            ("sa", pod_service_account(pod)),
+            ("flink_version", logs.flink_version.as_deref().unwrap_or("")),
+        ])
     });
     let fix = match root {
         Some(m) => format!(
@@ -144,7 +148,16 @@ fn finding(
              Read the lines around it:\n\n  {cmd} | sed -n '{},{}p'",
             m.line_no,
             m.signature.explanation,
-            m.fix(),
+            if named_here(m.signature.category) {
+                m.fix()
+            } else {
+                // One fix per cause: the rule that reports it as its own finding gives it.
+                format!(
+                    "That cause is reported as a finding of its own (category {}); apply the fix \
+                     given there, and this exit stops with it.",
+                    m.signature.category
+                )
+            },
             set_the_jar(index, pod, m.signature.category),
             m.line_no.saturating_sub(5).max(1),
             m.line_no + 20
@@ -291,6 +304,28 @@ org.apache.flink.util.concurrent.FutureUtils$RetryException: Could not complete 
             log,
         );
         run(&FlinkFatalExit, &s).remove(0)
+    }
+
+    #[test]
+    fn the_fix_is_filled_from_the_pod_and_its_log_not_left_with_placeholders() {
+        // Flink's banner (ClusterEntrypoint logs EnvironmentInformation's `Starting ... (Version:`)
+        // names the version the plugin's jar carries in /opt/flink/opt.
+        let log = "2026-11-28 09:39:01,001 INFO  org.apache.flink.runtime.entrypoint.ClusterEntrypoint [] -  Starting StandaloneApplicationClusterEntryPoint (Version: 1.18.1, Scala: 2.12, Rev:a8c8b1c, Date:2024-01-10T13:29:45+01:00)
+2026-11-28 09:39:12,001 ERROR org.apache.flink.runtime.entrypoint.ClusterEntrypoint [] - Could not start cluster entrypoint StandaloneApplicationClusterEntryPoint.
+Caused by: org.apache.flink.core.fs.UnsupportedFileSystemSchemeException: Could not find a file system implementation for scheme 's3'. The scheme is directly supported by Flink through the following plugin(s): flink-s3-fs-hadoop, flink-s3-fs-presto.
+";
+        let f = jm_finding(JM_239, true, log);
+        assert!(
+            f.fix
+                .contains("ENABLE_BUILT_IN_PLUGINS=flink-s3-fs-hadoop-1.18.1.jar"),
+            "{}",
+            f.fix
+        );
+        assert!(!f.fix.contains("<flink-version>"), "{}", f.fix);
+        // A 403 is FLK501's to fix: the exit points at it rather than repeating its grant.
+        let f = jm_finding(JM_239, true, LOG_403);
+        assert!(f.fix.contains("a finding of its own"), "{}", f.fix);
+        assert!(!f.fix.contains("kubectl create role"), "{}", f.fix);
     }
 
     #[test]

@@ -143,6 +143,20 @@ impl Match {
     pub fn fix(&self) -> String {
         self.signature.remedy(&self.fields).0
     }
+    /// This match with what the reader of a whole snapshot knows and the line did not say (the
+    /// pod, its namespace and ServiceAccount, the Flink version of its log's banner): the line's
+    /// own fields win, and the derived ones (a plugin's jar name from the version) are made again.
+    pub fn knowing<'a>(mut self, known: impl IntoIterator<Item = (&'a str, &'a str)>) -> Match {
+        for (key, value) in known {
+            if !value.is_empty() {
+                self.fields
+                    .entry(key.to_string())
+                    .or_insert_with(|| value.to_string());
+            }
+        }
+        derive_fields(&mut self.fields);
+        self
+    }
     /// The signature's title with this match's fields filled in.
     pub fn title(&self) -> String {
         fill(self.signature.title, &self.fields)

@@ -270,6 +270,8 @@ pub struct LogEvidence {
     /// Which instance was read (`Some(true)` = previous), None when no log is in the snapshot.
     pub previous: Option<bool>,
     pub matches: Vec<Match>,
+    /// Flink's version, from the log's entrypoint banner.
+    pub flink_version: Option<String>,
     /// Error-looking lines (line number, redacted text) when no signature matched.
     pub tail: Vec<(usize, String)>,
     container: String,
@@ -318,6 +320,7 @@ impl LogEvidence {
         let mut ev = LogEvidence {
             previous: None,
             matches: Vec::new(),
+            flink_version: None,
             tail: Vec::new(),
             container: container.to_string(),
         };
@@ -327,6 +330,9 @@ impl LogEvidence {
         ev.previous = Some(previous);
         // The reader triage uses: the same lines, the same matches.
         ev.matches = reader::scan(text);
+        if !ev.matches.is_empty() {
+            ev.flink_version = reader::flink_version_of(text);
+        }
         if ev.matches.is_empty() {
             let lines: Vec<(usize, &str)> = text
                 .lines()

@@ -791,6 +791,15 @@ fn describe_header(line: &str) -> Option<(&'static str, &str)> {
     None
 }
 
+/// Flink's version from the first entrypoint banner of a whole log held in memory.
+pub fn flink_version_of(text: &str) -> Option<String> {
+    memchr::memmem::find_iter(text.as_bytes(), b"(Version: ").find_map(|at| {
+        let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+        let end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+        flink_version(&text[start..end])
+    })
+}
+
 /// Flink's version from the entrypoint banner (`Starting ... (Version: 1.20.1, Scala: 2.12, Rev:...)`).
 fn flink_version(line: &str) -> Option<String> {
     static RE: OnceLock<Regex> = OnceLock::new();
