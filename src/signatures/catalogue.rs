@@ -2536,8 +2536,10 @@ pub static SIGNATURES: &[Signature] = &[
         pattern: r"JAR file does not exist:? '?(?P<jar>[^'\s]+)'?|(?P<jar_3>/\S+\.jar) \(No such file or directory\)|Failed to find job JAR on class path|No JAR found on classpath",
         title: "the job jar {jar|} is not where the deployment says",
         explanation: "Flink cannot find the job's jar at the path it was given (spec.job.jarURI, or no jar in /opt/flink/usrlib)",
-        fix: "make spec.job.jarURI point at the jar inside the image (`local:///opt/flink/usrlib/<job>.jar`; build it into the image, or download it with an init container into a shared volume), or use an https:// / s3:// URI the operator can fetch; check the path: `kubectl exec <pod> -- ls -l {jar|/opt/flink/usrlib}`",
-        verify: "",
+        // The check follows the jar's scheme (`flink::artifact`): `ls -l` in the image for a
+        // local path, a fetch for https:// and s3://, the fetcher's log for anything else.
+        fix: "{jar_fix|make spec.job.jarURI point at the jar inside the image (`local:///opt/flink/usrlib/<job>.jar`; build it into the image, or download it with an init container into a shared volume), or use an https:// / s3:// URI the operator can fetch; see what the image holds: `kubectl exec <pod> -n <namespace> -c flink-main-container -- ls -l /opt/flink/usrlib`}",
+        verify: "{jar_verify|kubectl exec <pod> -n <namespace> -c flink-main-container -- ls -l /opt/flink/usrlib   # expect the job jar}",
         explains: STARTUP,
         supersedes: &[],
         examples: &[
@@ -2788,6 +2790,10 @@ pub fn derive_fields(f: &mut BTreeMap<String, String>) {
                 .collect();
             f.insert("role_name".into(), name);
         }
+    }
+    if let Some(jar) = f.get("jar").cloned() {
+        f.insert("jar_fix".into(), crate::flink::artifact::fix(&jar));
+        f.insert("jar_verify".into(), crate::flink::artifact::verify(&jar));
     }
     if let Some(ns) = f
         .get("object_namespace")
