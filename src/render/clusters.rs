@@ -52,11 +52,12 @@ impl ClusterLine {
 /// when nothing else can. Too wide for `style.width`, the table makes room in this order: the NAMESPACE column
 /// goes when every cluster is in one namespace (which the header names), as kubectl shows it only
 /// across namespaces; the KIND column goes when every row's kind is the one its MODE implies
-/// (`operator` and `standalone` are FlinkDeployments, `lyft` FlinkApplications, `native` and
-/// `flinkcluster` FlinkClusters); then the widest of NAMESPACE, NAME, STATUS and JOB breaks onto
+/// (`operator` and `standalone` are FlinkDeployments, `lyft` FlinkApplications, `flinkcluster`
+/// FlinkClusters); then the widest of NAMESPACE, NAME, STATUS and JOB breaks onto
 /// continuation rows, names after `-`, `.` or `_` (down to [`NAME_ROOM`] columns), STATUS and JOB
-/// at their words; across namespaces with a long HEALTH, the names down to their headings, and
-/// only then HEALTH after its comma. Widths are display columns.
+/// at their words; across namespaces with a long HEALTH, the names down to their headings when
+/// that makes it fit, else (names kept readable) HEALTH breaks after its comma. Widths are
+/// display columns.
 pub fn write_table(lines: &[ClusterLine], style: &Style, out: &mut dyn Write) -> io::Result<()> {
     if lines.is_empty() {
         return Ok(());
@@ -164,8 +165,11 @@ pub fn write_table(lines: &[ClusterLine], style: &Style, out: &mut dyn Write) ->
     let mut last_resort = floor;
     last_resort[NAMESPACE] = heading[NAMESPACE].len().min(widths[NAMESPACE]);
     last_resort[NAME] = NAME_MIN.min(widths[NAME]);
+    let before = widths.clone();
     shrink(&mut widths, &last_resort);
     if total(&widths, &shown) > style.width {
+        // Names that narrow would not make it fit: keep them readable, break HEALTH instead.
+        widths = before;
         let longest_part = rows
             .iter()
             .flat_map(|r| r[HEALTH].split(", "))
@@ -260,7 +264,8 @@ fn implied_kind(mode: &str) -> Option<&'static str> {
     match mode {
         "operator" | "standalone" => Some(KIND_FLINK_DEPLOYMENT),
         "lyft" => Some(KIND_FLINK_APPLICATION),
-        "native" | "flinkcluster" => Some(KIND_FLINK_CLUSTER),
+        // A plain native cluster is named by its JobManager Deployment or its cluster-id.
+        "flinkcluster" => Some(KIND_FLINK_CLUSTER),
         _ => None,
     }
 }
