@@ -42,17 +42,21 @@ fn fix_of(report: &Value, categories: &[&str]) -> String {
         .to_string()
 }
 
-/// The objects in the fix's heredoc (`kubectl apply -f - <<'EOF'` ... `EOF`), by kind and name.
+/// The objects in the fix's heredocs (`kubectl apply -f - <<'EOF'` ... `EOF`), by kind and name.
 fn objects(fix: &str) -> Vec<Value> {
-    let start = fix
-        .find("<<'EOF'\n")
-        .unwrap_or_else(|| panic!("no heredoc in the fix:\n{fix}"))
-        + "<<'EOF'\n".len();
-    let end = start + fix[start..].find("\nEOF").expect("the heredoc ends");
-    let mut docs: Vec<Value> = serde_yaml::Deserializer::from_str(&fix[start..end])
-        .map(|d| serde::Deserialize::deserialize(d).expect("the fix's YAML parses"))
-        .filter(|d: &Value| !d.is_null())
-        .collect();
+    assert!(fix.contains("<<'EOF'\n"), "no heredoc in the fix:\n{fix}");
+    let mut docs: Vec<Value> = Vec::new();
+    let mut rest = fix;
+    while let Some(at) = rest.find("<<'EOF'\n") {
+        let start = at + "<<'EOF'\n".len();
+        let end = start + rest[start..].find("\nEOF").expect("the heredoc ends");
+        docs.extend(
+            serde_yaml::Deserializer::from_str(&rest[start..end])
+                .map(|d| serde::Deserialize::deserialize(d).expect("the fix's YAML parses"))
+                .filter(|d: &Value| !d.is_null()),
+        );
+        rest = &rest[end..];
+    }
     docs.sort_by_key(|d| format!("{}/{}", d["kind"], d["metadata"]["name"]));
     docs
 }
@@ -189,4 +193,78 @@ fn explain_prints_the_plan_doctor_lint_and_triage_print_for_each_shared_cause() 
         .iter()
         .any(|o| o["kind"] == "Role" && o["metadata"]["name"] == "flink-jobmanager"));
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A 403 in another namespace than the account's (Flink reading a ConfigMap of `shared`) is one
+/// grant there: a Role in `shared` with what was refused, bound to the account in its own
+/// namespace, the same from doctor (the bundle), triage (the line) and explain's shape. The
+/// catalogue's template (`kubectl create role` with the refused verb) once printed it, and
+/// doctor put the Role in the account's own namespace, where it grants nothing.
+#[test]
+fn a_403_in_another_namespace_is_one_grant_there_everywhere() {
+    let line = r#"Message: configmaps "shared-conf" is forbidden: User "system:serviceaccount:analytics:orders-sa" cannot get resource "configmaps" in API group "" in the namespace "shared"."#;
+    let dir = tempfile::tempdir().unwrap();
+    let bundle = dir.path().join("bundle");
+    copy_dir(Path::new("examples/canonical"), &bundle);
+    let log =
+        bundle.join("logs/analytics/orders-5d8f9c7b6d-x7k2p/flink-main-container.previous.log");
+    let mut text = std::fs::read_to_string(&log).unwrap();
+    text.push_str(&format!("2024-05-02 10:00:01,000 ERROR x - {line}\n"));
+    std::fs::write(&log, text).unwrap();
+    let doctor = json(&[
+        "doctor",
+        "--from",
+        bundle.to_str().unwrap(),
+        "-n",
+        "analytics",
+        "-o",
+        "json",
+    ]);
+    let in_shared = |objects: Vec<Value>| -> Vec<Value> {
+        objects
+            .into_iter()
+            .filter(|o| o["metadata"]["namespace"] == "shared")
+            .collect()
+    };
+    let from_doctor = in_shared(objects(&fix_of(&doctor, &["rbac_forbidden"])));
+    let file = dir.path().join("line.log");
+    std::fs::write(&file, format!("{line}\n")).unwrap();
+    let triage = json(&["triage", file.to_str().unwrap(), "-o", "json"]);
+    let triage_fix = fix_of(&triage, &["rbac_forbidden"]);
+    let from_triage = objects(&triage_fix);
+    assert_eq!(from_triage, in_shared(from_triage.clone()), "{triage_fix}");
+    assert_eq!(from_doctor, from_triage, "doctor and triage differ");
+    let kinds: Vec<&str> = from_triage
+        .iter()
+        .map(|o| o["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["Role", "RoleBinding"], "{triage_fix}");
+    let binding = &from_triage[1];
+    assert_eq!(binding["subjects"][0]["name"], "orders-sa");
+    assert_eq!(binding["subjects"][0]["namespace"], "analytics");
+    let role = &from_triage[0];
+    assert_eq!(role["rules"][0]["resources"][0], "configmaps");
+    assert_eq!(role["rules"][0]["verbs"][0], "get");
+    assert!(!triage_fix.contains("kubectl create role"), "{triage_fix}");
+    // The check asks the authorizer as that account, in that namespace.
+    let verify = triage["findings"][0]["verify"].as_str().unwrap_or("");
+    assert!(
+        verify.contains(
+            "kubectl auth can-i get configmaps -n shared --as=system:serviceaccount:analytics:orders-sa"
+        ),
+        "{verify}"
+    );
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
 }

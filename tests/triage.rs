@@ -183,12 +183,16 @@ fn operator_log() {
     assert_eq!(rbac["count"], 2);
     let fix = rbac["fix"].as_str().unwrap();
     assert!(fix.contains("watchNamespaces"), "{fix}");
+    // The planner's chart rules (FLK005's objects), bound to the operator's own account: they
+    // grant the refused `create deployments.apps`.
     assert!(
-        fix.contains("--verb=create --resource=deployments.apps"),
+        fix.contains("apiGroups: [\"apps\"]\n    resources: [\"deployments\"]"),
         "{fix}"
     );
     assert!(
-        fix.contains("--serviceaccount=flink-operator:flink-operator"),
+        fix.contains(
+            "  - kind: ServiceAccount\n    name: flink-operator\n    namespace: flink-operator\n"
+        ),
         "{fix}"
     );
     let crd = findings(&v)

@@ -3,6 +3,7 @@
 //! the RBAC evaluator. Below snapshot, signatures, rules, lint and cluster; it uses none of them.
 
 pub mod access;
+pub mod artifact;
 pub mod conf;
 pub mod exit;
 pub mod ha;

@@ -75,7 +75,10 @@ pub struct Need {
 /// The fix: objects to apply (possibly none), and how to point the workload at the account.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RbacPlan {
+    /// Where the Role and RoleBinding go; empty for a ClusterRole and ClusterRoleBinding.
     pub namespace: String,
+    /// The namespace of the ServiceAccount: `namespace` unless the grant is in another one.
+    pub subject_namespace: String,
     pub service_account: String,
     pub create_service_account: bool,
     /// The Role (and RoleBinding of the same name) to apply; `None` when the account already
@@ -165,6 +168,7 @@ pub fn plan(need: &Need, known: &Known) -> RbacPlan {
     }
     RbacPlan {
         namespace: need.namespace.clone(),
+        subject_namespace: need.namespace.clone(),
         service_account: sa,
         create_service_account,
         role,
@@ -176,12 +180,92 @@ pub fn plan(need: &Need, known: &Known) -> RbacPlan {
     }
 }
 
+/// A grant to an account where it is not its own namespace's Flink: a Flink process refused in
+/// another namespace (a ConfigMap or Secret it reads there), or the operator refused in a
+/// namespace it should manage. The account keeps its name (nothing is switched); a Role in
+/// `namespace` (a ClusterRole when `namespace` is empty: the operator watching every namespace)
+/// grants what the component needs there and what was refused, bound to the account in
+/// `subject_namespace`. For the operator that is its chart's rules (`permissions::OPERATOR`);
+/// for Flink, only what was refused (its own set belongs to its own namespace). Names as `plan`
+/// gives them (`flink-operator`; `flink-jobmanager-<subject namespace>` across namespaces), and
+/// a name held by another owner is avoided the same way.
+pub fn plan_grant(
+    component: Component,
+    mode: Mode,
+    subject_namespace: &str,
+    service_account: &str,
+    namespace: &str,
+    refused: &[(String, String, String)],
+    known: &Known,
+) -> RbacPlan {
+    let sets = match component {
+        Component::Operator => permissions::needs(Holder::Flink(component), mode, false),
+        _ => Vec::new(),
+    };
+    let rules = permissions::merge_rules(&sets, refused);
+    let mut notes = Vec::new();
+    let base = match component {
+        Component::Operator => "flink-operator".to_string(),
+        _ => format!("flink-{}-{}", component.as_str(), subject_namespace),
+    };
+    let taken = |map: &Option<BTreeMap<String, bool>>, name: &str| {
+        map.as_ref()
+            .is_some_and(|m| m.get(name).is_some_and(|ours| !ours))
+    };
+    let where_ = if namespace.is_empty() {
+        "the cluster".to_string()
+    } else {
+        namespace.to_string()
+    };
+    let role = if taken(&known.roles, &base) || taken(&known.role_bindings, &base) {
+        let alt = format!("{base}-kubectl-flink");
+        notes.push(format!(
+            "a Role or RoleBinding named {base} already exists in {where_} and is not kubectl-flink's; this plan leaves it alone and writes {alt}"
+        ));
+        alt
+    } else {
+        base
+    };
+    let mut checks: Vec<(String, String)> = refused
+        .iter()
+        .map(|(g, r, v)| (v.clone(), can_i_resource(g, r)))
+        .collect();
+    if component == Component::Operator {
+        let check = (
+            "list".to_string(),
+            can_i_resource(super::names::GROUP, "flinkdeployments"),
+        );
+        if !checks.contains(&check) {
+            checks.push(check);
+        }
+    }
+    RbacPlan {
+        namespace: namespace.to_string(),
+        subject_namespace: subject_namespace.to_string(),
+        service_account: service_account.to_string(),
+        create_service_account: false,
+        role: Some(role),
+        rules,
+        switch: None,
+        notes,
+        checks,
+        workload: Workload::Unknown,
+    }
+}
+
 impl RbacPlan {
     /// The objects to apply, as one YAML stream (`kubectl apply -f -`); empty when none.
     pub fn yaml(&self) -> String {
         // Values as YAML scalars: a bundle's names are someone else's text (`shell::yaml`).
         let ns = yaml(&self.namespace);
+        let subject_ns = yaml(&self.subject_namespace);
         let sa = yaml(&self.service_account);
+        // A ClusterRole and ClusterRoleBinding when the grant is cluster-wide.
+        let (cluster, in_ns) = if self.namespace.is_empty() {
+            ("Cluster", String::new())
+        } else {
+            ("", format!("  namespace: {ns}\n"))
+        };
         let labels = format!("  labels:\n    {}: {}\n", MANAGED_BY.0, MANAGED_BY.1);
         let mut docs = Vec::new();
         if self.create_service_account {
@@ -197,18 +281,14 @@ impl RbacPlan {
                     "  - apiGroups: [{}]\n    resources: [{}]\n    verbs: [{}]\n",
                     json_str(group),
                     json_str(resource),
-                    verbs
-                        .iter()
-                        .map(|v| json_str(v))
-                        .collect::<Vec<_>>()
-                        .join(", ")
+                    flow_list(verbs)
                 ));
             }
             docs.push(format!(
-                "apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata:\n  name: {role}\n  namespace: {ns}\n{labels}rules:\n{rules}"
+                "apiVersion: rbac.authorization.k8s.io/v1\nkind: {cluster}Role\nmetadata:\n  name: {role}\n{in_ns}{labels}rules:\n{rules}"
             ));
             docs.push(format!(
-                "apiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata:\n  name: {role}\n  namespace: {ns}\n{labels}roleRef:\n  apiGroup: rbac.authorization.k8s.io\n  kind: Role\n  name: {role}\nsubjects:\n  - kind: ServiceAccount\n    name: {sa}\n    namespace: {ns}\n"
+                "apiVersion: rbac.authorization.k8s.io/v1\nkind: {cluster}RoleBinding\nmetadata:\n  name: {role}\n{in_ns}{labels}roleRef:\n  apiGroup: rbac.authorization.k8s.io\n  kind: {cluster}Role\n  name: {role}\nsubjects:\n  - kind: ServiceAccount\n    name: {sa}\n    namespace: {subject_ns}\n"
             ));
         }
         docs.join("---\n")
@@ -245,12 +325,17 @@ impl RbacPlan {
         self.checks
             .iter()
             .map(|(verb, resource)| {
+                let scope = if self.namespace.is_empty() {
+                    "-A".to_string()
+                } else {
+                    format!("-n {}", sh(&self.namespace))
+                };
                 format!(
-                    "kubectl auth can-i {} {} -n {ns} --as=system:serviceaccount:{ns}:{sa}   # expect: yes",
+                    "kubectl auth can-i {} {} {scope} --as=system:serviceaccount:{}:{}   # expect: yes",
                     sh(verb),
                     sh(resource),
-                    ns = sh(&self.namespace),
-                    sa = sh(&self.service_account)
+                    sh(&self.subject_namespace),
+                    sh(&self.service_account)
                 )
             })
             .chain(switched)
@@ -306,6 +391,28 @@ fn restart_note(workload: &Workload, sa: &str) -> String {
         ),
         Workload::Unknown => format!("the pods restart when they switch to {sa}"),
     }
+}
+
+/// Verbs as a YAML flow list's items, continued on a line of their own (indented under
+/// `verbs:`) past 64 columns, so a Role with every verb stays readable at 80 columns.
+fn flow_list(items: &[String]) -> String {
+    let mut out = String::new();
+    let mut line = 0;
+    for (i, item) in items.iter().enumerate() {
+        let word = json_str(item);
+        if i > 0 {
+            if line + word.len() + 2 > 64 {
+                out.push_str(",\n      ");
+                line = 0;
+            } else {
+                out.push_str(", ");
+                line += 2;
+            }
+        }
+        out.push_str(&word);
+        line += word.len();
+    }
+    out
 }
 
 /// A string as a JSON (and YAML flow) scalar.

@@ -48,13 +48,26 @@ impl ClusterLine {
 }
 
 /// The cluster list as a table (kubectl's style: upper-case headings, no borders), then a blank
-/// line. Nothing when there is no cluster. Too wide for `style.width`, HEALTH wraps at its
-/// words; when even that does not fit and every cluster is in one namespace (which the header
-/// names), the NAMESPACE column goes, as kubectl shows it only across namespaces.
+/// line. Nothing when there is no cluster. HEALTH is what a person reads first: it breaks only
+/// when nothing else can. Too wide for `style.width`, the table makes room in this order: the NAMESPACE column
+/// goes when every cluster is in one namespace (which the header names), as kubectl shows it only
+/// across namespaces; the KIND column goes when every row's kind is the one its MODE implies
+/// (`operator` and `standalone` are FlinkDeployments, `lyft` FlinkApplications, `flinkcluster`
+/// FlinkClusters); then the widest of NAMESPACE, NAME, STATUS and JOB breaks onto
+/// continuation rows, names after `-`, `.` or `_` (down to [`NAME_ROOM`] columns), STATUS and JOB
+/// at their words; across namespaces with a long HEALTH, the names down to their headings when
+/// that makes it fit, else (names kept readable) HEALTH breaks after its comma. Widths are
+/// display columns.
 pub fn write_table(lines: &[ClusterLine], style: &Style, out: &mut dyn Write) -> io::Result<()> {
     if lines.is_empty() {
         return Ok(());
     }
+    const NAMESPACE: usize = 0;
+    const NAME: usize = 1;
+    const KIND: usize = 2;
+    const STATUS: usize = 6;
+    const JOB: usize = 7;
+    const HEALTH: usize = 8;
     let heading = [
         "NAMESPACE",
         "NAME",
@@ -91,50 +104,106 @@ pub fn write_table(lines: &[ClusterLine], style: &Style, out: &mut dyn Write) ->
             .unwrap_or(0)
     };
     let mut widths: Vec<usize> = (0..heading.len()).map(column).collect();
-    let last = heading.len() - 1;
-    let job = last - 1;
-    // The longest piece of a cell that breaks only after a comma (JOB, HEALTH).
-    let longest_part = |i: usize| {
+    let mut shown = [true; 9];
+    let total = |widths: &[usize], shown: &[bool; 9]| -> usize {
+        (0..heading.len())
+            .filter(|&i| shown[i])
+            .map(|i| widths[i] + 2)
+            .sum::<usize>()
+            - 2
+    };
+    if total(&widths, &shown) > style.width
+        && rows.iter().all(|r| r[NAMESPACE] == rows[0][NAMESPACE])
+    {
+        shown[NAMESPACE] = false;
+    }
+    if total(&widths, &shown) > style.width
+        && lines
+            .iter()
+            .all(|l| implied_kind(l.mode) == Some(l.kind.as_str()))
+    {
+        shown[KIND] = false;
+    }
+    // The narrowest each breakable column may become: a name down to NAME_ROOM (or its own
+    // width), STATUS and JOB down to their longest word.
+    let longest_word = |i: usize| {
         rows.iter()
-            .flat_map(|r| r[i].split(", "))
+            .flat_map(|r| words(&r[i]))
             .map(width)
             .chain([heading[i].len()])
             .max()
             .unwrap_or(0)
     };
-    let longest_word = longest_part(last);
-    let one_namespace = rows.iter().all(|r| r[0] == rows[0][0]);
-    let sum =
-        |widths: &[usize], from: usize| -> usize { widths[from..last].iter().map(|w| w + 2).sum() };
-    let first = if sum(&widths, 0) + widths[last] > style.width
-        && sum(&widths, 0) + longest_word > style.width
-        && one_namespace
-    {
-        1
-    } else {
-        0
+    let floor = [
+        NAME_ROOM
+            .min(widths[NAMESPACE])
+            .max(heading[NAMESPACE].len()),
+        NAME_ROOM.min(widths[NAME]).max(heading[NAME].len()),
+        0,
+        0,
+        0,
+        0,
+        longest_word(STATUS),
+        longest_word(JOB),
+        0,
+    ];
+    let shrink = |widths: &mut Vec<usize>, floor: &[usize; 9]| {
+        while total(widths, &shown) > style.width {
+            let Some(i) = [NAMESPACE, NAME, STATUS, JOB]
+                .into_iter()
+                .filter(|&i| shown[i] && widths[i] > floor[i])
+                .max_by_key(|&i| (widths[i], usize::MAX - i))
+            else {
+                break;
+            };
+            widths[i] -= 1;
+        }
     };
-    // Still too wide with HEALTH broken: JOB breaks at its spaces (a FlinkCluster's
-    // `DeployFailed, submitter failed (exit 1)`), as narrow as its longest word allows.
-    if sum(&widths, first) + longest_word > style.width {
-        let others = sum(&widths, first) - (widths[job] + 2);
-        let job_room = style.width.saturating_sub(others + 2 + longest_word);
-        let longest_job_word = rows
+    shrink(&mut widths, &floor);
+    // Several namespaces and a long HEALTH: the names go down to their headings (NAME to
+    // NAME_MIN), and only then, as a last resort, HEALTH breaks after its comma.
+    let mut last_resort = floor;
+    last_resort[NAMESPACE] = heading[NAMESPACE].len().min(widths[NAMESPACE]);
+    last_resort[NAME] = NAME_MIN.min(widths[NAME]);
+    let before = widths.clone();
+    shrink(&mut widths, &last_resort);
+    if total(&widths, &shown) > style.width {
+        // Names that narrow would not make it fit: keep them readable, break HEALTH instead.
+        widths = before;
+        let longest_part = rows
             .iter()
-            .flat_map(|r| words(&r[job]))
+            .flat_map(|r| r[HEALTH].split(", "))
             .map(width)
-            .chain([heading[job].len()])
+            .chain([heading[HEALTH].len()])
             .max()
             .unwrap_or(0);
-        widths[job] = widths[job].min(job_room.max(longest_job_word));
+        let before = total(&widths, &shown) - widths[HEALTH];
+        widths[HEALTH] = style.width.saturating_sub(before).max(longest_part);
     }
-    let before = sum(&widths, first);
-    let room = style.width.saturating_sub(before).max(longest_word);
+    let cell = |i: usize, r: &[String; 9], w: usize| -> Vec<String> {
+        match i {
+            NAMESPACE | NAME => super::text::break_name(&r[i], w),
+            STATUS | JOB => fill(&r[i], w),
+            HEALTH => health_lines(&r[i], w),
+            _ => vec![r[i].clone()],
+        }
+    };
+    // A broken column is as wide as its longest line, no wider.
+    for i in [NAMESPACE, NAME, STATUS, JOB, HEALTH] {
+        widths[i] = rows
+            .iter()
+            .flat_map(|r| cell(i, r, widths[i]))
+            .map(|l| width(&l))
+            .chain([heading[i].len()])
+            .max()
+            .unwrap_or(0);
+    }
+    let visible: Vec<usize> = (0..heading.len()).filter(|&i| shown[i]).collect();
     let mut head = String::new();
-    for i in first..last {
-        head.push_str(&format!("{}  ", super::text::pad_to(heading[i], widths[i])));
+    for &i in &visible {
+        head.push_str(&super::text::pad_to(heading[i], widths[i]));
+        head.push_str("  ");
     }
-    head.push_str(heading[last]);
     writeln!(out, "{}", style.bold(head.trim_end()))?;
     for (l, r) in lines.iter().zip(&rows) {
         let paint = |cell: &str| {
@@ -146,23 +215,59 @@ pub fn write_table(lines: &[ClusterLine], style: &Style, out: &mut dyn Write) ->
                 cell.to_string()
             }
         };
-        let jobs = fill(&r[job], widths[job]);
-        let health = health_lines(&r[last], room);
-        for k in 0..jobs.len().max(health.len()) {
+        let cells: Vec<Vec<String>> = (0..heading.len()).map(|i| cell(i, r, widths[i])).collect();
+        let height = visible.iter().map(|&i| cells[i].len()).max().unwrap_or(1);
+        for k in 0..height {
             let mut s = String::new();
-            for i in first..job {
-                let cell = if k == 0 { r[i].as_str() } else { "" };
-                s.push_str(&format!("{}  ", super::text::pad_to(cell, widths[i])));
+            for &i in &visible {
+                let cell = cells[i].get(k).map(String::as_str).unwrap_or("");
+                if i == HEALTH {
+                    s.push_str(&paint(cell));
+                } else {
+                    s.push_str(&super::text::pad_to(cell, widths[i]));
+                    s.push_str("  ");
+                }
             }
-            let j = jobs.get(k).map(String::as_str).unwrap_or("");
-            s.push_str(&format!("{}  ", super::text::pad_to(j, widths[job])));
-            match health.get(k) {
-                Some(part) => writeln!(out, "{s}{}", paint(part))?,
-                None => writeln!(out, "{}", s.trim_end())?,
-            }
+            writeln!(out, "{}", s.trim_end())?;
         }
     }
     writeln!(out)
+}
+
+/// The least room NAMESPACE and NAME keep when they must break, and NAME's last resort.
+const NAME_ROOM: usize = 10;
+const NAME_MIN: usize = 6;
+
+/// "4 critical, 2 warnings" over lines of at most `room` columns, broken only after a comma.
+fn health_lines(health: &str, room: usize) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for part in health.split(", ") {
+        match out.last_mut() {
+            Some(line) if super::text::width(line) + 2 + super::text::width(part) <= room => {
+                line.push_str(", ");
+                line.push_str(part);
+            }
+            Some(line) => {
+                line.push(',');
+                out.push(part.to_string());
+            }
+            None => out.push(part.to_string()),
+        }
+    }
+    out
+}
+
+/// The kind a mode's clusters have (see `commands::overview`): `None` for `unknown`, which may
+/// be either.
+fn implied_kind(mode: &str) -> Option<&'static str> {
+    use crate::flink::names::{KIND_FLINK_APPLICATION, KIND_FLINK_CLUSTER, KIND_FLINK_DEPLOYMENT};
+    match mode {
+        "operator" | "standalone" => Some(KIND_FLINK_DEPLOYMENT),
+        "lyft" => Some(KIND_FLINK_APPLICATION),
+        // A plain native cluster is named by its JobManager Deployment or its cluster-id.
+        "flinkcluster" => Some(KIND_FLINK_CLUSTER),
+        _ => None,
+    }
 }
 
 /// `text` over lines of at most `room` columns, broken only at spaces outside parentheses
@@ -197,25 +302,6 @@ fn words(text: &str) -> Vec<&str> {
         }
     }
     out.push(&text[start..]);
-    out
-}
-
-/// "4 critical, 2 warnings" over lines of at most `room` columns, broken only after a comma.
-pub(crate) fn health_lines(health: &str, room: usize) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for part in health.split(", ") {
-        match out.last_mut() {
-            Some(line) if super::text::width(line) + 2 + super::text::width(part) <= room => {
-                line.push_str(", ");
-                line.push_str(part);
-            }
-            Some(line) => {
-                line.push(',');
-                out.push(part.to_string());
-            }
-            None => out.push(part.to_string()),
-        }
-    }
     out
 }
 
@@ -275,8 +361,26 @@ mod tests {
         String::from_utf8(out).unwrap()
     }
 
+    /// Every line within `columns` display columns, and each row's HEALTH whole on its first line.
+    fn fits(text: &str, columns: usize, lines: &[ClusterLine]) {
+        for l in text.lines() {
+            assert!(
+                crate::render::text::width(l) <= columns,
+                "{l:?} is wider than {columns}:\n{text}"
+            );
+        }
+        for l in lines {
+            assert!(
+                text.lines()
+                    .any(|row| row.ends_with(&format!("  {}", l.health))),
+                "HEALTH {:?} broken:\n{text}",
+                l.health
+            );
+        }
+    }
+
     #[test]
-    fn the_table_fits_the_width_by_wrapping_health_then_dropping_one_namespace() {
+    fn health_stays_on_one_row_the_namespace_and_kind_go_first_at_80_columns() {
         let one = [line("analytics", "orders", "4 critical, 2 warnings")];
         let wide = draw(&one, 200);
         assert!(wide.starts_with("NAMESPACE  NAME"), "{wide}");
@@ -284,25 +388,94 @@ mod tests {
             wide.contains("RECONCILING  4 critical, 2 warnings\n"),
             "{wide}"
         );
-        let hundred = draw(&one, 100);
-        assert!(hundred.starts_with("NAMESPACE  NAME"), "{hundred}");
-        assert!(hundred.contains("RECONCILING  4 critical,\n"), "{hundred}");
         let narrow = draw(&one, 80);
-        assert!(narrow.starts_with("NAME    KIND"), "{narrow}");
+        // It was `4 critical,` with `2 warnings` on a second row (issue 34).
+        assert!(narrow.starts_with("NAME    MODE"), "{narrow}");
         assert!(
-            narrow.lines().all(|l| crate::render::text::width(l) <= 80),
+            narrow.contains("RECONCILING  4 critical, 2 warnings\n"),
             "{narrow}"
         );
-        assert!(narrow.contains("4 critical,\n"), "{narrow}");
-        assert!(narrow.contains(" 2 warnings\n"), "{narrow}");
-        // Across namespaces the NAMESPACE column stays, even when that overflows.
-        let two = [
-            line("analytics", "orders", "4 critical, 2 warnings"),
-            line("payments-long-namespace", "ledger", "ok"),
+        assert_eq!(narrow.lines().count(), 3, "{narrow}");
+        fits(&narrow, 80, &one);
+        // A kind its mode does not imply (mode unknown) keeps its column.
+        let mut unknown = line("analytics", "orders", "4 critical, 2 warnings");
+        unknown.mode = "unknown";
+        let text = draw(std::slice::from_ref(&unknown), 80);
+        assert!(text.contains("FlinkDeployment"), "{text}");
+        assert!(text.lines().all(|l| l.len() <= 80), "{text}");
+    }
+
+    /// The cells of one column, from the rows of the first cluster (ASCII), read down it.
+    fn first_cluster_column(text: &str, heading: &str, next: &str) -> String {
+        let head = text.lines().next().unwrap();
+        let (from, to) = (head.find(heading).unwrap(), head.find(next).unwrap());
+        let mut rows = text.lines().skip(1);
+        let first = rows.next().unwrap();
+        std::iter::once(first)
+            .chain(rows.take_while(|r| !r.contains("0/1")))
+            .map(|r| r.get(from..to.min(r.len())).unwrap_or("").trim())
+            .collect()
+    }
+
+    #[test]
+    fn long_and_wide_names_break_so_the_table_fits_80_display_columns() {
+        // One namespace: the name breaks after its dashes, HEALTH stays whole, CJK aligned.
+        let ns = "payments-settlement-eu-west-1";
+        let lines = [
+            line(
+                ns,
+                "ledger-reconciliation-streaming-job",
+                "12 critical, 10 warnings",
+            ),
+            line(ns, "注文-ストリーム-処理", "1 warning"),
+            line(ns, "orders", "ok"),
         ];
-        let text = draw(&two, 80);
-        assert!(text.starts_with("NAMESPACE"), "{text}");
-        assert!(text.contains("payments-long-namespace"), "{text}");
+        let text = draw(&lines, 80);
+        fits(&text, 80, &lines);
+        assert!(text.starts_with("NAME "), "{text}");
+        assert_eq!(
+            first_cluster_column(&text, "NAME ", "MODE"),
+            "ledger-reconciliation-streaming-job",
+            "{text}"
+        );
+        let health_at = |needle: &str| {
+            let row = text.lines().find(|l| l.ends_with(needle)).unwrap();
+            crate::render::text::width(&row[..row.rfind(needle).unwrap()])
+        };
+        assert_eq!(
+            health_at("1 warning"),
+            health_at("12 critical, 10 warnings"),
+            "{text}"
+        );
+        assert_eq!(health_at("ok"), health_at("1 warning"), "{text}");
+        // Several namespaces, long and wide: every line still fits, nothing is lost.
+        let lines = [
+            line(
+                ns,
+                "ledger-reconciliation-streaming-job",
+                "2 critical, 1 warning",
+            ),
+            line("分析-チーム", "注文-ストリーム-処理", "1 warning"),
+            line("analytics", "orders", "ok"),
+        ];
+        let text = draw(&lines, 80);
+        for l in text.lines() {
+            assert!(crate::render::text::width(l) <= 80, "{l:?}:\n{text}");
+        }
+        assert_eq!(
+            first_cluster_column(&text, "NAMESPACE", "NAME "),
+            ns,
+            "{text}"
+        );
+        assert_eq!(
+            first_cluster_column(&text, "NAME ", "MODE"),
+            "ledger-reconciliation-streaming-job",
+            "{text}"
+        );
+        assert!(
+            text.contains("  1 warning\n") && text.contains("  ok\n"),
+            "{text}"
+        );
     }
 
     #[test]
@@ -312,11 +485,11 @@ mod tests {
         wordcount.mode = "flinkcluster";
         wordcount.status = Some("Running".into());
         wordcount.job = Some("DeployFailed, submitter failed (exit 1)".into());
-        // With the scenario's name the row is as narrow as its words allow (83 columns: the
-        // longest JOB word and the HEALTH cell cannot break further; it was 108).
+        // With the scenario's name the row fits once KIND goes (a FlinkCluster is what the mode
+        // `flinkcluster` names): 80 columns, it was 83 with KIND, 108 before JOB broke.
         let text = draw(std::slice::from_ref(&wordcount), 80);
         let widest = text.lines().map(crate::render::text::width).max();
-        assert_eq!(widest, Some(83), "{text}");
+        assert_eq!(widest, Some(79), "{text}");
         wordcount.name = "wc".into();
         let text = draw(std::slice::from_ref(&wordcount), 80);
         assert!(
@@ -333,7 +506,12 @@ mod tests {
             .map(|r| r.trim())
             .filter(|r| !r.is_empty())
             .collect();
-        assert_eq!(rest.join(" "), "submitter failed (exit 1)", "{text}");
+        assert_eq!(rest.join(" "), "failed (exit 1)", "{text}");
+        // The column is as wide as its longest line, no wider.
+        assert!(
+            rows[1].contains("DeployFailed, submitter  1 critical"),
+            "{text}"
+        );
         assert!(
             text.contains("(exit 1)\n") && !text.contains("(exit\n"),
             "never broken inside parentheses: {text}"

@@ -91,13 +91,18 @@ const HEADING: [&str; 6] = [
     "HEALTH",
     "ROOT CAUSE",
 ];
-/// The least room ROOT CAUSE keeps; the other columns wrap (HEALTH after its commas) first.
+/// The room ROOT CAUSE asks for before the names break; it keeps at least `MIN_CAUSE_ROOM`.
 const CAUSE_ROOM: usize = 24;
+const MIN_CAUSE_ROOM: usize = 20;
 /// The least room CONTEXT, NAMESPACE and NAME keep when they must break.
 const NAME_ROOM: usize = 10;
+const NAME_MIN: usize = 6;
+/// The MODE column's index.
+const MODE: usize = 3;
 
 /// The overview: kubectl's style (upper-case headings, no borders), ROOT CAUSE wrapped in the
-/// room the other columns leave, HEALTH broken after its commas when that room is short.
+/// room the other columns leave, CONTEXT, NAMESPACE and NAME broken (and MODE left out) when
+/// that room is short; HEALTH is never broken.
 pub fn write_overview(lines: &[FleetLine], style: &Style, out: &mut dyn Write) -> io::Result<()> {
     if lines.is_empty() {
         return Ok(());
@@ -125,44 +130,59 @@ pub fn write_overview(lines: &[FleetLine], style: &Style, out: &mut dyn Write) -
             .unwrap_or(0)
     };
     let mut widths: Vec<usize> = (0..5).map(column).collect();
-    let fixed = |w: &[usize]| w.iter().map(|w| w + 2).sum::<usize>();
-    if fixed(&widths) + CAUSE_ROOM > style.width {
-        let longest_part = rows
-            .iter()
-            .flat_map(|r| r[4].split(", "))
-            .map(width)
-            .chain([HEADING[4].len()])
-            .max()
-            .unwrap_or(0);
-        widths[4] = longest_part;
+    let mut show_mode = true;
+    let fixed = |w: &[usize], show_mode: bool| {
+        w.iter()
+            .enumerate()
+            .filter(|&(i, _)| show_mode || i != MODE)
+            .map(|(_, w)| w + 2)
+            .sum::<usize>()
+    };
+    // Too wide: the widest of CONTEXT, NAMESPACE and NAME breaks (after `-`, `.`, `_` where it
+    // can), down to NAME_ROOM columns each; then the MODE column goes (each context's report
+    // below lists its clusters with their mode); then the names break down to NAME_MIN (never
+    // narrower than their heading). HEALTH is never broken.
+    let shrink = |widths: &mut Vec<usize>, show_mode: bool, cause: usize, floor: usize| {
+        while fixed(widths, show_mode) + cause > style.width {
+            let Some(i) = (0..3)
+                .filter(|&i| widths[i] > floor.max(HEADING[i].len()))
+                .max_by_key(|&i| (widths[i], usize::MAX - i))
+            else {
+                break;
+            };
+            widths[i] -= 1;
+        }
+    };
+    shrink(&mut widths, show_mode, CAUSE_ROOM, NAME_ROOM);
+    if fixed(&widths, show_mode) + CAUSE_ROOM > style.width {
+        show_mode = false;
     }
-    // Still too wide: the widest of CONTEXT, NAMESPACE and NAME breaks (after `-`, `.`, `_`
-    // where it can), down to NAME_ROOM columns each.
-    while fixed(&widths) + CAUSE_ROOM > style.width {
-        let Some(i) = (0..3)
-            .filter(|&i| widths[i] > NAME_ROOM)
-            .max_by_key(|&i| (widths[i], usize::MAX - i))
-        else {
-            break;
-        };
-        widths[i] -= 1;
-    }
-    let room = style.width.saturating_sub(fixed(&widths)).max(CAUSE_ROOM);
+    shrink(&mut widths, show_mode, CAUSE_ROOM, NAME_MIN);
+    let fixed = fixed(&widths, show_mode);
+    let room = style.width.saturating_sub(fixed).max(MIN_CAUSE_ROOM);
     let mut head = String::new();
     for (i, h) in HEADING.iter().enumerate().take(5) {
+        if i == MODE && !show_mode {
+            continue;
+        }
         head.push_str(&super::text::pad_to(h, widths[i]));
         head.push_str("  ");
     }
     head.push_str(HEADING[5]);
     writeln!(out, "{}", style.bold(&head))?;
     for (l, r) in lines.iter().zip(&rows) {
-        let mut cells: Vec<Vec<String>> = (0..4).map(|i| break_name(&r[i], widths[i])).collect();
-        cells.push(super::clusters::health_lines(&r[4], widths[4]));
+        let mut cells: Vec<Vec<String>> = (0..4)
+            .map(|i| super::text::break_name(&r[i], widths[i]))
+            .collect();
+        cells.push(vec![r[4].clone()]);
         cells.push(super::text::wrap(&r[5], room));
         let height = cells.iter().map(Vec::len).max().unwrap_or(1);
         for k in 0..height {
             let mut s = String::new();
             for (i, column) in cells.iter().enumerate().take(4) {
+                if i == MODE && !show_mode {
+                    continue;
+                }
                 let cell = column.get(k).map(String::as_str).unwrap_or("");
                 s.push_str(&super::text::pad_to(cell, widths[i]));
                 s.push_str("  ");
@@ -181,34 +201,6 @@ pub fn write_overview(lines: &[FleetLine], style: &Style, out: &mut dyn Write) -
         }
     }
     Ok(())
-}
-
-/// A name over lines of at most `room` columns: broken after `-`, `.` or `_` where it can, else
-/// cut at the room (nothing is lost: the rest goes on the next line).
-fn break_name(name: &str, room: usize) -> Vec<String> {
-    let room = room.max(1);
-    let mut out: Vec<String> = Vec::new();
-    let mut rest = name;
-    while super::text::width(rest) > room {
-        let mut cut = 0;
-        let mut last_sep = None;
-        for (i, c) in rest.char_indices() {
-            if super::text::width(&rest[..i + c.len_utf8()]) > room {
-                break;
-            }
-            cut = i + c.len_utf8();
-            if matches!(c, '-' | '.' | '_') {
-                last_sep = Some(cut);
-            }
-        }
-        let at = last_sep
-            .unwrap_or(cut)
-            .max(rest.chars().next().map_or(1, char::len_utf8));
-        out.push(rest[..at].to_string());
-        rest = &rest[at..];
-    }
-    out.push(rest.to_string());
-    out
 }
 
 /// The table view: a header, the overview, then each diagnosed context's own report (the one
@@ -374,13 +366,19 @@ mod tests {
     #[test]
     fn a_name_breaks_after_its_dashes_and_loses_nothing() {
         assert_eq!(
-            break_name("staging-eu-west-1", 10),
+            super::super::text::break_name("staging-eu-west-1", 10),
             ["staging-", "eu-west-1"]
         );
-        assert_eq!(break_name("abcdefghijklmnop", 10), ["abcdefghij", "klmnop"]);
-        assert_eq!(break_name("prod", 10), ["prod"]);
+        assert_eq!(
+            super::super::text::break_name("abcdefghijklmnop", 10),
+            ["abcdefghij", "klmnop"]
+        );
+        assert_eq!(super::super::text::break_name("prod", 10), ["prod"]);
         let hostile = "名前-ß-\u{1F600}-x".repeat(5);
-        assert_eq!(break_name(&hostile, 10).concat(), hostile);
+        assert_eq!(
+            super::super::text::break_name(&hostile, 10).concat(),
+            hostile
+        );
     }
 
     #[test]
@@ -405,6 +403,8 @@ mod tests {
             "{text}"
         );
         assert!(text.starts_with("CONTEXT "), "{text}");
+        // HEALTH whole on one row (it broke after its comma at 80 columns).
+        assert!(text.contains("  4 critical, 2 warnings  "), "{text}");
         let words = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
         let all = words(&text);
         for w in cause

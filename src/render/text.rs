@@ -15,6 +15,34 @@ pub(crate) fn pad_to(s: &str, columns: usize) -> String {
     format!("{s}{}", " ".repeat(columns.saturating_sub(width(s))))
 }
 
+/// A name over lines of at most `room` columns: broken after `-`, `.` or `_` where it can, else
+/// cut at the room (nothing is lost: the rest goes on the next line).
+pub(crate) fn break_name(name: &str, room: usize) -> Vec<String> {
+    let room = room.max(1);
+    let mut out: Vec<String> = Vec::new();
+    let mut rest = name;
+    while width(rest) > room {
+        let mut cut = 0;
+        let mut last_sep = None;
+        for (i, c) in rest.char_indices() {
+            if width(&rest[..i + c.len_utf8()]) > room {
+                break;
+            }
+            cut = i + c.len_utf8();
+            if matches!(c, '-' | '.' | '_') {
+                last_sep = Some(cut);
+            }
+        }
+        let at = last_sep
+            .unwrap_or(cut)
+            .max(rest.chars().next().map_or(1, char::len_utf8));
+        out.push(rest[..at].to_string());
+        rest = &rest[at..];
+    }
+    out.push(rest.to_string());
+    out
+}
+
 /// A long token may break after one of these (URLs, paths, Java class names, dashed names).
 const BREAK_AFTER: &[char] = &['/', '.', '-', '_', ':', ',', '='];
 

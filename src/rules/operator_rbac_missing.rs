@@ -8,8 +8,10 @@
 use super::support::install::{self, operators, Operator};
 use super::{Rule, RuleMeta};
 use crate::finding::{link, Category, Finding, ObjectRef, Severity};
+use crate::flink::mode::{Component, Mode};
 use crate::flink::names::GROUP;
 use crate::flink::rbac::{Attributes, UserInfo};
+use crate::flink::rbac_fix::{self, RbacPlan};
 
 use crate::snapshot::{Index, Snapshot};
 
@@ -40,30 +42,6 @@ const NEEDED: &[(&str, &str, &str, &str)] = &[
     ("create", "", "configmaps", ""),
     ("create", "", "events", ""),
 ];
-
-/// The chart's operator rules (`flink-operator.rbacRules`), for the fix.
-const CHART_RULES: &str = "\
-- apiGroups: [\"\"]
-  resources: [pods, services, events, configmaps, secrets]
-  verbs: [get, list, watch, create, update, patch, delete, deletecollection]
-- apiGroups: [apps]
-  resources: [deployments, deployments/finalizers, replicasets]
-  verbs: [get, list, watch, create, update, patch, delete]
-- apiGroups: [apps]
-  resources: [deployments/scale]
-  verbs: [get, update, patch]
-- apiGroups: [flink.apache.org]
-  resources: [flinkdeployments, flinkdeployments/finalizers, flinksessionjobs, flinksessionjobs/finalizers, flinkstatesnapshots, flinkstatesnapshots/finalizers, flinkbluegreendeployments, flinkbluegreendeployments/finalizers]
-  verbs: [get, list, watch, create, update, patch, delete]
-- apiGroups: [flink.apache.org]
-  resources: [flinkdeployments/status, flinksessionjobs/status, flinkstatesnapshots/status, flinkbluegreendeployments/status]
-  verbs: [get, update, patch]
-- apiGroups: [networking.k8s.io]
-  resources: [ingresses]
-  verbs: [get, list, watch, create, update, patch, delete]
-- apiGroups: [coordination.k8s.io]
-  resources: [leases]
-  verbs: [get, list, watch, create, update, patch, delete]";
 
 impl Rule for OperatorRbacMissing {
     fn meta(&self) -> &'static RuleMeta {
@@ -131,7 +109,7 @@ fn finding(op: &Operator, sa: &str, denied: &[(String, String)]) -> Finding {
     let ns = op.namespace;
     // The account is the pod spec's reference: free text in a bundle, so a shell word in
     // commands and prose, a YAML scalar in the documents.
-    let (sa_word, sa_yaml) = (crate::shell::sh(sa), crate::shell::yaml(sa));
+    let sa_word = crate::shell::sh(sa);
     let scope_text = |scope: &str| {
         if scope.is_empty() {
             "cluster-wide".to_string()
@@ -169,42 +147,34 @@ fn finding(op: &Operator, sa: &str, denied: &[(String, String)]) -> Finding {
             scope_text(scope)
         ));
     }
-    let yaml = if scopes.iter().any(|s| s.is_empty()) {
-        format!(
-            "kubectl apply -f - <<'EOF'\n\
-             apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: flink-operator\nrules:\n{CHART_RULES}\n---\n\
-             apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRoleBinding\nmetadata:\n  name: flink-operator-role-binding\n\
-             roleRef: {{apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: flink-operator}}\n\
-             subjects:\n- {{kind: ServiceAccount, name: {sa_yaml}, namespace: {ns}}}\nEOF"
-        )
+    // The chart's operator rules where they are missing, from the one planner (the same Role the
+    // operator's 403 in a log gets from triage and explain): a Role per watched namespace, or
+    // a ClusterRole when it watches every namespace.
+    let plans: Vec<RbacPlan> = if scopes.iter().any(|s| s.is_empty()) {
+        vec![String::new()]
     } else {
-        let mut y = String::from("kubectl apply -f - <<'EOF'\n");
-        for (i, scope) in scopes.iter().enumerate() {
-            if i > 0 {
-                y.push_str("---\n");
-            }
-            y.push_str(&format!(
-                "apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata:\n  name: flink-operator\n  namespace: {scope}\nrules:\n{CHART_RULES}\n---\n\
-                 apiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata:\n  name: flink-operator-role-binding\n  namespace: {scope}\n\
-                 roleRef: {{apiGroup: rbac.authorization.k8s.io, kind: Role, name: flink-operator}}\n\
-                 subjects:\n- {{kind: ServiceAccount, name: {sa_yaml}, namespace: {ns}}}\n"
-            ));
-        }
-        y.push_str("EOF");
-        y
-    };
-    let check_ns = scopes
-        .first()
-        .filter(|s| !s.is_empty())
-        .map(|s| format!("-n {s}"))
-        .unwrap_or_else(|| "-A".into());
+        scopes.iter().map(|s| s.to_string()).collect()
+    }
+    .iter()
+    .map(|scope| {
+        rbac_fix::plan_grant(
+            Component::Operator,
+            Mode::Operator,
+            ns,
+            sa,
+            scope,
+            &[],
+            &rbac_fix::Known::default(),
+        )
+    })
+    .collect();
+    let commands: String = plans.iter().map(RbacPlan::commands).collect();
     f.fix(format!(
-        "Let the chart manage the operator's RBAC again:\n\n{}\n\nor grant the chart's operator rules yourself:\n\n{yaml}",
-        op.release().upgrade("--set rbac.create=true")
+        "Let the chart manage the operator's RBAC again:\n\n{}\n\nor grant the chart's operator rules yourself:\n\n{}",
+        op.release().upgrade("--set rbac.create=true"),
+        commands.trim_end()
     ))
-    .verify(format!(
-        "kubectl auth can-i list flinkdeployments.flink.apache.org {check_ns} --as=system:serviceaccount:{ns}:{sa_word}   # expect yes"
-    ))
+    .verify(plans[0].verify())
     .link(install::link(ns))
     .link(link::service_account(ns, sa))
 }
@@ -214,6 +184,30 @@ mod tests {
     use super::*;
     use crate::rules::support::install::testing::{healthy_yaml, load};
     use crate::rules::testing::run;
+
+    /// The chart's operator rules (`flink-operator.rbacRules`), for the fixtures.
+    const CHART_RULES: &str = "\
+- apiGroups: [\"\"]
+  resources: [pods, services, events, configmaps, secrets]
+  verbs: [get, list, watch, create, update, patch, delete, deletecollection]
+- apiGroups: [apps]
+  resources: [deployments, deployments/finalizers, replicasets]
+  verbs: [get, list, watch, create, update, patch, delete]
+- apiGroups: [apps]
+  resources: [deployments/scale]
+  verbs: [get, update, patch]
+- apiGroups: [flink.apache.org]
+  resources: [flinkdeployments, flinkdeployments/finalizers, flinksessionjobs, flinksessionjobs/finalizers, flinkstatesnapshots, flinkstatesnapshots/finalizers, flinkbluegreendeployments, flinkbluegreendeployments/finalizers]
+  verbs: [get, list, watch, create, update, patch, delete]
+- apiGroups: [flink.apache.org]
+  resources: [flinkdeployments/status, flinksessionjobs/status, flinkstatesnapshots/status, flinkbluegreendeployments/status]
+  verbs: [get, update, patch]
+- apiGroups: [networking.k8s.io]
+  resources: [ingresses]
+  verbs: [get, list, watch, create, update, patch, delete]
+- apiGroups: [coordination.k8s.io]
+  resources: [leases]
+  verbs: [get, list, watch, create, update, patch, delete]";
 
     fn with_rbac(yaml: &str, rbac: &str) -> Snapshot {
         let mut s = load(&format!("{yaml}\n---\n{rbac}"));
@@ -289,5 +283,63 @@ subjects: [{kind: ServiceAccount, name: flink-operator, namespace: flink-operato
         assert!(f[0].title.contains("in namespace staging"));
         assert!(f[0].fix.contains("namespace: staging"));
         assert!(!f[0].fix.contains("namespace: prod\n"));
+    }
+
+    /// The YAML between `<<'EOF'` and `EOF` of a fix, every heredoc of it.
+    fn heredocs(fix: &str) -> String {
+        let mut out = String::new();
+        let mut rest = fix;
+        while let Some(start) = rest.find("<<'EOF'\n") {
+            let body = &rest[start + 8..];
+            let end = body.find("\nEOF").expect("the heredoc ends");
+            out.push_str(&body[..end]);
+            out.push('\n');
+            rest = &body[end..];
+        }
+        out
+    }
+
+    /// One cause, one fix: the operator refused in a namespace it watches gets the same Role and
+    /// RoleBinding from FLK005 (decided from the RBAC objects) as from its 403 in a log (triage,
+    /// explain: SIG-K8S-FORBIDDEN-OPERATOR), both from `rbac_fix::plan_grant`. The signature
+    /// once printed a Role with the refused verb alone.
+    #[test]
+    fn the_operator_403_in_a_log_gets_the_objects_flk005_applies() {
+        let yaml = healthy_yaml().replace(
+            "    kubernetes.operator.reconcile.interval: 15 s\n",
+            "    kubernetes.operator.reconcile.interval: 15 s\n    kubernetes.operator.watched.namespaces: prod,staging\n",
+        );
+        let role = "apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata: {name: flink-operator, namespace: prod}\nrules: [{apiGroups: [\"*\"], resources: [\"*\"], verbs: [\"*\"]}]\n---\n\
+                    apiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata: {name: flink-operator-role-binding, namespace: prod}\n\
+                    roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: flink-operator}\nsubjects: [{kind: ServiceAccount, name: flink-operator, namespace: flink-operator}]\n";
+        let f = run(&OperatorRbacMissing, &with_rbac(&yaml, role));
+        assert_eq!(f.len(), 1, "{f:#?}");
+        let line = r#"Message: deployments.apps is forbidden: User "system:serviceaccount:flink-operator:flink-operator" cannot create resource "deployments" in API group "apps" in the namespace "staging"."#;
+        let m = crate::signatures::catalogue()
+            .match_line(line, 1)
+            .into_iter()
+            .find(|m| m.signature.id == "SIG-K8S-FORBIDDEN-OPERATOR")
+            .expect("the operator's 403");
+        let from_log = heredocs(&m.fix());
+        assert!(
+            from_log
+                .contains("kind: Role\nmetadata:\n  name: flink-operator\n  namespace: staging"),
+            "{from_log}"
+        );
+        assert!(
+            from_log.contains("resources: [\"flinkdeployments\"]"),
+            "{from_log}"
+        );
+        assert_eq!(
+            heredocs(&f[0].fix),
+            from_log,
+            "FLK005 and the log's fix differ"
+        );
+        assert_eq!(
+            m.verify().lines().last(),
+            f[0].verify.lines().last(),
+            "the same check"
+        );
+        assert!(m.fix().contains("watchNamespaces"), "{}", m.fix());
     }
 }

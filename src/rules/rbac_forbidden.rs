@@ -6,13 +6,14 @@
 use super::support::rbac_plan;
 use super::{Rule, RuleMeta};
 use crate::finding::{link, Category, Finding, ObjectRef, Severity};
-use crate::flink::mode::Component;
+use crate::flink::mode::{Component, Mode};
 use crate::flink::rbac;
 use crate::flink::rbac_fix::Workload;
 use crate::signatures::{catalogue, Match};
 use crate::snapshot::index::{pod_component, pod_namespace, pod_service_account};
 use crate::snapshot::Pod;
 use crate::snapshot::{FlinkDeployment, Index, LogKey, Snapshot};
+use std::collections::BTreeMap;
 
 pub struct RbacForbidden;
 
@@ -478,21 +479,61 @@ fn finding(
     // The fix, from the one planner every command asks: a dedicated ServiceAccount when Flink
     // runs as `default`, the component's full set (ConfigMaps under Kubernetes HA) plus what was
     // refused, and the switch.
+    // A refusal in another namespace than the account's is a grant there (`plan_grant`), as
+    // triage and explain print it for the same line.
+    let rule = |r: &Refusal| (r.group.clone(), r.resource.clone(), r.verb.clone());
     let refused: Vec<(String, String, String)> = still
         .iter()
-        .map(|(r, _)| (r.group.clone(), r.resource.clone(), r.verb.clone()))
+        .filter(|(r, _)| r.namespace == *ns)
+        .map(|(r, _)| rule(r))
         .collect();
+    // Grouped by where, and by whom: the refusal's own account.
+    type Grants = Vec<(String, String, String)>;
+    let mut elsewhere: BTreeMap<(&str, &str, &str), Grants> = BTreeMap::new();
+    for (r, _) in still.iter().filter(|(r, _)| r.namespace != *ns) {
+        elsewhere
+            .entry((
+                r.namespace.as_str(),
+                r.service_account_namespace.as_str(),
+                r.service_account.as_str(),
+            ))
+            .or_default()
+            .push(rule(r));
+    }
     let component = match pod.and_then(pod_component) {
         Some(Component::TaskManager) => Component::TaskManager,
         _ => Component::JobManager,
     };
-    let cluster = deployment.as_ref().and_then(|d| index.cluster(d));
-    let mut need = rbac_plan::need(index, cluster.as_ref(), component, ns, sa, refused);
-    if let (Workload::Unknown, Some(fd)) = (&need.workload, fd) {
-        need.workload = Workload::FlinkDeployment(fd.name().to_string());
+    let mut plans = Vec::new();
+    if !refused.is_empty() || elsewhere.is_empty() {
+        let cluster = deployment.as_ref().and_then(|d| index.cluster(d));
+        let mut need = rbac_plan::need(index, cluster.as_ref(), component, ns, sa, refused);
+        if let (Workload::Unknown, Some(fd)) = (&need.workload, fd) {
+            need.workload = Workload::FlinkDeployment(fd.name().to_string());
+        }
+        plans.push(rbac_plan::plan(s, &need));
     }
-    let plan = rbac_plan::plan(s, &need);
-    f.fix(plan.commands()).verify(plan.verify())
+    for ((target, subject_ns, subject), refused) in &elsewhere {
+        // The account the plan above moves Flink to, when it is the one refused.
+        let subject = match plans.first() {
+            Some(p) if (*subject_ns, *subject) == (ns.as_str(), sa.as_str()) => {
+                p.service_account.as_str()
+            }
+            _ => subject,
+        };
+        plans.push(rbac_plan::grant(
+            s,
+            component,
+            Mode::Native,
+            subject_ns,
+            subject,
+            target,
+            refused,
+        ));
+    }
+    let fix: String = plans.iter().map(|p| p.commands()).collect();
+    let verify: Vec<String> = plans.iter().map(|p| p.verify()).collect();
+    f.fix(fix).verify(verify.join("\n"))
 }
 
 /// A long fabric8 line cut to what a person needs: its start (the exception) and the API

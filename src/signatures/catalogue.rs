@@ -240,7 +240,7 @@ pub static SIGNATURES: &[Signature] = &[
         title: "Flink's Kubernetes client got 403 Forbidden: its ServiceAccount lacks a permission",
         explanation: "Flink's Kubernetes client (fabric8 up to 6.7) got 403: the configured ServiceAccount lacks a permission",
         fix: STATUS_FIX,
-        verify: "",
+        verify: "kubectl auth can-i {verb|watch} {resource|pods} -n {namespace|<namespace>} --as=system:serviceaccount:{namespace|<namespace>}:<sa>   # expect: yes",
         explains: API_REFUSED,
         supersedes: &[],
         examples: &[
@@ -267,7 +267,7 @@ pub static SIGNATURES: &[Signature] = &[
 
   kubectl create role flink-jobmanager -n {namespace|<namespace>} --verb=get,list,watch,create,delete --resource=pods
   kubectl create rolebinding flink-jobmanager -n {namespace|<namespace>} --role=flink-jobmanager --serviceaccount={namespace|<namespace>}:<jobmanager-service-account>",
-        verify: "",
+        verify: "kubectl auth can-i {verb|watch} {resource|pods} -n {namespace|<namespace>} --as=system:serviceaccount:{namespace|<namespace>}:<sa>   # expect: yes",
         explains: API_REFUSED,
         supersedes: &[],
         examples: &[
@@ -291,7 +291,7 @@ pub static SIGNATURES: &[Signature] = &[
         title: "the API server refused a request of Flink's Kubernetes client (403 Forbidden)",
         explanation: "Flink's Kubernetes client (fabric8 6.8 and later) got 403 Forbidden from the API server",
         fix: STATUS_FIX,
-        verify: "",
+        verify: "kubectl auth can-i {verb|watch} {resource|pods} -n {namespace|<namespace>} --as=system:serviceaccount:{namespace|<namespace>}:<sa>   # expect: yes",
         explains: API_REFUSED,
         supersedes: &[],
         examples: &[r#"Failure executing: GET at: https://10.96.0.1/api/v1/namespaces/prod/configmaps/orders-cluster-config-map. Message: configmaps "orders-cluster-config-map" is forbidden: User "system:serviceaccount:prod:flink" cannot get resource "configmaps" in API group "" in the namespace "prod". Received status: Status(apiVersion=v1, code=403, details=StatusDetails(causes=[], group=null, kind=configmaps, name=orders-cluster-config-map, retryAfterSeconds=null, uid=null, additionalProperties={}), kind=Status, message=configmaps "orders-cluster-config-map" is forbidden: User "system:serviceaccount:prod:flink" cannot get resource "configmaps" in API group "" in the namespace "prod", metadata=ListMeta(_continue=null, remainingItemCount=null, resourceVersion=null, selfLink=null, additionalProperties={}), reason=Forbidden, status=Failure, additionalProperties={})."#],
@@ -496,7 +496,7 @@ pub static SIGNATURES: &[Signature] = &[
         title: "Flink gave up retrying an operation",
         explanation: "Flink gave up retrying an operation; the cause is the error logged before it",
         fix: "fix the error that was retried (look above this line, or at the finding listed as its cause)",
-        verify: "",
+        verify: "kubectl auth can-i {verb|watch} {resource|pods} -n {namespace|<namespace>} --as=system:serviceaccount:{namespace|<namespace>}:<sa>   # expect: yes",
         explains: &["SIG-RM-FATAL", "SIG-ENTRYPOINT-FATAL", "SIG-FATAL-THREAD", "SIG-ENTRYPOINT-EXIT-CODE", "SIG-EXIT-CODE-239"],
         supersedes: &[],
         examples: &["org.apache.flink.util.concurrent.FutureUtils$RetryException: Could not complete the operation. Number of retries has been exhausted."],
@@ -514,7 +514,7 @@ pub static SIGNATURES: &[Signature] = &[
         title: "the ResourceManager hit a fatal error",
         explanation: "the ResourceManager hit a fatal error and stops the JobManager",
         fix: "fix the error the ResourceManager reported (the lines before this one, or the finding listed as its cause)",
-        verify: "",
+        verify: "kubectl get pods -n <namespace> -l app=<deployment>,component=jobmanager   # expect: READY 1/1 and RESTARTS no longer growing",
         explains: &["SIG-ENTRYPOINT-FATAL", "SIG-FATAL-THREAD", "SIG-ENTRYPOINT-EXIT-CODE", "SIG-EXIT-CODE-239"],
         supersedes: &[],
         examples: &["2026-11-28 09:39:13,301 ERROR org.apache.flink.runtime.resourcemanager.active.ActiveResourceManager [] - Fatal error occurred in ResourceManager."],
@@ -532,7 +532,7 @@ pub static SIGNATURES: &[Signature] = &[
         title: "the JobManager's cluster entrypoint failed",
         explanation: "the JobManager's cluster entrypoint failed and the process exits (code 1 or 2)",
         fix: FATAL_FIX,
-        verify: "",
+        verify: "kubectl get pods -n <namespace> -l app=<deployment>,component=jobmanager   # expect: READY 1/1 and RESTARTS no longer growing",
         explains: &["SIG-ENTRYPOINT-EXIT-CODE", "SIG-EXIT-CODE-239"],
         supersedes: &[],
         examples: &[
@@ -553,7 +553,7 @@ pub static SIGNATURES: &[Signature] = &[
         title: "Flink's fatal-error handler stopped the process (exit code 239)",
         explanation: "Flink's fatal-error handler stops the JVM with exit code 239 (-17)",
         fix: FATAL_FIX,
-        verify: "",
+        verify: "kubectl get pods -n <namespace> -l app=<deployment>,component=jobmanager   # expect: READY 1/1 and RESTARTS no longer growing",
         explains: &["SIG-EXIT-CODE-239"],
         supersedes: &[],
         examples: &["2026-11-28 09:39:13,309 ERROR org.apache.flink.util.FatalExitExceptionHandler [] - FATAL: Thread 'flink-pekko.actor.default-dispatcher-5' produced an uncaught exception. Stopping the process..."],
@@ -571,7 +571,7 @@ pub static SIGNATURES: &[Signature] = &[
         title: "the TaskManager hit a fatal error and shut down",
         explanation: "the TaskManager process hit a fatal error and exits",
         fix: FATAL_FIX,
-        verify: "",
+        verify: "kubectl get pods -n <namespace> -l app=<deployment>,component=taskmanager   # expect: every TaskManager READY 1/1, RESTARTS no longer growing",
         explains: &[],
         supersedes: &[],
         examples: &["2026-11-28 09:41:02,118 ERROR org.apache.flink.runtime.taskexecutor.TaskManagerRunner [] - Fatal error occurred while executing the TaskManager. Shutting it down..."],
@@ -589,7 +589,7 @@ pub static SIGNATURES: &[Signature] = &[
         title: "the JobManager exits with code {exit_code}: {exit_meaning}",
         explanation: "the cluster entrypoint terminates the JobManager process with a failure code",
         fix: FATAL_FIX,
-        verify: "",
+        verify: "kubectl get pods -n <namespace> -l app=<deployment>,component=jobmanager   # expect: READY 1/1 and RESTARTS no longer growing",
         explains: &[],
         supersedes: &[],
         examples: &["2026-11-28 09:39:13,402 INFO  org.apache.flink.runtime.entrypoint.ClusterEntrypoint [] - Terminating cluster entrypoint process KubernetesApplicationClusterEntrypoint with exit code 2."],
@@ -607,7 +607,7 @@ pub static SIGNATURES: &[Signature] = &[
         title: "a Flink container exited with code 239 (Flink's fatal-error exit)",
         explanation: "exit code 239 is -17: FatalExitExceptionHandler after an uncaught exception, or JvmShutdownSafeguard halting the JVM when the shutdown after a fatal error (`Fatal error occurred in ...`) hung for 5 s, as a real Flink 1.20.1 JobManager refused a pod list did",
         fix: "read the container's previous log for the `Fatal error occurred in ...` or `FATAL: Thread ...` line and the exception before it (`kubectl logs {pod|<pod>} -n {pod_namespace|<namespace>} --previous`) and fix that",
-        verify: "",
+        verify: "kubectl get pods -n <namespace> -l app=<deployment>,component=jobmanager   # expect: READY 1/1 and RESTARTS no longer growing",
         explains: &[],
         supersedes: &[],
         examples: &["      Exit Code:    239", r#"                "exitCode": 239,"#],
@@ -1317,7 +1317,7 @@ pub static SIGNATURES: &[Signature] = &[
         title: "the image has no {script}: it is not a Flink image (or not the layout Flink expects)",
         explanation: "the container starts Flink's scripts (docker-entrypoint.sh, kubernetes-jobmanager.sh, ...) but the image does not have them: it is not built FROM the official Flink image, or its FLINK_HOME differs",
         fix: "build the image FROM the official `flink:<version>` image (keeping /docker-entrypoint.sh and /opt/flink/bin), and do not override the container's command/args in the pod template",
-        verify: "",
+        verify: "kubectl get pods -n <namespace> -l app=<deployment>,component=jobmanager   # expect: READY 1/1 and RESTARTS no longer growing",
         explains: NO_TASKMANAGERS,
         supersedes: &[],
         examples: &[
@@ -1343,7 +1343,7 @@ pub static SIGNATURES: &[Signature] = &[
         title: "{script} calls {function}, which the image's config.sh does not define: Flink scripts of two versions are mixed",
         explanation: "Flink's start scripts and bin/config.sh come from different Flink releases (the functions they call were added to config.sh in Flink 1.10): the image, or an operator or chart that brings its own scripts, mixes two Flink versions",
         fix: "use start scripts of the image's own Flink version: build the image FROM one official `flink:<version>` image without copying another release's bin/ over it, and use an operator or chart release made for that Flink version",
-        verify: "",
+        verify: "docker run --rm --entrypoint grep <image> -c {function|<function>} /opt/flink/bin/config.sh   # expect: 1 or more (config.sh defines it)",
         explains: NO_TASKMANAGERS,
         supersedes: &[],
         examples: &[
@@ -1372,7 +1372,7 @@ pub static SIGNATURES: &[Signature] = &[
         title: "Flink cannot write {path}: {error}",
         explanation: "the entrypoint or Flink writes under /opt/flink (configuration, logs, plugins) and the container's user may not: it runs with another UID than the image's `flink` user (9999), as OpenShift's arbitrary UIDs or a `securityContext.runAsUser` do",
         fix: "run as the image's user (`securityContext.runAsUser: 9999`, `fsGroup: 9999`), or build the image so the user it runs as owns /opt/flink (`chown -R`/`chgrp -R 0 && chmod -R g=u` for arbitrary UIDs); with readOnlyRootFilesystem mount emptyDirs on /opt/flink/log and /tmp",
-        verify: "",
+        verify: "kubectl exec <pod> -n <namespace> -c flink-main-container -- ls -ld {path|<path>}   # expect: writable by the uid the container runs as",
         explains: STARTUP,
         supersedes: &[],
         examples: &[
@@ -1397,7 +1397,7 @@ pub static SIGNATURES: &[Signature] = &[
         title: "the image has no {script} on its PATH: it cannot start Flink in native Kubernetes mode",
         explanation: "Flink's native Kubernetes mode (and the operator, which uses it) starts the main container with `bash -c \"{script} ...\"`; the image has no such script on its PATH: it is not built FROM the official Flink image, or it replaces the PATH",
         fix: "build the image FROM the official one (`FROM flink:<the Flink version of the client>`), keeping its ENTRYPOINT and `PATH=$FLINK_HOME/bin:$PATH`; a custom base must put flink-dist's bin/ (with kubernetes-jobmanager.sh and kubernetes-taskmanager.sh) on the PATH",
-        verify: "",
+        verify: "docker run --rm --entrypoint ls <image> -l /opt/flink/bin/kubernetes-jobmanager.sh /opt/flink/bin/kubernetes-taskmanager.sh   # expect: both listed",
         explains: STARTUP,
         supersedes: &[],
         examples: &[
@@ -1422,7 +1422,7 @@ pub static SIGNATURES: &[Signature] = &[
         title: "the image's entrypoint cannot switch to the `flink` user: {error}",
         explanation: "the image's entrypoint starts as root and switches to the `flink` user with gosu; it fails when the container runs as another user (securityContext.runAsUser) or without the SETUID/SETGID capabilities",
         fix: "use a current official image (its entrypoint only switches users when started as root) and run it as the image's user (`securityContext.runAsUser: 9999`), or keep running as root with the SETUID and SETGID capabilities",
-        verify: "",
+        verify: "kubectl get pod <pod> -n <namespace> -o jsonpath='{.spec.securityContext}'   # expect: no runAsUser the image's entrypoint cannot switch from (or run as 9999, flink)",
         explains: NO_TASKMANAGERS,
         supersedes: &[],
         examples: &[
@@ -1447,7 +1447,7 @@ pub static SIGNATURES: &[Signature] = &[
         title: "the pod template has no container named {container}",
         explanation: "Flink found no container named flink-main-container in the pod template, so the template's container runs as an extra sidecar and Flink starts its own from scratch",
         fix: "rename the main container in the pod template (spec.podTemplate / spec.jobManager.podTemplate / spec.taskManager.podTemplate) to `{container}`",
-        verify: "",
+        verify: "kubectl get pod <pod> -n <namespace> -o jsonpath='{.spec.containers[*].name}'   # expect: flink-main-container among the names",
         explains: &[],
         supersedes: &[],
         examples: &["2026-11-28 09:38:01,222 INFO  org.apache.flink.kubernetes.utils.KubernetesUtils [] - Could not find main container flink-main-container in pod template, using empty one to initialize."],
@@ -1542,7 +1542,7 @@ pub static SIGNATURES: &[Signature] = &[
         title: "{process|Flink}'s memory options contradict each other",
         explanation: "Flink cannot derive its memory layout: the configured components do not fit the total (process or Flink) memory",
         fix: "set only the total (spec.taskManager.resource.memory / spec.jobManager.resource.memory) and drop the explicit component sizes (`taskmanager.memory.*.size`, `jobmanager.memory.*.size`) from flinkConfiguration, or raise the total so the components fit as the message computes",
-        verify: "",
+        verify: "docker run --rm --entrypoint grep <image> -c {function|<function>} /opt/flink/bin/config.sh   # expect: 1 or more (config.sh defines it)",
         explains: STARTUP,
         supersedes: &[],
         examples: &[
@@ -1570,7 +1570,7 @@ pub static SIGNATURES: &[Signature] = &[
         title: "Flink cannot parse the value of {key|a memory option}",
         explanation: "Flink reads memory sizes as an integer and a 1024-based unit (b, k/kb, m/mb, g/gb, t/tb); a Kubernetes quantity such as 512Mi, or any value the memory option's type does not take, stops the process before it starts",
         fix: "{config_fix}",
-        verify: "",
+        verify: "kubectl get configmap flink-config-<deployment> -n <namespace> -o yaml | grep -F {key|memory}   # expect: a value with a unit Flink parses (1024m, 2g)",
         explains: &["SIG-FLINK-MEMORY-CONFIG"],
         supersedes: &["SIG-FLINK-MEMORY-CONFIG"],
         examples: &[
@@ -2004,7 +2004,7 @@ pub static SIGNATURES: &[Signature] = &[
         title: "high availability is on but high-availability.storageDir is missing or invalid",
         explanation: "Kubernetes HA keeps only pointers in ConfigMaps; the job graphs and checkpoints metadata need a durable high-availability.storageDir",
         fix: "set `high-availability.storageDir` in flinkConfiguration to a durable path every JobManager can write (e.g. s3://<bucket>/flink/ha/<name>, with its file system plugin enabled)",
-        verify: "",
+        verify: "kubectl get configmap flink-config-<deployment> -n <namespace> -o yaml | grep -F {key|memory}   # expect: a value with a unit Flink parses (1024m, 2g)",
         explains: STARTUP,
         supersedes: &[],
         examples: &[
@@ -2139,7 +2139,7 @@ pub static SIGNATURES: &[Signature] = &[
         title: "the job's state in {path|the savepoint} does not fit the new program",
         explanation: "the savepoint/checkpoint holds state for an operator the new program does not have (changed uid or topology) or with another max parallelism",
         fix: "give operators stable ids (`.uid(...)`) matching the savepoint, keep max parallelism unchanged; to drop the unmatched state deliberately, set `spec.job.allowNonRestoredState: true` (state of those operators is lost)",
-        verify: "",
+        verify: "kubectl auth can-i {verb|watch} {resource|pods} -n {namespace|<namespace>} --as=system:serviceaccount:{namespace|<namespace>}:<sa>   # expect: yes",
         explains: STARTUP,
         supersedes: &[],
         examples: &[
@@ -2185,7 +2185,7 @@ pub static SIGNATURES: &[Signature] = &[
         title: "the savepoint/checkpoint {path} to restore from does not exist",
         explanation: "the job is told to restore from a path that does not exist (deleted, wrong path, or local storage lost with the pod)",
         fix: "point spec.job.initialSavepointPath (or the upgrade savepoint) at an existing savepoint/retained checkpoint; keep checkpoints on durable shared storage (not file:/ in the pod)",
-        verify: "",
+        verify: "kubectl auth can-i {verb|watch} {resource|pods} -n {namespace|<namespace>} --as=system:serviceaccount:{namespace|<namespace>}:<sa>   # expect: yes",
         explains: STARTUP,
         supersedes: &[],
         examples: &["Caused by: java.io.FileNotFoundException: Cannot find checkpoint or savepoint file/directory 'file:/tmp/flink-checkpoints/orders/2a9f0f3c0d6e4a7b8c9d0e1f2a3b4c5d/chk-263' on file system 'file'."],
@@ -2213,7 +2213,7 @@ pub static SIGNATURES: &[Signature] = &[
         title: "the job cannot read back the state it restores from{path| ({path})}",
         explanation: "the state in the savepoint/checkpoint was written by a serializer the new job's state is not compatible with (a changed state type, key type or POJO without a migration path), or by a Flink version whose savepoint format this one no longer reads, or the path is not a savepoint",
         fix: "restore from a savepoint the job's current state types can read: keep the state's type (or give it a serializer with a migration path, e.g. Avro/POJO evolution rules), or start without that state (spec.job.allowNonRestoredState / a fresh start with upgradeMode stateless); a savepoint from Flink 1.0-1.2 must be migrated through an intermediate version; check that initialSavepointPath names a savepoint directory",
-        verify: "",
+        verify: "kubectl get flinkdeployment <deployment> -n <namespace> -o jsonpath='{.status.jobStatus.state}'   # expect: RUNNING",
         explains: STARTUP,
         supersedes: &[],
         examples: &[
@@ -2265,7 +2265,7 @@ pub static SIGNATURES: &[Signature] = &[
         title: "the job failed while restoring from its savepoint",
         explanation: "the JobMaster failed in the step that restores the job's state from the savepoint it was started with (`execution.savepoint.path`, spec.job.initialSavepointPath, or the savepoint of an upgrade)",
         fix: "read the exception this frame belongs to (and its `Caused by:`) for the reason; check that the savepoint path exists and is the savepoint directory or its `_metadata` file, that its scheme has a file system plugin, and that the program still has the operators (uids) and max parallelism of the savepoint",
-        verify: "",
+        verify: "kubectl get flinkdeployment <deployment> -n <namespace> -o jsonpath='{.status.jobStatus.state}'   # expect: RUNNING",
         explains: STARTUP,
         supersedes: &[],
         examples: &[
@@ -2290,7 +2290,7 @@ pub static SIGNATURES: &[Signature] = &[
         title: "the job failed while restoring from its savepoint",
         explanation: "the checkpoint coordinator failed while loading the savepoint the job was started with (`execution.savepoint.path`, spec.job.initialSavepointPath, or the savepoint of an upgrade) into its completed-checkpoint store",
         fix: "read the exception this frame belongs to (and its `Caused by:`) for the reason; check that the savepoint path exists, that its scheme has a file system plugin, that the program still has the savepoint's operators (uids) and max parallelism, and with Kubernetes HA that the job's HA ConfigMaps can be written",
-        verify: "",
+        verify: "kubectl get flinkdeployment <deployment> -n <namespace> -o jsonpath='{.status.jobStatus.state}'   # expect: RUNNING",
         explains: STARTUP,
         supersedes: &[],
         examples: &[
@@ -2356,7 +2356,7 @@ pub static SIGNATURES: &[Signature] = &[
         title: "access to {path} is denied",
         explanation: "the file system refused Flink access to this path: the identity Flink uses lacks permission there",
         fix: STORAGE_FIX,
-        verify: "",
+        verify: "kubectl get flinkdeployment <deployment> -n <namespace> -o jsonpath='{.status.jobStatus.state}'   # expect: RUNNING",
         explains: STARTUP,
         supersedes: &[],
         examples: &["java.nio.file.AccessDeniedException: s3a://flink-state/checkpoints/orders: getFileStatus on s3a://flink-state/checkpoints/orders: com.amazonaws.services.s3.model.AmazonS3Exception: Forbidden (Service: Amazon S3; Status Code: 403; Error Code: 403 Forbidden; Request ID: 7Q2X; S3 Extended Request ID: q=), S3 Extended Request ID: q=:403 Forbidden"],
@@ -2374,7 +2374,7 @@ pub static SIGNATURES: &[Signature] = &[
         title: "Google Cloud Storage denies Flink access ({permission|403 Forbidden})",
         explanation: "GCS answered 403: the Google service account Flink uses lacks a storage permission on the bucket",
         fix: STORAGE_FIX,
-        verify: "",
+        verify: "gcloud storage ls {path|gs://<bucket>/}   # expect: a listing, as the Google service account the pod's Kubernetes account is bound to",
         explains: STARTUP,
         supersedes: &[],
         examples: &[
@@ -2396,7 +2396,7 @@ pub static SIGNATURES: &[Signature] = &[
         title: "Azure Storage denies Flink access to its storage account",
         explanation: "Azure Storage answered 403: the identity Flink uses has no data-plane role on the container (or a firewall rule blocks it)",
         fix: STORAGE_FIX,
-        verify: "",
+        verify: "az storage blob list --account-name <storage-account> --container-name <blob-container> --auth-mode login --num-results 1   # expect: a listing, not AuthorizationPermissionMismatch",
         explains: STARTUP,
         supersedes: &[],
         examples: &[r#"Operation failed: "This request is not authorized to perform this operation using this permission.", 403, PUT, https://acme.dfs.core.windows.net/flink/checkpoints/orders?resource=directory&timeout=90, rId: 5d1c3a2e-201f-0045-2b7d-1f6b3c000000, AuthorizationPermissionMismatch, "This request is not authorized to perform this operation using this permission. RequestId:5d1c3a2e-201f-0045-2b7d-1f6b3c000000 Time:2026-11-28T09:40:00.0000000Z""#],
@@ -2518,7 +2518,7 @@ pub static SIGNATURES: &[Signature] = &[
         title: "Hadoop has no file system for {scheme}://",
         explanation: "Hadoop found no FileSystem implementation for this scheme on the classpath",
         fix: FS_FIX,
-        verify: "",
+        verify: "gcloud storage ls {path|gs://<bucket>/}   # expect: a listing, as the Google service account the pod's Kubernetes account is bound to",
         explains: STARTUP,
         supersedes: &[],
         examples: &[r#"org.apache.hadoop.fs.UnsupportedFileSystemException: No FileSystem for scheme "s3""#],
@@ -2536,8 +2536,10 @@ pub static SIGNATURES: &[Signature] = &[
         pattern: r"JAR file does not exist:? '?(?P<jar>[^'\s]+)'?|(?P<jar_3>/\S+\.jar) \(No such file or directory\)|Failed to find job JAR on class path|No JAR found on classpath",
         title: "the job jar {jar|} is not where the deployment says",
         explanation: "Flink cannot find the job's jar at the path it was given (spec.job.jarURI, or no jar in /opt/flink/usrlib)",
-        fix: "make spec.job.jarURI point at the jar inside the image (`local:///opt/flink/usrlib/<job>.jar`; build it into the image, or download it with an init container into a shared volume), or use an https:// / s3:// URI the operator can fetch; check the path: `kubectl exec <pod> -- ls -l {jar|/opt/flink/usrlib}`",
-        verify: "",
+        // The check follows the jar's scheme (`flink::artifact`): `ls -l` in the image for a
+        // local path, a fetch for https:// and s3://, the fetcher's log for anything else.
+        fix: "{jar_fix|make spec.job.jarURI point at the jar inside the image (`local:///opt/flink/usrlib/<job>.jar`; build it into the image, or download it with an init container into a shared volume), or use an https:// / s3:// URI the operator can fetch; see what the image holds: `kubectl exec <pod> -n <namespace> -c flink-main-container -- ls -l /opt/flink/usrlib`}",
+        verify: "{jar_verify|kubectl exec <pod> -n <namespace> -c flink-main-container -- ls -l /opt/flink/usrlib   # expect the job jar}",
         explains: STARTUP,
         supersedes: &[],
         examples: &[
@@ -2600,7 +2602,7 @@ pub static SIGNATURES: &[Signature] = &[
         title: "application mode needs the job jar inside the image (local://)",
         explanation: "this Flink version's application mode only takes a job jar already in the image (`local://`); a remote URI (https://, s3://) is not fetched",
         fix: "build the jar into the image and point at it (`jarURI: local:///opt/flink/usrlib/<job>.jar`), or download it in an init container into a volume shared with flink-main-container and point jarURI at that local:// path; Flink 1.17 and later fetch remote jar URIs themselves (FLINK-28915)",
-        verify: "",
+        verify: "kubectl get flinkdeployment <deployment> -n <namespace> -o jsonpath='{.status.jobStatus.state}'   # expect: RUNNING",
         explains: STARTUP,
         supersedes: &[],
         examples: &[r#"Caused by: java.lang.IllegalArgumentException: Only "local" is supported as schema for application mode. This assumes that the jar is located in the image, not the Flink client. An example of such path is: local:///opt/flink/examples/streaming/WindowJoin.jar"#],
@@ -2619,7 +2621,7 @@ pub static SIGNATURES: &[Signature] = &[
         title: "application mode has no usable job jar (pipeline.jars)",
         explanation: "the application-mode JobManager failed checking the job jar in `pipeline.jars`: none is configured (a NullPointerException: no jarURI, or the entrypoint did not read the configuration Flink on Kubernetes mounts at /opt/flink/conf, e.g. because the image moved FLINK_HOME) or its URI is not usable",
         fix: "set spec.job.jarURI (or `pipeline.jars`) to the job jar inside the image (`local:///opt/flink/usrlib/<job>.jar`) and keep the image's FLINK_HOME at /opt/flink, where the configuration is mounted (`kubernetes.flink.conf.dir`); a job jar only on the system classpath, without pipeline.jars, works in native mode only with a Flink release that has FLINK-33926",
-        verify: "",
+        verify: "kubectl get configmap flink-config-<deployment> -n <namespace> -o yaml | grep -F pipeline.jars   # expect: the job jar's local:// URI",
         explains: STARTUP,
         supersedes: &[],
         examples: &["\tat org.apache.flink.kubernetes.utils.KubernetesUtils.checkJarFileForApplicationMode(KubernetesUtils.java:400) ~[flink-dist-1.15.2.jar:1.15.2]"],
@@ -2638,7 +2640,7 @@ pub static SIGNATURES: &[Signature] = &[
         title: "the job's entry class {class} cannot be loaded",
         explanation: "the entry class the job names is not in the jar (or fails to initialise)",
         fix: "set spec.job.entryClass to the fully qualified main class that is in the jar (`jar tf <job>.jar | grep <Class>.class`), and check the jar is the one you built",
-        verify: "",
+        verify: "kubectl get flinkdeployment <deployment> -n <namespace> -o jsonpath='{.spec.job.entryClass} {.status.jobStatus.state}'   # expect: the class the jar holds, then RUNNING",
         explains: STARTUP,
         supersedes: &[],
         examples: &[
@@ -2670,7 +2672,7 @@ pub static SIGNATURES: &[Signature] = &[
         title: "the job has no usable entry class ({class|none named})",
         explanation: "no entry class was given and the jar's manifest names none (or the named class cannot be loaded)",
         fix: "set spec.job.entryClass to the job's main class, or write Main-Class into the jar's manifest (maven-shade ManifestResourceTransformer)",
-        verify: "",
+        verify: "kubectl get flinkdeployment <deployment> -n <namespace> -o jsonpath='{.spec.job.entryClass} {.status.jobStatus.state}'   # expect: the jar's main class, then RUNNING",
         explains: STARTUP,
         supersedes: &[],
         examples: &[
@@ -2698,7 +2700,7 @@ pub static SIGNATURES: &[Signature] = &[
         title: "class {class} is not on the job's classpath",
         explanation: "a class the job needs (its entry class or a dependency, e.g. a connector) is not on the classpath",
         fix: "package {class} into the job's fat jar (or put its jar into /opt/flink/lib or usrlib in the image); if it is the entry class, check spec.job.entryClass",
-        verify: "",
+        verify: "kubectl logs <pod> -n <namespace> -c flink-main-container | grep -cF {class|<class>}   # expect 0 once the job jar (or /opt/flink/lib) carries the class",
         explains: STARTUP,
         supersedes: &[],
         examples: &[
@@ -2788,6 +2790,10 @@ pub fn derive_fields(f: &mut BTreeMap<String, String>) {
                 .collect();
             f.insert("role_name".into(), name);
         }
+    }
+    if let Some(jar) = f.get("jar").cloned() {
+        f.insert("jar_fix".into(), crate::flink::artifact::fix(&jar));
+        f.insert("jar_verify".into(), crate::flink::artifact::verify(&jar));
     }
     if let Some(ns) = f
         .get("object_namespace")

@@ -81,43 +81,89 @@ pub struct Signature {
 impl Signature {
     /// The fix and verify command for a match's fields. A refusal naming the ServiceAccount
     /// (namespace, account, verb, resource) gets the one RBAC plan every command prints
-    /// (`flink::rbac_fix`); everything else fills the signature's templates.
+    /// (`flink::rbac_fix`): `plan` in the account's own namespace, `plan_grant` in another one
+    /// and for the Apache operator's account (its chart's rules, as FLK005 grants them);
+    /// everything else fills the signature's templates.
     pub fn remedy(&self, fields: &BTreeMap<String, String>) -> (String, String) {
-        let rbac = matches!(
-            self.category,
-            Category::RbacForbidden | Category::DefaultServiceAccount
-        );
         let field = |k: &str| fields.get(k).map(String::as_str);
-        if let (true, Some(ns), Some(sa), Some(verb), Some(resource)) = (
-            rbac,
+        if let (Some(ns), Some(sa), Some(verb), Some(resource)) = (
             field("namespace"),
             field("sa"),
             field("verb"),
             field("resource"),
         ) {
-            let same_namespace = field("object_namespace").is_none_or(|o| o == ns);
-            if same_namespace {
-                let need = Need {
-                    component: Component::JobManager,
-                    mode: Mode::Native,
-                    ha: false,
-                    refused: vec![(
-                        field("group").unwrap_or("").to_string(),
-                        resource.to_string(),
-                        verb.to_string(),
-                    )],
-                    namespace: ns.to_string(),
-                    service_account: sa.to_string(),
-                    workload: Workload::Unknown,
-                    account_missing: false,
-                };
-                let plan = rbac_fix::plan(&need, &Known::default());
-                return (plan.commands(), plan.verify());
+            let refused = vec![(
+                field("group").unwrap_or("").to_string(),
+                resource.to_string(),
+                verb.to_string(),
+            )];
+            let target = field("object_namespace").unwrap_or(ns);
+            match self.category {
+                // The Apache operator's own account: its chart's rules where it was refused
+                // (the Go operators' signatures keep their own release's ClusterRole).
+                Category::OperatorRbacMissing if self.id == "SIG-K8S-FORBIDDEN-OPERATOR" => {
+                    let plan = rbac_fix::plan_grant(
+                        Component::Operator,
+                        Mode::Operator,
+                        ns,
+                        sa,
+                        target,
+                        &refused,
+                        &Known::default(),
+                    );
+                    let fix = format!("{}\n{}", operator_grant_prose(target), plan.commands());
+                    return (fix, plan.verify());
+                }
+                Category::RbacForbidden | Category::DefaultServiceAccount if target != ns => {
+                    // Another namespace than the account's: a grant there, nothing switched.
+                    let plan = rbac_fix::plan_grant(
+                        Component::JobManager,
+                        Mode::Native,
+                        ns,
+                        sa,
+                        target,
+                        &refused,
+                        &Known::default(),
+                    );
+                    let fix = format!(
+                        "# ServiceAccount {ns}/{sa} reads namespace {target}: a Role there with what was refused, bound to it\n{}",
+                        plan.commands()
+                    );
+                    return (fix, plan.verify());
+                }
+                Category::RbacForbidden | Category::DefaultServiceAccount => {
+                    let need = Need {
+                        component: Component::JobManager,
+                        mode: Mode::Native,
+                        ha: false,
+                        refused,
+                        namespace: ns.to_string(),
+                        service_account: sa.to_string(),
+                        workload: Workload::Unknown,
+                        account_missing: false,
+                    };
+                    let plan = rbac_fix::plan(&need, &Known::default());
+                    return (plan.commands(), plan.verify());
+                }
+                _ => {}
             }
         }
         (
             fill_commands(self.fix, fields),
             fill_commands(self.verify, fields),
+        )
+    }
+}
+
+/// What the operator's chart does about a namespace it was refused in, before the Role the
+/// planner writes (`doctor`'s FLK005 says the same with the release's own `helm upgrade`).
+pub fn operator_grant_prose(namespace: &str) -> String {
+    let ns = crate::shell::sh(namespace);
+    if namespace.is_empty() {
+        "# the operator watches every namespace: let its chart manage its RBAC again (`helm upgrade` with `rbac.create=true`), or apply the chart's rules as a ClusterRole:".to_string()
+    } else {
+        format!(
+            "# if {ns} should be managed, add it to the operator chart's `watchNamespaces` and `helm upgrade` (the chart then creates this Role there itself); or apply the chart's operator rules in {ns}:"
         )
     }
 }
@@ -182,6 +228,9 @@ const PROSE_FIELDS: &[&str] = &[
     "denial",
     "exit_meaning",
     "process",
+    // Built by `flink::artifact` with the jar's URI already quoted as one shell word.
+    "jar_fix",
+    "jar_verify",
 ];
 
 /// `fill` for a fix or verify text, which holds commands: every value read from the input (a

@@ -533,3 +533,33 @@ fn an_option_flink_cannot_parse_is_named_with_the_value_it_reads() {
     let interval = "IllegalArgumentException: Could not parse value '' for key 'execution.checkpointing.interval'";
     assert!(catalogue().scan(interval).is_empty());
 }
+
+/// Every signature says how to check that its fix took, in its own words: a command that reads
+/// what the fix changes (a pod's readiness, the job's state, the image's files, the authorizer's
+/// answer), not the generic "the line is gone from the log" that `explain` used to borrow for
+/// 36 of them. Laid out for pasting, its open names become shell variables.
+#[test]
+fn every_signature_has_a_verify_of_its_own() {
+    let without: Vec<&str> = all()
+        .iter()
+        .filter(|s| s.verify.trim().is_empty())
+        .map(|s| s.id)
+        .collect();
+    assert!(without.is_empty(), "no verify of their own: {without:?}");
+    for s in all() {
+        assert!(
+            s.verify.contains("kubectl ")
+                || s.verify.contains("docker ")
+                || s.verify.contains("gcloud ")
+                || s.verify.contains("az ")
+                || s.verify.contains("aws ")
+                || s.verify.contains("curl ")
+                || s.verify.contains("{jar_verify"),
+            "{}: not a command: {}",
+            s.id,
+            s.verify
+        );
+        let (_, verify) = paste::paste_ready("", s.verify, &paste::Known::new());
+        assert!(!verify.contains(" <"), "{}: {verify}", s.id);
+    }
+}

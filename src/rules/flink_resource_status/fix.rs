@@ -221,6 +221,13 @@ pub(super) fn artifact_unreachable(f: Finding, v: &View, uri: &str) -> Finding {
          {name} (namespace {ns}):\n\n\
          spec:\n  job:\n    jarURI: https://<where the jar is served>/orders-job.jar"
     ))
+    // Fetched as the operator fetches it, then the session job's own error gone.
+    .verify(format!(
+        "{}\nkubectl get flinksessionjob {} -n {} -o jsonpath='{{.status.error}}'   # expect nothing once the operator fetched it",
+        crate::flink::artifact::remote_check(uri),
+        crate::shell::sh(name),
+        crate::shell::sh(ns)
+    ))
 }
 
 /// `container=C pod=P_NS(UID)` from a back-off message: (container, pod, namespace).

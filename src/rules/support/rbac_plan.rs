@@ -50,6 +50,50 @@ pub fn plan(s: &Snapshot, need: &Need) -> RbacPlan {
     rbac_fix::plan(need, &known)
 }
 
+/// The grant for an account refused outside its own namespace, or for the operator
+/// (`rbac_fix::plan_grant`), knowing which Roles and RoleBindings of `namespace` are whose.
+pub fn grant(
+    s: &Snapshot,
+    component: Component,
+    mode: Mode,
+    subject_namespace: &str,
+    service_account: &str,
+    namespace: &str,
+    refused: &[(String, String, String)],
+) -> RbacPlan {
+    let ours = |m: &ObjectMeta| {
+        m.labels
+            .as_ref()
+            .and_then(|l| l.get(MANAGED_BY.0))
+            .is_some_and(|v| v == MANAGED_BY.1)
+    };
+    let names = |metas: Vec<&ObjectMeta>| -> BTreeMap<String, bool> {
+        metas
+            .into_iter()
+            .filter(|m| m.namespace.as_deref() == Some(namespace))
+            .filter_map(|m| Some((m.name.clone()?, ours(m))))
+            .collect()
+    };
+    let known = Known {
+        roles: s
+            .rbac_complete
+            .then(|| names(s.roles.iter().map(|r| &r.metadata).collect())),
+        role_bindings: s
+            .rbac_complete
+            .then(|| names(s.role_bindings.iter().map(|r| &r.metadata).collect())),
+        ..Default::default()
+    };
+    rbac_fix::plan_grant(
+        component,
+        mode,
+        subject_namespace,
+        service_account,
+        namespace,
+        refused,
+        &known,
+    )
+}
+
 /// What a component of `cluster` (when the snapshot knows it) needs, running as `service_account`
 /// in `namespace`, besides the requests seen refused.
 pub fn need(

@@ -84,8 +84,13 @@ fn status_error_json_is_decoded_in_every_quoting() {
         let o = triage_text(&text, "status");
         assert_eq!(ids(&o), ["SIG-K8S-FORBIDDEN-OPERATOR"], "{text}");
         let f = &o.report.findings[0];
+        // The planner's chart rules in the refusing namespace (FLK005's objects), which grant
+        // the refused `create deployments.apps`.
         assert!(
-            f.fix.contains("--verb=create --resource=deployments.apps"),
+            f.fix
+                .contains("kind: Role\nmetadata:\n  name: flink-operator\n  namespace: analytics")
+                && f.fix
+                    .contains("apiGroups: [\"apps\"]\n    resources: [\"deployments\"]"),
             "{}",
             f.fix
         );
