@@ -262,3 +262,28 @@ fn each_release_is_found_by_its_wiring() {
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
+
+/// The ServiceAccount each release runs its operator as is in the table
+/// (`flink::identity::OPERATOR_SERVICE_ACCOUNTS`), for the operator that release installs.
+#[test]
+fn each_release_runs_as_an_account_the_table_names() {
+    use kubectl_flink::flink::identity::OPERATOR_SERVICE_ACCOUNTS;
+    let mut wrong = Vec::new();
+    for (operator, tag) in RELEASES {
+        let docs = bundle::documents(operator, tag);
+        let d = docs.iter().find(|d| d["kind"] == "Deployment").unwrap();
+        let spec = &d["spec"]["template"]["spec"];
+        let account = spec["serviceAccountName"]
+            .as_str()
+            .or(spec["serviceAccount"].as_str())
+            .unwrap_or("default");
+        let want = kind_of(operator);
+        if !OPERATOR_SERVICE_ACCOUNTS
+            .iter()
+            .any(|(n, k)| *n == account && *k == want)
+        {
+            wrong.push(format!("{operator}@{tag}: {account} ({want:?})"));
+        }
+    }
+    assert!(wrong.is_empty(), "not in the table: {}", wrong.join(", "));
+}
