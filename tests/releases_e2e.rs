@@ -35,7 +35,12 @@ use std::path::{Path, PathBuf};
 
 /// The objects of one case as the API server is given them (see the module's documentation).
 fn live_objects(operator: &str, tag: &str, case: Case) -> Vec<Value> {
-    bundle::objects(operator, tag, case)
+    as_served(bundle::objects(operator, tag, case))
+}
+
+/// Objects as the API server is given them (see the module's documentation).
+fn as_served(objects: Vec<Value>) -> Vec<Value> {
+    objects
         .into_iter()
         .map(|mut v| {
             let api = v["apiVersion"].as_str().unwrap_or("").to_string();
@@ -260,4 +265,56 @@ fn yaml_findings(lines: &[common::expect::Line]) -> String {
         out.push_str("}\n");
     }
     out
+}
+
+/// Nothing dropped in silence, live: a release installed under a platform team's own labels and a
+/// rebuilt image (the Apache chart with its webhook off, Lyft's manifests), whose only wiring is
+/// its account's rights over the CRD group, crash-looping (OOMKilled), seeded into the API server.
+/// The live gather must read the Deployments of the namespaces whose accounts hold such rights
+/// and their pods, as a bundle of them would be read: the pod diagnosed by the generic rules
+/// (OOMKilled) with the evidence that it is probably the operator and why, the Deployment listed
+/// as probably the operator in the overview (`probableOperators`), and no `operator_not_running`
+/// above info (`bundle::foreign_is_right`, the check tests/releases.rs makes offline).
+#[test]
+fn a_foreign_labelled_operator_is_diagnosed_live_as_probably_the_operator() {
+    let Some(h) = harness("a_foreign_labelled_operator_is_diagnosed_live_as_probably_the_operator")
+    else {
+        return;
+    };
+    let mut failures = Vec::new();
+    for (operator, tag) in [("apache", "release-1.8.0"), ("lyft", "v0.5.0")] {
+        let name = format!("{operator}@{tag} foreign-labelled, OOMKilled");
+        let ns = bundle::namespace(operator, tag);
+        let dir = tempfile::tempdir().unwrap();
+        write(
+            &as_served(bundle::foreign(operator, tag, Case::OomKilled)),
+            dir.path(),
+        );
+        if let Err(e) = common::seed(dir.path(), &["--reset"]) {
+            failures.push(format!("{name}: {e}"));
+            continue;
+        }
+        let run = plugin(Some(&h.e2e), &["doctor", "-A", "-o", "json"]);
+        let Ok(full) = run.try_json() else {
+            failures.push(format!("{name}: exit {}: {}", run.code, run.stderr));
+            continue;
+        };
+        let mut report = about(&full, &ns);
+        report["probableOperators"] = full["probableOperators"].clone();
+        let kind = match operator {
+            "apache" => kubectl_flink::flink::identity::OperatorKind::Apache,
+            _ => kubectl_flink::flink::identity::OperatorKind::Lyft,
+        };
+        let wrong = bundle::foreign_is_right(&report, &ns, kind);
+        println!("{name} live:\n{}", bundle::lines_of(&report));
+        if !wrong.is_empty() {
+            failures.push(format!(
+                "{name} live:\n  {}\n{}\n{}",
+                wrong.join("\n  "),
+                bundle::lines_of(&report),
+                run.stderr
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }

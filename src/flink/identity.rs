@@ -162,6 +162,16 @@ pub enum Wiring {
     },
 }
 
+impl Wiring {
+    /// Whether the wiring says by itself that the object is the operator: its release's labels,
+    /// its image or the Apache chart's container names, or the webhook Service that selects it
+    /// (the operator serves its webhooks). An account's rights over the CRD group say only
+    /// "probably": a CI deployer or a service that submits Flink resources holds them too.
+    pub fn certain(&self) -> bool {
+        !matches!(self, Wiring::Rbac { .. })
+    }
+}
+
 impl std::fmt::Display for Wiring {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {

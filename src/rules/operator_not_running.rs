@@ -17,6 +17,7 @@ use super::support::install::{
 };
 use super::{Rule, RuleMeta};
 use crate::finding::{link, Category, Finding, ObjectRef, Severity};
+use crate::flink::identity::OperatorKind;
 use crate::flink::install::flinkcluster as fc;
 use crate::snapshot::{Index, Snapshot};
 
@@ -55,12 +56,38 @@ impl Rule for OperatorNotRunning {
     }
 }
 
-/// What was read where the operator would be, for evidence of its absence.
+/// What is probably an operator of `kind` (in `ns` when given): pods and Deployments nothing of
+/// their own names (`snapshot::identity::Probable`). Absence is not claimed beside them.
+fn probably<'a>(
+    s: &'a Snapshot,
+    kind: OperatorKind,
+    ns: Option<&str>,
+) -> Vec<&'a crate::snapshot::identity::Probable> {
+    let mut out: Vec<_> = s
+        .probable_operators
+        .iter()
+        .filter(|p| p.operator == kind && ns.is_none_or(|n| p.namespace == n))
+        .collect();
+    // The Deployment before its pods.
+    out.sort_by_key(|p| p.kind != "Deployment");
+    out
+}
+
+/// What was read where the operator would be, for evidence of its absence: the kinds and the
+/// namespaces.
 fn what_was_read(s: &Snapshot) -> String {
-    let wirings = "by its labels, its image, the webhook Service that selects it or its account's rights over its CRD group";
+    let wirings = "by its labels, its image or the webhook Service that selects it";
     match &s.bundle_kinds {
         None => format!(
-            "read: the operators' Deployments and pods in every namespace, and the webhook Services' Deployments; none is an operator {wirings}"
+            "read: Deployments and pods by the operators' labels in every namespace, every Deployment's images in every namespace, Deployments and pods in {}; none is an operator {wirings}",
+            if s.operator_namespaces_read.is_empty() {
+                "no operator's namespace (no webhook Service or account with rights over a Flink CRD group was found)".to_string()
+            } else {
+                format!(
+                    "the operators' namespaces ({})",
+                    s.operator_namespaces_read.join(", ")
+                )
+            }
         ),
         Some(_) => {
             let mut namespaces: Vec<&str> = s
@@ -72,7 +99,7 @@ fn what_was_read(s: &Snapshot) -> String {
             namespaces.sort_unstable();
             namespaces.dedup();
             format!(
-                "read: the bundle's Deployments (namespaces {}); none is an operator {wirings}",
+                "read: the bundle's Deployments and pods (namespaces {}); none is an operator {wirings}",
                 if namespaces.is_empty() {
                     "none".to_string()
                 } else {
@@ -128,15 +155,33 @@ fn missing(s: &Snapshot) -> Option<Finding> {
     if !s.holds("Deployment") && !s.holds("Pod") {
         return not_in_bundle(s);
     }
-    let mut f = Finding::new(
-        &META,
-        ObjectRef::new("Deployment", None, install::CHART),
-        format!(
+    let probable = probably(s, OperatorKind::Apache, None);
+    let title = match probable.first() {
+        None => format!(
             "no Flink Kubernetes Operator runs in the cluster: {} Flink resource(s) were never reconciled",
             waiting.len()
         ),
+        Some(p) => format!(
+            "no Flink Kubernetes Operator is found by its labels, image or webhook Service, and {} Flink resource(s) were never reconciled: {} {}/{} is probably it",
+            waiting.len(),
+            p.kind,
+            p.namespace,
+            p.name
+        ),
+    };
+    let mut f = Finding::new(
+        &META,
+        ObjectRef::new("Deployment", None, install::CHART),
+        title,
     )
     .evidence(what_was_read(s));
+    if !probable.is_empty() {
+        // Absence is not proven: what is probably the operator has its own findings.
+        f = f.severity(Severity::Info);
+        for p in &probable {
+            f = f.evidence(p.evidence());
+        }
+    }
     for (kind, ns, name, age) in waiting.iter().take(5) {
         f = f.evidence(format!(
             "{kind} {ns}/{name}: no status {} after creation",
@@ -179,12 +224,28 @@ fn missing_flinkcluster(s: &Snapshot) -> Option<Finding> {
     if install::unreadable(s, "apps", "deployments", Some(ns)) {
         return None;
     }
+    let probable = probably(s, OperatorKind::FlinkCluster, Some(ns));
+    let title = match probable.first() {
+        None => format!(
+            "the FlinkCluster operator's webhooks are installed, but no operator runs in {ns}"
+        ),
+        Some(p) => format!(
+            "the FlinkCluster operator's webhooks are installed and no operator in {ns} is found by its labels, image or the webhook Service: {} {} is probably it",
+            p.kind, p.name
+        ),
+    };
     let mut f = Finding::new(
         &META,
         ObjectRef::namespaced("Deployment", ns, fc::DEPLOYMENT),
-        format!("the FlinkCluster operator's webhooks are installed, but no operator runs in {ns}"),
+        title,
     )
     .evidence(what_was_read(s));
+    if !probable.is_empty() {
+        f = f.severity(Severity::Info);
+        for p in &probable {
+            f = f.evidence(p.evidence());
+        }
+    }
     let mut configs: Vec<String> = Vec::new();
     for h in &hooks {
         let c = format!(
