@@ -17,6 +17,7 @@ pub const RELEASES: &[(&str, &str)] = &[
     ("gcp", "v1beta1-6"),
     ("gcp", "v1beta1-7"),
     ("gcp", "v1beta1-9"),
+    ("gcp-helm", "v1beta1-9"),
     ("spotify", "v0.3.9"),
     ("spotify", "v0.4.2"),
     ("spotify", "v0.5.0"),
