@@ -319,11 +319,7 @@ async fn find_by_selector(
     else {
         return;
     };
-    let selector = sel
-        .iter()
-        .map(|(k, v)| format!("{k}={v}"))
-        .collect::<Vec<_>>()
-        .join(",");
+    let selector = crate::snapshot::identity::labels_of(sel);
     match list::<Deployment>(c, Some(ns), None).await {
         Ok(ds) => {
             let matching: Vec<Deployment> = ds

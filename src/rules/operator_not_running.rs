@@ -110,6 +110,51 @@ fn what_was_read(s: &Snapshot) -> String {
     }
 }
 
+/// The namespaces of the Flink resources (the workload's).
+fn workload_namespaces(s: &Snapshot) -> std::collections::BTreeSet<&str> {
+    s.flink_deployments
+        .iter()
+        .map(|d| d.namespace())
+        .chain(s.flink_session_jobs.iter().map(|j| j.namespace()))
+        .chain(
+            s.flink_clusters
+                .iter()
+                .filter_map(|c| c.metadata.namespace.as_deref()),
+        )
+        .chain(
+            s.flink_applications
+                .iter()
+                .filter_map(|a| a.metadata.namespace.as_deref()),
+        )
+        .collect()
+}
+
+/// The namespaces a bundle holds Deployments or pods of.
+fn bundle_namespaces(s: &Snapshot) -> std::collections::BTreeSet<&str> {
+    s.deployments
+        .iter()
+        .chain(&s.operator_deployments)
+        .filter_map(|d| d.metadata.namespace.as_deref())
+        .chain(
+            s.pods
+                .iter()
+                .filter_map(|p| p.metadata.namespace.as_deref()),
+        )
+        .chain(
+            s.operator_pods
+                .iter()
+                .filter_map(|p| p.metadata.namespace.as_deref()),
+        )
+        .collect()
+}
+
+/// Whether a bundle holds Deployments or pods of a namespace that no Flink resource is in: it
+/// read beyond the workload, where an operator would run.
+fn beyond_workload(s: &Snapshot) -> bool {
+    let workload = workload_namespaces(s);
+    bundle_namespaces(s).iter().any(|n| !workload.contains(n))
+}
+
 /// A bundle that holds none of the installation (no operator, CRD or webhook configuration): when
 /// Flink resources there wait for a status, the operator is not in the bundle, which proves
 /// nothing about the cluster. Said as information, with how to look.
@@ -126,10 +171,17 @@ fn not_in_bundle(s: &Snapshot) -> Option<Finding> {
         ),
     )
     .severity(Severity::Info)
-    .evidence(
+    .evidence(if s.install_checked {
+        let read: Vec<&str> = bundle_namespaces(s).into_iter().collect();
+        format!(
+            "the bundle's Deployments and pods are of the Flink resources' namespace(s) only ({}): the namespace an operator runs in was not read",
+            if read.is_empty() { "none".to_string() } else { read.join(", ") }
+        )
+    } else {
         "the bundle holds no operator Deployment or pod, no Flink CRD and no webhook configuration: \
-         it holds the workload's namespace(s) only",
-    );
+         it holds the workload's namespace(s) only"
+            .to_string()
+    });
     for (kind, ns, name, age) in waiting.iter().take(5) {
         f = f.evidence(format!(
             "{kind} {ns}/{name}: no status {} after creation",
@@ -151,8 +203,13 @@ fn missing(s: &Snapshot) -> Option<Finding> {
     if waiting.is_empty() {
         return None;
     }
-    // A bundle without Deployments cannot show the operator missing.
+    // A bundle without Deployments cannot show the operator missing; nor can one whose
+    // Deployments and pods are all of the Flink resources' own namespaces: where the operator
+    // runs (its own namespace, as its chart installs it) was not read.
     if !s.holds("Deployment") && !s.holds("Pod") {
+        return not_in_bundle(s);
+    }
+    if s.bundle_kinds.is_some() && !beyond_workload(s) {
         return not_in_bundle(s);
     }
     let probable = probably(s, OperatorKind::Apache, None);
@@ -222,6 +279,19 @@ fn missing_flinkcluster(s: &Snapshot) -> Option<Finding> {
         .collect();
     let ns = hooks.iter().find_map(|h| h.namespace())?;
     if install::unreadable(s, "apps", "deployments", Some(ns)) {
+        return None;
+    }
+    // A bundle that holds nothing of the webhook's namespace (no Deployment, pod, Service,
+    // EndpointSlice, Secret or event there) did not read where the operator runs.
+    let holds_ns = |m: &k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta| {
+        m.namespace.as_deref() == Some(ns)
+    };
+    let read = bundle_namespaces(s).contains(ns)
+        || s.services.iter().any(|x| holds_ns(&x.metadata))
+        || s.endpoint_slices.iter().any(|x| holds_ns(&x.metadata))
+        || s.secrets.iter().any(|x| holds_ns(&x.metadata))
+        || s.events.iter().any(|x| holds_ns(&x.metadata));
+    if s.bundle_kinds.is_some() && !read {
         return None;
     }
     let probable = probably(s, OperatorKind::FlinkCluster, Some(ns));
@@ -781,6 +851,81 @@ spec: {image: "flink:1.20", flinkVersion: v1_20}
         let mut s = load(&reconciled);
         s.bundle_kinds = Some(["FlinkDeployment".to_string()].into());
         assert!(run(&OperatorNotRunning, &s).is_empty());
+    }
+
+    #[test]
+    fn a_bundle_that_read_only_the_workloads_namespace_does_not_claim_the_operator_absent() {
+        // The CRD makes it speak about the installation; its Deployments are the workload's.
+        let yaml = r#"apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: flinkdeployments.flink.apache.org}
+spec:
+  group: flink.apache.org
+  names: {kind: FlinkDeployment, plural: flinkdeployments}
+  scope: Namespaced
+  versions: [{name: v1beta1, served: true, storage: true}]
+---
+apiVersion: flink.apache.org/v1beta1
+kind: FlinkDeployment
+metadata: {name: orders, namespace: prod, creationTimestamp: "2026-11-20T09:00:00Z"}
+spec: {image: "flink:1.20", flinkVersion: v1_20}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: orders, namespace: prod, labels: {app: orders, component: jobmanager, type: flink-native-kubernetes}}
+spec:
+  selector: {matchLabels: {app: orders, component: jobmanager}}
+  template:
+    metadata: {labels: {app: orders, component: jobmanager}}
+    spec: {containers: [{name: flink-main-container, image: "flink:1.20"}]}
+"#;
+        let mut s = load(yaml);
+        s.bundle_kinds = Some(
+            ["CustomResourceDefinition", "FlinkDeployment", "Deployment"]
+                .map(String::from)
+                .into(),
+        );
+        assert!(s.install_checked);
+        let f = run(&OperatorNotRunning, &s);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(f[0].severity, Severity::Info);
+        assert!(f[0].title.contains("not in this bundle"), "{}", f[0].title);
+        assert!(
+            f[0].evidence
+                .iter()
+                .any(|e| e.contains("namespace(s) only (prod)")),
+            "{:#?}",
+            f[0].evidence
+        );
+        // A Deployment of another namespace: the bundle read beyond the workload, and there is
+        // no operator there.
+        let other = yaml.to_string()
+            + r#"---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: platform}
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: web, image: "nginx:1"}]}
+"#;
+        let mut s = load(&other);
+        s.bundle_kinds = Some(
+            ["CustomResourceDefinition", "FlinkDeployment", "Deployment"]
+                .map(String::from)
+                .into(),
+        );
+        let f = run(&OperatorNotRunning, &s);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(f[0].severity, Severity::Critical);
+        assert!(
+            f[0].evidence
+                .iter()
+                .any(|e| e.contains("namespaces platform, prod")),
+            "{:#?}",
+            f[0].evidence
+        );
     }
 
     #[test]

@@ -652,7 +652,7 @@ pub fn foreign_is_right(
         }
         if f["category"] == "operator_not_running" && f["severity"] != "info" {
             wrong.push(format!(
-                "a false operator_not_running ({}): {}",
+                "an operator_not_running above info ({}) about what only an account's rights name: {}",
                 f["severity"], f["title"]
             ));
         }
