@@ -154,6 +154,10 @@ fn scoped_exit(full: &Value, mine: &Value, code: i64) -> i64 {
     }
 }
 
+/// The tests of this file seed the same cluster (and the same release namespaces) with `--reset`:
+/// they take turns, or one resets what the other just seeded.
+static CLUSTER: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 struct Harness {
     e2e: PathBuf,
 }
@@ -178,6 +182,7 @@ fn every_release_in_every_case_is_diagnosed_right_live() {
     let Some(h) = harness("every_release_in_every_case_is_diagnosed_right_live") else {
         return;
     };
+    let _turn = CLUSTER.lock().unwrap_or_else(|e| e.into_inner());
     let bless = std::env::var_os("KUBECTL_FLINK_BLESS").is_some();
     let mut failures = Vec::new();
     let mut right = 0;
@@ -281,6 +286,7 @@ fn a_foreign_labelled_operator_is_diagnosed_live_as_probably_the_operator() {
     else {
         return;
     };
+    let _turn = CLUSTER.lock().unwrap_or_else(|e| e.into_inner());
     let mut failures = Vec::new();
     for (operator, tag) in [("apache", "release-1.8.0"), ("lyft", "v0.5.0")] {
         let name = format!("{operator}@{tag} foreign-labelled, OOMKilled");
