@@ -142,7 +142,7 @@ fn kind_of(operator: &str) -> kubectl_flink::flink::identity::OperatorKind {
     use kubectl_flink::flink::identity::OperatorKind;
     match operator {
         "apache" => OperatorKind::Apache,
-        "gcp" | "spotify" => OperatorKind::FlinkCluster,
+        "gcp" | "gcp-helm" | "spotify" => OperatorKind::FlinkCluster,
         "lyft" => OperatorKind::Lyft,
         other => panic!("no such operator folder {other}"),
     }
@@ -179,30 +179,6 @@ fn identified(
     kubectl_flink::snapshot::identity::operator_of(&s, d).map(|(k, w)| (k, w.to_string()))
 }
 
-/// The labels of a Deployment and of its pods replaced: `keep` of them stay (what a webhook
-/// Service selects), the rest become a platform team's own.
-fn relabel(o: &mut Value, keep: &[&str]) {
-    let relabelled = |labels: &Value| {
-        let mut out = serde_json::Map::new();
-        out.insert("app.kubernetes.io/name".into(), json!("platform-stream-op"));
-        for k in keep {
-            if let Some(v) = labels.get(*k) {
-                out.insert(k.to_string(), v.clone());
-            }
-        }
-        Value::Object(out)
-    };
-    for ptr in [
-        "/metadata/labels",
-        "/spec/template/metadata/labels",
-        "/spec/selector/matchLabels",
-    ] {
-        if let Some(l) = o.pointer_mut(ptr) {
-            *l = relabelled(l);
-        }
-    }
-}
-
 /// Each release's operator is found as released, and still found when a platform team relabels
 /// it (by its image), and when it also runs a rebuilt image under its own name (by the webhook
 /// Service that selects its pods, or by its ServiceAccount's rights over the operator's CRD
@@ -215,36 +191,24 @@ fn each_release_is_found_by_its_wiring() {
         // The label the webhook Service selects by, kept when relabelling (the Service is the
         // release's: a relabelling that breaks it breaks the webhook too).
         let keep: &[&str] = match *operator {
-            "gcp" | "spotify" => &["control-plane"],
+            "gcp" | "gcp-helm" | "spotify" => &["control-plane"],
             _ => &[],
         };
         let cases: [(&str, Change, &str); 3] = [
             ("as released", Box::new(|_: &mut Value| {}), ""),
             (
                 "relabelled",
-                Box::new(|o: &mut Value| relabel(o, keep)),
+                Box::new(|o: &mut Value| bundle::relabel(o, keep)),
                 "image",
             ),
             (
                 "relabelled, rebuilt image",
                 Box::new(|o: &mut Value| {
-                    relabel(o, keep);
-                    let spec = if o["kind"] == "Pod" {
-                        o.pointer_mut("/spec")
-                    } else {
-                        o.pointer_mut("/spec/template/spec")
-                    };
-                    if let Some(cs) = spec.and_then(|s| s["containers"].as_array_mut()) {
-                        for (n, c) in cs.iter_mut().enumerate() {
-                            if n == 0 {
-                                c["image"] = json!("registry.example.com/platform/stream-op:7");
-                                c["name"] = json!("stream-op");
-                            }
-                        }
-                    }
+                    bundle::relabel(o, keep);
+                    bundle::rebuild_image(o);
                 }),
                 match *operator {
-                    "gcp" | "spotify" => "webhook configuration",
+                    "gcp" | "gcp-helm" | "spotify" => "webhook configuration",
                     _ => "ServiceAccount",
                 },
             ),
@@ -259,6 +223,98 @@ fn each_release_is_found_by_its_wiring() {
                 )),
             }
         }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// The ServiceAccount each release runs its operator as is in the table
+/// (`flink::identity::OPERATOR_SERVICE_ACCOUNTS`), for the operator that release installs.
+#[test]
+fn each_release_runs_as_an_account_the_table_names() {
+    use kubectl_flink::flink::identity::OPERATOR_SERVICE_ACCOUNTS;
+    let mut wrong = Vec::new();
+    for (operator, tag) in RELEASES {
+        let docs = bundle::documents(operator, tag);
+        let d = docs.iter().find(|d| d["kind"] == "Deployment").unwrap();
+        let spec = &d["spec"]["template"]["spec"];
+        let account = spec["serviceAccountName"]
+            .as_str()
+            .or(spec["serviceAccount"].as_str())
+            .unwrap_or("default");
+        let want = kind_of(operator);
+        if !OPERATOR_SERVICE_ACCOUNTS
+            .iter()
+            .any(|(n, k)| *n == account && *k == want)
+        {
+            wrong.push(format!("{operator}@{tag}: {account} ({want:?})"));
+        }
+    }
+    assert!(wrong.is_empty(), "not in the table: {}", wrong.join(", "));
+}
+
+/// A FlinkDeployment the operator never gave a status, created an hour before the case's time:
+/// what makes "no operator runs" a claim doctor could make.
+fn waiting_flink_deployment() -> Value {
+    json!({"apiVersion": "flink.apache.org/v1beta1", "kind": "FlinkDeployment",
+           "metadata": {"name": "orders", "namespace": "team-a", "creationTimestamp": "2026-11-20T08:30:00Z"},
+           "spec": {"image": "flink:1.18", "flinkVersion": "v1_18", "serviceAccount": "flink",
+                    "jobManager": {"resource": {"cpu": 1, "memory": "1Gi"}},
+                    "taskManager": {"resource": {"cpu": 1, "memory": "1Gi"}},
+                    "job": {"jarURI": "local:///opt/flink/examples/streaming/StateMachineExample.jar", "parallelism": 1}}})
+}
+
+/// Nothing dropped in silence: a release installed under a platform team's own labels and a
+/// rebuilt image, whose only wiring is its account's rights over the CRD group (the Apache
+/// chart with its webhook off, Lyft's manifests), crash-looping (OOMKilled). That account's
+/// rights say only "probably" (a CI deployer holds them too): the pod is diagnosed by the generic
+/// rules, with the evidence that it is probably the operator and why; the overview lists the
+/// Deployment as probably the operator; and no `operator_not_running` claims that no operator runs
+/// (with FlinkDeployments waiting for a status, the claim is an info that names what is probably
+/// it). tests/releases_e2e.rs checks the same live.
+#[test]
+fn a_foreign_labelled_operator_is_diagnosed_as_probably_the_operator() {
+    let mut wrong = Vec::new();
+    for (operator, tag) in [("apache", "release-1.8.0"), ("lyft", "v0.5.0")] {
+        let mut objects = bundle::foreign(operator, tag, Case::OomKilled);
+        if operator == "apache" {
+            objects.push(waiting_flink_deployment());
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let text = objects
+            .iter()
+            .map(|o| serde_yaml::to_string(o).unwrap())
+            .collect::<Vec<_>>()
+            .join("---\n");
+        std::fs::write(dir.path().join("objects.yaml"), &text).unwrap();
+        if let Some(keep) = std::env::var_os("KEEP_BUNDLE") {
+            std::fs::write(
+                std::path::Path::new(&keep).join(format!("{operator}.yaml")),
+                &text,
+            )
+            .unwrap();
+        }
+        let run = common::run::plugin(
+            None,
+            &[
+                "doctor",
+                "--from",
+                dir.path().to_str().unwrap(),
+                "-o",
+                "json",
+            ],
+        );
+        let report = run.json();
+        let ns = bundle::namespace(operator, tag);
+        let name = format!("{operator}@{tag}");
+        wrong.extend(
+            bundle::foreign_is_right(&report, &ns, kind_of(operator))
+                .into_iter()
+                .map(|w| format!("{name}: {w}")),
+        );
+        if run.code != 1 {
+            wrong.push(format!("{name}: exit {}, want 1", run.code));
+        }
+        println!("{name}:\n{}", bundle::lines_of(&report));
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }

@@ -35,7 +35,12 @@ use std::path::{Path, PathBuf};
 
 /// The objects of one case as the API server is given them (see the module's documentation).
 fn live_objects(operator: &str, tag: &str, case: Case) -> Vec<Value> {
-    bundle::objects(operator, tag, case)
+    as_served(bundle::objects(operator, tag, case))
+}
+
+/// Objects as the API server is given them (see the module's documentation).
+fn as_served(objects: Vec<Value>) -> Vec<Value> {
+    objects
         .into_iter()
         .map(|mut v| {
             let api = v["apiVersion"].as_str().unwrap_or("").to_string();
@@ -149,6 +154,10 @@ fn scoped_exit(full: &Value, mine: &Value, code: i64) -> i64 {
     }
 }
 
+/// The tests of this file seed the same cluster (and the same release namespaces) with `--reset`:
+/// they take turns, or one resets what the other just seeded.
+static CLUSTER: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 struct Harness {
     e2e: PathBuf,
 }
@@ -173,6 +182,7 @@ fn every_release_in_every_case_is_diagnosed_right_live() {
     let Some(h) = harness("every_release_in_every_case_is_diagnosed_right_live") else {
         return;
     };
+    let _turn = CLUSTER.lock().unwrap_or_else(|e| e.into_inner());
     let bless = std::env::var_os("KUBECTL_FLINK_BLESS").is_some();
     let mut failures = Vec::new();
     let mut right = 0;
@@ -260,4 +270,57 @@ fn yaml_findings(lines: &[common::expect::Line]) -> String {
         out.push_str("}\n");
     }
     out
+}
+
+/// Nothing dropped in silence, live: a release installed under a platform team's own labels and a
+/// rebuilt image (the Apache chart with its webhook off, Lyft's manifests), whose only wiring is
+/// its account's rights over the CRD group, crash-looping (OOMKilled), seeded into the API server.
+/// The live gather must read the Deployments of the namespaces whose accounts hold such rights
+/// and their pods, as a bundle of them would be read: the pod diagnosed by the generic rules
+/// (OOMKilled) with the evidence that it is probably the operator and why, the Deployment listed
+/// as probably the operator in the overview (`probableOperators`), and no `operator_not_running`
+/// above info (`bundle::foreign_is_right`, the check tests/releases.rs makes offline).
+#[test]
+fn a_foreign_labelled_operator_is_diagnosed_live_as_probably_the_operator() {
+    let Some(h) = harness("a_foreign_labelled_operator_is_diagnosed_live_as_probably_the_operator")
+    else {
+        return;
+    };
+    let _turn = CLUSTER.lock().unwrap_or_else(|e| e.into_inner());
+    let mut failures = Vec::new();
+    for (operator, tag) in [("apache", "release-1.8.0"), ("lyft", "v0.5.0")] {
+        let name = format!("{operator}@{tag} foreign-labelled, OOMKilled");
+        let ns = bundle::namespace(operator, tag);
+        let dir = tempfile::tempdir().unwrap();
+        write(
+            &as_served(bundle::foreign(operator, tag, Case::OomKilled)),
+            dir.path(),
+        );
+        if let Err(e) = common::seed(dir.path(), &["--reset"]) {
+            failures.push(format!("{name}: {e}"));
+            continue;
+        }
+        let run = plugin(Some(&h.e2e), &["doctor", "-A", "-o", "json"]);
+        let Ok(full) = run.try_json() else {
+            failures.push(format!("{name}: exit {}: {}", run.code, run.stderr));
+            continue;
+        };
+        let mut report = about(&full, &ns);
+        report["probableOperators"] = full["probableOperators"].clone();
+        let kind = match operator {
+            "apache" => kubectl_flink::flink::identity::OperatorKind::Apache,
+            _ => kubectl_flink::flink::identity::OperatorKind::Lyft,
+        };
+        let wrong = bundle::foreign_is_right(&report, &ns, kind);
+        println!("{name} live:\n{}", bundle::lines_of(&report));
+        if !wrong.is_empty() {
+            failures.push(format!(
+                "{name} live:\n  {}\n{}\n{}",
+                wrong.join("\n  "),
+                bundle::lines_of(&report),
+                run.stderr
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }

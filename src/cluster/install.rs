@@ -51,7 +51,9 @@ pub async fn gather(c: &kube::Client, s: &mut Snapshot, gaps: &mut Vec<Gap>) {
         list_cluster::<MutatingWebhookConfiguration>(c),
         get_crds(c, &crd_names),
     );
-    s.install_checked = labelled.iter().all(|(d, _)| d.is_ok());
+    // Absence is concluded only from reads that covered every namespace: the operators' labels
+    // and every Deployment's images.
+    s.install_checked = labelled.iter().all(|(d, _)| d.is_ok()) && every_deployment.is_ok();
     for (deployments, pods) in labelled {
         add_all(&mut s.operator_deployments, keep(deployments, gaps), |d| {
             key(&d.metadata)
@@ -212,7 +214,93 @@ pub async fn gather(c: &kube::Client, s: &mut Snapshot, gaps: &mut Vec<Gap>) {
             }
         }
     }
+    around_operators(c, s, gaps, &namespaces).await;
     operator_logs(c, s).await;
+}
+
+/// Nothing dropped in silence: every Deployment and pod of the operators' namespaces (where an
+/// operator runs or a Flink webhook's Service is), and the Deployments of the namespaces whose
+/// ServiceAccounts have rights over an operator's CRD group with their pods, placed as a bundle
+/// places them (`bundle::classify_operator`, `bundle::settle_pods`): the operator's, probably an
+/// operator's (kept for the generic pod rules and the overview), or nobody's.
+async fn around_operators(
+    c: &kube::Client,
+    s: &mut Snapshot,
+    gaps: &mut Vec<Gap>,
+    operator_namespaces: &BTreeSet<String>,
+) {
+    use crate::snapshot::bundle::{classify_operator, settle_pods};
+    let rbac = crate::snapshot::identity::rbac_namespaces(s);
+    let mut pods_read = Vec::new();
+    let mut aside: Vec<serde_json::Value> = Vec::new();
+    for ns in operator_namespaces
+        .iter()
+        .chain(rbac.difference(operator_namespaces))
+    {
+        let whole = operator_namespaces.contains(ns);
+        let deployments = match list::<Deployment>(c, Some(ns), None).await {
+            Ok(v) => v,
+            Err(f) => {
+                push_failure(f, gaps);
+                continue;
+            }
+        };
+        let known = |d: &Deployment, s: &Snapshot| {
+            let k = key(&d.metadata);
+            s.deployments
+                .iter()
+                .chain(&s.operator_deployments)
+                .any(|x| key(&x.metadata) == k)
+        };
+        let new: Vec<Deployment> = deployments.into_iter().filter(|d| !known(d, s)).collect();
+        // In a namespace read for its accounts' rights only, the pods of the Deployments those
+        // rights name, by their selectors; in an operator's namespace, every pod.
+        let selectors: Vec<String> = if whole {
+            vec![String::new()]
+        } else {
+            new.iter()
+                .filter(|d| crate::snapshot::identity::probable_of(s, d).is_some())
+                .filter_map(|d| d.spec.selector.match_labels.as_ref())
+                .filter(|m| !m.is_empty())
+                .map(crate::snapshot::identity::labels_of)
+                .collect()
+        };
+        s.deployments.extend(new);
+        for sel in selectors {
+            let sel = (!sel.is_empty()).then_some(sel.as_str());
+            match list::<Pod>(c, Some(ns), sel).await {
+                Ok(ps) => aside.extend(ps.into_iter().filter(|p| !listed_pod(s, p)).filter_map(
+                    |p| {
+                        let mut v = serde_json::to_value(&p).ok()?;
+                        let m = v.as_object_mut()?;
+                        m.insert("apiVersion".into(), "v1".into());
+                        m.insert("kind".into(), "Pod".into());
+                        Some(v)
+                    },
+                )),
+                Err(f) => push_failure(f, gaps),
+            }
+        }
+        pods_read.push(ns.clone());
+    }
+    classify_operator(s);
+    settle_pods(s, aside);
+    s.operator_namespaces_read = pods_read;
+}
+
+/// A pod the diagnosis has already (a Flink cluster's, or the operator's), or a Flink cluster's
+/// out of scope: not to be placed again.
+fn listed_pod(s: &Snapshot, p: &Pod) -> bool {
+    let k = key(&p.metadata);
+    let labels = p.metadata.labels.as_ref();
+    crate::flink::mode::Component::from_labels(labels).is_some()
+        || crate::flink::mode::Mode::of_labels(labels)
+            .is_some_and(|(m, _)| m != crate::flink::mode::Mode::Operator)
+        || s.operator_pods.iter().any(|x| key(&x.metadata) == k)
+        || s.pods.iter().any(|x| {
+            x.metadata.namespace.as_deref() == Some(k.0.as_str())
+                && x.metadata.name.as_deref() == Some(k.1.as_str())
+        })
 }
 
 /// A Deployment whose pods a webhook Service selects: the operator installed under other labels.
@@ -231,11 +319,7 @@ async fn find_by_selector(
     else {
         return;
     };
-    let selector = sel
-        .iter()
-        .map(|(k, v)| format!("{k}={v}"))
-        .collect::<Vec<_>>()
-        .join(",");
+    let selector = crate::snapshot::identity::labels_of(sel);
     match list::<Deployment>(c, Some(ns), None).await {
         Ok(ds) => {
             let matching: Vec<Deployment> = ds

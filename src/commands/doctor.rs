@@ -110,6 +110,11 @@ async fn run_saving(
         None => super::overview::clusters(&snapshot, &report, namespace.as_deref()),
         Some(_) => Vec::new(),
     };
+    // And what is probably an operator although nothing of its own says so, with why.
+    let operators = match &args.name {
+        None => super::overview::probable_operators(&snapshot, namespace.as_deref()),
+        Some(_) => Vec::new(),
+    };
     let context = Context {
         command: "doctor",
         scope,
@@ -133,7 +138,11 @@ async fn run_saving(
         )?;
         return Ok(super::exit_code(&report, args.fail_on));
     }
-    if args.name.is_none() && clusters.is_empty() && report.findings.is_empty() {
+    if args.name.is_none()
+        && clusters.is_empty()
+        && operators.is_empty()
+        && report.findings.is_empty()
+    {
         let sentence = nothing_found(&context.scope, namespace.as_deref());
         let written = match output.output {
             crate::cli::Format::Json => {
@@ -162,11 +171,16 @@ async fn run_saving(
     }
     let written = match output.output {
         crate::cli::Format::Json if args.name.is_none() => {
-            super::overview::write_json(&report, &clusters, &mut stdout)
+            super::overview::write_overview_json(&report, &clusters, &operators, &mut stdout)
         }
-        crate::cli::Format::Table => {
-            render::table::render_with_clusters(&report, &context, &clusters, &style, &mut stdout)
-        }
+        crate::cli::Format::Table => render::table::render_overview(
+            &report,
+            &context,
+            &clusters,
+            &operators,
+            &style,
+            &mut stdout,
+        ),
         // For a ticket: the overview too, and the bundle as a path relative to here (never the
         // sender's home folder).
         crate::cli::Format::Markdown => {

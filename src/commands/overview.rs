@@ -9,7 +9,7 @@ use crate::finding::{ObjectRef, Severity};
 use crate::flink::mode::Mode;
 use crate::flink::names::{KIND_FLINK_APPLICATION, KIND_FLINK_DEPLOYMENT};
 use crate::rank::Report;
-pub use crate::render::clusters::{write_json, ClusterLine};
+pub use crate::render::clusters::{write_json, write_overview_json, ClusterLine, OperatorLine};
 use crate::snapshot::index::{deployment_replicas, pod_ready, Cluster, Index};
 use crate::snapshot::Snapshot;
 
@@ -25,6 +25,35 @@ pub fn clusters(snapshot: &Snapshot, report: &Report, namespace: Option<&str>) -
         .filter(|c| namespace.is_none_or(|n| c.namespace() == n))
         .map(|c| line(c, counts.get(&c.reference).copied().unwrap_or_default()))
         .collect()
+}
+
+/// The pods and Deployments in scope that are probably an operator although nothing of their own
+/// says so (`snapshot::identity::Probable`), with why. A pod of a Deployment listed so is not
+/// listed again.
+pub fn probable_operators(snapshot: &Snapshot, namespace: Option<&str>) -> Vec<OperatorLine> {
+    let listed = &snapshot.probable_operators;
+    let mut out: Vec<OperatorLine> = listed
+        .iter()
+        .filter(|p| namespace.is_none_or(|n| p.namespace == n))
+        .filter(|p| {
+            p.kind != "Pod"
+                || !listed.iter().any(|d| {
+                    d.kind == "Deployment"
+                        && d.namespace == p.namespace
+                        && p.name.starts_with(&format!("{}-", d.name))
+                })
+        })
+        .map(|p| OperatorLine {
+            kind: p.kind.to_string(),
+            namespace: p.namespace.clone(),
+            name: p.name.clone(),
+            operator: p.operator.mode().as_str(),
+            describe: p.operator.describe(),
+            why: p.why.clone(),
+        })
+        .collect();
+    out.sort_by(|a, b| (&a.namespace, &a.kind, &a.name).cmp(&(&b.namespace, &b.kind, &b.name)));
+    out
 }
 
 /// Findings by the cluster they are about (`Finding::deployment`, or the object itself), counted

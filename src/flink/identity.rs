@@ -116,10 +116,28 @@ pub const OPERATOR_IMAGES: &[(&str, OperatorKind)] = &[
     ("docker.io/lyft/flinkk8soperator", OperatorKind::Lyft),
 ];
 
-/// The ServiceAccounts the release manifests create for the operator.
+/// The ServiceAccounts the release manifests run the operator as.
+/// - Apache: `flink-operator` (helm/flink-kubernetes-operator/values.yaml at the tags above).
+/// - GCP: none of its own; the namespace's `default`, which config/rbac/role_binding.yaml binds
+///   (GoogleCloudPlatform/flink-on-k8s-operator@v1beta1-6, @v1beta1-9). Its Helm chart creates
+///   `<release>-flink-operator` but its Deployment does not use it: still `default`
+///   (@v1beta1-9:helm-chart/flink-operator/templates/flink-operator.yaml, serviceaccount.yaml).
+/// - Spotify: `controller-manager` under kustomize's `namePrefix: flink-operator-`, so
+///   `flink-operator-controller-manager` (spotify/flink-on-k8s-operator@v0.3.9, @v0.5.0 and
+///   @v0.6.0:config/rbac/service_account.yaml, config/manager/manager.yaml
+///   `serviceAccountName: controller-manager`, config/default/kustomization.yaml). Its Helm chart
+///   names it by the chart's fullname (`flink-operator` for a release named so) unless
+///   `serviceAccount.flinkoperator.name` is set (@v0.5.0:helm-chart/flink-operator/templates/
+///   _helpers.tpl, `flink-operator.serviceAccountName`), so a Helm install's account is the
+///   release's: found by its rights (`snapshot::identity::by_rbac`), not by this name.
+/// - Lyft: `flinkoperator` (deploy/flinkk8soperator.yaml at the tags above).
 pub const OPERATOR_SERVICE_ACCOUNTS: &[(&str, OperatorKind)] = &[
     ("flink-operator", OperatorKind::Apache),
     ("default", OperatorKind::FlinkCluster),
+    (
+        "flink-operator-controller-manager",
+        OperatorKind::FlinkCluster,
+    ),
     ("flinkoperator", OperatorKind::Lyft),
 ];
 
@@ -142,6 +160,16 @@ pub enum Wiring {
         role: String,
         group: String,
     },
+}
+
+impl Wiring {
+    /// Whether the wiring says by itself that the object is the operator: its release's labels,
+    /// its image or the Apache chart's container names, or the webhook Service that selects it
+    /// (the operator serves its webhooks). An account's rights over the CRD group say only
+    /// "probably": a CI deployer or a service that submits Flink resources holds them too.
+    pub fn certain(&self) -> bool {
+        !matches!(self, Wiring::Rbac { .. })
+    }
 }
 
 impl std::fmt::Display for Wiring {

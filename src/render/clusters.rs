@@ -305,6 +305,78 @@ fn words(text: &str) -> Vec<&str> {
     out
 }
 
+/// A pod or Deployment that is probably an operator although nothing of its own says so, and why
+/// (`snapshot::identity::Probable`), as the overview lists it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OperatorLine {
+    /// `Pod` or `Deployment`.
+    pub kind: String,
+    pub namespace: String,
+    pub name: String,
+    /// `apache`, `flinkcluster` or `lyft`: the mode of the clusters the operator deploys.
+    pub operator: &'static str,
+    /// Which operator, as a person names it.
+    pub describe: &'static str,
+    /// The wiring that makes it probable: its account's rights over a CRD group, or where it runs.
+    pub why: String,
+}
+
+/// The probable operators as a table under the cluster list (nothing when there is none): one
+/// line each, what it probably is, then why on its own indented line (it is long).
+pub fn write_operator_table(
+    lines: &[OperatorLine],
+    style: &Style,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    if lines.is_empty() {
+        return Ok(());
+    }
+    let heading = ["NAMESPACE", "KIND", "NAME", "PROBABLY"];
+    let rows: Vec<[String; 4]> = lines
+        .iter()
+        .map(|l| {
+            [
+                crate::shell::escape_controls(&l.namespace),
+                l.kind.clone(),
+                crate::shell::escape_controls(&l.name),
+                l.describe.to_string(),
+            ]
+        })
+        .collect();
+    let widths: Vec<usize> = (0..heading.len())
+        .map(|i| {
+            rows.iter()
+                .map(|r| super::text::width(&r[i]))
+                .chain([heading[i].len()])
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let row = |cells: &[String]| {
+        let mut line = String::new();
+        for (i, c) in cells.iter().enumerate() {
+            line.push_str(c);
+            if i + 1 < cells.len() {
+                line.push_str(&" ".repeat(widths[i] - super::text::width(c) + 2));
+            }
+        }
+        line
+    };
+    let head: Vec<String> = heading.iter().map(|h| h.to_string()).collect();
+    writeln!(out, "{}", style.dim(&row(&head)))?;
+    for (r, l) in rows.iter().zip(lines) {
+        writeln!(out, "{}", row(r))?;
+        for w in super::text::wrap(
+            &format!("why: {}", crate::shell::escape_controls(&l.why)),
+            style.width.saturating_sub(2).max(20),
+        ) {
+            writeln!(out, "  {}", style.dim(&w))?;
+        }
+    }
+    writeln!(out)
+}
+
 /// The v1 JSON report with the cluster list added as a top-level `clusters` array, after
 /// `version` and `findings` (which keep their contract); without it when there is no cluster.
 #[derive(Serialize)]
@@ -314,6 +386,12 @@ pub struct JsonWithClusters<'a> {
     /// Left out when no Flink cluster is in scope (the plain v1 report).
     #[serde(skip_serializing_if = "<[ClusterLine]>::is_empty")]
     pub clusters: &'a [ClusterLine],
+    /// `probableOperators`: left out when there is none (a compatible addition).
+    #[serde(
+        rename = "probableOperators",
+        skip_serializing_if = "<[OperatorLine]>::is_empty"
+    )]
+    pub probable_operators: &'a [OperatorLine],
 }
 
 pub fn json_with_clusters<'a>(
@@ -323,12 +401,25 @@ pub fn json_with_clusters<'a>(
     JsonWithClusters {
         report: super::json::JsonReport::from(report),
         clusters: lines,
+        probable_operators: &[],
     }
 }
 
 /// `{"version": 1, "findings": [...], "clusters": [...]}`, pretty, then a newline.
 pub fn write_json(report: &Report, lines: &[ClusterLine], out: &mut dyn Write) -> io::Result<()> {
-    serde_json::to_writer_pretty(&mut *out, &json_with_clusters(report, lines))?;
+    write_overview_json(report, lines, &[], out)
+}
+
+/// [`write_json`] with the probable operators as `probableOperators` when there are some.
+pub fn write_overview_json(
+    report: &Report,
+    lines: &[ClusterLine],
+    operators: &[OperatorLine],
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let mut json = json_with_clusters(report, lines);
+    json.probable_operators = operators;
+    serde_json::to_writer_pretty(&mut *out, &json)?;
     writeln!(out)
 }
 

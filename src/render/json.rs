@@ -20,7 +20,9 @@
 //! }]}
 //! ```
 //!
-//! `doctor` without NAME adds a top-level `clusters` array (render::clusters). `doctor --context
+//! `doctor` without NAME adds a top-level `clusters` array (render::clusters), and a
+//! `probableOperators` array (`kind`, `namespace`, `name`, `operator`, `describe`, `why`) when
+//! something is probably an operator although nothing of its own says so. `doctor --context
 //! a,b` and `--all-contexts` (render::fleet) keep these fields and add a `context` to every finding
 //! and every cluster, and the arrays `contexts` and `fleet`: compatible additions, so `version`
 //! stays 1, and a single context's output does not change.

@@ -46,6 +46,18 @@ pub fn render_with_clusters(
     style: &Style,
     out: &mut dyn Write,
 ) -> io::Result<()> {
+    render_overview(report, context, clusters, &[], style, out)
+}
+
+/// [`render_with_clusters`] with the probable operators listed under the clusters.
+pub fn render_overview(
+    report: &Report,
+    context: &Context,
+    clusters: &[super::clusters::ClusterLine],
+    operators: &[super::clusters::OperatorLine],
+    style: &Style,
+    out: &mut dyn Write,
+) -> io::Result<()> {
     let report = &*super::printable(report);
     if report.findings.is_empty() {
         let scope = if context.scope.is_empty() {
@@ -62,9 +74,10 @@ pub fn render_with_clusters(
                 writeln!(out, "{line}")?;
             }
         }
-        if !clusters.is_empty() {
+        if !clusters.is_empty() || !operators.is_empty() {
             writeln!(out)?;
             super::clusters::write_table(clusters, style, out)?;
+            super::clusters::write_operator_table(operators, style, out)?;
         }
         return Ok(());
     }
@@ -73,6 +86,7 @@ pub fn render_with_clusters(
     header(report, context, style, out)?;
     writeln!(out)?;
     super::clusters::write_table(clusters, style, out)?;
+    super::clusters::write_operator_table(operators, style, out)?;
     summary_table(&outline, style, out)?;
     let entries = &outline.entries;
     for (i, root) in entries.iter().enumerate().filter(|(_, e)| e.depth == 0) {

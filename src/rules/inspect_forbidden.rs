@@ -43,9 +43,17 @@ impl Rule for InspectForbidden {
         // What is read only to explain (`kinds::SCHEDULING_CONTEXT`) leaves no hole in a
         // conclusion when it cannot be: `-v` says it, no finding does.
         // The Apache CRDs' 404 is no hole where another operator is the installation (the
-        // GCP/Spotify or Lyft operator found, no Apache one): that cluster never had them.
+        // GCP/Spotify or Lyft operator found, or probably there, no Apache one): that cluster
+        // never had them.
+        // What is probably an operator counts too (a Lyft install under its own labels).
         let ops = crate::rules::support::install::operators(s);
-        let foreign_install = !ops.is_empty() && ops.iter().all(|o| !o.is_apache());
+        let kinds: std::collections::BTreeSet<crate::flink::identity::OperatorKind> = ops
+            .iter()
+            .map(|o| o.flavor.kind())
+            .chain(s.probable_operators.iter().map(|p| p.operator))
+            .collect();
+        let foreign_install =
+            !kinds.is_empty() && !kinds.contains(&crate::flink::identity::OperatorKind::Apache);
         let (refused, other): (Vec<&Gap>, Vec<&Gap>) = s
             .gaps
             .iter()

@@ -152,7 +152,7 @@ pub fn run_ranked(snapshot: &Snapshot, keep: impl Fn(&Finding) -> bool) -> crate
 fn mark_probable_operators(snapshot: &Snapshot, out: &mut [Finding]) {
     for p in &snapshot.probable_operators {
         for f in out.iter_mut().filter(|f| {
-            f.object.kind == "Pod"
+            f.object.kind == p.kind
                 && f.object.name == p.name
                 && f.object.namespace.as_deref() == Some(p.namespace.as_str())
         }) {

@@ -201,6 +201,7 @@ fn from_jobmanager_logs(snapshot: &Snapshot, index: &Index) -> Vec<Finding> {
                 Some(Component::TaskManager),
                 None,
                 None,
+                MAIN_CONTAINER,
             ));
         }
     }
@@ -224,7 +225,8 @@ fn with_memory(
         let q = c.spec?.memory_limit()?;
         Some((q.0.clone(), parse_quantity(&q.0)?))
     });
-    let f = with_memory_fd(f, snapshot, ns, fd, component, limit, app);
+    let name = c.map(|c| c.name()).unwrap_or(MAIN_CONTAINER);
+    let f = with_memory_fd(f, snapshot, ns, fd, component, limit, app, name);
     match c {
         Some(c) if c.name() != MAIN_CONTAINER => f.evidence(format!(
             "`{}` is not Flink's main container: its limit comes from the pod template, not from Flink's memory settings",
@@ -241,6 +243,7 @@ struct ProcessMemory {
 }
 
 /// Adds the limit/process-memory comparison and the fix.
+#[allow(clippy::too_many_arguments)] // the finding, where it runs and what was read of its memory
 fn with_memory_fd(
     mut f: Finding,
     snapshot: &Snapshot,
@@ -249,6 +252,8 @@ fn with_memory_fd(
     component: Option<Component>,
     limit: Option<(String, f64)>,
     app: Option<&str>,
+    // The container whose limit `limit` is (Flink's main container unless a sidecar was killed).
+    container: &str,
 ) -> Finding {
     let tm = component != Some(Component::JobManager);
     let c = if tm {
@@ -273,7 +278,7 @@ fn with_memory_fd(
     let limit_bytes = match (&limit, &process) {
         (Some((raw, b)), _) => {
             f = f.evidence(format!(
-                "spec.containers[{MAIN_CONTAINER}].resources.limits.memory: {raw} ({})",
+                "spec.containers[{container}].resources.limits.memory: {raw} ({})",
                 mib(*b)
             ));
             Some(*b)

@@ -17,6 +17,7 @@ use super::support::install::{
 };
 use super::{Rule, RuleMeta};
 use crate::finding::{link, Category, Finding, ObjectRef, Severity};
+use crate::flink::identity::OperatorKind;
 use crate::flink::install::flinkcluster as fc;
 use crate::snapshot::{Index, Snapshot};
 
@@ -55,12 +56,38 @@ impl Rule for OperatorNotRunning {
     }
 }
 
-/// What was read where the operator would be, for evidence of its absence.
+/// What is probably an operator of `kind` (in `ns` when given): pods and Deployments nothing of
+/// their own names (`snapshot::identity::Probable`). Absence is not claimed beside them.
+fn probably<'a>(
+    s: &'a Snapshot,
+    kind: OperatorKind,
+    ns: Option<&str>,
+) -> Vec<&'a crate::snapshot::identity::Probable> {
+    let mut out: Vec<_> = s
+        .probable_operators
+        .iter()
+        .filter(|p| p.operator == kind && ns.is_none_or(|n| p.namespace == n))
+        .collect();
+    // The Deployment before its pods.
+    out.sort_by_key(|p| p.kind != "Deployment");
+    out
+}
+
+/// What was read where the operator would be, for evidence of its absence: the kinds and the
+/// namespaces.
 fn what_was_read(s: &Snapshot) -> String {
-    let wirings = "by its labels, its image, the webhook Service that selects it or its account's rights over its CRD group";
+    let wirings = "by its labels, its image or the webhook Service that selects it";
     match &s.bundle_kinds {
         None => format!(
-            "read: the operators' Deployments and pods in every namespace, and the webhook Services' Deployments; none is an operator {wirings}"
+            "read: Deployments and pods by the operators' labels in every namespace, every Deployment's images in every namespace, Deployments and pods in {}; none is an operator {wirings}",
+            if s.operator_namespaces_read.is_empty() {
+                "no operator's namespace (no webhook Service or account with rights over a Flink CRD group was found)".to_string()
+            } else {
+                format!(
+                    "the operators' namespaces ({})",
+                    s.operator_namespaces_read.join(", ")
+                )
+            }
         ),
         Some(_) => {
             let mut namespaces: Vec<&str> = s
@@ -72,7 +99,7 @@ fn what_was_read(s: &Snapshot) -> String {
             namespaces.sort_unstable();
             namespaces.dedup();
             format!(
-                "read: the bundle's Deployments (namespaces {}); none is an operator {wirings}",
+                "read: the bundle's Deployments and pods (namespaces {}); none is an operator {wirings}",
                 if namespaces.is_empty() {
                     "none".to_string()
                 } else {
@@ -81,6 +108,51 @@ fn what_was_read(s: &Snapshot) -> String {
             )
         }
     }
+}
+
+/// The namespaces of the Flink resources (the workload's).
+fn workload_namespaces(s: &Snapshot) -> std::collections::BTreeSet<&str> {
+    s.flink_deployments
+        .iter()
+        .map(|d| d.namespace())
+        .chain(s.flink_session_jobs.iter().map(|j| j.namespace()))
+        .chain(
+            s.flink_clusters
+                .iter()
+                .filter_map(|c| c.metadata.namespace.as_deref()),
+        )
+        .chain(
+            s.flink_applications
+                .iter()
+                .filter_map(|a| a.metadata.namespace.as_deref()),
+        )
+        .collect()
+}
+
+/// The namespaces a bundle holds Deployments or pods of.
+fn bundle_namespaces(s: &Snapshot) -> std::collections::BTreeSet<&str> {
+    s.deployments
+        .iter()
+        .chain(&s.operator_deployments)
+        .filter_map(|d| d.metadata.namespace.as_deref())
+        .chain(
+            s.pods
+                .iter()
+                .filter_map(|p| p.metadata.namespace.as_deref()),
+        )
+        .chain(
+            s.operator_pods
+                .iter()
+                .filter_map(|p| p.metadata.namespace.as_deref()),
+        )
+        .collect()
+}
+
+/// Whether a bundle holds Deployments or pods of a namespace that no Flink resource is in: it
+/// read beyond the workload, where an operator would run.
+fn beyond_workload(s: &Snapshot) -> bool {
+    let workload = workload_namespaces(s);
+    bundle_namespaces(s).iter().any(|n| !workload.contains(n))
 }
 
 /// A bundle that holds none of the installation (no operator, CRD or webhook configuration): when
@@ -99,10 +171,17 @@ fn not_in_bundle(s: &Snapshot) -> Option<Finding> {
         ),
     )
     .severity(Severity::Info)
-    .evidence(
+    .evidence(if s.install_checked {
+        let read: Vec<&str> = bundle_namespaces(s).into_iter().collect();
+        format!(
+            "the bundle's Deployments and pods are of the Flink resources' namespace(s) only ({}): the namespace an operator runs in was not read",
+            if read.is_empty() { "none".to_string() } else { read.join(", ") }
+        )
+    } else {
         "the bundle holds no operator Deployment or pod, no Flink CRD and no webhook configuration: \
-         it holds the workload's namespace(s) only",
-    );
+         it holds the workload's namespace(s) only"
+            .to_string()
+    });
     for (kind, ns, name, age) in waiting.iter().take(5) {
         f = f.evidence(format!(
             "{kind} {ns}/{name}: no status {} after creation",
@@ -124,19 +203,42 @@ fn missing(s: &Snapshot) -> Option<Finding> {
     if waiting.is_empty() {
         return None;
     }
-    // A bundle without Deployments cannot show the operator missing.
+    // A bundle without Deployments cannot show the operator missing; nor can one whose
+    // Deployments and pods are all of the Flink resources' own namespaces: where the operator
+    // runs (its own namespace, as its chart installs it) was not read.
     if !s.holds("Deployment") && !s.holds("Pod") {
         return not_in_bundle(s);
     }
-    let mut f = Finding::new(
-        &META,
-        ObjectRef::new("Deployment", None, install::CHART),
-        format!(
+    if s.bundle_kinds.is_some() && !beyond_workload(s) {
+        return not_in_bundle(s);
+    }
+    let probable = probably(s, OperatorKind::Apache, None);
+    let title = match probable.first() {
+        None => format!(
             "no Flink Kubernetes Operator runs in the cluster: {} Flink resource(s) were never reconciled",
             waiting.len()
         ),
+        Some(p) => format!(
+            "no Flink Kubernetes Operator is found by its labels, image or webhook Service, and {} Flink resource(s) were never reconciled: {} {}/{} is probably it",
+            waiting.len(),
+            p.kind,
+            p.namespace,
+            p.name
+        ),
+    };
+    let mut f = Finding::new(
+        &META,
+        ObjectRef::new("Deployment", None, install::CHART),
+        title,
     )
     .evidence(what_was_read(s));
+    if !probable.is_empty() {
+        // Absence is not proven: what is probably the operator has its own findings.
+        f = f.severity(Severity::Info);
+        for p in &probable {
+            f = f.evidence(p.evidence());
+        }
+    }
     for (kind, ns, name, age) in waiting.iter().take(5) {
         f = f.evidence(format!(
             "{kind} {ns}/{name}: no status {} after creation",
@@ -179,12 +281,41 @@ fn missing_flinkcluster(s: &Snapshot) -> Option<Finding> {
     if install::unreadable(s, "apps", "deployments", Some(ns)) {
         return None;
     }
+    // A bundle that holds nothing of the webhook's namespace (no Deployment, pod, Service,
+    // EndpointSlice, Secret or event there) did not read where the operator runs.
+    let holds_ns = |m: &k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta| {
+        m.namespace.as_deref() == Some(ns)
+    };
+    let read = bundle_namespaces(s).contains(ns)
+        || s.services.iter().any(|x| holds_ns(&x.metadata))
+        || s.endpoint_slices.iter().any(|x| holds_ns(&x.metadata))
+        || s.secrets.iter().any(|x| holds_ns(&x.metadata))
+        || s.events.iter().any(|x| holds_ns(&x.metadata));
+    if s.bundle_kinds.is_some() && !read {
+        return None;
+    }
+    let probable = probably(s, OperatorKind::FlinkCluster, Some(ns));
+    let title = match probable.first() {
+        None => format!(
+            "the FlinkCluster operator's webhooks are installed, but no operator runs in {ns}"
+        ),
+        Some(p) => format!(
+            "the FlinkCluster operator's webhooks are installed and no operator in {ns} is found by its labels, image or the webhook Service: {} {} is probably it",
+            p.kind, p.name
+        ),
+    };
     let mut f = Finding::new(
         &META,
         ObjectRef::namespaced("Deployment", ns, fc::DEPLOYMENT),
-        format!("the FlinkCluster operator's webhooks are installed, but no operator runs in {ns}"),
+        title,
     )
     .evidence(what_was_read(s));
+    if !probable.is_empty() {
+        f = f.severity(Severity::Info);
+        for p in &probable {
+            f = f.evidence(p.evidence());
+        }
+    }
     let mut configs: Vec<String> = Vec::new();
     for h in &hooks {
         let c = format!(
@@ -720,6 +851,81 @@ spec: {image: "flink:1.20", flinkVersion: v1_20}
         let mut s = load(&reconciled);
         s.bundle_kinds = Some(["FlinkDeployment".to_string()].into());
         assert!(run(&OperatorNotRunning, &s).is_empty());
+    }
+
+    #[test]
+    fn a_bundle_that_read_only_the_workloads_namespace_does_not_claim_the_operator_absent() {
+        // The CRD makes it speak about the installation; its Deployments are the workload's.
+        let yaml = r#"apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: flinkdeployments.flink.apache.org}
+spec:
+  group: flink.apache.org
+  names: {kind: FlinkDeployment, plural: flinkdeployments}
+  scope: Namespaced
+  versions: [{name: v1beta1, served: true, storage: true}]
+---
+apiVersion: flink.apache.org/v1beta1
+kind: FlinkDeployment
+metadata: {name: orders, namespace: prod, creationTimestamp: "2026-11-20T09:00:00Z"}
+spec: {image: "flink:1.20", flinkVersion: v1_20}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: orders, namespace: prod, labels: {app: orders, component: jobmanager, type: flink-native-kubernetes}}
+spec:
+  selector: {matchLabels: {app: orders, component: jobmanager}}
+  template:
+    metadata: {labels: {app: orders, component: jobmanager}}
+    spec: {containers: [{name: flink-main-container, image: "flink:1.20"}]}
+"#;
+        let mut s = load(yaml);
+        s.bundle_kinds = Some(
+            ["CustomResourceDefinition", "FlinkDeployment", "Deployment"]
+                .map(String::from)
+                .into(),
+        );
+        assert!(s.install_checked);
+        let f = run(&OperatorNotRunning, &s);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(f[0].severity, Severity::Info);
+        assert!(f[0].title.contains("not in this bundle"), "{}", f[0].title);
+        assert!(
+            f[0].evidence
+                .iter()
+                .any(|e| e.contains("namespace(s) only (prod)")),
+            "{:#?}",
+            f[0].evidence
+        );
+        // A Deployment of another namespace: the bundle read beyond the workload, and there is
+        // no operator there.
+        let other = yaml.to_string()
+            + r#"---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: platform}
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: web, image: "nginx:1"}]}
+"#;
+        let mut s = load(&other);
+        s.bundle_kinds = Some(
+            ["CustomResourceDefinition", "FlinkDeployment", "Deployment"]
+                .map(String::from)
+                .into(),
+        );
+        let f = run(&OperatorNotRunning, &s);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(f[0].severity, Severity::Critical);
+        assert!(
+            f[0].evidence
+                .iter()
+                .any(|e| e.contains("namespaces platform, prod")),
+            "{:#?}",
+            f[0].evidence
+        );
     }
 
     #[test]

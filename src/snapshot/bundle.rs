@@ -425,50 +425,55 @@ fn set_aside(mut v: Value, tally: &mut Tally) {
     tally.aside.push(v);
 }
 
-/// The pods set aside, once the whole bundle is read: one a Flink webhook's Service selects is the
-/// operator's (`identity::by_webhook_service`); one in an operator's namespace is probably the
-/// operator's (`identity::operator_namespace`) and is kept for the generic pod rules; the rest are
-/// counted as left out.
+/// The pods set aside, once the whole bundle is read, placed as the live gather places the pods
+/// of the operators' namespaces (`settle_pods`); the rest are counted as left out.
 fn place_aside(s: &mut Snapshot, tally: &mut Tally) {
-    for v in std::mem::take(&mut tally.aside) {
-        let ns = v
-            .pointer("/metadata/namespace")
-            .and_then(Value::as_str)
-            .unwrap_or("default")
-            .to_string();
-        let name = v
-            .pointer("/metadata/name")
-            .and_then(Value::as_str)
-            .unwrap_or("")
-            .to_string();
-        let labels: std::collections::BTreeMap<String, String> = v
-            .pointer("/metadata/labels")
-            .and_then(Value::as_object)
-            .into_iter()
-            .flatten()
-            .filter_map(|(k, v)| Some((k.clone(), v.as_str()?.to_string())))
-            .collect();
-        if super::identity::by_webhook_service(s, &ns, &labels).is_some() {
-            if let Ok(p) = serde_json::from_value(v) {
-                s.operator_pods.push(p);
-                tally.objects += 1;
-                continue;
+    let aside = std::mem::take(&mut tally.aside);
+    let (kept, left_out) = settle_pods(s, aside);
+    tally.objects += kept;
+    tally.unlisted_pods += left_out;
+}
+
+/// Pods of no Flink cluster, placed (`identity::place`): one its own wiring or a Flink webhook's
+/// Service names is the operator's (`operator_pods`); one whose account has rights over an
+/// operator's CRD group, or that runs in an operator's namespace, is probably the operator's and
+/// is kept for the generic pod rules (`pods`, `probable_operators`); the rest are left out.
+/// Returns (kept, left out).
+pub fn settle_pods(s: &mut Snapshot, pods: Vec<Value>) -> (usize, usize) {
+    let (mut kept, mut left_out) = (0, 0);
+    for v in pods {
+        let Ok(full) = serde_json::from_value::<k8s_openapi::api::core::v1::Pod>(v.clone()) else {
+            left_out += 1;
+            continue;
+        };
+        match super::identity::place(s, &full) {
+            super::identity::Placed::Operator => {
+                s.operator_pods.push(full);
+                kept += 1;
             }
-        } else if let Some((operator, why)) = super::identity::operator_namespace(s, &ns) {
-            if let Ok(p) = serde_json::from_value::<super::Pod>(v) {
-                s.pods.push(p);
+            super::identity::Placed::Probable(operator, why) => {
+                let Ok(p) = serde_json::from_value::<super::Pod>(v) else {
+                    left_out += 1;
+                    continue;
+                };
                 s.probable_operators.push(super::identity::Probable {
-                    namespace: ns,
-                    name,
+                    kind: "Pod",
+                    namespace: full
+                        .metadata
+                        .namespace
+                        .clone()
+                        .unwrap_or_else(|| "default".into()),
+                    name: full.metadata.name.clone().unwrap_or_default(),
                     operator,
                     why,
                 });
-                tally.objects += 1;
-                continue;
+                s.pods.push(p);
+                kept += 1;
             }
+            super::identity::Placed::Nobody => left_out += 1,
         }
-        tally.unlisted_pods += 1;
     }
+    (kept, left_out)
 }
 
 /// A document that claims to be a Kubernetes object (or a list of them).
@@ -517,15 +522,24 @@ pub fn holds_installation(s: &Snapshot) -> bool {
 pub const OPERATOR_CONFIG_MAP: &str = "flink-operator-config";
 
 /// A bundle holds the operator's objects beside Flink's; the live gather reads them separately,
-/// so sort them the same way here: a Deployment is the operator's by its labels, its images, the
-/// webhook Service that selects its pods or its account's rights over an operator's CRD group
-/// (`snapshot::identity`). The operator's few objects move out in place: the lists are never
+/// so sort them the same way here: a Deployment is the operator's by its labels, its images or the
+/// webhook Service that selects its pods, and probably one by its account's rights over an
+/// operator's CRD group (`snapshot::identity`). The operator's few objects move out in place: the lists are never
 /// copied. (Its pods are sorted as they are read: `add_counted`.)
 pub fn classify_operator(s: &mut Snapshot) {
     let deployments = std::mem::take(&mut s.deployments);
     let (operators, rest): (Vec<_>, Vec<_>) = deployments
         .into_iter()
-        .partition(|d| super::identity::operator_of(s, d).is_some());
+        .partition(|d| super::identity::certain_operator(s, d).is_some());
+    // A Deployment only its account's rights name is probably an operator: it stays with the
+    // others, and the overview says what it probably is.
+    for d in &rest {
+        if let Some(p) = super::identity::probable_of(s, d) {
+            if !s.probable_operators.contains(&p) {
+                s.probable_operators.push(p);
+            }
+        }
+    }
     s.deployments = rest;
     s.operator_deployments.extend(operators);
     s.operator_config_maps

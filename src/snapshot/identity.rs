@@ -10,30 +10,135 @@ use k8s_openapi::api::apps::v1::Deployment;
 use k8s_openapi::api::core::v1::{Pod, PodSpec};
 use std::collections::BTreeMap;
 
-/// A pod that nothing of its own places (no Flink label, no operator label or image, no webhook
-/// Service selecting it), kept for the diagnosis because it runs where an operator does: the
-/// generic pod rules read it, and its findings say which operator it probably is, and why.
+/// A pod or Deployment that nothing of its own places (no Flink label, no operator label or image,
+/// no webhook Service selecting it), kept for the diagnosis because its account has rights over an
+/// operator's CRD group or it runs where an operator does: the generic pod rules read the pods,
+/// their findings say which operator it probably is and why, and the overview lists them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Probable {
+    /// `Pod` or `Deployment`.
+    pub kind: &'static str,
     pub namespace: String,
     pub name: String,
     pub operator: OperatorKind,
-    /// `it runs in NS, beside ...`.
+    /// `it runs in NS, beside ...`, or the ServiceAccount wiring.
     pub why: String,
 }
 
 impl Probable {
-    /// The evidence line a finding about the pod carries.
+    /// The evidence line a finding about the object carries.
     /// One line whatever the names hold (`shell::escape_controls`).
     pub fn evidence(&self) -> String {
         crate::shell::escape_controls(&format!(
-            "pod {}/{} is probably {}: {}; no label, image or webhook Service of its own says so",
+            "{} {}/{} is probably {}: {}; no label, image or webhook Service of its own says so",
+            self.kind.to_lowercase(),
             self.namespace,
             self.name,
             self.operator.describe(),
             self.why
         ))
     }
+}
+
+/// Where a pod that no Flink cluster's labels claim belongs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Placed {
+    /// An operator's by what it carries or the webhook Service that selects it.
+    Operator,
+    /// Probably an operator's: (operator, why).
+    Probable(OperatorKind, String),
+    /// Nobody's that the diagnosis knows of: left out.
+    Nobody,
+}
+
+/// Where a pod of no Flink cluster belongs (the one decision a bundle and the live gather share):
+/// the operator's when its wiring says so by itself (`Wiring::certain`); probably an operator's
+/// when its account has rights over an operator's CRD group, or when it runs where an operator
+/// does (`operator_namespace`); else nobody's.
+pub fn place(s: &Snapshot, p: &Pod) -> Placed {
+    match operator_of(s, p) {
+        Some((_, w)) if w.certain() => Placed::Operator,
+        Some((kind, w)) => Placed::Probable(kind, w.to_string()),
+        None => {
+            let ns = p.metadata.namespace.as_deref().unwrap_or("default");
+            match operator_namespace(s, ns) {
+                Some((kind, why)) => Placed::Probable(kind, why),
+                None => Placed::Nobody,
+            }
+        }
+    }
+}
+
+/// The operator a Deployment surely is (`Wiring::certain`): its labels, images or the webhook
+/// Service that selects its pods. An account's rights alone make it probable (`probable_of`).
+pub fn certain_operator(s: &Snapshot, d: &Deployment) -> Option<(OperatorKind, Wiring)> {
+    operator_of(s, d).filter(|(_, w)| w.certain())
+}
+
+/// Why a Deployment that is no operator for sure is probably one: its account's rights over an
+/// operator's CRD group.
+pub fn probable_of(s: &Snapshot, d: &Deployment) -> Option<Probable> {
+    let (operator, w) = operator_of(s, d).filter(|(_, w)| !w.certain())?;
+    Some(Probable {
+        kind: "Deployment",
+        namespace: d
+            .metadata
+            .namespace
+            .clone()
+            .unwrap_or_else(|| "default".into()),
+        name: d.metadata.name.clone().unwrap_or_default(),
+        operator,
+        why: w.to_string(),
+    })
+}
+
+/// The namespaces of the ServiceAccounts bound to a (Cluster)Role with rights over an operator's
+/// CRD group: where an operator the labels and images do not name may run (the live gather reads
+/// their Deployments).
+pub fn rbac_namespaces(s: &Snapshot) -> std::collections::BTreeSet<String> {
+    let grants = |kind: &str, name: &str, ns: Option<&str>| {
+        let rules = if kind == "ClusterRole" {
+            s.cluster_roles
+                .iter()
+                .find(|r| r.metadata.name.as_deref() == Some(name))
+                .and_then(|r| r.rules.as_ref())
+        } else {
+            s.roles
+                .iter()
+                .find(|r| {
+                    r.metadata.name.as_deref() == Some(name)
+                        && r.metadata.namespace.as_deref() == ns
+                })
+                .and_then(|r| r.rules.as_ref())
+        };
+        rules
+            .into_iter()
+            .flatten()
+            .flat_map(|r| r.api_groups.iter().flatten())
+            .any(|g| OperatorKind::of_group(g).is_some())
+    };
+    let accounts = |subjects: Option<&Vec<k8s_openapi::api::rbac::v1::Subject>>,
+                    ns: Option<&str>| {
+        subjects
+            .into_iter()
+            .flatten()
+            .filter(|x| x.kind == "ServiceAccount")
+            .filter_map(|x| x.namespace.clone().or_else(|| ns.map(str::to_string)))
+            .collect::<Vec<_>>()
+    };
+    let mut out = std::collections::BTreeSet::new();
+    for b in &s.cluster_role_bindings {
+        if grants(&b.role_ref.kind, &b.role_ref.name, None) {
+            out.extend(accounts(b.subjects.as_ref(), None));
+        }
+    }
+    for b in &s.role_bindings {
+        let ns = b.metadata.namespace.as_deref();
+        if grants(&b.role_ref.kind, &b.role_ref.name, ns) {
+            out.extend(accounts(b.subjects.as_ref(), ns));
+        }
+    }
+    out
 }
 
 /// What the operator of an object is asked of: a Deployment or a pod.
@@ -252,7 +357,8 @@ pub fn webhook_services(s: &Snapshot) -> Vec<(OperatorKind, &str, &str, &str)> {
 }
 
 /// Why an object in namespace `ns` is probably an operator's when nothing of its own says so:
-/// the namespace holds an operator found by its wiring, or the Service a Flink webhook calls.
+/// the namespace holds an operator its own wiring names for sure (`Wiring::certain`: an account's
+/// rights alone do not make a namespace an operator's), or the Service a Flink webhook calls.
 /// `None` when the namespace is nobody's in particular.
 pub fn operator_namespace(s: &Snapshot, ns: &str) -> Option<(OperatorKind, String)> {
     let in_ns = |m: &k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta| {
@@ -264,7 +370,7 @@ pub fn operator_namespace(s: &Snapshot, ns: &str) -> Option<(OperatorKind, Strin
         .chain(&s.deployments)
         .filter(|d| in_ns(&d.metadata))
     {
-        if let Some((kind, wiring)) = operator_of(s, d) {
+        if let Some((kind, wiring)) = certain_operator(s, d) {
             return Some((
                 kind,
                 format!(
@@ -276,7 +382,7 @@ pub fn operator_namespace(s: &Snapshot, ns: &str) -> Option<(OperatorKind, Strin
         }
     }
     for p in s.operator_pods.iter().filter(|p| in_ns(&p.metadata)) {
-        if let Some((kind, wiring)) = operator_of(s, p) {
+        if let Some((kind, wiring)) = operator_of(s, p).filter(|(_, w)| w.certain()) {
             return Some((
                 kind,
                 format!(

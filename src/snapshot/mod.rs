@@ -114,9 +114,14 @@ pub struct Snapshot {
     /// `EndpointSliceList`, even empty). `None` for a live cluster, which lists every kind it
     /// needs (what it could not list is in `gaps`). See `Snapshot::holds`.
     pub bundle_kinds: Option<std::collections::BTreeSet<String>>,
-    /// Pods a bundle holds that nothing places but where they run: probably an operator's
-    /// (`identity::Probable`). They are in `pods`, for the generic pod rules.
+    /// Pods and Deployments that nothing of their own places but their account's rights or where
+    /// they run: probably an operator's (`identity::Probable`). The pods are in `pods`, for the
+    /// generic pod rules; the Deployments in `deployments`.
     pub probable_operators: Vec<identity::Probable>,
+    /// The namespaces whose every Deployment and pod the live gather read because an operator
+    /// runs there, a Flink webhook's Service is there, or an account there has rights over an
+    /// operator's CRD group (evidence of what an absence was concluded from). Empty for a bundle.
+    pub operator_namespaces_read: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]

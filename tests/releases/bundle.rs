@@ -17,6 +17,7 @@ pub const RELEASES: &[(&str, &str)] = &[
     ("gcp", "v1beta1-6"),
     ("gcp", "v1beta1-7"),
     ("gcp", "v1beta1-9"),
+    ("gcp-helm", "v1beta1-9"),
     ("spotify", "v0.3.9"),
     ("spotify", "v0.4.2"),
     ("spotify", "v0.5.0"),
@@ -29,7 +30,7 @@ pub const RELEASES: &[(&str, &str)] = &[
 pub fn source(operator: &str) -> &'static str {
     match operator {
         "apache" => "apache/flink-kubernetes-operator",
-        "gcp" => "GoogleCloudPlatform/flink-on-k8s-operator",
+        "gcp" | "gcp-helm" => "GoogleCloudPlatform/flink-on-k8s-operator",
         "spotify" => "spotify/flink-on-k8s-operator",
         "lyft" => "lyft/flinkk8soperator",
         other => panic!("no such operator folder {other}"),
@@ -140,7 +141,7 @@ fn beside(operator: &str, ns: &str, docs: &[Value]) -> Vec<Value> {
     }
     out.push(json!({"apiVersion": "v1", "kind": "ServiceAccount",
            "metadata": {"name": "default", "namespace": ns}}));
-    if operator == "gcp" || operator == "spotify" {
+    if matches!(operator, "gcp" | "gcp-helm" | "spotify") {
         out.push(
             json!({"apiVersion": "v1", "kind": "Secret", "type": "kubernetes.io/tls",
                "metadata": {"name": "webhook-server-cert", "namespace": ns}}),
@@ -153,13 +154,27 @@ fn beside(operator: &str, ns: &str, docs: &[Value]) -> Vec<Value> {
 /// The rendered objects come first, as rendered, then the Deployment's status, its pod and the
 /// pod's events.
 pub fn objects(operator: &str, tag: &str, case: Case) -> Vec<Value> {
-    let docs = documents(operator, tag);
+    objects_with(operator, tag, case, &|_| {})
+}
+
+/// [`objects`] with `change` made to the rendered Deployment first (its pod is made from the
+/// changed template).
+pub fn objects_with(
+    operator: &str,
+    tag: &str,
+    case: Case,
+    change: &dyn Fn(&mut Value),
+) -> Vec<Value> {
+    let mut docs = documents(operator, tag);
+    for d in docs.iter_mut().filter(|d| d["kind"] == "Deployment") {
+        change(d);
+    }
     let ns = namespace(operator, tag);
     let mut objects = beside(operator, &ns, &docs);
     let mut pod = None;
     let mut events = Vec::new();
     for mut v in docs {
-        if operator == "gcp" || operator == "spotify" {
+        if matches!(operator, "gcp" | "gcp-helm" | "spotify") {
             inject_ca(&mut v);
         }
         if v["kind"] == "Deployment" {
@@ -502,6 +517,163 @@ pub fn case_is_right(case: Case, report: &Value, exit: i64) -> Vec<String> {
     }
     if case != Case::Healthy && exit != 1 {
         wrong.push(format!("{case:?}: exit {exit}, want 1"));
+    }
+    wrong
+}
+
+/// The labels of a Deployment (or pod) replaced: `keep` of them stay (what a webhook Service
+/// selects), the rest become a platform team's own.
+pub fn relabel(o: &mut Value, keep: &[&str]) {
+    let relabelled = |labels: &Value| {
+        let mut out = serde_json::Map::new();
+        out.insert("app.kubernetes.io/name".into(), json!("platform-stream-op"));
+        for k in keep {
+            if let Some(v) = labels.get(*k) {
+                out.insert(k.to_string(), v.clone());
+            }
+        }
+        Value::Object(out)
+    };
+    for ptr in [
+        "/metadata/labels",
+        "/spec/template/metadata/labels",
+        "/spec/selector/matchLabels",
+    ] {
+        if let Some(l) = o.pointer_mut(ptr) {
+            *l = relabelled(l);
+        }
+    }
+}
+
+/// The operator's image rebuilt under the platform team's own name, its container renamed.
+pub fn rebuild_image(o: &mut Value) {
+    let spec = if o["kind"] == "Pod" {
+        o.pointer_mut("/spec")
+    } else {
+        o.pointer_mut("/spec/template/spec")
+    };
+    // The operator's container (the GCP Helm chart runs kube-rbac-proxy first), else the first.
+    let Some(cs) = spec.and_then(|s| s["containers"].as_array_mut()) else {
+        return;
+    };
+    let i = cs
+        .iter()
+        .position(|c| {
+            c["image"]
+                .as_str()
+                .is_some_and(|i| kubectl_flink::flink::identity::by_image(i).is_some())
+        })
+        .unwrap_or(0);
+    if let Some(c) = cs.get_mut(i) {
+        c["image"] = json!("registry.example.com/platform/stream-op:7");
+        c["name"] = json!("stream-op");
+    }
+}
+
+/// One release as a platform team installs it under its own labels and a rebuilt image (so that
+/// no label, image or container name of the release says what it is), in `case`.
+pub fn foreign(operator: &str, tag: &str, case: Case) -> Vec<Value> {
+    objects_with(operator, tag, case, &|d| {
+        relabel(d, &[]);
+        rebuild_image(d);
+    })
+}
+
+/// The findings of a report, as `category object: title | evidence`, for messages.
+pub fn lines_of(report: &Value) -> String {
+    report["findings"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|f| {
+            format!(
+                "{} {} {}/{}: {} | {}",
+                f["severity"].as_str().unwrap_or(""),
+                f["category"].as_str().unwrap_or(""),
+                f["object"]["kind"].as_str().unwrap_or(""),
+                f["object"]["name"].as_str().unwrap_or(""),
+                f["title"].as_str().unwrap_or(""),
+                f["evidence"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(Value::as_str)
+                    .collect::<Vec<_>>()
+                    .join(" | ")
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// What a foreign-labelled, crash-looping operator must be diagnosed as (offline and live).
+pub fn foreign_is_right(
+    report: &Value,
+    ns: &str,
+    kind: kubectl_flink::flink::identity::OperatorKind,
+) -> Vec<String> {
+    let mut wrong = Vec::new();
+    let findings = report["findings"].as_array().cloned().unwrap_or_default();
+    let text = |f: &Value| {
+        f["evidence"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let generic = findings.iter().any(|f| {
+        f["object"]["kind"] == "Pod"
+            && f["object"]["namespace"] == json!(ns)
+            && matches!(
+                f["category"].as_str(),
+                Some("oom_killed" | "flink_fatal_exit")
+            )
+            && text(f).contains(&format!("is probably {}", kind.describe()))
+            && text(f).contains("ServiceAccount")
+    });
+    if !generic {
+        wrong.push(
+            "no generic oom_killed finding on the operator's pod saying it is probably the operator and why".into(),
+        );
+    }
+    for f in &findings {
+        // The Apache CRDs' absence is no finding where the installation is probably another
+        // operator's (live, their list answers 404).
+        if f["category"] == "crd_missing"
+            && kind != kubectl_flink::flink::identity::OperatorKind::Apache
+        {
+            wrong.push(format!(
+                "crd_missing beside {}: {}",
+                kind.describe(),
+                f["title"]
+            ));
+        }
+        if f["category"] == "operator_not_running" && f["severity"] != "info" {
+            wrong.push(format!(
+                "an operator_not_running above info ({}) about what only an account's rights name: {}",
+                f["severity"], f["title"]
+            ));
+        }
+    }
+    let rows = report["probableOperators"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let row = rows.iter().any(|r| {
+        r["namespace"] == json!(ns)
+            && r["kind"] == "Deployment"
+            && r["describe"] == json!(kind.describe())
+            && r["why"]
+                .as_str()
+                .is_some_and(|w| w.contains("ServiceAccount"))
+    });
+    if !row {
+        wrong.push(format!(
+            "no probable-operator row for the Deployment in {ns}: {}",
+            serde_json::to_string(&rows).unwrap()
+        ));
     }
     wrong
 }
