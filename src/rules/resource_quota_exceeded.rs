@@ -13,6 +13,8 @@
 //! `snapshot::refused` (which a live gather uses too, to read the quotas they name); the fix
 //! computes the quota the pod needs from the numbers they carry.
 
+mod limitrange;
+
 use super::support::containers::refusal_line;
 use super::{Rule, RuleMeta};
 use crate::finding::{Category, Finding, ObjectRef, Severity};
@@ -186,6 +188,33 @@ impl RefusalGroup<'_> {
                 .verify(format!(
                     "kubectl get events -n {ns} --field-selector reason=FailedCreate   # expect no new FailedCreate"
                 ));
+        }
+        // A LimitRange's memory maximum: an earlier spec's refusal once the component is within
+        // it; else a fix sized from the maximum for every component over it (limitrange.rs).
+        if let (Refused::LimitRange { text }, Some(fd)) = (&self.rejection.what, self.fd) {
+            if let Some(max) = limitrange::memory_max(text) {
+                if let Some(now) = limitrange::within(fd, spec_key, max) {
+                    let title = format!("{}: refused earlier; {now}", f.title);
+                    let mut f = f.severity(Severity::Info).evidence(now);
+                    f.title = title;
+                    return f
+                        .fix(format!(
+                            "Nothing to change: the {who} the LimitRange refused was made smaller since; its next pod is within the maximum."
+                        ))
+                        .verify(format!(
+                            "kubectl get events -n {ns} --field-selector reason=FailedCreate   # expect no new FailedCreate"
+                        ));
+                }
+                let (fix, evidence) = limitrange::fix(snapshot, fd, ns, max);
+                for e in evidence {
+                    f = f.evidence(e);
+                }
+                return f.fix(fix).verify(format!(
+                    "kubectl get events -n {ns} --field-selector reason=FailedCreate   # expect no new FailedCreate\n\
+                     kubectl get pods -n {ns} -l app={}   # expect the JobManager and TaskManager pods",
+                    crate::shell::sh(fd.name())
+                ));
+            }
         }
         if let Refused::Exceeded {
             quota,
