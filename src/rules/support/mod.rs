@@ -7,4 +7,5 @@ pub(crate) mod install;
 pub(crate) mod modes;
 pub mod pod_status;
 pub mod rbac_plan;
+pub mod refused_since;
 pub mod rollout;
