@@ -286,65 +286,7 @@ fn flinkcluster_skew(s: &Snapshot, op: &install::Operator) -> Option<Finding> {
 
 const DEPLOYMENT_CRD: &str = "flinkdeployments.flink.apache.org";
 
-/// The newest `FlinkVersion` each operator release knows, from the enum of its API
-/// (apache/flink-kubernetes-operator@release-X:flink-kubernetes-operator-api/src/main/java/org/apache/flink/kubernetes/operator/api/spec/FlinkVersion.java;
-/// before 1.3.0 flink-kubernetes-operator/src/main/java/org/apache/flink/kubernetes/operator/crd/spec/FlinkVersion.java).
-/// The CRD of a release lists exactly that enum under `spec.flinkVersion`.
-const FLINK_VERSIONS: &[(install::Version, &[&str])] = &[
-    (
-        install::Version(1, 0, 0),
-        &["v1_13", "v1_14", "v1_15", "v1_16"],
-    ),
-    (
-        install::Version(1, 4, 0),
-        &["v1_13", "v1_14", "v1_15", "v1_16", "v1_17"],
-    ),
-    (
-        install::Version(1, 6, 0),
-        &["v1_13", "v1_14", "v1_15", "v1_16", "v1_17", "v1_18"],
-    ),
-    (
-        install::Version(1, 7, 0),
-        &[
-            "v1_13", "v1_14", "v1_15", "v1_16", "v1_17", "v1_18", "v1_19",
-        ],
-    ),
-    (
-        install::Version(1, 10, 0),
-        &[
-            "v1_13", "v1_14", "v1_15", "v1_16", "v1_17", "v1_18", "v1_19", "v1_20",
-        ],
-    ),
-    (
-        install::Version(1, 11, 0),
-        &[
-            "v1_13", "v1_14", "v1_15", "v1_16", "v1_17", "v1_18", "v1_19", "v1_20", "v2_0",
-        ],
-    ),
-    (
-        install::Version(1, 13, 0),
-        &[
-            "v1_13", "v1_14", "v1_15", "v1_16", "v1_17", "v1_18", "v1_19", "v1_20", "v2_0", "v2_1",
-            "v2_2",
-        ],
-    ),
-    (
-        install::Version(1, 15, 0),
-        &[
-            "v1_13", "v1_14", "v1_15", "v1_16", "v1_17", "v1_18", "v1_19", "v1_20", "v2_0", "v2_1",
-            "v2_2", "v2_3", "v2_4",
-        ],
-    ),
-];
-
-/// The Flink versions operator VERSION knows: those of the newest release at or before it.
-fn operator_flink_versions(version: install::Version) -> Option<&'static [&'static str]> {
-    FLINK_VERSIONS
-        .iter()
-        .rev()
-        .find(|(since, _)| *since <= version)
-        .map(|(_, v)| *v)
-}
+use super::support::flink_versions::{operator_flink_versions, FLINK_VERSIONS};
 
 /// `spec.flinkVersion`'s enum in the served v1beta1 schema of a CRD.
 fn flink_version_enum(crd: &CustomResourceDefinition) -> Option<Vec<String>> {
