@@ -5,6 +5,10 @@
 //!   back to the legacy savepoint fields (snapshot resources silently do nothing). It happens
 //!   when the operator is upgraded with `helm upgrade`, which never installs or updates CRDs.
 //! - A Flink CRD that does not serve `v1beta1`, the only version the operator reads and writes.
+//! - A FlinkDeployment CRD older than the operator: its `spec.flinkVersion` enum lacks Flink
+//!   versions the operator's release supports (`FLINK_VERSIONS`), so the API server refuses a
+//!   FlinkDeployment for them (`spec.flinkVersion: Unsupported value: "v1_18"`) before the operator
+//!   sees it, and nothing of it is ever stored. Same cause: `helm upgrade` left the old CRDs.
 //! - The FlinkCluster operator's CRD (`flinkclusters.flinkoperator.k8s.io`) from another release
 //!   than its image: a CRD that does not serve `v1beta1`, or whose status schema requires
 //!   `status.components` fields the image never writes (Deployments up to v1beta1-8,
@@ -99,6 +103,10 @@ impl Rule for CrdVersionMismatch {
                         install::OPERATOR_CONTAINER
                     ))
                     .link(install::link(op.namespace));
+                out.push(f);
+            }
+
+            if let Some(f) = flink_version_enum_skew(s, &op, version, &source, &pull, &restart) {
                 out.push(f);
             }
 
@@ -276,6 +284,113 @@ fn flinkcluster_skew(s: &Snapshot, op: &install::Operator) -> Option<Finding> {
     )
 }
 
+const DEPLOYMENT_CRD: &str = "flinkdeployments.flink.apache.org";
+
+use super::support::flink_versions::{operator_flink_versions, FLINK_VERSIONS};
+
+/// `spec.flinkVersion`'s enum in the served v1beta1 schema of a CRD.
+fn flink_version_enum(crd: &CustomResourceDefinition) -> Option<Vec<String>> {
+    let schema = crd
+        .spec
+        .versions
+        .iter()
+        .find(|v| v.name == VERSION && v.served)?
+        .schema
+        .as_ref()?
+        .open_api_v3_schema
+        .as_ref()?;
+    let fv = schema
+        .properties
+        .as_ref()?
+        .get("spec")?
+        .properties
+        .as_ref()?
+        .get("flinkVersion")?;
+    let values = fv.enum_.as_ref()?;
+    Some(
+        values
+            .iter()
+            .filter_map(|v| v.0.as_str().map(str::to_string))
+            .collect(),
+    )
+}
+
+/// The FlinkDeployment CRD's `spec.flinkVersion` enum lacks Flink versions the running operator
+/// supports: the CRD is an older release's.
+fn flink_version_enum_skew(
+    s: &Snapshot,
+    op: &install::Operator,
+    version: install::Version,
+    source: &str,
+    pull: &str,
+    restart: &str,
+) -> Option<Finding> {
+    let crd = s
+        .crds
+        .iter()
+        .find(|c| c.metadata.name.as_deref() == Some(DEPLOYMENT_CRD))?;
+    let known = operator_flink_versions(version)?;
+    let listed = flink_version_enum(crd)?;
+    let missing: Vec<&str> = known
+        .iter()
+        .copied()
+        .filter(|v| !listed.iter().any(|l| l == v))
+        .collect();
+    if missing.is_empty() {
+        return None;
+    }
+    // The CRD's release: the newest one whose enum is the CRD's.
+    let crd_release = FLINK_VERSIONS
+        .iter()
+        .rev()
+        .find(|(_, v)| v.len() == listed.len() && v.iter().all(|x| listed.iter().any(|l| l == x)))
+        .map(|(since, _)| format!(" (the enum of operator releases from {since})"))
+        .unwrap_or_default();
+    let quoted = missing
+        .iter()
+        .map(|m| format!("\"{m}\""))
+        .collect::<Vec<_>>()
+        .join(", ");
+    Some(
+        Finding::new(
+            &META,
+            ObjectRef::new("CustomResourceDefinition", None, DEPLOYMENT_CRD),
+            format!(
+                "CRD {DEPLOYMENT_CRD} is older than operator {version}: its spec.flinkVersion does not allow {}, so the API server refuses those FlinkDeployments",
+                missing.join(", ")
+            ),
+        )
+        .severity(Severity::Critical)
+        .evidence(format!(
+            "{DEPLOYMENT_CRD}: spec.flinkVersion enum {}{crd_release}",
+            listed.join(", ")
+        ))
+        .evidence(format!(
+            "operator {}/{}: {source}; its release supports flinkVersion {}",
+            op.namespace,
+            op.name(),
+            known.join(", ")
+        ))
+        .evidence(format!(
+            "a FlinkDeployment with flinkVersion {} is refused by the API server: `spec.flinkVersion: Unsupported value` (it never reaches the operator, so no object, event or status shows it)",
+            missing.join(" or ")
+        ))
+        .evidence("the CRDs are older than the operator: `helm upgrade` never installs or updates CRDs")
+        .fix(format!(
+            "Replace the CRDs with those of the operator's chart version {version} (`kubectl replace`: a\n\
+             client-side apply of a CRD this large fails on its last-applied annotation), then apply the\n\
+             refused FlinkDeployment again:\n\n\
+             {pull}\n\
+             kubectl replace -f /tmp/flink-operator-chart/flink-kubernetes-operator/crds/\n\
+             {restart}"
+        ))
+        .verify(format!(
+            "kubectl get crd {DEPLOYMENT_CRD} -o jsonpath='{{.spec.versions[?(@.name==\"{VERSION}\")].schema.openAPIV3Schema.properties.spec.properties.flinkVersion.enum}}'   # expect {quoted} among them"
+        ))
+        .link(install::link(op.namespace)),
+    )
+}
+
 /// The versions a CRD serves.
 fn served_versions(crd: &CustomResourceDefinition) -> Vec<&str> {
     crd.spec
@@ -401,6 +516,73 @@ mod tests {
             "CustomResourceDefinition",
             SNAPSHOT_CRD,
         ))
+    }
+
+    /// The healthy installation (operator 1.15.0) with a FlinkDeployment CRD whose
+    /// `spec.flinkVersion` enum is ENUM.
+    fn with_flink_version_enum(values: &[&str]) -> Snapshot {
+        let old = "  versions: [{name: v1beta1, served: true, storage: true}]";
+        let yaml = healthy_yaml();
+        let at = yaml
+            .find("name: flinkdeployments.flink.apache.org")
+            .unwrap();
+        let end = at + yaml[at..].find(old).unwrap();
+        let schema = format!(
+            "  versions:\n  - name: v1beta1\n    served: true\n    storage: true\n    schema:\n      openAPIV3Schema:\n        type: object\n        properties:\n          spec:\n            type: object\n            properties:\n              flinkVersion:\n                type: string\n                enum: [{}]",
+            values.join(", ")
+        );
+        load(&format!(
+            "{}{}{}",
+            &yaml[..end],
+            schema,
+            &yaml[end + old.len()..]
+        ))
+    }
+
+    #[test]
+    fn fires_when_the_deployment_crd_lacks_flink_versions_the_operator_supports() {
+        // Release 1.5.0's enum (apache/flink-kubernetes-operator@release-1.5.0:helm/flink-kubernetes-operator/crds/flinkdeployments.flink.apache.org-v1.yml).
+        let s = with_flink_version_enum(&["v1_13", "v1_14", "v1_15", "v1_16", "v1_17"]);
+        let f: Vec<_> = run(&CrdVersionMismatch, &s)
+            .into_iter()
+            .filter(|f| f.object.name == DEPLOYMENT_CRD)
+            .collect();
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(f[0].severity, Severity::Critical);
+        assert!(f[0].title.contains("v1_18"), "{}", f[0].title);
+        assert!(f[0].title.contains("operator 1.15.0"), "{}", f[0].title);
+        let fix = &f[0].fix;
+        assert!(fix.contains("--version 1.15.0"), "{fix}");
+        assert!(
+            fix.contains(
+                "kubectl replace -f /tmp/flink-operator-chart/flink-kubernetes-operator/crds/"
+            ),
+            "{fix}"
+        );
+        assert!(
+            f[0].evidence
+                .iter()
+                .any(|e| e.contains("releases from 1.4.0")),
+            "{:#?}",
+            f[0].evidence
+        );
+    }
+
+    #[test]
+    fn silent_when_the_deployment_crd_lists_every_flink_version_of_the_operator() {
+        let all = operator_flink_versions(install::Version(1, 15, 0)).unwrap();
+        let s = with_flink_version_enum(all);
+        assert!(run(&CrdVersionMismatch, &s)
+            .iter()
+            .all(|f| f.object.name != DEPLOYMENT_CRD));
+        // A CRD newer than the operator (more versions) is no skew either.
+        assert_eq!(
+            operator_flink_versions(install::Version(1, 7, 0))
+                .unwrap()
+                .last(),
+            Some(&"v1_19")
+        );
+        assert_eq!(operator_flink_versions(install::Version(0, 9, 0)), None);
     }
 
     #[test]

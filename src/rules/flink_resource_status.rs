@@ -37,6 +37,7 @@ use k8s_openapi::api::core::v1::Event;
 mod category;
 mod fix;
 mod memory;
+mod slots;
 
 use category::{categorize, KUBE_REASONS};
 use fix::{

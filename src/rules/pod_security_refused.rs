@@ -236,6 +236,23 @@ fn finding(s: &Snapshot, r: Refusal) -> Finding {
     if !r.pods.is_empty() {
         f = f.evidence(format!("pods refused: {}", r.pods.join(", ")));
     }
+    // Refused earlier: a pod of that component runs now, the deployment is up (the fields were
+    // set since; the refusal's events outlive the fix).
+    if let Some(up) =
+        r.fd.and_then(|fd| super::support::refused_since::created_since(s, ns, fd, who, &r.pods))
+    {
+        let title = format!("{}: refused earlier; a {who} pod runs now", f.title);
+        let mut f = f.severity(Severity::Info).evidence(up);
+        f.title = title;
+        return f
+            .fix(format!(
+                "Nothing to change: the {who} pods Pod Security refused were created since with the fields it asks for, and the deployment is up."
+            ))
+            .verify(format!(
+                "kubectl get events -n {} --field-selector reason=FailedCreate --sort-by=.lastTimestamp   # expect no new FailedCreate naming PodSecurity",
+                sh(ns)
+            ));
+    }
     let wanted = Wanted::from(&r.violations);
     let by_hand = if wanted.by_hand.is_empty() {
         String::new()
@@ -476,6 +493,31 @@ message: '{}'
 "#,
             message.replace('\'', "''")
         )
+    }
+
+    #[test]
+    fn a_refusal_is_history_once_the_fixed_pods_run_and_the_deployment_is_up() {
+        // What the lab's pod-security heal left: the fields set, the job RUNNING, the refusal's
+        // events still there.
+        let up = bundle(MESSAGE).replacen(
+            "  job: {jarURI: \"local:///opt/flink/usrlib/job.jar\", upgradeMode: stateless}\n",
+            "  job: {jarURI: \"local:///opt/flink/usrlib/job.jar\", upgradeMode: stateless}\n\
+             status: {jobManagerDeploymentStatus: READY, lifecycleState: STABLE, jobStatus: {state: RUNNING}}\n\
+             ---\n\
+             apiVersion: v1\n\
+             kind: Pod\n\
+             metadata: {name: orders-7f667fb7d4-lv2gp, namespace: analytics, labels: {app: orders, component: jobmanager, type: flink-native-kubernetes}}\n\
+             spec: {containers: [{name: flink-main-container, image: \"flink:1.20\"}]}\n\
+             status: {phase: Running}\n",
+            1,
+        );
+        let f = run(&PodSecurityRefused, &snapshot(&up));
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(f[0].severity, Severity::Info, "{f:#?}");
+        assert!(f[0].title.contains("refused earlier"), "{}", f[0].title);
+        // Still refused while the deployment is not up.
+        let f = run(&PodSecurityRefused, &snapshot(&bundle(MESSAGE)));
+        assert_eq!(f[0].severity, Severity::Critical);
     }
 
     #[test]

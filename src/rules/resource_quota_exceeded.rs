@@ -13,6 +13,8 @@
 //! `snapshot::refused` (which a live gather uses too, to read the quotas they name); the fix
 //! computes the quota the pod needs from the numbers they carry.
 
+mod limitrange;
+
 use super::support::containers::refusal_line;
 use super::{Rule, RuleMeta};
 use crate::finding::{Category, Finding, ObjectRef, Severity};
@@ -187,6 +189,33 @@ impl RefusalGroup<'_> {
                     "kubectl get events -n {ns} --field-selector reason=FailedCreate   # expect no new FailedCreate"
                 ));
         }
+        // A LimitRange's memory maximum: an earlier spec's refusal once the component is within
+        // it; else a fix sized from the maximum for every component over it (limitrange.rs).
+        if let (Refused::LimitRange { text }, Some(fd)) = (&self.rejection.what, self.fd) {
+            if let Some(max) = limitrange::memory_max(text) {
+                if let Some(now) = limitrange::within(fd, spec_key, max) {
+                    let title = format!("{}: refused earlier; {now}", f.title);
+                    let mut f = f.severity(Severity::Info).evidence(now);
+                    f.title = title;
+                    return f
+                        .fix(format!(
+                            "Nothing to change: the {who} the LimitRange refused was made smaller since; its next pod is within the maximum."
+                        ))
+                        .verify(format!(
+                            "kubectl get events -n {ns} --field-selector reason=FailedCreate   # expect no new FailedCreate"
+                        ));
+                }
+                let (fix, evidence) = limitrange::fix(snapshot, fd, ns, max);
+                for e in evidence {
+                    f = f.evidence(e);
+                }
+                return f.fix(fix).verify(format!(
+                    "kubectl get events -n {ns} --field-selector reason=FailedCreate   # expect no new FailedCreate\n\
+                     kubectl get pods -n {ns} -l app={}   # expect the JobManager and TaskManager pods",
+                    crate::shell::sh(fd.name())
+                ));
+            }
+        }
         if let Refused::Exceeded {
             quota,
             requested,
@@ -283,38 +312,7 @@ impl RefusalGroup<'_> {
     /// `Some(evidence)` when a pod of the refused component, not one of those refused, runs now and
     /// the operator reports the FlinkDeployment READY and STABLE (its job RUNNING).
     fn created_since(&self, snapshot: &Snapshot, who: &str) -> Option<String> {
-        let fd = self.fd?;
-        let st = fd.status.as_ref()?;
-        let job = st.job_status.as_ref().and_then(|j| j.state.as_deref());
-        let up = st.job_manager_deployment_status.as_deref() == Some("READY")
-            && st.lifecycle_state.as_deref() == Some("STABLE")
-            && (fd.spec.job.is_none() || job == Some("RUNNING"));
-        if !up {
-            return None;
-        }
-        let component = if who == "TaskManager" {
-            crate::flink::mode::Component::TaskManager
-        } else {
-            crate::flink::mode::Component::JobManager
-        };
-        let running = snapshot.pods.iter().find(|p| {
-            let m = &p.metadata;
-            let labels = m.labels.as_ref();
-            m.namespace.as_deref() == Some(self.ns.as_str())
-                && labels.and_then(|l| l.get("app")).map(String::as_str) == Some(fd.name())
-                && crate::flink::mode::Component::from_labels(labels) == Some(component)
-                && m.name
-                    .as_deref()
-                    .is_some_and(|n| !self.pods.iter().any(|r| r == n))
-                && p.status.as_ref().and_then(|s| s.phase.as_deref()) == Some("Running")
-        })?;
-        Some(format!(
-            "{who} pod {} is Running, and FlinkDeployment {} is READY and STABLE{}",
-            running.metadata.name.as_deref().unwrap_or(""),
-            fd.name(),
-            job.map(|j| format!(" with its job {j}"))
-                .unwrap_or_default()
-        ))
+        super::support::refused_since::created_since(snapshot, &self.ns, self.fd?, who, &self.pods)
     }
 
     /// The quota has room for the refused pod now: info, with what still has to happen.

@@ -290,7 +290,12 @@ fn finding(s: &Snapshot, index: &Index, job: &FlinkSessionJob) -> Option<Finding
             "the operator's `{EVENT_REASON}: Flink version null` means it found no FlinkDeployment {wanted} to take the job's Flink version from"
         ));
     }
-    let create = create_session(ns, wanted, here.first().copied());
+    // The running Apache operator's release, for the Flink version it supports.
+    let operator = super::support::install::operators(s)
+        .into_iter()
+        .filter(|o| o.is_apache())
+        .find_map(|o| o.version().map(|(v, _)| v));
+    let create = create_session(ns, wanted, here.first().copied(), operator);
     let fix = match sessions.as_slice() {
         [first, ..] => format!(
             "Point the job at the session cluster of namespace {ns} it was meant for ({}), while it has never been deployed (the operator refuses the change afterwards: then delete and re-create the job):\n\
@@ -325,14 +330,26 @@ fn recreate(sn: &FlinkStateSnapshot, kind: &str, job: &str) -> String {
 
 /// A session FlinkDeployment named `name` (no `spec.job`), with the image, Flink version and
 /// ServiceAccount of another FlinkDeployment of the namespace when there is one.
-fn create_session(ns: &str, name: &str, like: Option<&FlinkDeployment>) -> String {
+/// Without one, the newest Flink version the running operator supports (an operator that meets
+/// a flinkVersion its release does not know stops reconciling: the lab's operator 1.7.0 crash-looped
+/// on a v1_20 session cluster this fix once proposed), else 1.20.
+fn create_session(
+    ns: &str,
+    name: &str,
+    like: Option<&FlinkDeployment>,
+    operator: Option<super::support::install::Version>,
+) -> String {
     let spec = like.map(|d| &d.spec);
+    let newest = operator.and_then(super::support::flink_versions::newest);
     let image = spec
-        .and_then(|s| s.image.as_deref())
-        .unwrap_or("flink:1.20");
+        .and_then(|s| s.image.clone())
+        .or_else(|| newest.as_ref().map(|(_, i)| i.clone()))
+        .unwrap_or_else(|| "flink:1.20".into());
     let version = spec
         .and_then(|s| s.flink_version.as_deref())
+        .or(newest.as_ref().map(|(v, _)| *v))
         .unwrap_or("v1_20");
+    let image = image.as_str();
     let sa = spec
         .and_then(|s| s.service_account.as_deref())
         .unwrap_or("flink");

@@ -54,7 +54,13 @@ pub(super) fn fix(
                         .into_iter()
                         .find_map(|t| super::memory::fit(t, fd, ns))
                 })
-                .flatten();
+                .flatten()
+                // Slot requests that timed out: the configuration that caps the slots (slots.rs).
+                .or_else(|| {
+                    (m.signature.id == "SIG-NO-RESOURCES")
+                        .then(|| super::slots::fit(fd?, ns))
+                        .flatten()
+                });
             match fit {
                 Some(fit) => format!(
                     "The operator's error names the cause: {}.\n{fit}",

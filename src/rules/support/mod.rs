@@ -2,9 +2,11 @@
 //! views and their evidence, the operator's installation, the deployment modes.
 
 pub mod containers;
+pub mod flink_versions;
 pub mod flinkcluster_memory;
 pub(crate) mod install;
 pub(crate) mod modes;
 pub mod pod_status;
 pub mod rbac_plan;
+pub mod refused_since;
 pub mod rollout;

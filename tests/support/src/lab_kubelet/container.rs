@@ -69,6 +69,8 @@ pub struct Ctr {
     pub done: bool,
     /// A SIGTERM was sent: SIGKILL at this time if still running.
     pub kill_at: Option<Instant>,
+    /// The running process's memory cgroup (a container with a memory limit).
+    pub memcg: Option<super::memcg::MemCg>,
 }
 
 pub fn rfc3339(t: DateTime<Utc>) -> String {
@@ -99,6 +101,7 @@ impl Ctr {
             killed_for: None,
             done: false,
             kill_at: None,
+            memcg: None,
         }
     }
 
@@ -204,33 +207,44 @@ fn terminated_json(t: &Terminated) -> Value {
 }
 
 /// Starts `unshare ... /bin/bash run.sh` in its own process group, stdout and stderr appended to
-/// `log`.
-pub fn spawn(run_sh: &Path, log: &Path) -> std::io::Result<Child> {
+/// `log`; in the memory cgroup MEMCG when the container has a memory limit.
+pub fn spawn(
+    run_sh: &Path,
+    log: &Path,
+    memcg: Option<&super::memcg::MemCg>,
+) -> std::io::Result<Child> {
     let out = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
         .open(log)?;
     let err = out.try_clone()?;
-    Command::new("unshare")
-        .args([
-            "--mount",
-            "--uts",
-            "--propagation",
-            "private",
-            "--",
-            "/bin/bash",
-        ])
-        .arg(run_sh)
-        .env_clear()
-        .env(
-            "PATH",
-            "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
-        )
-        .stdin(Stdio::null())
-        .stdout(out)
-        .stderr(err)
-        .process_group(0)
-        .spawn()
+    let mut cmd = Command::new("unshare");
+    if let Some(cg) = memcg {
+        let procs = cg.procs().clone();
+        // SAFETY: join_self makes only async-signal-safe calls (open, write, close).
+        unsafe {
+            cmd.pre_exec(move || super::memcg::join_self(&procs));
+        }
+    }
+    cmd.args([
+        "--mount",
+        "--uts",
+        "--propagation",
+        "private",
+        "--",
+        "/bin/bash",
+    ])
+    .arg(run_sh)
+    .env_clear()
+    .env(
+        "PATH",
+        "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+    )
+    .stdin(Stdio::null())
+    .stdout(out)
+    .stderr(err)
+    .process_group(0)
+    .spawn()
 }
 
 /// Exit code as a container runtime reports it: the code, or 128 + the signal.

@@ -21,6 +21,7 @@ pub mod events;
 pub mod expand;
 pub mod gofmt;
 pub mod images;
+pub mod memcg;
 pub mod probe;
 pub mod script;
 pub mod status;

@@ -27,6 +27,7 @@ use super::events::{Involved, NORMAL, WARNING};
 use super::expand::argv;
 use super::gofmt;
 use super::images;
+use super::memcg;
 use super::probe::{self, Tracker};
 use super::script::{self, Bind, Script};
 use super::status::{self, restarts, Phase};
@@ -363,9 +364,19 @@ impl Worker {
             } else {
                 None
             };
+            // Killed by the kernel's OOM killer in its memory cgroup: OOMKilled, as containerd
+            // reports it (memcg.rs).
+            let oom = c.memcg.as_ref().is_some_and(|cg| cg.oom_kills() > 0);
             let t = Terminated {
                 exit_code: code,
-                reason: if code == 0 { "Completed" } else { "Error" }.into(),
+                reason: if oom {
+                    "OOMKilled"
+                } else if code == 0 {
+                    "Completed"
+                } else {
+                    "Error"
+                }
+                .into(),
                 message,
                 started_at: *started_at,
                 finished_at: Utc::now(),
@@ -648,7 +659,13 @@ impl Worker {
         } else {
             &mut self.regular[i]
         };
-        let spawned = written.and_then(|_| container::spawn(&run_sh, &log));
+        // A memory limit: a fresh memory cgroup for this run (memcg.rs).
+        if let Some(old) = c.memcg.take() {
+            old.remove();
+        }
+        c.memcg = memcg::limit_bytes(&spec)
+            .and_then(|l| memcg::MemCg::create(&self.uid, &spec.name, c.restart_count + 1, l));
+        let spawned = written.and_then(|_| container::spawn(&run_sh, &log, c.memcg.as_ref()));
         let child = match spawned {
             Ok(ch) => ch,
             Err(e) => {
@@ -913,6 +930,12 @@ impl Worker {
     }
 
     fn cleanup(&mut self) {
+        for c in self.inits.iter_mut().chain(self.regular.iter_mut()) {
+            if let Some(cg) = c.memcg.take() {
+                cg.remove();
+            }
+        }
+        memcg::remove_pod(&self.uid);
         let _ = std::fs::remove_dir_all(&self.dir);
         let _ = std::fs::remove_dir_all(self.ctx.log_root.join(&self.ns).join(&self.name));
         if let Ok(mut a) = self.ctx.ips.lock() {

@@ -1,0 +1,49 @@
+//! Whether an admission refusal of a Flink component's pods is history: a pod of that component,
+//! not one of those refused, runs now and the operator reports the FlinkDeployment READY and
+//! STABLE (its job RUNNING). The refusal's events and log lines outlive the fix (events for an
+//! hour), so without this a healed deployment keeps a critical finding.
+
+use crate::flink::mode::Component;
+use crate::snapshot::flink::FlinkDeployment;
+use crate::snapshot::Snapshot;
+
+/// `Some(evidence)` when the refusal of WHO's pods (`JobManager` or `TaskManager`) in NS is over.
+pub fn created_since(
+    snapshot: &Snapshot,
+    ns: &str,
+    fd: &FlinkDeployment,
+    who: &str,
+    refused: &[String],
+) -> Option<String> {
+    let st = fd.status.as_ref()?;
+    let job = st.job_status.as_ref().and_then(|j| j.state.as_deref());
+    let up = st.job_manager_deployment_status.as_deref() == Some("READY")
+        && st.lifecycle_state.as_deref() == Some("STABLE")
+        && (fd.spec.job.is_none() || job == Some("RUNNING"));
+    if !up {
+        return None;
+    }
+    let component = if who == "TaskManager" {
+        Component::TaskManager
+    } else {
+        Component::JobManager
+    };
+    let running = snapshot.pods.iter().find(|p| {
+        let m = &p.metadata;
+        let labels = m.labels.as_ref();
+        m.namespace.as_deref() == Some(ns)
+            && labels.and_then(|l| l.get("app")).map(String::as_str) == Some(fd.name())
+            && Component::from_labels(labels) == Some(component)
+            && m.name
+                .as_deref()
+                .is_some_and(|n| !refused.iter().any(|r| r == n))
+            && p.status.as_ref().and_then(|s| s.phase.as_deref()) == Some("Running")
+    })?;
+    Some(format!(
+        "{who} pod {} is Running, and FlinkDeployment {} is READY and STABLE{}",
+        running.metadata.name.as_deref().unwrap_or(""),
+        fd.name(),
+        job.map(|j| format!(" with its job {j}"))
+            .unwrap_or_default()
+    ))
+}
