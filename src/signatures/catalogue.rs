@@ -392,7 +392,7 @@ pub static SIGNATURES: &[Signature] = &[
         category: Category::JvmOutOfMemory,
         severity: Severity::Critical,
         literals: &["OutOfMemoryError: "],
-        pattern: r"OutOfMemoryError: (?:Cannot reserve \d+ bytes of (?P<oom_2>direct buffer memory)|(?P<oom>Java heap space|Metaspace|Direct buffer memory|GC overhead limit exceeded|unable to create (?:new )?native thread|Requested array size exceeds VM limit|Compressed class space))(?:.*?(?P<jm>Flink Master|JobManager)|.*?(?P<tm>task executor|TaskManager|taskmanager\.memory))?",
+        pattern: r"OutOfMemoryError: (?:Cannot reserve \S+ bytes of (?P<oom_2>direct buffer memory)|(?P<oom>Java heap space|Metaspace|Direct buffer memory|GC overhead limit exceeded|unable to create (?:new )?native thread|Requested array size exceeds VM limit|Compressed class space))(?:.*?(?P<jm>Flink Master|JobManager)|.*?(?P<tm>task executor|TaskManager|taskmanager\.memory))?",
         title: "{process|A Flink process} ran out of JVM memory: {oom}",
         explanation: "the JVM threw OutOfMemoryError inside the container's limit: the memory pool named in the message is too small for the job (or leaks)",
         fix: "{memory_fix}",
