@@ -2688,6 +2688,45 @@ pub static SIGNATURES: &[Signature] = &[
             "apache/flink@release-1.20.0:flink-clients/src/main/java/org/apache/flink/client/deployment/application/FromClasspathEntryClassInformationProvider.java",
         ],
     },
+    // PackagedProgram.hasMainMethod: the entry class was found, but loading it failed on a class
+    // it refers to (a connector or library the job's jar does not bundle); the message ends with
+    // the class that is missing, as a path (`org/apache/flink/connector/kafka/source/KafkaSource`).
+    Signature {
+        id: "SIG-ENTRY-CLASS-LOAD",
+        category: Category::JobEntryClassError,
+        severity: Severity::Critical,
+        literals: &["Could not look up the main(String[]) method from the class "],
+        pattern: r"Could not look up the main\(String\[\]\) method from the class (?P<class>[\w.$]+): (?P<missing>[\w/$.]+)?",
+        title: "the entry class {class} cannot be loaded: {missing|a class it uses} is missing",
+        explanation: "Flink found the job's entry class but could not load it: a class it refers to (named after the colon, usually a connector or library) is not on the job's classpath",
+        fix: "bundle {missing|the missing class}'s library into the job's fat jar (maven-shade/gradle shadow, scope compile, not provided), or put that jar into /opt/flink/lib (or usrlib) of the image; a connector must match the image's Flink version",
+        verify: "unzip -l <job-jar> | grep -c '{missing|<missing/Class>}'",
+        explains: STARTUP,
+        supersedes: &["SIG-NO-MAIN-CLASS"],
+        examples: &[
+            "java.lang.RuntimeException: Could not look up the main(String[]) method from the class com.example.Job: org/apache/flink/connector/kafka/source/KafkaSource",
+        ],
+        unless: &[],
+        sources: &["apache/flink@release-1.20.0:flink-clients/src/main/java/org/apache/flink/client/program/PackagedProgram.java"],
+    },
+    // StreamTaskStateInitializerImpl: an operator's state could not be set up, which for a job
+    // starting from a savepoint or checkpoint is its restore; the `Caused by:` chain says why.
+    Signature {
+        id: "SIG-OPERATOR-STATE-CONTEXT",
+        category: Category::SavepointRestoreFailed,
+        severity: Severity::Warning,
+        literals: &["Exception while creating StreamOperatorStateContext"],
+        pattern: r"Exception while creating StreamOperatorStateContext",
+        title: "an operator's state could not be restored or created",
+        explanation: "a task failed while setting up its operator's state backend, which includes restoring the state from the savepoint or checkpoint the job started from: an incompatible state (a changed serializer or operator, a savepoint of an older Flink or another state backend) or unreadable state files; the `Caused by:` lines below name which",
+        fix: "read the `Caused by:` chain under this line: for a state incompatibility restore with `--allowNonRestoredState` only if losing that operator's state is acceptable, or keep the operator's uid and serializer; for a savepoint of another Flink release check the state compatibility table; for unreadable files check the storage credentials",
+        verify: "kubectl logs <jobmanager-pod> | grep -m1 -A8 'StreamOperatorStateContext'",
+        explains: &[],
+        supersedes: &[],
+        examples: &["java.lang.Exception: Exception while creating StreamOperatorStateContext."],
+        unless: &[],
+        sources: &["apache/flink@release-2.0.0:flink-runtime/src/main/java/org/apache/flink/streaming/api/operators/StreamTaskStateInitializerImpl.java"],
+    },
     Signature {
         id: "SIG-CLASS-NOT-FOUND",
         category: Category::JobEntryClassError,
