@@ -72,7 +72,7 @@ for v in 1.16.0 1.18.0 1.20.0 2.0.0 2.1.0; do
       flink-kubernetes) unders=(--under org/apache/flink/kubernetes) ;;
       flink-runtime) unders=(--under $rt/entrypoint --under $rt/dispatcher --under $rt/resourcemanager
         --under $rt/jobmaster --under $rt/checkpoint --under $rt/state --under $rt/taskexecutor
-        --under $rt/highavailability --under $rt/util/bash) ;;
+        --under $rt/highavailability --under $rt/util/bash --under $rt/util/config/memory) ;;
       flink-core) unders=(--under $co/configuration --under $co/core/memory --under $co/core/fs
         --under $co/core/plugin --under $co/util/FlinkRuntimeException.java) ;;
       flink-clients) unders=(--under org/apache/flink/client) ;;
