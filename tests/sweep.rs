@@ -324,7 +324,7 @@ fn every_signature_cites_where_its_text_comes_from() {
 
 #[test]
 fn every_swept_row_cites_a_pinned_source_line() {
-    let cite = Regex::new(r"^[\w.-]+/[\w.-]+@[\w.-]+:[^\s:]+:\d+$").unwrap();
+    let cite = Regex::new(r"^[\w.-]+/[\w.-]+@[\w.+-]+:[^\s:]+:\d+$").unwrap();
     let rows = rows();
     assert!(rows.len() > 1000, "the sweep has {} rows", rows.len());
     for r in &rows {

@@ -5,6 +5,12 @@
 #   MIRRORS  folder of git directories named <owner>+<repo>/repo (default /work/.mirror)
 #   M2       a Maven repository holding Flink's `-sources.jar`s (default ~/.m2/repository), e.g.
 #            mvn dependency:get -Dtransitive=false -Dartifact=org.apache.flink:flink-runtime:1.20.0:jar:sources
+#   WHEELS   a folder holding PyFlink's wheels (`pip download --no-deps --only-binary :all:
+#            --python-version 3.9 --platform manylinux2014_x86_64 apache-flink==1.20.0`): each ships the
+#            release's bin/ scripts (flink-dist's bin/ and kubernetes-bin/) as pyflink/bin/
+#   JDK_SRC  an unpacked OpenJDK source tree (HotSpot and the launcher), e.g. Debian's openjdk-17
+#            source package (`apt-get source --download-only openjdk-17`, a deb-src line needed), whose
+#            orig tarball is the upstream tag jdk-17.0.19+10; JDK_TAG names it (default jdk-17.0.19+10)
 #   GOMODCACHE  a Go module cache holding the k8s.io/kubernetes and k8s.io/apiserver zips
 #            (`go mod download k8s.io/kubernetes@v1.31.0 k8s.io/apiserver@v0.31.0`)
 # A source that is not there is skipped with a line on stderr, and its old TSV is kept.
@@ -66,7 +72,7 @@ for v in 1.16.0 1.18.0 1.20.0 2.0.0 2.1.0; do
       flink-kubernetes) unders=(--under org/apache/flink/kubernetes) ;;
       flink-runtime) unders=(--under $rt/entrypoint --under $rt/dispatcher --under $rt/resourcemanager
         --under $rt/jobmaster --under $rt/checkpoint --under $rt/state --under $rt/taskexecutor
-        --under $rt/highavailability --under $rt/util/bash) ;;
+        --under $rt/highavailability --under $rt/util/bash --under $rt/util/config/memory) ;;
       flink-core) unders=(--under $co/configuration --under $co/core/memory --under $co/core/fs
         --under $co/core/plugin --under $co/util/FlinkRuntimeException.java) ;;
       flink-clients) unders=(--under org/apache/flink/client) ;;
@@ -111,6 +117,45 @@ if d=$(git_src apache+pekko); then
   for t in v1.0.1 v1.1.2; do
     emit pekko-remote "${t#v}" --cite "apache/pekko@$t" --git-dir "$d" --ref "$t" --under remote/src/main
   done
+fi
+
+# --- Flink's start scripts (bin/*.sh, kubernetes-bin/*.sh) as each release ships them: the wheels of
+# PyFlink carry the distribution's bin/ folder (pyflink/bin/), so the scripts are read at the release
+WHEELS=${WHEELS:-/work/sweep-inputs/pypi}
+for v in 1.16.0 1.18.0 1.20.0 2.0.0 2.1.0; do
+  whl=$(ls "$WHEELS"/apache_flink-"$v"-*.whl 2>/dev/null | head -1)
+  [ -n "$whl" ] || { echo "no PyFlink wheel $v in $WHEELS" >&2; continue; }
+  want flink-bin || continue
+  tmp1=$(mktemp) tmp2=$(mktemp)
+  $SWEEP --component flink-bin --version "$v" --cite "apache/flink@release-$v" --zip "$whl" --lang sh \
+    --strip pyflink/bin/ --cite-prefix flink-dist/src/main/flink-bin/bin/ \
+    --under config.sh --under jobmanager.sh --under taskmanager.sh --under flink-console.sh \
+    --under flink-daemon.sh --under bash-java-utils.sh --under config-parser-utils.sh \
+    --under standalone-job.sh --under find-flink-home.sh --under flink >"$tmp1"
+  $SWEEP --component flink-bin --version "$v" --cite "apache/flink@release-$v" --zip "$whl" --lang sh \
+    --strip pyflink/bin/ --cite-prefix flink-dist/src/main/flink-bin/kubernetes-bin/ \
+    --under kubernetes-jobmanager.sh --under kubernetes-taskmanager.sh --under kubernetes-session.sh >"$tmp2"
+  LC_ALL=C sort -t$'\t' -k3,3V -k4,5 -u "$tmp1" "$tmp2" >"$OUT/flink-bin@$v.tsv"
+  echo "flink-bin@$v: $(wc -l <"$OUT/flink-bin@$v.tsv") templates" >&2
+  rm -f "$tmp1" "$tmp2"
+done
+
+# --- HotSpot's fatal start-up and memory messages, and the launcher's (`Error: Could not create the
+# Java Virtual Machine.`): option parsing, heap and Metaspace reservation, the OutOfMemoryError
+# messages, the fatal error report, thread creation, and java.nio's direct-memory limit
+JDK_SRC=${JDK_SRC:-$(ls -d /work/sweep-inputs/debian/x/openjdk-17-* 2>/dev/null | head -1)}
+JDK_TAG=${JDK_TAG:-jdk-17.0.19+10}
+if [ -n "$JDK_SRC" ] && [ -d "$JDK_SRC/src/hotspot" ]; then
+  hs=src/hotspot/share
+  emit hotspot "${JDK_TAG#jdk-}" --cite "openjdk/jdk17u@$JDK_TAG" --dir "$JDK_SRC" \
+    --under $hs/runtime/arguments.cpp --under $hs/runtime/java.cpp --under $hs/runtime/os.hpp \
+    --under $hs/memory/universe.cpp --under $hs/memory/metaspace.cpp --under $hs/gc/shared \
+    --under $hs/gc/g1/g1Arguments.cpp --under $hs/utilities/vmError.cpp --under $hs/utilities/debug.cpp \
+    --under $hs/prims/jvm.cpp --under src/hotspot/os/linux/os_linux.cpp \
+    --under src/java.base/share/native/libjli/emessages.h --under src/java.base/share/native/libjli/java.c \
+    --under src/java.base/share/classes/java/nio/Bits.java
+else
+  echo "no OpenJDK source tree (JDK_SRC)" >&2
 fi
 
 # --- flink-docker's entrypoint (the repository has no tags: pinned to a commit of master)

@@ -48,7 +48,8 @@ import zipfile
 
 DEFAULT_EXCLUDE = r"(^|/)(src/test|test|tests|testdata|testing|e2e|fixtures?|examples?|vendor|third_party|hack|docs?)/|_test\.go$|Test[A-Z]?\w*\.java$|\.pb\.go$|zz_generated|generated\."
 
-EXTS = {".java": "java", ".go": "go", ".sh": "sh", ".cpp": "cpp", ".hpp": "cpp", ".c": "cpp", ".scala": "scala"}
+EXTS = {".java": "java", ".go": "go", ".sh": "sh", ".cpp": "cpp", ".hpp": "cpp", ".c": "cpp", ".h": "cpp", ".scala": "scala"}
+FORCED_LANG = None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -111,7 +112,7 @@ def keep(path, unders, strip):
     if strip and path.startswith(strip):
         path = path[len(strip):]
     ext = os.path.splitext(path)[1]
-    if ext not in EXTS and not path.endswith(".sh"):
+    if ext not in EXTS and not path.endswith(".sh") and not FORCED_LANG:
         return False
     if unders and not any(path == u or path.startswith(u.rstrip("/") + "/") for u in unders):
         return False
@@ -606,6 +607,12 @@ SH_ECHO = re.compile(r"^\s*(?:echo|printf|>&2\s+echo)\b(?P<rest>.*)$")
 def shell(path, src):
     rows = []
     lines = src.splitlines()
+    # `USAGE="Usage: jobmanager.sh ..."` then `echo $USAGE; exit 1`: the variable's text is printed
+    assigned = {}
+    for l in lines:
+        a = re.match(r'^\s*([A-Z][A-Z0-9_]*)="([^"$`]*)"\s*$', l)
+        if a and " " in a.group(2):
+            assigned[a.group(1)] = a.group(2)
     for i, l in enumerate(lines):
         m = SH_ECHO.match(l)
         if not m:
@@ -618,6 +625,9 @@ def shell(path, src):
             continue
         rest = re.sub(r"\s*(?:1?>&2|>\s*/dev/stderr|\|\|.*|;\s*exit.*|&&.*)\s*$", "", rest).strip()
         rest = re.sub(r"^-[neE]+\s+", "", rest)
+        v = re.fullmatch(r'"?\$\{?([A-Z][A-Z0-9_]*)\}?"?', rest)
+        if v and v.group(1) in assigned:
+            rest = assigned[v.group(1)]
         # the words as the shell prints them: quotes dropped, expansions `{}`
         text = re.sub(r"\$\((?:[^()]|\([^()]*\))*\)|`[^`]*`|\$\{[^}]*\}|\$\w+|\$[@*#?0-9]", "\x01", rest)
         text = text.replace('"', "").replace("'", "")
@@ -635,33 +645,86 @@ CPP_CALL = re.compile(
     r"\b(?P<name>vm_exit_during_initialization|vm_exit_out_of_memory|vm_abort|report_vm_error|"
     r"report_java_out_of_memory|jio_fprintf|jio_snprintf|log_warning\([\w,\s]*\)|log_error\([\w,\s]*\)|"
     r"warning|fatal|vm_shutdown_during_initialization|THROW_MSG|THROW_MSG_NULL|THROW_MSG_0|"
-    r"Exceptions::fthrow|st->print_cr|out->print_cr|st->print)\s*\("
+    r"Exceptions::fthrow|st->print_cr|out->print_cr|st->print|tty->print_cr|JLI_ReportErrorMessage|"
+    r"JLI_ReportErrorMessageSys|java_lang_String::create_from_str)\s*\("
 )
+# a message chosen by a condition into a variable (`const char* message = limit_exceeded ?
+# "GC overhead limit exceeded" : "Java heap space";`): each branch is a printed message
+CPP_MSGVAR = re.compile(
+    r"\bconst\s+char\s*\*\s*(?P<var>\w*(?:message|msg|string|reason)\w*)\s*=\s*(?P<expr>[^;]*\?[^;]*);"
+)
+# a message macro (`#define JVM_ERROR1 "Error: Could not create the Java Virtual Machine.\n" GEN_ERROR`)
+CPP_DEFINE = re.compile(r'^[ \t]*#[ \t]*define[ \t]+(?P<name>[A-Z][A-Z0-9_]*)[ \t]+(?P<val>"[^\n]*)$', re.M)
+
+
+def cpp_text(x, defines):
+    """The template of C/C++ argument text: adjacent literals concatenate, a message macro of the
+    same file is resolved, `err_msg(...)` is unwrapped, anything else is `{}`; None without text."""
+    x = x.strip()
+    m = re.match(r"^(?:err_msg|err_msg_res|os::\w+)\s*\(", x)
+    if m and x.startswith("err_msg"):
+        a = call_args(x, m.end() - 1)
+        if a and a[0]:
+            x = a[0][0]
+    if '"' not in x and x not in defines:
+        return None
+    pieces = re.findall(r'"(?:[^"\\\n]|\\.)*"|[A-Za-z_]\w*', x)
+    if not pieces or not (pieces[0].startswith('"') or pieces[0] in defines):
+        return None
+    text = "".join(
+        decode_literal(p) if p.startswith('"') else defines[p].replace("{}", "\x01") if p in defines else "\x01"
+        for p in pieces
+    )
+    text = normalise(text).replace("\x01", "{}")
+    text = re.sub(r"\{\}(\s*\{\})+", "{}", text)
+    return text if re.search(r"[A-Za-z]{3}", text) else None
 
 
 def cpp(path, src):
     code = blank_comments(src, "cpp")
-    consts = Consts(code, "go")
+    defines = {}
     rows = []
+    for m in CPP_DEFINE.finditer(code):
+        raw = m.group("val").strip()
+        pieces = re.findall(r'"(?:[^"\\\n]|\\.)*"|[A-Za-z_]\w*', raw)
+        if pieces and pieces[0].startswith('"'):
+            defines[m.group("name")] = "".join(
+                decode_literal(p) if p.startswith('"') else defines.get(p, "{}") for p in pieces
+            )
+    for m in CPP_DEFINE.finditer(code):
+        name = m.group("name")
+        t = normalise(defines.get(name, ""))
+        if " " in t and re.search(r"[A-Za-z]{3}", t):
+            # os.hpp's native-thread message is the one jvm.cpp's JVM_StartThread throws as an
+            # OutOfMemoryError (`THROW_MSG(java_lang_OutOfMemoryError, native_thread_creation_failed_msg())`)
+            kind = "new java.lang.OutOfMemoryError" if name == "OS_NATIVE_THREAD_CREATION_FAILED_MSG" else "define " + name
+            rows.append((code.count("\n", 0, m.start()) + 1, kind, t))
     for m in CPP_CALL.finditer(code):
         a = call_args(code, m.end() - 1)
         if not a:
             continue
         name = re.sub(r"\(.*", "", m.group("name"))
         line = code.count("\n", 0, m.start()) + 1
+        if name == "java_lang_String::create_from_str":
+            # the messages of the OutOfMemoryErrors the VM preallocates (universe.cpp)
+            if "universe" not in path:
+                continue
+            name = "new java.lang.OutOfMemoryError"
         for x in a[0]:
-            # C++ adjacent literals concatenate: "a" "b" (with format macros between)
-            if '"' not in x:
-                continue
-            pieces = re.findall(r'"(?:[^"\\\n]|\\.)*"|[A-Za-z_]\w*', x)
-            if not pieces or not pieces[0].startswith('"'):
-                continue
-            text = "".join(decode_literal(p) if p.startswith('"') else "\x01" for p in pieces)
-            text = normalise(text).replace("\x01", "{}")
-            text = re.sub(r"\{\}(\s*\{\})+", "{}", text)
-            if re.search(r"[A-Za-z]{3}", text):
+            text = cpp_text(x, defines)
+            if text:
                 rows.append((line, name, text))
-            break
+                break
+    for m in CPP_MSGVAR.finditer(code):
+        line = code.count("\n", 0, m.start()) + 1
+        kind = "message " + m.group("var")
+        if "memAllocator" in path or "metaspace" in path:
+            # the heap's and Metaspace's allocation failures: the message of the OutOfMemoryError thrown
+            kind = "new java.lang.OutOfMemoryError"
+        for lit in re.findall(r'"(?:[^"\\\n]|\\.)*"', m.group("expr")):
+            t = normalise(decode_literal(lit))
+            if re.search(r"[A-Za-z]{3}", t):
+                rows.append((line, kind, t))
     return rows
 
 
@@ -669,7 +732,7 @@ HANDLERS = {"java": java, "go": go, "sh": shell, "cpp": cpp, "scala": scala}
 
 
 def main():
-    global EXCLUDE
+    global EXCLUDE, FORCED_LANG
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--component", required=True)
     p.add_argument("--version", required=True)
@@ -686,6 +749,7 @@ def main():
     p.add_argument("--lang", help="force one language for every file (e.g. sh for scripts with no extension)")
     o = p.parse_args()
     EXCLUDE = re.compile(o.exclude)
+    FORCED_LANG = o.lang
     if o.git_dir:
         if not o.ref:
             p.error("--git-dir needs --ref")
