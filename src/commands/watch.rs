@@ -263,9 +263,22 @@ pub async fn run(args: &WatchArgs, kube: &KubeArgs) -> Result<i32, Error> {
             state.root_causes()
         };
         drop(snapshot);
+        release_freed_memory();
         if args.post_events {
             post_events(&client, &stores, &mut poster, &causes, &instance, &metrics).await;
         }
+    }
+}
+
+/// Gives the pages a diagnosis freed back to the system. glibc's allocator keeps freed memory for
+/// reuse and returns only what lies at the top of its heap, so without this the process would stay
+/// at the peak of its largest diagnosis (the first, of every namespace: a copy of the whole
+/// snapshot and the rules' indexes), twice what the stores hold at 100,000 pods.
+pub fn release_freed_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim takes no pointer; it only walks glibc's own free lists, under its lock.
+    unsafe {
+        libc::malloc_trim(0);
     }
 }
 
