@@ -4,13 +4,16 @@
 //! deploy/'s ClusterRole and the Events' one bound, and `--post-events`.
 //!
 //! It seeds a fault (tests/scenarios/oom-killed: a TaskManager OOMKilled), sees its finding on
-//! /metrics and /api/v1/findings and an Event on the FlinkDeployment, removes the fault, sees the
-//! finding and the metric go and the clearing Event come; then reads the API server's audit log:
-//! the watch's requests are get, list and watch, and create only for Events; the kinds it watches
-//! were listed once (no periodic re-list). It also measures the time from the change to the metric
-//! and the CPU the process uses while nothing changes.
+//! /metrics and /api/v1/findings, in a real Prometheus that scrapes /metrics every second (Debian's
+//! `prometheus`, asked through its HTTP API), and an Event on the FlinkDeployment; removes the
+//! fault, sees the finding and the metric go (from Prometheus too) and the clearing Event come;
+//! then reads the API server's audit log: the watch's requests are get, list and watch, and create
+//! only for Events; everything it reads was listed once (no periodic re-list, no list per
+//! diagnosis) but after a 410 Gone. It also measures the time from the change to the metric and
+//! the CPU the process uses while nothing changes.
 //!
-//! Without the cluster it FAILS when `CI` is set and prints a loud SKIPPED otherwise.
+//! Without the cluster, or without a `prometheus` binary, it FAILS when `CI` is set and prints a
+//! loud SKIPPED otherwise (without Prometheus, only the scrape is skipped).
 
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -150,13 +153,28 @@ impl Watch {
     }
 
     fn get(&self, path: &str) -> (u16, String) {
-        let Ok(mut s) = std::net::TcpStream::connect(&self.addr) else {
+        http_get(&self.addr, path)
+    }
+
+    /// CPU time (user + system) the process used so far, in clock ticks.
+    fn cpu_ticks(&self) -> u64 {
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.child.id())).unwrap();
+        let fields: Vec<&str> = stat.rsplit_once(") ").unwrap().1.split(' ').collect();
+        fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap()
+    }
+}
+
+/// A GET on a loopback server: its status (0 when it does not answer) and body. HTTP/1.0, so
+/// that no server answers in chunks.
+fn http_get(addr: &str, path: &str) -> (u16, String) {
+    {
+        let Ok(mut s) = std::net::TcpStream::connect(addr) else {
             return (0, String::new());
         };
         s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
         write!(
             s,
-            "GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+            "GET {path} HTTP/1.0\r\nHost: x\r\nConnection: close\r\n\r\n"
         )
         .unwrap();
         let mut text = String::new();
@@ -172,14 +190,116 @@ impl Watch {
             .unwrap_or_default();
         (status, body)
     }
+}
 
-    /// CPU time (user + system) the process used so far, in clock ticks.
-    fn cpu_ticks(&self) -> u64 {
-        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.child.id())).unwrap();
-        let fields: Vec<&str> = stat.rsplit_once(") ").unwrap().1.split(' ').collect();
-        fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap()
+/// A real Prometheus (Debian's `prometheus`) scraping the watch's /metrics every second: its own
+/// temporary directory and loopback port, ended when dropped.
+struct Prometheus {
+    child: Child,
+    addr: String,
+    _dir: tempfile::TempDir,
+}
+
+impl Drop for Prometheus {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 }
+
+fn prometheus_binary() -> Option<PathBuf> {
+    std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .map(|p| p.join("prometheus"))
+            .find(|p| p.is_file())
+    })
+}
+
+/// A loopback port free now (Prometheus is told it; a race with another process is possible but
+/// then Prometheus does not answer and the test says so).
+fn free_port() -> u16 {
+    let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    l.local_addr().unwrap().port()
+}
+
+impl Prometheus {
+    /// Started, scraping `target`; `None` (with a SKIPPED line) when there is no `prometheus`
+    /// binary, which FAILS the test under CI (.ci/run installs Debian's prometheus package).
+    fn start(target: &str) -> Option<Prometheus> {
+        let Some(bin) = prometheus_binary() else {
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "prometheus is required under CI (Debian: apt-get install prometheus; .ci/run installs it)"
+            );
+            eprintln!(
+                "\n*** SKIPPED watch_e2e's Prometheus scrape: no prometheus binary on PATH (Debian: apt-get install prometheus) ***\n"
+            );
+            return None;
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let config = dir.path().join("prometheus.yml");
+        std::fs::write(
+            &config,
+            format!(
+                "global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\n\
+                 scrape_configs:\n- job_name: kubectl-flink-watch\n  scrape_interval: 1s\n  \
+                 scrape_timeout: 1s\n  static_configs:\n  - targets: ['{target}']\n"
+            ),
+        )
+        .unwrap();
+        let addr = format!("127.0.0.1:{}", free_port());
+        let log = std::fs::File::create(dir.path().join("prometheus.log")).unwrap();
+        let child = Command::new(bin)
+            .arg(format!("--config.file={}", config.display()))
+            .arg(format!(
+                "--storage.tsdb.path={}",
+                dir.path().join("data").display()
+            ))
+            .arg(format!("--web.listen-address={addr}"))
+            .stdout(Stdio::null())
+            .stderr(log)
+            .spawn()
+            .unwrap();
+        let p = Prometheus {
+            child,
+            addr,
+            _dir: dir,
+        };
+        let log = p._dir.path().join("prometheus.log");
+        let ready = Instant::now();
+        while http_get(&p.addr, "/-/ready").0 != 200 {
+            assert!(
+                ready.elapsed() < Duration::from_secs(60),
+                "prometheus not ready in 60 s: {}",
+                std::fs::read_to_string(&log).unwrap_or_default()
+            );
+            std::thread::sleep(Duration::from_millis(200));
+        }
+        Some(p)
+    }
+
+    /// The series an instant query returns (`/api/v1/query`).
+    fn query(&self, promql: &str) -> Vec<Value> {
+        let encoded: String = promql
+            .bytes()
+            .map(|b| match b {
+                b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                    (b as char).to_string()
+                }
+                _ => format!("%{b:02X}"),
+            })
+            .collect();
+        let (status, body) = http_get(&self.addr, &format!("/api/v1/query?query={encoded}"));
+        assert_eq!(status, 200, "{promql}: {body}");
+        let v: Value = serde_json::from_str(&body).unwrap();
+        assert_eq!(v["status"], "success", "{body}");
+        v["data"]["result"].as_array().cloned().unwrap_or_default()
+    }
+}
+
+/// The OOMKilled finding as Prometheus stored it from the watch's /metrics.
+const OOM_QUERY: &str =
+    r#"kubectl_flink_findings{namespace="scn-oom-killed",deployment="sessionize",rule="FLK107"}"#;
 
 fn wait_for(what: &str, limit: Duration, mut ok: impl FnMut() -> bool) -> Duration {
     let start = Instant::now();
@@ -241,6 +361,17 @@ fn watch_as_its_service_account_sees_a_fault_come_and_go() {
     });
     eprintln!("watch_e2e: ready after {ready:?}");
     assert!(!oom_metric(&watch.get("/metrics").1));
+    let prometheus = Prometheus::start(&watch.addr);
+    if let Some(p) = &prometheus {
+        wait_for(
+            "Prometheus scraping the watch",
+            Duration::from_secs(30),
+            || p.query(r#"up{job="kubectl-flink-watch"} == 1"#).len() == 1,
+        );
+        assert!(p.query(OOM_QUERY).is_empty());
+        // What the watch serves is a metric Prometheus stores.
+        assert!(!p.query("kubectl_flink_diagnoses_total").is_empty());
+    }
 
     // The fault.
     let seeded = Command::new(repo().join("scripts/test-cluster.sh"))
@@ -274,6 +405,20 @@ fn watch_as_its_service_account_sees_a_fault_come_and_go() {
         metrics.contains("kubectl_flink_deployment_healthy{namespace=\"scn-oom-killed\",deployment=\"sessionize\""),
         "{metrics}"
     );
+    if let Some(p) = &prometheus {
+        let scraped = wait_for(
+            "the OOMKilled finding in Prometheus",
+            Duration::from_secs(30),
+            || !p.query(OOM_QUERY).is_empty(),
+        );
+        eprintln!("watch_e2e: finding on /metrics -> in Prometheus in {scraped:?}");
+        let series = p.query(OOM_QUERY);
+        assert_eq!(
+            series[0]["metric"]["job"], "kubectl-flink-watch",
+            "{series:?}"
+        );
+        assert!(series[0]["metric"]["severity"].is_string(), "{series:?}");
+    }
     wait_for("the FlinkRootCause Event", Duration::from_secs(30), || {
         events(&h, "FlinkRootCause").iter().any(|e| {
             e["involvedObject"]["kind"] == "FlinkDeployment"
@@ -291,7 +436,8 @@ fn watch_as_its_service_account_sees_a_fault_come_and_go() {
         "watch_e2e: CPU while idle: {used} ticks in {:?}",
         idle_from.elapsed()
     );
-    // 100 ticks a second: under 0.2 s of CPU in 5 s, with /metrics never scraped meanwhile.
+    // 100 ticks a second: under 0.2 s of CPU in 5 s, with Prometheus scraping /metrics every
+    // second meanwhile.
     assert!(used < 20, "{used} ticks of CPU in 5 s of nothing");
 
     // The fault removed: the OOMKilled pod goes.
@@ -308,6 +454,16 @@ fn watch_as_its_service_account_sees_a_fault_come_and_go() {
         !oom_metric(&watch.get("/metrics").1)
     });
     eprintln!("watch_e2e: fault removed -> metric cleared in {cleared:?}");
+    if let Some(p) = &prometheus {
+        // Gone from the scrape: Prometheus marks the series stale at the next one.
+        wait_for(
+            "the OOMKilled finding gone from Prometheus",
+            Duration::from_secs(30),
+            || p.query(OOM_QUERY).is_empty(),
+        );
+        assert!(!p.query(r#"kubectl_flink_deployment_healthy{namespace="scn-oom-killed",deployment="sessionize"}"#).is_empty());
+    }
+    drop(prometheus);
     wait_for(
         "the FlinkRootCauseCleared Event",
         Duration::from_secs(30),
@@ -333,6 +489,9 @@ fn watch_as_its_service_account_sees_a_fault_come_and_go() {
     let mut seen = std::collections::BTreeSet::new();
     let mut verbs = std::collections::BTreeMap::<(String, String), usize>::new();
     let mut ok_lists = std::collections::BTreeMap::<String, usize>::new();
+    // Successful lists by what they read: path and selectors (a list's first page; the pages
+    // after it carry `continue`).
+    let mut lists_of = std::collections::BTreeMap::<(String, String), usize>::new();
     for line in text.lines() {
         let Ok(e) = serde_json::from_str::<Value>(line) else {
             continue;
@@ -351,9 +510,23 @@ fn watch_as_its_service_account_sees_a_fault_come_and_go() {
         } else {
             format!("{resource}/{sub}")
         };
-        if e["stage"] == "ResponseComplete" && verb == "list" && e["responseStatus"]["code"] == 200
+        let uri = e["requestURI"].as_str().unwrap_or("");
+        let (path, query) = uri.split_once('?').unwrap_or((uri, ""));
+        let params: Vec<&str> = query.split('&').collect();
+        if e["stage"] == "ResponseComplete"
+            && verb == "list"
+            && e["responseStatus"]["code"] == 200
+            && !params.iter().any(|p| p.starts_with("continue="))
         {
             *ok_lists.entry(resource.clone()).or_default() += 1;
+            let selectors: Vec<&str> = params
+                .iter()
+                .copied()
+                .filter(|p| p.starts_with("labelSelector=") || p.starts_with("fieldSelector="))
+                .collect();
+            *lists_of
+                .entry((resource.clone(), format!("{path}?{}", selectors.join("&"))))
+                .or_default() += 1;
         }
         if seen.insert(e["auditID"].as_str().unwrap_or("").to_string()) {
             *verbs.entry((verb, resource)).or_default() += 1;
@@ -372,11 +545,36 @@ fn watch_as_its_service_account_sees_a_fault_come_and_go() {
     }
     assert!(verbs.contains_key(&("watch".into(), "flinkdeployments".into())));
     assert!(verbs.contains_key(&("create".into(), "events".into())));
-    // Listed once, then watched: no periodic re-list of what the watches hold. A list again only
-    // after a 410 Gone, which the watch counts: other test binaries replace the flinkdeployments
-    // CRD (releases_e2e seeds each release's), and the API server then ends that CRD's watches and
-    // answers the resumed one with 410 (its watch cache began again).
-    eprintln!("watch_e2e: successful lists: {ok_lists:?}, re-lists after 410: {relists:?}");
+    // Listed once, then watched: no periodic re-list, and no list per diagnosis, of anything the
+    // diagnosis reads (the first wave's kinds and the installation's and other modes' reads, each
+    // a watch of its own). A list again only after a 410 Gone, which the watch counts: other test
+    // binaries replace the flinkdeployments CRD (releases_e2e seeds each release's), and the API
+    // server then ends that CRD's watches and answers the resumed one with 410 (its watch cache
+    // began again).
+    eprintln!("watch_e2e: successful lists: {lists_of:?}, re-lists after 410: {relists:?}");
+    // The diagnosis ran several times (the start, the fault, its removal), so a read made per
+    // diagnosis would show here as several lists of one path.
+    for (kind, n) in &ok_lists {
+        let gone = relists.get(kind).copied().unwrap_or(0);
+        let reads: Vec<_> = lists_of.iter().filter(|((k, _), _)| k == kind).collect();
+        let again: usize = reads.iter().map(|(_, n)| **n - 1).sum();
+        assert!(
+            again <= gone,
+            "{kind}: {n} lists of {} reads, {gone} after 410: {reads:?}",
+            reads.len()
+        );
+    }
+    // The installation's reads are among them: the operator's Deployments wherever they run
+    // (every Deployment, kept only when it runs an operator's image), the webhooks, the CRDs by
+    // name.
+    for kind in [
+        "deployments",
+        "validatingwebhookconfigurations",
+        "customresourcedefinitions",
+        "configmaps",
+    ] {
+        assert!(ok_lists.contains_key(kind), "{kind}: {ok_lists:?}");
+    }
     for kind in ["flinkdeployments", "namespaces", "serviceaccounts", "nodes"] {
         let gone = relists.get(kind).copied().unwrap_or(0);
         assert_eq!(
@@ -392,6 +590,8 @@ fn watch_as_its_service_account_sees_a_fault_come_and_go() {
             assert!(watches >= Some(1 + gone), "{kind}: {verbs:?}");
         }
     }
+    // Secrets are read by name, never listed or watched.
+    assert!(!ok_lists.contains_key("secrets"), "{ok_lists:?}");
 }
 
 /// `kubectl_flink_relists_total` by resource.

@@ -153,14 +153,15 @@ pub async fn gather(
             return Err(Error::Incomplete(e));
         }
     }
-    Ok(after_first_wave(c, ns, name, s, gaps, log_tail).await)
+    let reader = super::reader::Reader::Live(c.clone());
+    Ok(after_first_wave(&reader, ns, name, s, gaps, log_tail).await)
 }
 
 /// Everything after the first wave's lists, given what they read (`s`) and could not (`gaps`):
 /// the installation and the other modes, then wave 2. The live gather and `watch` (whose first
 /// wave comes from its watches, `cluster::watch`) both finish a snapshot here.
 pub(crate) async fn after_first_wave(
-    c: &kube::Client,
+    r: &super::reader::Reader,
     ns: Option<&str>,
     name: Option<&str>,
     mut s: Snapshot,
@@ -171,8 +172,9 @@ pub(crate) async fn after_first_wave(
     s.rbac_complete = !gaps.iter().any(|g| g.group == "rbac.authorization.k8s.io");
 
     // The operator's installation and the other deployment modes have collectors of their own.
-    super::install::gather(c, &mut s, &mut gaps).await;
-    super::modes::gather(c, ns, name, &mut s, &mut gaps).await;
+    super::install::gather(r, &mut s, &mut gaps).await;
+    super::modes::gather(r, ns, name, &mut s, &mut gaps).await;
+    let c = r.client();
 
     // Wave 2: logs of failing containers, current and previous.
     let wanted = crate::snapshot::wanted::failing_containers(&s.pods);
@@ -217,7 +219,7 @@ pub(crate) async fn after_first_wave(
         if listed {
             continue;
         }
-        match super::install::get::<ResourceQuota>(c, &qns, &qname).await {
+        match super::install::get::<ResourceQuota>(r, &qns, &qname).await {
             Ok(Some(q)) => s.resource_quotas.push(q),
             Ok(None) => {}
             Err(g) => gaps.push(g),
@@ -253,7 +255,7 @@ fn take_one<T>(
 
 /// Why a read failed: a gap in what could be read (forbidden, not installed, timed out), or a
 /// cluster that cannot be reached at all.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, Clone, thiserror::Error)]
 pub(crate) enum Failure {
     #[error("{} {}: {}", .0.verb, .0.resource, .0.message)]
     Gap(Gap),

@@ -8,7 +8,8 @@
 //! CRD) is a fact the rules read, not a gap. Secrets are fetched by name and kept only through
 //! `bundle::public_only`: the public certificate keys, never a private key or password.
 
-use super::gather::{classify, list, list_cluster, list_dynamic, Failure};
+use super::gather::Failure;
+use super::reader::Reader;
 use crate::flink::install as names;
 use crate::flink::kinds::{self, Kind};
 use crate::snapshot::bundle::public_only;
@@ -25,7 +26,7 @@ use std::collections::BTreeSet;
 
 const LOG_TAIL: i64 = 200;
 
-pub async fn gather(c: &kube::Client, s: &mut Snapshot, gaps: &mut Vec<Gap>) {
+pub(crate) async fn gather(r: &Reader, s: &mut Snapshot, gaps: &mut Vec<Gap>) {
     // Every label scheme of the operators' releases (`flink::identity`), and every Deployment
     // whose image is an operator's: an operator installed under other labels (a kustomize build
     // that dropped one) is found by what it runs. Only the operators' Deployments are kept.
@@ -35,8 +36,8 @@ pub async fn gather(c: &kube::Client, s: &mut Snapshot, gaps: &mut Vec<Gap>) {
         .collect();
     let labelled = futures::future::join_all(selectors.iter().map(|sel| async move {
         futures::join!(
-            list::<Deployment>(c, None, Some(sel)),
-            list::<Pod>(c, None, Some(sel))
+            r.list::<Deployment>(None, Some(sel)),
+            r.list::<Pod>(None, Some(sel))
         )
     }));
     let crd_names: Vec<&str> = names::FLINK_CRDS
@@ -46,10 +47,10 @@ pub async fn gather(c: &kube::Client, s: &mut Snapshot, gaps: &mut Vec<Gap>) {
         .collect();
     let (labelled, every_deployment, vwcs, mwcs, crds) = futures::join!(
         labelled,
-        list::<Deployment>(c, None, None),
-        list_cluster::<ValidatingWebhookConfiguration>(c),
-        list_cluster::<MutatingWebhookConfiguration>(c),
-        get_crds(c, &crd_names),
+        r.list_shaped::<Deployment>(None, None, runs_an_operator),
+        r.list_cluster::<ValidatingWebhookConfiguration>(),
+        r.list_cluster::<MutatingWebhookConfiguration>(),
+        get_crds(r, &crd_names),
     );
     // Absence is concluded only from reads that covered every namespace: the operators' labels
     // and every Deployment's images.
@@ -60,15 +61,7 @@ pub async fn gather(c: &kube::Client, s: &mut Snapshot, gaps: &mut Vec<Gap>) {
         });
         add_all(&mut s.operator_pods, keep(pods, gaps), |p| key(&p.metadata));
     }
-    let by_image: Vec<Deployment> =
-        keep(every_deployment, gaps)
-            .into_iter()
-            .filter(|d| {
-                d.spec.template.spec.as_ref().is_some_and(|p| {
-                    crate::flink::identity::operator_of(None, &p.containers).is_some()
-                })
-            })
-            .collect();
+    let by_image: Vec<Deployment> = keep(every_deployment, gaps);
     for d in &by_image {
         let ns = d.metadata.namespace.as_deref().unwrap_or("default");
         let Some(sel) = d
@@ -81,7 +74,7 @@ pub async fn gather(c: &kube::Client, s: &mut Snapshot, gaps: &mut Vec<Gap>) {
             continue;
         };
         let selector = crate::snapshot::identity::labels_of(sel);
-        match list::<Pod>(c, Some(ns), Some(&selector)).await {
+        match r.list::<Pod>(Some(ns), Some(&selector)).await {
             Ok(ps) => add_all(&mut s.operator_pods, ps, |p| key(&p.metadata)),
             Err(f) => push_failure(f, gaps),
         }
@@ -148,13 +141,13 @@ pub async fn gather(c: &kube::Client, s: &mut Snapshot, gaps: &mut Vec<Gap>) {
     for ns in &namespaces {
         // The webhook's Services and their endpoints.
         for (_, name) in services.iter().filter(|(n, _)| n == ns) {
-            match get::<Service>(c, ns, name).await {
+            match r.get::<Service>(ns, name).await.map_err(gap_of) {
                 Ok(Some(svc)) => {
                     if s.operator_deployments
                         .iter()
                         .all(|d| d.metadata.namespace.as_deref() != Some(ns))
                     {
-                        find_by_selector(c, ns, &svc, s, gaps).await;
+                        find_by_selector(r, ns, &svc, s, gaps).await;
                     }
                     add_all(&mut s.services, vec![svc], |x| key(&x.metadata));
                 }
@@ -162,19 +155,23 @@ pub async fn gather(c: &kube::Client, s: &mut Snapshot, gaps: &mut Vec<Gap>) {
                 Err(g) => gaps.push(g),
             }
             let sel = format!("kubernetes.io/service-name={name}");
-            match list::<EndpointSlice>(c, Some(ns), Some(&sel)).await {
+            match r.list::<EndpointSlice>(Some(ns), Some(&sel)).await {
                 Ok(v) => add_all(&mut s.endpoint_slices, v, |x| key(&x.metadata)),
                 Err(f) => push_failure(f, gaps),
             }
         }
-        match get::<ConfigMap>(c, ns, names::CONFIG_MAP).await {
+        match r
+            .get::<ConfigMap>(ns, names::CONFIG_MAP)
+            .await
+            .map_err(gap_of)
+        {
             Ok(Some(cm)) => add_all(&mut s.operator_config_maps, vec![cm], |x| key(&x.metadata)),
             Ok(None) => {}
             Err(g) => gaps.push(g),
         }
         // Events of the operator's namespace, unless the main gather read them already.
         if !s.namespaces.is_empty() && !s.namespaces.iter().any(|n| n == ns) {
-            match list::<Event>(c, Some(ns), None).await {
+            match r.list::<Event>(Some(ns), None).await {
                 Ok(v) => add_all(&mut s.events, v, |x| key(&x.metadata)),
                 Err(f) => push_failure(f, gaps),
             }
@@ -182,7 +179,7 @@ pub async fn gather(c: &kube::Client, s: &mut Snapshot, gaps: &mut Vec<Gap>) {
         // cert-manager's Certificate and Issuer, where its API exists.
         if cert_manager {
             for kind in [kinds::CERTIFICATE, kinds::ISSUER] {
-                match list_dynamic(c, Some(ns), &kind, None).await {
+                match r.list_dynamic(Some(ns), &kind, None).await {
                     Ok(objects) => {
                         for o in objects {
                             if let Some(v) = untyped(o, &kind) {
@@ -202,10 +199,12 @@ pub async fn gather(c: &kube::Client, s: &mut Snapshot, gaps: &mut Vec<Gap>) {
             if forbidden {
                 break;
             }
-            match get::<Secret>(c, ns, &name).await {
-                Ok(Some(secret)) => add_all(&mut s.secrets, vec![public_only(secret)], |x| {
-                    key(&x.metadata)
-                }),
+            match r
+                .get_unwatched::<Secret>(ns, &name, public_only)
+                .await
+                .map_err(gap_of)
+            {
+                Ok(Some(secret)) => add_all(&mut s.secrets, vec![secret], |x| key(&x.metadata)),
                 Ok(None) => {}
                 Err(g) => {
                     forbidden = g.reason == GapReason::Forbidden;
@@ -214,8 +213,8 @@ pub async fn gather(c: &kube::Client, s: &mut Snapshot, gaps: &mut Vec<Gap>) {
             }
         }
     }
-    around_operators(c, s, gaps, &namespaces).await;
-    operator_logs(c, s).await;
+    around_operators(r, s, gaps, &namespaces).await;
+    operator_logs(r.client(), s).await;
 }
 
 /// Nothing dropped in silence: every Deployment and pod of the operators' namespaces (where an
@@ -224,7 +223,7 @@ pub async fn gather(c: &kube::Client, s: &mut Snapshot, gaps: &mut Vec<Gap>) {
 /// places them (`bundle::classify_operator`, `bundle::settle_pods`): the operator's, probably an
 /// operator's (kept for the generic pod rules and the overview), or nobody's.
 async fn around_operators(
-    c: &kube::Client,
+    r: &Reader,
     s: &mut Snapshot,
     gaps: &mut Vec<Gap>,
     operator_namespaces: &BTreeSet<String>,
@@ -238,7 +237,7 @@ async fn around_operators(
         .chain(rbac.difference(operator_namespaces))
     {
         let whole = operator_namespaces.contains(ns);
-        let deployments = match list::<Deployment>(c, Some(ns), None).await {
+        let deployments = match r.list::<Deployment>(Some(ns), None).await {
             Ok(v) => v,
             Err(f) => {
                 push_failure(f, gaps);
@@ -268,7 +267,7 @@ async fn around_operators(
         s.deployments.extend(new);
         for sel in selectors {
             let sel = (!sel.is_empty()).then_some(sel.as_str());
-            match list::<Pod>(c, Some(ns), sel).await {
+            match r.list::<Pod>(Some(ns), sel).await {
                 Ok(ps) => aside.extend(ps.into_iter().filter(|p| !listed_pod(s, p)).filter_map(
                     |p| {
                         let mut v = serde_json::to_value(&p).ok()?;
@@ -305,7 +304,7 @@ fn listed_pod(s: &Snapshot, p: &Pod) -> bool {
 
 /// A Deployment whose pods a webhook Service selects: the operator installed under other labels.
 async fn find_by_selector(
-    c: &kube::Client,
+    r: &Reader,
     ns: &str,
     svc: &Service,
     s: &mut Snapshot,
@@ -320,7 +319,7 @@ async fn find_by_selector(
         return;
     };
     let selector = crate::snapshot::identity::labels_of(sel);
-    match list::<Deployment>(c, Some(ns), None).await {
+    match r.list::<Deployment>(Some(ns), None).await {
         Ok(ds) => {
             let matching: Vec<Deployment> = ds
                 .into_iter()
@@ -344,7 +343,7 @@ async fn find_by_selector(
             return;
         }
     }
-    match list::<Pod>(c, Some(ns), Some(&selector)).await {
+    match r.list::<Pod>(Some(ns), Some(&selector)).await {
         Ok(ps) => add_all(&mut s.operator_pods, ps, |p| key(&p.metadata)),
         Err(f) => push_failure(f, gaps),
     }
@@ -431,51 +430,52 @@ pub(super) async fn operator_logs(c: &kube::Client, s: &mut Snapshot) {
 
 use names::serves_flink;
 
+/// Whether a Deployment runs an operator's image (`flink::identity`): the Deployments read
+/// cluster-wide are kept only then.
+fn runs_an_operator(d: Deployment) -> Option<Deployment> {
+    let runs = d
+        .spec
+        .template
+        .spec
+        .as_ref()
+        .is_some_and(|p| crate::flink::identity::operator_of(None, &p.containers).is_some());
+    runs.then_some(d)
+}
+
 /// The Flink (the Apache operator's and `flinkclusters.flinkoperator.k8s.io`) and cert-manager
 /// CRDs by name: absent ones are simply not returned.
-async fn get_crds(
-    c: &kube::Client,
-    names: &[&str],
-) -> Result<Vec<CustomResourceDefinition>, Failure> {
-    let api: Api<CustomResourceDefinition> = Api::all(c.clone());
+async fn get_crds(r: &Reader, names: &[&str]) -> Result<Vec<CustomResourceDefinition>, Failure> {
     let mut out = Vec::new();
     for name in names {
-        match api.get_opt(name).await {
-            Ok(Some(crd)) => out.push(crd),
-            Ok(None) => {}
-            Err(e) => {
-                return Err(classify(
-                    e,
-                    "get",
-                    kinds::CRD.group,
-                    kinds::CRD.plural,
-                    None,
-                ))
-            }
+        if let Some(crd) = r.get_cluster::<CustomResourceDefinition>(name).await? {
+            out.push(crd);
         }
     }
     Ok(out)
 }
 
-/// One object of a namespaced kind by name (`None` when there is none); its plural and group
-/// from the type.
-pub(super) async fn get<K>(c: &kube::Client, ns: &str, name: &str) -> Result<Option<K>, Gap>
+/// One object of a namespaced kind by name (`None` when there is none).
+pub(super) async fn get<K>(r: &Reader, ns: &str, name: &str) -> Result<Option<K>, Gap>
 where
     K: kube::Resource<Scope = kube::core::NamespaceResourceScope>
         + Clone
         + serde::de::DeserializeOwned
-        + std::fmt::Debug,
+        + std::fmt::Debug
+        + Send
+        + Sync
+        + 'static,
     K::DynamicType: Default,
 {
-    let api: Api<K> = Api::namespaced(c.clone(), ns);
-    let dt = K::DynamicType::default();
-    let (group, resource) = (K::group(&dt), K::plural(&dt));
-    api.get_opt(name)
-        .await
-        .map_err(|e| match classify(e, "get", &group, &resource, Some(ns)) {
-            Failure::Gap(g) => g,
-            Failure::Unreachable(m) => unreachable_gap("get", &group, &resource, Some(ns), m),
-        })
+    r.get::<K>(ns, name).await.map_err(gap_of)
+}
+
+/// A failed get as its gap (an unreachable server mid-gather is a gap of that read: the first
+/// wave already proved it reachable).
+fn gap_of(f: Failure) -> Gap {
+    match f {
+        Failure::Gap(g) => g,
+        Failure::Unreachable(m) => unreachable_gap("get", "", "installation", None, m),
+    }
 }
 
 /// A list result, or nothing with its failure recorded (an unreachable server mid-gather is a

@@ -12,6 +12,7 @@ pub mod logs;
 pub mod lookup;
 pub mod modes;
 pub mod proxy;
+pub(crate) mod reader;
 pub mod watch;
 pub mod watch_events;
 pub mod watch_rbac;

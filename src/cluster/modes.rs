@@ -21,8 +21,8 @@
 //! configuration (passwords, secrets, tokens, keys) are masked the moment they are read, as Flink
 //! masks them in its own logs.
 
-use super::gather::{list, Failure};
-use super::list::list_into;
+use super::gather::Failure;
+use super::reader::Reader;
 use crate::flink::kinds;
 use crate::flink::mode::Mode;
 use crate::snapshot::index::Index;
@@ -38,8 +38,8 @@ use kube::api::Api;
 const LOG_TAIL: i64 = 500;
 const MASK: &str = "******";
 
-pub async fn gather(
-    c: &kube::Client,
+pub(crate) async fn gather(
+    r: &Reader,
     ns: Option<&str>,
     name: Option<&str>,
     s: &mut Snapshot,
@@ -50,12 +50,12 @@ pub async fn gather(
         Mode::Lyft.objects_selector(name),
     );
     let (services, config_maps, apps, lyft_pods, lyft_deployments, lyft_services) = futures::join!(
-        list::<Service>(c, ns, Some(&flink_sel)),
-        list::<ConfigMap>(c, ns, Some(&flink_sel)),
-        list_into(c, ns, &kinds::FLINK_APPLICATION, None),
-        list::<Pod>(c, ns, Some(&lyft_sel)),
-        list::<Deployment>(c, ns, Some(&lyft_sel)),
-        list::<Service>(c, ns, Some(&lyft_sel)),
+        r.list::<Service>(ns, Some(&flink_sel)),
+        r.list_shaped::<ConfigMap>(ns, Some(&flink_sel), masked),
+        r.list_into(ns, &kinds::FLINK_APPLICATION, None),
+        r.list::<Pod>(ns, Some(&lyft_sel)),
+        r.list::<Deployment>(ns, Some(&lyft_sel)),
+        r.list::<Service>(ns, Some(&lyft_sel)),
     );
     let lyft_pods = keep(lyft_pods, gaps);
     let lyft_deployments = keep(lyft_deployments, gaps);
@@ -64,11 +64,7 @@ pub async fn gather(
     add_all(&mut s.deployments, lyft_deployments, |d| &d.metadata);
     add_all(&mut s.services, keep(services, gaps), |x| &x.metadata);
     add_all(&mut s.services, keep(lyft_services, gaps), |x| &x.metadata);
-    let config_maps: Vec<ConfigMap> = keep(config_maps, gaps)
-        .into_iter()
-        .map(mask_config_map)
-        .collect();
-    add_all(&mut s.config_maps, config_maps, |x| &x.metadata);
+    add_all(&mut s.config_maps, keep(config_maps, gaps), |x| &x.metadata);
     match apps {
         Ok(mut listed) => {
             gaps.append(&mut listed.malformed);
@@ -85,7 +81,8 @@ pub async fn gather(
         Err(Failure::Gap(g)) if g.reason == GapReason::Forbidden && !lyft_seen => {}
         Err(f) => push_failure(f, gaps),
     }
-    gather_flinkclusters(c, ns, name, s, gaps).await;
+    gather_flinkclusters(r, ns, name, s, gaps).await;
+    let c = r.client();
     super::install::operator_logs(c, s).await;
     drop_apache_crd_gaps(s, gaps);
 
@@ -106,7 +103,7 @@ pub async fn gather(
 
 /// The GCP/Spotify operator's FlinkClusters and the objects it labels `app=flink,cluster=<name>`.
 async fn gather_flinkclusters(
-    c: &kube::Client,
+    r: &Reader,
     ns: Option<&str>,
     name: Option<&str>,
     s: &mut Snapshot,
@@ -114,13 +111,13 @@ async fn gather_flinkclusters(
 ) {
     let sel = Mode::FlinkCluster.objects_selector(name);
     let (clusters, pods, stateful_sets, jobs, deployments, services, config_maps) = futures::join!(
-        list_into(c, ns, &kinds::FLINK_CLUSTER, None),
-        list::<Pod>(c, ns, Some(&sel)),
-        list::<StatefulSet>(c, ns, Some(&sel)),
-        list::<Job>(c, ns, Some(&sel)),
-        list::<Deployment>(c, ns, Some(&sel)),
-        list::<Service>(c, ns, Some(&sel)),
-        list::<ConfigMap>(c, ns, Some(&sel)),
+        r.list_into(ns, &kinds::FLINK_CLUSTER, None),
+        r.list::<Pod>(ns, Some(&sel)),
+        r.list::<StatefulSet>(ns, Some(&sel)),
+        r.list::<Job>(ns, Some(&sel)),
+        r.list::<Deployment>(ns, Some(&sel)),
+        r.list::<Service>(ns, Some(&sel)),
+        r.list_shaped::<ConfigMap>(ns, Some(&sel), masked),
     );
     // StatefulSets and Jobs are read for this operator only: a refusal to list them matters
     // where FlinkClusters are in use, and is no gap for everyone else.
@@ -130,10 +127,7 @@ async fn gather_flinkclusters(
     let jobs = keep(jobs, &mut local);
     let deployments = keep(deployments, &mut local);
     let services = keep(services, &mut local);
-    let config_maps: Vec<ConfigMap> = keep(config_maps, &mut local)
-        .into_iter()
-        .map(mask_config_map)
-        .collect();
+    let config_maps = keep(config_maps, &mut local);
     let mut in_use = !pods.is_empty() || !stateful_sets.is_empty() || !jobs.is_empty();
     match clusters {
         Ok(mut listed) => {
@@ -189,6 +183,11 @@ pub fn drop_apache_crd_gaps(s: &Snapshot, gaps: &mut Vec<Gap>) {
             !(g.reason == GapReason::NotInstalled && g.group == crate::flink::names::GROUP)
         });
     }
+}
+
+/// [`mask_config_map`] as a read's shape: masked the moment it is read.
+fn masked(cm: ConfigMap) -> Option<ConfigMap> {
+    Some(mask_config_map(cm))
 }
 
 /// Flink's configuration in a ConfigMap with the values of sensitive keys masked.

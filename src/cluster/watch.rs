@@ -107,7 +107,7 @@ impl Part {
 
 /// What a watch reports besides objects, for the metrics: an error (a refusal is one), or a
 /// list again after the API server answered 410 Gone.
-pub type OnError = Box<dyn Fn(&'static str, Trouble) + Send + Sync>;
+pub type OnError = Box<dyn Fn(&str, Trouble) + Send + Sync>;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Trouble {
@@ -259,38 +259,13 @@ impl Stores {
     fn failed(&self, i: usize, e: watcher::Error) {
         let kind = &LISTED[i].kind;
         let ns = self.namespace.clone().filter(|_| kind.namespaced);
-        // The errors after which kube's watcher lists again (kube-runtime's `step_trampolined`): a
-        // 410 in the watch stream or on a list page (an expired continue token), or an object
-        // without a resourceVersion.
-        let gone = match &e {
-            watcher::Error::InitialListFailed(kube::Error::Api(s)) => s.code == 410,
-            watcher::Error::WatchError(s) => s.code == 410,
-            watcher::Error::NoResourceVersion => true,
-            _ => false,
-        };
-        if gone {
+        if is_gone(&e) {
             // Not a gap: the watcher lists again at once, and the stores keep what they hold
             // until that list is done (`InitDone` replaces it whole).
             (self.on_error)(kind.plural, Trouble::Relist);
             return;
         }
-        let (code, message) = match &e {
-            watcher::Error::InitialListFailed(e)
-            | watcher::Error::WatchStartFailed(e)
-            | watcher::Error::WatchFailed(e) => match e {
-                kube::Error::Api(s) => (Some(s.code), s.message.clone()),
-                other => (None, other.to_string()),
-            },
-            watcher::Error::WatchError(s) => (Some(s.code), s.message.clone()),
-            watcher::Error::NoResourceVersion => (None, e.to_string()),
-        };
-        let reason = match code {
-            Some(403) => GapReason::Forbidden,
-            Some(404) => GapReason::NotInstalled,
-            Some(504) => GapReason::Timeout,
-            _ if message.contains("timed out") => GapReason::Timeout,
-            _ => GapReason::Error,
-        };
+        let (reason, message) = failure_of(&e);
         (self.on_error)(kind.plural, Trouble::Failed(reason));
         // FlinkStateSnapshot came with operator 1.10: a 404 there is an older operator, not a
         // gap (as gather decides).
@@ -349,6 +324,16 @@ impl Stores {
                 }
             }
         }
+    }
+
+    /// An object the diagnosis read outside the stores changed (`cluster::reader`'s watches): its
+    /// namespace (`None`: every namespace) is diagnosed again.
+    pub fn touched(&self, namespace: Option<&str>) {
+        let mut inner = self.lock();
+        inner.dirty.add(&namespace.map(str::to_string));
+        inner.changes += 1;
+        drop(inner);
+        self.changed.notify_one();
     }
 
     /// Changes applied since the start.
@@ -454,6 +439,40 @@ impl Stores {
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
+}
+
+/// Whether kube's watcher lists again after this error (kube-runtime's `step_trampolined`): a 410
+/// in the watch stream or on a list page (an expired continue token), or an object without a
+/// resourceVersion.
+pub(crate) fn is_gone(e: &watcher::Error) -> bool {
+    match e {
+        watcher::Error::InitialListFailed(kube::Error::Api(s)) => s.code == 410,
+        watcher::Error::WatchError(s) => s.code == 410,
+        watcher::Error::NoResourceVersion => true,
+        _ => false,
+    }
+}
+
+/// Why a list or watch failed, as a gap says it, and the server's message.
+pub(crate) fn failure_of(e: &watcher::Error) -> (GapReason, String) {
+    let (code, message) = match e {
+        watcher::Error::InitialListFailed(e)
+        | watcher::Error::WatchStartFailed(e)
+        | watcher::Error::WatchFailed(e) => match e {
+            kube::Error::Api(s) => (Some(s.code), s.message.clone()),
+            other => (None, other.to_string()),
+        },
+        watcher::Error::WatchError(s) => (Some(s.code), s.message.clone()),
+        watcher::Error::NoResourceVersion => (None, e.to_string()),
+    };
+    let reason = match code {
+        Some(403) => GapReason::Forbidden,
+        Some(404) => GapReason::NotInstalled,
+        Some(504) => GapReason::Timeout,
+        _ if message.contains("timed out") => GapReason::Timeout,
+        _ => GapReason::Error,
+    };
+    (reason, message)
 }
 
 /// The scope of an object of kind `i`.
@@ -704,7 +723,7 @@ mod tests {
         let seen = Arc::clone(&errors);
         let s = Stores::new(
             Some("prod".into()),
-            Box::new(move |kind, reason| seen.lock().unwrap().push((kind, reason))),
+            Box::new(move |kind, reason| seen.lock().unwrap().push((kind.to_string(), reason))),
         );
         let p = index_of(&kinds::POD);
         let status = kube::core::Status::failure("pods is forbidden", "Forbidden").with_code(403);
@@ -718,7 +737,7 @@ mod tests {
         assert_eq!(gaps[0].namespace.as_deref(), Some("prod"));
         assert_eq!(
             *errors.lock().unwrap(),
-            [("pods", Trouble::Failed(GapReason::Forbidden))]
+            [("pods".to_string(), Trouble::Failed(GapReason::Forbidden))]
         );
         assert!(s.lock().synced[p]);
         assert!(!s.ready(), "the other kinds are not listed yet");
@@ -734,7 +753,7 @@ mod tests {
         let seen = Arc::clone(&troubles);
         let s = Stores::new(
             None,
-            Box::new(move |kind, trouble| seen.lock().unwrap().push((kind, trouble))),
+            Box::new(move |kind, trouble| seen.lock().unwrap().push((kind.to_string(), trouble))),
         );
         let p = index_of(&kinds::POD);
         s.apply(p, Event::Init);
@@ -747,8 +766,8 @@ mod tests {
         assert_eq!(
             *troubles.lock().unwrap(),
             [
-                ("pods", Trouble::Relist),
-                ("pods", Trouble::Failed(GapReason::Error))
+                ("pods".to_string(), Trouble::Relist),
+                ("pods".to_string(), Trouble::Failed(GapReason::Error))
             ]
         );
         assert!(

@@ -2,8 +2,7 @@
 //! chart (`charts/kubectl-flink`) grant exactly this, and `tests/watch_deploy.rs` checks that
 //! they agree with it.
 //!
-//! It is what doctor's gather reads, with `watch` beside `list` for the kinds the watch keeps
-//! (`flink::kinds::LISTED`): the first wave (`cluster::gather`), the installation
+//! It is what doctor's gather reads: the first wave (`cluster::gather`), the installation
 //! (`cluster::install`: the operator's Deployments and pods wherever they run, its webhooks and
 //! CRDs, its Service, EndpointSlices, ConfigMap, events, cert-manager objects and webhook
 //! certificate Secret by name), the other modes (`cluster::modes`), the ResourceQuotas a refusal
@@ -11,13 +10,16 @@
 //! (`cluster::access`: a SubjectAccessReview is a question, stored nowhere). Nothing is written:
 //! `create events` ([`POST_EVENTS`]) is granted only with `--post-events`
 //! (`postEvents: true` in the chart).
+//!
+//! The watch watches all it reads (`cluster::watch`, `cluster::reader`), so `watch` stands beside
+//! `list`, and beside `get` where it reads by name (a watch with the field selector
+//! `metadata.name`); but Secrets, which it only gets by name.
 
 use crate::flink::permissions::Permission;
 
 const READ: &[&str] = &["get", "list", "watch"];
-const LIST: &[&str] = &["list"];
+const LIST_WATCH: &[&str] = &["list", "watch"];
 const GET: &[&str] = &["get"];
-const GET_LIST: &[&str] = &["get", "list"];
 
 /// Every right the watch uses, by API group and resource.
 pub const CLUSTER_ROLE: &[Permission] = &[
@@ -60,14 +62,14 @@ pub const CLUSTER_ROLE: &[Permission] = &[
     Permission {
         group: "apps",
         resource: "statefulsets",
-        verbs: LIST,
-        why: "a FlinkCluster's JobManager and TaskManagers",
+        verbs: LIST_WATCH,
+        why: "a FlinkCluster's JobManager and TaskManagers, watched",
     },
     Permission {
         group: "batch",
         resource: "jobs",
-        verbs: LIST,
-        why: "a FlinkCluster's job submitter",
+        verbs: LIST_WATCH,
+        why: "a FlinkCluster's job submitter, watched",
     },
     Permission {
         group: "",
@@ -138,68 +140,68 @@ pub const CLUSTER_ROLE: &[Permission] = &[
     Permission {
         group: "",
         resource: "services",
-        verbs: GET_LIST,
-        why: "Flink's and the operator's webhook Service",
+        verbs: READ,
+        why: "Flink's and the operator's webhook Service, watched (the webhook's by name: a watch with metadata.name)",
     },
     Permission {
         group: "",
         resource: "configmaps",
-        verbs: GET_LIST,
-        why: "Flink's configuration and the operator's",
+        verbs: READ,
+        why: "Flink's configuration and the operator's, watched (the operator's by name: a watch with metadata.name)",
     },
     Permission {
         group: "",
         resource: "secrets",
         verbs: GET,
-        why: "the operator's webhook certificate, by name (only tls.crt and ca.crt are kept)",
+        why: "the operator's webhook certificate, by name (only tls.crt and ca.crt are kept): not watched (a list or watch would be every Secret), read again at most once a minute",
     },
     Permission {
         group: "discovery.k8s.io",
         resource: "endpointslices",
-        verbs: LIST,
-        why: "whether the operator's webhook Service has endpoints",
+        verbs: LIST_WATCH,
+        why: "whether the operator's webhook Service has endpoints, watched",
     },
     Permission {
         group: "apiextensions.k8s.io",
         resource: "customresourcedefinitions",
-        verbs: GET,
-        why: "the Flink operators' CRDs, by name",
+        verbs: READ,
+        why: "the Flink operators' CRDs, by name: each watched with metadata.name",
     },
     Permission {
         group: "admissionregistration.k8s.io",
         resource: "validatingwebhookconfigurations",
-        verbs: LIST,
-        why: "the operator's webhooks",
+        verbs: LIST_WATCH,
+        why: "the operator's webhooks, watched",
     },
     Permission {
         group: "admissionregistration.k8s.io",
         resource: "mutatingwebhookconfigurations",
-        verbs: LIST,
-        why: "the operator's webhooks",
+        verbs: LIST_WATCH,
+        why: "the operator's webhooks, watched",
     },
     Permission {
         group: "cert-manager.io",
         resource: "certificates",
-        verbs: LIST,
-        why: "the operator's webhook certificate",
+        verbs: LIST_WATCH,
+        why: "the operator's webhook certificate, watched",
     },
     Permission {
         group: "cert-manager.io",
         resource: "issuers",
-        verbs: LIST,
-        why: "the operator's webhook certificate",
+        verbs: LIST_WATCH,
+        why: "the operator's webhook certificate, watched",
     },
     Permission {
         group: "flink.k8s.io",
         resource: "flinkapplications",
-        verbs: LIST,
-        why: "Lyft's FlinkApplications",
+        verbs: LIST_WATCH,
+        why: "Lyft's FlinkApplications, watched",
     },
     Permission {
         group: "flinkoperator.k8s.io",
         resource: "flinkclusters",
-        verbs: LIST,
-        why: "the GCP/Spotify operator's FlinkClusters",
+        verbs: LIST_WATCH,
+        why: "the GCP/Spotify operator's FlinkClusters, watched",
     },
     Permission {
         group: "authorization.k8s.io",
