@@ -53,18 +53,22 @@ pub(crate) async fn gather(
         r.list::<Service>(ns, Some(&flink_sel)),
         r.list_shaped::<ConfigMap>(ns, Some(&flink_sel), masked),
         r.list_into(ns, &kinds::FLINK_APPLICATION, None),
-        r.list::<Pod>(ns, Some(&lyft_sel)),
+        r.list_into(ns, &kinds::POD, Some(&lyft_sel)),
         r.list::<Deployment>(ns, Some(&lyft_sel)),
         r.list::<Service>(ns, Some(&lyft_sel)),
     );
-    let lyft_pods = keep(lyft_pods, gaps);
+    let lyft_pods = keep(pods_of(lyft_pods, gaps), gaps);
     let lyft_deployments = keep(lyft_deployments, gaps);
     let lyft_seen = !lyft_pods.is_empty() || !lyft_deployments.is_empty();
-    add_all(&mut s.pods, lyft_pods, |p| &p.metadata);
-    add_all(&mut s.deployments, lyft_deployments, |d| &d.metadata);
-    add_all(&mut s.services, keep(services, gaps), |x| &x.metadata);
-    add_all(&mut s.services, keep(lyft_services, gaps), |x| &x.metadata);
-    add_all(&mut s.config_maps, keep(config_maps, gaps), |x| &x.metadata);
+    add_all(&mut s.pods, lyft_pods, |p| {
+        (p.metadata.namespace.as_deref(), p.metadata.name.as_deref())
+    });
+    add_all(&mut s.deployments, lyft_deployments, |d| id(&d.metadata));
+    add_all(&mut s.services, keep(services, gaps), |x| id(&x.metadata));
+    add_all(&mut s.services, keep(lyft_services, gaps), |x| {
+        id(&x.metadata)
+    });
+    add_all(&mut s.config_maps, keep(config_maps, gaps), |x| id(&x.metadata));
     match apps {
         Ok(mut listed) => {
             gaps.append(&mut listed.malformed);
@@ -72,7 +76,7 @@ pub(crate) async fn gather(
             if let Some(n) = name {
                 apps.retain(|a| a.name() == n);
             }
-            add_all(&mut s.flink_applications, apps, |a| &a.metadata);
+            add_all(&mut s.flink_applications, apps, |a| id(&a.metadata));
         }
         // Lyft's CRD is not installed: nothing to read, nothing missing.
         Err(Failure::Gap(g)) if g.reason == GapReason::NotInstalled => {}
@@ -112,7 +116,7 @@ async fn gather_flinkclusters(
     let sel = Mode::FlinkCluster.objects_selector(name);
     let (clusters, pods, stateful_sets, jobs, deployments, services, config_maps) = futures::join!(
         r.list_into(ns, &kinds::FLINK_CLUSTER, None),
-        r.list::<Pod>(ns, Some(&sel)),
+        r.list_into(ns, &kinds::POD, Some(&sel)),
         r.list::<StatefulSet>(ns, Some(&sel)),
         r.list::<Job>(ns, Some(&sel)),
         r.list::<Deployment>(ns, Some(&sel)),
@@ -122,6 +126,7 @@ async fn gather_flinkclusters(
     // StatefulSets and Jobs are read for this operator only: a refusal to list them matters
     // where FlinkClusters are in use, and is no gap for everyone else.
     let mut local = Vec::new();
+    let pods = pods_of(pods, &mut local);
     let pods = keep(pods, &mut local);
     let stateful_sets = keep(stateful_sets, &mut local);
     let jobs = keep(jobs, &mut local);
@@ -137,7 +142,7 @@ async fn gather_flinkclusters(
                 found.retain(|x| x.name() == n);
             }
             in_use |= !found.is_empty();
-            add_all(&mut s.flink_clusters, found, |x| &x.metadata);
+            add_all(&mut s.flink_clusters, found, |x| id(&x.metadata));
         }
         // The operator's CRD is not installed: nothing to read, nothing missing.
         Err(Failure::Gap(g)) if g.reason == GapReason::NotInstalled => {}
@@ -148,12 +153,14 @@ async fn gather_flinkclusters(
     if in_use {
         gaps.extend(local);
     }
-    add_all(&mut s.pods, pods, |p| &p.metadata);
-    add_all(&mut s.stateful_sets, stateful_sets, |x| &x.metadata);
-    add_all(&mut s.jobs, jobs, |x| &x.metadata);
-    add_all(&mut s.deployments, deployments, |x| &x.metadata);
-    add_all(&mut s.services, services, |x| &x.metadata);
-    add_all(&mut s.config_maps, config_maps, |x| &x.metadata);
+    add_all(&mut s.pods, pods, |p| {
+        (p.metadata.namespace.as_deref(), p.metadata.name.as_deref())
+    });
+    add_all(&mut s.stateful_sets, stateful_sets, |x| id(&x.metadata));
+    add_all(&mut s.jobs, jobs, |x| id(&x.metadata));
+    add_all(&mut s.deployments, deployments, |x| id(&x.metadata));
+    add_all(&mut s.services, services, |x| id(&x.metadata));
+    add_all(&mut s.config_maps, config_maps, |x| id(&x.metadata));
 }
 
 /// A 404 on FlinkDeployments / FlinkSessionJobs says the Apache operator's CRDs are not installed.
@@ -262,17 +269,33 @@ fn push_failure(f: Failure, gaps: &mut Vec<Gap>) {
 }
 
 /// Appends what is not there yet, by namespace and name.
-fn add_all<T>(into: &mut Vec<T>, items: Vec<T>, meta: impl Fn(&T) -> &ObjectMeta) {
+/// Adds the items not in `into` already, an item known by its namespace and name (`id`).
+fn add_all<T>(
+    into: &mut Vec<T>,
+    items: Vec<T>,
+    id: impl for<'a> Fn(&'a T) -> (Option<&'a str>, Option<&'a str>),
+) {
     for item in items {
-        let m = meta(&item);
-        let id = (m.namespace.clone(), m.name.clone());
-        if !into.iter().any(|x| {
-            let n = meta(x);
-            (n.namespace.clone(), n.name.clone()) == id
-        }) {
+        if !into.iter().any(|x| id(x) == id(&item)) {
             into.push(item);
         }
     }
+}
+
+/// An object's namespace and name.
+fn id(m: &ObjectMeta) -> (Option<&str>, Option<&str>) {
+    (m.namespace.as_deref(), m.name.as_deref())
+}
+
+/// The pods a list read (`list_into`), the ones that did not decode a gap each.
+fn pods_of(
+    listed: Result<super::list::Listed, Failure>,
+    gaps: &mut Vec<Gap>,
+) -> Result<Vec<Pod>, Failure> {
+    listed.map(|mut l| {
+        gaps.append(&mut l.malformed);
+        l.part.pods
+    })
 }
 
 #[cfg(test)]

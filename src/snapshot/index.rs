@@ -20,11 +20,11 @@ use crate::flink::names::{
     KIND_NATIVE_CLUSTER, LABEL_APP, LABEL_CLUSTER, LABEL_FLINK_APP, LABEL_TYPE, TYPE_NATIVE,
     TYPE_STANDALONE,
 };
+use crate::snapshot::pod::Meta;
 use crate::snapshot::Pod;
 use k8s_openapi::api::apps::v1::{Deployment, StatefulSet};
 use k8s_openapi::api::batch::v1::Job;
 use k8s_openapi::api::core::v1::{ConfigMap, Event, Service};
-use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use std::cell::OnceCell;
 use std::collections::{BTreeMap, HashMap};
 
@@ -299,11 +299,11 @@ impl<'a> Index<'a> {
 
     /// The Flink deployment a Service or ConfigMap Flink created belongs to (`type` and `app`
     /// labels, or Lyft's `flink-app`).
-    pub fn deployment_of_object(&self, meta: &ObjectMeta) -> Option<ObjectRef> {
+    pub fn deployment_of_object(&self, meta: &impl Meta) -> Option<ObjectRef> {
         self.cluster_of(meta, false)
     }
 
-    fn cluster_of(&self, meta: &ObjectMeta, needs_component: bool) -> Option<ObjectRef> {
+    fn cluster_of(&self, meta: &impl Meta, needs_component: bool) -> Option<ObjectRef> {
         let ns = meta_namespace(meta);
         if let Some(app) = meta_label(meta, LABEL_FLINK_APP) {
             return Some(ObjectRef::namespaced(KIND_FLINK_APPLICATION, ns, app));
@@ -314,7 +314,7 @@ impl<'a> Index<'a> {
         }
         let app = meta_label(meta, LABEL_APP)?;
         let typ = meta_label(meta, LABEL_TYPE);
-        if (needs_component || typ.is_none()) && !Component::labelled(meta.labels.as_ref()) {
+        if (needs_component || typ.is_none()) && !Component::labelled(meta.object_labels()) {
             return None;
         }
         if let Some(fd) = self.flink_deployment(ns, app) {
@@ -460,14 +460,16 @@ impl<'a> Index<'a> {
                 Mode::FlinkCluster,
             );
         }
-        let mode_of = |reference: &ObjectRef, meta: &ObjectMeta| match reference.kind.as_str() {
-            _ if flinkcluster_label(meta).is_some() => Mode::FlinkCluster,
-            KIND_FLINK_APPLICATION => Mode::Lyft,
-            KIND_NATIVE_CLUSTER => Mode::Native,
-            KIND_UNKNOWN => Mode::Unknown,
-            _ if meta_label(meta, LABEL_TYPE) == Some(TYPE_STANDALONE) => Mode::Standalone,
-            _ => Mode::Operator,
-        };
+        fn mode_of(reference: &ObjectRef, meta: &impl Meta) -> Mode {
+            match reference.kind.as_str() {
+                _ if flinkcluster_label(meta).is_some() => Mode::FlinkCluster,
+                KIND_FLINK_APPLICATION => Mode::Lyft,
+                KIND_NATIVE_CLUSTER => Mode::Native,
+                KIND_UNKNOWN => Mode::Unknown,
+                _ if meta_label(meta, LABEL_TYPE) == Some(TYPE_STANDALONE) => Mode::Standalone,
+                _ => Mode::Operator,
+            }
+        }
         for d in &s.deployments {
             let Some(reference) = self.deployment_of_deployment(d) else {
                 continue;
@@ -615,7 +617,7 @@ impl<'a> Index<'a> {
 
 /// The FlinkCluster an object belongs to by the operator's labels: `app=flink` and
 /// `cluster=<name>`.
-pub fn flinkcluster_label(meta: &ObjectMeta) -> Option<&str> {
+pub fn flinkcluster_label(meta: &impl Meta) -> Option<&str> {
     (meta_label(meta, LABEL_APP) == Some(FLINKCLUSTER_APP))
         .then(|| meta_label(meta, LABEL_CLUSTER))
         .flatten()
@@ -623,8 +625,8 @@ pub fn flinkcluster_label(meta: &ObjectMeta) -> Option<&str> {
 }
 
 /// A FlinkCluster's job submitter (its Job's pods): the operator's labels without `component`.
-pub fn is_flinkcluster_submitter(meta: &ObjectMeta) -> bool {
-    flinkcluster_label(meta).is_some() && !Component::labelled(meta.labels.as_ref())
+pub fn is_flinkcluster_submitter(meta: &impl Meta) -> bool {
+    flinkcluster_label(meta).is_some() && !Component::labelled(meta.object_labels())
 }
 
 pub fn deployment_ref(fd: &FlinkDeployment) -> ObjectRef {
@@ -640,24 +642,23 @@ pub fn label<'p>(pod: &'p Pod, key: &str) -> Option<&'p str> {
 }
 
 /// A label of any object.
-pub fn meta_label<'m>(meta: &'m ObjectMeta, key: &str) -> Option<&'m str> {
-    meta.labels
-        .as_ref()
+pub fn meta_label<'m>(meta: &'m impl Meta, key: &str) -> Option<&'m str> {
+    meta.object_labels()
         .and_then(|l| l.get(key))
         .map(String::as_str)
 }
 
-pub fn meta_name(meta: &ObjectMeta) -> &str {
-    meta.name.as_deref().unwrap_or("")
+pub fn meta_name(meta: &impl Meta) -> &str {
+    meta.object_name().unwrap_or("")
 }
 
-pub fn meta_namespace(meta: &ObjectMeta) -> &str {
-    meta.namespace.as_deref().unwrap_or("default")
+pub fn meta_namespace(meta: &impl Meta) -> &str {
+    meta.object_namespace().unwrap_or("default")
 }
 
 /// The JobManager or TaskManager an object is (`Component::from_labels`).
-pub fn component(meta: &ObjectMeta) -> Option<Component> {
-    Component::from_labels(meta.labels.as_ref())
+pub fn component(meta: &impl Meta) -> Option<Component> {
+    Component::from_labels(meta.object_labels())
 }
 
 /// The JobManager or TaskManager a pod is (`Component::from_labels`).

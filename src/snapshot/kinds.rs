@@ -584,7 +584,9 @@ mod tests {
         let page =
             r#"{"items": [{"metadata": {"name": "p", "managedFields": [{"manager": "k"}]}}]}"#;
         pods.add_list(&mut s, &kinds::POD, page).unwrap();
-        assert!(s.pods[0].metadata.managed_fields.is_none());
+        assert_eq!(s.pods[0].metadata.name.as_deref(), Some("p"));
+        let written = serde_json::to_string(&s.pods[0]).unwrap();
+        assert!(!written.contains("managedFields"), "{written}");
     }
 
     #[test]

@@ -6,10 +6,10 @@
 //! `kind: List` of 100,000 pods cost 14 times its file. Where k8s-openapi's types for the fields
 //! kept still cost far more than what they hold, this file has its own: a container's resource
 //! lists ([`Quantities`], not a `BTreeMap`, whose one tree node is 544 bytes for two entries) and
-//! the pod's conditions ([`PodCondition`], without the timestamps no rule reads). The metadata is
-//! still k8s-openapi's `ObjectMeta` (less `managedFields`), as `kube::Resource` asks for it.
+//! the pod's conditions ([`PodCondition`], without the timestamps no rule reads) and its metadata
+//! ([`PodMeta`], not `ObjectMeta`).
 //!
-//! The live gather decodes the API's pod lists straight into this type (`kube::Resource` below),
+//! The live gather decodes the API's pod lists straight into this type (`kinds::FIELDS`' pages),
 //! and the bundle reader decodes each item of a list into it. `doctor --save` writes it back as a
 //! valid `v1 Pod` holding these fields only.
 
@@ -17,7 +17,7 @@ use k8s_openapi::api::core::v1::{
     ContainerStateRunning, ContainerStateTerminated, ContainerStateWaiting, LocalObjectReference,
 };
 use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
-use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ObjectMeta, Time};
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ObjectMeta, OwnerReference, Time};
 use serde::{Deserialize, Deserializer, Serialize};
 use std::collections::BTreeMap;
 
@@ -25,27 +25,69 @@ use std::collections::BTreeMap;
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Pod {
-    #[serde(default, deserialize_with = "slim_metadata")]
-    pub metadata: ObjectMeta,
+    #[serde(default, deserialize_with = "null_as_default")]
+    pub metadata: PodMeta,
     #[serde(default)]
     pub spec: Option<PodSpec>,
     #[serde(default)]
     pub status: Option<PodStatus>,
 }
 
-/// The metadata, without `managedFields` (the server's record of who set which field: often
-/// larger than the rest of the pod) and the other bookkeeping no rule reads (`uid`,
-/// `resourceVersion`, `generateName`, `selfLink`, `generation`, `finalizers`).
-fn slim_metadata<'de, D: Deserializer<'de>>(d: D) -> Result<ObjectMeta, D::Error> {
-    let mut meta = Option::<ObjectMeta>::deserialize(d)?.unwrap_or_default();
-    meta.managed_fields = None;
-    meta.uid = None;
-    meta.resource_version = None;
-    meta.generate_name = None;
-    meta.self_link = None;
-    meta.generation = None;
-    meta.finalizers = None;
-    Ok(meta)
+/// A pod's `metadata`: what the rules read of it (names, labels, annotations, owners, times), with
+/// k8s-openapi's field names and types, so `pod.metadata.name` reads as it would on `ObjectMeta`.
+/// Not `ObjectMeta` itself: its sixteen fields cost every pod their room even when empty, and
+/// `managedFields`, `uid`, `resourceVersion`, `generateName`, `selfLink`, `generation` and
+/// `finalizers`, which no rule reads, are skipped while decoding instead of read and dropped.
+/// Written back in `ObjectMeta`'s field order (alphabetical), as k8s-openapi writes it.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PodMeta {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub annotations: Option<BTreeMap<String, String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub creation_timestamp: Option<Time>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deletion_timestamp: Option<Time>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub labels: Option<BTreeMap<String, String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub namespace: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub owner_references: Option<Vec<OwnerReference>>,
+}
+
+/// What the index reads of an object's metadata, the same of k8s-openapi's `ObjectMeta` and of
+/// a pod's [`PodMeta`]: one function tells a cluster's objects apart for both.
+pub trait Meta {
+    fn object_name(&self) -> Option<&str>;
+    fn object_namespace(&self) -> Option<&str>;
+    fn object_labels(&self) -> Option<&BTreeMap<String, String>>;
+}
+
+impl Meta for ObjectMeta {
+    fn object_name(&self) -> Option<&str> {
+        self.name.as_deref()
+    }
+    fn object_namespace(&self) -> Option<&str> {
+        self.namespace.as_deref()
+    }
+    fn object_labels(&self) -> Option<&BTreeMap<String, String>> {
+        self.labels.as_ref()
+    }
+}
+
+impl Meta for PodMeta {
+    fn object_name(&self) -> Option<&str> {
+        self.name.as_deref()
+    }
+    fn object_namespace(&self) -> Option<&str> {
+        self.namespace.as_deref()
+    }
+    fn object_labels(&self) -> Option<&BTreeMap<String, String>> {
+        self.labels.as_ref()
+    }
 }
 
 /// `null` as the empty list, as the API server reads it.
@@ -72,30 +114,6 @@ impl Serialize for Pod {
             st.serialize_field("status", status)?;
         }
         st.end()
-    }
-}
-
-impl kube::Resource for Pod {
-    type DynamicType = ();
-    type Scope = kube::core::NamespaceResourceScope;
-
-    fn kind(_: &()) -> std::borrow::Cow<'_, str> {
-        "Pod".into()
-    }
-    fn group(_: &()) -> std::borrow::Cow<'_, str> {
-        "".into()
-    }
-    fn version(_: &()) -> std::borrow::Cow<'_, str> {
-        "v1".into()
-    }
-    fn plural(_: &()) -> std::borrow::Cow<'_, str> {
-        "pods".into()
-    }
-    fn meta(&self) -> &ObjectMeta {
-        &self.metadata
-    }
-    fn meta_mut(&mut self) -> &mut ObjectMeta {
-        &mut self.metadata
     }
 }
 
@@ -329,7 +347,10 @@ mod tests {
     fn keeps_what_the_rules_read_and_drops_the_rest() {
         let p: Pod = serde_json::from_str(FULL).unwrap();
         assert_eq!(p.metadata.name.as_deref(), Some("orders-taskmanager-1-1"));
-        assert!(p.metadata.managed_fields.is_none() && p.metadata.uid.is_none());
+        let meta = serde_json::to_value(&p.metadata).unwrap();
+        for dropped in ["managedFields", "uid", "resourceVersion", "generateName"] {
+            assert!(meta.get(dropped).is_none(), "{dropped} in {meta}");
+        }
         assert_eq!(p.metadata.owner_references.as_ref().map(Vec::len), Some(1));
         let spec = p.spec.as_ref().unwrap();
         assert_eq!(spec.service_account_name.as_deref(), Some("flink"));

@@ -19,12 +19,16 @@ impl Keep {
         let known = s
             .pods
             .iter()
-            .map(|p| &p.metadata)
-            .chain(s.operator_pods.iter().map(|p| &p.metadata))
-            .map(|m| {
+            .map(|p| (&p.metadata.namespace, &p.metadata.name))
+            .chain(
+                s.operator_pods
+                    .iter()
+                    .map(|p| (&p.metadata.namespace, &p.metadata.name)),
+            )
+            .map(|(namespace, name)| {
                 (
-                    m.namespace.clone().unwrap_or_default(),
-                    m.name.clone().unwrap_or_default(),
+                    namespace.clone().unwrap_or_default(),
+                    name.clone().unwrap_or_default(),
                 )
             })
             .collect();

@@ -195,15 +195,20 @@ fn pods_of_no_flink_cluster_are_left_out_before_they_are_decoded() {
             ]}"#,
     );
     let loaded = load_with(dir.path(), &LoadOptions::default()).unwrap();
-    let names = |metas: Vec<&k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta>| {
-        metas
-            .iter()
-            .map(|m| m.name.clone().unwrap())
-            .collect::<Vec<_>>()
-    };
-    let pods = loaded.snapshot.pods.iter().map(|p| &p.metadata).collect();
+    let names =
+        |names: Vec<&Option<String>>| names.iter().map(|n| (*n).clone().unwrap()).collect::<Vec<_>>();
+    let pods = loaded
+        .snapshot
+        .pods
+        .iter()
+        .map(|p| &p.metadata.name)
+        .collect();
     assert_eq!(names(pods), ["jm", "tm", "lyft"]);
-    let operator_pods = loaded.snapshot.operator_pods.iter().map(|p| &p.metadata);
+    let operator_pods = loaded
+        .snapshot
+        .operator_pods
+        .iter()
+        .map(|p| &p.metadata.name);
     assert_eq!(names(operator_pods.collect()), ["op"]);
     assert!(loaded.snapshot.holds("Pod"));
     let skipped = loaded.skipped.join("\n");
