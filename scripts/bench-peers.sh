@@ -74,7 +74,9 @@ set_cmd() {
     popeye) CMD=("$PEERS/popeye-$POPEYE_VERSION" --kubeconfig "$KUBECONFIG" -A --out json --force-exit-zero) ;;
   esac
 }
-audit_lines() { wc -l <"$KUBE_AUDIT_LOG"; }
+# Requests, not audit events: a streamed answer (a log read, a watch) is logged twice, when its
+# answer starts and when it completes; every request completes once.
+audit_lines() { grep -c '"stage":"ResponseComplete"' "$KUBE_AUDIT_LOG" || true; }
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 TOOLS=(flink k8sgpt popeye)
 declare -A S R C Q

@@ -1017,6 +1017,139 @@ fn count_user_entries(h: &Harness) -> usize {
         .count()
 }
 
+/// Doctor reads the logs its rules need and no other: in the API server's audit log, its
+/// `pods/log` reads of a namespace whose pods are in every state are exactly the previous log of
+/// the crash-looping JobManager (the kubelet serves a waiting container's last instance for its
+/// current log too, so that read would be the same bytes again), and the current and previous
+/// logs of the TaskManager that restarted. None of the healthy TaskManager, none of the one that
+/// never started (the kubelet has no log of it), though the fake kubelet would serve them all.
+#[test]
+fn doctor_reads_only_the_logs_its_rules_need() {
+    let Some(h) = harness_or_skip("doctor_reads_only_the_logs_its_rules_need") else {
+        return;
+    };
+    let ns = "e2e-log-reads";
+    let dir = tempfile::tempdir().unwrap();
+    let bundle = dir.path().join("bundle");
+    let running = "{running: {startedAt: \"2026-11-28T09:00:00Z\"}}";
+    let ended = "{terminated: {exitCode: 1, reason: Error, containerID: \"containerd://e1\", startedAt: \"2026-11-28T08:59:00Z\", finishedAt: \"2026-11-28T08:59:30Z\"}}";
+    // (pod, component, phase, ready, restarts, state, lastState)
+    let pods = [
+        (
+            "reads-5d8f9c7b6d-jm0",
+            "jobmanager",
+            "Running",
+            false,
+            4,
+            "{waiting: {reason: CrashLoopBackOff}}",
+            ended,
+        ),
+        (
+            "reads-taskmanager-1-1",
+            "taskmanager",
+            "Running",
+            true,
+            0,
+            running,
+            "{}",
+        ),
+        (
+            "reads-taskmanager-1-2",
+            "taskmanager",
+            "Running",
+            true,
+            1,
+            running,
+            ended,
+        ),
+        (
+            "reads-taskmanager-1-3",
+            "taskmanager",
+            "Pending",
+            false,
+            0,
+            "{waiting: {reason: ImagePullBackOff}}",
+            "{}",
+        ),
+    ];
+    let mut yaml = format!(
+        "apiVersion: v1\nkind: Namespace\nmetadata: {{name: {ns}}}\n---\napiVersion: flink.apache.org/v1beta1\nkind: FlinkDeployment\nmetadata: {{name: reads, namespace: {ns}}}\nspec:\n  image: flink:1.20\n  flinkVersion: v1_20\n  serviceAccount: flink\n  jobManager: {{resource: {{memory: 2048m, cpu: 1}}}}\n  taskManager: {{resource: {{memory: 2048m, cpu: 1}}}}\n  job: {{jarURI: \"local:///opt/flink/usrlib/job.jar\", parallelism: 2, upgradeMode: stateless}}\nstatus: {{jobManagerDeploymentStatus: ERROR, lifecycleState: DEPLOYED}}\n"
+    );
+    for (pod, component, phase, ready, restarts, state, last) in pods {
+        yaml.push_str(&format!(
+            "---\napiVersion: v1\nkind: Pod\nmetadata: {{name: {pod}, namespace: {ns}, labels: {{app: reads, component: {component}, type: flink-native-kubernetes}}}}\nspec: {{serviceAccountName: flink, containers: [{{name: flink-main-container, image: \"flink:1.20\"}}]}}\nstatus: {{phase: {phase}, containerStatuses: [{{name: flink-main-container, image: \"flink:1.20\", imageID: \"\", ready: {ready}, restartCount: {restarts}, state: {state}, lastState: {last}}}]}}\n"
+        ));
+        // Every log there could be: what doctor leaves unread, it chose not to read.
+        let logs = bundle.join("logs").join(ns).join(pod);
+        std::fs::create_dir_all(&logs).unwrap();
+        for file in [
+            "flink-main-container.log",
+            "flink-main-container.previous.log",
+        ] {
+            std::fs::write(logs.join(file), "2026-11-28 09:00:00,000 INFO  org.apache.flink.runtime.entrypoint.ClusterEntrypoint [] - up\n").unwrap();
+        }
+    }
+    yaml.push_str(&format!(
+        "---\napiVersion: v1\nkind: ServiceAccount\nmetadata: {{name: flink, namespace: {ns}}}\n"
+    ));
+    std::fs::write(bundle.join("objects.yaml"), yaml).unwrap();
+
+    let mut state = cluster();
+    ensure_seeded(h, &mut state, &bundle, false).expect("seed the log-reads bundle");
+    let audit_from = std::fs::metadata(&h.audit_log)
+        .map(|m| m.len())
+        .unwrap_or(0);
+    let run = doctor_live(&h.e2e, ns);
+    assert!(
+        run.code == 0 || run.code == 1,
+        "doctor failed (exit {}): {}",
+        run.code,
+        run.stderr
+    );
+    // Sorted, not deduplicated: the same log read twice is a read too many.
+    let log_reads = || -> Vec<String> {
+        let text = std::fs::read(&h.audit_log).unwrap_or_default();
+        let from = (audit_from as usize).min(text.len());
+        let mut reads = String::from_utf8_lossy(&text[from..])
+            .lines()
+            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+            .filter(|e| {
+                s(e, "/stage") == "ResponseComplete"
+                    && s(e, "/user/username") == E2E_USER
+                    && s(e, "/objectRef/namespace") == ns
+                    && s(e, "/objectRef/subresource") == "log"
+            })
+            .map(|e| {
+                let uri = s(&e, "/requestURI");
+                let previous = uri.contains("previous=true");
+                format!(
+                    "{} {}",
+                    s(&e, "/objectRef/name"),
+                    if previous { "previous" } else { "current" }
+                )
+            })
+            .collect::<Vec<_>>();
+        reads.sort();
+        reads
+    };
+    let want: Vec<String> = [
+        "reads-5d8f9c7b6d-jm0 previous",
+        "reads-taskmanager-1-2 current",
+        "reads-taskmanager-1-2 previous",
+    ]
+    .into_iter()
+    .map(str::to_string)
+    .collect();
+    // The audit backend writes as requests complete; wait until the reads are there.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let mut got = log_reads();
+    while got.len() < want.len() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(300));
+        got = log_reads();
+    }
+    assert_eq!(got, want, "the pods/log reads doctor made in {ns}");
+}
+
 #[test]
 fn fix_yaml_is_cut_out_of_its_block() {
     let fix = "Grant the ServiceAccount what Flink needs:\n\n```yaml\napiVersion: v1\nkind: ServiceAccount\n---\napiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nrules:\n- verbs: [watch]\n```\nthen run it again";

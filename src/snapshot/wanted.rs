@@ -16,7 +16,19 @@ pub fn all(s: &Snapshot) -> BTreeSet<LogKey> {
         .collect()
 }
 
-/// Which containers' logs to read: any that restarted, is waiting or terminated with an error.
+/// Which containers' logs to read, as the kubelet can answer them
+/// (kubernetes/kubernetes@v1.36.3:pkg/kubelet/kubelet_pods.go, `validateContainerLogStatus`, the
+/// same since @v1.24.0):
+/// - the previous log only of a container whose `lastState.terminated` is set: that instance is
+///   what `previous=true` reads, and without one the kubelet answers "previous terminated
+///   container ... not found";
+/// - the current log of a running container that restarted or is not ready, and of a terminated
+///   one that failed or is not ready;
+/// - no current log of a waiting container: the kubelet serves it the last terminated instance,
+///   the very log `previous=true` reads (so the previous log above already holds it), or, with
+///   none, "is waiting to start" and no log.
+///
+/// A crash-looping container (waiting in CrashLoopBackOff) is one read, not two.
 pub fn failing_containers(pods: &[Pod]) -> Vec<LogKey> {
     let mut out = Vec::new();
     for pod in pods {
@@ -29,22 +41,20 @@ pub fn failing_containers(pods: &[Pod]) -> Vec<LogKey> {
                 .chain(s.init_container_statuses.iter().flatten())
         });
         for c in statuses {
-            let waiting = c.state.as_ref().and_then(|s| s.waiting.as_ref()).is_some();
-            let failed = c
-                .state
+            let state = c.state.as_ref();
+            let waiting = state.is_some_and(|s| s.waiting.is_some());
+            let terminated = state.and_then(|s| s.terminated.as_ref());
+            let failed = terminated.is_some_and(|t| t.exit_code != 0);
+            let restarted = c.restart_count > 0;
+            let ended_before = c
+                .last_state
                 .as_ref()
                 .and_then(|s| s.terminated.as_ref())
-                .is_some_and(|t| t.exit_code != 0);
-            let restarted = c.restart_count > 0;
-            if restarted || waiting || failed || !c.ready {
+                .is_some();
+            if !waiting && (restarted || failed || !c.ready) {
                 out.push(LogKey::new(ns, name, &c.name, false));
             }
-            if restarted
-                || c.last_state
-                    .as_ref()
-                    .and_then(|s| s.terminated.as_ref())
-                    .is_some()
-            {
+            if ended_before {
                 out.push(LogKey::new(ns, name, &c.name, true));
             }
         }
@@ -52,10 +62,11 @@ pub fn failing_containers(pods: &[Pod]) -> Vec<LogKey> {
     out
 }
 
-/// The operator's own log tail: previous and current for containers that restart or wait, the
-/// current one of the operator container when the FlinkStateSnapshot CRD is absent (it logs
-/// that it cannot watch snapshots), and the current one of the FlinkCluster operator's manager
-/// when a FlinkCluster has no status state (it logs why its status update was refused).
+/// The operator's own log tail: the previous one of a container that restarted (when an instance
+/// of it ended), the current one of a running container that is not ready, of the operator
+/// container when the FlinkStateSnapshot CRD is absent (it logs that it cannot watch snapshots),
+/// and of the FlinkCluster operator's manager when a FlinkCluster has no status state (it logs
+/// why its status update was refused).
 pub fn operator_logs(s: &Snapshot) -> Vec<LogKey> {
     use crate::flink::install::flinkcluster as fc;
     let snapshot_crd_missing = !s
@@ -80,7 +91,13 @@ pub fn operator_logs(s: &Snapshot) -> Vec<LogKey> {
             .flat_map(|st| st.container_statuses.iter().flatten())
         {
             let running = cs.state.as_ref().is_some_and(|st| st.running.is_some());
-            if cs.restart_count > 0 {
+            // The instance that ended, when there is one (`failing_containers`).
+            let ended_before = cs
+                .last_state
+                .as_ref()
+                .and_then(|st| st.terminated.as_ref())
+                .is_some();
+            if cs.restart_count > 0 && ended_before {
                 wanted.push(LogKey::new(ns, name, &cs.name, true));
             }
             if running
@@ -165,6 +182,64 @@ fn main_container(pod: &Pod) -> Option<&str> {
 mod tests {
     use super::*;
     use crate::rules::testing::{snapshot, NATIVE_JOBMANAGER};
+
+    /// One pod `p` in namespace `ns` whose container `c` has this status (YAML flow mapping
+    /// fields after the name).
+    fn pod_with(status: &str) -> Vec<Pod> {
+        let s = snapshot(&format!(
+            "apiVersion: v1\nkind: Pod\nmetadata: {{name: p, namespace: ns}}\nspec: {{containers: [{{name: c, image: x}}]}}\nstatus: {{phase: Running, containerStatuses: [{{name: c, image: x, imageID: '', {status}}}]}}\n"
+        ));
+        s.pods
+    }
+
+    fn keys(status: &str) -> Vec<(bool, String)> {
+        failing_containers(&pod_with(status))
+            .into_iter()
+            .map(|k| (k.previous, k.container))
+            .collect()
+    }
+
+    #[test]
+    fn a_crash_looping_container_is_one_read_its_previous_log() {
+        // Waiting in CrashLoopBackOff: the kubelet serves the last terminated instance for the
+        // current log too, so reading both is the same bytes twice.
+        let crash = "ready: false, restartCount: 6, state: {waiting: {reason: CrashLoopBackOff}}, lastState: {terminated: {exitCode: 239, reason: Error}}";
+        assert_eq!(keys(crash), vec![(true, "c".to_string())]);
+    }
+
+    #[test]
+    fn a_running_container_that_restarted_is_read_now_and_before() {
+        let restarted = "ready: false, restartCount: 2, state: {running: {startedAt: '2026-11-28T09:00:00Z'}}, lastState: {terminated: {exitCode: 1, reason: Error}}";
+        assert_eq!(
+            keys(restarted),
+            vec![(false, "c".to_string()), (true, "c".to_string())]
+        );
+        // Restarted, but no instance that ended is reported: the kubelet has no previous log.
+        let no_last =
+            "ready: true, restartCount: 2, state: {running: {startedAt: '2026-11-28T09:00:00Z'}}";
+        assert_eq!(keys(no_last), vec![(false, "c".to_string())]);
+    }
+
+    #[test]
+    fn a_failed_container_is_read_now() {
+        let failed = "ready: false, restartCount: 0, state: {terminated: {exitCode: 137, reason: OOMKilled}}";
+        assert_eq!(keys(failed), vec![(false, "c".to_string())]);
+    }
+
+    #[test]
+    fn no_log_is_read_where_the_kubelet_has_none_or_nothing_failed() {
+        for status in [
+            // never started: the kubelet answers "is waiting to start"
+            "ready: false, restartCount: 0, state: {waiting: {reason: ImagePullBackOff}}",
+            "ready: false, restartCount: 0, state: {waiting: {reason: ContainerCreating}}",
+            // healthy
+            "ready: true, restartCount: 0, state: {running: {startedAt: '2026-11-28T09:00:00Z'}}",
+            // an init container that completed
+            "ready: true, restartCount: 0, state: {terminated: {exitCode: 0, reason: Completed}}",
+        ] {
+            assert_eq!(keys(status), vec![], "{status}");
+        }
+    }
 
     #[test]
     fn taskmanager_pod_indexes() {
