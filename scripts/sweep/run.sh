@@ -2,13 +2,15 @@
 # Runs the sweep (scripts/sweep/sweep.py) over every source the catalogue cites, at pinned versions,
 # and writes tests/sweep/<component>@<version>.tsv. Reproducible: the same inputs give the same
 # files. Inputs (nothing is downloaded here; say where they are):
-#   MIRRORS  folder of git directories named <owner>+<repo>/repo (default /work/.mirror)
+#   MIRRORS  folder of git directories named <owner>+<repo>/repo (default $INPUTS/mirrors, where
+#            INPUTS is ${XDG_CACHE_HOME:-~/.cache}/kubectl-flink-sweep)
 #   M2       a Maven repository holding Flink's `-sources.jar`s (default ~/.m2/repository), e.g.
 #            mvn dependency:get -Dtransitive=false -Dartifact=org.apache.flink:flink-runtime:1.20.0:jar:sources
-#   WHEELS   a folder holding PyFlink's wheels (`pip download --no-deps --only-binary :all:
+#   WHEELS   a folder holding PyFlink's wheels (default $INPUTS/pypi) (`pip download --no-deps --only-binary :all:
 #            --python-version 3.9 --platform manylinux2014_x86_64 apache-flink==1.20.0`): each ships the
 #            release's bin/ scripts (flink-dist's bin/ and kubernetes-bin/) as pyflink/bin/
-#   JDK_SRC  an unpacked OpenJDK source tree (HotSpot and the launcher), e.g. Debian's openjdk-17
+#   JDK_SRC  an unpacked OpenJDK source tree (HotSpot and the launcher; default the first
+#            $INPUTS/openjdk-17-*), e.g. Debian's openjdk-17
 #            source package (`apt-get source --download-only openjdk-17`, a deb-src line needed), whose
 #            orig tarball is the upstream tag jdk-17.0.19+10; JDK_TAG names it (default jdk-17.0.19+10)
 #   GOMODCACHE  a Go module cache holding the k8s.io/kubernetes and k8s.io/apiserver zips
@@ -17,7 +19,8 @@
 # Usage: scripts/sweep/run.sh [component...]   (no argument: all)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
-MIRRORS=${MIRRORS:-/work/.mirror}
+INPUTS=${XDG_CACHE_HOME:-$HOME/.cache}/kubectl-flink-sweep
+MIRRORS=${MIRRORS:-$INPUTS/mirrors}
 M2=${M2:-$HOME/.m2/repository}
 GOMODCACHE=${GOMODCACHE:-$(go env GOMODCACHE 2>/dev/null || echo "$HOME/go/pkg/mod")}
 OUT=tests/sweep
@@ -121,7 +124,7 @@ fi
 
 # --- Flink's start scripts (bin/*.sh, kubernetes-bin/*.sh) as each release ships them: the wheels of
 # PyFlink carry the distribution's bin/ folder (pyflink/bin/), so the scripts are read at the release
-WHEELS=${WHEELS:-/work/sweep-inputs/pypi}
+WHEELS=${WHEELS:-$INPUTS/pypi}
 for v in 1.16.0 1.18.0 1.20.0 2.0.0 2.1.0; do
   whl=$(ls "$WHEELS"/apache_flink-"$v"-*.whl 2>/dev/null | head -1)
   [ -n "$whl" ] || { echo "no PyFlink wheel $v in $WHEELS" >&2; continue; }
@@ -143,7 +146,7 @@ done
 # --- HotSpot's fatal start-up and memory messages, and the launcher's (`Error: Could not create the
 # Java Virtual Machine.`): option parsing, heap and Metaspace reservation, the OutOfMemoryError
 # messages, the fatal error report, thread creation, and java.nio's direct-memory limit
-JDK_SRC=${JDK_SRC:-$(ls -d /work/sweep-inputs/debian/x/openjdk-17-* 2>/dev/null | head -1)}
+JDK_SRC=${JDK_SRC:-$(ls -d "$INPUTS"/openjdk-17-* 2>/dev/null | head -1)}
 JDK_TAG=${JDK_TAG:-jdk-17.0.19+10}
 if [ -n "$JDK_SRC" ] && [ -d "$JDK_SRC/src/hotspot" ]; then
   hs=src/hotspot/share

@@ -68,7 +68,9 @@ pub(crate) async fn gather(
     add_all(&mut s.services, keep(lyft_services, gaps), |x| {
         id(&x.metadata)
     });
-    add_all(&mut s.config_maps, keep(config_maps, gaps), |x| id(&x.metadata));
+    add_all(&mut s.config_maps, keep(config_maps, gaps), |x| {
+        id(&x.metadata)
+    });
     match apps {
         Ok(mut listed) => {
             gaps.append(&mut listed.malformed);
@@ -288,6 +290,9 @@ fn id(m: &ObjectMeta) -> (Option<&str>, Option<&str>) {
 }
 
 /// The pods a list read (`list_into`), the ones that did not decode a gap each.
+// `Failure` is what every list of gather returns (and `keep` takes): boxing it here alone would
+// only add a conversion.
+#[allow(clippy::result_large_err)]
 fn pods_of(
     listed: Result<super::list::Listed, Failure>,
     gaps: &mut Vec<Gap>,

@@ -195,8 +195,12 @@ fn pods_of_no_flink_cluster_are_left_out_before_they_are_decoded() {
             ]}"#,
     );
     let loaded = load_with(dir.path(), &LoadOptions::default()).unwrap();
-    let names =
-        |names: Vec<&Option<String>>| names.iter().map(|n| (*n).clone().unwrap()).collect::<Vec<_>>();
+    let names = |names: Vec<&Option<String>>| {
+        names
+            .iter()
+            .map(|n| (*n).clone().unwrap())
+            .collect::<Vec<_>>()
+    };
     let pods = loaded
         .snapshot
         .pods
