@@ -2716,7 +2716,7 @@ pub static SIGNATURES: &[Signature] = &[
         title: "the entry class {class} cannot be loaded: {missing|a class it uses} is missing",
         explanation: "Flink found the job's entry class but could not load it: a class it refers to (named after the colon, usually a connector or library) is not on the job's classpath",
         fix: "bundle {missing|the missing class}'s library into the job's fat jar (maven-shade/gradle shadow, scope compile, not provided), or put that jar into /opt/flink/lib (or usrlib) of the image; a connector must match the image's Flink version",
-        verify: "unzip -l <job-jar> | grep -c '{missing|<missing/Class>}'",
+        verify: "kubectl logs <jobmanager-pod> -n <namespace> -c flink-main-container | grep -cF 'Could not look up the main(String[]) method'   # expect 0 once the job's jar carries {missing|the missing class} (unzip -l on the jar you build lists it)",
         explains: STARTUP,
         supersedes: &["SIG-NO-MAIN-CLASS"],
         examples: &[

@@ -43,6 +43,17 @@ impl Keep {
             .known
             .contains(&(key.namespace.clone(), key.pod.clone()))
             || self.wanted.contains(key)
+            // A live read takes only the previous log of a crash-looping container: the kubelet
+            // serves a waiting container's last terminated instance as its current log too. A
+            // bundle another tool wrote (`kubectl cluster-info dump`) holds only that current
+            // log: it is the same instance, so it stands in.
+            || (!key.previous
+                && self.wanted.contains(&LogKey::new(
+                    &key.namespace,
+                    &key.pod,
+                    &key.container,
+                    true,
+                )))
     }
 }
 
