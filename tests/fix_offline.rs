@@ -50,6 +50,11 @@ const NOT_COVERED: &[(&str, &str)] = &[
     ("install-flinkcluster-operator-oom FLK003 operator_not_running Deployment/flink-operator-controller-manager", "kubectl set resources: a new pod runs with the larger limit"),
     ("unplaced-operator-mirror-oom FLK003 operator_not_running Deployment/flink-operator-controller-manager", "kubectl set resources: a new pod runs with the larger limit"),
     ("install-flinkcluster-crd-skew FLK002 crd_version_mismatch CustomResourceDefinition/flinkclusters.flinkoperator.k8s.io", "the release's CRD is downloaded and replaced (kubectl replace), then the operator reconciles"),
+    ("real-node-selector FLK106 pod_unschedulable Pod/orders-56447d7454-2r7j2", "the nodeSelector leaves the spec; the operator and the scheduler replace the Pending pod (the lab heals it: tests/scenarios/real-node-selector/heal.txt)"),
+    ("real-operator-down FLK003 operator_not_running Deployment/flink-kubernetes-operator", "kubectl scale: a new pod (the kubelet) shows whether it worked (the lab heals it: tests/scenarios/real-operator-down/heal.txt)"),
+    ("real-limitrange FLK108 resource_quota_exceeded FlinkDeployment/orders", "the refusal is read from the controller's FailedCreate events, which stay until it creates the pod again"),
+    ("real-pod-security FLK110 podtemplate_invalid FlinkDeployment/orders", "the refusal is read from the controller's FailedCreate events, which stay until it creates a pod the namespace's PodSecurity level admits"),
+    ("real-no-slots FLK401 no_slots FlinkDeployment/orders", "the slot limit or parallelism changes in the spec; the job's failure stays in the status until the operator redeploys it"),
     ("mode-flinkcluster-tm-pending FLK106 pod_unschedulable Pod/topspeed-taskmanager-2", "the FlinkCluster asks for less; the operator and the scheduler replace the Pending pod"),
     // The cause is fixed by hand (a jar, a plugin, code); the remedy only redeploys after.
     ("mode-lyft-deploy-failed FLK410 job_entry_class_error FlinkApplication/clicks", "the entry class is fixed in the jar or the spec by hand; the remedy only redeploys"),

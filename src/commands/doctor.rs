@@ -481,8 +481,12 @@ fn in_scope(f: &Finding, name: Option<&str>, namespace: Option<&str>) -> bool {
         .as_ref()
         .and_then(|d| d.namespace.as_deref())
         .or(f.object.namespace.as_deref());
+    // The installation (the operator, its webhooks and CRDs) serves every namespace: a live
+    // `-n` reads it wherever it runs, and so does a bundle's.
+    let installation =
+        f.deployment.is_none() && f.category.layer() == crate::finding::Layer::Install;
     if let (Some(want), Some(ns)) = (namespace, ns) {
-        if want != ns {
+        if want != ns && !installation {
             return false;
         }
     }

@@ -2,10 +2,13 @@
 
 use super::install::Version;
 
-/// The newest `FlinkVersion` each operator release knows, from the enum of its API
-/// (apache/flink-kubernetes-operator@release-X:flink-kubernetes-operator-api/src/main/java/org/apache/flink/kubernetes/operator/api/spec/FlinkVersion.java;
+/// The `spec.flinkVersion` values each operator release's own CRD allows
+/// (apache/flink-kubernetes-operator@release-X:helm/flink-kubernetes-operator/crds/flinkdeployments.flink.apache.org-v1.yml),
+/// which is what the API server admits. Up to 1.14.0 that is exactly the enum of its API
+/// (@release-X:flink-kubernetes-operator-api/src/main/java/org/apache/flink/kubernetes/operator/api/spec/FlinkVersion.java;
 /// before 1.3.0 flink-kubernetes-operator/src/main/java/org/apache/flink/kubernetes/operator/crd/spec/FlinkVersion.java).
-/// The CRD of a release lists exactly that enum under `spec.flinkVersion`.
+/// release-1.15.0's Java enum adds v2_3 and v2_4, but the CRD it ships stops at v2_2: a genuine
+/// 1.15.0 install is no skew, so 1.15.0 is listed with its CRD's values (those of 1.13.0).
 pub const FLINK_VERSIONS: &[(Version, &[&str])] = &[
     (Version(1, 0, 0), &["v1_13", "v1_14", "v1_15", "v1_16"]),
     (
@@ -39,13 +42,6 @@ pub const FLINK_VERSIONS: &[(Version, &[&str])] = &[
         &[
             "v1_13", "v1_14", "v1_15", "v1_16", "v1_17", "v1_18", "v1_19", "v1_20", "v2_0", "v2_1",
             "v2_2",
-        ],
-    ),
-    (
-        Version(1, 15, 0),
-        &[
-            "v1_13", "v1_14", "v1_15", "v1_16", "v1_17", "v1_18", "v1_19", "v1_20", "v2_0", "v2_1",
-            "v2_2", "v2_3", "v2_4",
         ],
     ),
 ];
