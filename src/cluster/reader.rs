@@ -32,6 +32,10 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::sync::Notify;
 
+/// What a typed read decodes into and hands between tasks.
+pub(crate) trait Object: Clone + DeserializeOwned + Debug + Send + Sync + 'static {}
+impl<T: Clone + DeserializeOwned + Debug + Send + Sync + 'static> Object for T {}
+
 /// How long the watch keeps what it read by a get it does not watch (Secrets) before it reads it
 /// again.
 pub const UNWATCHED_TTL: Duration = Duration::from_secs(60);
@@ -70,13 +74,7 @@ impl Reader {
         selector: Option<&str>,
     ) -> Result<Vec<K>, Failure>
     where
-        K: kube::Resource<Scope = kube::core::NamespaceResourceScope>
-            + Clone
-            + DeserializeOwned
-            + Debug
-            + Send
-            + Sync
-            + 'static,
+        K: kube::Resource<Scope = kube::core::NamespaceResourceScope> + Object,
         K::DynamicType: Default,
     {
         self.list_shaped(ns, selector, whole::<K>).await
@@ -90,13 +88,7 @@ impl Reader {
         shape: fn(K) -> Option<K>,
     ) -> Result<Vec<K>, Failure>
     where
-        K: kube::Resource<Scope = kube::core::NamespaceResourceScope>
-            + Clone
-            + DeserializeOwned
-            + Debug
-            + Send
-            + Sync
-            + 'static,
+        K: kube::Resource<Scope = kube::core::NamespaceResourceScope> + Object,
         K::DynamicType: Default,
     {
         match self {
@@ -120,13 +112,7 @@ impl Reader {
     /// Every object of a cluster-scoped kind.
     pub(crate) async fn list_cluster<K>(&self) -> Result<Vec<K>, Failure>
     where
-        K: kube::Resource<Scope = kube::core::ClusterResourceScope>
-            + Clone
-            + DeserializeOwned
-            + Debug
-            + Send
-            + Sync
-            + 'static,
+        K: kube::Resource<Scope = kube::core::ClusterResourceScope> + Object,
         K::DynamicType: Default,
     {
         match self {
@@ -214,13 +200,7 @@ impl Reader {
     /// One object of a namespaced kind by name, `None` when there is none.
     pub(crate) async fn get<K>(&self, ns: &str, name: &str) -> Result<Option<K>, Failure>
     where
-        K: kube::Resource<Scope = kube::core::NamespaceResourceScope>
-            + Clone
-            + DeserializeOwned
-            + Debug
-            + Send
-            + Sync
-            + 'static,
+        K: kube::Resource<Scope = kube::core::NamespaceResourceScope> + Object,
         K::DynamicType: Default,
     {
         let dt = K::DynamicType::default();
@@ -241,13 +221,7 @@ impl Reader {
     /// One object of a cluster-scoped kind by name, `None` when there is none.
     pub(crate) async fn get_cluster<K>(&self, name: &str) -> Result<Option<K>, Failure>
     where
-        K: kube::Resource<Scope = kube::core::ClusterResourceScope>
-            + Clone
-            + DeserializeOwned
-            + Debug
-            + Send
-            + Sync
-            + 'static,
+        K: kube::Resource<Scope = kube::core::ClusterResourceScope> + Object,
         K::DynamicType: Default,
     {
         let dt = K::DynamicType::default();
@@ -274,13 +248,7 @@ impl Reader {
         shape: fn(K) -> K,
     ) -> Result<Option<K>, Failure>
     where
-        K: kube::Resource<Scope = kube::core::NamespaceResourceScope>
-            + Clone
-            + DeserializeOwned
-            + Debug
-            + Send
-            + Sync
-            + 'static,
+        K: kube::Resource<Scope = kube::core::NamespaceResourceScope> + Object,
         K::DynamicType: Default,
     {
         let dt = K::DynamicType::default();
@@ -400,7 +368,7 @@ impl Held {
         shape: fn(K) -> Option<K>,
     ) -> Result<Vec<K>, Failure>
     where
-        K: kube::Resource + Clone + DeserializeOwned + Debug + Send + Sync + 'static,
+        K: kube::Resource + Object,
     {
         let store = self.store(what, api, shape);
         loop {
@@ -421,7 +389,7 @@ impl Held {
     /// The store of a read, its watch started when it is the first.
     fn store<K>(&self, what: What, api: Api<K>, shape: fn(K) -> Option<K>) -> Arc<Store<K>>
     where
-        K: kube::Resource + Clone + DeserializeOwned + Debug + Send + Sync + 'static,
+        K: kube::Resource + Object,
     {
         let mut watches = self.watches.lock().unwrap_or_else(|p| p.into_inner());
         let key = (what.clone(), shape as usize);
