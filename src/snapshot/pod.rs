@@ -66,29 +66,23 @@ pub trait Meta {
     fn object_labels(&self) -> Option<&BTreeMap<String, String>>;
 }
 
-impl Meta for ObjectMeta {
-    fn object_name(&self) -> Option<&str> {
-        self.name.as_deref()
-    }
-    fn object_namespace(&self) -> Option<&str> {
-        self.namespace.as_deref()
-    }
-    fn object_labels(&self) -> Option<&BTreeMap<String, String>> {
-        self.labels.as_ref()
-    }
+// The same fields under the same names in both types.
+macro_rules! meta_of_fields {
+    ($($t:ty),*) => {$(
+        impl Meta for $t {
+            fn object_name(&self) -> Option<&str> {
+                self.name.as_deref()
+            }
+            fn object_namespace(&self) -> Option<&str> {
+                self.namespace.as_deref()
+            }
+            fn object_labels(&self) -> Option<&BTreeMap<String, String>> {
+                self.labels.as_ref()
+            }
+        }
+    )*};
 }
-
-impl Meta for PodMeta {
-    fn object_name(&self) -> Option<&str> {
-        self.name.as_deref()
-    }
-    fn object_namespace(&self) -> Option<&str> {
-        self.namespace.as_deref()
-    }
-    fn object_labels(&self) -> Option<&BTreeMap<String, String>> {
-        self.labels.as_ref()
-    }
-}
+meta_of_fields!(ObjectMeta, PodMeta);
 
 /// `null` as the empty list, as the API server reads it.
 fn null_as_default<'de, D, T>(d: D) -> Result<T, D::Error>
