@@ -211,8 +211,8 @@ impl RefusalGroup<'_> {
                 }
                 return f.fix(fix).verify(format!(
                     "kubectl get events -n {ns} --field-selector reason=FailedCreate   # expect no new FailedCreate\n\
-                     kubectl get pods -n {ns} -l app={}   # expect the JobManager and TaskManager pods",
-                    crate::shell::sh(fd.name())
+                     kubectl get pods -n {ns} -l {}   # expect the JobManager and TaskManager pods",
+                    crate::shell::sh(&crate::flink::mode::Mode::Operator.selector(Some(fd.name()), None))
                 ));
             }
         }

@@ -24,6 +24,7 @@
 //! fix raises its maximum to what the largest component asks for (an administrator's object: a
 //! person may instead tune the component's memory options).
 
+use crate::flink::mode::Component as FlinkComponent;
 use crate::flink::units::{format_bytes, parse_quantity, parse_resource_memory};
 use crate::snapshot::flink::FlinkDeployment;
 use crate::snapshot::Snapshot;
@@ -43,6 +44,7 @@ pub(super) fn memory_max(text: &str) -> Option<f64> {
 }
 
 struct Component {
+    which: FlinkComponent,
     key: &'static str,
     who: &'static str,
     memory: String,
@@ -61,14 +63,14 @@ impl Component {
 fn components(fd: &FlinkDeployment) -> Vec<Component> {
     let conf = &fd.spec.flink_configuration;
     let mut out = Vec::new();
-    for (key, who, prefix, min) in [
-        ("jobManager", "JobManager", "jobmanager", JM_MIN),
-        ("taskManager", "TaskManager", "taskmanager", TM_MIN),
+    for (which, min) in [
+        (FlinkComponent::JobManager, JM_MIN),
+        (FlinkComponent::TaskManager, TM_MIN),
     ] {
-        let spec = if key == "taskManager" {
-            fd.spec.task_manager.as_ref()
-        } else {
-            fd.spec.job_manager.as_ref()
+        let (key, who, prefix) = (which.spec_key(), which.title(), which.as_str());
+        let spec = match which {
+            FlinkComponent::TaskManager => fd.spec.task_manager.as_ref(),
+            _ => fd.spec.job_manager.as_ref(),
         };
         let Some(memory) = spec
             .and_then(|c| c.resource.as_ref())
@@ -88,6 +90,7 @@ fn components(fd: &FlinkDeployment) -> Vec<Component> {
             .keys()
             .any(|k| k.starts_with(&format!("{prefix}.memory.")) && !k.ends_with(".process.size"));
         out.push(Component {
+            which,
             key,
             who,
             memory,
@@ -183,7 +186,7 @@ pub(super) fn fix(s: &Snapshot, fd: &FlinkDeployment, ns: &str, max: f64) -> (St
             None => format!(
                 "the {} sets its own {}.memory.* options, so whether it fits in less is for a person to size",
                 c.who,
-                if c.key == "taskManager" { "taskmanager" } else { "jobmanager" }
+                c.which.as_str()
             ),
         })
         .collect();
