@@ -96,16 +96,7 @@ pub(crate) async fn list_into(
 ) -> Result<Listed, Failure> {
     let ns = ns.filter(|_| kind.namespaced);
     // A test of `snapshot::kinds` checks that every kind listed has its field.
-    let field = listed_into(kind).ok_or_else(|| {
-        Failure::Gap(Gap {
-            verb: "list".into(),
-            group: kind.group.into(),
-            resource: kind.plural.into(),
-            namespace: ns.map(str::to_string),
-            reason: GapReason::Error,
-            message: format!("no field of the snapshot holds {}", kind.kind),
-        })
-    })?;
+    let field = field_of(kind, ns)?;
     let url = DynamicObject::url_path(&api_resource(kind), ns);
     let mut params = ListParams::default();
     if let Some(sel) = selector {
@@ -164,6 +155,25 @@ fn one_by_one(
         }
     }
     Ok(page.metadata.continue_)
+}
+
+/// The snapshot's field that holds KIND, or the gap of a kind no field holds.
+// `Failure` is what every list of gather returns: boxing it here alone would only add a conversion.
+#[allow(clippy::result_large_err)]
+pub(crate) fn field_of(
+    kind: &Kind,
+    ns: Option<&str>,
+) -> Result<&'static crate::snapshot::kinds::Field, Failure> {
+    listed_into(kind).ok_or_else(|| {
+        Failure::Gap(Gap {
+            verb: "list".into(),
+            group: kind.group.into(),
+            resource: kind.plural.into(),
+            namespace: ns.map(str::to_string),
+            reason: GapReason::Error,
+            message: format!("no field of the snapshot holds {}", kind.kind),
+        })
+    })
 }
 
 #[cfg(test)]

@@ -18,7 +18,6 @@ use super::gather::{classify, Failure};
 use super::list::{api_resource, Listed, PAGE};
 use super::watch::{failure_of, is_gone, OnError, Trouble};
 use crate::flink::kinds::Kind;
-use crate::snapshot::kinds::listed_into;
 use crate::snapshot::{Gap, GapReason};
 use futures::StreamExt;
 use kube::api::{Api, DynamicObject};
@@ -158,16 +157,7 @@ impl Reader {
         let Reader::Watched(_) = self else {
             return super::list::list_into(self.client(), ns, kind, selector).await;
         };
-        let field = listed_into(kind).ok_or_else(|| {
-            Failure::Gap(Gap {
-                verb: "list".into(),
-                group: kind.group.into(),
-                resource: kind.plural.into(),
-                namespace: ns.map(str::to_string),
-                reason: GapReason::Error,
-                message: format!("no field of the snapshot holds {}", kind.kind),
-            })
-        })?;
+        let field = super::list::field_of(kind, ns)?;
         let mut out = Listed {
             field,
             part: crate::snapshot::Snapshot::default(),
