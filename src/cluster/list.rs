@@ -84,6 +84,46 @@ pub(crate) struct Listed {
     pub malformed: Vec<Gap>,
 }
 
+impl Listed {
+    /// Nothing listed yet into FIELD.
+    pub(crate) fn new(field: &'static Field) -> Self {
+        Listed {
+            field,
+            part: Snapshot::default(),
+            malformed: Vec::new(),
+        }
+    }
+
+    /// One listed object of KIND (as JSON) added to its field, or, when it does not fit its
+    /// kind, a decode gap of its own naming it.
+    pub(crate) fn add(&mut self, kind: &Kind, mut value: serde_json::Value) {
+        // Items of a list carry no apiVersion and kind of their own.
+        if let Some(o) = value.as_object_mut() {
+            o.insert("apiVersion".into(), kind.api_version.into());
+            o.insert("kind".into(), kind.kind.into());
+        }
+        let name = value
+            .pointer("/metadata/name")
+            .and_then(|n| n.as_str())
+            .unwrap_or_default()
+            .to_string();
+        let namespace = value
+            .pointer("/metadata/namespace")
+            .and_then(|n| n.as_str())
+            .map(str::to_string);
+        if let Err(e) = self.field.add(&mut self.part, value) {
+            self.malformed.push(Gap {
+                verb: "decode".into(),
+                group: kind.group.into(),
+                resource: format!("{}/{name}", kind.kind),
+                namespace,
+                reason: GapReason::Error,
+                message: e.to_string(),
+            });
+        }
+    }
+}
+
 /// Lists every object of `kind` in scope (all namespaces when `ns` is `None`; a cluster-scoped
 /// kind always cluster-wide) into the snapshot field that takes every object of it, page by
 /// page: each page is decoded before the next is read, so a list costs what its decoded objects
@@ -102,11 +142,7 @@ pub(crate) async fn list_into(
     if let Some(sel) = selector {
         params = params.labels(sel);
     }
-    let mut out = Listed {
-        field,
-        part: Snapshot::default(),
-        malformed: Vec::new(),
-    };
+    let mut out = Listed::new(field);
     page_texts(c, &url, params, |text| {
         // Straight into the field's type; only a page with an object that does not fit its kind
         // is read again item by item, so that the misfit is a gap and the others are kept.
@@ -128,31 +164,8 @@ fn one_by_one(
     text: &str,
 ) -> Result<Option<String>, serde_json::Error> {
     let page: ObjectList<serde_json::Value> = serde_json::from_str(text)?;
-    for mut value in page.items {
-        // Items of a list carry no apiVersion and kind of their own.
-        if let Some(o) = value.as_object_mut() {
-            o.insert("apiVersion".into(), kind.api_version.into());
-            o.insert("kind".into(), kind.kind.into());
-        }
-        let name = value
-            .pointer("/metadata/name")
-            .and_then(|n| n.as_str())
-            .unwrap_or_default()
-            .to_string();
-        let namespace = value
-            .pointer("/metadata/namespace")
-            .and_then(|n| n.as_str())
-            .map(str::to_string);
-        if let Err(e) = out.field.add(&mut out.part, value) {
-            out.malformed.push(Gap {
-                verb: "decode".into(),
-                group: kind.group.into(),
-                resource: format!("{}/{name}", kind.kind),
-                namespace,
-                reason: GapReason::Error,
-                message: e.to_string(),
-            });
-        }
+    for value in page.items {
+        out.add(kind, value);
     }
     Ok(page.metadata.continue_)
 }
@@ -204,11 +217,7 @@ mod tests {
     fn a_misfit_in_a_page_is_a_gap_of_its_own_and_the_others_are_kept() {
         let kind = kinds::FLINK_DEPLOYMENT;
         let field = listed_into(&kind).unwrap();
-        let mut out = Listed {
-            field,
-            part: Snapshot::default(),
-            malformed: Vec::new(),
-        };
+        let mut out = Listed::new(field);
         // All or nothing at once: nothing added.
         assert!(field
             .add_list(&mut out.part, &kind, PAGE_WITH_A_MISFIT)
@@ -239,11 +248,7 @@ mod tests {
     #[test]
     fn a_page_that_is_not_a_list_is_an_error() {
         let kind = kinds::FLINK_DEPLOYMENT;
-        let mut out = Listed {
-            field: listed_into(&kind).unwrap(),
-            part: Snapshot::default(),
-            malformed: Vec::new(),
-        };
+        let mut out = Listed::new(listed_into(&kind).unwrap());
         assert!(one_by_one(&mut out, &kind, "<html>").is_err());
     }
 }

@@ -158,31 +158,12 @@ impl Reader {
             return super::list::list_into(self.client(), ns, kind, selector).await;
         };
         let field = super::list::field_of(kind, ns)?;
-        let mut out = Listed {
-            field,
-            part: crate::snapshot::Snapshot::default(),
-            malformed: Vec::new(),
-        };
+        let mut out = Listed::new(field);
         for o in self.list_dynamic(ns, kind, selector).await? {
-            let name = o.metadata.name.clone().unwrap_or_default();
-            let namespace = o.metadata.namespace.clone();
-            let Ok(mut value) = serde_json::to_value(&o) else {
+            let Ok(value) = serde_json::to_value(&o) else {
                 continue;
             };
-            if let Some(m) = value.as_object_mut() {
-                m.insert("apiVersion".into(), kind.api_version.into());
-                m.insert("kind".into(), kind.kind.into());
-            }
-            if let Err(e) = field.add(&mut out.part, value) {
-                out.malformed.push(Gap {
-                    verb: "decode".into(),
-                    group: kind.group.into(),
-                    resource: format!("{}/{name}", kind.kind),
-                    namespace,
-                    reason: GapReason::Error,
-                    message: e.to_string(),
-                });
-            }
+            out.add(kind, value);
         }
         Ok(out)
     }
