@@ -23,6 +23,7 @@
 //! kubelet would otherwise refuse to start it as root.
 
 use super::support::containers::refusal_line;
+use super::support::refused_since::{created_since, refused_earlier};
 use super::{Rule, RuleMeta};
 use crate::finding::{Category, Finding, ObjectRef, Severity};
 use crate::shell::{json_arg, sh};
@@ -238,20 +239,19 @@ fn finding(s: &Snapshot, r: Refusal) -> Finding {
     }
     // Refused earlier: a pod of that component runs now, the deployment is up (the fields were
     // set since; the refusal's events outlive the fix).
-    if let Some(up) =
-        r.fd.and_then(|fd| super::support::refused_since::created_since(s, ns, fd, who, &r.pods))
-    {
-        let title = format!("{}: refused earlier; a {who} pod runs now", f.title);
-        let mut f = f.severity(Severity::Info).evidence(up);
-        f.title = title;
-        return f
-            .fix(format!(
+    if let Some(up) = r.fd.and_then(|fd| created_since(s, ns, fd, who, &r.pods)) {
+        return refused_earlier(
+            f,
+            &format!("a {who} pod runs now"),
+            up,
+            format!(
                 "Nothing to change: the {who} pods Pod Security refused were created since with the fields it asks for, and the deployment is up."
-            ))
-            .verify(format!(
+            ),
+            format!(
                 "kubectl get events -n {} --field-selector reason=FailedCreate --sort-by=.lastTimestamp   # expect no new FailedCreate naming PodSecurity",
                 sh(ns)
-            ));
+            ),
+        );
     }
     let wanted = Wanted::from(&r.violations);
     let by_hand = if wanted.by_hand.is_empty() {

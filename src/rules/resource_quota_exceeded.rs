@@ -16,6 +16,7 @@
 mod limitrange;
 
 use super::support::containers::refusal_line;
+use super::support::refused_since::{created_since, refused_earlier};
 use super::{Rule, RuleMeta};
 use crate::finding::{Category, Finding, ObjectRef, Severity};
 use crate::flink::units::{format_bytes, parse_quantity, parse_resource_memory};
@@ -106,6 +107,14 @@ fn add<'a>(
     }
 }
 
+/// What shows that NS refuses no more pods: no new `FailedCreate` event.
+fn no_new_failed_create(ns: &str) -> String {
+    format!(
+        "kubectl get events -n {} --field-selector reason=FailedCreate   # expect no new FailedCreate",
+        crate::shell::sh(ns)
+    )
+}
+
 /// A quantity for a quota key: bytes for memory and storage, cores for cpu, a count otherwise.
 fn format_for(key: &str, value: f64) -> String {
     if key.contains("memory") || key.contains("storage") {
@@ -178,41 +187,42 @@ impl RefusalGroup<'_> {
         // the deployment up (the quota was raised, or another pod went): what the heal of the
         // lab's quota scenario left, the JobManager's log still quoting the refusals.
         if let Some(up) = self.created_since(snapshot, who) {
-            let title = format!("{}: refused earlier; a {who} pod runs now", f.title);
-            let mut f = f.severity(Severity::Info).evidence(up);
-            f.title = title;
-            return f
-                .fix(format!(
+            return refused_earlier(
+                f,
+                &format!("a {who} pod runs now"),
+                up,
+                format!(
                     "Nothing to change: the {who} pod the quota refused was created since, and the deployment is up."
-                ))
-                .verify(format!(
-                    "kubectl get events -n {ns} --field-selector reason=FailedCreate   # expect no new FailedCreate"
-                ));
+                ),
+                no_new_failed_create(ns),
+            );
         }
         // A LimitRange's memory maximum: an earlier spec's refusal once the component is within
         // it; else a fix sized from the maximum for every component over it (limitrange.rs).
         if let (Refused::LimitRange { text }, Some(fd)) = (&self.rejection.what, self.fd) {
             if let Some(max) = limitrange::memory_max(text) {
                 if let Some(now) = limitrange::within(fd, spec_key, max) {
-                    let title = format!("{}: refused earlier; {now}", f.title);
-                    let mut f = f.severity(Severity::Info).evidence(now);
-                    f.title = title;
-                    return f
-                        .fix(format!(
+                    return refused_earlier(
+                        f,
+                        &now,
+                        now.clone(),
+                        format!(
                             "Nothing to change: the {who} the LimitRange refused was made smaller since; its next pod is within the maximum."
-                        ))
-                        .verify(format!(
-                            "kubectl get events -n {ns} --field-selector reason=FailedCreate   # expect no new FailedCreate"
-                        ));
+                        ),
+                        no_new_failed_create(ns),
+                    );
                 }
                 let (fix, evidence) = limitrange::fix(snapshot, fd, ns, max);
                 for e in evidence {
                     f = f.evidence(e);
                 }
                 return f.fix(fix).verify(format!(
-                    "kubectl get events -n {ns} --field-selector reason=FailedCreate   # expect no new FailedCreate\n\
+                    "{}\n\
                      kubectl get pods -n {ns} -l {}   # expect the JobManager and TaskManager pods",
-                    crate::shell::sh(&crate::flink::mode::Mode::Operator.selector(Some(fd.name()), None))
+                    no_new_failed_create(ns),
+                    crate::shell::sh(
+                        &crate::flink::mode::Mode::Operator.selector(Some(fd.name()), None)
+                    )
                 ));
             }
         }
@@ -298,13 +308,11 @@ impl RefusalGroup<'_> {
         };
         let verify = match &self.rejection.what {
             Refused::Exceeded { quota, .. } | Refused::MustSpecify { quota, .. } => format!(
-                "kubectl get resourcequota {} -n {ns} -o jsonpath='used={{.status.used}} hard={{.status.hard}}{{\"\\n\"}}'; \
-                 kubectl get events -n {ns} --field-selector reason=FailedCreate   # expect no new FailedCreate",
-                crate::shell::sh(quota)
+                "kubectl get resourcequota {} -n {ns} -o jsonpath='used={{.status.used}} hard={{.status.hard}}{{\"\\n\"}}'; {}",
+                crate::shell::sh(quota),
+                no_new_failed_create(ns)
             ),
-            Refused::LimitRange { .. } => {
-                format!("kubectl get events -n {ns} --field-selector reason=FailedCreate   # expect no new FailedCreate")
-            }
+            Refused::LimitRange { .. } => no_new_failed_create(ns),
         };
         f.fix(fix).verify(verify)
     }
@@ -312,7 +320,7 @@ impl RefusalGroup<'_> {
     /// `Some(evidence)` when a pod of the refused component, not one of those refused, runs now and
     /// the operator reports the FlinkDeployment READY and STABLE (its job RUNNING).
     fn created_since(&self, snapshot: &Snapshot, who: &str) -> Option<String> {
-        super::support::refused_since::created_since(snapshot, &self.ns, self.fd?, who, &self.pods)
+        created_since(snapshot, &self.ns, self.fd?, who, &self.pods)
     }
 
     /// The quota has room for the refused pod now: info, with what still has to happen.

@@ -3,6 +3,7 @@
 //! STABLE (its job RUNNING). The refusal's events and log lines outlive the fix (events for an
 //! hour), so without this a healed deployment keeps a critical finding.
 
+use crate::finding::{Finding, Severity};
 use crate::flink::mode::Component;
 use crate::snapshot::flink::FlinkDeployment;
 use crate::snapshot::Snapshot;
@@ -46,4 +47,19 @@ pub fn created_since(
         job.map(|j| format!(" with its job {j}"))
             .unwrap_or_default()
     ))
+}
+
+/// F, a refusal's finding, as history: `TITLE: refused earlier; NOW`, info, with EVIDENCE of
+/// what is so now, FIX saying there is nothing to change and VERIFY what shows it stays so.
+pub fn refused_earlier(
+    f: Finding,
+    now: &str,
+    evidence: String,
+    fix: String,
+    verify: String,
+) -> Finding {
+    let title = format!("{}: refused earlier; {now}", f.title);
+    let mut f = f.severity(Severity::Info).evidence(evidence);
+    f.title = title;
+    f.fix(fix).verify(verify)
 }
