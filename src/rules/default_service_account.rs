@@ -58,15 +58,7 @@ fn rights_said(s: &Snapshot, ns: &str) -> (&'static str, String) {
 /// The planner's fix for a JobManager running as `default`.
 fn plan(s: &Snapshot, index: &Index, reference: Option<&ObjectRef>, ns: &str) -> RbacPlan {
     let cluster = reference.and_then(|r| index.cluster(r));
-    let need = rbac_plan::need(
-        index,
-        cluster.as_ref(),
-        Component::JobManager,
-        ns,
-        "default",
-        Vec::new(),
-    );
-    rbac_plan::plan(s, &need)
+    rbac_plan::off_default(s, index, cluster.as_ref(), ns)
 }
 
 impl Rule for DefaultServiceAccount {

@@ -378,15 +378,7 @@ pub(super) fn service_account_fix(
 ) -> String {
     let ns = fd.namespace();
     let cluster = index.cluster(&deployment_ref(fd));
-    let need = rbac_plan::need(
-        index,
-        cluster.as_ref(),
-        Component::JobManager,
-        ns,
-        "default",
-        Vec::new(),
-    );
-    let plan = rbac_plan::plan(snapshot, &need);
+    let plan = rbac_plan::off_default(snapshot, index, cluster.as_ref(), ns);
     format!(
         "Give the JobManager a ServiceAccount of its own with the rights it needs, and name it in the spec:\n\n{}",
         plan.commands()

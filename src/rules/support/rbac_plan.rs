@@ -15,19 +15,6 @@ use std::collections::BTreeMap;
 pub fn plan(s: &Snapshot, need: &Need) -> RbacPlan {
     let ns = need.namespace.as_str();
     let in_ns = |m: &ObjectMeta| m.namespace.as_deref() == Some(ns);
-    let ours = |m: &ObjectMeta| {
-        m.labels
-            .as_ref()
-            .and_then(|l| l.get(MANAGED_BY.0))
-            .is_some_and(|v| v == MANAGED_BY.1)
-    };
-    let names = |metas: Vec<&ObjectMeta>| -> BTreeMap<String, bool> {
-        metas
-            .into_iter()
-            .filter(|m| in_ns(m))
-            .filter_map(|m| Some((m.name.clone()?, ours(m))))
-            .collect()
-    };
     let allows = |sa: &str, group: &str, resource: &str, verb: &str| {
         may(s, ns, sa, verb, group, resource).map(|(allowed, _)| allowed)
     };
@@ -39,13 +26,8 @@ pub fn plan(s: &Snapshot, need: &Need) -> RbacPlan {
                 .filter_map(|a| a.metadata.name.clone())
                 .collect()
         }),
-        roles: s
-            .rbac_complete
-            .then(|| names(s.roles.iter().map(|r| &r.metadata).collect())),
-        role_bindings: s
-            .rbac_complete
-            .then(|| names(s.role_bindings.iter().map(|r| &r.metadata).collect())),
         allows: Some(&allows),
+        ..roles_and_bindings(s, ns)
     };
     rbac_fix::plan(need, &known)
 }
@@ -61,28 +43,7 @@ pub fn grant(
     namespace: &str,
     refused: &[(String, String, String)],
 ) -> RbacPlan {
-    let ours = |m: &ObjectMeta| {
-        m.labels
-            .as_ref()
-            .and_then(|l| l.get(MANAGED_BY.0))
-            .is_some_and(|v| v == MANAGED_BY.1)
-    };
-    let names = |metas: Vec<&ObjectMeta>| -> BTreeMap<String, bool> {
-        metas
-            .into_iter()
-            .filter(|m| m.namespace.as_deref() == Some(namespace))
-            .filter_map(|m| Some((m.name.clone()?, ours(m))))
-            .collect()
-    };
-    let known = Known {
-        roles: s
-            .rbac_complete
-            .then(|| names(s.roles.iter().map(|r| &r.metadata).collect())),
-        role_bindings: s
-            .rbac_complete
-            .then(|| names(s.role_bindings.iter().map(|r| &r.metadata).collect())),
-        ..Default::default()
-    };
+    let known = roles_and_bindings(s, namespace);
     rbac_fix::plan_grant(
         component,
         mode,
@@ -92,6 +53,49 @@ pub fn grant(
         refused,
         &known,
     )
+}
+
+/// The plan for a JobManager of `cluster` (when the snapshot knows it) that runs as NS's
+/// `default` ServiceAccount: an account of its own with the rights it needs, and the switch
+/// (FLK502's fix, and FLK401's when the validator asks for an account).
+pub fn off_default(s: &Snapshot, index: &Index, cluster: Option<&Cluster>, ns: &str) -> RbacPlan {
+    let need = need(
+        index,
+        cluster,
+        Component::JobManager,
+        ns,
+        "default",
+        Vec::new(),
+    );
+    plan(s, &need)
+}
+
+/// Which Roles and RoleBindings of NS exist (name -> whether kubectl-flink manages it), when
+/// the snapshot read them all; nothing else known.
+fn roles_and_bindings<'a>(s: &Snapshot, ns: &str) -> Known<'a> {
+    let names = |metas: Vec<&ObjectMeta>| -> BTreeMap<String, bool> {
+        metas
+            .into_iter()
+            .filter(|m| m.namespace.as_deref() == Some(ns))
+            .filter_map(|m| {
+                let ours = m
+                    .labels
+                    .as_ref()
+                    .and_then(|l| l.get(MANAGED_BY.0))
+                    .is_some_and(|v| v == MANAGED_BY.1);
+                Some((m.name.clone()?, ours))
+            })
+            .collect()
+    };
+    Known {
+        roles: s
+            .rbac_complete
+            .then(|| names(s.roles.iter().map(|r| &r.metadata).collect())),
+        role_bindings: s
+            .rbac_complete
+            .then(|| names(s.role_bindings.iter().map(|r| &r.metadata).collect())),
+        ..Default::default()
+    }
 }
 
 /// What a component of `cluster` (when the snapshot knows it) needs, running as `service_account`
