@@ -3,26 +3,9 @@
 //! https:// or s3:// URI with a fetch (`curl -fsIL`, `aws s3 ls`), anything else by the fetcher's
 //! log. `ls -l` on an https URL (issue 34) checks nothing.
 
-use serde_json::Value;
-use std::process::Command;
+mod common;
 
-const PLUGIN: &str = env!("CARGO_BIN_EXE_kubectl-flink");
-
-fn run(args: &[&str]) -> Value {
-    let out = Command::new(PLUGIN)
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("run kubectl-flink");
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "{args:?}: not JSON ({e}): {}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        )
-    })
-}
+use common::run::offline_json as run;
 
 /// (fix, verify) of triage's job_jar_not_found finding for one log line.
 fn triaged(line: &str) -> (String, String) {

@@ -4,31 +4,12 @@
 //! to apply: the same ServiceAccount, Role and RoleBinding, with the same names and rules. (can-i
 //! prints the same plan; its e2e test applies it on the real API server.)
 
+mod common;
+
+use common::run::{offline_json as json, PLUGIN};
 use serde_json::Value;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
-
-const PLUGIN: &str = env!("CARGO_BIN_EXE_kubectl-flink");
-
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn json(args: &[&str]) -> Value {
-    let out = Command::new(PLUGIN)
-        .args(args)
-        .current_dir(repo())
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("run kubectl-flink");
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "{args:?}: not JSON ({e}): {}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        )
-    })
-}
 
 /// The fix of the first finding of one of `categories`.
 fn fix_of(report: &Value, categories: &[&str]) -> String {

@@ -62,6 +62,21 @@ pub fn plugin(kubeconfig: Option<&Path>, args: &[&str]) -> Run {
     Run::of(&mut cmd, None)
 }
 
+/// The plugin with no cluster (a kubeconfig that does not exist), from the repository root so
+/// that paths in `args` are the repository's, its stdout as JSON; panics with what it printed
+/// instead. For offline runs: `doctor --from`, `lint`, `triage`.
+pub fn offline_json(args: &[&str]) -> Value {
+    let mut cmd = Command::new(PLUGIN);
+    cmd.args(args)
+        .current_dir(super::repo())
+        .env("NO_COLOR", "1")
+        .env_remove("KUBECTL_FLINK_COLOR")
+        .env("KUBECONFIG", "/nonexistent/kubeconfig");
+    Run::of(&mut cmd, None)
+        .try_json()
+        .unwrap_or_else(|e| panic!("{args:?}: {e}"))
+}
+
 /// Runs a shell snippet the way a user pastes it: bash, the version-matched `kubectl` first on
 /// PATH, the `admin` kubeconfig.
 pub fn shell(kubectl: &Path, admin: &Path, script: &str) -> Run {
