@@ -17,23 +17,24 @@ mod bundle;
 
 use bundle::{Case, CASES, RELEASES};
 use common::expect::{compare, exact, Expect, Line};
+use common::run::Run;
 use serde_json::{json, Value};
+use std::path::Path;
 
 /// `doctor --from` of one release in one case: the JSON report and the exit code.
 fn diagnose(operator: &str, tag: &str, case: Case) -> (Value, i64, String) {
     let dir = tempfile::tempdir().unwrap();
     bundle::bundle(operator, tag, case, dir.path());
-    let run = common::run::plugin(
-        None,
-        &[
-            "doctor",
-            "--from",
-            dir.path().to_str().unwrap(),
-            "-o",
-            "json",
-        ],
-    );
+    let run = doctor_from(dir.path());
     (run.json(), run.code as i64, run.stderr)
+}
+
+/// `doctor --from DIR -o json`.
+fn doctor_from(dir: &Path) -> Run {
+    common::run::plugin(
+        None,
+        &["doctor", "--from", dir.to_str().unwrap(), "-o", "json"],
+    )
 }
 
 /// The `<case>.expect.txt` text for a report (bless).
@@ -44,27 +45,9 @@ fn expect_text(lines: &[Line], exit: i64, live: Option<&str>) -> String {
          # offline, tests/releases_e2e.rs live). `causedBy` is the index of the finding that explains it.\n",
     );
     out.push_str(&format!("exit: {exit}\n"));
-    out.push_str(&yaml_findings(lines, ""));
+    out.push_str(&bundle::yaml_findings(lines, ""));
     if let Some(live) = live {
         out.push_str(live);
-    }
-    out
-}
-
-pub fn yaml_findings(lines: &[Line], indent: &str) -> String {
-    if lines.is_empty() {
-        return format!("{indent}findings: []\n");
-    }
-    let mut out = format!("{indent}findings:\n");
-    for l in lines {
-        out.push_str(&format!(
-            "{indent}  - {{rule: {}, category: {}, object: {}",
-            l.rule, l.category, l.object
-        ));
-        if let Some(c) = l.caused_by {
-            out.push_str(&format!(", causedBy: {c}"));
-        }
-        out.push_str("}\n");
     }
     out
 }
@@ -156,19 +139,10 @@ fn identified(
     change: impl Fn(&mut Value),
 ) -> Option<(kubectl_flink::flink::identity::OperatorKind, String)> {
     let dir = tempfile::tempdir().unwrap();
-    let mut objects = bundle::objects(operator, tag, Case::Healthy);
-    for o in objects
-        .iter_mut()
-        .filter(|o| o["kind"] == "Deployment" || o["kind"] == "Pod")
-    {
-        change(o);
-    }
-    let text = objects
-        .iter()
-        .map(|o| serde_yaml::to_string(o).unwrap())
-        .collect::<Vec<_>>()
-        .join("---\n");
-    std::fs::write(dir.path().join("objects.yaml"), text).unwrap();
+    bundle::write(
+        &bundle::objects_with(operator, tag, Case::Healthy, &change),
+        dir.path(),
+    );
     let s = kubectl_flink::snapshot::bundle::load(dir.path()).unwrap();
     let d = s
         .operator_deployments
@@ -280,29 +254,15 @@ fn a_foreign_labelled_operator_is_diagnosed_as_probably_the_operator() {
             objects.push(waiting_flink_deployment());
         }
         let dir = tempfile::tempdir().unwrap();
-        let text = objects
-            .iter()
-            .map(|o| serde_yaml::to_string(o).unwrap())
-            .collect::<Vec<_>>()
-            .join("---\n");
-        std::fs::write(dir.path().join("objects.yaml"), &text).unwrap();
+        bundle::write(&objects, dir.path());
         if let Some(keep) = std::env::var_os("KEEP_BUNDLE") {
-            std::fs::write(
-                std::path::Path::new(&keep).join(format!("{operator}.yaml")),
-                &text,
+            std::fs::copy(
+                dir.path().join("objects.yaml"),
+                Path::new(&keep).join(format!("{operator}.yaml")),
             )
             .unwrap();
         }
-        let run = common::run::plugin(
-            None,
-            &[
-                "doctor",
-                "--from",
-                dir.path().to_str().unwrap(),
-                "-o",
-                "json",
-            ],
-        );
+        let run = doctor_from(dir.path());
         let report = run.json();
         let ns = bundle::namespace(operator, tag);
         let name = format!("{operator}@{tag}");

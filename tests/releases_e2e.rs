@@ -28,10 +28,10 @@ mod bundle;
 
 use bundle::{Case, CASES, RELEASES};
 use common::expect::{compare, exact, Expect};
-use common::run::plugin;
+use common::run::{plugin, Run};
 use common::{env_path, or_skip};
 use serde_json::{json, Value};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// The objects of one case as the API server is given them (see the module's documentation).
 fn live_objects(operator: &str, tag: &str, case: Case) -> Vec<Value> {
@@ -106,15 +106,6 @@ fn crd_v1(old: &Value) -> Value {
     })
 }
 
-fn write(objects: &[Value], dir: &Path) {
-    let text = objects
-        .iter()
-        .map(|o| serde_yaml::to_string(o).unwrap())
-        .collect::<Vec<_>>()
-        .join("---\n");
-    std::fs::write(dir.join("objects.yaml"), text).unwrap();
-}
-
 /// The findings of a report about the release: in its namespace, or cluster-scoped.
 fn about(report: &Value, ns: &str) -> Value {
     let mine: Vec<Value> = report["findings"]
@@ -162,6 +153,21 @@ struct Harness {
     e2e: PathBuf,
 }
 
+impl Harness {
+    /// `objects` seeded into the cluster (`--reset`), then `doctor -A -o json` as the e2e user:
+    /// its run and its report, or what went wrong.
+    fn seed_and_diagnose(&self, objects: &[Value]) -> Result<(Run, Value), String> {
+        let dir = tempfile::tempdir().unwrap();
+        bundle::write(objects, dir.path());
+        common::seed(dir.path(), &["--reset"])?;
+        let run = plugin(Some(&self.e2e), &["doctor", "-A", "-o", "json"]);
+        let full = run
+            .try_json()
+            .map_err(|_| format!("exit {}: {}", run.code, run.stderr))?;
+        Ok((run, full))
+    }
+}
+
 fn harness(test: &str) -> Option<Harness> {
     let found = (|| -> Result<Harness, String> {
         env_path("KUBE_HARNESS_DIR").ok_or("KUBE_HARNESS_DIR is not set")?;
@@ -190,16 +196,12 @@ fn every_release_in_every_case_is_diagnosed_right_live() {
         let ns = bundle::namespace(operator, tag);
         for case in CASES {
             let name = format!("{operator}@{tag} {}", case.file());
-            let dir = tempfile::tempdir().unwrap();
-            write(&live_objects(operator, tag, case), dir.path());
-            if let Err(e) = common::seed(dir.path(), &["--reset"]) {
-                failures.push(format!("{name}: {e}"));
-                continue;
-            }
-            let run = plugin(Some(&h.e2e), &["doctor", "-A", "-o", "json"]);
-            let Ok(full) = run.try_json() else {
-                failures.push(format!("{name}: exit {}: {}", run.code, run.stderr));
-                continue;
+            let (run, full) = match h.seed_and_diagnose(&live_objects(operator, tag, case)) {
+                Ok(r) => r,
+                Err(e) => {
+                    failures.push(format!("{name}: {e}"));
+                    continue;
+                }
             };
             let report = about(&full, &ns);
             let code = scoped_exit(&full, &report, run.code as i64);
@@ -220,7 +222,7 @@ fn every_release_in_every_case_is_diagnosed_right_live() {
                             new.push('\n');
                         }
                         new.push_str("live:\n");
-                        new.push_str(&yaml_findings(&got));
+                        new.push_str(&bundle::yaml_findings(&got, "  "));
                         std::fs::write(&file, new).unwrap();
                     } else {
                         wrong.extend(diff);
@@ -254,24 +256,6 @@ fn every_release_in_every_case_is_diagnosed_right_live() {
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
-fn yaml_findings(lines: &[common::expect::Line]) -> String {
-    if lines.is_empty() {
-        return "  findings: []\n".into();
-    }
-    let mut out = String::from("  findings:\n");
-    for l in lines {
-        out.push_str(&format!(
-            "    - {{rule: {}, category: {}, object: {}",
-            l.rule, l.category, l.object
-        ));
-        if let Some(c) = l.caused_by {
-            out.push_str(&format!(", causedBy: {c}"));
-        }
-        out.push_str("}\n");
-    }
-    out
-}
-
 /// Nothing dropped in silence, live: a release installed under a platform team's own labels and a
 /// rebuilt image (the Apache chart with its webhook off, Lyft's manifests), whose only wiring is
 /// its account's rights over the CRD group, crash-looping (OOMKilled), seeded into the API server.
@@ -291,19 +275,13 @@ fn a_foreign_labelled_operator_is_diagnosed_live_as_probably_the_operator() {
     for (operator, tag) in [("apache", "release-1.8.0"), ("lyft", "v0.5.0")] {
         let name = format!("{operator}@{tag} foreign-labelled, OOMKilled");
         let ns = bundle::namespace(operator, tag);
-        let dir = tempfile::tempdir().unwrap();
-        write(
-            &as_served(bundle::foreign(operator, tag, Case::OomKilled)),
-            dir.path(),
-        );
-        if let Err(e) = common::seed(dir.path(), &["--reset"]) {
-            failures.push(format!("{name}: {e}"));
-            continue;
-        }
-        let run = plugin(Some(&h.e2e), &["doctor", "-A", "-o", "json"]);
-        let Ok(full) = run.try_json() else {
-            failures.push(format!("{name}: exit {}: {}", run.code, run.stderr));
-            continue;
+        let objects = as_served(bundle::foreign(operator, tag, Case::OomKilled));
+        let (run, full) = match h.seed_and_diagnose(&objects) {
+            Ok(r) => r,
+            Err(e) => {
+                failures.push(format!("{name}: {e}"));
+                continue;
+            }
         };
         let mut report = about(&full, &ns);
         report["probableOperators"] = full["probableOperators"].clone();

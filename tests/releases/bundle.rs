@@ -308,7 +308,12 @@ pub fn deployment_status(case: Case, replicas: i64) -> Value {
 
 /// The bundle of one release in one case, written into `dir` as one `objects.yaml`.
 pub fn bundle(operator: &str, tag: &str, case: Case, dir: &Path) {
-    let text = objects(operator, tag, case)
+    write(&objects(operator, tag, case), dir);
+}
+
+/// `objects` written into `dir` as one `objects.yaml` (a bundle, or what a seed loads).
+pub fn write(objects: &[Value], dir: &Path) {
+    let text = objects
         .iter()
         .map(|o| serde_yaml::to_string(o).unwrap())
         .collect::<Vec<_>>()
@@ -452,19 +457,7 @@ pub fn case_is_right(case: Case, report: &Value, exit: i64) -> Vec<String> {
     let findings = report["findings"].as_array().cloned().unwrap_or_default();
     let mut wrong = Vec::new();
     let rule_of = |f: &Value| f["category"].as_str().unwrap_or("").to_string();
-    let text = |f: &Value| {
-        format!(
-            "{} {}",
-            f["title"].as_str().unwrap_or(""),
-            f["evidence"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter_map(Value::as_str)
-                .collect::<Vec<_>>()
-                .join(" ")
-        )
-    };
+    let text = |f: &Value| format!("{} {}", f["title"].as_str().unwrap_or(""), evidence(f, " "));
     let first = findings.first();
     match case {
         Case::Healthy => {
@@ -579,6 +572,36 @@ pub fn foreign(operator: &str, tag: &str, case: Case) -> Vec<Value> {
     })
 }
 
+/// A finding's evidence lines joined by `sep`.
+pub fn evidence(f: &Value, sep: &str) -> String {
+    f["evidence"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect::<Vec<_>>()
+        .join(sep)
+}
+
+/// The findings of an expect file (`<case>.expect.txt`) as YAML, under `indent`.
+pub fn yaml_findings(lines: &[crate::common::expect::Line], indent: &str) -> String {
+    if lines.is_empty() {
+        return format!("{indent}findings: []\n");
+    }
+    let mut out = format!("{indent}findings:\n");
+    for l in lines {
+        out.push_str(&format!(
+            "{indent}  - {{rule: {}, category: {}, object: {}",
+            l.rule, l.category, l.object
+        ));
+        if let Some(c) = l.caused_by {
+            out.push_str(&format!(", causedBy: {c}"));
+        }
+        out.push_str("}\n");
+    }
+    out
+}
+
 /// The findings of a report, as `category object: title | evidence`, for messages.
 pub fn lines_of(report: &Value) -> String {
     report["findings"]
@@ -593,13 +616,7 @@ pub fn lines_of(report: &Value) -> String {
                 f["object"]["kind"].as_str().unwrap_or(""),
                 f["object"]["name"].as_str().unwrap_or(""),
                 f["title"].as_str().unwrap_or(""),
-                f["evidence"]
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .filter_map(Value::as_str)
-                    .collect::<Vec<_>>()
-                    .join(" | ")
+                evidence(f, " | ")
             )
         })
         .collect::<Vec<_>>()
@@ -614,15 +631,7 @@ pub fn foreign_is_right(
 ) -> Vec<String> {
     let mut wrong = Vec::new();
     let findings = report["findings"].as_array().cloned().unwrap_or_default();
-    let text = |f: &Value| {
-        f["evidence"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(Value::as_str)
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
+    let text = |f: &Value| evidence(f, " ");
     let generic = findings.iter().any(|f| {
         f["object"]["kind"] == "Pod"
             && f["object"]["namespace"] == json!(ns)
