@@ -22,6 +22,18 @@ pub const SERVICE_ACCOUNT: &str = "flink";
 /// The label on every object a plan writes; an object without it is someone else's.
 pub const MANAGED_BY: (&str, &str) = ("app.kubernetes.io/managed-by", "kubectl-flink");
 
+/// The Apache operator chart's own names for the operator's Role (or ClusterRole) and its binding:
+/// values.yaml's `rbac.operatorRole.name` and `rbac.operatorRoleBinding.name`, the same in every
+/// release from 1.4 to 1.15 (apache/flink-kubernetes-operator@release-1.4.0 and
+/// @release-1.13.0:helm/flink-kubernetes-operator/values.yaml), which the RoleBinding of each
+/// watched namespace and the ClusterRoleBinding take as their names
+/// (@release-1.4.0:helm/flink-kubernetes-operator/templates/rbac.yaml,
+/// @release-1.13.0:helm/flink-kubernetes-operator/templates/rbac/role_binding.yaml and
+/// rbac/cluster_role_binding.yaml). A fix under the same names replaces the chart's objects
+/// instead of adding a second binding beside them.
+pub const OPERATOR_ROLE: &str = "flink-operator";
+pub const OPERATOR_ROLE_BINDING: &str = "flink-operator-role-binding";
+
 /// What runs as the ServiceAccount, to point it at another one.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Workload {
@@ -81,9 +93,12 @@ pub struct RbacPlan {
     pub subject_namespace: String,
     pub service_account: String,
     pub create_service_account: bool,
-    /// The Role (and RoleBinding of the same name) to apply; `None` when the account already
-    /// has every right.
+    /// The Role (and RoleBinding of the same name, unless `binding` names it) to apply; `None`
+    /// when the account already has every right.
     pub role: Option<String>,
+    /// The RoleBinding's name when it is not the Role's: the operator chart's
+    /// (`OPERATOR_ROLE_BINDING`).
+    pub binding: Option<String>,
     /// (group, resource, verbs) the Role grants.
     pub rules: Vec<(String, String, Vec<String>)>,
     /// The command that switches the workload to the account, when it runs as another one.
@@ -172,6 +187,7 @@ pub fn plan(need: &Need, known: &Known) -> RbacPlan {
         service_account: sa,
         create_service_account,
         role,
+        binding: None,
         rules,
         switch,
         notes,
@@ -187,8 +203,9 @@ pub fn plan(need: &Need, known: &Known) -> RbacPlan {
 /// grants what the component needs there and what was refused, bound to the account in
 /// `subject_namespace`. For the operator that is its chart's rules (`permissions::OPERATOR`);
 /// for Flink, only what was refused (its own set belongs to its own namespace). Names as `plan`
-/// gives them (`flink-operator`; `flink-jobmanager-<subject namespace>` across namespaces), and
-/// a name held by another owner is avoided the same way.
+/// gives them (the operator chart's `flink-operator` and `flink-operator-role-binding`;
+/// `flink-jobmanager-<subject namespace>` across namespaces), and a name held by another owner
+/// is avoided the same way.
 pub fn plan_grant(
     component: Component,
     mode: Mode,
@@ -204,9 +221,13 @@ pub fn plan_grant(
     };
     let rules = permissions::merge_rules(&sets, refused);
     let mut notes = Vec::new();
-    let base = match component {
-        Component::Operator => "flink-operator".to_string(),
-        _ => format!("flink-{}-{}", component.as_str(), subject_namespace),
+    // The operator's under its chart's names (its binding's is not its Role's).
+    let (base, base_binding) = match component {
+        Component::Operator => (OPERATOR_ROLE.to_string(), Some(OPERATOR_ROLE_BINDING)),
+        _ => (
+            format!("flink-{}-{}", component.as_str(), subject_namespace),
+            None,
+        ),
     };
     let taken = |map: &Option<BTreeMap<String, bool>>, name: &str| {
         map.as_ref()
@@ -217,14 +238,22 @@ pub fn plan_grant(
     } else {
         namespace.to_string()
     };
-    let role = if taken(&known.roles, &base) || taken(&known.role_bindings, &base) {
+    let binding_base = base_binding.unwrap_or(&base).to_string();
+    let (role, binding) = if taken(&known.roles, &base)
+        || taken(&known.role_bindings, &binding_base)
+    {
         let alt = format!("{base}-kubectl-flink");
+        let named = if binding_base == base {
+            base
+        } else {
+            format!("{base} (or a RoleBinding named {binding_base})")
+        };
         notes.push(format!(
-            "a Role or RoleBinding named {base} already exists in {where_} and is not kubectl-flink's; this plan leaves it alone and writes {alt}"
+            "a Role or RoleBinding named {named} already exists in {where_} and is not kubectl-flink's; this plan leaves it alone and writes {alt}"
         ));
-        alt
+        (alt, None)
     } else {
-        base
+        (base, base_binding.map(str::to_string))
     };
     let mut checks: Vec<(String, String)> = refused
         .iter()
@@ -245,6 +274,7 @@ pub fn plan_grant(
         service_account: service_account.to_string(),
         create_service_account: false,
         role: Some(role),
+        binding,
         rules,
         switch: None,
         notes,
@@ -287,8 +317,9 @@ impl RbacPlan {
             docs.push(format!(
                 "apiVersion: rbac.authorization.k8s.io/v1\nkind: {cluster}Role\nmetadata:\n  name: {role}\n{in_ns}{labels}rules:\n{rules}"
             ));
+            let binding = self.binding.as_deref().map_or(role.clone(), yaml);
             docs.push(format!(
-                "apiVersion: rbac.authorization.k8s.io/v1\nkind: {cluster}RoleBinding\nmetadata:\n  name: {role}\n{in_ns}{labels}roleRef:\n  apiGroup: rbac.authorization.k8s.io\n  kind: {cluster}Role\n  name: {role}\nsubjects:\n  - kind: ServiceAccount\n    name: {sa}\n    namespace: {subject_ns}\n"
+                "apiVersion: rbac.authorization.k8s.io/v1\nkind: {cluster}RoleBinding\nmetadata:\n  name: {binding}\n{in_ns}{labels}roleRef:\n  apiGroup: rbac.authorization.k8s.io\n  kind: {cluster}Role\n  name: {role}\nsubjects:\n  - kind: ServiceAccount\n    name: {sa}\n    namespace: {subject_ns}\n"
             ));
         }
         docs.join("---\n")
@@ -575,5 +606,86 @@ mod tests {
             .notes
             .iter()
             .any(|x| x.contains("only the account itself is missing")));
+    }
+
+    /// The operator's grant takes its chart's names: the Role (or ClusterRole) `flink-operator`
+    /// and the binding `flink-operator-role-binding`, so that applying it replaces the chart's
+    /// binding instead of adding a second one beside it (a binding is its own object, whatever
+    /// it binds). When the chart's binding is held by another owner, both names move aside.
+    #[test]
+    fn the_operators_grant_takes_its_charts_role_and_binding_names() {
+        let grant = |namespace: &str, known: &Known| {
+            plan_grant(
+                Component::Operator,
+                Mode::Operator,
+                "flink-operator",
+                "flink-operator",
+                namespace,
+                &[],
+                known,
+            )
+        };
+        let watched = grant("prod", &Known::default()).yaml();
+        assert!(
+            watched.contains("kind: Role\nmetadata:\n  name: flink-operator\n  namespace: prod\n"),
+            "{watched}"
+        );
+        assert!(
+            watched.contains(
+                "kind: RoleBinding\nmetadata:\n  name: flink-operator-role-binding\n  namespace: prod\n"
+            ),
+            "{watched}"
+        );
+        assert!(
+            watched.contains("roleRef:\n  apiGroup: rbac.authorization.k8s.io\n  kind: Role\n  name: flink-operator\n"),
+            "{watched}"
+        );
+        let everywhere = grant("", &Known::default()).yaml();
+        assert!(
+            everywhere.contains(
+                "kind: ClusterRoleBinding\nmetadata:\n  name: flink-operator-role-binding\n"
+            ),
+            "{everywhere}"
+        );
+        // Flink's own grants keep one name for both.
+        let flink = plan_grant(
+            Component::JobManager,
+            Mode::Operator,
+            "analytics",
+            "flink",
+            "shared",
+            &[("".into(), "configmaps".into(), "get".into())],
+            &Known::default(),
+        );
+        assert_eq!(flink.binding, None);
+        assert!(flink
+            .yaml()
+            .contains("kind: RoleBinding\nmetadata:\n  name: flink-jobmanager-analytics\n"));
+        // The chart's binding, not kubectl-flink's: left alone, both names moved aside.
+        let mut bindings = BTreeMap::new();
+        bindings.insert(OPERATOR_ROLE_BINDING.to_string(), false);
+        let known = Known {
+            roles: Some(BTreeMap::new()),
+            role_bindings: Some(bindings),
+            ..Default::default()
+        };
+        let p = grant("prod", &known);
+        assert_eq!(p.role.as_deref(), Some("flink-operator-kubectl-flink"));
+        let yaml = p.yaml();
+        assert!(
+            yaml.contains("kind: RoleBinding\nmetadata:\n  name: flink-operator-kubectl-flink\n"),
+            "{yaml}"
+        );
+        assert!(
+            !yaml.contains("name: flink-operator-role-binding"),
+            "{yaml}"
+        );
+        assert!(
+            p.notes
+                .iter()
+                .any(|n| n.contains("flink-operator-role-binding")),
+            "{:?}",
+            p.notes
+        );
     }
 }

@@ -257,7 +257,14 @@ subjects: [{kind: ServiceAccount, name: flink-operator, namespace: flink-operato
             "{}",
             f[0].title
         );
-        assert!(f[0].fix.contains("kind: ClusterRoleBinding"));
+        // The chart's binding name: applying the fix replaces its binding, not a second one.
+        assert!(
+            f[0].fix.contains(
+                "kind: ClusterRoleBinding\nmetadata:\n  name: flink-operator-role-binding\n"
+            ),
+            "{}",
+            f[0].fix
+        );
         assert!(f[0]
             .verify
             .contains("--as=system:serviceaccount:flink-operator:flink-operator"));
@@ -282,6 +289,13 @@ subjects: [{kind: ServiceAccount, name: flink-operator, namespace: flink-operato
         assert_eq!(f.len(), 1, "{f:#?}");
         assert!(f[0].title.contains("in namespace staging"));
         assert!(f[0].fix.contains("namespace: staging"));
+        assert!(
+            f[0].fix.contains(
+                "kind: RoleBinding\nmetadata:\n  name: flink-operator-role-binding\n  namespace: staging\n"
+            ),
+            "{}",
+            f[0].fix
+        );
         assert!(!f[0].fix.contains("namespace: prod\n"));
     }
 
