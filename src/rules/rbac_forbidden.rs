@@ -76,7 +76,13 @@ impl DecidedBy {
 struct Sighting<'a> {
     key: &'a LogKey,
     refusals: Vec<Refusal>,
-    lines: Vec<Match>,
+    /// Each line with the ServiceAccount it says was refused: (namespace, name).
+    lines: Vec<(Match, (String, String))>,
+}
+
+/// The ServiceAccount a refusal is of: (namespace, name).
+fn account(r: &Refusal) -> (&str, &str) {
+    (&r.service_account_namespace, &r.service_account)
 }
 
 fn sightings<'a>(s: &'a Snapshot) -> Vec<Sighting<'a>> {
@@ -100,9 +106,10 @@ fn sightings<'a>(s: &'a Snapshot) -> Vec<Sighting<'a>> {
             .map(pod_service_account)
             .unwrap_or("default");
         let mut refusals: Vec<Refusal> = Vec::new();
-        for m in &matches {
+        let mut lines = Vec::new();
+        for m in matches {
             let r = match m.signature.id {
-                "SIG-K8S-FORBIDDEN" => Refusal {
+                "SIG-K8S-FORBIDDEN" => Some(Refusal {
                     service_account_namespace: m
                         .field("namespace")
                         .unwrap_or(&key.namespace)
@@ -116,20 +123,28 @@ fn sightings<'a>(s: &'a Snapshot) -> Vec<Sighting<'a>> {
                         .or(m.field("namespace"))
                         .unwrap_or(&key.namespace)
                         .to_string(),
-                },
-                "SIG-FABRIC8-WEBSOCKET-403" | "SIG-FABRIC8-EXEC-403" => Refusal {
+                }),
+                "SIG-FABRIC8-WEBSOCKET-403" | "SIG-FABRIC8-EXEC-403" => Some(Refusal {
                     service_account_namespace: key.namespace.clone(),
                     service_account: pod_sa.to_string(),
                     verb: "watch".into(),
                     group: String::new(),
                     resource: m.field("resource").unwrap_or("pods").to_string(),
                     namespace: m.field("namespace").unwrap_or(&key.namespace).to_string(),
-                },
+                }),
                 // The fabric8 form without the server's message names no verb: it says only
                 // that the configured ServiceAccount was refused.
-                _ => continue,
+                _ => None,
             };
-            if !refusals.contains(&r) {
+            let who = match &r {
+                Some(r) => (
+                    r.service_account_namespace.clone(),
+                    r.service_account.clone(),
+                ),
+                None => (key.namespace.clone(), pod_sa.to_string()),
+            };
+            lines.push((m, who));
+            if let Some(r) = r.filter(|r| !refusals.contains(r)) {
                 refusals.push(r);
             }
         }
@@ -148,7 +163,7 @@ fn sightings<'a>(s: &'a Snapshot) -> Vec<Sighting<'a>> {
         out.push(Sighting {
             key,
             refusals,
-            lines: matches,
+            lines,
         });
     }
     // A container that was refused, restarted and is refused the same again shows it in both
@@ -313,7 +328,22 @@ impl Rule for RbacForbidden {
                 }
                 continue;
             }
-            out.push(finding(s, index, &sighting, pod, &still, fd, deployment));
+            // One finding per ServiceAccount refused: each its own title, lines, links and fix.
+            let mut accounts: Vec<(&str, &str)> = Vec::new();
+            for (r, _) in &still {
+                if !accounts.contains(&account(r)) {
+                    accounts.push(account(r));
+                }
+            }
+            for a in accounts {
+                let theirs: Vec<(&Refusal, Verdict)> = still
+                    .iter()
+                    .filter(|(r, _)| account(r) == a)
+                    .copied()
+                    .collect();
+                let d = deployment.clone();
+                out.push(finding(s, index, &sighting, pod, &theirs, fd, d));
+            }
         }
         out
     }
@@ -350,7 +380,7 @@ fn stale(
     let text = s
         .log(&key.namespace, &key.pod, &key.container, key.previous)
         .unwrap_or("");
-    let first = sighting.lines.first()?;
+    let (first, _) = sighting.lines.first()?;
     let when = text
         .lines()
         .nth(first.line_no.saturating_sub(1))
@@ -406,6 +436,7 @@ fn stale(
     )
 }
 
+/// The finding of the refusals of one ServiceAccount (`still`, all of it) in one log.
 fn finding(
     s: &Snapshot,
     index: &Index,
@@ -435,7 +466,13 @@ fn finding(
     let text = s
         .log(&key.namespace, &key.pod, &key.container, key.previous)
         .unwrap_or("");
-    let mut line_nos: Vec<usize> = sighting.lines.iter().map(|m| m.line_no).collect();
+    // The lines that name this account's refusals.
+    let mut line_nos: Vec<usize> = sighting
+        .lines
+        .iter()
+        .filter(|(_, who)| (who.0.as_str(), who.1.as_str()) == (ns.as_str(), sa.as_str()))
+        .map(|(m, _)| m.line_no)
+        .collect();
     line_nos.dedup();
     for n in line_nos.iter().take(3) {
         let line = text.lines().nth(n - 1).unwrap_or("");
@@ -791,6 +828,86 @@ mod tests {
             !f[0].fix.contains("kind: ServiceAccount\nmetadata"),
             "flink exists: no new ServiceAccount"
         );
+    }
+
+    /// Refusals of two ServiceAccounts in one log: one finding per account, each titled with
+    /// its own account, its own lines and its own fix (the second account's refusal was once
+    /// listed under the first account's name).
+    #[test]
+    fn refusals_of_two_accounts_in_one_log_are_a_finding_each() {
+        let refused = |sa: &str, verb: &str, resource: &str| {
+            format!(
+                r#"io.fabric8.kubernetes.client.KubernetesClientException: Failure executing: GET at: https://10.100.0.1/api/v1/namespaces/default/{resource}. Message: Forbidden! {resource} is forbidden: User "system:serviceaccount:default:{sa}" cannot {verb} resource "{resource}" in API group "" in the namespace "default"."#
+            )
+        };
+        let text = format!(
+            "{}\n{}\n",
+            refused("flink", "get", "services"),
+            refused("reporter", "list", "configmaps")
+        );
+        let s = with_log(
+            snapshot(HEALTHY),
+            "default",
+            "jm",
+            "flink-main-container",
+            false,
+            &text,
+        );
+        let f = run(&RbacForbidden, &s);
+        assert_eq!(f.len(), 2, "{f:#?}");
+        let of = |sa: &str| {
+            f.iter()
+                .find(|f| f.title.contains(&format!("default/{sa} ")))
+                .unwrap_or_else(|| panic!("no finding titled with {sa}: {f:#?}"))
+        };
+        let (flink, reporter) = (of("flink"), of("reporter"));
+        assert_eq!(
+            flink.title,
+            "ServiceAccount default/flink may not get services (403 from the API server)"
+        );
+        assert_eq!(
+            reporter.title,
+            "ServiceAccount default/reporter may not list configmaps (403 from the API server)"
+        );
+        assert!(
+            flink.evidence.iter().any(|e| e.contains(" L1: ")),
+            "{:?}",
+            flink.evidence
+        );
+        assert!(
+            !flink.evidence.iter().any(|e| e.contains(" L2: ")),
+            "{:?}",
+            flink.evidence
+        );
+        assert!(
+            reporter.evidence.iter().any(|e| e.contains(" L2: ")),
+            "{:?}",
+            reporter.evidence
+        );
+        assert!(
+            !reporter.evidence.iter().any(|e| e.contains(" L1: ")),
+            "{:?}",
+            reporter.evidence
+        );
+        assert!(
+            reporter
+                .fix
+                .contains("resources: [\"configmaps\"]\n    verbs: [\"list\"]"),
+            "{}",
+            reporter.fix
+        );
+        assert!(!reporter.fix.contains("\"services\""), "{}", reporter.fix);
+        assert!(
+            !flink.fix.contains("\"configmaps\"\n    verbs: [\"list\"]"),
+            "{}",
+            flink.fix
+        );
+        assert!(reporter
+            .links
+            .contains(&link::service_account("default", "reporter")));
+        assert!(!flink
+            .links
+            .contains(&link::service_account("default", "reporter")));
     }
 
     #[test]
