@@ -231,7 +231,7 @@ async fn around_operators(
     use crate::snapshot::bundle::{classify_operator, settle_pods};
     let rbac = crate::snapshot::identity::rbac_namespaces(s);
     let mut pods_read = Vec::new();
-    let mut aside: Vec<serde_json::Value> = Vec::new();
+    let mut aside = Aside::default();
     for ns in operator_namespaces
         .iter()
         .chain(rbac.difference(operator_namespaces))
@@ -268,23 +268,53 @@ async fn around_operators(
         for sel in selectors {
             let sel = (!sel.is_empty()).then_some(sel.as_str());
             match r.list::<Pod>(Some(ns), sel).await {
-                Ok(ps) => aside.extend(ps.into_iter().filter(|p| !listed_pod(s, p)).filter_map(
-                    |p| {
-                        let mut v = serde_json::to_value(&p).ok()?;
-                        let m = v.as_object_mut()?;
-                        m.insert("apiVersion".into(), "v1".into());
-                        m.insert("kind".into(), "Pod".into());
-                        Some(v)
-                    },
-                )),
+                Ok(ps) => {
+                    for p in ps.into_iter().filter(|p| !listed_pod(s, p)) {
+                        aside.add(ns, p);
+                    }
+                }
                 Err(f) => push_failure(f, gaps),
             }
         }
         pods_read.push(ns.clone());
     }
     classify_operator(s);
-    settle_pods(s, aside);
+    gaps.extend(aside.gaps());
+    settle_pods(s, aside.pods);
     s.operator_namespaces_read = pods_read;
+}
+
+/// The pods of no Flink cluster read around the operators, kept to be placed (`settle_pods`) up
+/// to a bundle's cap (`bundle::ASIDE_MAX`), the rest counted by namespace and said as gaps: a
+/// namespace of many pods costs what a bundle of it does.
+#[derive(Default)]
+struct Aside {
+    pods: Vec<serde_json::Value>,
+    left_out: std::collections::BTreeMap<String, usize>,
+}
+
+impl Aside {
+    fn add(&mut self, ns: &str, p: Pod) {
+        if self.pods.len() >= crate::snapshot::bundle::ASIDE_MAX {
+            *self.left_out.entry(ns.to_string()).or_default() += 1;
+            return;
+        }
+        let Ok(mut v) = serde_json::to_value(&p) else {
+            return;
+        };
+        if let Some(m) = v.as_object_mut() {
+            m.insert("apiVersion".into(), "v1".into());
+            m.insert("kind".into(), "Pod".into());
+        }
+        self.pods.push(v);
+    }
+
+    fn gaps(&self) -> Vec<Gap> {
+        self.left_out
+            .iter()
+            .map(|(ns, n)| crate::snapshot::bundle::beyond_the_cap(ns, *n))
+            .collect()
+    }
 }
 
 /// A pod the diagnosis has already (a Flink cluster's, or the operator's), or a Flink cluster's
@@ -541,4 +571,50 @@ fn untyped(o: DynamicObject, kind: &Kind) -> Option<serde_json::Value> {
         meta.remove("managedFields");
     }
     Some(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::snapshot::bundle::ASIDE_MAX;
+
+    fn pod(name: &str) -> Pod {
+        let mut p = Pod::default();
+        p.metadata.name = Some(name.into());
+        p
+    }
+
+    /// An operator's namespace of more pods than a bundle looks at: the first `ASIDE_MAX` are
+    /// kept to be placed, the rest counted by namespace and said as a gap in the bundle's words.
+    #[test]
+    fn pods_around_the_operators_are_capped_as_a_bundles_are() {
+        let mut aside = Aside::default();
+        for i in 0..ASIDE_MAX - 2 {
+            aside.add("ops", pod(&format!("a-{i}")));
+        }
+        assert!(aside.gaps().is_empty(), "under the cap: nothing left out");
+        for i in 0..5 {
+            aside.add("ops", pod(&format!("b-{i}")));
+        }
+        for i in 0..4 {
+            aside.add("tools", pod(&format!("c-{i}")));
+        }
+        assert_eq!(aside.pods.len(), ASIDE_MAX);
+        assert_eq!(aside.pods[0]["kind"], "Pod");
+        assert_eq!(aside.pods[0]["apiVersion"], "v1");
+        let gaps = aside.gaps();
+        assert_eq!(gaps.len(), 2, "{gaps:?}");
+        assert_eq!(gaps[0].namespace.as_deref(), Some("ops"));
+        assert_eq!(gaps[0].resource, "pods");
+        assert_eq!(
+            gaps[0].message,
+            format!("3 Pod(s) of no Flink cluster beyond the first {ASIDE_MAX}, left out without a look at whether an operator runs where they do")
+        );
+        assert_eq!(gaps[1].namespace.as_deref(), Some("tools"));
+        assert!(
+            gaps[1].message.starts_with("4 Pod(s) "),
+            "{}",
+            gaps[1].message
+        );
+    }
 }

@@ -326,6 +326,22 @@ fn finding(g: &Gap) -> Finding {
         f.severity = Severity::Critical;
         return f;
     }
+    // Pods beyond the cap a live read keeps, as a bundle's (`bundle::beyond_the_cap`): nothing
+    // failed, the rest were not looked at.
+    if g.verb == crate::snapshot::bundle::LOOK_AT {
+        return Finding::new(
+            &META,
+            object,
+            format!("kubectl-flink did not look at every pod{scope}: the diagnosis is incomplete there"),
+        )
+        .severity(Severity::Info)
+        .evidence(g.message.clone())
+        .fix(format!(
+            "Nothing failed: the pods beyond the first {} of the operators' namespaces were not looked at for an operator. List them, and diagnose the operator's namespace on its own (-n) if one of them is it.",
+            crate::snapshot::bundle::ASIDE_MAX
+        ))
+        .verify(format!("kubectl get pods{ns_flag} -o wide"));
+    }
     let what = match g.reason {
         GapReason::Forbidden => "may not",
         GapReason::Timeout => "timed out trying to",
@@ -397,6 +413,23 @@ mod tests {
         // A refused list of ResourceQuotas is one: FLK108 concludes from quotas.
         s.gaps.push(gap("resourcequotas", "", GapReason::Forbidden));
         assert_eq!(run(&InspectForbidden, &s).len(), 1);
+    }
+
+    #[test]
+    fn pods_left_out_beyond_the_cap_are_an_info_not_a_failure() {
+        let mut s = snapshot(HEALTHY);
+        s.gaps
+            .push(crate::snapshot::bundle::beyond_the_cap("ops", 40));
+        let f = run(&InspectForbidden, &s);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(f[0].severity, Severity::Info);
+        assert_eq!(
+            f[0].title,
+            "kubectl-flink did not look at every pod in namespace ops: the diagnosis is incomplete there"
+        );
+        assert!(f[0].evidence[0].starts_with("40 Pod(s) of no Flink cluster beyond the first 1000"));
+        assert!(!f[0].fix.contains("request-timeout"), "{}", f[0].fix);
+        assert_eq!(f[0].verify, "kubectl get pods -n ops -o wide");
     }
 
     #[test]

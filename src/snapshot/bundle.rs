@@ -411,7 +411,27 @@ fn unlisted_pod(v: &Value, tally: &mut Tally) -> bool {
 /// Pods of no Flink cluster kept aside while the bundle is read, at most this many: where they run
 /// (an operator's namespace) is known only once every file is read (`place_aside`). The others
 /// are counted and left out, so a bundle of every pod of a large cluster stays cheap.
-const ASIDE_MAX: usize = 1000;
+/// The live gather keeps as many of the operators' namespaces' pods (`cluster::install`), and
+/// says what it left out with [`beyond_the_cap`].
+pub const ASIDE_MAX: usize = 1000;
+
+/// The verb of the gap a live read records for the pods beyond [`ASIDE_MAX`].
+pub const LOOK_AT: &str = "look at";
+
+/// The gap of a live read that left N pods of no Flink cluster in namespace NS out beyond
+/// [`ASIDE_MAX`], in the words of a bundle's note.
+pub fn beyond_the_cap(ns: &str, n: usize) -> super::Gap {
+    super::Gap {
+        verb: LOOK_AT.into(),
+        group: String::new(),
+        resource: "pods".into(),
+        namespace: Some(ns.to_string()),
+        reason: super::GapReason::Error,
+        message: format!(
+            "{n} Pod(s) of no Flink cluster beyond the first {ASIDE_MAX}, left out without a look at whether an operator runs where they do"
+        ),
+    }
+}
 
 fn set_aside(mut v: Value, tally: &mut Tally) {
     if tally.aside.len() >= ASIDE_MAX {
