@@ -7,7 +7,7 @@
 //! when a rule of `tests/sweep/ignored.tsv` covers it (each rule says why triage has nothing to
 //! say about that group), and *neither* otherwise. `docs/coverage.md` gives the figures per
 //! component and version; `KUBECTL_FLINK_BLESS=1 cargo test --test sweep` rewrites it, and the
-//! test fails when it is stale. `SWEEP_VERBOSE=1` prints every template that is neither, and each ignored one with its rule.
+//! test fails when it is stale. `SWEEP_VERBOSE=1` prints every template that is neither, each ignored one with its rule, and each mapped one with its signature and category.
 
 use kubectl_flink::signatures::{self, catalogue, prune_line};
 use regex::Regex;
@@ -149,9 +149,7 @@ fn lines(row: &Row) -> Vec<String> {
         ));
     }
     if row.kind == "validation" && row.component == "flink-kubernetes-operator" {
-        out.push(format!(
-            "Error from server: error when creating \"x.yaml\": admission webhook \"validationwebhook.flink.apache.org\" denied the request: {filled}"
-        ));
+        out.extend(validator_lines(&filled));
     }
     if row.kind == "event-reason" {
         out.push(format!("  Warning  {}  10s  x  x", row.template));
@@ -160,6 +158,25 @@ fn lines(row: &Row) -> Vec<String> {
         out.push(format!("  Warning  {reason}  10s  x  {filled}"));
     }
     out
+}
+
+/// The three ways the Apache operator's validator refusal reaches a person: the webhook's denial at
+/// admission (flink-kubernetes-webhook's AdmissionHandler returns the message), and, when the webhook
+/// is off or the refusal comes at reconcile time, the `ValidationError` Warning event and
+/// `status.error` (FlinkDeploymentController.validateDeployment triggers the event with the message,
+/// ReconciliationUtils.applyValidationErrorAndResetSpec records a ValidationException in the status:
+/// apache/flink-kubernetes-operator@release-1.13.0:flink-kubernetes-operator/src/main/java/org/apache/flink/kubernetes/operator/controller/FlinkDeploymentController.java:216
+/// and .../reconciler/ReconciliationUtils.java:405).
+fn validator_lines(filled: &str) -> [String; 3] {
+    [
+        format!(
+            "Error from server: error when creating \"x.yaml\": admission webhook \"validationwebhook.flink.apache.org\" denied the request: {filled}"
+        ),
+        format!("  Warning  ValidationError  10s  JobManagerDeployment  {filled}"),
+        format!(
+            "    error: '{{\"type\":\"org.apache.flink.kubernetes.operator.exception.ValidationException\",\"message\":\"{filled}\",\"throwableList\":[]}}'"
+        ),
+    ]
 }
 
 /// The category (and signature) the catalogue names for a row, if any.
@@ -208,7 +225,10 @@ fn coverage_markdown() -> String {
         let c = by.entry(key).or_default();
         c.found += 1;
         total.found += 1;
-        if let Some((cat, _)) = mapped(r) {
+        if let Some((cat, id)) = mapped(r) {
+            if verbose {
+                println!("MAPPED:{id}:{cat}\t{}\t{}\t{}", r.cite, r.kind, r.template);
+            }
             c.mapped += 1;
             total.mapped += 1;
             *per_category.entry(cat).or_default() += 1;
@@ -403,6 +423,19 @@ fn each_shape_reader_reads_every_swept_wording_of_its_shape() {
             r"^(akka|pekko)-remote$",
             r"(Tried to associate with unreachable remote address|address is now gated for)",
         ),
+        // the job jar not where the deployment says: Flink's CLI, PackagedProgram and JarUtils,
+        // and the operator's check of a session job's jar, in every version swept
+        (
+            &["SIG-JAR-NOT-FOUND"],
+            r"^(flink|flink-kubernetes-operator)$",
+            r"^(JAR file (does not exist|is not a file|path is invalid|path invalid)|The jar file path is invalid|Java program should be specified a JAR file|No JAR found on classpath|The jar file \{\} not exists)",
+        ),
+        // a savepoint path that does not hold a savepoint, or no savepoint directory at all
+        (
+            &["SIG-SAVEPOINT-NOT-FOUND", "SIG-SAVEPOINT-DIR-MISSING"],
+            r"^(flink|flink-kubernetes-operator)$",
+            r"^(Cannot find checkpoint or savepoint file/directory|Cannot find meta data file '_metadata'|No savepoint location given and no default location configured|Either the savepoint path in the spec or configuration)",
+        ),
         // ... or quarantined
         (
             &["SIG-AKKA-QUARANTINED"],
@@ -433,5 +466,46 @@ fn each_shape_reader_reads_every_swept_wording_of_its_shape() {
             }
         }
     }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+/// Each refusal of the Apache operator's validator, in every release swept (1.4 to 1.15), is named
+/// by a signature that reads its own wording, to the same category however it reaches the person:
+/// the webhook's denial, the ValidationError event or status.error. The webhook's generic denial
+/// reader (SIG-WEBHOOK-DENIED) alone is not enough: without the webhook there is no denial line.
+#[test]
+fn every_operator_validator_refusal_is_named_from_its_own_wording() {
+    let mut bad = Vec::new();
+    let mut seen = 0;
+    for r in rows()
+        .iter()
+        .filter(|r| r.component == "flink-kubernetes-operator" && r.kind == "validation")
+    {
+        seen += 1;
+        let filled = r.template.replace("{}", "x");
+        let mut cats = Vec::new();
+        for line in std::iter::once(filled.clone()).chain(validator_lines(&filled)) {
+            let m = prune_line(catalogue().match_line(&line, 1));
+            match m.first() {
+                Some(f) if f.signature.id != "SIG-WEBHOOK-DENIED" => {
+                    cats.push(f.signature.category.id().to_string())
+                }
+                other => bad.push(format!(
+                    "{} `{}` as `{line}`: read as {:?}",
+                    r.cite,
+                    r.template,
+                    other.map(|f| f.signature.id)
+                )),
+            }
+        }
+        cats.dedup();
+        if cats.len() > 1 {
+            bad.push(format!(
+                "{} `{}`: categories differ: {cats:?}",
+                r.cite, r.template
+            ));
+        }
+    }
+    assert!(seen > 300, "the sweep lists {seen} validator refusals");
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }

@@ -52,10 +52,12 @@ git_src() { # mirror-name
 
 # --- the Apache operator: the operator module and its webhook (exceptions, validation, events)
 if d=$(git_src apache+flink-kubernetes-operator); then
-  for t in release-1.4.0 release-1.8.0 release-1.15.0; do
+  for t in release-1.4.0 release-1.5.0 release-1.6.1 release-1.7.0 release-1.8.0 release-1.9.0 release-1.10.0 \
+    release-1.11.0 release-1.12.1 release-1.13.0 release-1.14.0 release-1.15.0; do
     emit flink-kubernetes-operator "${t#release-}" --cite "apache/flink-kubernetes-operator@$t" \
       --git-dir "$d" --ref "$t" \
-      --under flink-kubernetes-operator/src/main --under flink-kubernetes-webhook/src/main
+      --under flink-kubernetes-operator/src/main --under flink-kubernetes-webhook/src/main \
+      --consts-under flink-kubernetes-operator-api/src/main
   done
 fi
 
@@ -77,7 +79,8 @@ for v in 1.16.0 1.18.0 1.20.0 2.0.0 2.1.0; do
         --under $rt/jobmaster --under $rt/checkpoint --under $rt/state --under $rt/taskexecutor
         --under $rt/highavailability --under $rt/util/bash --under $rt/util/config/memory) ;;
       flink-core) unders=(--under $co/configuration --under $co/core/memory --under $co/core/fs
-        --under $co/core/plugin --under $co/util/FlinkRuntimeException.java) ;;
+        --under $co/core/plugin --under $co/util/FlinkRuntimeException.java
+        --under $co/util/JarUtils.java) ;;
       flink-clients) unders=(--under org/apache/flink/client) ;;
     esac
     tmp=$(mktemp)

@@ -307,6 +307,33 @@ class Consts:
                 self.map[m.group(1)] = "".join(parts)
 
 
+# String constants of other files (`--consts-under`), by class: a message assembled with a constant
+# another module declares (`MSG_HA_METADATA_NOT_AVAILABLE + " to restore from last state."`, the
+# constant in the operator API's CommonStatus) resolves when the file imports it statically or names
+# it `Class.NAME`.
+GLOBAL_CONSTS = {}
+
+
+def add_global_consts(path, src):
+    if not path.endswith(".java"):
+        return
+    cls = os.path.splitext(os.path.basename(path))[0]
+    c = Consts(blank_comments(src, "java"), "java")
+    if c.map:
+        GLOBAL_CONSTS.setdefault(cls, {}).update(c.map)
+
+
+def import_consts(code, consts):
+    for m in re.finditer(r"^\s*import\s+static\s+[\w.]*?\b([A-Z]\w*)\.([A-Z][A-Z0-9_]*)\s*;", code, re.M):
+        v = GLOBAL_CONSTS.get(m.group(1), {}).get(m.group(2))
+        if v is not None:
+            consts.map.setdefault(m.group(2), v)
+    for cls, names in GLOBAL_CONSTS.items():
+        if cls + "." in code:
+            for n, v in names.items():
+                consts.map.setdefault(cls + "." + n, v)
+
+
 def template(expr, consts, depth=0):
     """The message template of an argument expression: literals kept, the rest `{}`; None when
     the expression holds no literal text."""
@@ -367,6 +394,7 @@ JAVA_CALL = re.compile(
     r"|\b(?P<event>triggerEvent|triggerEventOnce|triggerEventByKey)\s*\("
     r"|\bupdateStatusForError\s*\("
     r"|\breturn\s+(?P<valid>Optional\s*\.\s*of)\s*\("
+    r"|\b(?P<append>builder|sb|errors?|errorBuilder)\s*\.\s*append\s*\("
 )
 JAVA_CONST = re.compile(
     r"\bString\s+(?P<name>[A-Z][A-Z0-9_]*(?:ERR|ERROR|MSG|MESSAGE|REASON|WARN|WARNING|FAILURE|FAILED)[A-Z0-9_]*)\s*=\s*"
@@ -381,6 +409,7 @@ JAVA_MSGVAR = re.compile(
 def java(path, src):
     code = blank_comments(src, "java")
     consts = Consts(code, "java")
+    import_consts(src, consts)
     rows = []
     # a message built into a local variable, then logged or thrown (`final String message =
     # String.format("The heartbeat of TaskManager with id %s timed out.", id); ... new
@@ -432,7 +461,10 @@ def java(path, src):
                 rows.append((line, "event-reason", r))
             idx = args.index(reason) if reason in args else 0
             cand = [x for x in args[idx + 1 :] if "Component." not in x and "EventRecorder.Type" not in x]
-        elif m.group("valid"):
+        elif m.group("valid") or m.group("append"):
+            # a validator's refusal: `return Optional.of("...")`, or a part of the message it
+            # collects in a StringBuilder and returns as one (`builder.append(component + " resource
+            # memory parse error: " + e.getMessage())` ... `return Optional.of(errorMessage)`)
             if "alidat" not in path:
                 continue
             kind = "validation"
@@ -747,12 +779,17 @@ def main():
     p.add_argument("--cite-prefix", default="")
     p.add_argument("--exclude", default=DEFAULT_EXCLUDE)
     p.add_argument("--lang", help="force one language for every file (e.g. sh for scripts with no extension)")
+    p.add_argument("--consts-under", action="append", default=[],
+                   help="also read the Java string constants of these paths (not swept), for messages that use them")
     o = p.parse_args()
     EXCLUDE = re.compile(o.exclude)
     FORCED_LANG = o.lang
     if o.git_dir:
         if not o.ref:
             p.error("--git-dir needs --ref")
+        if o.consts_under:
+            for path, text in git_files(o.git_dir, o.ref, o.consts_under, o.strip):
+                add_global_consts(path, text)
         files = git_files(o.git_dir, o.ref, o.under, o.strip)
     elif o.zip:
         files = zip_files(o.zip, o.under, o.strip)
