@@ -151,6 +151,11 @@ fn lines(row: &Row) -> Vec<String> {
     if row.kind == "validation" && row.component == "flink-kubernetes-operator" {
         out.extend(validator_lines(&filled));
     }
+    // Java 11's allocation path reports a heap exhaustion by its OutOfMemoryError's message
+    // (memAllocator.cpp's report_java_out_of_memory("Java heap space")), which is thrown and printed
+    if row.kind == "report_java_out_of_memory" {
+        out.push(format!("java.lang.OutOfMemoryError: {filled}"));
+    }
     if row.kind == "event-reason" {
         out.push(format!("  Warning  {}  10s  x  x", row.template));
     }

@@ -129,7 +129,7 @@ fi
 # PyFlink carry the distribution's bin/ folder (pyflink/bin/), so the scripts are read at the release
 WHEELS=${WHEELS:-$INPUTS/pypi}
 for v in 1.16.0 1.18.0 1.20.0 2.0.0 2.1.0; do
-  whl=$(ls "$WHEELS"/apache_flink-"$v"-*.whl 2>/dev/null | head -1)
+  whl=$(ls "$WHEELS"/apache_flink-"$v"-*.whl 2>/dev/null | head -1 || true)
   [ -n "$whl" ] || { echo "no PyFlink wheel $v in $WHEELS" >&2; continue; }
   want flink-bin || continue
   tmp1=$(mktemp) tmp2=$(mktemp)
@@ -149,7 +149,7 @@ done
 # --- HotSpot's fatal start-up and memory messages, and the launcher's (`Error: Could not create the
 # Java Virtual Machine.`): option parsing, heap and Metaspace reservation, the OutOfMemoryError
 # messages, the fatal error report, thread creation, and java.nio's direct-memory limit
-JDK_SRC=${JDK_SRC:-$(ls -d "$INPUTS"/openjdk-17-* 2>/dev/null | head -1)}
+JDK_SRC=${JDK_SRC:-$(ls -d "$INPUTS"/openjdk-17-* 2>/dev/null | head -1 || true)}
 JDK_TAG=${JDK_TAG:-jdk-17.0.19+10}
 if [ -n "$JDK_SRC" ] && [ -d "$JDK_SRC/src/hotspot" ]; then
   hs=src/hotspot/share
@@ -162,6 +162,18 @@ if [ -n "$JDK_SRC" ] && [ -d "$JDK_SRC/src/hotspot" ]; then
     --under src/java.base/share/classes/java/nio/Bits.java
 else
   echo "no OpenJDK source tree (JDK_SRC)" >&2
+fi
+# Java 11's HotSpot (Flink's images up to 1.18 run Java 11 by default): the same files, from the
+# jdk11u repository's git mirror at the GA tag of its newest release
+if d=$(git_src openjdk+jdk11u); then
+  hs=src/hotspot/share
+  emit hotspot 11.0.31 --cite openjdk/jdk11u@jdk-11.0.31-ga --git-dir "$d" --ref jdk-11.0.31-ga \
+    --under $hs/runtime/arguments.cpp --under $hs/runtime/java.cpp --under $hs/runtime/os.hpp \
+    --under $hs/memory/universe.cpp --under $hs/memory/metaspace.cpp --under $hs/gc/shared \
+    --under $hs/gc/g1/g1Arguments.cpp --under $hs/utilities/vmError.cpp --under $hs/utilities/debug.cpp \
+    --under $hs/prims/jvm.cpp --under src/hotspot/os/linux/os_linux.cpp \
+    --under src/java.base/share/native/libjli/emessages.h --under src/java.base/share/native/libjli/java.c \
+    --under src/java.base/share/classes/java/nio/Bits.java
 fi
 
 # --- flink-docker's entrypoint (the repository has no tags: pinned to a commit of master)

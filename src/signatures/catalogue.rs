@@ -2667,7 +2667,7 @@ pub static SIGNATURES: &[Signature] = &[
         category: Category::ImageIncompatible,
         severity: Severity::Critical,
         literals: &["JAR file can't be read"],
-        pattern: r"JAR file can't be read '(?P<jar>[^']+)'",
+        pattern: r"JAR file can't be read '(?P<jar>[^'\s]+)'?",
         title: "the job jar {jar} is there but Flink's user may not read it",
         explanation: "the jar is where the deployment says, but the user the Flink process runs as (`flink`, uid 9999 in the official image, or the pod's runAsUser) has no read permission on it: the file mode or owner set when the image was built, or of the volume it comes from",
         fix: "make the jar readable for every user: `COPY --chmod=644` (or `RUN chmod 644 {jar}`) in the Dockerfile and rebuild the image, or `chmod a+r` it where an init container downloads it; running as the file's owner (`securityContext.runAsUser`) also works",
