@@ -2333,7 +2333,7 @@ pub static SIGNATURES: &[Signature] = &[
         severity: Severity::Critical,
         literals: &["from state handle under", "completedCheckpoint"],
         pattern: r"Could not retrieve checkpoint (?P<checkpoint>\d+) from state handle under (?P<key>[^\s.]+)\. This indicates that (?:the retrieved state handle is broken|you are trying to recover from state written by an older Flink version)|FileNotFoundException: .*?(?P<path>[^\s'\x22]*/completedCheckpoint[0-9a-f]+)",
-        title: "the HA store points to {path|checkpoint {checkpoint}}, which the JobManager cannot read",
+        title: "the HA store points to a retained checkpoint the JobManager cannot read: {path|checkpoint }{checkpoint|}",
         explanation: "with high availability the JobManager recovers the job from the retained checkpoints its HA store lists (Kubernetes ConfigMaps `<cluster-id>-...-config-map`, or ZooKeeper), each a `completedCheckpoint<id>` file under `high-availability.storageDir`; this one is gone or unreadable (storage cleaned up by hand or by a bucket lifecycle rule, another storageDir since a change, a Flink of another version, or a Flink bug such as FLINK-28265), so every start of the JobManager fails",
         fix: "if the file was removed by mistake, put it back; otherwise start the job again from a retained checkpoint or savepoint: stop it, delete the job's HA data (Kubernetes HA: the ConfigMaps labelled `app=<cluster-id>,configmap-type=high-availability`; ZooKeeper: its znodes under `high-availability.zookeeper.path.root`), and start it with that path (spec.job.initialSavepointPath, or `execution.savepoint.path`); keep high-availability.storageDir out of clean-up rules",
         verify: "kubectl get configmaps -l configmap-type=high-availability",
