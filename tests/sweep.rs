@@ -514,3 +514,129 @@ fn every_operator_validator_refusal_is_named_from_its_own_wording() {
     assert!(seen > 300, "the sweep lists {seen} validator refusals");
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
+
+/// A refusal is read whichever client carries it. The API server's own refusal wordings (the
+/// swept `forbiddenMessage` templates of every kube-apiserver minor), prefixed as apimachinery's
+/// NewForbidden prints them (`%s is forbidden: %v`, kubernetes/apimachinery@v0.36.3:
+/// pkg/api/errors/errors.go:214), are put into the message slot of every swept client wrapper that
+/// carries a response message: fabric8 5/6/7's `Failure executing: VERB at: URL. Message: ...`
+/// (OperationSupport.requestFailure), the Kubernetes Java client's ApiException.getMessage
+/// (`Message: ... HTTP response code: ...`); the Java client's older `ApiException: Forbidden`
+/// carries OkHttp's HTTP reason phrase (Watch.createWatch passes `response.message()`), which is
+/// data, so that line is the class and RFC 9110's reason phrase. Each must be read as a refusal.
+#[test]
+fn the_refusal_readers_read_every_swept_refusal_wording_from_every_client() {
+    const REFUSAL: &[&str] = &[
+        "SIG-K8S-FORBIDDEN",
+        "SIG-K8S-FORBIDDEN-DEFAULT-SA",
+        "SIG-K8S-FORBIDDEN-OPERATOR",
+        "SIG-K8S-FORBIDDEN-USER",
+        "SIG-K8S-FORBIDDEN-ANONYMOUS",
+        "SIG-FABRIC8-FORBIDDEN-CONFIGURED",
+        "SIG-FABRIC8-STATUS-403",
+        "SIG-JAVA-CLIENT-403",
+    ];
+    let rows = rows();
+    let fill = |t: &str, values: &[&str]| {
+        let mut out = t.to_string();
+        for v in values {
+            out = out.replacen("{}", v, 1);
+        }
+        out.replace("{}", "x")
+    };
+    let mut bodies: Vec<String> = rows
+        .iter()
+        .filter(|r| {
+            r.component == "kube-apiserver"
+                && r.kind == "message forbiddenMessage"
+                && r.template.contains(" resource ")
+        })
+        .flat_map(|r| {
+            let who = [
+                "system:serviceaccount:flink:flink",
+                "system:serviceaccount:flink:default",
+                "jane@example.com",
+            ];
+            who.iter()
+                .map(|u| {
+                    format!(
+                        "pods is forbidden: {}",
+                        fill(&r.template, &[u, "watch", "pods", "", "flink"])
+                    )
+                })
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    bodies.sort();
+    bodies.dedup();
+    assert!(
+        bodies.len() >= 6,
+        "the sweep lists {} API-server refusal wordings",
+        bodies.len()
+    );
+    let mut wrappers: Vec<(String, String)> = rows
+        .iter()
+        .filter(|r| {
+            (r.component == "fabric8-kubernetes-client"
+                && r.template
+                    .contains("Failure executing: {} at: {}. Message: {}."))
+                || (r.component == "kubernetes-client-java"
+                    && r.template.starts_with("Message: {} HTTP response code: {}"))
+        })
+        .map(|r| (r.cite.clone(), r.template.clone()))
+        .collect();
+    wrappers.sort();
+    wrappers.dedup_by(|a, b| a.1 == b.1);
+    assert!(
+        wrappers.len() >= 2,
+        "the sweep lists {} client refusal wrappers",
+        wrappers.len()
+    );
+    let mut bad = Vec::new();
+    let mut check = |line: String, what: &str| {
+        let m = prune_line(catalogue().match_line(&line, 1));
+        match m.first() {
+            Some(f) if REFUSAL.contains(&f.signature.id) => {}
+            other => bad.push(format!(
+                "{what}: `{line}` read as {:?}",
+                other.map(|f| f.signature.id)
+            )),
+        }
+    };
+    for body in &bodies {
+        check(body.clone(), "the API server's body");
+        for (cite, w) in &wrappers {
+            let line = if w.starts_with("Message: ") {
+                format!(
+                    "io.kubernetes.client.openapi.ApiException: {}",
+                    fill(w, &["Forbidden", "403", body, "{}"])
+                )
+            } else {
+                // fabric8 prefixes the wrapper with its own message only when it has one
+                fill(
+                    w,
+                    &[
+                        "",
+                        "GET",
+                        "https://10.96.0.1/api/v1/namespaces/flink/pods?watch=true",
+                        body,
+                        "x",
+                    ],
+                )
+                .trim_start_matches(". ")
+                .to_string()
+            };
+            check(format!("Caused by: {line}"), cite);
+        }
+    }
+    for class in [
+        "io.kubernetes.client.ApiException",
+        "io.kubernetes.client.openapi.ApiException",
+    ] {
+        check(
+            format!("{class}: Forbidden"),
+            "the Java client's reason phrase",
+        );
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}

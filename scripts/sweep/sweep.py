@@ -437,6 +437,57 @@ def java(path, src):
         t = template(expr, consts)
         if t and " " in t:
             rows.append((code.count("\n", 0, m.start()) + 1, "message " + m.group("var"), t))
+    # a message assembled in a StringBuilder and thrown or returned whole (fabric8's
+    # `sb.append("Failure executing: ").append(request.method()).append(" at: ")...`, then
+    # `new KubernetesClientException(sb.toString(), ...)`): the appends in order, `{}` for values
+    for m in re.finditer(r"\bStringBuilder\s+(?P<var>\w+)\s*=\s*new\s+StringBuilder\s*\(\s*\)\s*;", code):
+        var, start = m.group("var"), m.end()
+        depth, i = 0, start
+        while i < len(code):
+            c = code[i]
+            if c == '"':
+                i = skip_string(code, i, '"')
+                continue
+            if c == "{":
+                depth += 1
+            elif c == "}":
+                depth -= 1
+                if depth < 0:
+                    break
+            i += 1
+        region = code[start:i]
+        use = re.search(r"(?:(?P<throw>\bthrow\s+)?\bnew\s+(?P<exc>[A-Z]\w*(?:Exception|Error))\s*\(\s*" + var + r"\.toString\(\)|\breturn\s+" + var + r"\.toString\(\))", region)
+        if not use:
+            continue
+        parts, literal = [], False
+        for am in re.finditer(r"\.\s*append\s*\(", region[: use.start()]):
+            a = call_args(region, am.end() - 1)
+            if not a or not a[0]:
+                continue
+            lit = decode_literal(a[0][0].strip())
+            if lit is not None:
+                parts.append(lit)
+                literal = True
+            else:
+                t = template(a[0][0], consts)
+                parts.append(t if t else "{}")
+                literal = literal or bool(t)
+        if not literal:
+            continue
+        t = re.sub(r"\{\}(\s*\{\})+", "{}", normalise("".join(parts)))
+        if re.search(r"[A-Za-z]{3}", t) and " " in t:
+            kind = ("throw " if use.group("throw") else "new ") + use.group("exc") if use.group("exc") else "message " + var
+            rows.append((code.count("\n", 0, m.start()) + 1, kind, t))
+    # an exception's own getMessage() that formats its fields (the Kubernetes Java client's
+    # ApiException: `String.format(Locale.ROOT, "Message: %s%nHTTP response code: %s...", ...)`)
+    for m in re.finditer(r"\bString\s+getMessage\s*\(\s*\)\s*\{\s*return\s+String\s*\.\s*format\s*\(", code):
+        a = call_args(code, m.end() - 1)
+        if not a or not a[0]:
+            continue
+        args = [x for x in a[0] if "Locale" not in x]
+        t = template(args[0].replace("%n", " "), consts) if args else None
+        if t:
+            rows.append((code.count("\n", 0, m.start()) + 1, "message getMessage", t))
     for m in JAVA_CALL.finditer(code):
         a = call_args(code, m.end() - 1)
         if not a:
@@ -612,6 +663,31 @@ def go(path, src):
                 t = None
         if t and re.search(r"[A-Za-z]{3}", t):
             rows.append((line, "message " + m.group("var"), t))
+    # a message a function builds and returns, printed by its caller (the API server's
+    # `forbiddenMessage` returns `User %q cannot %s resource %q ...` for responsewriters.Forbidden)
+    for fm in re.finditer(r"^func\s+(?:\([^)]*\)\s*)?(?P<fn>\w*(?:[Mm]essage|[Rr]eason|[Ee]rror[A-Z]?\w*))\s*\(", code, re.M):
+        body_start = code.find("{", fm.end())
+        if body_start < 0:
+            continue
+        depth, i = 0, body_start
+        while i < len(code):
+            c = code[i]
+            if c == '"':
+                i = skip_string(code, i, '"')
+                continue
+            if c == "{":
+                depth += 1
+            elif c == "}":
+                depth -= 1
+                if depth == 0:
+                    break
+            i += 1
+        for rm in re.finditer(r"\breturn\s+fmt\.Sprintf\s*\(", code[body_start:i]):
+            at = body_start + rm.end() - 1
+            a = call_args(code, at)
+            t = template(a[0][0], consts) if a and a[0] else None
+            if t and " " in t:
+                rows.append((code.count("\n", 0, body_start + rm.start()) + 1, "message " + fm.group("fn"), t))
     # the event reasons a package declares (`FailedMountVolume = "FailedMount"` in events.go)
     if re.search(r"(^|/)events?\.go$", path):
         for m in re.finditer(r'^\s*([A-Z]\w*)\s*(?:string\s*)?=\s*"([A-Za-z]+)"\s*$', code, re.M):
