@@ -640,3 +640,287 @@ fn the_refusal_readers_read_every_swept_refusal_wording_from_every_client() {
     }
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
+
+/// A connection refused, timed out, without a route or to a name that does not resolve is read when
+/// it is to a Flink address and port, whichever layer words it and whichever wraps it.
+///
+/// The wordings: every swept connect failure of the JDK's sockets (`jdk-net`: Java 11's
+/// PlainSocketImpl.c `Connection refused` / `connect timed out` / `Host unreachable`, Java 17's
+/// NioSocketImpl and SocketChannelImpl `Connect timed out`) and the strerror text the JDK's
+/// *WithLastError throws print instead (glibc's, for ECONNREFUSED, ETIMEDOUT, EHOSTUNREACH and
+/// ENETUNREACH: bminor/glibc@3d7d5c10c806ee24f8e35014e41e203002609a3f:sysdeps/gnu/errlist.h), each
+/// as Netty annotates it (`<message>: host/ip:port`, AbstractChannel.annotateConnectException,
+/// netty/netty@netty-4.1.100.Final:transport/src/main/java/io/netty/channel/AbstractChannel.java:1033,
+/// with the classes AnnotatedConnectException / AnnotatedNoRouteToHostException / AnnotatedSocketException,
+/// shaded by Flink or not), through every swept epoll wording (`connect(..) failed: <strerror>`, and
+/// `null` for epoll's NoRouteToHostException without a message), every swept Netty connect
+/// timeout (`connection timed out: ...`, `connection timed out after N ms: ...`), under Flink's
+/// BlobClient (`Could not connect to BlobServer at address <address>`, apache/flink@release-1.20.0:
+/// flink-runtime/src/main/java/org/apache/flink/runtime/blob/BlobClient.java:103); inside every
+/// swept Akka/Pekko `Association with remote system [...] has failed` / `Tried to associate with
+/// unreachable remote address [...]` cause slot; and an unresolved name as the JDK words it
+/// (`host: <gai_strerror>`, openjdk/jdk17u@jdk-17.0.19+10:src/java.base/unix/native/libnet/net_util_md.c:209,
+/// with glibc's texts, bminor/glibc@33d7c0e1cb712a3b7ea46d7f88569721805bc2db:sysdeps/posix/gai_strerror-strs.h).
+/// Filled with a Flink address and each JobManager port (6123 RPC, 6124 the blob server, the port
+/// flink-kubernetes gives it, 8081 REST), each must be read as the JobManager out of reach; on
+/// another port (a database, a broker, a TaskManager's 6122 RPC) and on a healthy line it must not.
+#[test]
+fn the_network_readers_read_every_swept_connect_wording_on_every_flink_port() {
+    // the readers of a JobManager out of reach: refused, timed out or unroutable (the port shape,
+    // and the older refusal one it supersedes), the gated association to it, and its name unresolved
+    const JM: &[&str] = &[
+        "SIG-JM-PORT-UNREACHABLE",
+        "SIG-JM-CONNECTION-REFUSED",
+        "SIG-JM-ASSOCIATION-FAILED",
+        "SIG-AKKA-GATED-JM",
+        "SIG-JM-UNKNOWN-HOST",
+    ];
+    const GLIBC_STRERROR: &[&str] = &[
+        "Connection refused",
+        "Connection timed out",
+        "No route to host",
+        "Network is unreachable",
+    ];
+    const GLIBC_GAI: &[&str] = &[
+        "Name or service not known",
+        "Temporary failure in name resolution",
+        "No address associated with hostname",
+        "Non-recoverable failure in name resolution",
+    ];
+    const NETTY: &[&str] = &[
+        "io.netty.channel",
+        "org.apache.flink.shaded.netty4.io.netty.channel",
+    ];
+    const HOSTS: &[&str] = &[
+        "flink-jobmanager/10.96.12.4",
+        "orders-rest.analytics/10.96.14.2",
+        "orders-jobmanager.flink.svc.cluster.local/10.96.3.7",
+        "/10.0.0.7",
+    ];
+    const FLINK_PORTS: &[&str] = &["6123", "6124", "8081"];
+    const OTHER_PORTS: &[&str] = &["5432", "9092", "6122"];
+    let rows = rows();
+    let fill = |t: &str, values: &[&str]| {
+        let mut out = t.to_string();
+        for v in values {
+            out = out.replacen("{}", v, 1);
+        }
+        out.replace("{}", "x")
+    };
+    let uniq = |mut v: Vec<String>| {
+        v.sort();
+        v.dedup();
+        v
+    };
+    let swept = |component: &str, re: &str| {
+        let re = Regex::new(re).unwrap();
+        uniq(
+            rows.iter()
+                .filter(|r| r.component == component && re.is_match(&r.template))
+                .map(|r| r.template.clone())
+                .collect(),
+        )
+    };
+    // the JDK's messages: swept, and the strerror text the *WithLastError throws print
+    let jdk = swept(
+        "jdk-net",
+        r"^(?:Connection refused|Connection timed out|[Cc]onnect timed out|Host unreachable)$",
+    );
+    assert!(
+        jdk.len() >= 5,
+        "the sweep lists {} JDK connect wordings: {jdk:?}",
+        jdk.len()
+    );
+    let mut messages: Vec<(String, &str)> = jdk
+        .iter()
+        .map(|m| {
+            let class = if m.contains("timed out")
+                && m.starts_with(['c', 'C'])
+                && m.contains("onnect timed")
+            {
+                "SocketTimeoutException"
+            } else if m.contains("unreachable") {
+                "NoRouteToHostException"
+            } else {
+                "ConnectException"
+            };
+            (m.clone(), class)
+        })
+        .collect();
+    for m in GLIBC_STRERROR {
+        let class = match *m {
+            "No route to host" => "NoRouteToHostException",
+            "Network is unreachable" => "SocketException",
+            _ => "ConnectException",
+        };
+        messages.push((m.to_string(), class));
+    }
+    // epoll's: `connect(..) failed: <strerror>` (and the errno in 4.1.128), NoRouteToHostException's null
+    let epoll = swept("netty", r"^\{\}\(\.\.\) failed");
+    assert!(
+        !epoll.is_empty(),
+        "the sweep lists no epoll connect wording"
+    );
+    for t in &epoll {
+        for m in &GLIBC_STRERROR[..2] {
+            let values: &[&str] = if t.contains("error({})") {
+                &["connect", "-111", m]
+            } else {
+                &["connect", m]
+            };
+            messages.push((fill(t, values), "ConnectException"));
+        }
+    }
+    messages.push(("null".to_string(), "NoRouteToHostException"));
+    let timeouts = swept("netty", r"^connection timed out");
+    assert!(
+        timeouts.len() >= 2,
+        "the sweep lists {} Netty connect timeouts: {timeouts:?}",
+        timeouts.len()
+    );
+    let remoting: Vec<(String, String)> = ["akka-remote", "pekko-remote"]
+        .iter()
+        .flat_map(|c| {
+            swept(
+                c,
+                r"^(?:Association with remote system|Tried to associate with unreachable remote address) \[\{\}\]",
+            )
+            .into_iter()
+            .map(move |t| (c.replace("-remote", ""), t))
+        })
+        .collect();
+    assert!(
+        remoting.len() >= 4,
+        "the sweep lists {} remoting wordings",
+        remoting.len()
+    );
+
+    // the lines a client prints for a connection to host:port
+    let connect_lines = |host: &str, port: &str| {
+        let address = format!("{host}:{port}");
+        let mut out = Vec::new();
+        for (m, class) in &messages {
+            for pkg in NETTY {
+                let annotated = match *class {
+                    "NoRouteToHostException" => "AnnotatedNoRouteToHostException",
+                    "SocketException" => "AnnotatedSocketException",
+                    _ => "AnnotatedConnectException",
+                };
+                out.push(format!(
+                    "Caused by: {pkg}.AbstractChannel${annotated}: {m}: {address}"
+                ));
+            }
+        }
+        for t in &timeouts {
+            for pkg in NETTY {
+                let values: Vec<&str> = if t.contains(" ms") {
+                    vec!["10000", &address]
+                } else {
+                    vec![&address]
+                };
+                out.push(format!(
+                    "Caused by: {pkg}.ConnectTimeoutException: {}",
+                    fill(t, &values)
+                ));
+            }
+        }
+        // Flink's BlobClient: `Could not connect to BlobServer at address <InetSocketAddress>`
+        for (m, class) in &messages {
+            out.push(format!(
+                "java.io.IOException: Could not connect to BlobServer at address {address}\nCaused by: java.net.{class}: {m}"
+            ));
+        }
+        let ip = host.split('/').nth(1).unwrap_or(host);
+        for (system, t) in &remoting {
+            for (m, _) in messages.iter().filter(|(m, _)| m != "null") {
+                let remote = format!("[{system}.tcp://flink@{ip}:{port}]");
+                out.push(fill(
+                    &t.replacen("[{}]", &remote, 1),
+                    &[
+                        "50",
+                        &format!("Association failed with {remote}"),
+                        &format!("Caused by: [{m}: /{ip}:{port}]"),
+                    ],
+                ));
+            }
+        }
+        out
+    };
+    let read = |line: &str| -> Vec<&'static str> {
+        line.lines()
+            .flat_map(|l| prune_line(catalogue().match_line(l, 1)))
+            .map(|f| f.signature.id)
+            .collect()
+    };
+    let mut bad = Vec::new();
+    let mut checked = 0;
+    for host in HOSTS {
+        for port in FLINK_PORTS {
+            for line in connect_lines(host, port) {
+                checked += 1;
+                let ids = read(&line);
+                if !ids.iter().any(|id| JM.contains(id)) {
+                    bad.push(format!(
+                        "not read on a Flink port: `{line}` read as {ids:?}"
+                    ));
+                }
+            }
+        }
+        for port in OTHER_PORTS {
+            for line in connect_lines(host, port) {
+                checked += 1;
+                let ids = read(&line);
+                if ids.iter().any(|id| JM.contains(id)) {
+                    bad.push(format!(
+                        "over-read on port {port}: `{line}` read as {ids:?}"
+                    ));
+                }
+            }
+        }
+    }
+    // an unresolved name: the JobManager's Services (`<cluster>-rest`, a `*jobmanager*` Service),
+    // bare or qualified, and a name that is not Flink's
+    for host in [
+        "flink-jobmanager",
+        "orders-rest.analytics",
+        "orders-jobmanager.flink.svc.cluster.local",
+    ] {
+        for gai in GLIBC_GAI {
+            let line = format!("Caused by: java.net.UnknownHostException: {host}: {gai}");
+            checked += 1;
+            let ids = read(&line);
+            if !ids.contains(&"SIG-JM-UNKNOWN-HOST") {
+                bad.push(format!("unknown host not read: `{line}` read as {ids:?}"));
+            }
+        }
+    }
+    for gai in GLIBC_GAI {
+        let line =
+            format!("Caused by: java.net.UnknownHostException: kafka-0.kafka-headless: {gai}");
+        checked += 1;
+        let ids = read(&line);
+        if ids.iter().any(|id| JM.contains(id)) {
+            bad.push(format!("over-read: `{line}` read as {ids:?}"));
+        }
+    }
+    for line in [
+        "INFO  org.apache.flink.runtime.taskexecutor.TaskExecutor [] - Successful registration at resource manager pekko.tcp://flink@flink-jobmanager:6123/user/rpc/resourcemanager_0 under registration id 5b0c.",
+        "INFO  org.apache.flink.runtime.blob.BlobClient [] - Downloading from flink-jobmanager/10.96.12.4:6124",
+        "INFO  org.apache.flink.runtime.rest.RestClient [] - Rest endpoint listening at flink-jobmanager:8081",
+        "INFO  org.apache.flink.runtime.rpc.pekko.PekkoRpcService [] - Starting RPC endpoint for org.apache.flink.runtime.resourcemanager.StandaloneResourceManager at pekko://flink/user/rpc/resourcemanager_0 .",
+        "INFO  org.apache.flink.runtime.net.ConnectionUtils [] - Trying to connect to flink-jobmanager/10.96.12.4:6123",
+    ] {
+        checked += 1;
+        let ids = read(line);
+        if ids.iter().any(|id| JM.contains(id)) {
+            bad.push(format!("a healthy line over-read: `{line}` read as {ids:?}"));
+        }
+    }
+    assert!(checked > 1000, "{checked} lines checked");
+    assert!(
+        bad.is_empty(),
+        "{} of {checked}:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
+}

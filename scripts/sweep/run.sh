@@ -12,7 +12,8 @@
 #   JDK_SRC  an unpacked OpenJDK source tree (HotSpot and the launcher; default the first
 #            $INPUTS/openjdk-17-*), e.g. Debian's openjdk-17
 #            source package (`apt-get source --download-only openjdk-17`, a deb-src line needed), whose
-#            orig tarball is the upstream tag jdk-17.0.19+10; JDK_TAG names it (default jdk-17.0.19+10)
+#            orig tarball is the upstream tag jdk-17.0.19+10; JDK_TAG names it (default jdk-17.0.19+10);
+#            jdk-net needs its src/java.base/{share/classes/sun/nio/ch,share/classes/java/net,unix/native/libnet,unix/native/libnio} too
 #   GOMODCACHE  a Go module cache holding the k8s.io/kubernetes and k8s.io/apiserver zips
 #            (`go mod download k8s.io/kubernetes@v1.31.0 k8s.io/apiserver@v0.31.0`)
 # A source that is not there is skipped with a line on stderr, and its old TSV is kept.
@@ -174,6 +175,40 @@ if d=$(git_src openjdk+jdk11u); then
     --under $hs/prims/jvm.cpp --under src/hotspot/os/linux/os_linux.cpp \
     --under src/java.base/share/native/libjli/emessages.h --under src/java.base/share/native/libjli/java.c \
     --under src/java.base/share/classes/java/nio/Bits.java
+fi
+
+# --- the JDK's networking: how a connection refused, timed out or without a route, a reset and an
+# unresolved name are worded (the Java socket and channel implementations and their native code).
+# The connect errors carry no address: Netty's AnnotatedConnectException and Flink's own wrappers
+# (BlobClient) append it. The *WithLastError throws print glibc's strerror(errno) text and fall back
+# to the literal; an unresolved name prints `host: <gai_strerror text>` (net_util_md.c).
+jn=src/java.base
+JDK_NET=(--under $jn/unix/native/libnet/PlainSocketImpl.c --under $jn/unix/native/libnet/net_util_md.c
+  --under $jn/unix/native/libnio/ch/Net.c --under $jn/unix/native/libnio/ch/SocketDispatcher.c
+  --under $jn/share/classes/sun/nio/ch/SocketChannelImpl.java --under $jn/share/classes/sun/nio/ch/NioSocketImpl.java
+  --under $jn/share/classes/java/net/SocketInputStream.java --under $jn/share/classes/java/net/AbstractPlainSocketImpl.java)
+if [ -n "$JDK_SRC" ] && [ -d "$JDK_SRC/$jn/unix/native/libnet" ]; then
+  emit jdk-net "${JDK_TAG#jdk-}" --cite "openjdk/jdk17u@$JDK_TAG" --dir "$JDK_SRC" "${JDK_NET[@]}"
+else
+  echo "no OpenJDK networking sources in JDK_SRC (src/java.base/unix/native/libnet)" >&2
+fi
+if d=$(git_src openjdk+jdk11u); then
+  emit jdk-net 11.0.31 --cite openjdk/jdk11u@jdk-11.0.31-ga --git-dir "$d" --ref jdk-11.0.31-ga "${JDK_NET[@]}"
+fi
+
+# --- Netty 4.1 (Flink shades it as org.apache.flink.shaded.netty4): the connect failures of its NIO and
+# epoll transports (`connection timed out: host/ip:port`, from 4.1.102 `connection timed out after N ms:
+# host/ip:port`; epoll's `connect(..) failed: <strerror>`); AbstractChannel.annotateConnectException
+# appends `: host/ip:port` to the JDK's ConnectException/NoRouteToHostException message.
+if d=$(git_src netty+netty); then
+  for t in netty-4.1.91.Final netty-4.1.100.Final netty-4.1.128.Final; do
+    v=${t#netty-}
+    emit netty "${v%.Final}" --cite "netty/netty@$t" --git-dir "$d" --ref "$t" \
+      --under transport/src/main/java/io/netty/channel/AbstractChannel.java \
+      --under transport/src/main/java/io/netty/channel/nio/AbstractNioChannel.java \
+      --under transport-classes-epoll/src/main/java/io/netty/channel/epoll/AbstractEpollChannel.java \
+      --under transport-native-unix-common/src/main/java/io/netty/channel/unix/Errors.java
+  done
 fi
 
 # --- flink-docker's entrypoint (the repository has no tags: pinned to a commit of master)

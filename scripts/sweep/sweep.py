@@ -756,6 +756,15 @@ CPP_CALL = re.compile(
     r"Exceptions::fthrow|st->print_cr|out->print_cr|st->print|tty->print_cr|JLI_ReportErrorMessage|"
     r"JLI_ReportErrorMessageSys|java_lang_String::create_from_str)\s*\("
 )
+# the JDK's native code throwing a Java exception (libnet, libnio, libjava): `JNU_ThrowByName(env,
+# "java/net/SocketTimeoutException", "Read timed out")`; the *WithLastError forms print strerror(errno)
+# and use the literal only when errno has no text (jni_util.c), so the literal is a wording too.
+# NET_ThrowNew(env, errno, msg) throws SocketException (net_util_md.c).
+JNI_THROW = re.compile(
+    r"\b(?P<name>JNU_ThrowByName|JNU_ThrowByNameWithLastError|JNU_ThrowByNameWithMessageAndLastError|"
+    r"NET_ThrowByNameWithLastError|NET_ThrowNew)\s*\("
+)
+JNI_PKG = {"JNU_JAVANETPKG": "java/net/", "JNU_JAVAIOPKG": "java/io/"}
 # a message chosen by a condition into a variable (`const char* message = limit_exceeded ?
 # "GC overhead limit exceeded" : "Java heap space";`): each branch is a printed message
 CPP_MSGVAR = re.compile(
@@ -823,6 +832,22 @@ def cpp(path, src):
             if text:
                 rows.append((line, name, text))
                 break
+    for m in JNI_THROW.finditer(code):
+        a = call_args(code, m.end() - 1)
+        if not a or len(a[0]) < 3 or m.group("name").startswith("JNU_ThrowByName") and "jni_util" in path:
+            continue
+        args = [x.strip() for x in a[0]]
+        line = code.count("\n", 0, m.start()) + 1
+        if m.group("name") == "NET_ThrowNew":
+            cls = "java.net.SocketException"
+        else:
+            parts = re.findall(r'"(?:[^"\\\n]|\\.)*"|[A-Za-z_]\w*', args[1])
+            if not parts or not all(p.startswith('"') or p in JNI_PKG for p in parts):
+                continue
+            cls = "".join(decode_literal(p) if p.startswith('"') else JNI_PKG[p] for p in parts).replace("/", ".")
+        text = cpp_text(args[2], defines)
+        if text:
+            rows.append((line, "new " + cls, text))
     for m in CPP_MSGVAR.finditer(code):
         line = code.count("\n", 0, m.start()) + 1
         kind = "message " + m.group("var")
