@@ -655,7 +655,7 @@ fn the_refusal_readers_read_every_swept_refusal_wording_from_every_client() {
 /// shaded by Flink or not), through every swept epoll wording (`connect(..) failed: <strerror>`, and
 /// `null` for epoll's NoRouteToHostException without a message), every swept Netty connect
 /// timeout (`connection timed out: ...`, `connection timed out after N ms: ...`), under Flink's
-/// BlobClient (`Could not connect to BlobServer at address <address>`, apache/flink@release-1.20.0:
+/// BlobClient (the swept `Could not connect to BlobServer at address {}`, apache/flink@release-1.20.0:
 /// flink-runtime/src/main/java/org/apache/flink/runtime/blob/BlobClient.java:103); inside every
 /// swept Akka/Pekko `Association with remote system [...] has failed` / `Tried to associate with
 /// unreachable remote address [...]` cause slot; and an unresolved name as the JDK words it
@@ -778,6 +778,11 @@ fn the_network_readers_read_every_swept_connect_wording_on_every_flink_port() {
         "the sweep lists {} Netty connect timeouts: {timeouts:?}",
         timeouts.len()
     );
+    let blob = swept("flink", r"^Could not connect to BlobServer at address \{\}");
+    assert!(
+        !blob.is_empty(),
+        "the sweep lists no BlobClient connect wording"
+    );
     let remoting: Vec<(String, String)> = ["akka-remote", "pekko-remote"]
         .iter()
         .flat_map(|c| {
@@ -825,10 +830,13 @@ fn the_network_readers_read_every_swept_connect_wording_on_every_flink_port() {
             }
         }
         // Flink's BlobClient: `Could not connect to BlobServer at address <InetSocketAddress>`
-        for (m, class) in &messages {
-            out.push(format!(
-                "java.io.IOException: Could not connect to BlobServer at address {address}\nCaused by: java.net.{class}: {m}"
-            ));
+        for t in &blob {
+            for (m, class) in &messages {
+                out.push(format!(
+                    "java.io.IOException: {}\nCaused by: java.net.{class}: {m}",
+                    fill(t, &[&address])
+                ));
+            }
         }
         let ip = host.split('/').nth(1).unwrap_or(host);
         for (system, t) in &remoting {

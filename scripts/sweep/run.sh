@@ -65,7 +65,8 @@ fi
 # --- Flink: from the sources jars Maven Central publishes (the repository is too big to mirror here).
 # Modules the catalogue reads: flink-kubernetes; flink-runtime's entrypoint, dispatcher,
 # resourcemanager, jobmaster, checkpoint, state, taskexecutor and highavailability; flink-core's
-# configuration, memory, file systems and plugin loader; flink-clients.
+# configuration, memory, file systems and plugin loader; flink-clients; flink-runtime's BlobClient (its
+# connect failure wraps the JDK's and names the blob port).
 rt=org/apache/flink/runtime
 co=org/apache/flink
 for v in 1.16.0 1.18.0 1.20.0 2.0.0 2.1.0; do
@@ -78,7 +79,8 @@ for v in 1.16.0 1.18.0 1.20.0 2.0.0 2.1.0; do
       flink-kubernetes) unders=(--under org/apache/flink/kubernetes) ;;
       flink-runtime) unders=(--under $rt/entrypoint --under $rt/dispatcher --under $rt/resourcemanager
         --under $rt/jobmaster --under $rt/checkpoint --under $rt/state --under $rt/taskexecutor
-        --under $rt/highavailability --under $rt/util/bash --under $rt/util/config/memory) ;;
+        --under $rt/highavailability --under $rt/util/bash --under $rt/util/config/memory
+        --under $rt/blob/BlobClient.java) ;;
       flink-core) unders=(--under $co/configuration --under $co/core/memory --under $co/core/fs
         --under $co/core/plugin --under $co/util/FlinkRuntimeException.java
         --under $co/util/JarUtils.java) ;;
