@@ -661,6 +661,8 @@ fn the_refusal_readers_read_every_swept_refusal_wording_from_every_client() {
 /// unreachable remote address [...]` cause slot; and an unresolved name as the JDK words it
 /// (`host: <gai_strerror>`, openjdk/jdk17u@jdk-17.0.19+10:src/java.base/unix/native/libnet/net_util_md.c:209,
 /// with glibc's texts, bminor/glibc@33d7c0e1cb712a3b7ea46d7f88569721805bc2db:sysdeps/posix/gai_strerror-strs.h).
+/// Flink's RpcConnectionException (the swept `Could not connect to rpc endpoint under address {}`)
+/// is read to the JobManager's endpoints and not to a TaskExecutor's.
 /// Filled with a Flink address and each JobManager port (6123 RPC, 6124 the blob server, the port
 /// flink-kubernetes gives it, 8081 REST), each must be read as the JobManager out of reach; on
 /// another port (a database, a broker, a TaskManager's 6122 RPC) and on a healthy line it must not.
@@ -674,6 +676,8 @@ fn the_network_readers_read_every_swept_connect_wording_on_every_flink_port() {
         "SIG-JM-ASSOCIATION-FAILED",
         "SIG-AKKA-GATED-JM",
         "SIG-JM-UNKNOWN-HOST",
+        "SIG-RPC-CONNECT-FAILED",
+        "SIG-RM-ADDRESS-UNRESOLVED",
     ];
     const GLIBC_STRERROR: &[&str] = &[
         "Connection refused",
@@ -909,6 +913,43 @@ fn the_network_readers_read_every_swept_connect_wording_on_every_flink_port() {
         let ids = read(&line);
         if ids.iter().any(|id| JM.contains(id)) {
             bad.push(format!("over-read: `{line}` read as {ids:?}"));
+        }
+    }
+    // Flink's RPC: the swept RpcConnectionException wording, to the JobManager's endpoints (the
+    // ResourceManager, Dispatcher and JobMaster a TaskExecutor or client resolves) on its RPC port,
+    // and to a TaskExecutor (a JobMaster reaching a TaskManager: the other direction, not read here)
+    let rpc = swept(
+        "flink-rpc",
+        r"^Could not connect to rpc endpoint under address \{\}",
+    );
+    assert!(
+        !rpc.is_empty(),
+        "the sweep lists no RpcConnectionException wording"
+    );
+    for t in &rpc {
+        for system in ["akka", "pekko"] {
+            for (address, jm) in [
+                (
+                    "flink@flink-jobmanager:6123/user/rpc/resourcemanager_*",
+                    true,
+                ),
+                (
+                    "flink@orders-jobmanager.flink:6123/user/rpc/dispatcher_1",
+                    true,
+                ),
+                ("flink@10.0.0.7:6123/user/rpc/jobmanager_2", true),
+                ("flink@10.0.0.8:6122/user/rpc/taskmanager_0", false),
+            ] {
+                let line = format!(
+                    "org.apache.flink.runtime.rpc.exceptions.RpcConnectionException: {}",
+                    fill(t, &[&format!("{system}.tcp://{address}")])
+                );
+                checked += 1;
+                let ids = read(&line);
+                if ids.iter().any(|id| JM.contains(id)) != jm {
+                    bad.push(format!("rpc (JobManager: {jm}): `{line}` read as {ids:?}"));
+                }
+            }
         }
     }
     for line in [
