@@ -12,7 +12,8 @@
 #   JDK_SRC  an unpacked OpenJDK source tree (HotSpot and the launcher; default the first
 #            $INPUTS/openjdk-17-*), e.g. Debian's openjdk-17
 #            source package (`apt-get source --download-only openjdk-17`, a deb-src line needed), whose
-#            orig tarball is the upstream tag jdk-17.0.19+10; JDK_TAG names it (default jdk-17.0.19+10)
+#            orig tarball is the upstream tag jdk-17.0.19+10; JDK_TAG names it (default jdk-17.0.19+10);
+#            jdk-net needs its src/java.base/{share/classes/sun/nio/ch,share/classes/java/net,unix/native/libnet,unix/native/libnio} too
 #   GOMODCACHE  a Go module cache holding the k8s.io/kubernetes and k8s.io/apiserver zips
 #            (`go mod download k8s.io/kubernetes@v1.31.0 k8s.io/apiserver@v0.31.0`)
 # A source that is not there is skipped with a line on stderr, and its old TSV is kept.
@@ -52,17 +53,20 @@ git_src() { # mirror-name
 
 # --- the Apache operator: the operator module and its webhook (exceptions, validation, events)
 if d=$(git_src apache+flink-kubernetes-operator); then
-  for t in release-1.4.0 release-1.8.0 release-1.15.0; do
+  for t in release-1.4.0 release-1.5.0 release-1.6.1 release-1.7.0 release-1.8.0 release-1.9.0 release-1.10.0 \
+    release-1.11.0 release-1.12.1 release-1.13.0 release-1.14.0 release-1.15.0; do
     emit flink-kubernetes-operator "${t#release-}" --cite "apache/flink-kubernetes-operator@$t" \
       --git-dir "$d" --ref "$t" \
-      --under flink-kubernetes-operator/src/main --under flink-kubernetes-webhook/src/main
+      --under flink-kubernetes-operator/src/main --under flink-kubernetes-webhook/src/main \
+      --consts-under flink-kubernetes-operator-api/src/main
   done
 fi
 
 # --- Flink: from the sources jars Maven Central publishes (the repository is too big to mirror here).
 # Modules the catalogue reads: flink-kubernetes; flink-runtime's entrypoint, dispatcher,
 # resourcemanager, jobmaster, checkpoint, state, taskexecutor and highavailability; flink-core's
-# configuration, memory, file systems and plugin loader; flink-clients.
+# configuration, memory, file systems and plugin loader; flink-clients; flink-runtime's BlobClient (its
+# connect failure wraps the JDK's and names the blob port).
 rt=org/apache/flink/runtime
 co=org/apache/flink
 for v in 1.16.0 1.18.0 1.20.0 2.0.0 2.1.0; do
@@ -75,9 +79,11 @@ for v in 1.16.0 1.18.0 1.20.0 2.0.0 2.1.0; do
       flink-kubernetes) unders=(--under org/apache/flink/kubernetes) ;;
       flink-runtime) unders=(--under $rt/entrypoint --under $rt/dispatcher --under $rt/resourcemanager
         --under $rt/jobmaster --under $rt/checkpoint --under $rt/state --under $rt/taskexecutor
-        --under $rt/highavailability --under $rt/util/bash --under $rt/util/config/memory) ;;
+        --under $rt/highavailability --under $rt/util/bash --under $rt/util/config/memory
+        --under $rt/blob/BlobClient.java) ;;
       flink-core) unders=(--under $co/configuration --under $co/core/memory --under $co/core/fs
-        --under $co/core/plugin --under $co/util/FlinkRuntimeException.java) ;;
+        --under $co/core/plugin --under $co/util/FlinkRuntimeException.java
+        --under $co/util/JarUtils.java) ;;
       flink-clients) unders=(--under org/apache/flink/client) ;;
     esac
     tmp=$(mktemp)
@@ -126,7 +132,7 @@ fi
 # PyFlink carry the distribution's bin/ folder (pyflink/bin/), so the scripts are read at the release
 WHEELS=${WHEELS:-$INPUTS/pypi}
 for v in 1.16.0 1.18.0 1.20.0 2.0.0 2.1.0; do
-  whl=$(ls "$WHEELS"/apache_flink-"$v"-*.whl 2>/dev/null | head -1)
+  whl=$(ls "$WHEELS"/apache_flink-"$v"-*.whl 2>/dev/null | head -1 || true)
   [ -n "$whl" ] || { echo "no PyFlink wheel $v in $WHEELS" >&2; continue; }
   want flink-bin || continue
   tmp1=$(mktemp) tmp2=$(mktemp)
@@ -146,7 +152,7 @@ done
 # --- HotSpot's fatal start-up and memory messages, and the launcher's (`Error: Could not create the
 # Java Virtual Machine.`): option parsing, heap and Metaspace reservation, the OutOfMemoryError
 # messages, the fatal error report, thread creation, and java.nio's direct-memory limit
-JDK_SRC=${JDK_SRC:-$(ls -d "$INPUTS"/openjdk-17-* 2>/dev/null | head -1)}
+JDK_SRC=${JDK_SRC:-$(ls -d "$INPUTS"/openjdk-17-* 2>/dev/null | head -1 || true)}
 JDK_TAG=${JDK_TAG:-jdk-17.0.19+10}
 if [ -n "$JDK_SRC" ] && [ -d "$JDK_SRC/src/hotspot" ]; then
   hs=src/hotspot/share
@@ -159,6 +165,52 @@ if [ -n "$JDK_SRC" ] && [ -d "$JDK_SRC/src/hotspot" ]; then
     --under src/java.base/share/classes/java/nio/Bits.java
 else
   echo "no OpenJDK source tree (JDK_SRC)" >&2
+fi
+# Java 11's HotSpot (Flink's images up to 1.18 run Java 11 by default): the same files, from the
+# jdk11u repository's git mirror at the GA tag of its newest release
+if d=$(git_src openjdk+jdk11u); then
+  hs=src/hotspot/share
+  emit hotspot 11.0.31 --cite openjdk/jdk11u@jdk-11.0.31-ga --git-dir "$d" --ref jdk-11.0.31-ga \
+    --under $hs/runtime/arguments.cpp --under $hs/runtime/java.cpp --under $hs/runtime/os.hpp \
+    --under $hs/memory/universe.cpp --under $hs/memory/metaspace.cpp --under $hs/gc/shared \
+    --under $hs/gc/g1/g1Arguments.cpp --under $hs/utilities/vmError.cpp --under $hs/utilities/debug.cpp \
+    --under $hs/prims/jvm.cpp --under src/hotspot/os/linux/os_linux.cpp \
+    --under src/java.base/share/native/libjli/emessages.h --under src/java.base/share/native/libjli/java.c \
+    --under src/java.base/share/classes/java/nio/Bits.java
+fi
+
+# --- the JDK's networking: how a connection refused, timed out or without a route, a reset and an
+# unresolved name are worded (the Java socket and channel implementations and their native code).
+# The connect errors carry no address: Netty's AnnotatedConnectException and Flink's own wrappers
+# (BlobClient) append it. The *WithLastError throws print glibc's strerror(errno) text and fall back
+# to the literal; an unresolved name prints `host: <gai_strerror text>` (net_util_md.c).
+jn=src/java.base
+JDK_NET=(--under $jn/unix/native/libnet/PlainSocketImpl.c --under $jn/unix/native/libnet/net_util_md.c
+  --under $jn/unix/native/libnio/ch/Net.c --under $jn/unix/native/libnio/ch/SocketDispatcher.c
+  --under $jn/share/classes/sun/nio/ch/SocketChannelImpl.java --under $jn/share/classes/sun/nio/ch/NioSocketImpl.java
+  --under $jn/share/classes/java/net/SocketInputStream.java --under $jn/share/classes/java/net/AbstractPlainSocketImpl.java)
+if [ -n "$JDK_SRC" ] && [ -d "$JDK_SRC/$jn/unix/native/libnet" ]; then
+  emit jdk-net "${JDK_TAG#jdk-}" --cite "openjdk/jdk17u@$JDK_TAG" --dir "$JDK_SRC" "${JDK_NET[@]}"
+else
+  echo "no OpenJDK networking sources in JDK_SRC (src/java.base/unix/native/libnet)" >&2
+fi
+if d=$(git_src openjdk+jdk11u); then
+  emit jdk-net 11.0.31 --cite openjdk/jdk11u@jdk-11.0.31-ga --git-dir "$d" --ref jdk-11.0.31-ga "${JDK_NET[@]}"
+fi
+
+# --- Netty 4.1 (Flink shades it as org.apache.flink.shaded.netty4): the connect failures of its NIO and
+# epoll transports (`connection timed out: host/ip:port`, from 4.1.102 `connection timed out after N ms:
+# host/ip:port`; epoll's `connect(..) failed: <strerror>`); AbstractChannel.annotateConnectException
+# appends `: host/ip:port` to the JDK's ConnectException/NoRouteToHostException message.
+if d=$(git_src netty+netty); then
+  for t in netty-4.1.91.Final netty-4.1.100.Final netty-4.1.128.Final; do
+    v=${t#netty-}
+    emit netty "${v%.Final}" --cite "netty/netty@$t" --git-dir "$d" --ref "$t" \
+      --under transport/src/main/java/io/netty/channel/AbstractChannel.java \
+      --under transport/src/main/java/io/netty/channel/nio/AbstractNioChannel.java \
+      --under transport-classes-epoll/src/main/java/io/netty/channel/epoll/AbstractEpollChannel.java \
+      --under transport-native-unix-common/src/main/java/io/netty/channel/unix/Errors.java
+  done
 fi
 
 # --- flink-docker's entrypoint (the repository has no tags: pinned to a commit of master)

@@ -307,6 +307,33 @@ class Consts:
                 self.map[m.group(1)] = "".join(parts)
 
 
+# String constants of other files (`--consts-under`), by class: a message assembled with a constant
+# another module declares (`MSG_HA_METADATA_NOT_AVAILABLE + " to restore from last state."`, the
+# constant in the operator API's CommonStatus) resolves when the file imports it statically or names
+# it `Class.NAME`.
+GLOBAL_CONSTS = {}
+
+
+def add_global_consts(path, src):
+    if not path.endswith(".java"):
+        return
+    cls = os.path.splitext(os.path.basename(path))[0]
+    c = Consts(blank_comments(src, "java"), "java")
+    if c.map:
+        GLOBAL_CONSTS.setdefault(cls, {}).update(c.map)
+
+
+def import_consts(code, consts):
+    for m in re.finditer(r"^\s*import\s+static\s+[\w.]*?\b([A-Z]\w*)\.([A-Z][A-Z0-9_]*)\s*;", code, re.M):
+        v = GLOBAL_CONSTS.get(m.group(1), {}).get(m.group(2))
+        if v is not None:
+            consts.map.setdefault(m.group(2), v)
+    for cls, names in GLOBAL_CONSTS.items():
+        if cls + "." in code:
+            for n, v in names.items():
+                consts.map.setdefault(cls + "." + n, v)
+
+
 def template(expr, consts, depth=0):
     """The message template of an argument expression: literals kept, the rest `{}`; None when
     the expression holds no literal text."""
@@ -367,6 +394,7 @@ JAVA_CALL = re.compile(
     r"|\b(?P<event>triggerEvent|triggerEventOnce|triggerEventByKey)\s*\("
     r"|\bupdateStatusForError\s*\("
     r"|\breturn\s+(?P<valid>Optional\s*\.\s*of)\s*\("
+    r"|\b(?P<append>builder|sb|errors?|errorBuilder)\s*\.\s*append\s*\("
 )
 JAVA_CONST = re.compile(
     r"\bString\s+(?P<name>[A-Z][A-Z0-9_]*(?:ERR|ERROR|MSG|MESSAGE|REASON|WARN|WARNING|FAILURE|FAILED)[A-Z0-9_]*)\s*=\s*"
@@ -381,6 +409,7 @@ JAVA_MSGVAR = re.compile(
 def java(path, src):
     code = blank_comments(src, "java")
     consts = Consts(code, "java")
+    import_consts(src, consts)
     rows = []
     # a message built into a local variable, then logged or thrown (`final String message =
     # String.format("The heartbeat of TaskManager with id %s timed out.", id); ... new
@@ -408,6 +437,57 @@ def java(path, src):
         t = template(expr, consts)
         if t and " " in t:
             rows.append((code.count("\n", 0, m.start()) + 1, "message " + m.group("var"), t))
+    # a message assembled in a StringBuilder and thrown or returned whole (fabric8's
+    # `sb.append("Failure executing: ").append(request.method()).append(" at: ")...`, then
+    # `new KubernetesClientException(sb.toString(), ...)`): the appends in order, `{}` for values
+    for m in re.finditer(r"\bStringBuilder\s+(?P<var>\w+)\s*=\s*new\s+StringBuilder\s*\(\s*\)\s*;", code):
+        var, start = m.group("var"), m.end()
+        depth, i = 0, start
+        while i < len(code):
+            c = code[i]
+            if c == '"':
+                i = skip_string(code, i, '"')
+                continue
+            if c == "{":
+                depth += 1
+            elif c == "}":
+                depth -= 1
+                if depth < 0:
+                    break
+            i += 1
+        region = code[start:i]
+        use = re.search(r"(?:(?P<throw>\bthrow\s+)?\bnew\s+(?P<exc>[A-Z]\w*(?:Exception|Error))\s*\(\s*" + var + r"\.toString\(\)|\breturn\s+" + var + r"\.toString\(\))", region)
+        if not use:
+            continue
+        parts, literal = [], False
+        for am in re.finditer(r"\.\s*append\s*\(", region[: use.start()]):
+            a = call_args(region, am.end() - 1)
+            if not a or not a[0]:
+                continue
+            lit = decode_literal(a[0][0].strip())
+            if lit is not None:
+                parts.append(lit)
+                literal = True
+            else:
+                t = template(a[0][0], consts)
+                parts.append(t if t else "{}")
+                literal = literal or bool(t)
+        if not literal:
+            continue
+        t = re.sub(r"\{\}(\s*\{\})+", "{}", normalise("".join(parts)))
+        if re.search(r"[A-Za-z]{3}", t) and " " in t:
+            kind = ("throw " if use.group("throw") else "new ") + use.group("exc") if use.group("exc") else "message " + var
+            rows.append((code.count("\n", 0, m.start()) + 1, kind, t))
+    # an exception's own getMessage() that formats its fields (the Kubernetes Java client's
+    # ApiException: `String.format(Locale.ROOT, "Message: %s%nHTTP response code: %s...", ...)`)
+    for m in re.finditer(r"\bString\s+getMessage\s*\(\s*\)\s*\{\s*return\s+String\s*\.\s*format\s*\(", code):
+        a = call_args(code, m.end() - 1)
+        if not a or not a[0]:
+            continue
+        args = [x for x in a[0] if "Locale" not in x]
+        t = template(args[0].replace("%n", " "), consts) if args else None
+        if t:
+            rows.append((code.count("\n", 0, m.start()) + 1, "message getMessage", t))
     for m in JAVA_CALL.finditer(code):
         a = call_args(code, m.end() - 1)
         if not a:
@@ -432,7 +512,10 @@ def java(path, src):
                 rows.append((line, "event-reason", r))
             idx = args.index(reason) if reason in args else 0
             cand = [x for x in args[idx + 1 :] if "Component." not in x and "EventRecorder.Type" not in x]
-        elif m.group("valid"):
+        elif m.group("valid") or m.group("append"):
+            # a validator's refusal: `return Optional.of("...")`, or a part of the message it
+            # collects in a StringBuilder and returns as one (`builder.append(component + " resource
+            # memory parse error: " + e.getMessage())` ... `return Optional.of(errorMessage)`)
             if "alidat" not in path:
                 continue
             kind = "validation"
@@ -580,6 +663,31 @@ def go(path, src):
                 t = None
         if t and re.search(r"[A-Za-z]{3}", t):
             rows.append((line, "message " + m.group("var"), t))
+    # a message a function builds and returns, printed by its caller (the API server's
+    # `forbiddenMessage` returns `User %q cannot %s resource %q ...` for responsewriters.Forbidden)
+    for fm in re.finditer(r"^func\s+(?:\([^)]*\)\s*)?(?P<fn>\w*(?:[Mm]essage|[Rr]eason|[Ee]rror[A-Z]?\w*))\s*\(", code, re.M):
+        body_start = code.find("{", fm.end())
+        if body_start < 0:
+            continue
+        depth, i = 0, body_start
+        while i < len(code):
+            c = code[i]
+            if c == '"':
+                i = skip_string(code, i, '"')
+                continue
+            if c == "{":
+                depth += 1
+            elif c == "}":
+                depth -= 1
+                if depth == 0:
+                    break
+            i += 1
+        for rm in re.finditer(r"\breturn\s+fmt\.Sprintf\s*\(", code[body_start:i]):
+            at = body_start + rm.end() - 1
+            a = call_args(code, at)
+            t = template(a[0][0], consts) if a and a[0] else None
+            if t and " " in t:
+                rows.append((code.count("\n", 0, body_start + rm.start()) + 1, "message " + fm.group("fn"), t))
     # the event reasons a package declares (`FailedMountVolume = "FailedMount"` in events.go)
     if re.search(r"(^|/)events?\.go$", path):
         for m in re.finditer(r'^\s*([A-Z]\w*)\s*(?:string\s*)?=\s*"([A-Za-z]+)"\s*$', code, re.M):
@@ -648,6 +756,15 @@ CPP_CALL = re.compile(
     r"Exceptions::fthrow|st->print_cr|out->print_cr|st->print|tty->print_cr|JLI_ReportErrorMessage|"
     r"JLI_ReportErrorMessageSys|java_lang_String::create_from_str)\s*\("
 )
+# the JDK's native code throwing a Java exception (libnet, libnio, libjava): `JNU_ThrowByName(env,
+# "java/net/SocketTimeoutException", "Read timed out")`; the *WithLastError forms print strerror(errno)
+# and use the literal only when errno has no text (jni_util.c), so the literal is a wording too.
+# NET_ThrowNew(env, errno, msg) throws SocketException (net_util_md.c).
+JNI_THROW = re.compile(
+    r"\b(?P<name>JNU_ThrowByName|JNU_ThrowByNameWithLastError|JNU_ThrowByNameWithMessageAndLastError|"
+    r"NET_ThrowByNameWithLastError|NET_ThrowNew)\s*\("
+)
+JNI_PKG = {"JNU_JAVANETPKG": "java/net/", "JNU_JAVAIOPKG": "java/io/"}
 # a message chosen by a condition into a variable (`const char* message = limit_exceeded ?
 # "GC overhead limit exceeded" : "Java heap space";`): each branch is a printed message
 CPP_MSGVAR = re.compile(
@@ -715,6 +832,22 @@ def cpp(path, src):
             if text:
                 rows.append((line, name, text))
                 break
+    for m in JNI_THROW.finditer(code):
+        a = call_args(code, m.end() - 1)
+        if not a or len(a[0]) < 3 or m.group("name").startswith("JNU_ThrowByName") and "jni_util" in path:
+            continue
+        args = [x.strip() for x in a[0]]
+        line = code.count("\n", 0, m.start()) + 1
+        if m.group("name") == "NET_ThrowNew":
+            cls = "java.net.SocketException"
+        else:
+            parts = re.findall(r'"(?:[^"\\\n]|\\.)*"|[A-Za-z_]\w*', args[1])
+            if not parts or not all(p.startswith('"') or p in JNI_PKG for p in parts):
+                continue
+            cls = "".join(decode_literal(p) if p.startswith('"') else JNI_PKG[p] for p in parts).replace("/", ".")
+        text = cpp_text(args[2], defines)
+        if text:
+            rows.append((line, "new " + cls, text))
     for m in CPP_MSGVAR.finditer(code):
         line = code.count("\n", 0, m.start()) + 1
         kind = "message " + m.group("var")
@@ -747,12 +880,17 @@ def main():
     p.add_argument("--cite-prefix", default="")
     p.add_argument("--exclude", default=DEFAULT_EXCLUDE)
     p.add_argument("--lang", help="force one language for every file (e.g. sh for scripts with no extension)")
+    p.add_argument("--consts-under", action="append", default=[],
+                   help="also read the Java string constants of these paths (not swept), for messages that use them")
     o = p.parse_args()
     EXCLUDE = re.compile(o.exclude)
     FORCED_LANG = o.lang
     if o.git_dir:
         if not o.ref:
             p.error("--git-dir needs --ref")
+        if o.consts_under:
+            for path, text in git_files(o.git_dir, o.ref, o.consts_under, o.strip):
+                add_global_consts(path, text)
         files = git_files(o.git_dir, o.ref, o.under, o.strip)
     elif o.zip:
         files = zip_files(o.zip, o.under, o.strip)

@@ -257,13 +257,19 @@ pub static SIGNATURES: &[Signature] = &[
     },
     // --- who cannot reach the JobManager -----------------------------------------------------------
     // Netty's and the JDK's connect failures with the address, to a JobManager port: RPC (6123),
-    // blob server (6124), REST (8081).
+    // blob server (6124), REST (8081). The wordings are the JDK's (glibc's strerror for ECONNREFUSED,
+    // ETIMEDOUT, EHOSTUNREACH, ENETUNREACH; `connect timed out` / `Connect timed out` of the socket
+    // implementations of Java 11 and 17; `Host unreachable` when errno has no text), with the address
+    // Netty appends (AbstractChannel.annotateConnectException: `<message>: host/ip:port`, `null` for
+    // epoll's NoRouteToHostException without a message) or Flink's BlobClient prefixes, and Netty's
+    // own connect timeout (`connection timed out: ...`, from 4.1.102 `connection timed out after N
+    // ms: ...`). tests/sweep.rs reads each swept wording on each port.
     Signature {
         id: "SIG-JM-PORT-UNREACHABLE",
         category: Category::JobmanagerUnreachable,
         severity: Severity::Critical,
-        literals: &["onnection refused", "onnection timed out", "connect timed out", "No route to host", "Could not connect to BlobServer"],
-        pattern: r"(?:[Cc]onnection refused|[Cc]onnection timed out|connect timed out|No route to host|Could not connect to BlobServer at address)(?:: | )?(?:\w+://)?(?:flink@)?(?P<host>[A-Za-z0-9.-]+)?(?:/[0-9a-fA-F.:]+)?:(?P<port>6123|6124|8081)\b",
+        literals: &["onnection refused", "onnection timed out", "onnect timed out", "No route to host", "Network is unreachable", "Host unreachable", "AnnotatedNoRouteToHostException: null", "Could not connect to BlobServer"],
+        pattern: r"(?:[Cc]onnection refused|[Cc]onnection timed out(?: after \d+ ms)?|[Cc]onnect timed out|No route to host|Network is unreachable|Host unreachable|AnnotatedNoRouteToHostException: null|Could not connect to BlobServer at address)(?:: | )?(?:\w+://)?(?:flink@)?(?P<host>[A-Za-z0-9.-]+)?(?:/[0-9a-fA-F.:]+)?:(?P<port>6123|6124|8081)\b",
         title: "{host|the JobManager} does not answer on port {port}",
         explanation: "a connection to a JobManager port (6123 RPC, 6124 blob server, 8081 REST) was refused, timed out or found no route: the JobManager is not running there, its Service has no endpoints, or a NetworkPolicy drops the traffic",
         fix: JM_FIX,
@@ -274,11 +280,18 @@ pub static SIGNATURES: &[Signature] = &[
             "Caused by: org.apache.flink.shaded.netty4.io.netty.channel.ConnectTimeoutException: connection timed out: flink-jobmanager/10.96.12.4:6123",
             "java.io.IOException: Could not connect to BlobServer at address flink-jobmanager/10.96.12.4:6124",
             "java.net.NoRouteToHostException: No route to host: orders-rest/10.0.0.3:8081",
+            "Caused by: org.apache.flink.shaded.netty4.io.netty.channel.ConnectTimeoutException: connection timed out after 10000 ms: orders-rest.analytics/10.96.14.2:8081",
         ],
         unless: &[],
         sources: &[
             "apache/flink@release-1.20.0:flink-runtime/src/main/java/org/apache/flink/runtime/blob/BlobClient.java",
             "netty/netty@netty-4.1.100.Final:transport/src/main/java/io/netty/channel/nio/AbstractNioChannel.java",
+            "netty/netty@netty-4.1.128.Final:transport/src/main/java/io/netty/channel/nio/AbstractNioChannel.java",
+            "netty/netty@netty-4.1.100.Final:transport/src/main/java/io/netty/channel/AbstractChannel.java",
+            "openjdk/jdk17u@jdk-17.0.19+10:src/java.base/unix/native/libnio/ch/Net.c",
+            "openjdk/jdk17u@jdk-17.0.19+10:src/java.base/share/classes/sun/nio/ch/NioSocketImpl.java",
+            "openjdk/jdk11u@jdk-11.0.31-ga:src/java.base/unix/native/libnet/PlainSocketImpl.c",
+            "bminor/glibc@3d7d5c10c806ee24f8e35014e41e203002609a3f:sysdeps/gnu/errlist.h",
         ],
     },
     // --- Akka and Pekko remoting ---------------------------------------------------------------------
@@ -406,6 +419,8 @@ pub static SIGNATURES: &[Signature] = &[
             "Could not reserve enough space",
             "heap size",
             "Could not allocate compressed class space",
+            "Could not allocate metaspace: ",
+            "MaxMetaspaceSize is too small",
             "young generation size",
             "heap free percentage",
             "You need at least 256mb of memory",
@@ -414,7 +429,7 @@ pub static SIGNATURES: &[Signature] = &[
             "object heap + VM data",
             "GC triggered before VM initialization completed",
         ],
-        pattern: r"(?P<what>Could not reserve enough space (?:for|in) [^\n(.]{1,60}|Invalid (?:initial |maximum )?(?:heap|young generation) size: \S+|Initial heap size set to a larger value than the maximum heap size|Incompatible (?:minimum and maximum|initial and maximum|minimum and initial) heap sizes specified|Too small (?:initial|maximum|minimum) heap|Invalid young gen ratio specified|The size of the object heap \+ VM data exceeds the maximum representable size|GC triggered before VM initialization completed[^\n]{0,60}|Bad (?:max|min) heap free percentage size: \S+|Could not allocate compressed class space: \S+ bytes|You need at least 256mb of memory to use -XX:\+AggressiveHeap|Too small (?:initial|maximum) heap|(?:Initial|Minimum|Maximum) heap size \(\d+\w?\) is (?:too small|larger|smaller)[^\n]{0,60})",
+        pattern: r"(?P<what>Could not reserve enough space (?:for|in) [^\n(.]{1,60}|Invalid (?:initial |maximum )?(?:heap|young generation) size: \S+|Initial heap size set to a larger value than the maximum heap size|Incompatible (?:minimum and maximum|initial and maximum|minimum and initial) heap sizes specified|Too small (?:initial|maximum|minimum) heap|Invalid young gen ratio specified|The size of the object heap \+ VM data exceeds the maximum representable size|GC triggered before VM initialization completed[^\n]{0,60}|Bad (?:max|min) heap free percentage size: \S+|Could not allocate (?:compressed class space|metaspace): \S+ bytes|MaxMetaspaceSize is too small|You need at least 256mb of memory to use -XX:\+AggressiveHeap|Too small (?:initial|maximum) heap|(?:Initial|Minimum|Maximum) heap size \(\d+\w?\) is (?:too small|larger|smaller)[^\n]{0,60})",
         title: "the JVM refused the memory sizes it was started with: {what}",
         explanation: "HotSpot stopped before Flink ran because the heap options it was given (-Xmx/-Xms/-Xmn, computed by Flink's start scripts from the memory options, or set by hand in `env.java.opts*`) do not parse, contradict each other, or ask for more than the container can reserve",
         fix: "size the process inside the container: set `jobmanager.memory.process.size` / `taskmanager.memory.process.size` (or spec.jobManager/taskManager.resource.memory) below the container's memory limit and let Flink derive the heap; remove -Xmx/-Xms/-Xmn written by hand in `env.java.opts*`",
@@ -435,6 +450,8 @@ pub static SIGNATURES: &[Signature] = &[
             "openjdk/jdk17u@jdk-17.0.19+10:src/hotspot/share/gc/shared/gcArguments.cpp",
             "openjdk/jdk17u@jdk-17.0.19+10:src/hotspot/share/gc/shared/genCollectedHeap.cpp",
             "openjdk/jdk17u@jdk-17.0.19+10:src/hotspot/share/memory/metaspace.cpp",
+            "openjdk/jdk11u@jdk-11.0.31-ga:src/hotspot/share/memory/metaspace.cpp:1176",
+            "openjdk/jdk11u@jdk-11.0.31-ga:src/hotspot/share/memory/metaspace.cpp:1279",
         ],
     },
     // HotSpot's and the launcher's refusal of an option on the java command line (arguments.cpp,

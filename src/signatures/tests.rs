@@ -563,3 +563,26 @@ fn every_signature_has_a_verify_of_its_own() {
         assert!(!verify.contains(" <"), "{}: {verify}", s.id);
     }
 }
+
+/// Every signature's title, filled from the match on each of its own examples, leaves no
+/// `{field}` placeholder: a field that an alternative of the pattern does not capture needs a
+/// fallback (`{field|...}`), and a fallback cannot hold a placeholder (fill does not nest).
+#[test]
+fn titles_filled_from_their_examples_leave_no_placeholder() {
+    let placeholder = Regex::new(r"\{[a-z_][a-z0-9_]*(\|[^}]*)?\}").unwrap();
+    let mut bad = Vec::new();
+    for s in all() {
+        for e in s.examples {
+            for m in catalogue().match_line(e, 1) {
+                if m.signature.id != s.id {
+                    continue;
+                }
+                let title = m.title();
+                if placeholder.is_match(&title) {
+                    bad.push(format!("{}: `{title}` from `{e}`", s.id));
+                }
+            }
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
