@@ -268,6 +268,14 @@ fn filesystem_fix_names_the_plugin_for_the_scheme() {
             "{scheme}: {fix}"
         );
     }
+    // The lab's session job with a local:// jar: the operator fetches a session job's jar.
+    let m = &catalogue().match_line("org.apache.flink.core.fs.UnsupportedFileSystemSchemeException: Could not find a file system implementation for scheme 'local'. The scheme is not directly supported by Flink and no Hadoop file system to support this scheme could be loaded.", 1)[0];
+    assert!(
+        m.fix().contains("spec.job.jarURI to an http(s):// URL"),
+        "{}",
+        m.fix()
+    );
+    assert!(!m.fix().contains("plugin that provides"), "{}", m.fix());
     let m = &catalogue().match_line("Could not find a file system implementation for scheme 'hdfs'. The scheme is not directly supported by Flink and no Hadoop file system to support this scheme could be loaded.", 1)[0];
     assert!(m.fix().contains("HADOOP_CLASSPATH"), "{}", m.fix());
     // with the Flink version known (triage reads it from the log banner)
