@@ -571,3 +571,21 @@ fn every_signature_has_a_verify_of_its_own() {
         assert!(!verify.contains(" <"), "{}: {verify}", s.id);
     }
 }
+
+#[test]
+fn a_null_flink_version_is_no_version_the_operator_refuses() {
+    let c = catalogue();
+    let hit = |l: &str| {
+        c.match_line(l, 1)
+            .iter()
+            .any(|m| m.signature.id == "SIG-FLINK-VERSION-UNSUPPORTED")
+    };
+    assert!(hit(
+        "Flink version v1_13 is not supported by this operator version"
+    ));
+    // apache/flink-kubernetes-operator@release-1.7.0:flink-kubernetes-operator/src/main/java/org/apache/flink/kubernetes/operator/utils/ValidatorUtils.java
+    // warns so when it has no version (a session job without its session cluster).
+    assert!(!hit(
+        "Flink version null is not supported by this operator version"
+    ));
+}
