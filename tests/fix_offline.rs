@@ -33,6 +33,7 @@ const NOT_COVERED: &[(&str, &str)] = &[
     ("flink-resource-status-validation FLK401 ha_misconfigured FlinkDeployment/audit", "a value only a person knows, as a placeholder"),
     ("mode-flinkcluster-image-pull FLK105 image_pull_failed Pod/topspeed-jobmanager-0", "the image tag that exists, as a placeholder"),
     ("mode-flinkcluster-submitter-failed FLK412 job_jar_not_found Job/wordcount-job-submitter", "where the jar is, as a placeholder"),
+    ("real-entry-class FLK103 job_entry_class_error Pod/orders-5df7cd8768-74876", "spec.job.entryClass, as a placeholder (the lab's answers file fills it)"),
     ("real-jar-missing FLK103 job_jar_not_found Pod/orders-5df7cd8768-99ww8", "spec.job.jarURI, as a placeholder (the lab's answers file fills it)"),
     // The remedy needs what only the cluster or a person has.
     ("install-blank-cabundle FLK013 webhook_cert_invalid MutatingWebhookConfiguration/flink-operator-install-blankca-op-webhook-configuration", "the caBundle is read from the Secret when the command runs ($CA)"),
