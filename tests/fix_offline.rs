@@ -33,6 +33,7 @@ const NOT_COVERED: &[(&str, &str)] = &[
     ("flink-resource-status-validation FLK401 ha_misconfigured FlinkDeployment/audit", "a value only a person knows, as a placeholder"),
     ("mode-flinkcluster-image-pull FLK105 image_pull_failed Pod/topspeed-jobmanager-0", "the image tag that exists, as a placeholder"),
     ("mode-flinkcluster-submitter-failed FLK412 job_jar_not_found Job/wordcount-job-submitter", "where the jar is, as a placeholder"),
+    ("real-entry-class FLK103 job_entry_class_error Pod/orders-5df7cd8768-74876", "spec.job.entryClass, as a placeholder (the lab's answers file fills it)"),
     ("real-jar-missing FLK103 job_jar_not_found Pod/orders-5df7cd8768-99ww8", "spec.job.jarURI, as a placeholder (the lab's answers file fills it)"),
     // The remedy needs what only the cluster or a person has.
     ("install-blank-cabundle FLK013 webhook_cert_invalid MutatingWebhookConfiguration/flink-operator-install-blankca-op-webhook-configuration", "the caBundle is read from the Secret when the command runs ($CA)"),
@@ -50,6 +51,8 @@ const NOT_COVERED: &[(&str, &str)] = &[
     ("install-flinkcluster-operator-oom FLK003 operator_not_running Deployment/flink-operator-controller-manager", "kubectl set resources: a new pod runs with the larger limit"),
     ("unplaced-operator-mirror-oom FLK003 operator_not_running Deployment/flink-operator-controller-manager", "kubectl set resources: a new pod runs with the larger limit"),
     ("install-flinkcluster-crd-skew FLK002 crd_version_mismatch CustomResourceDefinition/flinkclusters.flinkoperator.k8s.io", "the release's CRD is downloaded and replaced (kubectl replace), then the operator reconciles"),
+    ("real-capacity FLK106 pod_unschedulable Pod/orders-taskmanager-1-1", "the TaskManager's cpu is cut to what the node has left in the spec; the JobManager replaces the Pending pod (the lab heals it: tests/scenarios/real-capacity/heal.txt)"),
+    ("real-image-missing FLK105 image_pull_failed Pod/orders-6b5d9566bd-9lj87", "the image that exists, as a placeholder (the lab's answers file fills it: tests/scenarios/real-image-missing/heal.txt)"),
     ("real-node-selector FLK106 pod_unschedulable Pod/orders-56447d7454-2r7j2", "the nodeSelector leaves the spec; the operator and the scheduler replace the Pending pod (the lab heals it: tests/scenarios/real-node-selector/heal.txt)"),
     ("real-operator-down FLK003 operator_not_running Deployment/flink-kubernetes-operator", "kubectl scale: a new pod (the kubelet) shows whether it worked (the lab heals it: tests/scenarios/real-operator-down/heal.txt)"),
     ("real-limitrange FLK108 resource_quota_exceeded FlinkDeployment/orders", "the refusal is read from the controller's FailedCreate events, which stay until it creates the pod again"),

@@ -234,7 +234,7 @@ cmd_heal() {
   fi
   hlog ""
   hlog "$summary"
-  local rec=$REPO/tests/scenarios/real-$name
+  local rec=$REPO/tests/scenarios/real-$name${REC_SUFFIX:-}
   if [[ -d $rec ]]; then
     cp "$HEAL_LOG" "$rec/heal.txt"
     say "heal transcript: $rec/heal.txt"

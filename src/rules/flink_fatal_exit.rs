@@ -198,13 +198,16 @@ fn recovered(index: &Index, pod: &Pod) -> Option<String> {
     })
 }
 
-/// For a jar Flink could not find, the one field that says where it is, as a command with a
-/// placeholder for the person who knows (FILL_IN in `--fix=run`): `spec.job.jarURI` of the
-/// FlinkDeployment the pod belongs to, when it runs a job.
+/// For a jar Flink could not find, or an entry class it could not load, the one field that says
+/// which, as a command with a placeholder for the person who knows (FILL_IN in `--fix=run`):
+/// `spec.job.jarURI` or `spec.job.entryClass` of the FlinkDeployment the pod belongs to, when it
+/// runs a job.
 fn set_the_jar(index: &Index, pod: &Pod, category: Category) -> String {
-    if category != Category::JobJarNotFound {
-        return String::new();
-    }
+    let (field, what) = match category {
+        Category::JobJarNotFound => ("jarURI", "the jar's URI"),
+        Category::JobEntryClassError => ("entryClass", "the fully qualified main class in the jar"),
+        _ => return String::new(),
+    };
     let Some(d) = index
         .deployment_of_pod(pod)
         .filter(|d| d.kind == "FlinkDeployment")
@@ -219,8 +222,8 @@ fn set_the_jar(index: &Index, pod: &Pod, category: Category) -> String {
         return String::new();
     }
     format!(
-        "\n\nThe field to set is spec.job.jarURI of FlinkDeployment {name}: fill in the jar's URI (only you know it) \
-         and run:\n\n  kubectl patch flinkdeployment {name} -n {ns} --type=merge -p '{{\"spec\":{{\"job\":{{\"jarURI\":\"<spec.job.jarURI>\"}}}}}}'",
+        "\n\nThe field to set is spec.job.{field} of FlinkDeployment {name}: fill in {what} (only you know it) \
+         and run:\n\n  kubectl patch flinkdeployment {name} -n {ns} --type=merge -p '{{\"spec\":{{\"job\":{{\"{field}\":\"<spec.job.{field}>\"}}}}}}'",
         name = crate::shell::sh(&d.name),
         ns = crate::shell::sh(ns),
     )
@@ -688,6 +691,26 @@ status:
             )],
             "{}",
             jar.fix
+        );
+    }
+
+    #[test]
+    fn an_entry_class_that_does_not_load_names_the_field_with_a_placeholder() {
+        // The lab's entry-class scenario: job.entryClass lab.OrdersJob, which the jar lacks.
+        let f = run(&FlinkFatalExit, &scenario("real-entry-class"));
+        let class = f
+            .iter()
+            .find(|f| f.category == Category::JobEntryClassError)
+            .expect("the entry class finding");
+        let r = crate::finding::Remedy::from_fix(&class.fix);
+        assert_eq!(
+            r.run,
+            vec![format!(
+                "{}kubectl patch flinkdeployment orders -n analytics --type=merge -p '{{\"spec\":{{\"job\":{{\"entryClass\":\"<spec.job.entryClass>\"}}}}}}'",
+                crate::finding::FILL_IN
+            )],
+            "{}",
+            class.fix
         );
     }
 

@@ -40,8 +40,14 @@ impl Rule for FlinkVersionMismatch {
         &META
     }
 
-    fn check(&self, _s: &Snapshot, index: &Index) -> Vec<Finding> {
+    fn check(&self, s: &Snapshot, index: &Index) -> Vec<Finding> {
         let mut out = Vec::new();
+        // The running Apache operator's release: a flinkVersion it does not know stops its
+        // reconcile, so the fix never proposes one (rules::support::flink_versions).
+        let operator = super::support::install::operators(s)
+            .into_iter()
+            .filter(|o| o.is_apache())
+            .find_map(|o| o.version().map(|(v, _)| v));
         for c in index.clusters() {
             let (declared, spec_image, kubectl_kind) =
                 match (c.flink_deployment, c.flink_application) {
@@ -67,7 +73,7 @@ impl Rule for FlinkVersionMismatch {
                 "flinkdeployment" => format!("v{maj}_{min}"),
                 _ => format!("{maj}.{min}"),
             };
-            if let Some(f) = compare(
+            if let Some(mut f) = compare(
                 c.reference.clone(),
                 kubectl_kind,
                 declared,
@@ -76,6 +82,9 @@ impl Rule for FlinkVersionMismatch {
                 spec_image,
                 spell,
             ) {
+                if kubectl_kind == "flinkdeployment" {
+                    f = within_the_operator(f, declared, &image, operator);
+                }
                 out.push(f);
             }
         }
@@ -116,6 +125,40 @@ fn running_image(c: &Cluster) -> Option<(String, String)> {
     Some((
         image,
         format!("JobManager Deployment {} runs", meta_name(&d.metadata)),
+    ))
+}
+
+/// When the running operator knows no flinkVersion for the image's Flink (operator 1.7.0 and
+/// flink:1.20 in the lab's canonical-1.20), no version the fix could declare is right: the one the
+/// image runs stops the operator's reconcile (the lab's first heal declared v1_20), and another
+/// changes the configuration the operator writes (the lab's second heal declared v1_19, the newest
+/// 1.7.0 knows, and the JobManager then exited 2). The finding is info and names the field.
+fn within_the_operator(
+    f: Finding,
+    declared: &str,
+    image: &str,
+    operator: Option<super::support::install::Version>,
+) -> Finding {
+    let Some(op) = operator else { return f };
+    let Some(known) = super::support::flink_versions::operator_flink_versions(op) else {
+        return f;
+    };
+    let Some(have) = flink_image_version(image) else {
+        return f;
+    };
+    let value = format!("v{}_{}", have.0, have.1);
+    if known.contains(&value.as_str()) {
+        return f;
+    }
+    let newest = known.last().copied().unwrap_or("?");
+    f.evidence(format!(
+        "operator {op} knows Flink versions up to {newest}, not {value}"
+    ))
+    .severity(Severity::Info)
+    .fix(format!(
+        "Operator {op} knows no {value}, so spec.flinkVersion cannot say what the image runs: keep {declared} \
+         (the operator writes the configuration of that version), or upgrade the operator to a release that knows \
+         {value} and then declare it, or use an image of the declared version."
     ))
 }
 
@@ -175,7 +218,7 @@ fn compare(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::testing::{run, snapshot, HEALTHY};
+    use crate::rules::testing::{run, scenario, snapshot, HEALTHY};
 
     const LYFT: &str = r#"
 apiVersion: flink.k8s.io/v1beta1
@@ -233,8 +276,25 @@ spec: {containers: [{name: jobmanager, image: "flink:1.11.2-scala_2.12"}]}
     }
 
     #[test]
+    fn a_version_the_running_operator_does_not_know_is_never_proposed() {
+        // The lab's canonical-1.20: operator 1.7.0, flink:1.20, flinkVersion v1_18.
+        let f = run(&FlinkVersionMismatch, &scenario("real-canonical-1.20"));
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(!f[0].fix.contains("kubectl patch"), "{}", f[0].fix);
+        assert!(f[0].fix.contains("keep v1_18"), "{}", f[0].fix);
+        assert_eq!(f[0].severity, Severity::Info);
+        assert!(
+            f[0].evidence
+                .iter()
+                .any(|e| e.contains("operator 1.7.0 knows Flink versions up to")),
+            "{:#?}",
+            f[0].evidence
+        );
+    }
+
+    #[test]
     fn scenario_bundles() {
-        use crate::rules::testing::{scenario, HEALTHY_SCENARIOS};
+        use crate::rules::testing::HEALTHY_SCENARIOS;
         assert_eq!(
             run(&FlinkVersionMismatch, &scenario("mode-lyft-deploy-failed")).len(),
             1

@@ -338,8 +338,8 @@ fn finding(snapshot: &Snapshot, index: &Index, pod: &Pod) -> Option<Finding> {
             .take(3)
             .map(|w| match fcl {
                 Some(c) => fix_for_flinkcluster(w, ns, pod, component, c)
-                    .unwrap_or_else(|| fix_for(w, ns, pod, component, fd)),
-                None => fix_for(w, ns, pod, component, fd),
+                    .unwrap_or_else(|| fix_for(snapshot, w, ns, pod, component, fd)),
+                None => fix_for(snapshot, w, ns, pod, component, fd),
             })
             .collect()
     };
@@ -395,7 +395,61 @@ fn requests_lines(pod: &Pod) -> Vec<String> {
         .collect()
 }
 
+/// The most of `res` (cores, or bytes) one schedulable node has left, as far as the snapshot
+/// shows: its `status.allocatable` less the requests of the pods read that are bound to it and not
+/// finished (pods of namespaces not read are unseen, so this is an upper bound). The node's name,
+/// its allocatable and what is left.
+fn room_on_nodes(snapshot: &Snapshot, res: &str) -> Option<(String, f64, f64)> {
+    let requested = |node: &str| -> f64 {
+        let app = snapshot.pods.iter().filter_map(|p| {
+            let spec = p.spec.as_ref()?;
+            let phase = p.status.as_ref().and_then(|s| s.phase.as_deref());
+            (spec.node_name.as_deref() == Some(node)
+                && !matches!(phase, Some("Succeeded" | "Failed")))
+            .then(|| {
+                spec.containers
+                    .iter()
+                    .filter_map(|c| c.resources.as_ref()?.requests.as_ref()?.get(res))
+                    .filter_map(|q| crate::flink::units::parse_quantity(&q.0))
+                    .sum::<f64>()
+            })
+        });
+        let operators = snapshot.operator_pods.iter().filter_map(|p| {
+            let spec = p.spec.as_ref()?;
+            let phase = p.status.as_ref().and_then(|s| s.phase.as_deref());
+            (spec.node_name.as_deref() == Some(node)
+                && !matches!(phase, Some("Succeeded" | "Failed")))
+            .then(|| {
+                spec.containers
+                    .iter()
+                    .filter_map(|c| c.resources.as_ref()?.requests.as_ref()?.get(res))
+                    .filter_map(|q| crate::flink::units::parse_quantity(&q.0))
+                    .sum::<f64>()
+            })
+        });
+        app.chain(operators).sum()
+    };
+    snapshot
+        .nodes
+        .iter()
+        .filter(|n| {
+            !n.spec
+                .as_ref()
+                .and_then(|s| s.unschedulable)
+                .unwrap_or(false)
+        })
+        .filter_map(|n| {
+            let name = n.metadata.name.clone()?;
+            let alloc = n.status.as_ref()?.allocatable.as_ref()?.get(res)?;
+            let alloc = crate::flink::units::parse_quantity(&alloc.0)?;
+            let left = alloc - requested(&name);
+            Some((name, alloc, left))
+        })
+        .max_by(|a, b| a.2.total_cmp(&b.2))
+}
+
 fn fix_for(
+    snapshot: &Snapshot,
     w: &Why,
     ns: &str,
     pod: &Pod,
@@ -421,7 +475,11 @@ fn fix_for(
                 let c = if jm { &d.spec.job_manager } else { &d.spec.task_manager };
                 c.as_ref()?.resource.clone()
             });
-            let (key, now, less) = if res == "cpu" {
+            // What the roomiest node has left (its allocatable less the requests of the pods
+            // read on it), when that is below the ask: the size that fits there, not half of the
+            // ask round after round (64 cpu to a node of 8 took four rounds of halving).
+            let room = room_on_nodes(snapshot, res);
+            let (key, now, mut less) = if res == "cpu" {
                 let cur = resource.as_ref().and_then(|r| r.cpu).unwrap_or(1.0);
                 ("cpu", format!("{cur}"), format!("{}", (cur / 2.0 * 100.0).round() / 100.0))
             } else {
@@ -431,12 +489,35 @@ fn fix_for(
                     .unwrap_or_else(|| "\"1024m\"".into());
                 ("memory", format!("\"{cur}\""), half)
             };
+            let ask = if res == "cpu" {
+                resource.as_ref().and_then(|r| r.cpu)
+            } else {
+                resource
+                    .as_ref()
+                    .and_then(|r| r.memory.as_deref())
+                    .and_then(crate::flink::units::parse_resource_memory)
+            };
+            let mut sized = String::new();
+            if let (Some((node, alloc, left)), Some(ask)) = (&room, ask) {
+                // Rounded down: a tenth of a core, a whole MiB.
+                let fits = if res == "cpu" { (left * 10.0).floor() / 10.0 } else { (left / 1048576.0).floor() };
+                if fits > 0.0 && *left < ask {
+                    less = if res == "cpu" { format!("{fits}") } else { format!("\"{fits}m\"") };
+                    let unit = |v: f64| if res == "cpu" { format!("{v}") } else { format!("{}Mi", (v / 1048576.0).floor()) };
+                    sized = format!(
+                        " Node {node} has the most left: {} of its allocatable {} (less the requests of the pods read on it), so at most that:",
+                        unit(*left),
+                        unit(*alloc)
+                    );
+                }
+            }
             match (&fd_name, res.as_str()) {
                 (Some(n), "cpu" | "memory") => format!(
                     "No node has {res} left for this pod. Add capacity (nodes, or a bigger node pool), or ask for less: \
-                     spec.{spec_key}.resource.{key} is {now} now; for example:\n\n  \
+                     spec.{spec_key}.resource.{key} is {now} now;{}\n\n  \
                      kubectl patch flinkdeployment {n} -n {ns} --type=merge -p '{{\"spec\":{{\"{spec_key}\":{{\"resource\":{{\"{key}\":{less}}}}}}}}}'\n\n\
                      (what a node can offer: kubectl describe nodes | grep -A 8 Allocatable){}",
+                    if sized.is_empty() { " for example:" } else { sized.as_str() },
                     if component == Some(Component::TaskManager) { "; fewer slots per TaskManager or a lower parallelism also means smaller or fewer TaskManagers" } else { "" }
                 ),
                 _ => format!(
@@ -768,6 +849,76 @@ message: "0/3 nodes are available: 1 node(s) had untolerated taint {dedicated: s
         let scheduled = scheduled.replace("reason: FailedScheduling", "reason: Scheduled");
         assert!(run(&PodUnschedulable, &snap(&scheduled)).is_empty());
         assert!(run(&PodUnschedulable, &snapshot(HEALTHY)).is_empty());
+    }
+
+    #[test]
+    fn a_cpu_ask_no_node_has_is_sized_to_what_the_roomiest_node_has_left() {
+        // The lab's capacity scenario: a TaskManager asking for 64 cpu, one node of 8 on which the
+        // JobManager (0.5) runs. Half of the ask (32) fits no better: the fix asks for what is left.
+        let y = format!(
+            "{}\n---\n{}",
+            PENDING
+                .replace("cpu: 4}}", "cpu: 64}}")
+                .replace(
+                    "{cpu: \"4\", memory: 8Gi}, limits: {cpu: \"4\", memory: 8Gi}",
+                    "{cpu: \"64\"}, limits: {cpu: \"64\"}"
+                )
+                .replace("2 Insufficient memory", "1 Insufficient cpu"),
+            r#"apiVersion: v1
+kind: Node
+metadata: {name: lab-node}
+status:
+  allocatable: {cpu: "8", memory: 32Gi}
+---
+apiVersion: v1
+kind: Node
+metadata: {name: cordoned}
+spec: {unschedulable: true}
+status:
+  allocatable: {cpu: "96"}
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: etl-6d5f8b7c9-abcde
+  namespace: batch
+  labels: {app: etl, component: jobmanager, type: flink-native-kubernetes}
+spec:
+  nodeName: lab-node
+  containers:
+  - name: flink-main-container
+    resources: {requests: {cpu: 500m, memory: 2Gi}}
+status: {phase: Running}"#
+        );
+        let f = run(&PodUnschedulable, &snap(&y));
+        let f = f
+            .iter()
+            .find(|f| f.object.name == "etl-taskmanager-1-2")
+            .expect("FLK106");
+        assert!(f.title.contains("insufficient cpu"), "{}", f.title);
+        assert!(
+            f.fix
+                .contains("Node lab-node has the most left: 7.5 of its allocatable 8"),
+            "{}",
+            f.fix
+        );
+        assert!(
+            f.fix
+                .contains(r#"-p '{"spec":{"taskManager":{"resource":{"cpu":7.5}}}}'"#),
+            "{}",
+            f.fix
+        );
+        // Without the nodes, half the ask, as before.
+        let no_nodes: Vec<&str> = y
+            .split("\n---\n")
+            .filter(|d| !d.contains("kind: Node\n"))
+            .collect();
+        let f = run(&PodUnschedulable, &snap(&no_nodes.join("\n---\n")));
+        let f = f
+            .iter()
+            .find(|f| f.object.name == "etl-taskmanager-1-2")
+            .expect("FLK106");
+        assert!(f.fix.contains(r#"{"cpu":32}"#), "{}", f.fix);
     }
 
     #[test]

@@ -1911,7 +1911,11 @@ pub static SIGNATURES: &[Signature] = &[
         explains: &[],
         supersedes: DENIED,
         examples: &["Flink version v1_13 is not supported by this operator version"],
-        unless: &[],
+        // "Flink version null": the operator knew no version to check (ValidatorUtils.validateSupportedVersion
+        // warns when it is null: a FlinkSessionJob whose session FlinkDeployment does not exist
+        // yet), not a version it refuses; the lab's session-job-no-cluster kept that event after
+        // the session cluster ran and the session job failed on something else.
+        unless: &["Flink version null is not supported"],
         sources: &[
             "apache/flink-kubernetes-operator@release-1.15.0:flink-kubernetes-operator/src/main/java/org/apache/flink/kubernetes/operator/validation/DefaultValidator.java",
             "apache/flink-kubernetes-operator@release-1.15.0:flink-kubernetes-operator/src/main/java/org/apache/flink/kubernetes/operator/utils/ValidatorUtils.java",
@@ -3030,6 +3034,15 @@ fn plugin_for(scheme: &str, version: &str) -> (Option<&'static str>, String) {
              (set `HADOOP_CLASSPATH` to the output of `hadoop classpath` in the image, or add the Hadoop client / \
              flink-shaded-hadoop jars to /opt/flink/lib) and mount the Hadoop configuration (`kubernetes.hadoop.conf.config-map.name`)"
         ),
+        // local:// is a path in the Flink image, read only where Flink runs the job from its own
+        // image (application mode). A FlinkSessionJob's jar is fetched by the operator instead:
+        // http(s):// by itself, any other scheme through a Flink file system, which has no
+        // `local` (apache/flink-kubernetes-operator@release-1.7.0:flink-kubernetes-operator/src/main/java/org/apache/flink/kubernetes/operator/artifact/ArtifactManager.java).
+        (None, "local") => "local:// names a file inside the Flink image, which only a job started from that image reads \
+             (application mode: a FlinkDeployment's spec.job.jarURI). What fetches a jar, such as the operator for a \
+             FlinkSessionJob, has no local:// file system: set the FlinkSessionJob's spec.job.jarURI to an http(s):// URL \
+             or a file system URI (s3://, ...) the operator can read"
+            .to_string(),
         (None, _) => format!(
             "Flink ships no file system for {scheme}://: check the path's scheme for a typo (s3://, gs://, abfss://, hdfs://), \
              or add a file system plugin that provides `{scheme}` under /opt/flink/plugins/<name>/"

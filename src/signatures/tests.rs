@@ -268,6 +268,14 @@ fn filesystem_fix_names_the_plugin_for_the_scheme() {
             "{scheme}: {fix}"
         );
     }
+    // The lab's session job with a local:// jar: the operator fetches a session job's jar.
+    let m = &catalogue().match_line("org.apache.flink.core.fs.UnsupportedFileSystemSchemeException: Could not find a file system implementation for scheme 'local'. The scheme is not directly supported by Flink and no Hadoop file system to support this scheme could be loaded.", 1)[0];
+    assert!(
+        m.fix().contains("spec.job.jarURI to an http(s):// URL"),
+        "{}",
+        m.fix()
+    );
+    assert!(!m.fix().contains("plugin that provides"), "{}", m.fix());
     let m = &catalogue().match_line("Could not find a file system implementation for scheme 'hdfs'. The scheme is not directly supported by Flink and no Hadoop file system to support this scheme could be loaded.", 1)[0];
     assert!(m.fix().contains("HADOOP_CLASSPATH"), "{}", m.fix());
     // with the Flink version known (triage reads it from the log banner)
@@ -585,4 +593,22 @@ fn titles_filled_from_their_examples_leave_no_placeholder() {
         }
     }
     assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+#[test]
+fn a_null_flink_version_is_no_version_the_operator_refuses() {
+    let c = catalogue();
+    let hit = |l: &str| {
+        c.match_line(l, 1)
+            .iter()
+            .any(|m| m.signature.id == "SIG-FLINK-VERSION-UNSUPPORTED")
+    };
+    assert!(hit(
+        "Flink version v1_13 is not supported by this operator version"
+    ));
+    // apache/flink-kubernetes-operator@release-1.7.0:flink-kubernetes-operator/src/main/java/org/apache/flink/kubernetes/operator/utils/ValidatorUtils.java
+    // warns so when it has no version (a session job without its session cluster).
+    assert!(!hit(
+        "Flink version null is not supported by this operator version"
+    ));
 }

@@ -5,7 +5,8 @@
 //! - [`lab_kubelet`]: a kubelet that runs the pods bound to its node as local processes (the lab);
 //! - [`expect`]: a live diagnosis against a recorded bundle's `expect.txt` (the lab's check; the
 //!   one reader of expect files, shared with the tests in tests/common);
-//! - [`seed`]: loads an offline bundle (the `doctor --from` format) into a live test cluster.
+//! - [`seed`]: loads an offline bundle (the `doctor --from` format) into a live test cluster;
+//! - [`times`]: moves a bundle's recorded times to the seeding's now.
 
 pub mod args;
 #[path = "../../common/expect.rs"]
@@ -13,6 +14,7 @@ pub mod expect;
 pub mod kubelet;
 pub mod lab_kubelet;
 pub mod seed;
+pub mod times;
 
 #[cfg(test)]
 mod expect_tests {

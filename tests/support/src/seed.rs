@@ -19,7 +19,8 @@
 //! Every object is written with server-side apply (idempotent; no 256 KiB `last-applied`
 //! annotation, which the real CRDs exceed), after stripping what the server owns (uid,
 //! resourceVersion, creationTimestamp, managedFields, ...). Its `status` is then merge-patched
-//! through the status subresource, timestamps included. ownerReferences and the involvedObject of
+//! through the status subresource, timestamps included, every time in it (and an Event's times)
+//! moved by how long ago the bundle's "now" was (crate::times; `--keep-times` keeps them). ownerReferences and the involvedObject of
 //! Events get the uids of the objects just created. Log files are copied to the fake kubelet's root.
 //!
 //! Each seed records the namespaces and cluster-scoped objects it created; `--reset` removes them
@@ -393,6 +394,9 @@ pub struct Options {
     /// Leave webhook configurations out (they are created last, as a failing one would refuse
     /// every later request it matches).
     pub no_webhooks: bool,
+    /// Keep the recorded times: by default every time in a status and an Event moves by how long
+    /// ago the bundle's "now" was (crate::times), so live and offline see the same ages.
+    pub keep_times: bool,
 }
 
 #[derive(Debug, Default)]
@@ -416,6 +420,8 @@ pub struct Seeder {
     /// Namespaces that existed before this seeder applied them (`default`, ...): a reset must not
     /// empty them, so what is seeded into them is recorded object by object.
     preexisting: BTreeSet<String>,
+    /// How far this bundle's times move (crate::times), set per seed.
+    shift: Option<chrono::Duration>,
 }
 
 fn err(what: impl std::fmt::Display, e: impl std::fmt::Display) -> String {
@@ -434,6 +440,7 @@ impl Seeder {
             uids: HashMap::new(),
             kubelet_endpoint: None,
             preexisting: BTreeSet::new(),
+            shift: None,
         }
     }
 
@@ -445,6 +452,11 @@ impl Seeder {
         };
         let mut objects = bundle.objects.clone();
         objects.sort_by_key(phase);
+        self.shift = if self.opts.keep_times {
+            None
+        } else {
+            crate::times::bundle_now(&objects).map(|now| chrono::Utc::now() - now)
+        };
         let defines_flink = objects.iter().any(|o| {
             phase(o) == Phase::Crd
                 && o.value
@@ -573,6 +585,18 @@ impl Seeder {
             }
             if o.kind() == "Event" {
                 self.fill_involved_uid(&mut o);
+                if let (Some(by), Some(m)) = (self.shift, o.value.as_object_mut()) {
+                    // The Event's own times (first/last, eventTime, series), not its metadata.
+                    let meta = m.remove("metadata");
+                    let mut rest = Value::Object(std::mem::take(m));
+                    crate::times::shift(&mut rest, by);
+                    if let Value::Object(rest) = rest {
+                        *m = rest;
+                    }
+                    if let Some(meta) = meta {
+                        m.insert("metadata".into(), meta);
+                    }
+                }
             }
             let created = self.apply(&o).await?;
             summary.objects += 1;
@@ -764,6 +788,9 @@ impl Seeder {
             return Ok(false);
         }
         let mut status = status.clone();
+        if let Some(by) = self.shift {
+            crate::times::shift(&mut status, by);
+        }
         if o.kind() == "Pod" {
             pod_status_fixups(&mut status);
         }

@@ -21,6 +21,8 @@ options (each falls back to the environment variable shown):
   --reset             first remove everything earlier seeds recorded (namespaces, cluster-scoped
                       objects, logs), so the bundle meets a cluster as fresh as `up` left it
   --no-webhooks       leave the bundle's webhook configurations out
+  --keep-times        keep the recorded times (by default every time in a status and an Event
+                      moves so that the bundle's newest time, its \"now\" offline, is now)
 
 Seeding two bundles into one cluster without --reset works when their namespaces differ, but
 cluster-scoped objects (CRDs, webhooks, ClusterRoleBindings, Nodes) of one stay visible to the other.";
@@ -29,7 +31,13 @@ fn main() -> ExitCode {
     let args = match Args::parse(
         std::env::args().skip(1),
         &["kubeconfig", "log-root", "node", "crds", "record"],
-        &["reset", "no-webhooks", "list-namespaces", "help"],
+        &[
+            "reset",
+            "no-webhooks",
+            "keep-times",
+            "list-namespaces",
+            "help",
+        ],
     ) {
         Ok(a) => a,
         Err(e) => {
@@ -77,6 +85,7 @@ fn main() -> ExitCode {
             .value_or_env("record", "KUBE_HARNESS_SEED_RECORD")
             .map(PathBuf::from),
         no_webhooks: args.switch("no-webhooks"),
+        keep_times: args.switch("keep-times"),
     };
     let kubeconfig = args.value("kubeconfig").map(PathBuf::from);
     let runtime = match tokio::runtime::Builder::new_multi_thread()
