@@ -20,6 +20,7 @@ use k8s_openapi::api::core::v1::{
 use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ObjectMeta, OwnerReference, Time};
 use serde::{Deserialize, Deserializer, Serialize};
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 /// A `v1 Pod`, slim. Unknown fields are ignored when decoding.
@@ -369,15 +370,21 @@ pub struct PodStatus {
 }
 
 /// A pod condition: its type, status, reason, message and when it last changed (k8s-openapi's
-/// also holds the last probe time and an observed generation, which no rule reads).
+/// also holds the last probe time and an observed generation, which no rule reads). Its type,
+/// status and reason are the API's own words as a rule: those ([`word`]) are kept as the static
+/// text, not a copy per pod (two conditions of three words each were 190 bytes of every pod).
 #[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
 pub struct PodCondition {
-    #[serde(default, rename = "type")]
-    pub type_: String,
-    #[serde(default)]
-    pub status: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub reason: Option<String>,
+    #[serde(default, rename = "type", deserialize_with = "word")]
+    pub type_: Cow<'static, str>,
+    #[serde(default, deserialize_with = "word")]
+    pub status: Cow<'static, str>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "some_word"
+    )]
+    pub reason: Option<Cow<'static, str>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
     #[serde(
@@ -386,6 +393,44 @@ pub struct PodCondition {
         skip_serializing_if = "Option::is_none"
     )]
     pub last_transition_time: Option<Time>,
+}
+
+/// The words a pod condition's type, status and reason are written with: the condition types,
+/// statuses and scheduler's reasons of
+/// kubernetes/kubernetes@v1.36.3:staging/src/k8s.io/api/core/v1/types.go and the kubelet's
+/// reasons of kubernetes/kubernetes@v1.36.3:pkg/kubelet/status/generate.go. Any other is copied.
+const POD_CONDITION_WORDS: &[&str] = &[
+    "PodScheduled",
+    "PodReadyToStartContainers",
+    "Initialized",
+    "ContainersReady",
+    "Ready",
+    "DisruptionTarget",
+    "True",
+    "False",
+    "Unknown",
+    "ContainersNotReady",
+    "PodCompleted",
+    "Unschedulable",
+    "SchedulingGated",
+    "ContainersNotInitialized",
+    "ReadinessGatesNotReady",
+];
+
+/// A condition's word: the static text when it is one of [`POD_CONDITION_WORDS`], else a copy.
+fn word<'de, D: Deserializer<'de>>(d: D) -> Result<Cow<'static, str>, D::Error> {
+    String::deserialize(d).map(known)
+}
+
+fn some_word<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Cow<'static, str>>, D::Error> {
+    Option::<String>::deserialize(d).map(|o| o.map(known))
+}
+
+fn known(s: String) -> Cow<'static, str> {
+    match POD_CONDITION_WORDS.iter().find(|w| **w == s) {
+        Some(w) => Cow::Borrowed(w),
+        None => Cow::Owned(s),
+    }
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
@@ -585,6 +630,31 @@ mod tests {
         // `null` is no map, as for k8s-openapi's.
         let p: Pod = serde_json::from_str(r#"{"metadata": {"labels": null}}"#).unwrap();
         assert!(p.metadata.labels.is_none());
+    }
+
+    #[test]
+    fn condition_words_are_the_static_text_and_others_are_kept() {
+        let st: PodStatus = serde_json::from_str(
+            r#"{"conditions": [{"type": "PodScheduled", "status": "False", "reason": "Unschedulable", "message": "0/3 nodes"},
+                {"type": "example.com/gate", "status": "True", "reason": "SomethingElse"}]}"#,
+        )
+        .unwrap();
+        let c = st.conditions.as_ref().unwrap();
+        assert!(matches!(c[0].type_, Cow::Borrowed("PodScheduled")));
+        assert!(matches!(c[0].status, Cow::Borrowed("False")));
+        assert_eq!(c[0].reason.as_deref(), Some("Unschedulable"));
+        assert!(matches!(c[0].reason, Some(Cow::Borrowed(_))));
+        assert_eq!(
+            (c[1].type_.as_ref(), c[1].status.as_ref()),
+            ("example.com/gate", "True")
+        );
+        assert!(matches!(c[1].reason, Some(Cow::Owned(_))));
+        // Written back as read, and k8s-openapi reads it.
+        let v = serde_json::to_value(&st).unwrap();
+        let full: k8s_openapi::api::core::v1::PodStatus = serde_json::from_value(v).unwrap();
+        let fc = full.conditions.unwrap();
+        assert_eq!(fc[1].type_, "example.com/gate");
+        assert_eq!(fc[0].reason.as_deref(), Some("Unschedulable"));
     }
 
     #[test]
