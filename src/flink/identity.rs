@@ -24,6 +24,7 @@
 //!   deploy/flinkk8soperator.yaml (`app: flinkoperator`, image `docker.io/lyft/flinkk8soperator`,
 //!   ServiceAccount `flinkoperator`), deploy/role.yaml (ClusterRole over `flink.k8s.io`).
 
+use super::labels::LabelMap;
 use super::names;
 use k8s_openapi::api::core::v1::Container;
 use serde_json::Value;
@@ -199,11 +200,10 @@ impl std::fmt::Display for Wiring {
 }
 
 /// The operator an object's own labels name.
-pub fn by_labels(labels: Option<&BTreeMap<String, String>>) -> Option<(OperatorKind, Wiring)> {
+pub fn by_labels<L: LabelMap + ?Sized>(labels: Option<&L>) -> Option<(OperatorKind, Wiring)> {
     let l = labels?;
     OPERATOR_LABELS.iter().find_map(|(k, v, kind)| {
-        (l.get(*k).map(String::as_str) == Some(*v))
-            .then(|| (*kind, Wiring::Label(k.to_string(), v.to_string())))
+        (l.label(k) == Some(*v)).then(|| (*kind, Wiring::Label(k.to_string(), v.to_string())))
     })
 }
 

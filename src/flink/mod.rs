@@ -10,6 +10,7 @@ pub mod ha;
 pub mod identity;
 pub mod install;
 pub mod kinds;
+pub mod labels;
 pub mod mode;
 pub mod names;
 pub mod operator_error;

@@ -36,12 +36,12 @@
 //! `snapshot/index.rs`.
 
 use super::identity::{OperatorKind, OPERATOR_LABELS};
+use super::labels::LabelMap;
 use super::names::{
     COMPONENT_JOBMANAGER, COMPONENT_TASKMANAGER, FLINKCLUSTER_APP, LABEL_APP, LABEL_CLUSTER,
     LABEL_COMPONENT, LABEL_FLINK_APP, LABEL_LYFT_COMPONENT, LABEL_TYPE, TYPE_NATIVE,
     TYPE_STANDALONE,
 };
-use std::collections::BTreeMap;
 
 /// How one family of modes labels the objects of a Flink cluster.
 #[derive(Debug)]
@@ -145,19 +145,19 @@ impl Mode {
     }
     /// The mode an object's labels are written in (its family's, when the labels cannot tell:
     /// `Operator` for Flink's native labels) and the cluster they name.
-    pub fn of_labels(labels: Option<&BTreeMap<String, String>>) -> Option<(Mode, &str)> {
+    pub fn of_labels<L: LabelMap + ?Sized>(labels: Option<&L>) -> Option<(Mode, &str)> {
         let l = labels?;
-        if let Some(app) = l.get(LYFT.name_key) {
+        if let Some(app) = l.label(LYFT.name_key) {
             return Some((Mode::Lyft, app));
         }
         let fixed = FLINKCLUSTER
             .fixed
-            .is_some_and(|(k, v)| l.get(k).map(String::as_str) == Some(v));
-        if let Some(c) = l.get(FLINKCLUSTER.name_key).filter(|_| fixed) {
+            .is_some_and(|(k, v)| l.label(k) == Some(v));
+        if let Some(c) = l.label(FLINKCLUSTER.name_key).filter(|_| fixed) {
             return Some((Mode::FlinkCluster, c));
         }
-        let app = l.get(APACHE.name_key)?;
-        let standalone = l.get(LABEL_TYPE).map(String::as_str) == Mode::Standalone.type_label();
+        let app = l.label(APACHE.name_key)?;
+        let standalone = l.label(LABEL_TYPE) == Mode::Standalone.type_label();
         Some((
             if standalone {
                 Mode::Standalone
@@ -168,7 +168,7 @@ impl Mode {
         ))
     }
     /// The selector of the pods of the same cluster and component as an object labelled so.
-    pub fn selector_like(labels: Option<&BTreeMap<String, String>>) -> Option<String> {
+    pub fn selector_like<L: LabelMap + ?Sized>(labels: Option<&L>) -> Option<String> {
         let (mode, name) = Mode::of_labels(labels)?;
         let component = Component::from_labels(labels)?;
         Some(mode.selector(Some(name), Some(component)))
@@ -277,9 +277,9 @@ impl Component {
     /// The JobManager or TaskManager an object is by its labels, in any mode's scheme (Flink's
     /// `component`, Lyft's `flink-deployment-type`). The operator is told by
     /// `snapshot::identity::operator_of`, from its wiring.
-    pub fn from_labels(labels: Option<&BTreeMap<String, String>>) -> Option<Component> {
+    pub fn from_labels<L: LabelMap + ?Sized>(labels: Option<&L>) -> Option<Component> {
         let l = labels?;
-        Component::from_label_lookup(|k| l.get(k).map(String::as_str))
+        Component::from_label_lookup(|k| l.label(k))
     }
     /// [`Component::from_labels`] over labels held otherwise (a pod not yet decoded).
     pub fn from_label_lookup<'a>(label: impl Fn(&str) -> Option<&'a str>) -> Option<Component> {
@@ -290,8 +290,8 @@ impl Component {
     }
     /// Whether an object carries a component label at all, whatever its value (the Apache
     /// operator also labels `component=ingress` and `component=autoscaler`).
-    pub fn labelled(labels: Option<&BTreeMap<String, String>>) -> bool {
-        labels.is_some_and(|l| COMPONENT_KEYS.iter().any(|k| l.contains_key(*k)))
+    pub fn labelled<L: LabelMap + ?Sized>(labels: Option<&L>) -> bool {
+        labels.is_some_and(|l| COMPONENT_KEYS.iter().any(|k| l.has_label(k)))
     }
 }
 
@@ -305,6 +305,7 @@ impl std::fmt::Display for Component {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::BTreeMap;
 
     fn labels(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
         pairs
@@ -373,7 +374,10 @@ mod tests {
             "ingress"
         )]))));
         assert!(!Component::labelled(Some(&labels(&[("app", "x")]))));
-        assert_eq!(Component::from_labels(None), None);
+        assert_eq!(
+            Component::from_labels(None::<&BTreeMap<String, String>>),
+            None
+        );
     }
 
     #[test]

@@ -711,7 +711,7 @@ fn selector_home(
             .spec
             .iter()
             .flat_map(|s| s.node_selector.iter())
-            .filter(|(k, v)| wanted.get(*k) == Some(*v))
+            .filter(|(k, v)| wanted.get(k) == Some(*v))
             .map(|(k, _)| k.clone())
             .collect();
         if !keys.is_empty() {

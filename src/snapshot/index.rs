@@ -14,6 +14,7 @@
 
 use super::{FlinkApplication, FlinkCluster, FlinkDeployment, Snapshot};
 use crate::finding::ObjectRef;
+use crate::flink::labels::LabelMap;
 use crate::flink::mode::{Component, Mode};
 use crate::flink::names::{
     FLINKCLUSTER_APP, KIND_FLINK_APPLICATION, KIND_FLINK_CLUSTER, KIND_FLINK_DEPLOYMENT,
@@ -643,9 +644,7 @@ pub fn label<'p>(pod: &'p Pod, key: &str) -> Option<&'p str> {
 
 /// A label of any object.
 pub fn meta_label<'m>(meta: &'m impl Meta, key: &str) -> Option<&'m str> {
-    meta.object_labels()
-        .and_then(|l| l.get(key))
-        .map(String::as_str)
+    meta.object_labels().and_then(|l| l.label(key))
 }
 
 pub fn meta_name(meta: &impl Meta) -> &str {

@@ -13,12 +13,14 @@
 //! and the bundle reader decodes each item of a list into it. `doctor --save` writes it back as a
 //! valid `v1 Pod` holding these fields only.
 
+use crate::flink::labels::LabelMap;
 use k8s_openapi::api::core::v1::{
     ContainerStateRunning, ContainerStateTerminated, ContainerStateWaiting, LocalObjectReference,
 };
 use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ObjectMeta, OwnerReference, Time};
 use serde::{Deserialize, Deserializer, Serialize};
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 /// A `v1 Pod`, slim. Unknown fields are ignored when decoding.
@@ -43,13 +45,13 @@ pub struct Pod {
 #[serde(rename_all = "camelCase")]
 pub struct PodMeta {
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub annotations: Option<BTreeMap<String, String>>,
+    pub annotations: Option<StringMap>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub creation_timestamp: Option<Time>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deletion_timestamp: Option<Time>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub labels: Option<BTreeMap<String, String>>,
+    pub labels: Option<StringMap>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -61,28 +63,31 @@ pub struct PodMeta {
 /// What the index reads of an object's metadata, the same of k8s-openapi's `ObjectMeta` and of
 /// a pod's [`PodMeta`]: one function tells a cluster's objects apart for both.
 pub trait Meta {
+    /// How the object keeps its labels.
+    type Labels: LabelMap;
     fn object_name(&self) -> Option<&str>;
     fn object_namespace(&self) -> Option<&str>;
-    fn object_labels(&self) -> Option<&BTreeMap<String, String>>;
+    fn object_labels(&self) -> Option<&Self::Labels>;
 }
 
 // The same fields under the same names in both types.
 macro_rules! meta_of_fields {
-    ($($t:ty),*) => {$(
+    ($($t:ty => $labels:ty),*) => {$(
         impl Meta for $t {
+            type Labels = $labels;
             fn object_name(&self) -> Option<&str> {
                 self.name.as_deref()
             }
             fn object_namespace(&self) -> Option<&str> {
                 self.namespace.as_deref()
             }
-            fn object_labels(&self) -> Option<&BTreeMap<String, String>> {
+            fn object_labels(&self) -> Option<&$labels> {
                 self.labels.as_ref()
             }
         }
     )*};
 }
-meta_of_fields!(ObjectMeta, PodMeta);
+meta_of_fields!(ObjectMeta => BTreeMap<String, String>, PodMeta => StringMap);
 
 /// `null` as the empty list, as the API server reads it.
 fn null_as_default<'de, D, T>(d: D) -> Result<T, D::Error>
@@ -130,7 +135,7 @@ pub struct PodSpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub node_name: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub node_selector: Option<BTreeMap<String, String>>,
+    pub node_selector: Option<StringMap>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
@@ -183,18 +188,7 @@ impl Quantities {
 impl FromIterator<(String, Quantity)> for Quantities {
     /// As a map reads them: sorted by name, the last of a repeated name kept.
     fn from_iter<I: IntoIterator<Item = (String, Quantity)>>(items: I) -> Self {
-        let mut v: Vec<(String, Quantity)> = items.into_iter().collect();
-        // Stable: of entries with one name, the last stays last, and is the one kept.
-        v.sort_by(|a, b| a.0.cmp(&b.0));
-        let mut out: Vec<(String, Quantity)> = Vec::with_capacity(v.len());
-        for (k, q) in v {
-            match out.last_mut() {
-                Some(last) if last.0 == k => last.1 = q,
-                _ => out.push((k, q)),
-            }
-        }
-        out.shrink_to_fit();
-        Quantities(out)
+        Quantities(sorted_last_kept(items.into_iter().collect()))
     }
 }
 
@@ -227,6 +221,128 @@ impl Serialize for Quantities {
     }
 }
 
+/// Labels, annotations or a node selector: a short list of pairs sorted by key, read and written
+/// as the map Kubernetes has, with a `BTreeMap`'s lookups and order. Not a `BTreeMap`: its one
+/// tree node is 544 bytes however few entries it holds (a pod has three labels or so), which at
+/// 100,000 pods was 54 MB of the snapshot; this costs the entries only.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct StringMap(Vec<(String, String)>);
+
+impl StringMap {
+    pub fn get(&self, key: &str) -> Option<&String> {
+        self.0
+            .binary_search_by(|(k, _)| k.as_str().cmp(key))
+            .ok()
+            .map(|i| &self.0[i].1)
+    }
+    pub fn contains_key(&self, key: &str) -> bool {
+        self.get(key).is_some()
+    }
+    /// Sets `key`, returning the value it had.
+    pub fn insert(&mut self, key: String, value: String) -> Option<String> {
+        match self.0.binary_search_by(|(k, _)| k.as_str().cmp(&key)) {
+            Ok(i) => Some(std::mem::replace(&mut self.0[i].1, value)),
+            Err(i) => {
+                self.0.insert(i, (key, value));
+                None
+            }
+        }
+    }
+    /// Key and value, by key.
+    pub fn iter(&self) -> impl Iterator<Item = (&String, &String)> {
+        self.0.iter().map(|(k, v)| (k, v))
+    }
+    pub fn keys(&self) -> impl Iterator<Item = &String> {
+        self.0.iter().map(|(k, _)| k)
+    }
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl LabelMap for StringMap {
+    fn label(&self, key: &str) -> Option<&str> {
+        self.get(key).map(String::as_str)
+    }
+    fn label_pairs(&self) -> Box<dyn Iterator<Item = (&str, &str)> + '_> {
+        Box::new(self.0.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+    }
+}
+
+impl<'a> IntoIterator for &'a StringMap {
+    type Item = (&'a String, &'a String);
+    type IntoIter = std::iter::Map<
+        std::slice::Iter<'a, (String, String)>,
+        fn(&'a (String, String)) -> (&'a String, &'a String),
+    >;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter().map(|(k, v)| (k, v))
+    }
+}
+
+impl FromIterator<(String, String)> for StringMap {
+    /// As a map reads them: sorted by key, the last of a repeated key kept.
+    fn from_iter<I: IntoIterator<Item = (String, String)>>(items: I) -> Self {
+        StringMap(sorted_last_kept(items.into_iter().collect()))
+    }
+}
+
+impl From<BTreeMap<String, String>> for StringMap {
+    fn from(m: BTreeMap<String, String>) -> Self {
+        let mut v: Vec<(String, String)> = m.into_iter().collect();
+        v.shrink_to_fit();
+        StringMap(v)
+    }
+}
+
+/// Pairs sorted by key, of a repeated key the last kept (as a map keeps it), in the room of the
+/// entries only.
+fn sorted_last_kept<V>(mut v: Vec<(String, V)>) -> Vec<(String, V)> {
+    // Stable: of entries with one key, the last stays last, and is the one kept.
+    v.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut out: Vec<(String, V)> = Vec::with_capacity(v.len());
+    for (k, x) in v {
+        match out.last_mut() {
+            Some(last) if last.0 == k => last.1 = x,
+            _ => out.push((k, x)),
+        }
+    }
+    out.shrink_to_fit();
+    out
+}
+
+impl<'de> Deserialize<'de> for StringMap {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Entries;
+        impl<'de> serde::de::Visitor<'de> for Entries {
+            type Value = StringMap;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a map of strings")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<StringMap, A::Error> {
+                let mut v = Vec::new();
+                while let Some(entry) = map.next_entry::<String, String>()? {
+                    v.push(entry);
+                }
+                Ok(StringMap(sorted_last_kept(v)))
+            }
+        }
+        d.deserialize_map(Entries)
+    }
+}
+
+impl Serialize for StringMap {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_map(self.iter())
+    }
+}
+
 impl Container {
     /// Its `resources.limits.memory`, as written.
     pub fn memory_limit(&self) -> Option<&Quantity> {
@@ -254,15 +370,21 @@ pub struct PodStatus {
 }
 
 /// A pod condition: its type, status, reason, message and when it last changed (k8s-openapi's
-/// also holds the last probe time and an observed generation, which no rule reads).
+/// also holds the last probe time and an observed generation, which no rule reads). Its type,
+/// status and reason are the API's own words as a rule: those ([`word`]) are kept as the static
+/// text, not a copy per pod (two conditions of three words each were 190 bytes of every pod).
 #[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
 pub struct PodCondition {
-    #[serde(default, rename = "type")]
-    pub type_: String,
-    #[serde(default)]
-    pub status: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub reason: Option<String>,
+    #[serde(default, rename = "type", deserialize_with = "word")]
+    pub type_: Cow<'static, str>,
+    #[serde(default, deserialize_with = "word")]
+    pub status: Cow<'static, str>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "some_word"
+    )]
+    pub reason: Option<Cow<'static, str>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
     #[serde(
@@ -271,6 +393,44 @@ pub struct PodCondition {
         skip_serializing_if = "Option::is_none"
     )]
     pub last_transition_time: Option<Time>,
+}
+
+/// The words a pod condition's type, status and reason are written with: the condition types,
+/// statuses and scheduler's reasons of
+/// kubernetes/kubernetes@v1.36.3:staging/src/k8s.io/api/core/v1/types.go and the kubelet's
+/// reasons of kubernetes/kubernetes@v1.36.3:pkg/kubelet/status/generate.go. Any other is copied.
+const POD_CONDITION_WORDS: &[&str] = &[
+    "PodScheduled",
+    "PodReadyToStartContainers",
+    "Initialized",
+    "ContainersReady",
+    "Ready",
+    "DisruptionTarget",
+    "True",
+    "False",
+    "Unknown",
+    "ContainersNotReady",
+    "PodCompleted",
+    "Unschedulable",
+    "SchedulingGated",
+    "ContainersNotInitialized",
+    "ReadinessGatesNotReady",
+];
+
+/// A condition's word: the static text when it is one of [`POD_CONDITION_WORDS`], else a copy.
+fn word<'de, D: Deserializer<'de>>(d: D) -> Result<Cow<'static, str>, D::Error> {
+    String::deserialize(d).map(known)
+}
+
+fn some_word<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Cow<'static, str>>, D::Error> {
+    Option::<String>::deserialize(d).map(|o| o.map(known))
+}
+
+fn known(s: String) -> Cow<'static, str> {
+    match POD_CONDITION_WORDS.iter().find(|w| **w == s) {
+        Some(w) => Cow::Borrowed(w),
+        None => Cow::Owned(s),
+    }
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
@@ -431,6 +591,70 @@ mod tests {
             .limits
             .unwrap()
             .is_empty());
+    }
+
+    #[test]
+    fn string_maps_read_and_write_as_the_map_they_are() {
+        // Out of order, and a key twice (a map keeps the last): sorted, the last kept.
+        let p: Pod = serde_json::from_str(
+            r#"{"metadata": {"labels": {"type": "flink-native-kubernetes", "app": "a", "component": "jobmanager", "app": "orders"}}}"#,
+        )
+        .unwrap();
+        let labels = p.metadata.labels.as_ref().unwrap();
+        let listed: Vec<String> = labels.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        assert_eq!(
+            listed,
+            [
+                "app=orders",
+                "component=jobmanager",
+                "type=flink-native-kubernetes"
+            ]
+        );
+        assert_eq!(labels.label("component"), Some("jobmanager"));
+        assert!(labels.get("release").is_none() && !labels.has_label("release"));
+        let as_map: BTreeMap<String, String> =
+            serde_json::from_value(serde_json::to_value(&p.metadata).unwrap()["labels"].clone())
+                .unwrap();
+        assert_eq!(StringMap::from(as_map.clone()), *labels);
+        let pairs: Vec<(&str, &str)> = labels.label_pairs().collect();
+        let map_pairs: Vec<(&str, &str)> = as_map.label_pairs().collect();
+        assert_eq!(pairs, map_pairs);
+        let mut m = labels.clone();
+        assert_eq!(
+            m.insert("app".into(), "x".into()).as_deref(),
+            Some("orders")
+        );
+        assert_eq!(m.insert("b".into(), "y".into()), None);
+        let keys: Vec<&String> = m.keys().collect();
+        assert_eq!(keys, ["app", "b", "component", "type"]);
+        // `null` is no map, as for k8s-openapi's.
+        let p: Pod = serde_json::from_str(r#"{"metadata": {"labels": null}}"#).unwrap();
+        assert!(p.metadata.labels.is_none());
+    }
+
+    #[test]
+    fn condition_words_are_the_static_text_and_others_are_kept() {
+        let st: PodStatus = serde_json::from_str(
+            r#"{"conditions": [{"type": "PodScheduled", "status": "False", "reason": "Unschedulable", "message": "0/3 nodes"},
+                {"type": "example.com/gate", "status": "True", "reason": "SomethingElse"}]}"#,
+        )
+        .unwrap();
+        let c = st.conditions.as_ref().unwrap();
+        assert!(matches!(c[0].type_, Cow::Borrowed("PodScheduled")));
+        assert!(matches!(c[0].status, Cow::Borrowed("False")));
+        assert_eq!(c[0].reason.as_deref(), Some("Unschedulable"));
+        assert!(matches!(c[0].reason, Some(Cow::Borrowed(_))));
+        assert_eq!(
+            (c[1].type_.as_ref(), c[1].status.as_ref()),
+            ("example.com/gate", "True")
+        );
+        assert!(matches!(c[1].reason, Some(Cow::Owned(_))));
+        // Written back as read, and k8s-openapi reads it.
+        let v = serde_json::to_value(&st).unwrap();
+        let full: k8s_openapi::api::core::v1::PodStatus = serde_json::from_value(v).unwrap();
+        let fc = full.conditions.unwrap();
+        assert_eq!(fc[1].type_, "example.com/gate");
+        assert_eq!(fc[0].reason.as_deref(), Some("Unschedulable"));
     }
 
     #[test]
