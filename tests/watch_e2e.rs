@@ -583,8 +583,18 @@ fn watch_as_its_service_account_sees_a_fault_come_and_go() {
             "{kind}: {ok_lists:?}"
         );
         let watches = verbs.get(&("watch".into(), kind.into())).copied();
-        if gone == 0 {
+        // A custom resource's watches end when its CRD's spec or accepted names change (the API
+        // server then tears that resource's storage down and builds it anew:
+        // kubernetes@v1.36.3:staging/src/k8s.io/apiextensions-apiserver/pkg/apiserver/customresource_handler.go
+        // `updateCustomResourceDefinition`), and the watcher resumes from its resourceVersion with
+        // no list: the CRDs seeded just before the watch started may still have their names
+        // being accepted.
+        // The one list above shows no re-list happened; a resumed watch is allowed for those.
+        let custom = kind.starts_with("flink");
+        if gone == 0 && !custom {
             assert_eq!(watches, Some(1), "{kind}: {verbs:?}");
+        } else if gone == 0 {
+            assert!(watches >= Some(1), "{kind}: {verbs:?}");
         } else {
             // A watch after each new list (and the resumed watches the 410 answered).
             assert!(watches >= Some(1 + gone), "{kind}: {verbs:?}");
