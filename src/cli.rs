@@ -396,11 +396,6 @@ pub fn refused(matches: &clap::ArgMatches) -> Option<String> {
             let alone = [
                 ("from", "--from", "a bundle is one cluster"),
                 (
-                    "save",
-                    "--save",
-                    "a bundle holds one cluster; save each context on its own",
-                ),
-                (
                     "fix",
                     "--fix",
                     "a fix applies to one cluster; print each context's fixes with --context NAME",
@@ -415,12 +410,6 @@ pub fn refused(matches: &clap::ArgMatches) -> Option<String> {
             if let Some((_, flag, why)) = alone.iter().find(|(id, _, _)| given(id)) {
                 return Some(format!(
                     "doctor {contexts} diagnoses several clusters: {flag} does not apply ({why}); drop one of them"
-                ));
-            }
-            if let Some(f) = output().filter(|f| matches!(f, Format::Markdown | Format::Sarif)) {
-                return Some(format!(
-                    "doctor {contexts} prints the fleet as a table, JSON or HTML, not -o {}; drop {contexts}, or use -o json",
-                    f.as_str()
                 ));
             }
         }

@@ -47,20 +47,8 @@ fn flags_that_name_one_cluster_are_refused_with_the_reason() {
             "--fix does not apply",
         ),
         (
-            &["doctor", "--context", "a,b", "--save", "x"][..],
-            "--save does not apply",
-        ),
-        (
             &["doctor", "--all-contexts", "--cluster", "c"][..],
             "--cluster does not apply",
-        ),
-        (
-            &["doctor", "--all-contexts", "-o", "sarif"][..],
-            "not -o sarif",
-        ),
-        (
-            &["doctor", "--all-contexts", "-o", "markdown"][..],
-            "not -o markdown",
         ),
         (&["logs", "--context", "a,b"][..], "logs reads one context"),
         (&["can-i", "--all-contexts"][..], "can-i reads one context"),
@@ -159,7 +147,7 @@ fn a_context_name_never_drives_the_terminal() {
         &format!("- name: {}\n", serde_json::to_string(hostile).unwrap()),
     );
     std::fs::write(&kubeconfig, text).unwrap();
-    for format in ["table", "html"] {
+    for format in ["table", "html", "markdown", "sarif"] {
         let run = plugin(
             Some(&kubeconfig),
             &["doctor", "--all-contexts", "-o", format],
@@ -173,4 +161,75 @@ fn a_context_name_never_drives_the_terminal() {
         }
         assert!(run.stdout.contains("pwned"), "{}", run.stdout);
     }
+}
+
+#[test]
+fn markdown_sarif_and_save_of_a_dead_fleet_say_each_context_failed() {
+    let dir = tempfile::tempdir().unwrap();
+    let kubeconfig = dead_fleet(dir.path(), 2);
+    let run = plugin(
+        Some(&kubeconfig),
+        &["doctor", "--all-contexts", "-o", "markdown"],
+    );
+    assert_eq!(run.code, 3, "{}", run.stderr);
+    assert!(
+        run.stdout
+            .starts_with("# kubectl flink doctor: 2 contexts\n"),
+        "{}",
+        run.stdout
+    );
+    for c in ["dead-1", "dead-2"] {
+        assert!(
+            run.stdout
+                .contains(&format!("| {c} | - | - | - | unreachable | cannot reach")),
+            "{}",
+            run.stdout
+        );
+        assert!(
+            run.stdout.contains(&format!("## Context {c}\n")),
+            "{}",
+            run.stdout
+        );
+    }
+    assert_eq!(
+        run.stdout.matches("**unreachable**: cannot reach").count(),
+        2
+    );
+
+    let run = plugin(
+        Some(&kubeconfig),
+        &["doctor", "--all-contexts", "-o", "sarif"],
+    );
+    assert_eq!(run.code, 3, "{}", run.stderr);
+    let log = run.json();
+    assert_eq!(log["version"], "2.1.0");
+    let runs = log["runs"].as_array().unwrap();
+    let contexts: Vec<&str> = runs.iter().map(|r| s(r, "/properties/context")).collect();
+    assert_eq!(contexts, ["dead-1", "dead-2"]);
+    for r in runs {
+        assert_eq!(r["invocations"][0]["executionSuccessful"], false, "{r:#}");
+        assert_eq!(r["results"], serde_json::json!([]), "{r:#}");
+        assert!(r["tool"]["driver"]["rules"]
+            .as_array()
+            .is_some_and(|a| !a.is_empty()));
+    }
+
+    // --save: nothing was read, so no bundle; the folder is checked before anything is read.
+    let save = dir.path().join("fleet-bundles");
+    let run = plugin(
+        Some(&kubeconfig),
+        &["doctor", "--all-contexts", "--save", save.to_str().unwrap()],
+    );
+    assert_eq!(run.code, 3, "{}", run.stderr);
+    assert!(!save.join("dead-1").exists());
+    let full = dir.path().join("full");
+    std::fs::create_dir(&full).unwrap();
+    std::fs::write(full.join("x"), "x").unwrap();
+    let run = plugin(
+        Some(&kubeconfig),
+        &["doctor", "--all-contexts", "--save", full.to_str().unwrap()],
+    );
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("not empty"), "{}", run.stderr);
+    assert_eq!(run.stdout, "");
 }
