@@ -50,8 +50,10 @@ fn flags_that_name_one_cluster_are_refused_with_the_reason() {
             &["doctor", "--all-contexts", "--cluster", "c"][..],
             "--cluster does not apply",
         ),
-        (&["logs", "--context", "a,b"][..], "logs reads one context"),
-        (&["can-i", "--all-contexts"][..], "can-i reads one context"),
+        (
+            &["can-i", "orders", "--all-contexts", "--fix"][..],
+            "--fix does not apply",
+        ),
     ] {
         let run = plugin(None, args);
         assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
@@ -232,4 +234,92 @@ fn markdown_sarif_and_save_of_a_dead_fleet_say_each_context_failed() {
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(run.stderr.contains("not empty"), "{}", run.stderr);
     assert_eq!(run.stdout, "");
+}
+
+#[test]
+fn logs_and_can_i_over_a_dead_fleet_say_each_context_on_its_own_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let kubeconfig = dead_fleet(dir.path(), 3);
+    let started = Instant::now();
+    let run = plugin(Some(&kubeconfig), &["logs", "orders", "--all-contexts"]);
+    assert!(started.elapsed() < Duration::from_secs(30));
+    assert_eq!(run.code, 3, "{}", run.stderr);
+    assert_eq!(run.stdout, "");
+    for c in ["dead-1", "dead-2", "dead-3"] {
+        assert_eq!(
+            run.stderr
+                .lines()
+                .filter(|l| l.starts_with(&format!("error: context {c}: "))
+                    && l.contains("cannot reach"))
+                .count(),
+            1,
+            "{}",
+            run.stderr
+        );
+    }
+    // -f holds every context's streams open: at most 4 at once, said before anything is read.
+    let six = tempfile::tempdir().unwrap();
+    let kubeconfig6 = dead_fleet(six.path(), 6);
+    let run = plugin(Some(&kubeconfig6), &["logs", "-f", "--all-contexts"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("at most 4 contexts"), "{}", run.stderr);
+
+    let run = plugin(
+        Some(&kubeconfig),
+        &[
+            "can-i",
+            "orders",
+            "--context",
+            "dead-2,dead-1",
+            "-n",
+            "default",
+        ],
+    );
+    assert_eq!(run.code, 3, "{}", run.stderr);
+    assert!(
+        run.stdout
+            .starts_with("kubectl flink can-i: 2 contexts; 2 not checked: dead-2, dead-1\n"),
+        "{}",
+        run.stdout
+    );
+    let rows: Vec<&str> = run
+        .stdout
+        .lines()
+        .skip_while(|l| !l.trim_start().starts_with("CONTEXT"))
+        .skip(1)
+        .take_while(|l| !l.is_empty())
+        .collect();
+    assert_eq!(rows.len(), 2, "{}", run.stdout);
+    assert!(rows[0].trim_start().starts_with("dead-2") && rows[0].contains("unreachable"));
+    assert!(
+        run.stdout.contains("context dead-1: unreachable\n"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.lines().all(|l| l.chars().count() <= 80),
+        "{}",
+        run.stdout
+    );
+    let run = plugin(
+        Some(&kubeconfig),
+        &[
+            "can-i",
+            "orders",
+            "--all-contexts",
+            "-n",
+            "default",
+            "-o",
+            "json",
+        ],
+    );
+    assert_eq!(run.code, 3, "{}", run.stderr);
+    let v = run.json();
+    let contexts = v["contexts"].as_array().unwrap();
+    assert_eq!(contexts.len(), 3);
+    for c in contexts {
+        assert_eq!(s(c, "/status"), "unreachable", "{c:#}");
+        assert!(s(c, "/error").contains("connection refused"), "{c:#}");
+        assert_eq!(c["exitCode"], 3);
+    }
 }

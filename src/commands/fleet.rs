@@ -209,15 +209,22 @@ async fn one(
 
 /// A context not diagnosed (or not read, for can-i and logs): its status and one sentence.
 pub fn failed(name: String, e: &Error, seconds: f64) -> ContextReport {
-    let error = crate::render::terminal::plain(&e.to_string());
+    let (status, error) = failure(e);
     ContextReport {
-        status: Some(status(e, &error)),
+        status: Some(status),
         exit_code: e.exit_code(),
         scope: format!("context {name}"),
         context: name,
         outcome: Outcome::Failed { error },
         seconds,
     }
+}
+
+/// A context's failure as its row says it: its status (`unreachable`, `failed`, `not found`)
+/// and the one sentence `--context NAME` would print, without control characters.
+pub fn failure(e: &Error) -> (&'static str, String) {
+    let error = crate::render::terminal::plain(&e.to_string());
+    (status(e, &error), error)
 }
 
 /// One save at a time across the contexts (`bundle::save` keeps one temporary folder for Ctrl-C
