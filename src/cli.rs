@@ -14,8 +14,8 @@ Exit codes:
      forbidden)
   4  doctor: no Flink deployment in scope and nothing else found (try -A), or none named NAME
   130, 143  stopped by Ctrl-C or SIGTERM (doctor --save removes its unfinished folder first)
-  doctor with several contexts (--context a,b or --all-contexts): the worst of theirs, in the
-  order 2, 3, 1, 0; 4 only when it is every context's";
+  with several contexts (--context a,b or --all-contexts; doctor, logs, can-i): the worst of
+  theirs, in the order 2, 3, 1, 0; 4 only when it is every context's";
 
 /// triage reads text it was given and nothing else: it cannot fail to reach a cluster (3), has no
 /// deployment to miss (4) and writes no folder to stop (130, 143).

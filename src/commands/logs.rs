@@ -85,6 +85,9 @@ Output:
                      (with --timestamps), line, signature (id or null), category (or null)
   --timestamps       the kubelet's time (UTC) first on each line; --timezone shows it in another
                      zone (Local, UTC, an IANA name such as Europe/Berlin, or +02:00)
+  --context a,b      several contexts (or --all-contexts), at most 4 at once: each line starts
+                     with [CONTEXT], each JSON line has a context; a context that cannot be read
+                     is one error line and holds up none of the others; -f follows at most 4
 
 Examples:
   # The JobManager and TaskManagers of the deployment orders
@@ -102,11 +105,15 @@ Examples:
   # As stern: TaskManager pods by regex in two namespaces, without the heartbeat lines
   kubectl flink logs 'orders-taskmanager-.*' -n analytics,staging -e heartbeat
 
+  # The crashed JobManager of orders in two clusters, each line with its context
+  kubectl flink logs orders -n analytics --previous --context staging,prod
+
 Exit codes:
   0  done; also after Ctrl-C, and when the output is closed (| head)
   2  usage or input error (a bad regular expression or template); NAME or -l matched no pods
      (with -f it waits for them instead)
-  3  cluster unreachable, or listing pods or reading every log was forbidden";
+  3  cluster unreachable, or listing pods or reading every log was forbidden
+  with several contexts: the worst of theirs, in the order 2, 3, 0";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum ComponentArg {

@@ -51,11 +51,16 @@ Examples:
   # Whether you may read everything doctor reads
   kubectl flink can-i --for me -n flink-lab
 
+  # The same in every context of the kubeconfig: one matrix with a CONTEXT column
+  kubectl flink can-i --for me -A --all-contexts
+
 Exit codes:
   0  everything needed is allowed
   1  something needed is denied
   2  usage or input error (malformed --as; unknown namespace, ServiceAccount, deployment)
-  3  could not complete (cluster unreachable, or some decision unknown and none denied)";
+  3  could not complete (cluster unreachable, or some decision unknown and none denied)
+  with several contexts (--context a,b, --all-contexts; at most 4 at once, each within its own
+  deadline): the worst of theirs, in the order 2, 3, 1, 0";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum For {
