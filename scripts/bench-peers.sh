@@ -34,7 +34,12 @@ fi
 
 (cd "$REPO" && cargo build -q --release --bin kubectl-flink) >&2
 PLUGIN=${CARGO_TARGET_DIR:-$REPO/target}/release/kubectl-flink
-PEERS=$("$HERE/peers/build.sh")
+# Only the peers the parts asked for (building stern or ripgrep is minutes the doctor part never uses).
+NEED=()
+want doctor && NEED+=(popeye k8sgpt)
+want logs && NEED+=(stern)
+want triage && NEED+=(rg)
+PEERS=$("$HERE/peers/build.sh" "${NEED[@]}")
 RUNS=${RUNS:-3}
 
 if want triage; then

@@ -14,8 +14,8 @@ Exit codes:
      forbidden)
   4  doctor: no Flink deployment in scope and nothing else found (try -A), or none named NAME
   130, 143  stopped by Ctrl-C or SIGTERM (doctor --save removes its unfinished folder first)
-  doctor with several contexts (--context a,b or --all-contexts): the worst of theirs, in the
-  order 2, 3, 1, 0; 4 only when it is every context's";
+  with several contexts (--context a,b or --all-contexts; doctor, logs, can-i): the worst of
+  theirs, in the order 2, 3, 1, 0; 4 only when it is every context's";
 
 /// triage reads text it was given and nothing else: it cannot fail to reach a cluster (3), has no
 /// deployment to miss (4) and writes no folder to stop (130, 143).
@@ -95,12 +95,12 @@ pub struct KubeArgs {
     /// Path to the kubeconfig file (default: $KUBECONFIG, which may list several files, then ~/.kube/config)
     #[arg(long, global = true, value_name = "FILE")]
     pub kubeconfig: Option<PathBuf>,
-    /// The kubeconfig context to use; doctor takes several (--context a,b,c) and diagnoses them
-    /// at once
+    /// The kubeconfig context to use; doctor, logs and can-i take several (--context a,b,c) and
+    /// read them at once (at most 4 at a time, each within its own deadline)
     #[arg(long, global = true, value_name = "NAME")]
     pub context: Option<String>,
-    /// doctor: diagnose every context of the kubeconfig at once (at most 4 at a time), one fleet
-    /// overview
+    /// Every context of the kubeconfig at once (at most 4 at a time): doctor's fleet overview,
+    /// logs with each line's context first, can-i's matrix with a CONTEXT column
     #[arg(long = "all-contexts", global = true)]
     pub all_contexts: bool,
     /// The kubeconfig cluster to use
@@ -396,11 +396,6 @@ pub fn refused(matches: &clap::ArgMatches) -> Option<String> {
             let alone = [
                 ("from", "--from", "a bundle is one cluster"),
                 (
-                    "save",
-                    "--save",
-                    "a bundle holds one cluster; save each context on its own",
-                ),
-                (
                     "fix",
                     "--fix",
                     "a fix applies to one cluster; print each context's fixes with --context NAME",
@@ -417,21 +412,10 @@ pub fn refused(matches: &clap::ArgMatches) -> Option<String> {
                     "doctor {contexts} diagnoses several clusters: {flag} does not apply ({why}); drop one of them"
                 ));
             }
-            if let Some(f) = output().filter(|f| matches!(f, Format::Markdown | Format::Sarif)) {
-                return Some(format!(
-                    "doctor {contexts} prints the fleet as a table, JSON or HTML, not -o {}; drop {contexts}, or use -o json",
-                    f.as_str()
-                ));
-            }
         }
-        "logs" | "can-i" if several => {
-            let why = if name == "logs" {
-                "it follows the pods of one cluster, and several clusters' lines interleaved would hide which cluster wrote each"
-            } else {
-                "its answer and its fix (a Role to apply) are for one cluster"
-            };
+        "can-i" if several && given("fix") => {
             return Some(format!(
-                "{name} reads one context: {contexts} does not apply ({why}); run it once per context (--context NAME), or use doctor {contexts}"
+                "can-i {contexts} checks several clusters: --fix does not apply (the Role it prints is for one cluster); print each context's with --context NAME --fix"
             ));
         }
         "doctor" => {
@@ -482,7 +466,8 @@ pub struct DoctorArgs {
     /// or any of these as a .tar.gz, .tgz, .zip or .gz
     #[arg(long, value_name = "PATH", conflicts_with = "save")]
     pub from: Option<PathBuf>,
-    /// Also write what was read from the cluster as a bundle to DIR (Secrets as metadata only)
+    /// Also write what was read from the cluster as a bundle to DIR (Secrets as metadata only);
+    /// with several contexts, one bundle per context in DIR/CONTEXT
     #[arg(long, value_name = "DIR")]
     pub save: Option<PathBuf>,
     /// Lowest severity that makes the exit code 1

@@ -47,23 +47,13 @@ fn flags_that_name_one_cluster_are_refused_with_the_reason() {
             "--fix does not apply",
         ),
         (
-            &["doctor", "--context", "a,b", "--save", "x"][..],
-            "--save does not apply",
-        ),
-        (
             &["doctor", "--all-contexts", "--cluster", "c"][..],
             "--cluster does not apply",
         ),
         (
-            &["doctor", "--all-contexts", "-o", "sarif"][..],
-            "not -o sarif",
+            &["can-i", "orders", "--all-contexts", "--fix"][..],
+            "--fix does not apply",
         ),
-        (
-            &["doctor", "--all-contexts", "-o", "markdown"][..],
-            "not -o markdown",
-        ),
-        (&["logs", "--context", "a,b"][..], "logs reads one context"),
-        (&["can-i", "--all-contexts"][..], "can-i reads one context"),
     ] {
         let run = plugin(None, args);
         assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
@@ -159,7 +149,7 @@ fn a_context_name_never_drives_the_terminal() {
         &format!("- name: {}\n", serde_json::to_string(hostile).unwrap()),
     );
     std::fs::write(&kubeconfig, text).unwrap();
-    for format in ["table", "html"] {
+    for format in ["table", "html", "markdown", "sarif"] {
         let run = plugin(
             Some(&kubeconfig),
             &["doctor", "--all-contexts", "-o", format],
@@ -172,5 +162,164 @@ fn a_context_name_never_drives_the_terminal() {
             );
         }
         assert!(run.stdout.contains("pwned"), "{}", run.stdout);
+    }
+}
+
+#[test]
+fn markdown_sarif_and_save_of_a_dead_fleet_say_each_context_failed() {
+    let dir = tempfile::tempdir().unwrap();
+    let kubeconfig = dead_fleet(dir.path(), 2);
+    let run = plugin(
+        Some(&kubeconfig),
+        &["doctor", "--all-contexts", "-o", "markdown"],
+    );
+    assert_eq!(run.code, 3, "{}", run.stderr);
+    assert!(
+        run.stdout
+            .starts_with("# kubectl flink doctor: 2 contexts\n"),
+        "{}",
+        run.stdout
+    );
+    for c in ["dead-1", "dead-2"] {
+        assert!(
+            run.stdout
+                .contains(&format!("| {c} | - | - | - | unreachable | cannot reach")),
+            "{}",
+            run.stdout
+        );
+        assert!(
+            run.stdout.contains(&format!("## Context {c}\n")),
+            "{}",
+            run.stdout
+        );
+    }
+    assert_eq!(
+        run.stdout.matches("**unreachable**: cannot reach").count(),
+        2
+    );
+
+    let run = plugin(
+        Some(&kubeconfig),
+        &["doctor", "--all-contexts", "-o", "sarif"],
+    );
+    assert_eq!(run.code, 3, "{}", run.stderr);
+    let log = run.json();
+    assert_eq!(log["version"], "2.1.0");
+    let runs = log["runs"].as_array().unwrap();
+    let contexts: Vec<&str> = runs.iter().map(|r| s(r, "/properties/context")).collect();
+    assert_eq!(contexts, ["dead-1", "dead-2"]);
+    for r in runs {
+        assert_eq!(r["invocations"][0]["executionSuccessful"], false, "{r:#}");
+        assert_eq!(r["results"], serde_json::json!([]), "{r:#}");
+        assert!(r["tool"]["driver"]["rules"]
+            .as_array()
+            .is_some_and(|a| !a.is_empty()));
+    }
+
+    // --save: nothing was read, so no bundle; the folder is checked before anything is read.
+    let save = dir.path().join("fleet-bundles");
+    let run = plugin(
+        Some(&kubeconfig),
+        &["doctor", "--all-contexts", "--save", save.to_str().unwrap()],
+    );
+    assert_eq!(run.code, 3, "{}", run.stderr);
+    assert!(!save.join("dead-1").exists());
+    let full = dir.path().join("full");
+    std::fs::create_dir(&full).unwrap();
+    std::fs::write(full.join("x"), "x").unwrap();
+    let run = plugin(
+        Some(&kubeconfig),
+        &["doctor", "--all-contexts", "--save", full.to_str().unwrap()],
+    );
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("not empty"), "{}", run.stderr);
+    assert_eq!(run.stdout, "");
+}
+
+#[test]
+fn logs_and_can_i_over_a_dead_fleet_say_each_context_on_its_own_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let kubeconfig = dead_fleet(dir.path(), 3);
+    let started = Instant::now();
+    let run = plugin(Some(&kubeconfig), &["logs", "orders", "--all-contexts"]);
+    assert!(started.elapsed() < Duration::from_secs(30));
+    assert_eq!(run.code, 3, "{}", run.stderr);
+    assert_eq!(run.stdout, "");
+    for c in ["dead-1", "dead-2", "dead-3"] {
+        assert_eq!(
+            run.stderr
+                .lines()
+                .filter(|l| l.starts_with(&format!("error: context {c}: "))
+                    && l.contains("cannot reach"))
+                .count(),
+            1,
+            "{}",
+            run.stderr
+        );
+    }
+    // -f holds every context's streams open: at most 4 at once, said before anything is read.
+    let six = tempfile::tempdir().unwrap();
+    let kubeconfig6 = dead_fleet(six.path(), 6);
+    let run = plugin(Some(&kubeconfig6), &["logs", "-f", "--all-contexts"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("at most 4 contexts"), "{}", run.stderr);
+
+    let run = plugin(
+        Some(&kubeconfig),
+        &[
+            "can-i",
+            "orders",
+            "--context",
+            "dead-2,dead-1",
+            "-n",
+            "default",
+        ],
+    );
+    assert_eq!(run.code, 3, "{}", run.stderr);
+    assert!(
+        run.stdout
+            .starts_with("kubectl flink can-i: 2 contexts; 2 not checked: dead-2, dead-1\n"),
+        "{}",
+        run.stdout
+    );
+    let rows: Vec<&str> = run
+        .stdout
+        .lines()
+        .skip_while(|l| !l.trim_start().starts_with("CONTEXT"))
+        .skip(1)
+        .take_while(|l| !l.is_empty())
+        .collect();
+    assert_eq!(rows.len(), 2, "{}", run.stdout);
+    assert!(rows[0].trim_start().starts_with("dead-2") && rows[0].contains("unreachable"));
+    assert!(
+        run.stdout.contains("context dead-1: unreachable\n"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.lines().all(|l| l.chars().count() <= 80),
+        "{}",
+        run.stdout
+    );
+    let run = plugin(
+        Some(&kubeconfig),
+        &[
+            "can-i",
+            "orders",
+            "--all-contexts",
+            "-n",
+            "default",
+            "-o",
+            "json",
+        ],
+    );
+    assert_eq!(run.code, 3, "{}", run.stderr);
+    let v = run.json();
+    let contexts = v["contexts"].as_array().unwrap();
+    assert_eq!(contexts.len(), 3);
+    for c in contexts {
+        assert_eq!(s(c, "/status"), "unreachable", "{c:#}");
+        assert!(s(c, "/error").contains("connection refused"), "{c:#}");
+        assert_eq!(c["exitCode"], 3);
     }
 }

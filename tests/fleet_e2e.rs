@@ -330,3 +330,268 @@ fn the_fleet_table_fits_80_columns_and_the_exit_code_is_the_worst_context() {
         assert!(run.stdout.contains(want), "{want} not in the page");
     }
 }
+
+#[test]
+fn save_markdown_and_sarif_hold_every_context_and_the_bundles_diagnose_alike() {
+    let Some(fleet) = fleet() else { return };
+    let _seeded = seeded(&fleet);
+    let tmp = tempfile::tempdir().unwrap();
+    let kubeconfig = tmp.path().join("fleet.kubeconfig");
+    let _hung = with_dead_and_hung(&fleet, &kubeconfig);
+
+    // --save: one bundle per context read, none for the dead one; each diagnoses as live.
+    let dir = tmp.path().join("bundles");
+    let run = plugin(
+        Some(&kubeconfig),
+        &[
+            "doctor",
+            "--context",
+            "test-1,test-2,dead",
+            "-A",
+            "-o",
+            "json",
+            "--save",
+            dir.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(run.code, 3, "{}", run.stderr);
+    let live = run.json();
+    assert!(
+        dir.join("test-1").is_dir() && dir.join("test-2").is_dir(),
+        "{}",
+        run.stderr
+    );
+    assert!(!dir.join("dead").exists());
+    assert!(
+        run.stderr.contains("context test-1: saved to "),
+        "{}",
+        run.stderr
+    );
+    let offline = plugin(
+        None,
+        &[
+            "doctor",
+            "--from",
+            dir.join("test-1").to_str().unwrap(),
+            "-o",
+            "json",
+        ],
+    );
+    let offline = offline.json();
+    let roots = |v: &Value, context: Option<&str>| {
+        let mut r: Vec<String> = findings(v)
+            .iter()
+            .filter(|f| f["causedBy"].is_null())
+            .filter(|f| context.is_none_or(|c| s(f, "/context") == c))
+            .map(|f| format!("{} {}", s(f, "/rule"), s(f, "/object/name")))
+            .collect();
+        r.sort();
+        r
+    };
+    assert_eq!(roots(&offline, None), roots(&live, Some("test-1")));
+
+    // SARIF: one run per context, each result with its context; the dead one's run failed.
+    let run = plugin(
+        Some(&kubeconfig),
+        &[
+            "doctor",
+            "--context",
+            "test-1,test-2,dead",
+            "-A",
+            "-o",
+            "sarif",
+        ],
+    );
+    assert_eq!(run.code, 3, "{}", run.stderr);
+    let log = run.json();
+    let runs = log["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 3);
+    let results = runs[0]["results"].as_array().unwrap();
+    assert_eq!(
+        results.len(),
+        findings(&live)
+            .iter()
+            .filter(|f| s(f, "/context") == "test-1")
+            .count()
+    );
+    assert!(results
+        .iter()
+        .all(|r| r["properties"]["context"] == "test-1"));
+    assert_eq!(runs[1]["invocations"][0]["executionSuccessful"], true);
+    assert_eq!(runs[2]["properties"]["context"], "dead");
+    assert_eq!(runs[2]["invocations"][0]["executionSuccessful"], false);
+
+    // Markdown: the overview, then each context; test-1's root causes one heading down.
+    let run = plugin(
+        Some(&kubeconfig),
+        &[
+            "doctor",
+            "--context",
+            "test-1,test-2,dead",
+            "-A",
+            "-o",
+            "markdown",
+        ],
+    );
+    assert_eq!(run.code, 3, "{}", run.stderr);
+    for want in [
+        "| Context | Namespace | Name | Mode | Health | Root cause |",
+        "| test-1 | analytics | orders |",
+        "| test-2 | scn-healthy-app | clicks |",
+        "## Context test-1",
+        "### 1. critical: ",
+        "## Context dead",
+        "**unreachable**: cannot reach",
+    ] {
+        assert!(run.stdout.contains(want), "{want}:\n{}", run.stdout);
+    }
+}
+
+#[test]
+fn logs_and_can_i_read_every_context_and_name_it() {
+    let Some(fleet) = fleet() else { return };
+    let _seeded = seeded(&fleet);
+    let tmp = tempfile::tempdir().unwrap();
+    let kubeconfig = tmp.path().join("fleet.kubeconfig");
+    let _hung = with_dead_and_hung(&fleet, &kubeconfig);
+    let timeout = ["--request-timeout", "2s"];
+
+    // logs: test-1's crashed JobManager, each line starting with its context; the dead and the
+    // hung context each one error line, and the hung one held nothing up past its deadline.
+    let started = Instant::now();
+    let run = plugin(
+        Some(&kubeconfig),
+        &[
+            &["logs", "orders", "-n", "analytics", "--previous"][..],
+            &["--context", "test-1,dead,hung"],
+            &timeout,
+        ]
+        .concat(),
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(45),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(run.code, 3, "{}", run.stderr);
+    assert!(!run.stdout.is_empty(), "{}", run.stderr);
+    assert!(
+        run.stdout
+            .lines()
+            .all(|l| l.starts_with("[test-1] orders-")),
+        "{}",
+        run.stdout
+    );
+    for c in ["dead", "hung"] {
+        assert_eq!(
+            run.stderr.matches(&format!("error: context {c}: ")).count(),
+            1,
+            "{}",
+            run.stderr
+        );
+    }
+    let run = plugin(
+        Some(&kubeconfig),
+        &[
+            "logs",
+            "orders",
+            "-n",
+            "analytics",
+            "--previous",
+            "--context",
+            "test-1",
+            "-o",
+            "json",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let one: Value = serde_json::from_str(run.stdout.lines().next().unwrap()).unwrap();
+    assert!(
+        one.get("context").is_none(),
+        "one context: as before: {one}"
+    );
+    let run = plugin(
+        Some(&kubeconfig),
+        &[
+            "logs",
+            "orders",
+            "-n",
+            "analytics",
+            "--previous",
+            "--context",
+            "test-1,dead",
+            "-o",
+            "json",
+        ],
+    );
+    for line in run.stdout.lines() {
+        let v: Value = serde_json::from_str(line).unwrap();
+        assert_eq!(v["context"], "test-1", "{v}");
+    }
+
+    // can-i: one matrix with a CONTEXT column, the dead context a row of its own.
+    let run = plugin(
+        Some(&kubeconfig),
+        &[
+            &[
+                "can-i",
+                "--for",
+                "me",
+                "-A",
+                "--context",
+                "test-1,test-2,dead",
+            ][..],
+            &timeout,
+        ]
+        .concat(),
+    );
+    eprintln!("{}", run.stdout);
+    assert_eq!(run.code, 3, "{}\n{}", run.stdout, run.stderr);
+    let rows: Vec<&str> = run
+        .stdout
+        .lines()
+        .skip_while(|l| !l.trim_start().starts_with("CONTEXT"))
+        .skip(1)
+        .take_while(|l| !l.is_empty())
+        .collect();
+    for c in ["test-1 ", "test-2 ", "dead "] {
+        assert!(
+            rows.iter().any(|r| r.trim_start().starts_with(c)),
+            "{c}: {}",
+            run.stdout
+        );
+    }
+    assert!(
+        rows.iter()
+            .filter(|r| r.trim_start().starts_with("test-1 "))
+            .count()
+            > 1
+    );
+    assert!(
+        run.stdout.lines().all(|l| l.chars().count() <= 80),
+        "{}",
+        run.stdout
+    );
+    let run = plugin(
+        Some(&kubeconfig),
+        &[
+            "can-i",
+            "orders",
+            "-n",
+            "analytics",
+            "--context",
+            "test-1,dead",
+            "-o",
+            "json",
+        ],
+    );
+    let v = run.json();
+    let contexts = v["contexts"].as_array().unwrap();
+    assert_eq!(s(&contexts[0], "/context"), "test-1");
+    assert_eq!(s(&contexts[0], "/status"), "checked");
+    assert!(contexts[0]["decisions"]
+        .as_array()
+        .is_some_and(|d| !d.is_empty()));
+    assert_eq!(s(&contexts[1], "/status"), "unreachable");
+    assert_eq!(run.code, 3, "{}", run.stderr);
+}

@@ -178,20 +178,7 @@ pub(crate) async fn after_first_wave(
 
     // Wave 2: logs of failing containers, current and previous.
     let wanted = crate::snapshot::wanted::failing_containers(&s.pods);
-    let fetched: Vec<(LogKey, Result<String, Failure>)> = stream::iter(wanted)
-        .map(|key| async move {
-            let api: Api<k8s_openapi::api::core::v1::Pod> =
-                Api::namespaced(c.clone(), &key.namespace);
-            let params = log_params(&key, log_tail);
-            let r = api
-                .logs(&key.pod, &params)
-                .await
-                .map_err(|e| classify(e, "get", "", "pods/log", Some(&key.namespace)));
-            (key, r)
-        })
-        .buffer_unordered(LOG_FETCH_CONCURRENCY)
-        .collect()
-        .await;
+    let fetched = read_logs(c, wanted, log_tail).await;
     let mut log_gap_seen = false;
     for (key, r) in fetched {
         match r {
@@ -232,6 +219,30 @@ pub(crate) async fn after_first_wave(
     gaps.dedup();
     s.gaps = gaps;
     s
+}
+
+/// The container logs `keys` name, each its tail of `tail_lines` (and at most
+/// [`LOG_LIMIT_BYTES`]), [`LOG_FETCH_CONCURRENCY`] at a time: one after the other, 50 logs cost 50
+/// round trips in series.
+pub(super) async fn read_logs(
+    c: &kube::Client,
+    keys: Vec<LogKey>,
+    tail_lines: i64,
+) -> Vec<(LogKey, Result<String, Failure>)> {
+    stream::iter(keys)
+        .map(|key| async move {
+            let api: Api<k8s_openapi::api::core::v1::Pod> =
+                Api::namespaced(c.clone(), &key.namespace);
+            let params = log_params(&key, tail_lines);
+            let r = api
+                .logs(&key.pod, &params)
+                .await
+                .map_err(|e| classify(e, "get", "", "pods/log", Some(&key.namespace)));
+            (key, r)
+        })
+        .buffer_unordered(LOG_FETCH_CONCURRENCY)
+        .collect()
+        .await
 }
 
 /// A read's result, or nothing with its gap, or the unreachable cluster, recorded.

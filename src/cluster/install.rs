@@ -21,7 +21,7 @@ use k8s_openapi::api::apps::v1::Deployment;
 use k8s_openapi::api::core::v1::{ConfigMap, Event, Pod, Secret, Service};
 use k8s_openapi::api::discovery::v1::EndpointSlice;
 use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
-use kube::api::{Api, DynamicObject};
+use kube::api::DynamicObject;
 use std::collections::BTreeSet;
 
 const LOG_TAIL: i64 = 200;
@@ -444,15 +444,11 @@ fn secret_names(s: &Snapshot, ns: &str, services: &BTreeSet<(String, String)>) -
 /// The operator's own log tail (`wanted::operator_logs`), those not read yet: called again once
 /// the FlinkClusters are read (`modes`), since whether they have a status decides one of them.
 pub(super) async fn operator_logs(c: &kube::Client, s: &mut Snapshot) {
-    let wanted = crate::snapshot::wanted::operator_logs(s);
-    for key in wanted {
-        if s.logs.contains_key(&key) {
-            continue;
-        }
-        let api: Api<Pod> = Api::namespaced(c.clone(), &key.namespace);
-        let params = super::gather::log_params(&key, LOG_TAIL);
-        // Logs are evidence, not a requirement: a failure here leaves no gap.
-        if let Ok(text) = api.logs(&key.pod, &params).await {
+    let mut wanted = crate::snapshot::wanted::operator_logs(s);
+    wanted.retain(|key| !s.logs.contains_key(key));
+    // Logs are evidence, not a requirement: a failure here leaves no gap.
+    for (key, r) in super::gather::read_logs(c, wanted, LOG_TAIL).await {
+        if let Ok(text) = r {
             s.logs.insert(key, text);
         }
     }
@@ -475,11 +471,16 @@ fn runs_an_operator(d: Deployment) -> Option<Deployment> {
 /// The Flink (the Apache operator's and `flinkclusters.flinkoperator.k8s.io`) and cert-manager
 /// CRDs by name: absent ones are simply not returned.
 async fn get_crds(r: &Reader, names: &[&str]) -> Result<Vec<CustomResourceDefinition>, Failure> {
+    // At once: each is one round trip, and none depends on another.
+    let got = futures::future::join_all(
+        names
+            .iter()
+            .map(|name| r.get_cluster::<CustomResourceDefinition>(name)),
+    )
+    .await;
     let mut out = Vec::new();
-    for name in names {
-        if let Some(crd) = r.get_cluster::<CustomResourceDefinition>(name).await? {
-            out.push(crd);
-        }
+    for crd in got {
+        out.extend(crd?);
     }
     Ok(out)
 }

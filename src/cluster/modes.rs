@@ -32,7 +32,6 @@ use k8s_openapi::api::apps::v1::{Deployment, StatefulSet};
 use k8s_openapi::api::batch::v1::Job;
 use k8s_openapi::api::core::v1::{ConfigMap, Service};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
-use kube::api::Api;
 
 /// Lines of a JobManager log read by this collector (the CLI's `--log-tail` default).
 const LOG_TAIL: i64 = 500;
@@ -93,15 +92,12 @@ pub(crate) async fn gather(
     drop_apache_crd_gaps(s, gaps);
 
     // Second wave: JobManager logs that say where the TaskManagers are.
-    for key in crate::snapshot::wanted::jobmanager_logs(s) {
-        if s.logs.contains_key(&key) {
-            continue;
-        }
-        let api: Api<k8s_openapi::api::core::v1::Pod> = Api::namespaced(c.clone(), &key.namespace);
-        let params = super::gather::log_params(&key, LOG_TAIL);
-        // Logs are evidence, not a requirement: a failure here leaves no gap (the general wave
-        // records a refused log read).
-        if let Ok(text) = api.logs(&key.pod, &params).await {
+    let mut wanted = crate::snapshot::wanted::jobmanager_logs(s);
+    wanted.retain(|key| !s.logs.contains_key(key));
+    // Logs are evidence, not a requirement: a failure here leaves no gap (the general wave
+    // records a refused log read).
+    for (key, r) in super::gather::read_logs(c, wanted, LOG_TAIL).await {
+        if let Ok(text) = r {
             s.logs.insert(key, text);
         }
     }

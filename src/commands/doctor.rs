@@ -156,6 +156,7 @@ async fn run_saving(
                     &shared(args, &context),
                     report.clone(),
                     clusters.clone(),
+                    operators.clone(),
                     4,
                 ),
                 &mut stdout,
@@ -185,7 +186,7 @@ async fn run_saving(
         // sender's home folder).
         crate::cli::Format::Markdown => {
             let context = shared(args, &context);
-            render::markdown::render_with_clusters(&report, &context, &clusters, &mut stdout)
+            render::markdown::render_overview(&report, &context, &clusters, &operators, &mut stdout)
         }
         // The page of one context: the same grid and graphs as a fleet's.
         crate::cli::Format::Html => {
@@ -196,6 +197,7 @@ async fn run_saving(
                     &shared(args, &context),
                     report.clone(),
                     clusters.clone(),
+                    operators.clone(),
                     code,
                 ),
                 &mut stdout,
@@ -225,12 +227,17 @@ fn single(
     context: &Context,
     report: crate::rank::Report,
     clusters: Vec<crate::render::clusters::ClusterLine>,
+    operators: Vec<crate::render::clusters::OperatorLine>,
     exit_code: i32,
 ) -> render::fleet::Fleet {
     let contexts = vec![render::fleet::ContextReport {
         context: kube.context.clone().unwrap_or_default(),
         scope: context.scope.clone(),
-        outcome: render::fleet::Outcome::Diagnosed { report, clusters },
+        outcome: render::fleet::Outcome::Diagnosed {
+            report,
+            clusters,
+            operators,
+        },
         exit_code,
         status: None,
         seconds: 0.0,

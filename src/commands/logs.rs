@@ -85,6 +85,9 @@ Output:
                      (with --timestamps), line, signature (id or null), category (or null)
   --timestamps       the kubelet's time (UTC) first on each line; --timezone shows it in another
                      zone (Local, UTC, an IANA name such as Europe/Berlin, or +02:00)
+  --context a,b      several contexts (or --all-contexts), at most 4 at once: each line starts
+                     with [CONTEXT], each JSON line has a context; a context that cannot be read
+                     is one error line and holds up none of the others; -f follows at most 4
 
 Examples:
   # The JobManager and TaskManagers of the deployment orders
@@ -102,11 +105,15 @@ Examples:
   # As stern: TaskManager pods by regex in two namespaces, without the heartbeat lines
   kubectl flink logs 'orders-taskmanager-.*' -n analytics,staging -e heartbeat
 
+  # The crashed JobManager of orders in two clusters, each line with its context
+  kubectl flink logs orders -n analytics --previous --context staging,prod
+
 Exit codes:
   0  done; also after Ctrl-C, and when the output is closed (| head)
   2  usage or input error (a bad regular expression or template); NAME or -l matched no pods
      (with -f it waits for them instead)
-  3  cluster unreachable, or listing pods or reading every log was forbidden";
+  3  cluster unreachable, or listing pods or reading every log was forbidden
+  with several contexts: the worst of theirs, in the order 2, 3, 0";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum ComponentArg {
@@ -244,6 +251,9 @@ pub async fn run(args: &LogsArgs, kube: &KubeArgs, output: &OutputArgs) -> Resul
         .as_deref()
         .is_some_and(|n| crate::cluster::logs::namespace_list(n).len() > 1);
     let printer = printer(args, json, color, kube.all_namespaces || several_namespaces)?;
+    if let Some(listed) = kube.context_list() {
+        return fleet(args, kube, opts, printer, listed).await;
+    }
 
     // A followed log may be quiet for longer than --request-timeout: streams get no read timeout
     // (requests that are not streams keep it, applied in cluster::logs).
@@ -298,6 +308,94 @@ pub async fn run(args: &LogsArgs, kube: &KubeArgs, output: &OutputArgs) -> Resul
         }
     }
     result
+}
+
+/// `logs --context a,b` or `--all-contexts`: each context read as `logs --context NAME` reads
+/// it, through the fleet machinery doctor uses (at most 4 at once; without -f each within its own
+/// deadline), every line starting with its context (`[prod] pod/container`, `context` in JSON)
+/// and one writer for them all. A context that cannot be read is one `error: context NAME:` line
+/// and never holds up the others; the exit code is the worst context's.
+async fn fleet(
+    args: &LogsArgs,
+    kube: &KubeArgs,
+    opts: Options,
+    printer: Printer,
+    listed: Vec<String>,
+) -> Result<i32, Error> {
+    let names = super::fleet::resolve(kube, listed)?;
+    if args.follow && names.len() > super::fleet::AT_ONCE {
+        return Err(Error::Input(format!(
+            "logs -f follows at most {} contexts at once (each keeps its streams open until Ctrl-C), not {}: name at most {} with --context a,b, or drop -f",
+            super::fleet::AT_ONCE,
+            names.len(),
+            super::fleet::AT_ONCE
+        )));
+    }
+    let (tx, written) = spawn_writer();
+    let (opts, printer, sender) = (&opts, &printer, &tx);
+    let each = super::fleet::each_context(kube, &names, |name, mut options| async move {
+        let notices = if args.follow {
+            Notices::immediate()
+        } else {
+            Notices::held()
+        };
+        let notices = Arc::new(notices.in_context(&name));
+        let fmt: Arc<dyn LineFormat> = Arc::new(Printer {
+            context: Some(name.clone()),
+            ..printer.clone()
+        });
+        let result = if args.follow {
+            options.request_timeout = "0".into();
+            let read = async {
+                let mut cluster = crate::cluster::client::connect(&options).await?;
+                cluster.verbose = opts.verbose;
+                source::follow(
+                    &cluster,
+                    opts,
+                    fmt,
+                    sender.clone(),
+                    notices.clone(),
+                    std::future::pending::<()>(),
+                )
+                .await
+            };
+            read.await
+        } else {
+            super::fleet::within_deadline(kube, async {
+                let mut cluster = crate::cluster::client::connect(&options).await?;
+                cluster.verbose = opts.verbose;
+                source::print_once(&cluster, opts, fmt, sender.clone(), &notices).await
+            })
+            .await
+        };
+        (name, result, notices)
+    });
+    // Ctrl-C ends every context's reading; what was held is said, and the run ends as kubectl's.
+    let results = tokio::select! {
+        r = each => r,
+        _ = tokio::signal::ctrl_c() => return Ok(EXIT_OK),
+    };
+    let mut codes = Vec::new();
+    for (name, result, notices) in &results {
+        notices.flush();
+        match result {
+            Ok(code) => codes.push(*code),
+            Err(e) => {
+                let (_, error) = super::fleet::failure(e);
+                eprintln!("error: context {name}: {error}");
+                codes.push(e.exit_code());
+            }
+        }
+    }
+    drop(tx);
+    // Every sender is gone once each context is done: wait for the writer to finish the output.
+    let wrote = written.await.unwrap_or(Ok(()));
+    if let Err(e) = wrote {
+        if e.kind() != std::io::ErrorKind::BrokenPipe {
+            return Err(Error::incomplete("write the logs to standard output", e));
+        }
+    }
+    Ok(super::fleet::worst(codes.into_iter()))
 }
 
 /// `-n a,b`: several namespaces, as stern takes them; each must be a namespace name.
@@ -490,6 +588,7 @@ fn printer(args: &LogsArgs, json: bool, color: bool, namespaces: bool) -> Result
     }
     let catalogue = !args.no_highlight && (color || args.highlight.iter().any(String::is_empty));
     Ok(Printer {
+        context: None,
         json,
         color,
         prefix: !args.no_prefix && args.prefix.unwrap_or(true),

@@ -253,14 +253,14 @@ fn draw_table(report: &AccessReport, style: &Style, out: &mut dyn Write) -> std:
 /// The Markdown of `can-i`, through the one sanitiser as the table.
 pub fn render_markdown(report: &AccessReport, out: &mut dyn Write) -> std::io::Result<()> {
     let mut buf = Vec::new();
-    draw_markdown(report, &mut buf)?;
+    draw_markdown(report, "#", &mut buf)?;
     let text = String::from_utf8_lossy(&buf);
     out.write_all(super::terminal::plain_lines(&text, false).as_bytes())
 }
 
-fn draw_markdown(report: &AccessReport, out: &mut dyn Write) -> std::io::Result<()> {
+fn draw_markdown(report: &AccessReport, level: &str, out: &mut dyn Write) -> std::io::Result<()> {
     let head = heading(report);
-    writeln!(out, "# {}\n", head[0])?;
+    writeln!(out, "{level} {}\n", head[0])?;
     for l in &head[1..] {
         writeln!(out, "- {}", l.trim())?;
     }
@@ -308,9 +308,8 @@ fn draw_markdown(report: &AccessReport, out: &mut dyn Write) -> std::io::Result<
     Ok(())
 }
 
-/// `{"version": 1, "subject", "namespace", "decisions": [{group, resource, verb, allowed, method,
-/// reason, why}]}`, plus `for`, `mode`, `ha`, `source`, `notes` and, with --fix, `fix`.
-pub fn render_json(report: &AccessReport, out: &mut dyn Write) -> std::io::Result<()> {
+/// One report as JSON (what `render_json` prints).
+fn json_value(report: &AccessReport) -> serde_json::Value {
     #[derive(serde::Serialize)]
     struct Json<'a> {
         version: u32,
@@ -362,7 +361,262 @@ pub fn render_json(report: &AccessReport, out: &mut dyn Write) -> std::io::Resul
             Err(e) => serde_json::json!({ "error": e }),
         }),
     };
+    serde_json::to_value(&v).unwrap_or_default()
+}
+
+/// `{"version": 1, "subject", "namespace", "decisions": [{group, resource, verb, allowed, method,
+/// reason, why}]}`, plus `for`, `mode`, `ha`, `source`, `notes` and, with --fix, `fix`.
+pub fn render_json(report: &AccessReport, out: &mut dyn Write) -> std::io::Result<()> {
+    write_json_value(&json_value(report), out)
+}
+
+fn write_json_value(v: &serde_json::Value, out: &mut dyn Write) -> std::io::Result<()> {
     // serde_json escapes C0 controls but writes DEL and C1 (U+0080..U+009F) raw.
-    let text = serde_json::to_string_pretty(&v).map_err(std::io::Error::other)?;
+    let text = serde_json::to_string_pretty(v).map_err(std::io::Error::other)?;
     writeln!(out, "{}", super::terminal::json_controls_escaped(&text))
+}
+
+/// What came of one context of `can-i --context a,b`: its report, or its status (`unreachable`,
+/// `failed`, `not found`) and why.
+pub struct ContextAccess {
+    /// The kubeconfig context, without control characters.
+    pub context: String,
+    pub outcome: Result<AccessReport, (&'static str, String)>,
+    /// The exit code `can-i --context NAME` would have ended with.
+    pub exit_code: i32,
+    pub seconds: f64,
+}
+
+/// "3 contexts; 1 not checked: dead".
+fn fleet_head(contexts: &[ContextAccess]) -> String {
+    let failed: Vec<&str> = contexts
+        .iter()
+        .filter(|c| c.outcome.is_err())
+        .map(|c| c.context.as_str())
+        .collect();
+    let mut head = format!(
+        "kubectl flink can-i: {}",
+        super::plural(contexts.len(), "context", "contexts")
+    );
+    if !failed.is_empty() {
+        head.push_str(&format!(
+            "; {} not checked: {}",
+            failed.len(),
+            failed.join(", ")
+        ));
+    }
+    head
+}
+
+/// The verbs of every context's rows, in reading order.
+fn fleet_columns(contexts: &[ContextAccess]) -> Vec<String> {
+    let mut verbs: Vec<String> = contexts
+        .iter()
+        .filter_map(|c| c.outcome.as_ref().ok())
+        .flat_map(columns)
+        .collect();
+    verbs.sort_by(|a, b| {
+        permissions::verb_rank(a)
+            .cmp(&permissions::verb_rank(b))
+            .then(a.cmp(b))
+    });
+    verbs.dedup();
+    verbs
+}
+
+/// One matrix for every context: a CONTEXT column before each resource's marks, a context not
+/// checked in its own row (its status where the resource goes); then each context's summary, what
+/// it lacks and its fix, and why a context was not checked.
+pub fn render_fleet_table(
+    contexts: &[ContextAccess],
+    style: &Style,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    let mut buf = Vec::new();
+    draw_fleet_table(contexts, style, &mut buf)?;
+    let text = String::from_utf8_lossy(&buf);
+    out.write_all(super::terminal::plain_lines(&text, style.color).as_bytes())
+}
+
+fn draw_fleet_table(
+    contexts: &[ContextAccess],
+    style: &Style,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    for line in super::text::wrap(&fleet_head(contexts), style.width) {
+        writeln!(out, "{}", style.bold(&line))?;
+    }
+    let verbs = fleet_columns(contexts);
+    let mut table = comfy_table::Table::new();
+    table.load_style(comfy_table::presets::NOTHING);
+    table.set_content_arrangement(comfy_table::ContentArrangement::Dynamic);
+    table.set_width(u16::try_from(style.width).unwrap_or(u16::MAX));
+    let mut header = vec!["CONTEXT".to_string(), "RESOURCE".to_string()];
+    header.extend(verbs.iter().map(|v| v.to_ascii_uppercase()));
+    table.set_header(header);
+    for c in contexts {
+        match &c.outcome {
+            Err((status, _)) => {
+                let mut row = vec![c.context.clone(), status.to_string()];
+                row.extend(verbs.iter().map(|_| String::new()));
+                table.add_row(row);
+            }
+            Ok(report) if report.rows.is_empty() => {
+                let mut row = vec![c.context.clone(), "(needs nothing)".to_string()];
+                row.extend(verbs.iter().map(|_| String::new()));
+                table.add_row(row);
+            }
+            Ok(report) => {
+                for r in &report.rows {
+                    let mut row = vec![c.context.clone(), r.display_resource()];
+                    for v in &verbs {
+                        row.push(
+                            r.cells
+                                .iter()
+                                .find(|cell| &cell.verb == v)
+                                .map(|cell| mark(cell.allowed))
+                                .unwrap_or("")
+                                .to_string(),
+                        );
+                    }
+                    table.add_row(row);
+                }
+            }
+        }
+    }
+    let mut text = table.to_string();
+    if style.color {
+        text = text
+            .replace(DENIED, &style.bold(DENIED))
+            .replace(" ? ", &format!(" {} ", style.dim(UNKNOWN)));
+    }
+    writeln!(out)?;
+    for line in text.lines() {
+        writeln!(out, "{}", line.trim_end())?;
+    }
+    let indent = |text: &str, out: &mut dyn Write| -> std::io::Result<()> {
+        for line in super::text::wrap(text, style.width.saturating_sub(2).max(20)) {
+            writeln!(out, "  {line}")?;
+        }
+        Ok(())
+    };
+    for c in contexts {
+        writeln!(out)?;
+        match &c.outcome {
+            Err((status, error)) => {
+                writeln!(
+                    out,
+                    "{}",
+                    style.bold(&format!("context {}: {status}", c.context))
+                )?;
+                indent(error, out)?;
+            }
+            Ok(report) => {
+                writeln!(out, "{}", style.bold(&format!("context {}", c.context)))?;
+                indent(&report.summary(), out)?;
+                indent(
+                    &format!("for: {}; subject from {}", report.what(), report.source),
+                    out,
+                )?;
+                for (unknown, p) in problems(report) {
+                    indent(
+                        &format!("{} {p}", if unknown { "unknown" } else { "denied" }),
+                        out,
+                    )?;
+                }
+                for n in &report.notes {
+                    indent(&format!("note: {n}"), out)?;
+                }
+                if report.denied() > 0 && !report.fix_command.is_empty() {
+                    writeln!(out, "  fix: {}", style.code(&report.fix_command))?;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The Markdown of several contexts: one matrix with a context column, then each context's own
+/// report (as `can-i --context NAME -o markdown`, one heading level down) or why it was not
+/// checked.
+pub fn render_fleet_markdown(
+    contexts: &[ContextAccess],
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    let mut buf = Vec::new();
+    draw_fleet_markdown(contexts, &mut buf)?;
+    let text = String::from_utf8_lossy(&buf);
+    out.write_all(super::terminal::plain_lines(&text, false).as_bytes())
+}
+
+fn draw_fleet_markdown(contexts: &[ContextAccess], out: &mut dyn Write) -> std::io::Result<()> {
+    let cell = |s: &str| s.replace('|', "\\|");
+    writeln!(out, "# {}\n", fleet_head(contexts))?;
+    let verbs = fleet_columns(contexts);
+    writeln!(out, "| context | resource | {} |", verbs.join(" | "))?;
+    writeln!(out, "|---|---|{}", "---|".repeat(verbs.len()))?;
+    for c in contexts {
+        match &c.outcome {
+            Err((status, _)) => writeln!(
+                out,
+                "| {} | **{status}** |{}",
+                cell(&c.context),
+                " |".repeat(verbs.len())
+            )?,
+            Ok(report) => {
+                for r in &report.rows {
+                    let marks: Vec<&str> = verbs
+                        .iter()
+                        .map(|v| {
+                            r.cells
+                                .iter()
+                                .find(|cell| &cell.verb == v)
+                                .map(|cell| mark(cell.allowed))
+                                .unwrap_or("")
+                        })
+                        .collect();
+                    writeln!(
+                        out,
+                        "| {} | `{}` | {} |",
+                        cell(&c.context),
+                        r.display_resource(),
+                        marks.join(" | ")
+                    )?;
+                }
+            }
+        }
+    }
+    for c in contexts {
+        writeln!(out, "\n## Context {}\n", c.context)?;
+        match &c.outcome {
+            Err((status, error)) => writeln!(out, "**{status}**: {error}")?,
+            Ok(report) => draw_markdown(report, "###", out)?,
+        }
+    }
+    Ok(())
+}
+
+/// `{"version": 1, "contexts": [...]}`: each context's report as `can-i --context NAME -o json`
+/// prints it, with its `context`, `status` (`checked`, `unreachable`, `failed`, `not found`) and
+/// `exitCode`; a context not checked has its `error` instead of a report.
+pub fn render_fleet_json(contexts: &[ContextAccess], out: &mut dyn Write) -> std::io::Result<()> {
+    let mut all = Vec::new();
+    for c in contexts {
+        let mut v = match &c.outcome {
+            Ok(report) => json_value(report),
+            Err((status, error)) => serde_json::json!({"status": status, "error": error}),
+        };
+        if let Some(map) = v.as_object_mut() {
+            map.remove("version");
+            map.insert("context".into(), c.context.clone().into());
+            map.entry("status").or_insert_with(|| "checked".into());
+            map.insert("exitCode".into(), c.exit_code.into());
+            map.insert(
+                "seconds".into(),
+                ((c.seconds * 1000.0).round() / 1000.0).into(),
+            );
+        }
+        all.push(v);
+    }
+    write_json_value(&serde_json::json!({"version": 1, "contexts": all}), out)
 }

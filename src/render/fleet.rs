@@ -4,7 +4,7 @@
 //! report as `doctor --context NAME` prints it; or one JSON document in which every finding and
 //! cluster carries its `context`.
 
-use super::clusters::ClusterLine;
+use super::clusters::{ClusterLine, OperatorLine};
 use super::json::{JsonFinding, JsonReport};
 use super::Style;
 use crate::finding::Severity;
@@ -19,6 +19,9 @@ pub enum Outcome {
     Diagnosed {
         report: Report,
         clusters: Vec<ClusterLine>,
+        /// What is probably an operator although nothing of its own says so (JSON
+        /// `probableOperators`), as one context's overview lists it.
+        operators: Vec<OperatorLine>,
     },
     /// Not diagnosed: why, in one sentence (the error `doctor --context NAME` would print).
     Failed { error: String },
@@ -50,6 +53,12 @@ impl ContextReport {
     pub fn clusters(&self) -> &[ClusterLine] {
         match &self.outcome {
             Outcome::Diagnosed { clusters, .. } => clusters,
+            Outcome::Failed { .. } => &[],
+        }
+    }
+    pub fn operators(&self) -> &[OperatorLine] {
+        match &self.outcome {
+            Outcome::Diagnosed { operators, .. } => operators,
             Outcome::Failed { .. } => &[],
         }
     }
@@ -235,7 +244,7 @@ pub fn write_table(fleet: &Fleet, style: &Style, out: &mut dyn Write) -> io::Res
     write_overview(&fleet.lines, style, out)?;
     for c in &fleet.contexts {
         let Some(report) = c.report() else { continue };
-        if report.findings.is_empty() {
+        if report.findings.is_empty() && c.operators().is_empty() {
             continue;
         }
         writeln!(out)?;
@@ -251,7 +260,92 @@ pub fn write_table(fleet: &Fleet, style: &Style, out: &mut dyn Write) -> io::Res
             command: "doctor",
             scope: c.scope.clone(),
         };
-        super::table::render_with_clusters(report, &context, &[], style, out)?;
+        super::table::render_overview(report, &context, &[], c.operators(), style, out)?;
+    }
+    Ok(())
+}
+
+/// The fleet as Markdown, for a ticket: the overview table (worst first, as the terminal's),
+/// then each context under its own heading: why it was not diagnosed, or its diagnosis as
+/// `doctor --context NAME -o markdown` gives it, one heading level down.
+pub fn write_markdown(fleet: &Fleet, out: &mut dyn Write) -> io::Result<()> {
+    let cell = |s: &str| {
+        s.split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .replace('|', "\\|")
+    };
+    writeln!(
+        out,
+        "# kubectl flink doctor: {}",
+        super::plural(fleet.contexts.len(), "context", "contexts")
+    )?;
+    writeln!(out)?;
+    let failed: Vec<&str> = fleet
+        .contexts
+        .iter()
+        .filter(|c| c.report().is_none())
+        .map(|c| c.context.as_str())
+        .collect();
+    let mut head = super::plural(
+        fleet.lines.iter().filter(|l| l.name.is_some()).count(),
+        "Flink deployment",
+        "Flink deployments",
+    );
+    if !failed.is_empty() {
+        head.push_str(&format!(
+            "; {} not diagnosed: {}",
+            failed.len(),
+            failed.join(", ")
+        ));
+    }
+    writeln!(out, "**{}**", cell(&head))?;
+    writeln!(out)?;
+    if !fleet.lines.is_empty() {
+        writeln!(
+            out,
+            "| Context | Namespace | Name | Mode | Health | Root cause |"
+        )?;
+        writeln!(out, "|---|---|---|---|---|---|")?;
+        for l in &fleet.lines {
+            let dash = |s: &Option<String>| cell(s.as_deref().unwrap_or("-"));
+            let cause = match (&l.rule, &l.root_cause) {
+                (Some(rule), Some(c)) => format!("`{rule}` {}", cell(c)),
+                (None, Some(c)) => cell(c),
+                _ => "-".into(),
+            };
+            writeln!(
+                out,
+                "| {} | {} | {} | {} | {} | {} |",
+                cell(&l.context),
+                dash(&l.namespace),
+                dash(&l.name),
+                l.mode.unwrap_or("-"),
+                cell(&l.health),
+                cause
+            )?;
+        }
+    }
+    for c in &fleet.contexts {
+        writeln!(out)?;
+        writeln!(out, "## Context {}", cell(&c.context))?;
+        writeln!(out)?;
+        writeln!(out, "_{}_", cell(&c.scope).replace('_', "\\_"))?;
+        writeln!(out)?;
+        match &c.outcome {
+            Outcome::Failed { error } => {
+                writeln!(out, "**{}**: {}", c.status.unwrap_or("failed"), cell(error))?;
+            }
+            Outcome::Diagnosed {
+                report, operators, ..
+            } => {
+                let context = super::Context {
+                    command: "doctor",
+                    scope: c.scope.clone(),
+                };
+                super::markdown::diagnosis(report, &context, &[], operators, "###", out)?;
+            }
+        }
     }
     Ok(())
 }
@@ -261,6 +355,14 @@ pub fn write_table(fleet: &Fleet, style: &Style, out: &mut dyn Write) -> io::Res
 struct ContextFinding<'a> {
     #[serde(flatten)]
     finding: JsonFinding<'a>,
+    context: &'a str,
+}
+
+/// A probable operator with its context.
+#[derive(Serialize)]
+struct ContextOperator<'a> {
+    #[serde(flatten)]
+    operator: &'a OperatorLine,
     context: &'a str,
 }
 
@@ -292,6 +394,9 @@ struct JsonFleet<'a> {
     version: u32,
     findings: Vec<ContextFinding<'a>>,
     clusters: Vec<ContextCluster<'a>>,
+    /// `probableOperators`, each with its `context`: left out when there is none, as for one.
+    #[serde(rename = "probableOperators", skip_serializing_if = "Vec::is_empty")]
+    probable_operators: Vec<ContextOperator<'a>>,
     contexts: Vec<JsonContext<'a>>,
     fleet: &'a [FleetLine],
 }
@@ -304,6 +409,7 @@ pub fn write_json(fleet: &Fleet, out: &mut dyn Write) -> io::Result<()> {
         .collect();
     let mut findings = Vec::new();
     let mut clusters = Vec::new();
+    let mut operators = Vec::new();
     let mut contexts = Vec::new();
     for (c, report) in &printable {
         if let Some(report) = report {
@@ -317,6 +423,12 @@ pub fn write_json(fleet: &Fleet, out: &mut dyn Write) -> io::Result<()> {
         for cluster in c.clusters() {
             clusters.push(ContextCluster {
                 cluster,
+                context: &c.context,
+            });
+        }
+        for operator in c.operators() {
+            operators.push(ContextOperator {
+                operator,
                 context: &c.context,
             });
         }
@@ -338,6 +450,7 @@ pub fn write_json(fleet: &Fleet, out: &mut dyn Write) -> io::Result<()> {
             version: REPORT_VERSION,
             findings,
             clusters,
+            probable_operators: operators,
             contexts,
             fleet: &fleet.lines,
         },

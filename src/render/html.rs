@@ -298,7 +298,30 @@ fn context_section(
             }
         }
     }
+    operators(ci, c.operators(), page);
     page.push_str("</section>\n");
+}
+
+/// The pods and Deployments that are probably an operator although nothing of their own says so
+/// (JSON `probableOperators`), with why, as the terminal's overview lists them.
+fn operators(ci: usize, lines: &[super::clusters::OperatorLine], page: &mut String) {
+    if lines.is_empty() {
+        return;
+    }
+    page.push_str(&format!(
+        "<h3 id=\"c{ci}-operators\">Probably an operator</h3>\n<p class=\"muted\">Nothing of their own says so; the wiring below does.</p>\n<table>\n<colgroup><col style=\"width:15%\"><col style=\"width:11%\"><col style=\"width:20%\"><col style=\"width:20%\"><col></colgroup>\n<thead><tr><th scope=\"col\">Namespace</th><th scope=\"col\">Kind</th><th scope=\"col\">Name</th><th scope=\"col\">Probably</th><th scope=\"col\">Why</th></tr></thead>\n<tbody>\n"
+    ));
+    for o in lines {
+        page.push_str(&format!(
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+            escape(&crate::render::terminal::plain(&o.namespace)),
+            escape(&o.kind),
+            escape(&crate::render::terminal::plain(&o.name)),
+            escape(o.describe),
+            escape(&crate::render::terminal::plain(&o.why)),
+        ));
+    }
+    page.push_str("</tbody>\n</table>\n");
 }
 
 fn deployment_section(ci: usize, gi: usize, g: &Group, page: &mut String) {
@@ -477,6 +500,7 @@ mod tests {
                 outcome: Outcome::Diagnosed {
                     report,
                     clusters: Vec::new(),
+                    operators: Vec::new(),
                 },
                 exit_code: 1,
                 status: None,
@@ -518,6 +542,32 @@ mod tests {
         assert!(!text.contains("<img"), "{text}");
         assert!(text.contains("&lt;/pre&gt;&lt;script&gt;alert(1)&lt;/script&gt;"));
         assert_eq!(text.matches("<script>").count(), 1, "only the page's own");
+    }
+
+    #[test]
+    fn probable_operators_are_a_table_of_their_own_with_why() {
+        let mut fleet = one(fixtures::report());
+        if let Outcome::Diagnosed { operators, .. } = &mut fleet.contexts[0].outcome {
+            operators.push(crate::render::clusters::OperatorLine {
+                kind: "Pod".into(),
+                namespace: "platform".into(),
+                name: "<b>ctl</b>".into(),
+                operator: "lyft",
+                describe: "Lyft's flinkk8soperator",
+                why: "beside nothing".into(),
+            });
+        }
+        let text = page(&fleet);
+        assert!(
+            text.contains("<h3 id=\"c0-operators\">Probably an operator</h3>"),
+            "{text}"
+        );
+        assert!(
+            text.contains("<tr><td>platform</td><td>Pod</td><td>&lt;b&gt;ctl&lt;/b&gt;</td><td>Lyft&#39;s flinkk8soperator</td><td>beside nothing</td></tr>"),
+            "{text}"
+        );
+        let without = page(&one(fixtures::report()));
+        assert!(!without.contains("Probably an operator"));
     }
 
     #[test]

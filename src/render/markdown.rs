@@ -19,7 +19,18 @@ pub fn render_with_clusters(
     clusters: &[super::clusters::ClusterLine],
     out: &mut dyn Write,
 ) -> io::Result<()> {
-    let report = &*super::printable(report);
+    render_overview(report, context, clusters, &[], out)
+}
+
+/// [`render_with_clusters`] with the probable operators (JSON `probableOperators`) listed under
+/// the clusters, as the terminal lists them.
+pub fn render_overview(
+    report: &Report,
+    context: &Context,
+    clusters: &[super::clusters::ClusterLine],
+    operators: &[super::clusters::OperatorLine],
+    out: &mut dyn Write,
+) -> io::Result<()> {
     let title = if context.scope.is_empty() {
         format!("kubectl flink {}", context.command)
     } else {
@@ -27,8 +38,26 @@ pub fn render_with_clusters(
     };
     writeln!(out, "# {}", inline(&title))?;
     writeln!(out)?;
+    diagnosis(report, context, clusters, operators, "##", out)
+}
+
+/// The report under a title: the summary line, the clusters and probable operators, the table of
+/// findings, then one section per root cause at `level` (`##`; `###` under a fleet's context).
+pub(super) fn diagnosis(
+    report: &Report,
+    context: &Context,
+    clusters: &[super::clusters::ClusterLine],
+    operators: &[super::clusters::OperatorLine],
+    level: &str,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let report = &*super::printable(report);
     if report.findings.is_empty() {
         writeln!(out, "**No problems found** ({}).", super::checked())?;
+        if !operators.is_empty() {
+            writeln!(out)?;
+            operator_table(operators, out)?;
+        }
         return Ok(());
     }
     writeln!(out, "**{}**", inline(&summary(report, context)))?;
@@ -58,6 +87,9 @@ pub fn render_with_clusters(
         }
         writeln!(out)?;
     }
+    if !operators.is_empty() {
+        operator_table(operators, out)?;
+    }
 
     let outline = Outline::new(report);
     writeln!(out, "| # | Severity | Category | Object | Title |")?;
@@ -85,7 +117,7 @@ pub fn render_with_clusters(
         writeln!(out)?;
         writeln!(
             out,
-            "## {}. {}: {}",
+            "{level} {}. {}: {}",
             root.label(),
             f.severity.as_str(),
             inline(&f.title)
@@ -133,6 +165,29 @@ pub fn render_with_clusters(
         }
     }
     Ok(())
+}
+
+/// The probable operators: what each probably is, and why (the wiring that makes it so).
+fn operator_table(
+    operators: &[super::clusters::OperatorLine],
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    writeln!(out, "**Probably an operator** (nothing of its own says so)")?;
+    writeln!(out)?;
+    writeln!(out, "| Namespace | Kind | Name | Probably | Why |")?;
+    writeln!(out, "|---|---|---|---|---|")?;
+    for o in operators {
+        writeln!(
+            out,
+            "| {} | {} | {} | {} | {} |",
+            cell(&crate::shell::escape_controls(&o.namespace)),
+            cell(&o.kind),
+            cell(&crate::shell::escape_controls(&o.name)),
+            cell(o.describe),
+            cell(&crate::shell::escape_controls(&o.why)),
+        )?;
+    }
+    writeln!(out)
 }
 
 /// A list item at the given nesting, with its evidence in a code block inside the item.
@@ -339,6 +394,43 @@ fn is_command(line: &str) -> bool {
 mod tests {
     use super::super::fixtures;
     use super::*;
+
+    fn operator() -> crate::render::clusters::OperatorLine {
+        crate::render::clusters::OperatorLine {
+            kind: "Deployment".into(),
+            namespace: "platform".into(),
+            name: "stream-ctl|x\u{1b}[2J".into(),
+            operator: "apache",
+            describe: "the Flink Kubernetes Operator",
+            why: "its ServiceAccount may create flinkdeployments.flink.apache.org".into(),
+        }
+    }
+
+    #[test]
+    fn probable_operators_are_listed_with_why_with_and_without_findings() {
+        let ctx = Context {
+            command: "doctor",
+            scope: "all namespaces".into(),
+        };
+        for report in [fixtures::report(), crate::rank::rank(Vec::new())] {
+            let mut out = Vec::new();
+            render_overview(&report, &ctx, &[], &[operator()], &mut out).unwrap();
+            let text = String::from_utf8(out).unwrap();
+            assert!(
+                text.contains("| Namespace | Kind | Name | Probably | Why |"),
+                "{text}"
+            );
+            assert!(
+                text.contains("| platform | Deployment | stream-ctl\\|x\\u{1b}[2J | the Flink Kubernetes Operator | its ServiceAccount may create"),
+                "{text}"
+            );
+            assert!(!text.contains('\u{1b}'), "{text}");
+        }
+        // None: no table.
+        let mut out = Vec::new();
+        render_overview(&fixtures::report(), &ctx, &[], &[], &mut out).unwrap();
+        assert!(!String::from_utf8(out).unwrap().contains("Probably"));
+    }
 
     fn draw(report: &Report) -> String {
         let mut out = Vec::new();

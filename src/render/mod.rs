@@ -79,6 +79,7 @@ pub fn render(
                     outcome: fleet::Outcome::Diagnosed {
                         report: report.clone(),
                         clusters: Vec::new(),
+                        operators: Vec::new(),
                     },
                     exit_code: 0,
                     status: None,

@@ -83,6 +83,57 @@ pub fn render_doctor(report: &Report, out: &mut dyn Write) -> io::Result<()> {
     )
 }
 
+/// `doctor --context a,b -o sarif`: one log with one run per context, in the order given (SARIF
+/// 2.1.0 §3.14: a log holds the runs of several analyses). Each run says its context three
+/// ways, for the tools that read one of them: `automationDetails.id`
+/// (`kubectl-flink/doctor/CONTEXT/`, §3.17.4: the category this run is an instance of),
+/// `properties.context` on the run and on each of its results. A context not diagnosed is a run
+/// with no results whose invocation failed (`executionSuccessful: false`, §3.20.14) and says why
+/// in a `toolExecutionNotifications` entry (§3.20.21).
+pub fn render_fleet(fleet: &super::fleet::Fleet, out: &mut dyn Write) -> io::Result<()> {
+    let log = Log {
+        rules: doctor_rules(),
+        place: &|_| Place::Object,
+    };
+    let mut runs = Vec::new();
+    for c in &fleet.contexts {
+        let mut value = match c.report() {
+            Some(report) => to_value(report, &log),
+            None => skeleton(log.rules.clone(), Vec::new()),
+        };
+        let Some(mut run) = value["runs"].as_array_mut().and_then(|r| r.pop()) else {
+            continue;
+        };
+        if let Some(results) = run["results"].as_array_mut() {
+            for r in results {
+                r["properties"]["context"] = json!(c.context);
+            }
+        }
+        run["automationDetails"] = json!({
+            "id": format!("kubectl-flink/doctor/{}/", c.context.replace('/', "_")),
+            "description": {"text": format!("kubectl flink doctor: {}", c.scope)}
+        });
+        run["properties"] =
+            json!({"context": c.context, "scope": c.scope, "exitCode": c.exit_code});
+        run["invocations"] = match &c.outcome {
+            super::fleet::Outcome::Diagnosed { .. } => json!([{"executionSuccessful": true}]),
+            super::fleet::Outcome::Failed { error } => json!([{
+                "executionSuccessful": false,
+                "exitCode": c.exit_code,
+                "toolExecutionNotifications": [{
+                    "level": "error",
+                    "message": {"text": format!("{}: {error}", c.status.unwrap_or("failed"))},
+                    "descriptor": {"id": c.status.unwrap_or("failed")}
+                }]
+            }]),
+        };
+        runs.push(run);
+    }
+    let log = json!({"$schema": SCHEMA, "version": "2.1.0", "runs": runs});
+    serde_json::to_writer_pretty(&mut *out, &log)?;
+    writeln!(out)
+}
+
 /// The whole log as one JSON value (what `render` writes, one result at a time).
 pub fn to_value(report: &Report, log: &Log) -> Value {
     let report = super::printable(report);

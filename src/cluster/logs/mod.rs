@@ -67,6 +67,8 @@ pub struct Options {
 pub struct Notices {
     seen: Mutex<HashSet<String>>,
     held: Option<Mutex<Vec<String>>>,
+    /// `logs --context a,b`: each notice names the context it is about.
+    context: Option<String>,
 }
 
 impl Notices {
@@ -74,21 +76,35 @@ impl Notices {
         Notices {
             seen: Mutex::new(HashSet::new()),
             held: None,
+            context: None,
         }
     }
     pub fn held() -> Self {
         Notices {
             seen: Mutex::new(HashSet::new()),
             held: Some(Mutex::new(Vec::new())),
+            context: None,
         }
     }
+    /// These notices, each starting `context NAME: `.
+    pub fn in_context(mut self, context: &str) -> Self {
+        self.context = Some(context.to_string());
+        self
+    }
     pub fn note(&self, msg: impl Into<String>) {
-        self.say(format!("note: {}", msg.into()));
+        self.say("note", msg.into());
     }
     pub fn warn(&self, msg: impl Into<String>) {
-        self.say(format!("warning: {}", msg.into()));
+        self.say("warning", msg.into());
     }
-    fn say(&self, line: String) {
+    fn say(&self, kind: &str, msg: String) {
+        let line = match &self.context {
+            Some(c) => format!("{kind}: context {c}: {msg}"),
+            None => format!("{kind}: {msg}"),
+        };
+        self.say_line(line);
+    }
+    fn say_line(&self, line: String) {
         let first = self
             .seen
             .lock()

@@ -10,7 +10,10 @@ use crate::flink::access::{fix_for, AccessReport, Method, Principal, Question, S
 use crate::flink::mode::{Component, Mode};
 use crate::flink::permissions::{self, Grantee, Holder, Permission};
 use crate::flink::rbac_fix::{Known, Workload};
-use crate::render::access::{render_json, render_markdown, render_table};
+use crate::render::access::{
+    render_fleet_json, render_fleet_markdown, render_fleet_table, render_json, render_markdown,
+    render_table, ContextAccess,
+};
 use crate::render::Style;
 use crate::shell::sh;
 
@@ -48,11 +51,16 @@ Examples:
   # Whether you may read everything doctor reads
   kubectl flink can-i --for me -n flink-lab
 
+  # The same in every context of the kubeconfig: one matrix with a CONTEXT column
+  kubectl flink can-i --for me -A --all-contexts
+
 Exit codes:
   0  everything needed is allowed
   1  something needed is denied
   2  usage or input error (malformed --as; unknown namespace, ServiceAccount, deployment)
-  3  could not complete (cluster unreachable, or some decision unknown and none denied)";
+  3  could not complete (cluster unreachable, or some decision unknown and none denied)
+  with several contexts (--context a,b, --all-contexts; at most 4 at once, each within its own
+  deadline): the worst of theirs, in the order 2, 3, 1, 0";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum For {
@@ -91,13 +99,88 @@ pub struct CanIArgs {
 
 pub async fn run(args: &CanIArgs, kube: &KubeArgs, output: &OutputArgs) -> Result<i32, Error> {
     kube.one_namespace("can-i")?;
+    // Everything that can be checked without a cluster first, once for every context.
+    let as_subject = checked(args, kube)?;
+    if let Some(listed) = kube.context_list() {
+        return fleet(args, kube, output, listed, as_subject).await;
+    }
     let deadline = crate::cluster::client::run_deadline(&kube.request_timeout)?;
-    super::within(deadline, run_checks(args, kube, output)).await
+    let report = super::within(
+        deadline,
+        assess(args, kube, kube.into(), as_subject, output.verbose),
+    )
+    .await?;
+    print(args, &report, output)
 }
 
-async fn run_checks(args: &CanIArgs, kube: &KubeArgs, output: &OutputArgs) -> Result<i32, Error> {
+/// `can-i --context a,b` or `--all-contexts`: each context assessed as `can-i --context NAME`
+/// assesses it, through the fleet machinery doctor uses (at most 4 at once, each within its own
+/// deadline: a dead context is one row and never holds up the others), then one table with a
+/// CONTEXT column, or one JSON document with a `context` on each.
+async fn fleet(
+    args: &CanIArgs,
+    kube: &KubeArgs,
+    output: &OutputArgs,
+    listed: Vec<String>,
+    as_subject: Option<Subject>,
+) -> Result<i32, Error> {
+    let names = super::fleet::resolve(kube, listed)?;
+    let as_subject = &as_subject;
+    let contexts: Vec<ContextAccess> =
+        super::fleet::each_context(kube, &names, |name, options| async move {
+            let started = std::time::Instant::now();
+            let assessed = super::fleet::within_deadline(
+                kube,
+                assess(args, kube, options, as_subject.clone(), output.verbose),
+            )
+            .await;
+            let seconds = started.elapsed().as_secs_f64();
+            match assessed {
+                Ok(report) => ContextAccess {
+                    exit_code: exit_code(&report),
+                    context: name,
+                    outcome: Ok(report),
+                    seconds,
+                },
+                Err(e) => ContextAccess {
+                    exit_code: e.exit_code(),
+                    context: name,
+                    outcome: Err(super::fleet::failure(&e)),
+                    seconds,
+                },
+            }
+        })
+        .await;
+    for c in &contexts {
+        if let Err((_, error)) = &c.outcome {
+            crate::note!("error: context {}: {error}", c.context);
+        } else if output.verbose > 0 {
+            crate::note!("context {}: checked in {:.1} s", c.context, c.seconds);
+        }
+    }
+    let code = super::fleet::worst(contexts.iter().map(|c| c.exit_code));
+    if args.quiet {
+        return Ok(code);
+    }
+    let style = Style::decide(output.color);
+    let mut stdout = std::io::stdout().lock();
+    let written = match output.output {
+        Format::Json => render_fleet_json(&contexts, &mut stdout),
+        Format::Markdown => render_fleet_markdown(&contexts, &mut stdout),
+        Format::Table => render_fleet_table(&contexts, &style, &mut stdout),
+        other @ (Format::Sarif | Format::Html) => {
+            return Err(Error::Input(format!(
+                "can-i prints a table, JSON or markdown, not {}",
+                other.as_str()
+            )))
+        }
+    };
+    super::report_written(written.and_then(|_| stdout.flush())).map(|()| code)
+}
+
+/// The flags checked before any cluster is read: `--as` parsed into the subject it names.
+fn checked(args: &CanIArgs, kube: &KubeArgs) -> Result<Option<Subject>, Error> {
     let holder = args.for_whom.holder();
-    // Everything that can be checked without a cluster first.
     let as_subject = match (&kube.as_user, holder) {
         (_, Holder::Me) => None,
         (Some(a), _) => {
@@ -134,15 +217,27 @@ async fn run_checks(args: &CanIArgs, kube: &KubeArgs, output: &OutputArgs) -> Re
             holder.as_str()
         )));
     }
+    Ok(as_subject)
+}
+
+/// One context's access report: the subject resolved, every permission decided, the fix made
+/// (with --fix). Prints nothing.
+async fn assess(
+    args: &CanIArgs,
+    kube: &KubeArgs,
+    mut connect_args: crate::cluster::client::ConnectOptions,
+    as_subject: Option<Subject>,
+    verbose: u8,
+) -> Result<AccessReport, Error> {
+    let holder = args.for_whom.holder();
     let trace = |msg: &str| {
-        if output.verbose > 0 {
+        if verbose > 0 {
             crate::note!("can-i: {msg}");
         }
     };
 
     // `--as` names the subject; the requests are made as the caller. For `me`, `--as` is who the
     // caller is, as in kubectl.
-    let mut connect_args = crate::cluster::client::ConnectOptions::from(kube);
     if holder != Holder::Me {
         connect_args.as_user = None;
         connect_args.as_group.clear();
@@ -188,7 +283,10 @@ async fn run_checks(args: &CanIArgs, kube: &KubeArgs, output: &OutputArgs) -> Re
         &needs,
         &decisions,
     );
-    report.fix_command = fix_command(args, kube, &namespace);
+    // The command names this context (of a fleet's, the one assessed).
+    let mut one = kube.clone();
+    one.context.clone_from(&connect_args.context);
+    report.fix_command = fix_command(args, &one, &namespace);
     if args.fix {
         let known = match &report.grantee {
             Some(Grantee::ServiceAccount { namespace, .. }) => {
@@ -203,14 +301,19 @@ async fn run_checks(args: &CanIArgs, kube: &KubeArgs, output: &OutputArgs) -> Re
             &known,
         ));
     }
-    let code = exit_code(&report);
+    Ok(report)
+}
+
+/// One context's report as the flags ask: a table, Markdown, JSON, or the fix's YAML.
+fn print(args: &CanIArgs, report: &AccessReport, output: &OutputArgs) -> Result<i32, Error> {
+    let code = exit_code(report);
     if args.quiet {
         return Ok(code);
     }
     let style = Style::decide(output.color);
     let mut stdout = std::io::stdout().lock();
     let written = match (output.output, &report.fix) {
-        (Format::Json, _) => render_json(&report, &mut stdout),
+        (Format::Json, _) => render_json(report, &mut stdout),
         (_, Some(Ok(yaml))) => {
             crate::note!("{}", report.summary());
             if yaml.is_empty() {
@@ -227,8 +330,8 @@ async fn run_checks(args: &CanIArgs, kube: &KubeArgs, output: &OutputArgs) -> Re
             crate::note!("{}", report.summary());
             return Err(Error::Input(why.clone()));
         }
-        (Format::Markdown, None) => render_markdown(&report, &mut stdout),
-        (Format::Table, None) => render_table(&report, &style, &mut stdout),
+        (Format::Markdown, None) => render_markdown(report, &mut stdout),
+        (Format::Table, None) => render_table(report, &style, &mut stdout),
         (other @ (Format::Sarif | Format::Html), None) => {
             return Err(Error::Input(format!(
                 "can-i prints a table, JSON or markdown, not {}",

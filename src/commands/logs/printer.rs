@@ -3,8 +3,11 @@
 use super::*;
 
 /// Renders one line at a time; decides nothing about colour (it is told).
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Printer {
+    /// `--context a,b`: the context this printer's lines come from, first on each line
+    /// (`[prod] pod/container`, in its own colour as stern colours a pod) and `context` in JSON.
+    pub context: Option<String>,
     pub json: bool,
     pub color: bool,
     pub prefix: bool,
@@ -113,6 +116,8 @@ pub(super) fn in_zone<'a>(ts: &'a str, tz: &TimeZone) -> std::borrow::Cow<'a, st
 
 #[derive(Serialize)]
 pub(super) struct JsonLine<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    context: Option<&'a str>,
     namespace: &'a str,
     pod: &'a str,
     container: &'a str,
@@ -123,10 +128,34 @@ pub(super) struct JsonLine<'a> {
     category: Option<&'static str>,
 }
 
+impl Printer {
+    /// `[prod] `: the context first, bracketed, in the colour its name hashes to (the pod's
+    /// palette, bold, so it stands apart from the pod name after it); nothing for one context.
+    fn context_prefix(&self) -> String {
+        match &self.context {
+            Some(c) if !self.json && self.prefix => {
+                let text = format!("[{c}]");
+                if self.color {
+                    format!(
+                        "{} ",
+                        Look::fg(PALETTE[color_index(c)].0).bold().paint(&text)
+                    )
+                } else {
+                    format!("{text} ")
+                }
+            }
+            _ => String::new(),
+        }
+    }
+}
+
 impl LineFormat for Printer {
     fn prefix(&self, s: &StreamSpec) -> String {
-        if self.json || !self.prefix || self.template.is_some() {
+        if self.json || !self.prefix {
             return String::new();
+        }
+        if self.template.is_some() {
+            return self.context_prefix();
         }
         let previous = if s.previous { " [previous]" } else { "" };
         let ns = if self.namespaces {
@@ -134,15 +163,16 @@ impl LineFormat for Printer {
         } else {
             String::new()
         };
+        let context = self.context_prefix();
         if self.color {
             let (pod, container) = prefix_colors(&s.pod, &s.container);
             format!(
-                "{}/{}{previous} ",
+                "{context}{}/{}{previous} ",
                 pod.paint(&format!("{ns}{}", s.pod)),
                 container.paint(&s.container)
             )
         } else {
-            format!("{ns}{}/{}{previous} ", s.pod, s.container)
+            format!("{context}{ns}{}/{}{previous} ", s.pod, s.container)
         }
     }
 
@@ -189,6 +219,7 @@ impl LineFormat for Printer {
         };
         if self.json {
             let record = JsonLine {
+                context: self.context.as_deref(),
                 namespace: &s.namespace,
                 pod: &s.pod,
                 container: &s.container,
@@ -227,6 +258,8 @@ impl LineFormat for Printer {
                 (None, None)
             };
             let mut rendered = String::with_capacity(message.len() + 64);
+            // Several contexts: the context first, before what the template draws.
+            rendered.push_str(prefix);
             t.render(
                 &template::Line {
                     message: &message,

@@ -21,6 +21,7 @@ fn spec(previous: bool) -> StreamSpec {
 
 fn printer() -> Printer {
     Printer {
+        context: None,
         json: false,
         color: false,
         prefix: true,
@@ -41,6 +42,56 @@ fn render(p: &Printer, s: &StreamSpec, ts: Option<&str>, text: &str) -> String {
     let mut out = Vec::new();
     p.line(s, &prefix, ts, text, &mut out);
     String::from_utf8(out).unwrap()
+}
+
+#[test]
+fn several_contexts_put_the_context_first_on_each_line_and_in_json() {
+    let p = Printer {
+        context: Some("prod-eu".into()),
+        ..printer()
+    };
+    assert_eq!(
+        render(&p, &spec(true), None, "hello"),
+        "[prod-eu] orders-5d8f9c7b6d-x7k2p/flink-main-container [previous] hello\n"
+    );
+    let all_ns = Printer {
+        namespaces: true,
+        ..p.clone()
+    };
+    assert!(render(&all_ns, &spec(false), None, "x")
+        .starts_with("[prod-eu] analytics/orders-5d8f9c7b6d-x7k2p/"));
+    let coloured = Printer {
+        color: true,
+        ..p.clone()
+    };
+    let line = render(&coloured, &spec(false), None, "x");
+    assert!(line.starts_with("\u{1b}["), "{line:?}");
+    assert!(line.contains("[prod-eu]"), "{line:?}");
+    let json = Printer {
+        json: true,
+        ..p.clone()
+    };
+    let v: serde_json::Value =
+        serde_json::from_str(render(&json, &spec(false), None, "x").trim_end()).unwrap();
+    assert_eq!(v["context"], "prod-eu");
+    // One context: no `context` key, as before.
+    let one = Printer {
+        json: true,
+        ..printer()
+    };
+    let v: serde_json::Value =
+        serde_json::from_str(render(&one, &spec(false), None, "x").trim_end()).unwrap();
+    assert!(v.get("context").is_none(), "{v}");
+    let templated = Printer {
+        template: Some(Template::parse("{{.PodName}}: {{.Message}}").unwrap()),
+        ..p.clone()
+    };
+    assert_eq!(
+        render(&templated, &spec(false), None, "hi"),
+        "[prod-eu] orders-5d8f9c7b6d-x7k2p: hi\n"
+    );
+    let bare = Printer { prefix: false, ..p };
+    assert_eq!(render(&bare, &spec(false), None, "hello"), "hello\n");
 }
 
 #[test]
