@@ -17,6 +17,20 @@ fn mark(allowed: Option<bool>) -> &'static str {
     }
 }
 
+/// A row's mark under each verb column (empty where the row asks nothing of that verb).
+fn marks(row: &Row, verbs: &[String]) -> Vec<&'static str> {
+    verbs
+        .iter()
+        .map(|v| {
+            row.cells
+                .iter()
+                .find(|c| &c.verb == v)
+                .map(|c| mark(c.allowed))
+                .unwrap_or("")
+        })
+        .collect()
+}
+
 /// The verbs any row needs, in reading order: the matrix's columns.
 fn columns(report: &AccessReport) -> Vec<String> {
     let mut verbs: Vec<String> = report.cells().map(|(_, c)| c.verb.clone()).collect();
@@ -143,16 +157,7 @@ fn draw_table(report: &AccessReport, style: &Style, out: &mut dyn Write) -> std:
     let mut rows: Vec<Vec<String>> = Vec::new();
     for row in &report.rows {
         let mut cells = vec![row.display_resource()];
-        for v in &verbs {
-            cells.push(
-                row.cells
-                    .iter()
-                    .find(|c| &c.verb == v)
-                    .map(|c| mark(c.allowed))
-                    .unwrap_or("")
-                    .to_string(),
-            );
-        }
+        cells.extend(marks(row, &verbs).into_iter().map(String::from));
         cells.push(row_method(row));
         cells.push(row.why.clone());
         rows.push(cells);
@@ -269,16 +274,7 @@ fn draw_markdown(report: &AccessReport, level: &str, out: &mut dyn Write) -> std
         writeln!(out, "\n| resource | {} | method | why |", verbs.join(" | "))?;
         writeln!(out, "|---|{}---|---|", "---|".repeat(verbs.len()))?;
         for row in &report.rows {
-            let marks: Vec<&str> = verbs
-                .iter()
-                .map(|v| {
-                    row.cells
-                        .iter()
-                        .find(|c| &c.verb == v)
-                        .map(|c| mark(c.allowed))
-                        .unwrap_or("")
-                })
-                .collect();
+            let marks = marks(row, &verbs);
             writeln!(
                 out,
                 "| `{}` | {} | {} | {} |",
@@ -469,16 +465,7 @@ fn draw_fleet_table(
             Ok(report) => {
                 for r in &report.rows {
                     let mut row = vec![c.context.clone(), r.display_resource()];
-                    for v in &verbs {
-                        row.push(
-                            r.cells
-                                .iter()
-                                .find(|cell| &cell.verb == v)
-                                .map(|cell| mark(cell.allowed))
-                                .unwrap_or("")
-                                .to_string(),
-                        );
-                    }
+                    row.extend(marks(r, &verbs).into_iter().map(String::from));
                     table.add_row(row);
                 }
             }
@@ -565,16 +552,7 @@ fn draw_fleet_markdown(contexts: &[ContextAccess], out: &mut dyn Write) -> std::
             )?,
             Ok(report) => {
                 for r in &report.rows {
-                    let marks: Vec<&str> = verbs
-                        .iter()
-                        .map(|v| {
-                            r.cells
-                                .iter()
-                                .find(|cell| &cell.verb == v)
-                                .map(|cell| mark(cell.allowed))
-                                .unwrap_or("")
-                        })
-                        .collect();
+                    let marks = marks(r, &verbs);
                     writeln!(
                         out,
                         "| {} | `{}` | {} |",
