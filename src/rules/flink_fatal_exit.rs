@@ -148,7 +148,7 @@ fn finding(
              Read the lines around it:\n\n  {cmd} | sed -n '{},{}p'",
             m.line_no,
             m.signature.explanation,
-            if named_here(m.signature.category) {
+            if !reported_elsewhere(m.signature.category) {
                 m.fix()
             } else {
                 // One fix per cause: the rule that reports it as its own finding gives it.
@@ -247,16 +247,22 @@ fn exit_meaning(code: i32, logs: &LogEvidence) -> &'static str {
 /// 403s, FLK109 OutOfMemoryError, FLK107 OOMKilled, FLK301/302 and FLK502 what the configuration
 /// and ServiceAccount already show).
 fn named_here(category: Category) -> bool {
-    !category.is_symptom()
-        && !matches!(
-            category,
-            Category::RbacForbidden
-                | Category::DefaultServiceAccount
-                | Category::SaTokenUnreadable
-                | Category::JvmOutOfMemory
-                | Category::OomKilled
-                | Category::HaMisconfigured
-        )
+    !category.is_symptom() && !reported_elsewhere(category)
+}
+
+/// The causes another rule reports as a finding of its own (the 403 and account rules, OOM, HA):
+/// this exit points at that finding instead of repeating its fix. Any other line the log names,
+/// its exit's own category included (a JVM option refused), is fixed here.
+fn reported_elsewhere(category: Category) -> bool {
+    matches!(
+        category,
+        Category::RbacForbidden
+            | Category::DefaultServiceAccount
+            | Category::SaTokenUnreadable
+            | Category::JvmOutOfMemory
+            | Category::OomKilled
+            | Category::HaMisconfigured
+    )
 }
 
 #[cfg(test)]
@@ -329,6 +335,17 @@ Caused by: org.apache.flink.core.fs.UnsupportedFileSystemSchemeException: Could 
         let f = jm_finding(JM_239, true, LOG_403);
         assert!(f.fix.contains("a finding of its own"), "{}", f.fix);
         assert!(!f.fix.contains("kubectl create role"), "{}", f.fix);
+    }
+
+    #[test]
+    fn a_refused_jvm_option_is_fixed_here_naming_the_option_not_pointed_elsewhere() {
+        // The lab's exit-code scenario (operator 1.7.0, Flink 1.18.1): a typo in
+        // env.java.opts.jobmanager; HotSpot (arguments.cpp) prints both lines and exits 1.
+        let log = "Unrecognized VM option 'UseG1GCX'\nDid you mean '(+/-)UseG1GC'?\nError: Could not create the Java Virtual Machine.\nError: A fatal exception has occurred. Program will exit.\n";
+        let f = jm_finding(&JM_239.replace("exitCode: 239", "exitCode: 1"), true, log);
+        assert!(!f.fix.contains("a finding of its own"), "{}", f.fix);
+        assert!(f.fix.contains("UseG1GCX"), "{}", f.fix);
+        assert!(f.fix.contains("env.java.opts.jobmanager"), "{}", f.fix);
     }
 
     #[test]

@@ -170,23 +170,25 @@ fn ca_finding(
         }
         _ => "tls.crt",
     };
-    let patches: Vec<String> = hooks
+    // The TLS Secret's name is a Certificate's spec.secretName or a volume's: a free value.
+    let tls = sh(&tls);
+    // Each line reads the CA itself: `--fix=run` and a person copying one line run each command
+    // on its own, so a `CA=...` line before them would leave `$CA` empty in the patch.
+    let ca = format!(
+        "$(kubectl get secret {tls} -n {ns} -o jsonpath='{{.data.{}}}')",
+        ca_key.replace('.', "\\.")
+    );
+    let by_hand = hooks
         .iter()
         .map(|(h, _)| {
             format!(
-                "kubectl patch {} --type=json -p \"[{{\\\"op\\\":\\\"add\\\",\\\"path\\\":\\\"/webhooks/{}/clientConfig/caBundle\\\",\\\"value\\\":\\\"$CA\\\"}}]\"",
+                "kubectl patch {} --type=json -p \"[{{\\\"op\\\":\\\"add\\\",\\\"path\\\":\\\"/webhooks/{}/clientConfig/caBundle\\\",\\\"value\\\":\\\"{ca}\\\"}}]\"",
                 h.kubectl(),
                 h.index
             )
         })
-        .collect();
-    // The TLS Secret's name is a Certificate's spec.secretName or a volume's: a free value.
-    let tls = sh(&tls);
-    let by_hand = format!(
-        "CA=$(kubectl get secret {tls} -n {ns} -o jsonpath='{{.data.{}}}')\n{}",
-        ca_key.replace('.', "\\."),
-        patches.join("\n")
-    );
+        .collect::<Vec<_>>()
+        .join("\n");
     let fix = match (injector, cert_manager_installed(s)) {
         (Some(_), Some(true)) => format!(
             "cert-manager's cainjector injects the CA from the Certificate; make sure it runs and let it re-inject:\n\n\
