@@ -328,6 +328,16 @@ fn with_memory_fd(
             }
         }
     }
+    if let Some(d) = fd {
+        if let Some(o) = heap_flags(d, conf_prefix) {
+            f = f.evidence(format!(
+                "flinkConfiguration {}: {} sets the JVM's heap itself; Flink's own -Xmx/-Xms come before env.java.opts on the command line, and the JVM takes the last",
+                o.key,
+                o.flags.join(" ")
+            ));
+            return f.fix(o.fix(ns, d.name(), spec_key));
+        }
+    }
     let Some(name) = fd.map(|d| d.name()) else {
         return f.fix(fix_plain(ns, conf_prefix, limit_bytes, process.as_ref()));
     };
@@ -437,6 +447,71 @@ fn flat_conf_value(text: &str, key: &str) -> Option<String> {
         serde_json::Value::String(s) => Some(s.clone()),
         serde_json::Value::Number(n) => Some(n.to_string()),
         _ => None,
+    }
+}
+
+/// Heap flags a user put in `env.java.opts*`: Kubernetes starts Flink with
+/// `%java% %classpath% %jvmmem% %jvmopts% ...` (apache/flink@release-1.18.1:flink-kubernetes/src/main/java/org/apache/flink/kubernetes/configuration/KubernetesConfigOptions.java
+/// `CONTAINER_START_COMMAND_TEMPLATE`), so these come after the heap Flink sized from
+/// `resource.memory` and win: a heap larger than the container's limit is killed whatever
+/// headroom the limit-factor adds.
+struct HeapOverride {
+    key: String,
+    flags: Vec<String>,
+    rest: Vec<String>,
+}
+
+const HEAP_FLAGS: &[&str] = &[
+    "-Xmx",
+    "-Xms",
+    "-XX:MaxHeapSize=",
+    "-XX:InitialHeapSize=",
+    "-XX:MaxRAMPercentage=",
+    "-XX:InitialRAMPercentage=",
+    "-XX:MaxRAMFraction=",
+    "-XX:MaxRAM=",
+];
+
+fn heap_flags(d: &FlinkDeployment, conf_prefix: &str) -> Option<HeapOverride> {
+    // The component's own key, then the ones every JVM gets (flink@release-1.18.1
+    // CoreOptions: env.java.opts.all, whose deprecated key is env.java.opts).
+    let keys = [
+        format!("env.java.opts.{conf_prefix}"),
+        "env.java.opts.all".to_string(),
+        "env.java.opts".to_string(),
+    ];
+    keys.into_iter().find_map(|key| {
+        let value = d.spec.flink_configuration.get(&key)?;
+        let (flags, rest): (Vec<String>, Vec<String>) = value
+            .split_whitespace()
+            .map(str::to_string)
+            .partition(|t| HEAP_FLAGS.iter().any(|h| t.starts_with(h)));
+        (!flags.is_empty()).then_some(HeapOverride { key, flags, rest })
+    })
+}
+
+impl HeapOverride {
+    fn fix(&self, ns: &str, name: &str, spec_key: &str) -> String {
+        let value = if self.rest.is_empty() {
+            "null".to_string()
+        } else {
+            serde_json::Value::String(self.rest.join(" ")).to_string()
+        };
+        let patch = format!(
+            "{{\"spec\":{{\"flinkConfiguration\":{{{}:{value}}}}}}}",
+            serde_json::Value::String(self.key.clone())
+        );
+        format!(
+            "Remove the heap flags ({}) from flinkConfiguration `{}`: Flink sizes the heap from \
+             spec.{spec_key}.resource.memory and keeps it inside the container's limit; give that \
+             more memory if the job needs a larger heap.\n\n  \
+             kubectl patch flinkdeployment {} -n {} --type=merge -p {}",
+            self.flags.join(" "),
+            self.key,
+            crate::shell::sh(name),
+            crate::shell::sh(ns),
+            crate::shell::sh(&patch)
+        )
     }
 }
 
@@ -743,6 +818,48 @@ status:
     restartCount: 0
     state: {terminated: {exitCode: 137, reason: OOMKilled, finishedAt: "2026-11-28T10:02:00Z"}}
 "#;
+
+    #[test]
+    fn heap_flags_in_env_java_opts_are_the_cause_the_fix_removes() {
+        // The lab's oom-killed scenario: the user's heap flags follow Flink's on the command line
+        // and win, so more headroom over the process size cannot heal it.
+        let with_opts = TM_OOM.replace(
+            "  serviceAccount: flink\n",
+            "  serviceAccount: flink\n  flinkConfiguration: {env.java.opts.taskmanager: \"-Xms1536m -Xmx1536m -XX:+AlwaysPreTouch\"}\n",
+        );
+        let f = run(&OomKilled, &snapshot(&with_opts));
+        assert_eq!(f.len(), 1);
+        let f = &f[0];
+        assert!(
+            f.evidence.iter().any(|e| e.contains(
+                "flinkConfiguration env.java.opts.taskmanager: -Xms1536m -Xmx1536m sets the JVM's heap itself"
+            )),
+            "{:?}",
+            f.evidence
+        );
+        assert!(
+            f.fix
+                .contains("Remove the heap flags (-Xms1536m -Xmx1536m)"),
+            "{}",
+            f.fix
+        );
+        assert!(
+            f.fix.contains(
+                r#"-p '{"spec":{"flinkConfiguration":{"env.java.opts.taskmanager":"-XX:+AlwaysPreTouch"}}}'"#
+            ),
+            "{}",
+            f.fix
+        );
+        assert!(!f.fix.contains("limit-factor"), "{}", f.fix);
+        // Only heap flags: the key is removed. A JobManager's key does not count for a TaskManager.
+        let only_heap = TM_OOM.replace(
+            "  serviceAccount: flink\n",
+            "  serviceAccount: flink\n  flinkConfiguration: {env.java.opts.all: \"-Xmx4g\", env.java.opts.jobmanager: \"-Xmx8g\"}\n",
+        );
+        let f = &run(&OomKilled, &snapshot(&only_heap))[0];
+        assert!(f.fix.contains(r#"{"env.java.opts.all":null}"#), "{}", f.fix);
+        assert!(!f.fix.contains("-Xmx8g"), "{}", f.fix);
+    }
 
     #[test]
     fn fires_with_the_numbers_and_no_headroom() {
