@@ -31,6 +31,26 @@ fn marks(row: &Row, verbs: &[String]) -> Vec<&'static str> {
         .collect()
 }
 
+/// A laid-out matrix after a blank line, its marks coloured after layout (comfy-table would
+/// count escape codes as width).
+fn write_table(
+    table: &comfy_table::Table,
+    style: &Style,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    let mut text = table.to_string();
+    if style.color {
+        text = text
+            .replace(DENIED, &style.bold(DENIED))
+            .replace(" ? ", &format!(" {} ", style.dim(UNKNOWN)));
+    }
+    writeln!(out)?;
+    for line in text.lines() {
+        writeln!(out, "{}", line.trim_end())?;
+    }
+    Ok(())
+}
+
 /// The verbs any row needs, in reading order: the matrix's columns.
 fn columns(report: &AccessReport) -> Vec<String> {
     let mut verbs: Vec<String> = report.cells().map(|(_, c)| c.verb.clone()).collect();
@@ -199,17 +219,7 @@ fn draw_table(report: &AccessReport, style: &Style, out: &mut dyn Write) -> std:
             comfy_table::Width::Fixed(u16::try_from(least[keep[k]]).unwrap_or(u16::MAX)),
         ));
     }
-    // Colour after layout: comfy-table would count escape codes as width.
-    let mut text = table.to_string();
-    if style.color {
-        text = text
-            .replace(DENIED, &style.bold(DENIED))
-            .replace(" ? ", &format!(" {} ", style.dim(UNKNOWN)));
-    }
-    writeln!(out)?;
-    for line in text.lines() {
-        writeln!(out, "{}", line.trim_end())?;
-    }
+    write_table(&table, style, out)?;
     if !keep.contains(&method) {
         let text = format!("method: {}", rows[0][method]);
         for line in crate::render::text::wrap(&text, style.width.saturating_sub(1)) {
@@ -471,16 +481,7 @@ fn draw_fleet_table(
             }
         }
     }
-    let mut text = table.to_string();
-    if style.color {
-        text = text
-            .replace(DENIED, &style.bold(DENIED))
-            .replace(" ? ", &format!(" {} ", style.dim(UNKNOWN)));
-    }
-    writeln!(out)?;
-    for line in text.lines() {
-        writeln!(out, "{}", line.trim_end())?;
-    }
+    write_table(&table, style, out)?;
     let indent = |text: &str, out: &mut dyn Write| -> std::io::Result<()> {
         for line in super::text::wrap(text, style.width.saturating_sub(2).max(20)) {
             writeln!(out, "  {line}")?;
