@@ -329,13 +329,16 @@ fn with_memory_fd(
         }
     }
     if let Some(d) = fd {
-        if let Some(o) = heap_flags(d, conf_prefix) {
-            f = f.evidence(format!(
-                "flinkConfiguration {}: {} sets the JVM's heap itself; Flink's own -Xmx/-Xms come before env.java.opts on the command line, and the JVM takes the last",
-                o.key,
-                o.flags.join(" ")
-            ));
-            return f.fix(o.fix(ns, d.name(), spec_key));
+        let heap = heap_flags(d, conf_prefix);
+        if !heap.is_empty() {
+            for o in &heap {
+                f = f.evidence(format!(
+                    "flinkConfiguration {}: {} sets the JVM's heap itself; Flink's own -Xmx/-Xms come before env.java.opts on the command line, and the JVM takes the last",
+                    o.key,
+                    o.flags.join(" ")
+                ));
+            }
+            return f.fix(fix_heap_flags(&heap, ns, d.name(), spec_key));
         }
     }
     let Some(name) = fd.map(|d| d.name()) else {
@@ -472,47 +475,54 @@ const HEAP_FLAGS: &[&str] = &[
     "-XX:MaxRAM=",
 ];
 
-fn heap_flags(d: &FlinkDeployment, conf_prefix: &str) -> Option<HeapOverride> {
-    // The component's own key, then the ones every JVM gets (flink@release-1.18.1
-    // CoreOptions: env.java.opts.all, whose deprecated key is env.java.opts).
+/// Every key whose options set the heap: the component's own and the ones every JVM gets
+/// (flink@release-1.18.1 CoreOptions: env.java.opts.all, whose deprecated key is env.java.opts).
+/// All of them go: with the component's flags removed, those of env.java.opts.all would still win.
+fn heap_flags(d: &FlinkDeployment, conf_prefix: &str) -> Vec<HeapOverride> {
     let keys = [
         format!("env.java.opts.{conf_prefix}"),
         "env.java.opts.all".to_string(),
         "env.java.opts".to_string(),
     ];
-    keys.into_iter().find_map(|key| {
-        let value = d.spec.flink_configuration.get(&key)?;
-        let (flags, rest): (Vec<String>, Vec<String>) = value
-            .split_whitespace()
-            .map(str::to_string)
-            .partition(|t| HEAP_FLAGS.iter().any(|h| t.starts_with(h)));
-        (!flags.is_empty()).then_some(HeapOverride { key, flags, rest })
-    })
+    keys.into_iter()
+        .filter_map(|key| {
+            let value = d.spec.flink_configuration.get(&key)?;
+            let (flags, rest): (Vec<String>, Vec<String>) = value
+                .split_whitespace()
+                .map(str::to_string)
+                .partition(|t| HEAP_FLAGS.iter().any(|h| t.starts_with(h)));
+            (!flags.is_empty()).then_some(HeapOverride { key, flags, rest })
+        })
+        .collect()
 }
 
-impl HeapOverride {
-    fn fix(&self, ns: &str, name: &str, spec_key: &str) -> String {
-        let value = if self.rest.is_empty() {
-            "null".to_string()
+/// One merge patch that removes the heap flags from every key holding them (the key itself when
+/// nothing else is left in it).
+fn fix_heap_flags(heap: &[HeapOverride], ns: &str, name: &str, spec_key: &str) -> String {
+    let mut conf = serde_json::Map::new();
+    for o in heap {
+        let value = if o.rest.is_empty() {
+            serde_json::Value::Null
         } else {
-            serde_json::Value::String(self.rest.join(" ")).to_string()
+            serde_json::Value::String(o.rest.join(" "))
         };
-        let patch = format!(
-            "{{\"spec\":{{\"flinkConfiguration\":{{{}:{value}}}}}}}",
-            serde_json::Value::String(self.key.clone())
-        );
-        format!(
-            "Remove the heap flags ({}) from flinkConfiguration `{}`: Flink sizes the heap from \
-             spec.{spec_key}.resource.memory and keeps it inside the container's limit; give that \
-             more memory if the job needs a larger heap.\n\n  \
-             kubectl patch flinkdeployment {} -n {} --type=merge -p {}",
-            self.flags.join(" "),
-            self.key,
-            crate::shell::sh(name),
-            crate::shell::sh(ns),
-            crate::shell::sh(&patch)
-        )
+        conf.insert(o.key.clone(), value);
     }
+    let patch = serde_json::json!({"spec": {"flinkConfiguration": conf}}).to_string();
+    let flags: Vec<String> = heap
+        .iter()
+        .map(|o| format!("{} from `{}`", o.flags.join(" "), o.key))
+        .collect();
+    format!(
+        "Remove the heap flags ({}) from flinkConfiguration: Flink sizes the heap from \
+         spec.{spec_key}.resource.memory and keeps it inside the container's limit; give that \
+         more memory if the job needs a larger heap.\n\n  \
+         kubectl patch flinkdeployment {} -n {} --type=merge -p {}",
+        flags.join("; "),
+        crate::shell::sh(name),
+        crate::shell::sh(ns),
+        crate::shell::sh(&patch)
+    )
 }
 
 fn fix_headroom(
@@ -838,8 +848,9 @@ status:
             f.evidence
         );
         assert!(
-            f.fix
-                .contains("Remove the heap flags (-Xms1536m -Xmx1536m)"),
+            f.fix.contains(
+                "Remove the heap flags (-Xms1536m -Xmx1536m from `env.java.opts.taskmanager`)"
+            ),
             "{}",
             f.fix
         );
@@ -859,6 +870,18 @@ status:
         let f = &run(&OomKilled, &snapshot(&only_heap))[0];
         assert!(f.fix.contains(r#"{"env.java.opts.all":null}"#), "{}", f.fix);
         assert!(!f.fix.contains("-Xmx8g"), "{}", f.fix);
+        // Both keys of a TaskManager: removing the component's flags alone leaves env.java.opts.all's.
+        let both = TM_OOM.replace(
+            "  serviceAccount: flink\n",
+            "  serviceAccount: flink\n  flinkConfiguration: {env.java.opts.all: \"-Xmx4g -Dx=1\", env.java.opts.taskmanager: \"-Xmx2g\"}\n",
+        );
+        let f = &run(&OomKilled, &snapshot(&both))[0];
+        assert!(
+            f.fix
+                .contains(r#"{"env.java.opts.all":"-Dx=1","env.java.opts.taskmanager":null}"#),
+            "{}",
+            f.fix
+        );
     }
 
     #[test]
