@@ -18,11 +18,13 @@ use super::support::containers::{
     component_title, handled_here, logs_command, one_line, pod_verify, state_line,
     termination_line, with_category, LogEvidence,
 };
+use super::support::java_opts::{self, OptsEdit};
 use super::support::pod_status::{containers, ContainerView};
 use super::{Rule, RuleMeta};
 use crate::finding::{link, Category, Finding, ObjectRef, Severity};
 
-use crate::snapshot::index::{pod_name, pod_namespace, pod_service_account};
+use crate::flink::mode::Component;
+use crate::snapshot::index::{pod_component, pod_name, pod_namespace, pod_service_account};
 use crate::snapshot::Pod;
 use crate::snapshot::{Index, Snapshot};
 use k8s_openapi::api::core::v1::ContainerStateTerminated;
@@ -142,6 +144,15 @@ fn finding(
             ("flink_version", logs.flink_version.as_deref().unwrap_or("")),
         ])
     });
+    if let Some(m) = &root {
+        for e in refused_options(index, pod, m).1 {
+            f = f.evidence(format!(
+                "flinkConfiguration {}: {} is the option the JVM refused",
+                e.key,
+                e.removed.join(" ")
+            ));
+        }
+    }
     let fix = match root {
         Some(m) => format!(
             "The exit is the symptom; the log names the cause at line {}: {}.\n{}{}\n\n\
@@ -158,7 +169,7 @@ fn finding(
                     m.signature.category
                 )
             },
-            set_the_jar(index, pod, m.signature.category),
+            set_the_field(index, pod, &m),
             m.line_no.saturating_sub(5).max(1),
             m.line_no + 20
         ),
@@ -196,6 +207,57 @@ fn recovered(index: &Index, pod: &Pod) -> Option<String> {
             job.map(|j| format!(", job {j}")).unwrap_or_default()
         )
     })
+}
+
+/// The field of the pod's FlinkDeployment that holds what the log names, as a command: the
+/// refused JVM option's `env.java.opts*` keys, or the jar or entry class.
+fn set_the_field(index: &Index, pod: &Pod, m: &crate::signatures::Match) -> String {
+    let (fd_name, edits) = refused_options(index, pod, m);
+    match fd_name {
+        Some((name, ns)) if !edits.is_empty() => format!(
+            "\n\nThe option is in spec.flinkConfiguration of FlinkDeployment {name} ({}). This merge \
+             patch removes it and keeps the other options (or write the option as this Java \
+             release spells it):\n\n  kubectl patch flinkdeployment {} -n {} --type=merge -p {}",
+            java_opts::describe(&edits),
+            crate::shell::sh(&name),
+            crate::shell::sh(&ns),
+            crate::shell::sh(&java_opts::merge_patch(&edits)),
+        ),
+        _ => set_the_jar(index, pod, m.signature.category),
+    }
+}
+
+/// For a JVM option the log says was refused, the pod's FlinkDeployment (name, namespace) and the
+/// `env.java.opts*` keys of the pod's component that hold it.
+fn refused_options(
+    index: &Index,
+    pod: &Pod,
+    m: &crate::signatures::Match,
+) -> (Option<(String, String)>, Vec<OptsEdit>) {
+    let none = (None, Vec::new());
+    let Some(option) = m
+        .field("option")
+        .filter(|_| m.signature.id == "SIG-JVM-OPTION-REFUSED")
+    else {
+        return none;
+    };
+    let Some(component) = pod_component(pod).filter(|c| *c != Component::Operator) else {
+        return none;
+    };
+    let Some(d) = index
+        .deployment_of_pod(pod)
+        .filter(|d| d.kind == "FlinkDeployment")
+    else {
+        return none;
+    };
+    let ns = d.namespace.as_deref().unwrap_or("default");
+    let Some(fd) = index.flink_deployment(ns, &d.name) else {
+        return none;
+    };
+    let edits = java_opts::find(&fd.spec.flink_configuration, component.as_str(), |t| {
+        java_opts::is_named_option(t, option)
+    });
+    (Some((d.name.clone(), ns.to_string())), edits)
 }
 
 /// For a jar Flink could not find, or an entry class it could not load, the one field that says
@@ -708,6 +770,30 @@ status:
             )],
             "{}",
             jar.fix
+        );
+    }
+
+    #[test]
+    fn a_refused_jvm_option_names_the_key_that_holds_it_and_the_patch_removes_only_it() {
+        // The lab's exit-code scenario: env.java.opts.jobmanager -XX:+UseG1GCX (operator 1.7.0,
+        // Flink 1.18.1), recorded.
+        let f = run(&FlinkFatalExit, &scenario("real-exit-code"));
+        let exit = f
+            .iter()
+            .find(|f| f.fix.contains("UseG1GCX"))
+            .expect("the exit naming the option");
+        assert!(
+            exit.evidence.iter().any(|e| e
+                == "flinkConfiguration env.java.opts.jobmanager: -XX:+UseG1GCX is the option the JVM refused"),
+            "{:#?}",
+            exit.evidence
+        );
+        let r = crate::finding::Remedy::from_fix(&exit.fix);
+        assert_eq!(
+            r.run,
+            vec![r#"kubectl patch flinkdeployment orders -n analytics --type=merge -p '{"spec":{"flinkConfiguration":{"env.java.opts.jobmanager":null}}}'"#.to_string()],
+            "{}",
+            exit.fix
         );
     }
 

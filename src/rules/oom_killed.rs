@@ -19,6 +19,7 @@
 use super::support::containers::{
     component_title, one_line, pod_verify, state_line, termination_line,
 };
+use super::support::java_opts::{self, OptsEdit};
 use super::support::pod_status::{containers, ContainerView};
 use super::support::rollout;
 use super::{Rule, RuleMeta};
@@ -335,7 +336,7 @@ fn with_memory_fd(
                 f = f.evidence(format!(
                     "flinkConfiguration {}: {} sets the JVM's heap itself; Flink's own -Xmx/-Xms come before env.java.opts on the command line, and the JVM takes the last",
                     o.key,
-                    o.flags.join(" ")
+                    o.removed.join(" ")
                 ));
             }
             return f.fix(fix_heap_flags(&heap, ns, d.name(), spec_key));
@@ -453,17 +454,9 @@ fn flat_conf_value(text: &str, key: &str) -> Option<String> {
     }
 }
 
-/// Heap flags a user put in `env.java.opts*`: Kubernetes starts Flink with
-/// `%java% %classpath% %jvmmem% %jvmopts% ...` (apache/flink@release-1.18.1:flink-kubernetes/src/main/java/org/apache/flink/kubernetes/configuration/KubernetesConfigOptions.java
-/// `CONTAINER_START_COMMAND_TEMPLATE`), so these come after the heap Flink sized from
-/// `resource.memory` and win: a heap larger than the container's limit is killed whatever
-/// headroom the limit-factor adds.
-struct HeapOverride {
-    key: String,
-    flags: Vec<String>,
-    rest: Vec<String>,
-}
-
+/// The heap flags a user put in `env.java.opts*` (see `support::java_opts`): they come after the
+/// heap Flink sized from `resource.memory` on the command line and win, so a heap larger than the
+/// container's limit is killed whatever headroom the limit-factor adds.
 const HEAP_FLAGS: &[&str] = &[
     "-Xmx",
     "-Xms",
@@ -475,53 +468,23 @@ const HEAP_FLAGS: &[&str] = &[
     "-XX:MaxRAM=",
 ];
 
-/// Every key whose options set the heap: the component's own and the ones every JVM gets
-/// (flink@release-1.18.1 CoreOptions: env.java.opts.all, whose deprecated key is env.java.opts).
-/// All of them go: with the component's flags removed, those of env.java.opts.all would still win.
-fn heap_flags(d: &FlinkDeployment, conf_prefix: &str) -> Vec<HeapOverride> {
-    let keys = [
-        format!("env.java.opts.{conf_prefix}"),
-        "env.java.opts.all".to_string(),
-        "env.java.opts".to_string(),
-    ];
-    keys.into_iter()
-        .filter_map(|key| {
-            let value = d.spec.flink_configuration.get(&key)?;
-            let (flags, rest): (Vec<String>, Vec<String>) = value
-                .split_whitespace()
-                .map(str::to_string)
-                .partition(|t| HEAP_FLAGS.iter().any(|h| t.starts_with(h)));
-            (!flags.is_empty()).then_some(HeapOverride { key, flags, rest })
-        })
-        .collect()
+fn heap_flags(d: &FlinkDeployment, conf_prefix: &str) -> Vec<OptsEdit> {
+    java_opts::find(&d.spec.flink_configuration, conf_prefix, |t| {
+        HEAP_FLAGS.iter().any(|h| t.starts_with(h))
+    })
 }
 
-/// One merge patch that removes the heap flags from every key holding them (the key itself when
-/// nothing else is left in it).
-fn fix_heap_flags(heap: &[HeapOverride], ns: &str, name: &str, spec_key: &str) -> String {
-    let mut conf = serde_json::Map::new();
-    for o in heap {
-        let value = if o.rest.is_empty() {
-            serde_json::Value::Null
-        } else {
-            serde_json::Value::String(o.rest.join(" "))
-        };
-        conf.insert(o.key.clone(), value);
-    }
-    let patch = serde_json::json!({"spec": {"flinkConfiguration": conf}}).to_string();
-    let flags: Vec<String> = heap
-        .iter()
-        .map(|o| format!("{} from `{}`", o.flags.join(" "), o.key))
-        .collect();
+/// One merge patch that removes the heap flags from every key holding them.
+fn fix_heap_flags(heap: &[OptsEdit], ns: &str, name: &str, spec_key: &str) -> String {
     format!(
         "Remove the heap flags ({}) from flinkConfiguration: Flink sizes the heap from \
          spec.{spec_key}.resource.memory and keeps it inside the container's limit; give that \
          more memory if the job needs a larger heap.\n\n  \
          kubectl patch flinkdeployment {} -n {} --type=merge -p {}",
-        flags.join("; "),
+        java_opts::describe(heap),
         crate::shell::sh(name),
         crate::shell::sh(ns),
-        crate::shell::sh(&patch)
+        crate::shell::sh(&java_opts::merge_patch(heap))
     )
 }
 

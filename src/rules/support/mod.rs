@@ -5,6 +5,7 @@ pub mod containers;
 pub mod flink_versions;
 pub mod flinkcluster_memory;
 pub(crate) mod install;
+pub mod java_opts;
 pub(crate) mod modes;
 pub mod pod_status;
 pub mod rbac_plan;
