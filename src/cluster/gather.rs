@@ -274,6 +274,39 @@ pub(crate) enum Failure {
     Unreachable(String),
 }
 
+impl Failure {
+    /// This failure as a gap of the read that met it, for the reads after the first wave: that
+    /// wave proved the server reachable, so a server unreachable now is a gap of `verb resource`,
+    /// not the end of the gather.
+    pub(crate) fn into_gap(self, verb: &str, resource: &str) -> Gap {
+        match self {
+            Failure::Gap(g) => g,
+            Failure::Unreachable(m) => Gap {
+                verb: verb.into(),
+                group: String::new(),
+                resource: resource.into(),
+                namespace: None,
+                reason: GapReason::Error,
+                message: crate::error::one_line(&m),
+            },
+        }
+    }
+}
+
+/// A list result after the first wave, or nothing with its failure recorded as a gap
+/// (`Failure::into_gap`).
+pub(crate) fn listed_or_gap<T>(
+    r: Result<Vec<T>, Failure>,
+    gaps: &mut Vec<Gap>,
+    verb: &str,
+    resource: &str,
+) -> Vec<T> {
+    r.unwrap_or_else(|f| {
+        gaps.push(f.into_gap(verb, resource));
+        Vec::new()
+    })
+}
+
 pub(crate) fn classify(
     e: kube::Error,
     verb: &str,

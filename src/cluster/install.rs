@@ -8,7 +8,7 @@
 //! CRD) is a fact the rules read, not a gap. Secrets are fetched by name and kept only through
 //! `bundle::public_only`: the public certificate keys, never a private key or password.
 
-use super::gather::Failure;
+use super::gather::{listed_or_gap, Failure};
 use super::reader::Reader;
 use crate::flink::install as names;
 use crate::flink::kinds::{self, Kind};
@@ -500,49 +500,18 @@ where
     r.get::<K>(ns, name).await.map_err(gap_of)
 }
 
-/// A failed get as its gap (an unreachable server mid-gather is a gap of that read: the first
-/// wave already proved it reachable).
+/// A failed get as its gap.
 fn gap_of(f: Failure) -> Gap {
-    match f {
-        Failure::Gap(g) => g,
-        Failure::Unreachable(m) => unreachable_gap("get", "", "installation", None, m),
-    }
+    f.into_gap("get", "installation")
 }
 
-/// A list result, or nothing with its failure recorded (an unreachable server mid-gather is a
-/// gap here: the first wave already proved it reachable).
+/// A list result, or nothing with its failure recorded.
 fn keep<T>(r: Result<Vec<T>, Failure>, gaps: &mut Vec<Gap>) -> Vec<T> {
-    match r {
-        Ok(v) => v,
-        Err(f) => {
-            push_failure(f, gaps);
-            Vec::new()
-        }
-    }
+    listed_or_gap(r, gaps, "read", "installation")
 }
 
 fn push_failure(f: Failure, gaps: &mut Vec<Gap>) {
-    match f {
-        Failure::Gap(g) => gaps.push(g),
-        Failure::Unreachable(m) => gaps.push(unreachable_gap("read", "", "installation", None, m)),
-    }
-}
-
-fn unreachable_gap(
-    verb: &str,
-    group: &str,
-    resource: &str,
-    ns: Option<&str>,
-    message: String,
-) -> Gap {
-    Gap {
-        verb: verb.into(),
-        group: group.into(),
-        resource: resource.into(),
-        namespace: ns.map(str::to_string),
-        reason: GapReason::Error,
-        message: crate::error::one_line(&message),
-    }
+    gaps.push(f.into_gap("read", "installation"));
 }
 
 fn key(m: &k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta) -> (String, String) {

@@ -21,7 +21,7 @@
 //! configuration (passwords, secrets, tokens, keys) are masked the moment they are read, as Flink
 //! masks them in its own logs.
 
-use super::gather::Failure;
+use super::gather::{listed_or_gap, Failure};
 use super::reader::Reader;
 use crate::flink::kinds;
 use crate::flink::mode::Mode;
@@ -242,28 +242,11 @@ pub fn mask_flink_conf(text: &str) -> String {
 }
 
 fn keep<T>(r: Result<Vec<T>, Failure>, gaps: &mut Vec<Gap>) -> Vec<T> {
-    match r {
-        Ok(v) => v,
-        Err(f) => {
-            push_failure(f, gaps);
-            Vec::new()
-        }
-    }
+    listed_or_gap(r, gaps, "list", "flink objects")
 }
 
 fn push_failure(f: Failure, gaps: &mut Vec<Gap>) {
-    match f {
-        Failure::Gap(g) => gaps.push(g),
-        // The first wave proved the server reachable: a failure now is a gap of this read.
-        Failure::Unreachable(m) => gaps.push(Gap {
-            verb: "list".into(),
-            group: String::new(),
-            resource: "flink objects".into(),
-            namespace: None,
-            reason: GapReason::Error,
-            message: crate::error::one_line(&m),
-        }),
-    }
+    gaps.push(f.into_gap("list", "flink objects"));
 }
 
 /// Appends what is not there yet, by namespace and name.
