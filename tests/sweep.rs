@@ -973,3 +973,139 @@ fn the_network_readers_read_every_swept_connect_wording_on_every_flink_port() {
         bad.join("\n")
     );
 }
+
+/// The JobManager's address, unresolved, as the JDK words it (`<host>: <gai_strerror>` for a fresh
+/// lookup, net_util_md.c; the bare `<host>` of a cached failure, InetAddress.java) under the frames
+/// of the Flink code that resolves it (the RPC URL's getRpcUrl, Akka up to 1.17 and Pekko from 1.18,
+/// and the REST address's getWebMonitorAddress): named for whatever name the JobManager has, native
+/// mode's bare `<cluster-id>.<namespace>` included; the same lines under another client's frames
+/// (Kafka's, JDBC's) are not the JobManager's address.
+#[test]
+fn the_jobmanager_address_reader_reads_every_unresolved_wording_under_flinks_resolvers() {
+    use kubectl_flink::finding::Category;
+    use kubectl_flink::signatures::reader::read_text;
+    const GAI: &[&str] = &[
+        "Name or service not known",
+        "Temporary failure in name resolution",
+        "No address associated with hostname",
+        "Non-recoverable failure in name resolution",
+    ];
+    const RESOLVERS: &[&str] = &[
+        "\tat org.apache.flink.runtime.rpc.akka.AkkaRpcServiceUtils.getRpcUrl(AkkaRpcServiceUtils.java:168)",
+        "\tat org.apache.flink.runtime.rpc.pekko.PekkoRpcServiceUtils.getRpcUrl(PekkoRpcServiceUtils.java:167) ~[flink-rpc-akka_5f1e.jar:1.20.0]",
+        "        at org.apache.flink.runtime.highavailability.HighAvailabilityServicesUtils.getWebMonitorAddress(HighAvailabilityServicesUtils.java:225)",
+    ];
+    const OTHERS: &[&str] = &[
+        "\tat org.apache.kafka.clients.ClientUtils.parseAndValidateAddresses(ClientUtils.java:60)",
+        "\tat org.postgresql.core.PGStream.<init>(PGStream.java:95)",
+    ];
+    let head = |host: &str, gai: Option<&str>| {
+        let message = gai.map_or(host.to_string(), |g| format!("{host}: {g}"));
+        [
+            format!("java.net.UnknownHostException: {message}"),
+            format!("Caused by: java.net.UnknownHostException: {message}"),
+        ]
+    };
+    let wordings = |host: &str| {
+        let mut out: Vec<String> = head(host, None).to_vec();
+        for g in GAI {
+            out.extend(head(host, Some(g)));
+        }
+        out
+    };
+    let frames = "\tat java.net.Inet6AddressImpl.lookupAllHostAddr(Native Method)\n\tat java.net.InetAddress.getByName(InetAddress.java:1077)";
+    for host in [
+        "orders.analytics",
+        "orders",
+        "my-cluster-rest",
+        "flink-jobmanager.flink.svc.cluster.local",
+    ] {
+        for line in wordings(host) {
+            for resolver in RESOLVERS {
+                let text = format!("{line}\n{frames}\n{resolver}\n");
+                let read = read_text(&text, "test");
+                let f = read
+                    .findings
+                    .iter()
+                    .find(|f| f.category == Category::JobmanagerUnreachable)
+                    .unwrap_or_else(|| panic!("not read as the JobManager's address:\n{text}"));
+                assert!(f.title.contains(host), "{}: no {host}\n{text}", f.title);
+                assert!(
+                    f.evidence
+                        .iter()
+                        .any(|e| e.contains("UnknownHostException")),
+                    "{:?}",
+                    f.evidence
+                );
+            }
+        }
+    }
+    for host in ["kafka.prod", "db"] {
+        for line in wordings(host) {
+            for other in OTHERS {
+                let text = format!("{line}\n{frames}\n{other}\n");
+                let read = read_text(&text, "test");
+                assert!(
+                    read.findings
+                        .iter()
+                        .all(|f| f.category != Category::JobmanagerUnreachable),
+                    "another client's address read as the JobManager's:\n{text}"
+                );
+            }
+        }
+    }
+    // A frame far below an unrelated lookup does not borrow its host.
+    let far = format!(
+        "java.net.UnknownHostException: kafka.prod\n{}\n{}\n",
+        "\tat x.Y.z(Y.java:1)\n".repeat(80),
+        RESOLVERS[1]
+    );
+    let read = read_text(&far, "test");
+    assert!(
+        read.findings
+            .iter()
+            .all(|f| !f.title.contains("kafka.prod")),
+        "{:?}",
+        read.findings
+    );
+}
+
+/// What Flink's REST client says about the endpoint it reached, in every swept release: plain text
+/// where Flink's JSON was expected (not the JobManager's REST API) and a connection closed before
+/// the answer are read; the rest of RestClient's wordings are about itself (ignored.tsv says why).
+#[test]
+fn the_rest_client_readers_read_every_swept_wording_about_the_endpoint() {
+    let rows = rows();
+    let rest: Vec<&Row> = rows
+        .iter()
+        .filter(|r| r.component == "flink" && r.cite.contains("/runtime/rest/RestClient.java:"))
+        .collect();
+    let versions: std::collections::BTreeSet<&str> =
+        rest.iter().map(|r| r.version.as_str()).collect();
+    assert!(versions.len() >= 5, "RestClient swept in {versions:?}");
+    let about_endpoint =
+        Regex::new(r"but plain-text|plain-text response|Channel became inactive").unwrap();
+    let mut read = 0;
+    for r in rest.iter().filter(|r| about_endpoint.is_match(&r.template)) {
+        let filled = r.template.replace("{}", "404 page not found");
+        for line in [
+            filled.clone(),
+            format!("Caused by: org.apache.flink.runtime.rest.util.RestClientException: {filled}"),
+        ] {
+            let m = prune_line(catalogue().match_line(&line, 1));
+            let first = m
+                .first()
+                .unwrap_or_else(|| panic!("{} not read: {line}", r.cite));
+            assert!(
+                ["SIG-REST-NOT-FLINK", "SIG-REST-CHANNEL-CLOSED"].contains(&first.signature.id),
+                "{line}: {}",
+                first.signature.id
+            );
+        }
+        read += 1;
+    }
+    assert!(
+        read >= 3 * versions.len(),
+        "{read} RestClient wordings about the endpoint"
+    );
+}

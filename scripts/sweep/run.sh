@@ -66,7 +66,8 @@ fi
 # Modules the catalogue reads: flink-kubernetes; flink-runtime's entrypoint, dispatcher,
 # resourcemanager, jobmaster, checkpoint, state, taskexecutor and highavailability; flink-core's
 # configuration, memory, file systems and plugin loader; flink-clients; flink-runtime's BlobClient (its
-# connect failure wraps the JDK's and names the blob port).
+# connect failure wraps the JDK's and names the blob port) and RestClient (what every REST call to the
+# JobManager prints when it fails: the operator's, the CLI's, RestClusterClient's).
 rt=org/apache/flink/runtime
 co=org/apache/flink
 for v in 1.16.0 1.18.0 1.20.0 2.0.0 2.1.0; do
@@ -80,7 +81,8 @@ for v in 1.16.0 1.18.0 1.20.0 2.0.0 2.1.0; do
       flink-runtime) unders=(--under $rt/entrypoint --under $rt/dispatcher --under $rt/resourcemanager
         --under $rt/jobmaster --under $rt/checkpoint --under $rt/state --under $rt/taskexecutor
         --under $rt/highavailability --under $rt/util/bash --under $rt/util/config/memory
-        --under $rt/blob/BlobClient.java) ;;
+        --under $rt/blob/BlobClient.java --under $rt/rest/RestClient.java
+        --under $rt/rest/RestClientConfiguration.java) ;;
       flink-core) unders=(--under $co/configuration --under $co/core/memory --under $co/core/fs
         --under $co/core/plugin --under $co/util/FlinkRuntimeException.java
         --under $co/util/JarUtils.java) ;;

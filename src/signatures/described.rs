@@ -801,7 +801,31 @@ pub fn is_prose(line: &str) -> bool {
     .iter()
     .any(|l| head.starts_with(l));
     let frame = t.starts_with(b"at ") && t.contains(&b'(');
-    !(timestamp || klog || level || frame || t.starts_with(b"{\""))
+    !(timestamp || klog || level || frame || t.starts_with(b"{\"") || exception_head(t))
+}
+
+/// A line the JVM printed for a throwable: `Caused by: ...`, `Exception in thread "main" ...`, or
+/// a class name with a package (`java.lang.RuntimeException: ...`, `a.b.c$Inner: ...`) ending in
+/// Exception, Error or Throwable before its `:` (Throwable.toString: the class name, then `: ` and
+/// the message). Its words are the program's, not a person's. Reads the first 256 bytes at most.
+fn exception_head(t: &[u8]) -> bool {
+    if t.starts_with(b"Caused by: ") || t.starts_with(b"Exception in thread ") {
+        return true;
+    }
+    let head = &t[..t.len().min(256)];
+    let Some(end) = head.iter().position(|&b| b == b':' || b == b' ') else {
+        return false;
+    };
+    let name = &head[..end];
+    head.get(end) == Some(&b':')
+        && name.contains(&b'.')
+        && name.first().is_some_and(u8::is_ascii_alphabetic)
+        && name
+            .iter()
+            .all(|&b| b.is_ascii_alphanumeric() || b == b'.' || b == b'$' || b == b'_')
+        && [&b"Exception"[..], b"Error", b"Throwable"]
+            .iter()
+            .any(|s| name.ends_with(s))
 }
 
 impl Readings {
@@ -981,6 +1005,10 @@ mod tests {
             "INFO  the image does not exist",
             "\tat org.apache.flink.Foo.bar(Foo.java:1)",
             "{\"level\":\"error\",\"msg\":\"OOMKilled\"}",
+            "java.lang.RuntimeException: cn.hutool.core.io.IORuntimeException: UnknownHostException: http",
+            "Caused by: java.net.UnknownHostException: the image does not exist",
+            "org.apache.flink.util.FutureUtils$RetryException: the image does not exist",
+            "Exception in thread \"main\" java.lang.OutOfMemoryError: Java heap space",
         ] {
             assert!(!is_prose(printed), "{printed:?}");
         }
@@ -988,6 +1016,8 @@ mod tests {
             "the taskmanager keeps getting OOMKilled after an hour",
             "2 of our 3 jobs fail with java heap space",
             "at first the image was missing",
+            "Note: the image does not exist, we get an UnknownHostException",
+            "e.g. the TaskManager cannot connect to the JobManager",
         ] {
             assert!(is_prose(prose), "{prose:?}");
         }

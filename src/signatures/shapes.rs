@@ -634,6 +634,88 @@ pub static SIGNATURES: &[Signature] = &[
             "apache/flink@release-1.20.0:flink-dist/src/main/flink-bin/bin/jobmanager.sh",
         ],
     },
+    // --- the JobManager's address, resolved by Flink itself ------------------------------------------
+    // Flink resolves the JobManager's address before it connects, to fail fast: the RPC URL
+    // (AkkaRpcServiceUtils.getRpcUrl up to 1.17, PekkoRpcServiceUtils.getRpcUrl from 1.18, called by
+    // HighAvailabilityServicesUtils for `jobmanager.rpc.address` when a TaskManager or client starts)
+    // and the REST address (HighAvailabilityServicesUtils.getWebMonitorAddress, `rest.address`). Both
+    // call InetAddress.getByName and throw only its UnknownHostException, or the precondition that the
+    // address is set. So a stack frame of either method means the JobManager's own address failed,
+    // whatever the name looks like (native mode's bare `<cluster-id>.<namespace>`, a Service name
+    // without `jobmanager` in it). The reader takes the host from the `UnknownHostException: <host>`
+    // line above the frame (the JDK prints `<host>: <gai_strerror>` for a fresh lookup, net_util_md.c,
+    // and the bare `<host>` for a cached failure, InetAddress.java).
+    Signature {
+        id: "SIG-JM-ADDRESS-RESOLVE",
+        category: Category::JobmanagerUnreachable,
+        severity: Severity::Critical,
+        literals: &["RpcServiceUtils.getRpcUrl(", "HighAvailabilityServicesUtils.getWebMonitorAddress("],
+        pattern: r"at org\.apache\.flink\.runtime\.(?:rpc\.(?:akka\.Akka|pekko\.Pekko)RpcServiceUtils\.getRpcUrl|highavailability\.HighAvailabilityServicesUtils\.getWebMonitorAddress)\(",
+        title: "the JobManager's address {host|in the configuration} does not resolve",
+        explanation: "Flink resolves the JobManager's address (`jobmanager.rpc.address`, or `rest.address` for the REST endpoint) before connecting, and the lookup failed: the Service it names is missing, in another namespace, misspelled, or DNS does not answer; in native mode the TaskManagers resolve `<cluster-id>.<namespace>`, the JobManager's internal Service",
+        fix: JM_FIX,
+        verify: JM_VERIFY,
+        explains: JM_UNREACHABLE,
+        supersedes: &[],
+        examples: &[
+            "\tat org.apache.flink.runtime.rpc.akka.AkkaRpcServiceUtils.getRpcUrl(AkkaRpcServiceUtils.java:168)",
+            "        at org.apache.flink.runtime.rpc.pekko.PekkoRpcServiceUtils.getRpcUrl(PekkoRpcServiceUtils.java:167) ~[flink-rpc-akka_a1b2.jar:1.20.0]",
+            "\tat org.apache.flink.runtime.highavailability.HighAvailabilityServicesUtils.getWebMonitorAddress(HighAvailabilityServicesUtils.java:225)",
+        ],
+        unless: &[],
+        sources: &[
+            "apache/flink@release-1.16.0:flink-rpc/flink-rpc-akka/src/main/java/org/apache/flink/runtime/rpc/akka/AkkaRpcServiceUtils.java:168",
+            "apache/flink@release-1.20.0:flink-rpc/flink-rpc-akka/src/main/java/org/apache/flink/runtime/rpc/pekko/PekkoRpcServiceUtils.java:167",
+            "apache/flink@release-1.20.0:flink-runtime/src/main/java/org/apache/flink/runtime/highavailability/HighAvailabilityServicesUtils.java:225",
+            "openjdk/jdk11u@jdk-11.0.31-ga:src/java.base/share/classes/java/net/InetAddress.java:797",
+            "openjdk/jdk11u@jdk-11.0.31-ga:src/java.base/unix/native/libnet/net_util_md.c:425",
+        ],
+    },
+    // --- Flink's REST client (RestClient: the operator's, the CLI's and RestClusterClient's calls) ---
+    // ClientHandler.readRawResponse: the address answered with text that is not Flink's JSON, so it
+    // is not the JobManager's REST endpoint (an ingress's default backend, a proxy, another service on
+    // that port). ClientHandler.channelInactive: the endpoint closed the connection before answering.
+    Signature {
+        id: "SIG-REST-NOT-FLINK",
+        category: Category::JobmanagerUnreachable,
+        severity: Severity::Warning,
+        literals: &["Response was not valid JSON, but plain-text", "Unexpected plain-text response"],
+        pattern: r"(?:Response was not valid JSON, but plain-text|Unexpected plain-text response): ?(?P<body>[^\n]{0,120})",
+        title: "the REST address answers, but not as Flink's REST API: {body|plain text}",
+        explanation: "Flink's REST client reached something at the JobManager's REST address that answered with plain text instead of Flink's JSON: an ingress or proxy (its default backend's `404 page not found`), another service on that port, or a Service whose selector picks the wrong pods",
+        fix: "point the REST address at the JobManager's REST Service (`<cluster-id>-rest` on port 8081 in native mode and with the operator; `rest.address`/`rest.port` or the operator's `kubernetes.operator.flink.service.host-override`), and check what answers there: `kubectl get svc,endpoints -o wide` shows whether its endpoints are the JobManager pod",
+        verify: "kubectl get endpoints -o wide",
+        explains: &["SIG-RETRY-EXHAUSTED"],
+        supersedes: &[],
+        examples: &[
+            "Caused by: org.apache.flink.runtime.rest.util.RestClientException: Response was not valid JSON, but plain-text: 404 page not found",
+            "2024-05-02 10:00:00,000 ERROR org.apache.flink.runtime.rest.RestClient [] - Unexpected plain-text response: default backend - 404",
+        ],
+        unless: &[],
+        sources: &[
+            "apache/flink@release-1.16.0:flink-runtime/src/main/java/org/apache/flink/runtime/rest/RestClient.java",
+            "apache/flink@release-2.1.0:flink-runtime/src/main/java/org/apache/flink/runtime/rest/RestClient.java",
+        ],
+    },
+    Signature {
+        id: "SIG-REST-CHANNEL-CLOSED",
+        category: Category::JobmanagerUnreachable,
+        severity: Severity::Warning,
+        literals: &["Channel became inactive"],
+        pattern: r"Channel became inactive",
+        title: "the JobManager's REST endpoint closed the connection before answering",
+        explanation: "a REST call to the JobManager (from the operator, the CLI or a client) lost its connection before the answer: the JobManager restarted or died during the call, or a proxy or Service in between dropped it; the JobManager's own log says which",
+        fix: "look at the JobManager when the call failed: `kubectl get pods` (a restart count or a recent start), and its `--previous` log if it restarted; a proxy or ingress in between may close idle or long calls (a job submission with a large jar)",
+        verify: "kubectl get pods -o wide",
+        explains: &["SIG-RETRY-EXHAUSTED"],
+        supersedes: &[],
+        examples: &["Caused by: org.apache.flink.runtime.rest.ConnectionClosedException: Channel became inactive."],
+        unless: &[],
+        sources: &[
+            "apache/flink@release-1.16.0:flink-runtime/src/main/java/org/apache/flink/runtime/rest/RestClient.java",
+            "apache/flink@release-2.1.0:flink-runtime/src/main/java/org/apache/flink/runtime/rest/RestClient.java",
+        ],
+    },
     // --- state storage ----------------------------------------------------------------------------------
     // FsCheckpointStreamFactory: the stream under a checkpoint, or under Kubernetes HA's job graph
     // and checkpoint pointers (high-availability.storageDir), could not be opened.

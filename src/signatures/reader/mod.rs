@@ -377,7 +377,14 @@ struct State {
     wrapped_error: Option<Wrapped>,
     /// Signatures a line of the text took back (see `WITHDRAWN`).
     withdrawn: Vec<&'static str>,
+    /// The last `UnknownHostException: <host>` line (its number, the line, the host): the frames
+    /// below it may say whose address it was (see `SIG-JM-ADDRESS-RESOLVE`).
+    unknown_host: Option<(usize, String, String)>,
 }
+
+/// A stack frame that names whose address an `UnknownHostException` above it was: only within
+/// this many lines of it (a trace's frames follow its head).
+const FRAME_REACH: usize = 60;
 
 /// An operator error (`{"type":...`) opened on one line and not yet closed.
 #[derive(Debug)]
@@ -594,9 +601,38 @@ impl State {
             self.chain += 1;
             self.depth = 0;
         }
-        for m in line_matches(line, line_no) {
+        if let Some(at) = line.find("UnknownHostException: ") {
+            let rest = &line[at + "UnknownHostException: ".len()..];
+            let host: String = rest
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_'))
+                .collect();
+            if !host.is_empty() {
+                self.unknown_host = Some((line_no, line.to_string(), host));
+            }
+        }
+        for mut m in line_matches(line, line_no) {
+            if m.signature.id == "SIG-JM-ADDRESS-RESOLVE" {
+                self.resolved_by_frame(&mut m);
+            }
             self.add(m);
         }
+    }
+
+    /// A frame of the code that resolves the JobManager's address: the evidence is the
+    /// `UnknownHostException: <host>` line above it, when there is one, and its host the name
+    /// that failed; the frame stays the evidence otherwise (a precondition on the address).
+    fn resolved_by_frame(&self, m: &mut Match) {
+        let Some((no, line, host)) = &self.unknown_host else {
+            return;
+        };
+        if m.line_no < *no || m.line_no - no > FRAME_REACH {
+            return;
+        }
+        m.fields
+            .insert("host".to_string(), redact(host).into_owned());
+        m.line = redact(line.trim()).chars().take(PROSE_EVIDENCE).collect();
+        m.line_no = *no;
     }
 
     fn add(&mut self, m: Match) {
