@@ -80,7 +80,9 @@ Output:
                      as they arrive
   --template TEXT    stern's line template: {{.Message}} {{.PodName}} {{.ContainerName}}
                      {{.Namespace}} {{.NodeName}}, {{index .Labels \"app\"}}, {{color .PodColor
-                     .PodName}}, {{\"\\n\"}}; a line ending is added when the result has none
+                     .PodName}}, {{\"\\n\"}}; a line ending is added when the result has none;
+                     {{.Context}} (not stern's): the context with --context a,b, in place of
+                     the [CONTEXT] prefix
   -o json            one JSON object per line: namespace, pod, container, previous, timestamp
                      (with --timestamps), line, signature (id or null), category (or null)
   --timestamps       the kubelet's time (UTC) first on each line; --timezone shows it in another
