@@ -258,11 +258,9 @@ pub async fn run(args: &LogsArgs, kube: &KubeArgs, output: &OutputArgs) -> Resul
     }
 
     // A followed log may be quiet for longer than --request-timeout: streams get no read timeout
-    // (requests that are not streams keep it, applied in cluster::logs).
+    // (requests that are not streams keep it, applied in cluster::logs); connecting keeps it.
     let mut connect_args = crate::cluster::client::ConnectOptions::from(kube);
-    if args.follow {
-        connect_args.request_timeout = "0".into();
-    }
+    connect_args.streams = args.follow;
     let mut cluster = crate::cluster::client::connect(&connect_args).await?;
     cluster.verbose = output.verbose;
 
@@ -347,9 +345,13 @@ async fn fleet(
             ..printer.clone()
         });
         let result = if args.follow {
-            options.request_timeout = "0".into();
+            // Streams without a read timeout; connecting within the context's deadline, as
+            // without -f (an exec credential plugin that waits, a server that drops packets).
+            options.streams = true;
             let read = async {
-                let mut cluster = crate::cluster::client::connect(&options).await?;
+                let mut cluster =
+                    super::fleet::within_deadline(kube, crate::cluster::client::connect(&options))
+                        .await?;
                 cluster.verbose = opts.verbose;
                 source::follow(
                     &cluster,
