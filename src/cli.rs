@@ -191,6 +191,7 @@ impl From<&KubeArgs> for crate::cluster::client::ConnectOptions {
             as_user: k.as_user.clone(),
             as_group: k.as_group.clone(),
             request_timeout: k.request_timeout.clone(),
+            streams: false,
         }
     }
 }

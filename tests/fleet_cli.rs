@@ -323,3 +323,64 @@ fn logs_and_can_i_over_a_dead_fleet_say_each_context_on_its_own_line() {
         assert_eq!(c["exitCode"], 3);
     }
 }
+
+#[test]
+fn logs_follow_connects_to_each_context_within_the_request_timeouts_bounds() {
+    // A context whose credential plugin never answers, beside one nothing listens for: -f keeps
+    // its streams without a read timeout, but connecting keeps --request-timeout's bounds (the
+    // plugin's 10 s at least, not the 2 min of a run without a timeout).
+    let dir = tempfile::tempdir().unwrap();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let kubeconfig = dir.path().join("kubeconfig");
+    std::fs::write(
+        &kubeconfig,
+        format!(
+            "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster: {{server: \"https://127.0.0.1:{port}\"}}\n\
+             users:\n- name: u\n  user: {{token: t}}\n- name: waits\n  user:\n    exec:\n      \
+             apiVersion: client.authentication.k8s.io/v1\n      command: sleep\n      args: [\"300\"]\n      \
+             interactiveMode: Never\n\
+             contexts:\n- name: slow\n  context: {{cluster: c, user: waits, namespace: default}}\n\
+             - name: dead\n  context: {{cluster: c, user: u, namespace: default}}\n\
+             current-context: dead\n"
+        ),
+    )
+    .unwrap();
+    let started = Instant::now();
+    let run = plugin(
+        Some(&kubeconfig),
+        &[
+            "logs",
+            "orders",
+            "-f",
+            "--context",
+            "slow,dead",
+            "--request-timeout",
+            "1s",
+        ],
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(60),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(run.code, 3, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .lines()
+            .any(|l| l.starts_with("error: context slow: ")
+                && l.contains("did not answer within 10s")),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr
+            .lines()
+            .any(|l| l.starts_with("error: context dead: ")),
+        "{}",
+        run.stderr
+    );
+}

@@ -41,6 +41,10 @@ pub struct ConnectOptions {
     pub as_group: Vec<String>,
     /// `--request-timeout` as given (`30s`, `2m`, `0`).
     pub request_timeout: String,
+    /// Answers may be quiet for longer than the request timeout (`logs -f`'s streams): reads get
+    /// no timeout, while connecting (a TCP connect, an exec credential plugin) keeps the bounds
+    /// the request timeout gives them.
+    pub streams: bool,
 }
 
 pub async fn connect(args: &ConnectOptions) -> Result<Connection, Error> {
@@ -97,7 +101,7 @@ pub async fn connect(args: &ConnectOptions) -> Result<Connection, Error> {
         http::header::USER_AGENT,
         http::HeaderValue::from_static(concat!("kubectl-flink/", env!("CARGO_PKG_VERSION"))),
     ));
-    config.read_timeout = timeout;
+    config.read_timeout = if args.streams { None } else { timeout };
     config.connect_timeout = timeout.map(|t| t.min(Duration::from_secs(10)));
     let namespace = if args.all_namespaces {
         None

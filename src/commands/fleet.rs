@@ -221,11 +221,16 @@ pub fn failed(name: String, e: &Error, seconds: f64) -> ContextReport {
 }
 
 /// A context's failure as its row says it: its status (`unreachable`, `failed`, `not found`)
-/// and the one sentence `--context NAME` would print, without control characters.
+/// and the one sentence `--context NAME` would print, without control characters, and without
+/// its pointer to `kubectl config current-context`: the row names the context it is about, which
+/// is not the kubeconfig's current one.
 pub fn failure(e: &Error) -> (&'static str, String) {
-    let error = crate::render::terminal::plain(&e.to_string());
+    let error = crate::render::terminal::plain(&e.to_string()).replace(CURRENT_CONTEXT_HINT, "");
     (status(e, &error), error)
 }
+
+/// How a one-context message points at the context it used (`error::connection`).
+const CURRENT_CONTEXT_HINT: &str = " (kubectl config current-context)";
 
 /// One save at a time across the contexts (`bundle::save` keeps one temporary folder for Ctrl-C
 /// to remove), on a thread the runtime may block; the fleet's folder is made by the first.
@@ -637,6 +642,20 @@ mod tests {
             .as_str()
             .unwrap()
             .starts_with("unreachable: cannot reach"));
+    }
+
+    #[test]
+    fn a_rows_failure_does_not_point_at_the_current_context() {
+        // The words `error::connection` gives a refused connection, for one context.
+        let e = Error::Incomplete(
+            "cannot reach https://10.0.0.1:6443 (connection refused): is the cluster up and is \
+             this the right context? (kubectl config current-context)"
+                .into(),
+        );
+        let (status, error) = failure(&e);
+        assert_eq!(status, "unreachable");
+        assert!(!error.contains("current-context"), "{error}");
+        assert!(error.ends_with("is this the right context?"), "{error}");
     }
 
     #[test]

@@ -80,7 +80,9 @@ Output:
                      as they arrive
   --template TEXT    stern's line template: {{.Message}} {{.PodName}} {{.ContainerName}}
                      {{.Namespace}} {{.NodeName}}, {{index .Labels \"app\"}}, {{color .PodColor
-                     .PodName}}, {{\"\\n\"}}; a line ending is added when the result has none
+                     .PodName}}, {{\"\\n\"}}; a line ending is added when the result has none;
+                     {{.Context}} (not stern's): the context with --context a,b, in place of
+                     the [CONTEXT] prefix
   -o json            one JSON object per line: namespace, pod, container, previous, timestamp
                      (with --timestamps), line, signature (id or null), category (or null)
   --timestamps       the kubelet's time (UTC) first on each line; --timezone shows it in another
@@ -256,11 +258,9 @@ pub async fn run(args: &LogsArgs, kube: &KubeArgs, output: &OutputArgs) -> Resul
     }
 
     // A followed log may be quiet for longer than --request-timeout: streams get no read timeout
-    // (requests that are not streams keep it, applied in cluster::logs).
+    // (requests that are not streams keep it, applied in cluster::logs); connecting keeps it.
     let mut connect_args = crate::cluster::client::ConnectOptions::from(kube);
-    if args.follow {
-        connect_args.request_timeout = "0".into();
-    }
+    connect_args.streams = args.follow;
     let mut cluster = crate::cluster::client::connect(&connect_args).await?;
     cluster.verbose = output.verbose;
 
@@ -345,9 +345,13 @@ async fn fleet(
             ..printer.clone()
         });
         let result = if args.follow {
-            options.request_timeout = "0".into();
+            // Streams without a read timeout; connecting within the context's deadline, as
+            // without -f (an exec credential plugin that waits, a server that drops packets).
+            options.streams = true;
             let read = async {
-                let mut cluster = crate::cluster::client::connect(&options).await?;
+                let mut cluster =
+                    super::fleet::within_deadline(kube, crate::cluster::client::connect(&options))
+                        .await?;
                 cluster.verbose = opts.verbose;
                 source::follow(
                     &cluster,

@@ -154,7 +154,11 @@ impl LineFormat for Printer {
         if self.json || !self.prefix {
             return String::new();
         }
-        if self.template.is_some() {
+        if let Some(t) = &self.template {
+            // A template that shows the context puts it where it wants.
+            if t.shows_context() {
+                return String::new();
+            }
             return self.context_prefix();
         }
         let previous = if s.previous { " [previous]" } else { "" };
@@ -267,6 +271,7 @@ impl LineFormat for Printer {
                     namespace: &s.namespace,
                     pod: &s.pod,
                     container: &s.container,
+                    context: self.context.as_deref().unwrap_or(""),
                     labels: Some(&s.labels),
                     annotations: Some(&s.annotations),
                     pod_color,

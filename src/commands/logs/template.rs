@@ -6,7 +6,9 @@
 //! the function `color` (`{{color .PodColor .PodName}}`, stern/stern@v1.33.0:cmd/cmd.go
 //! generateTemplate). This takes the same text: fields, `index .Labels "key"`, `color`, string
 //! literals (`{{"\n"}}`) and `{{-`/`-}}` trimming. Anything else is refused when the template is
-//! read, in one line (exit 2), never while lines are printed.
+//! read, in one line (exit 2), never while lines are printed. One field is this tool's own, not
+//! stern's: `.Context`, the kubeconfig context a line comes from with `--context a,b` (a template
+//! that shows it takes the place of the `[CONTEXT]` prefix); empty for one context.
 
 use crate::render::style::Look;
 use std::collections::BTreeMap;
@@ -19,6 +21,8 @@ pub enum Field {
     Namespace,
     PodName,
     ContainerName,
+    /// The context of `--context a,b` (not one of stern's fields).
+    Context,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -59,6 +63,8 @@ pub struct Line<'a> {
     pub namespace: &'a str,
     pub pod: &'a str,
     pub container: &'a str,
+    /// The context the line comes from with several contexts; "" for one.
+    pub context: &'a str,
     pub labels: Option<&'a BTreeMap<String, String>>,
     pub annotations: Option<&'a BTreeMap<String, String>>,
     /// The looks of the pod and the container names; None when colour is off.
@@ -101,6 +107,15 @@ impl Template {
         Ok(Template { parts })
     }
 
+    /// Whether it shows `.Context` anywhere.
+    pub fn shows_context(&self) -> bool {
+        let is_context = |v: &Value| *v == Value::Field(Field::Context);
+        self.parts.iter().any(|p| match p {
+            Part::Value(v) | Part::Color(_, v) => is_context(v),
+            Part::Text(_) => false,
+        })
+    }
+
     /// Appends the rendering of one line (no line ending added).
     pub fn render(&self, l: &Line, out: &mut String) {
         for p in &self.parts {
@@ -129,6 +144,7 @@ fn value(v: &Value, l: &Line) -> String {
         Value::Field(Field::Namespace) => l.namespace.to_string(),
         Value::Field(Field::PodName) => l.pod.to_string(),
         Value::Field(Field::ContainerName) => l.container.to_string(),
+        Value::Field(Field::Context) => l.context.to_string(),
         Value::Index { labels, key } => {
             let map = if *labels { l.labels } else { l.annotations };
             // Go's index on a missing key gives the zero value: "".
@@ -213,7 +229,7 @@ fn action_part(action: &str) -> Result<Part, TemplateError> {
         }
         [f, ..] => Err(TemplateError(format!(
             "{{{{{action}}}}}: {f} is not supported here (fields: .Message .PodName .ContainerName \
-             .Namespace .NodeName; functions: color, index)"
+             .Namespace .NodeName .Context; functions: color, index)"
         ))),
     }
 }
@@ -228,6 +244,7 @@ fn operand(w: &str) -> Result<Value, TemplateError> {
         ".Namespace" => Field::Namespace,
         ".PodName" => Field::PodName,
         ".ContainerName" => Field::ContainerName,
+        ".Context" => Field::Context,
         ".Labels" | ".Annotations" => {
             return Err(TemplateError(format!(
                 "{w} is a map: use {{{{index {w} \"key\"}}}}"
@@ -236,7 +253,7 @@ fn operand(w: &str) -> Result<Value, TemplateError> {
         other => {
             return Err(TemplateError(format!(
                 "{other} is not a field (fields: .Message .PodName .ContainerName .Namespace \
-                 .NodeName, and index .Labels/.Annotations \"key\")"
+                 .NodeName .Context, and index .Labels/.Annotations \"key\")"
             )))
         }
     };
@@ -330,6 +347,7 @@ mod tests {
             namespace: "analytics",
             pod: "orders-jm",
             container: "flink-main-container",
+            context: "",
             labels,
             annotations: None,
             pod_color: None,
@@ -377,6 +395,18 @@ mod tests {
             "[orders] |"
         );
         assert_eq!(render("no actions", &l), "no actions");
+        // The context, with several (this tool's field, not stern's).
+        let prod = Line {
+            context: "prod-eu",
+            ..line(None)
+        };
+        let t = "{{.Context}}/{{.PodName}}: {{.Message}}";
+        assert_eq!(render(t, &prod), "prod-eu/orders-jm: hello");
+        assert!(Template::parse(t).unwrap().shows_context());
+        assert!(Template::parse("{{color .PodColor .Context}}")
+            .unwrap()
+            .shows_context());
+        assert!(!Template::parse(default).unwrap().shows_context());
         assert_eq!(render("{{\"a}}b\"}}", &l), "a}}b");
     }
 

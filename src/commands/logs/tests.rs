@@ -90,6 +90,15 @@ fn several_contexts_put_the_context_first_on_each_line_and_in_json() {
         render(&templated, &spec(false), None, "hi"),
         "[prod-eu] orders-5d8f9c7b6d-x7k2p: hi\n"
     );
+    // A template that shows the context places it itself: no prefix before it.
+    let placed = Printer {
+        template: Some(Template::parse("{{.PodName}}@{{.Context}}: {{.Message}}").unwrap()),
+        ..p.clone()
+    };
+    assert_eq!(
+        render(&placed, &spec(false), None, "hi"),
+        "orders-5d8f9c7b6d-x7k2p@prod-eu: hi\n"
+    );
     let bare = Printer { prefix: false, ..p };
     assert_eq!(render(&bare, &spec(false), None, "hello"), "hello\n");
 }
