@@ -123,8 +123,12 @@ pub struct PodSpec {
     pub containers: Vec<Container>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub init_containers: Option<Vec<Container>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub restart_policy: Option<String>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "some_pod_word"
+    )]
+    pub restart_policy: Option<Cow<'static, str>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub service_account_name: Option<String>,
     /// The deprecated alias of `serviceAccountName`, which older manifests still set.
@@ -141,8 +145,8 @@ pub struct PodSpec {
 #[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Container {
-    #[serde(default)]
-    pub name: String,
+    #[serde(default, deserialize_with = "container_name")]
+    pub name: Cow<'static, str>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub image: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -166,19 +170,23 @@ pub struct Resources {
 
 /// A resource list (`cpu: 1, memory: 2Gi`) as a short list sorted by name, read and written as
 /// the map Kubernetes has: the same order and lookups as a `BTreeMap`, in the space of its entries.
+/// Its names `cpu`, `memory` and `ephemeral-storage` are the static text.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Quantities(Vec<(String, Quantity)>);
+pub struct Quantities(Vec<(Cow<'static, str>, Quantity)>);
+
+/// The resource names of every container (core/v1 `ResourceName`).
+const RESOURCE_WORDS: &[&str] = &["cpu", "memory", "ephemeral-storage"];
 
 impl Quantities {
     pub fn get(&self, name: &str) -> Option<&Quantity> {
         self.0
-            .binary_search_by(|(k, _)| k.as_str().cmp(name))
+            .binary_search_by(|(k, _)| k.as_ref().cmp(name))
             .ok()
             .map(|i| &self.0[i].1)
     }
     /// Name and quantity, by name.
-    pub fn iter(&self) -> impl Iterator<Item = (&String, &Quantity)> {
-        self.0.iter().map(|(k, v)| (k, v))
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &Quantity)> {
+        self.0.iter().map(|(k, v)| (k.as_ref(), v))
     }
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
@@ -188,7 +196,12 @@ impl Quantities {
 impl FromIterator<(String, Quantity)> for Quantities {
     /// As a map reads them: sorted by name, the last of a repeated name kept.
     fn from_iter<I: IntoIterator<Item = (String, Quantity)>>(items: I) -> Self {
-        Quantities(sorted_last_kept(items.into_iter().collect()))
+        Quantities(sorted_last_kept(
+            items
+                .into_iter()
+                .map(|(k, q)| (interned(k, RESOURCE_WORDS), q))
+                .collect(),
+        ))
     }
 }
 
@@ -205,10 +218,10 @@ impl<'de> Deserialize<'de> for Quantities {
                 mut map: A,
             ) -> Result<Quantities, A::Error> {
                 let mut v = Vec::new();
-                while let Some(entry) = map.next_entry::<String, Quantity>()? {
-                    v.push(entry);
+                while let Some((k, q)) = map.next_entry::<String, Quantity>()? {
+                    v.push((interned(k, RESOURCE_WORDS), q));
                 }
-                Ok(v.into_iter().collect())
+                Ok(Quantities(sorted_last_kept(v)))
             }
         }
         d.deserialize_map(Entries)
@@ -224,36 +237,71 @@ impl Serialize for Quantities {
 /// Labels, annotations or a node selector: a short list of pairs sorted by key, read and written
 /// as the map Kubernetes has, with a `BTreeMap`'s lookups and order. Not a `BTreeMap`: its one
 /// tree node is 544 bytes however few entries it holds (a pod has three labels or so), which at
-/// 100,000 pods was 54 MB of the snapshot; this costs the entries only.
+/// 100,000 pods was 54 MB of the snapshot; this costs the entries only. The keys and values Flink
+/// and its operators write on every pod ([`LABEL_WORDS`]: `app`, `component: taskmanager`,
+/// `type: flink-native-kubernetes`) are the static text, not a copy per pod (five small
+/// allocations of every pod, about 20 MB at 100,000 pods with the allocator's own room).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct StringMap(Vec<(String, String)>);
+pub struct StringMap(Vec<(Cow<'static, str>, Cow<'static, str>)>);
+
+/// The label keys and values Flink's and the operators' pods all carry (`flink::names`); any
+/// other is copied.
+const LABEL_WORDS: &[&str] = &[
+    crate::flink::names::LABEL_APP,
+    crate::flink::names::LABEL_COMPONENT,
+    crate::flink::names::LABEL_TYPE,
+    crate::flink::names::TYPE_NATIVE,
+    crate::flink::names::COMPONENT_JOBMANAGER,
+    crate::flink::names::COMPONENT_TASKMANAGER,
+    crate::flink::names::LABEL_FLINK_APP,
+    crate::flink::names::LABEL_LYFT_COMPONENT,
+    crate::flink::names::LABEL_LYFT_HASH,
+    crate::flink::names::LABEL_CLUSTER,
+    crate::flink::names::LABEL_CONFIGMAP_TYPE,
+];
+
+/// `s` as the static text when it is one of `words`, else `s` itself.
+fn interned(s: String, words: &[&'static str]) -> Cow<'static, str> {
+    match words.iter().find(|w| **w == s) {
+        Some(w) => Cow::Borrowed(w),
+        None => Cow::Owned(s),
+    }
+}
+
+fn label_word(s: String) -> Cow<'static, str> {
+    interned(s, LABEL_WORDS)
+}
 
 impl StringMap {
-    pub fn get(&self, key: &str) -> Option<&String> {
+    pub fn get(&self, key: &str) -> Option<&str> {
         self.0
-            .binary_search_by(|(k, _)| k.as_str().cmp(key))
+            .binary_search_by(|(k, _)| k.as_ref().cmp(key))
             .ok()
-            .map(|i| &self.0[i].1)
+            .map(|i| self.0[i].1.as_ref())
     }
     pub fn contains_key(&self, key: &str) -> bool {
         self.get(key).is_some()
     }
     /// Sets `key`, returning the value it had.
     pub fn insert(&mut self, key: String, value: String) -> Option<String> {
-        match self.0.binary_search_by(|(k, _)| k.as_str().cmp(&key)) {
-            Ok(i) => Some(std::mem::replace(&mut self.0[i].1, value)),
+        let value = label_word(value);
+        match self
+            .0
+            .binary_search_by(|(k, _)| k.as_ref().cmp(key.as_str()))
+        {
+            Ok(i) => Some(std::mem::replace(&mut self.0[i].1, value).into_owned()),
             Err(i) => {
-                self.0.insert(i, (key, value));
+                self.0.insert(i, (label_word(key), value));
                 None
             }
         }
     }
     /// Key and value, by key.
-    pub fn iter(&self) -> impl Iterator<Item = (&String, &String)> {
-        self.0.iter().map(|(k, v)| (k, v))
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.0.iter().map(|(k, v)| (k.as_ref(), v.as_ref()))
     }
-    pub fn keys(&self) -> impl Iterator<Item = &String> {
-        self.0.iter().map(|(k, _)| k)
+    pub fn keys(&self) -> impl Iterator<Item = &str> {
+        self.0.iter().map(|(k, _)| k.as_ref())
     }
     pub fn len(&self) -> usize {
         self.0.len()
@@ -265,34 +313,42 @@ impl StringMap {
 
 impl LabelMap for StringMap {
     fn label(&self, key: &str) -> Option<&str> {
-        self.get(key).map(String::as_str)
+        self.get(key)
     }
     fn label_pairs(&self) -> Box<dyn Iterator<Item = (&str, &str)> + '_> {
-        Box::new(self.0.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+        Box::new(self.iter())
     }
 }
 
 impl<'a> IntoIterator for &'a StringMap {
-    type Item = (&'a String, &'a String);
+    type Item = (&'a str, &'a str);
     type IntoIter = std::iter::Map<
-        std::slice::Iter<'a, (String, String)>,
-        fn(&'a (String, String)) -> (&'a String, &'a String),
+        std::slice::Iter<'a, (Cow<'static, str>, Cow<'static, str>)>,
+        fn(&'a (Cow<'static, str>, Cow<'static, str>)) -> (&'a str, &'a str),
     >;
     fn into_iter(self) -> Self::IntoIter {
-        self.0.iter().map(|(k, v)| (k, v))
+        self.0.iter().map(|(k, v)| (k.as_ref(), v.as_ref()))
     }
 }
 
 impl FromIterator<(String, String)> for StringMap {
     /// As a map reads them: sorted by key, the last of a repeated key kept.
     fn from_iter<I: IntoIterator<Item = (String, String)>>(items: I) -> Self {
-        StringMap(sorted_last_kept(items.into_iter().collect()))
+        StringMap(sorted_last_kept(
+            items
+                .into_iter()
+                .map(|(k, v)| (label_word(k), label_word(v)))
+                .collect(),
+        ))
     }
 }
 
 impl From<BTreeMap<String, String>> for StringMap {
     fn from(m: BTreeMap<String, String>) -> Self {
-        let mut v: Vec<(String, String)> = m.into_iter().collect();
+        let mut v: Vec<_> = m
+            .into_iter()
+            .map(|(k, v)| (label_word(k), label_word(v)))
+            .collect();
         v.shrink_to_fit();
         StringMap(v)
     }
@@ -300,10 +356,10 @@ impl From<BTreeMap<String, String>> for StringMap {
 
 /// Pairs sorted by key, of a repeated key the last kept (as a map keeps it), in the room of the
 /// entries only.
-fn sorted_last_kept<V>(mut v: Vec<(String, V)>) -> Vec<(String, V)> {
+fn sorted_last_kept<K: Ord, V>(mut v: Vec<(K, V)>) -> Vec<(K, V)> {
     // Stable: of entries with one key, the last stays last, and is the one kept.
     v.sort_by(|a, b| a.0.cmp(&b.0));
-    let mut out: Vec<(String, V)> = Vec::with_capacity(v.len());
+    let mut out: Vec<(K, V)> = Vec::with_capacity(v.len());
     for (k, x) in v {
         match out.last_mut() {
             Some(last) if last.0 == k => last.1 = x,
@@ -327,8 +383,8 @@ impl<'de> Deserialize<'de> for StringMap {
                 mut map: A,
             ) -> Result<StringMap, A::Error> {
                 let mut v = Vec::new();
-                while let Some(entry) = map.next_entry::<String, String>()? {
-                    v.push(entry);
+                while let Some((k, x)) = map.next_entry::<String, String>()? {
+                    v.push((label_word(k), label_word(x)));
                 }
                 Ok(StringMap(sorted_last_kept(v)))
             }
@@ -353,8 +409,12 @@ impl Container {
 #[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PodStatus {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub phase: Option<String>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "some_pod_word"
+    )]
+    pub phase: Option<Cow<'static, str>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -426,6 +486,35 @@ fn some_word<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Cow<'static, str>
     Option::<String>::deserialize(d).map(|o| o.map(known))
 }
 
+/// A pod's phase and restart policy, the API's own words
+/// (kubernetes/kubernetes@v1.36.3:staging/src/k8s.io/api/core/v1/types.go): the static text.
+const POD_WORDS: &[&str] = &[
+    "Pending",
+    "Running",
+    "Succeeded",
+    "Failed",
+    "Unknown",
+    "Always",
+    "OnFailure",
+    "Never",
+];
+
+fn some_pod_word<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Cow<'static, str>>, D::Error> {
+    Option::<String>::deserialize(d).map(|o| o.map(|s| interned(s, POD_WORDS)))
+}
+
+/// The names Flink's containers have (`flink-main-container`; Lyft's `jobmanager` and
+/// `taskmanager`): the static text, not a copy in every pod's spec and status.
+fn container_name<'de, D: Deserializer<'de>>(d: D) -> Result<Cow<'static, str>, D::Error> {
+    use crate::flink::names::{COMPONENT_JOBMANAGER, COMPONENT_TASKMANAGER, MAIN_CONTAINER};
+    String::deserialize(d).map(|s| {
+        interned(
+            s,
+            &[MAIN_CONTAINER, COMPONENT_JOBMANAGER, COMPONENT_TASKMANAGER],
+        )
+    })
+}
+
 fn known(s: String) -> Cow<'static, str> {
     match POD_CONDITION_WORDS.iter().find(|w| **w == s) {
         Some(w) => Cow::Borrowed(w),
@@ -436,8 +525,8 @@ fn known(s: String) -> Cow<'static, str> {
 #[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ContainerStatus {
-    #[serde(default)]
-    pub name: String,
+    #[serde(default, deserialize_with = "container_name")]
+    pub name: Cow<'static, str>,
     #[serde(default)]
     pub image: String,
     #[serde(default, rename = "imageID")]
@@ -625,7 +714,7 @@ mod tests {
             Some("orders")
         );
         assert_eq!(m.insert("b".into(), "y".into()), None);
-        let keys: Vec<&String> = m.keys().collect();
+        let keys: Vec<&str> = m.keys().collect();
         assert_eq!(keys, ["app", "b", "component", "type"]);
         // `null` is no map, as for k8s-openapi's.
         let p: Pod = serde_json::from_str(r#"{"metadata": {"labels": null}}"#).unwrap();
