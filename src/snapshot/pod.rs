@@ -14,9 +14,7 @@
 //! valid `v1 Pod` holding these fields only.
 
 use crate::flink::labels::LabelMap;
-use k8s_openapi::api::core::v1::{
-    ContainerStateRunning, ContainerStateTerminated, ContainerStateWaiting, LocalObjectReference,
-};
+use k8s_openapi::api::core::v1::{ContainerStateRunning, LocalObjectReference};
 use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ObjectMeta, OwnerReference, Time};
 use serde::{Deserialize, Deserializer, Serialize};
@@ -553,6 +551,80 @@ pub struct ContainerState {
     pub waiting: Option<ContainerStateWaiting>,
 }
 
+/// A container's `state.waiting`, as k8s-openapi's, its reason the static text when it is one of
+/// the kubelet's ([`CONTAINER_WORDS`]; `CrashLoopBackOff` on every failing pod).
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+pub struct ContainerStateWaiting {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "some_container_word"
+    )]
+    pub reason: Option<Cow<'static, str>>,
+}
+
+/// A container's `state.terminated`, as k8s-openapi's (same fields, names and order), its reason
+/// the static text when it is one of [`CONTAINER_WORDS`] (`Error`, `OOMKilled`, `Completed`).
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ContainerStateTerminated {
+    #[serde(
+        default,
+        rename = "containerID",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub container_id: Option<String>,
+    /// 0 when missing, as k8s-openapi reads it.
+    #[serde(default)]
+    pub exit_code: i32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub finished_at: Option<Time>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "some_container_word"
+    )]
+    pub reason: Option<Cow<'static, str>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signal: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub started_at: Option<Time>,
+}
+
+/// The reasons the kubelet and container runtimes give a waiting or terminated container:
+/// kubernetes/kubernetes@v1.36.3:pkg/kubelet/container/sync_result.go,
+/// pkg/kubelet/images/types.go and pkg/kubelet/kuberuntime/kuberuntime_container.go
+/// (`ContainerCreating`, `PodInitializing`), and the runtimes' `Error`, `Completed`,
+/// `OOMKilled`, `ContainerCannotRun`, `StartError`. Any other is copied.
+const CONTAINER_WORDS: &[&str] = &[
+    "CrashLoopBackOff",
+    "RunContainerError",
+    "CreateContainerConfigError",
+    "CreateContainerError",
+    "ImagePullBackOff",
+    "ErrImagePull",
+    "ErrImageNeverPull",
+    "InvalidImageName",
+    "ImageInspectError",
+    "ContainerCreating",
+    "PodInitializing",
+    "Error",
+    "Completed",
+    "OOMKilled",
+    "ContainerCannotRun",
+    "StartError",
+];
+
+fn some_container_word<'de, D: Deserializer<'de>>(
+    d: D,
+) -> Result<Option<Cow<'static, str>>, D::Error> {
+    Option::<String>::deserialize(d).map(|o| o.map(|s| interned(s, CONTAINER_WORDS)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -744,6 +816,57 @@ mod tests {
         let fc = full.conditions.unwrap();
         assert_eq!(fc[1].type_, "example.com/gate");
         assert_eq!(fc[0].reason.as_deref(), Some("Unschedulable"));
+    }
+
+    #[test]
+    fn the_words_every_flink_pod_repeats_are_the_static_text() {
+        let p: Pod = serde_json::from_str(FULL).unwrap();
+        let labels = p.metadata.labels.as_ref().unwrap();
+        assert!(labels.0.iter().all(|(k, _)| matches!(k, Cow::Borrowed(_))));
+        // `app: orders` is the user's own word: a copy.
+        assert!(matches!(&labels.0[0].1, Cow::Owned(v) if v == "orders"));
+        assert!(matches!(&labels.0[1].1, Cow::Borrowed("taskmanager")));
+        let spec = p.spec.as_ref().unwrap();
+        assert!(matches!(spec.restart_policy, Some(Cow::Borrowed("Never"))));
+        assert!(matches!(spec.containers[0].name, Cow::Borrowed(_)));
+        assert!(matches!(
+            spec.init_containers.as_ref().unwrap()[0].name,
+            Cow::Owned(_)
+        ));
+        let limits = spec.containers[0]
+            .resources
+            .as_ref()
+            .unwrap()
+            .limits
+            .as_ref()
+            .unwrap();
+        assert!(matches!(limits.0[0].0, Cow::Borrowed("memory")));
+        let status = p.status.as_ref().unwrap();
+        assert!(matches!(status.phase, Some(Cow::Borrowed("Running"))));
+        let cs = &status.container_statuses.as_ref().unwrap()[0];
+        assert!(matches!(cs.name, Cow::Borrowed(_)));
+        let waiting = cs.state.as_ref().unwrap().waiting.as_ref().unwrap();
+        assert!(matches!(
+            waiting.reason,
+            Some(Cow::Borrowed("CrashLoopBackOff"))
+        ));
+        let t = cs.last_state.as_ref().unwrap().terminated.as_ref().unwrap();
+        assert!(matches!(t.reason, Some(Cow::Borrowed("OOMKilled"))));
+        // Any other word is kept as written; a termination without its exit code reads as 0,
+        // as k8s-openapi reads it.
+        let other: ContainerState = serde_json::from_str(
+            r#"{"waiting": {"reason": "SomethingNew", "message": "m"}, "terminated": {"reason": "Custom"}}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            other.waiting.unwrap().reason.as_deref(),
+            Some("SomethingNew")
+        );
+        let t = other.terminated.unwrap();
+        assert!(matches!(t.reason, Some(Cow::Owned(_))));
+        let full: k8s_openapi::api::core::v1::ContainerState =
+            serde_json::from_str(r#"{"terminated": {"reason": "Custom"}}"#).unwrap();
+        assert_eq!(t.exit_code, full.terminated.unwrap().exit_code);
     }
 
     #[test]
