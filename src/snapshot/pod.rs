@@ -16,7 +16,7 @@
 use crate::flink::labels::LabelMap;
 use k8s_openapi::api::core::v1::{ContainerStateRunning, LocalObjectReference};
 use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
-use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ObjectMeta, OwnerReference, Time};
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ObjectMeta, Time};
 use serde::{Deserialize, Deserializer, Serialize};
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -56,6 +56,44 @@ pub struct PodMeta {
     pub namespace: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub owner_references: Option<Vec<OwnerReference>>,
+}
+
+/// An owner reference, as k8s-openapi's (same fields, names and order; a missing required field
+/// reads as empty, as there), its `apiVersion` and `kind` the static text when they name what
+/// owns Flink's pods ([`OWNER_WORDS`]): a ReplicaSet or Deployment of `apps/v1`, a Job, a
+/// StatefulSet, a Flink resource.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OwnerReference {
+    #[serde(default, deserialize_with = "owner_word")]
+    pub api_version: Cow<'static, str>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub block_owner_deletion: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub controller: Option<bool>,
+    #[serde(default, deserialize_with = "owner_word")]
+    pub kind: Cow<'static, str>,
+    #[serde(default)]
+    pub name: String,
+    #[serde(default)]
+    pub uid: String,
+}
+
+const OWNER_WORDS: &[&str] = &[
+    "apps/v1",
+    "batch/v1",
+    "v1",
+    "flink.apache.org/v1beta1",
+    "ReplicaSet",
+    "Deployment",
+    "StatefulSet",
+    "Job",
+    "FlinkDeployment",
+    "FlinkSessionJob",
+];
+
+fn owner_word<'de, D: Deserializer<'de>>(d: D) -> Result<Cow<'static, str>, D::Error> {
+    String::deserialize(d).map(|s| interned(s, OWNER_WORDS))
 }
 
 /// What the index reads of an object's metadata, the same of k8s-openapi's `ObjectMeta` and of
@@ -826,6 +864,10 @@ mod tests {
         // `app: orders` is the user's own word: a copy.
         assert!(matches!(&labels.0[0].1, Cow::Owned(v) if v == "orders"));
         assert!(matches!(&labels.0[1].1, Cow::Borrowed("taskmanager")));
+        let owner = &p.metadata.owner_references.as_ref().unwrap()[0];
+        assert!(matches!(owner.api_version, Cow::Borrowed("apps/v1")));
+        assert!(matches!(owner.kind, Cow::Borrowed("Deployment")));
+        assert_eq!((owner.name.as_str(), owner.uid.as_str()), ("orders", "u1"));
         let spec = p.spec.as_ref().unwrap();
         assert!(matches!(spec.restart_policy, Some(Cow::Borrowed("Never"))));
         assert!(matches!(spec.containers[0].name, Cow::Borrowed(_)));
