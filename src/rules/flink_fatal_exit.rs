@@ -25,9 +25,9 @@ use crate::finding::{link, Category, Finding, ObjectRef, Severity};
 
 use crate::flink::mode::Component;
 use crate::snapshot::index::{pod_component, pod_name, pod_namespace, pod_service_account};
+use crate::snapshot::pod::ContainerStateTerminated;
 use crate::snapshot::Pod;
 use crate::snapshot::{Index, Snapshot};
-use k8s_openapi::api::core::v1::ContainerStateTerminated;
 
 pub struct FlinkFatalExit;
 

@@ -106,7 +106,7 @@ fn running_image(c: &Cluster) -> Option<(String, String)> {
         let containers = p.spec.as_ref().map(|s| {
             s.containers
                 .iter()
-                .map(|x| (x.name.as_str(), x.image.as_ref()))
+                .map(|x| (x.name.as_ref(), x.image.as_ref()))
                 .collect()
         });
         if let Some(image) = containers.and_then(main) {

@@ -25,9 +25,9 @@ use crate::flink::mode::Mode;
 use crate::flink::names::{flinkcluster_submitter_job, FLINKCLUSTER_SUBMITTER_CONTAINER};
 use crate::signatures::catalogue;
 use crate::snapshot::index::{pod_name, Cluster};
+use crate::snapshot::pod::ContainerStateTerminated;
 use crate::snapshot::Pod;
 use crate::snapshot::{Index, Snapshot};
-use k8s_openapi::api::core::v1::ContainerStateTerminated;
 
 pub struct FlinkclusterSubmitterFailed;
 

@@ -56,7 +56,7 @@ impl Rule for MainContainerMisnamed {
             }
             if let Some((i, c)) = sidecar_running_flink(pod) {
                 let component = pod_component(pod);
-                if seen.insert((ns, app, component, c.name.as_str())) {
+                if seen.insert((ns, app, component, c.name.as_ref())) {
                     out.push(pod_finding(index, pod, i, c));
                 }
             }

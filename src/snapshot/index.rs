@@ -635,11 +635,7 @@ pub fn deployment_ref(fd: &FlinkDeployment) -> ObjectRef {
 }
 
 pub fn label<'p>(pod: &'p Pod, key: &str) -> Option<&'p str> {
-    pod.metadata
-        .labels
-        .as_ref()
-        .and_then(|l| l.get(key))
-        .map(String::as_str)
+    pod.metadata.labels.as_ref().and_then(|l| l.get(key))
 }
 
 /// A label of any object.

@@ -14,11 +14,9 @@
 //! valid `v1 Pod` holding these fields only.
 
 use crate::flink::labels::LabelMap;
-use k8s_openapi::api::core::v1::{
-    ContainerStateRunning, ContainerStateTerminated, ContainerStateWaiting, LocalObjectReference,
-};
+use k8s_openapi::api::core::v1::{ContainerStateRunning, LocalObjectReference};
 use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
-use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ObjectMeta, OwnerReference, Time};
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ObjectMeta, Time};
 use serde::{Deserialize, Deserializer, Serialize};
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -58,6 +56,44 @@ pub struct PodMeta {
     pub namespace: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub owner_references: Option<Vec<OwnerReference>>,
+}
+
+/// An owner reference, as k8s-openapi's (same fields, names and order; a missing required field
+/// reads as empty, as there), its `apiVersion` and `kind` the static text when they name what
+/// owns Flink's pods ([`OWNER_WORDS`]): a ReplicaSet or Deployment of `apps/v1`, a Job, a
+/// StatefulSet, a Flink resource.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OwnerReference {
+    #[serde(default, deserialize_with = "owner_word")]
+    pub api_version: Cow<'static, str>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub block_owner_deletion: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub controller: Option<bool>,
+    #[serde(default, deserialize_with = "owner_word")]
+    pub kind: Cow<'static, str>,
+    #[serde(default)]
+    pub name: String,
+    #[serde(default)]
+    pub uid: String,
+}
+
+const OWNER_WORDS: &[&str] = &[
+    "apps/v1",
+    "batch/v1",
+    "v1",
+    "flink.apache.org/v1beta1",
+    "ReplicaSet",
+    "Deployment",
+    "StatefulSet",
+    "Job",
+    "FlinkDeployment",
+    "FlinkSessionJob",
+];
+
+fn owner_word<'de, D: Deserializer<'de>>(d: D) -> Result<Cow<'static, str>, D::Error> {
+    String::deserialize(d).map(|s| interned(s, OWNER_WORDS))
 }
 
 /// What the index reads of an object's metadata, the same of k8s-openapi's `ObjectMeta` and of
@@ -123,8 +159,12 @@ pub struct PodSpec {
     pub containers: Vec<Container>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub init_containers: Option<Vec<Container>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub restart_policy: Option<String>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "some_pod_word"
+    )]
+    pub restart_policy: Option<Cow<'static, str>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub service_account_name: Option<String>,
     /// The deprecated alias of `serviceAccountName`, which older manifests still set.
@@ -141,8 +181,8 @@ pub struct PodSpec {
 #[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Container {
-    #[serde(default)]
-    pub name: String,
+    #[serde(default, deserialize_with = "container_name")]
+    pub name: Cow<'static, str>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub image: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -166,19 +206,23 @@ pub struct Resources {
 
 /// A resource list (`cpu: 1, memory: 2Gi`) as a short list sorted by name, read and written as
 /// the map Kubernetes has: the same order and lookups as a `BTreeMap`, in the space of its entries.
+/// Its names `cpu`, `memory` and `ephemeral-storage` are the static text.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Quantities(Vec<(String, Quantity)>);
+pub struct Quantities(Vec<(Cow<'static, str>, Quantity)>);
+
+/// The resource names of every container (core/v1 `ResourceName`).
+const RESOURCE_WORDS: &[&str] = &["cpu", "memory", "ephemeral-storage"];
 
 impl Quantities {
     pub fn get(&self, name: &str) -> Option<&Quantity> {
         self.0
-            .binary_search_by(|(k, _)| k.as_str().cmp(name))
+            .binary_search_by(|(k, _)| k.as_ref().cmp(name))
             .ok()
             .map(|i| &self.0[i].1)
     }
     /// Name and quantity, by name.
-    pub fn iter(&self) -> impl Iterator<Item = (&String, &Quantity)> {
-        self.0.iter().map(|(k, v)| (k, v))
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &Quantity)> {
+        self.0.iter().map(|(k, v)| (k.as_ref(), v))
     }
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
@@ -188,7 +232,12 @@ impl Quantities {
 impl FromIterator<(String, Quantity)> for Quantities {
     /// As a map reads them: sorted by name, the last of a repeated name kept.
     fn from_iter<I: IntoIterator<Item = (String, Quantity)>>(items: I) -> Self {
-        Quantities(sorted_last_kept(items.into_iter().collect()))
+        Quantities(sorted_last_kept(
+            items
+                .into_iter()
+                .map(|(k, q)| (interned(k, RESOURCE_WORDS), q))
+                .collect(),
+        ))
     }
 }
 
@@ -205,10 +254,10 @@ impl<'de> Deserialize<'de> for Quantities {
                 mut map: A,
             ) -> Result<Quantities, A::Error> {
                 let mut v = Vec::new();
-                while let Some(entry) = map.next_entry::<String, Quantity>()? {
-                    v.push(entry);
+                while let Some((k, q)) = map.next_entry::<String, Quantity>()? {
+                    v.push((interned(k, RESOURCE_WORDS), q));
                 }
-                Ok(v.into_iter().collect())
+                Ok(Quantities(sorted_last_kept(v)))
             }
         }
         d.deserialize_map(Entries)
@@ -224,36 +273,71 @@ impl Serialize for Quantities {
 /// Labels, annotations or a node selector: a short list of pairs sorted by key, read and written
 /// as the map Kubernetes has, with a `BTreeMap`'s lookups and order. Not a `BTreeMap`: its one
 /// tree node is 544 bytes however few entries it holds (a pod has three labels or so), which at
-/// 100,000 pods was 54 MB of the snapshot; this costs the entries only.
+/// 100,000 pods was 54 MB of the snapshot; this costs the entries only. The keys and values Flink
+/// and its operators write on every pod ([`LABEL_WORDS`]: `app`, `component: taskmanager`,
+/// `type: flink-native-kubernetes`) are the static text, not a copy per pod (five small
+/// allocations of every pod, about 20 MB at 100,000 pods with the allocator's own room).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct StringMap(Vec<(String, String)>);
+pub struct StringMap(Vec<(Cow<'static, str>, Cow<'static, str>)>);
+
+/// The label keys and values Flink's and the operators' pods all carry (`flink::names`); any
+/// other is copied.
+const LABEL_WORDS: &[&str] = &[
+    crate::flink::names::LABEL_APP,
+    crate::flink::names::LABEL_COMPONENT,
+    crate::flink::names::LABEL_TYPE,
+    crate::flink::names::TYPE_NATIVE,
+    crate::flink::names::COMPONENT_JOBMANAGER,
+    crate::flink::names::COMPONENT_TASKMANAGER,
+    crate::flink::names::LABEL_FLINK_APP,
+    crate::flink::names::LABEL_LYFT_COMPONENT,
+    crate::flink::names::LABEL_LYFT_HASH,
+    crate::flink::names::LABEL_CLUSTER,
+    crate::flink::names::LABEL_CONFIGMAP_TYPE,
+];
+
+/// `s` as the static text when it is one of `words`, else `s` itself.
+fn interned(s: String, words: &[&'static str]) -> Cow<'static, str> {
+    match words.iter().find(|w| **w == s) {
+        Some(w) => Cow::Borrowed(w),
+        None => Cow::Owned(s),
+    }
+}
+
+fn label_word(s: String) -> Cow<'static, str> {
+    interned(s, LABEL_WORDS)
+}
 
 impl StringMap {
-    pub fn get(&self, key: &str) -> Option<&String> {
+    pub fn get(&self, key: &str) -> Option<&str> {
         self.0
-            .binary_search_by(|(k, _)| k.as_str().cmp(key))
+            .binary_search_by(|(k, _)| k.as_ref().cmp(key))
             .ok()
-            .map(|i| &self.0[i].1)
+            .map(|i| self.0[i].1.as_ref())
     }
     pub fn contains_key(&self, key: &str) -> bool {
         self.get(key).is_some()
     }
     /// Sets `key`, returning the value it had.
     pub fn insert(&mut self, key: String, value: String) -> Option<String> {
-        match self.0.binary_search_by(|(k, _)| k.as_str().cmp(&key)) {
-            Ok(i) => Some(std::mem::replace(&mut self.0[i].1, value)),
+        let value = label_word(value);
+        match self
+            .0
+            .binary_search_by(|(k, _)| k.as_ref().cmp(key.as_str()))
+        {
+            Ok(i) => Some(std::mem::replace(&mut self.0[i].1, value).into_owned()),
             Err(i) => {
-                self.0.insert(i, (key, value));
+                self.0.insert(i, (label_word(key), value));
                 None
             }
         }
     }
     /// Key and value, by key.
-    pub fn iter(&self) -> impl Iterator<Item = (&String, &String)> {
-        self.0.iter().map(|(k, v)| (k, v))
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.0.iter().map(|(k, v)| (k.as_ref(), v.as_ref()))
     }
-    pub fn keys(&self) -> impl Iterator<Item = &String> {
-        self.0.iter().map(|(k, _)| k)
+    pub fn keys(&self) -> impl Iterator<Item = &str> {
+        self.0.iter().map(|(k, _)| k.as_ref())
     }
     pub fn len(&self) -> usize {
         self.0.len()
@@ -265,34 +349,42 @@ impl StringMap {
 
 impl LabelMap for StringMap {
     fn label(&self, key: &str) -> Option<&str> {
-        self.get(key).map(String::as_str)
+        self.get(key)
     }
     fn label_pairs(&self) -> Box<dyn Iterator<Item = (&str, &str)> + '_> {
-        Box::new(self.0.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+        Box::new(self.iter())
     }
 }
 
 impl<'a> IntoIterator for &'a StringMap {
-    type Item = (&'a String, &'a String);
+    type Item = (&'a str, &'a str);
     type IntoIter = std::iter::Map<
-        std::slice::Iter<'a, (String, String)>,
-        fn(&'a (String, String)) -> (&'a String, &'a String),
+        std::slice::Iter<'a, (Cow<'static, str>, Cow<'static, str>)>,
+        fn(&'a (Cow<'static, str>, Cow<'static, str>)) -> (&'a str, &'a str),
     >;
     fn into_iter(self) -> Self::IntoIter {
-        self.0.iter().map(|(k, v)| (k, v))
+        self.0.iter().map(|(k, v)| (k.as_ref(), v.as_ref()))
     }
 }
 
 impl FromIterator<(String, String)> for StringMap {
     /// As a map reads them: sorted by key, the last of a repeated key kept.
     fn from_iter<I: IntoIterator<Item = (String, String)>>(items: I) -> Self {
-        StringMap(sorted_last_kept(items.into_iter().collect()))
+        StringMap(sorted_last_kept(
+            items
+                .into_iter()
+                .map(|(k, v)| (label_word(k), label_word(v)))
+                .collect(),
+        ))
     }
 }
 
 impl From<BTreeMap<String, String>> for StringMap {
     fn from(m: BTreeMap<String, String>) -> Self {
-        let mut v: Vec<(String, String)> = m.into_iter().collect();
+        let mut v: Vec<_> = m
+            .into_iter()
+            .map(|(k, v)| (label_word(k), label_word(v)))
+            .collect();
         v.shrink_to_fit();
         StringMap(v)
     }
@@ -300,10 +392,10 @@ impl From<BTreeMap<String, String>> for StringMap {
 
 /// Pairs sorted by key, of a repeated key the last kept (as a map keeps it), in the room of the
 /// entries only.
-fn sorted_last_kept<V>(mut v: Vec<(String, V)>) -> Vec<(String, V)> {
+fn sorted_last_kept<K: Ord, V>(mut v: Vec<(K, V)>) -> Vec<(K, V)> {
     // Stable: of entries with one key, the last stays last, and is the one kept.
     v.sort_by(|a, b| a.0.cmp(&b.0));
-    let mut out: Vec<(String, V)> = Vec::with_capacity(v.len());
+    let mut out: Vec<(K, V)> = Vec::with_capacity(v.len());
     for (k, x) in v {
         match out.last_mut() {
             Some(last) if last.0 == k => last.1 = x,
@@ -327,8 +419,8 @@ impl<'de> Deserialize<'de> for StringMap {
                 mut map: A,
             ) -> Result<StringMap, A::Error> {
                 let mut v = Vec::new();
-                while let Some(entry) = map.next_entry::<String, String>()? {
-                    v.push(entry);
+                while let Some((k, x)) = map.next_entry::<String, String>()? {
+                    v.push((label_word(k), label_word(x)));
                 }
                 Ok(StringMap(sorted_last_kept(v)))
             }
@@ -353,8 +445,12 @@ impl Container {
 #[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PodStatus {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub phase: Option<String>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "some_pod_word"
+    )]
+    pub phase: Option<Cow<'static, str>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -426,6 +522,35 @@ fn some_word<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Cow<'static, str>
     Option::<String>::deserialize(d).map(|o| o.map(known))
 }
 
+/// A pod's phase and restart policy, the API's own words
+/// (kubernetes/kubernetes@v1.36.3:staging/src/k8s.io/api/core/v1/types.go): the static text.
+const POD_WORDS: &[&str] = &[
+    "Pending",
+    "Running",
+    "Succeeded",
+    "Failed",
+    "Unknown",
+    "Always",
+    "OnFailure",
+    "Never",
+];
+
+fn some_pod_word<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Cow<'static, str>>, D::Error> {
+    Option::<String>::deserialize(d).map(|o| o.map(|s| interned(s, POD_WORDS)))
+}
+
+/// The names Flink's containers have (`flink-main-container`; Lyft's `jobmanager` and
+/// `taskmanager`): the static text, not a copy in every pod's spec and status.
+fn container_name<'de, D: Deserializer<'de>>(d: D) -> Result<Cow<'static, str>, D::Error> {
+    use crate::flink::names::{COMPONENT_JOBMANAGER, COMPONENT_TASKMANAGER, MAIN_CONTAINER};
+    String::deserialize(d).map(|s| {
+        interned(
+            s,
+            &[MAIN_CONTAINER, COMPONENT_JOBMANAGER, COMPONENT_TASKMANAGER],
+        )
+    })
+}
+
 fn known(s: String) -> Cow<'static, str> {
     match POD_CONDITION_WORDS.iter().find(|w| **w == s) {
         Some(w) => Cow::Borrowed(w),
@@ -436,8 +561,8 @@ fn known(s: String) -> Cow<'static, str> {
 #[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ContainerStatus {
-    #[serde(default)]
-    pub name: String,
+    #[serde(default, deserialize_with = "container_name")]
+    pub name: Cow<'static, str>,
     #[serde(default)]
     pub image: String,
     #[serde(default, rename = "imageID")]
@@ -462,6 +587,80 @@ pub struct ContainerState {
     pub terminated: Option<Box<ContainerStateTerminated>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub waiting: Option<ContainerStateWaiting>,
+}
+
+/// A container's `state.waiting`, as k8s-openapi's, its reason the static text when it is one of
+/// the kubelet's ([`CONTAINER_WORDS`]; `CrashLoopBackOff` on every failing pod).
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+pub struct ContainerStateWaiting {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "some_container_word"
+    )]
+    pub reason: Option<Cow<'static, str>>,
+}
+
+/// A container's `state.terminated`, as k8s-openapi's (same fields, names and order), its reason
+/// the static text when it is one of [`CONTAINER_WORDS`] (`Error`, `OOMKilled`, `Completed`).
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ContainerStateTerminated {
+    #[serde(
+        default,
+        rename = "containerID",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub container_id: Option<String>,
+    /// 0 when missing, as k8s-openapi reads it.
+    #[serde(default)]
+    pub exit_code: i32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub finished_at: Option<Time>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "some_container_word"
+    )]
+    pub reason: Option<Cow<'static, str>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signal: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub started_at: Option<Time>,
+}
+
+/// The reasons the kubelet and container runtimes give a waiting or terminated container:
+/// kubernetes/kubernetes@v1.36.3:pkg/kubelet/container/sync_result.go,
+/// pkg/kubelet/images/types.go and pkg/kubelet/kuberuntime/kuberuntime_container.go
+/// (`ContainerCreating`, `PodInitializing`), and the runtimes' `Error`, `Completed`,
+/// `OOMKilled`, `ContainerCannotRun`, `StartError`. Any other is copied.
+const CONTAINER_WORDS: &[&str] = &[
+    "CrashLoopBackOff",
+    "RunContainerError",
+    "CreateContainerConfigError",
+    "CreateContainerError",
+    "ImagePullBackOff",
+    "ErrImagePull",
+    "ErrImageNeverPull",
+    "InvalidImageName",
+    "ImageInspectError",
+    "ContainerCreating",
+    "PodInitializing",
+    "Error",
+    "Completed",
+    "OOMKilled",
+    "ContainerCannotRun",
+    "StartError",
+];
+
+fn some_container_word<'de, D: Deserializer<'de>>(
+    d: D,
+) -> Result<Option<Cow<'static, str>>, D::Error> {
+    Option::<String>::deserialize(d).map(|o| o.map(|s| interned(s, CONTAINER_WORDS)))
 }
 
 #[cfg(test)]
@@ -625,7 +824,7 @@ mod tests {
             Some("orders")
         );
         assert_eq!(m.insert("b".into(), "y".into()), None);
-        let keys: Vec<&String> = m.keys().collect();
+        let keys: Vec<&str> = m.keys().collect();
         assert_eq!(keys, ["app", "b", "component", "type"]);
         // `null` is no map, as for k8s-openapi's.
         let p: Pod = serde_json::from_str(r#"{"metadata": {"labels": null}}"#).unwrap();
@@ -655,6 +854,61 @@ mod tests {
         let fc = full.conditions.unwrap();
         assert_eq!(fc[1].type_, "example.com/gate");
         assert_eq!(fc[0].reason.as_deref(), Some("Unschedulable"));
+    }
+
+    #[test]
+    fn the_words_every_flink_pod_repeats_are_the_static_text() {
+        let p: Pod = serde_json::from_str(FULL).unwrap();
+        let labels = p.metadata.labels.as_ref().unwrap();
+        assert!(labels.0.iter().all(|(k, _)| matches!(k, Cow::Borrowed(_))));
+        // `app: orders` is the user's own word: a copy.
+        assert!(matches!(&labels.0[0].1, Cow::Owned(v) if v == "orders"));
+        assert!(matches!(&labels.0[1].1, Cow::Borrowed("taskmanager")));
+        let owner = &p.metadata.owner_references.as_ref().unwrap()[0];
+        assert!(matches!(owner.api_version, Cow::Borrowed("apps/v1")));
+        assert!(matches!(owner.kind, Cow::Borrowed("Deployment")));
+        assert_eq!((owner.name.as_str(), owner.uid.as_str()), ("orders", "u1"));
+        let spec = p.spec.as_ref().unwrap();
+        assert!(matches!(spec.restart_policy, Some(Cow::Borrowed("Never"))));
+        assert!(matches!(spec.containers[0].name, Cow::Borrowed(_)));
+        assert!(matches!(
+            spec.init_containers.as_ref().unwrap()[0].name,
+            Cow::Owned(_)
+        ));
+        let limits = spec.containers[0]
+            .resources
+            .as_ref()
+            .unwrap()
+            .limits
+            .as_ref()
+            .unwrap();
+        assert!(matches!(limits.0[0].0, Cow::Borrowed("memory")));
+        let status = p.status.as_ref().unwrap();
+        assert!(matches!(status.phase, Some(Cow::Borrowed("Running"))));
+        let cs = &status.container_statuses.as_ref().unwrap()[0];
+        assert!(matches!(cs.name, Cow::Borrowed(_)));
+        let waiting = cs.state.as_ref().unwrap().waiting.as_ref().unwrap();
+        assert!(matches!(
+            waiting.reason,
+            Some(Cow::Borrowed("CrashLoopBackOff"))
+        ));
+        let t = cs.last_state.as_ref().unwrap().terminated.as_ref().unwrap();
+        assert!(matches!(t.reason, Some(Cow::Borrowed("OOMKilled"))));
+        // Any other word is kept as written; a termination without its exit code reads as 0,
+        // as k8s-openapi reads it.
+        let other: ContainerState = serde_json::from_str(
+            r#"{"waiting": {"reason": "SomethingNew", "message": "m"}, "terminated": {"reason": "Custom"}}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            other.waiting.unwrap().reason.as_deref(),
+            Some("SomethingNew")
+        );
+        let t = other.terminated.unwrap();
+        assert!(matches!(t.reason, Some(Cow::Owned(_))));
+        let full: k8s_openapi::api::core::v1::ContainerState =
+            serde_json::from_str(r#"{"terminated": {"reason": "Custom"}}"#).unwrap();
+        assert_eq!(t.exit_code, full.terminated.unwrap().exit_code);
     }
 
     #[test]

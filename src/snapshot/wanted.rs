@@ -175,7 +175,7 @@ fn main_container(pod: &Pod) -> Option<&str> {
         .iter()
         .find(|c| c.name == crate::flink::names::MAIN_CONTAINER)
         .or_else(|| containers.first())
-        .map(|c| c.name.as_str())
+        .map(|c| c.name.as_ref())
 }
 
 #[cfg(test)]

@@ -9,10 +9,11 @@ use crate::flink::names::MAIN_CONTAINER;
 use crate::shell::{jsonpath, sh};
 use crate::signatures::{reader, redact, Match};
 use crate::snapshot::index::{event_time, pod_component, pod_name, pod_namespace, pod_selector};
+use crate::snapshot::pod::ContainerStateTerminated;
 use crate::snapshot::refused::Where;
 use crate::snapshot::Pod;
 use crate::snapshot::{Index, Snapshot};
-use k8s_openapi::api::core::v1::{ContainerStateTerminated, Event};
+use k8s_openapi::api::core::v1::Event;
 
 /// Whether FLK103 reports this container's last termination (FLK104 leaves these alone).
 /// 239, 163 and 165 are Flink's own codes in any container; 1 and 2 are too common to claim

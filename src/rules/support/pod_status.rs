@@ -1,7 +1,7 @@
 //! Reading container states the way every pod rule needs them.
 
+use crate::snapshot::pod::ContainerStateTerminated;
 use crate::snapshot::pod::{Container, ContainerStatus, Pod};
-use k8s_openapi::api::core::v1::ContainerStateTerminated;
 
 /// One container of a pod with its status and its spec.
 pub struct ContainerView<'a> {

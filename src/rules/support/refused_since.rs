@@ -33,7 +33,7 @@ pub fn created_since(
         let m = &p.metadata;
         let labels = m.labels.as_ref();
         m.namespace.as_deref() == Some(ns)
-            && labels.and_then(|l| l.get("app")).map(String::as_str) == Some(fd.name())
+            && labels.and_then(|l| l.get("app")) == Some(fd.name())
             && Component::from_labels(labels) == Some(component)
             && m.name
                 .as_deref()
