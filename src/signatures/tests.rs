@@ -537,9 +537,26 @@ fn an_option_flink_cannot_parse_is_named_with_the_value_it_reads() {
         "{fix}"
     );
     assert_eq!(fix.matches('<').count(), 1);
-    // Another option is no memory configuration.
+    // Another option is no memory configuration: the option's own signature, whose fix names
+    // the key with one marked placeholder and corrects no unit.
     let interval = "IllegalArgumentException: Could not parse value '' for key 'execution.checkpointing.interval'";
-    assert!(catalogue().scan(interval).is_empty());
+    let found = catalogue().scan(interval);
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0].signature.id, "SIG-FLINK-OPTION-UNPARSABLE");
+    assert_eq!(found[0].signature.category, Category::ConfigOptionInvalid);
+    let fix = found[0].fix();
+    assert!(
+        fix.contains("`execution.checkpointing.interval: <value of the option's type>`"),
+        "{fix}"
+    );
+    // A memory option's line is read as memory: its signature supersedes the option's on the line.
+    let memory = "Could not parse value '512Mi' for key 'taskmanager.memory.process.size'.";
+    let found = catalogue().scan(memory);
+    let ids: Vec<&str> = crate::rules::support::containers::roots(&found)
+        .iter()
+        .map(|m| m.signature.id)
+        .collect();
+    assert_eq!(ids, ["SIG-FLINK-CONFIG-UNPARSABLE"]);
 }
 
 /// Every signature says how to check that its fix took, in its own words: a command that reads
