@@ -390,7 +390,7 @@ mod tests {
         for c in Category::ALL {
             assert_eq!(Category::from_id(c.id()), Some(*c));
         }
-        assert_eq!(Category::ALL.len(), 45);
+        assert_eq!(Category::ALL.len(), 46);
     }
 
     #[test]
