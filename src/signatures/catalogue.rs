@@ -2885,7 +2885,16 @@ pub static SIGNATURES: &[Signature] = &[
         ],
         // Hadoop's own classes missing is an incomplete Hadoop classpath for Flink's security
         // module or file systems, not the job's classpath.
-        unless: &["ClassNotFoundException: org.apache.hadoop.", "ClassNotFoundException: Class org.apache.hadoop."],
+        // Hadoop's own classes are the file system's; Pekko's (and Akka's before 1.18) are Flink's
+        // RPC system, loaded from its own jar by a component class loader that a shutdown closes:
+        // a Flink 1.20.1 JobManager that could not bind its port failed to load
+        // `org.apache.pekko.actor.dungeon.FaultHandling$$anonfun$...` while stopping (the lab).
+        unless: &[
+            "ClassNotFoundException: org.apache.hadoop.",
+            "ClassNotFoundException: Class org.apache.hadoop.",
+            "ClassNotFoundException: org.apache.pekko.",
+            "ClassNotFoundException: akka.",
+        ],
         sources: &[
             "observed:java.lang.ClassNotFoundException: <class> from the JDK class loaders (the message is the class name)",
             "apache/hadoop@017bbeade14d:hadoop-common-project/hadoop-common/src/main/java/org/apache/hadoop/conf/Configuration.java",

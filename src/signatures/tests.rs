@@ -629,3 +629,29 @@ fn a_null_flink_version_is_no_version_the_operator_refuses() {
         "Flink version null is not supported by this operator version"
     ));
 }
+
+/// A class of Flink's own RPC system (Pekko, Akka before 1.18) that a stopping JobManager could not
+/// load is no class of the job's: what a real Flink 1.20.1 JobManager logged in the lab after
+/// `BindException: Could not start actor system on any port in port range 6123`.
+#[test]
+fn a_class_of_flink_s_rpc_system_is_not_the_job_s_entry_class() {
+    let pekko = "Caused by: java.lang.ClassNotFoundException: org.apache.pekko.actor.dungeon.FaultHandling$$anonfun$handleNonFatalOrInterruptedException$1";
+    assert!(
+        catalogue()
+            .scan(pekko)
+            .iter()
+            .all(|m| m.signature.id != "SIG-CLASS-NOT-FOUND"),
+        "{:?}",
+        catalogue()
+            .scan(pekko)
+            .iter()
+            .map(|m| m.signature.id)
+            .collect::<Vec<_>>()
+    );
+    // The job's own class still is.
+    let job = "Caused by: java.lang.ClassNotFoundException: com.example.OrdersJob";
+    assert!(catalogue()
+        .scan(job)
+        .iter()
+        .any(|m| m.signature.id == "SIG-CLASS-NOT-FOUND"));
+}
