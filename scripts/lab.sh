@@ -16,7 +16,17 @@
 #       critical or warning, prints the time to heal and writes the transcript beside the
 #       recording (tests/scenarios/real-SCENARIO/heal.txt; scripts/lab/heal.sh); --keep leaves the
 #       cluster running (its env is printed).
+#   scripts/lab.sh matrix [--out FILE] [--record] SCENARIO...
+#       runs each scenario with --heal, one after the other, and keeps a row per scenario (first
+#       root cause, healed, time to heal, rounds) in FILE's table (default
+#       docs/lab-matrix/flink-FLINK-operator-OPERATOR.md), printing each row.
 #   scripts/lab.sh list      the scenarios
+#
+#   LAB_FLINK=1.20           any scenario on another Flink release of the lab (1.18, 1.19, 1.20,
+#                            2.2): its manifests and answers are rewritten as they are applied
+#                            (image flink:1.20, spec.flinkVersion v1_20); recordings real-NAME-flink-1.20
+#   LAB_OPERATOR_VERSION=1.10.0  another operator release (built from source first:
+#                            scripts/lab/operator-from-source.sh 1.10.0); recordings real-NAME-operator-1.10.0
 #
 # Needs what the test cluster needs (Go, cargo) plus Java 17 and Maven; runs as root (lab-kubelet
 # gives each container its own mount namespace). Versions: scripts/lab/versions.env and
@@ -34,11 +44,17 @@ LAB=$HERE/lab
 # built from its source release tag into the local Maven repository first
 # (scripts/lab/operator-from-source.sh VERSION); its recordings go to real-NAME-operator-VERSION.
 OPERATOR_VERSION=${LAB_OPERATOR_VERSION:-$OPERATOR_VERSION}
-REC_SUFFIX=${LAB_OPERATOR_VERSION:+-operator-$LAB_OPERATOR_VERSION}
+# Another Flink release for any scenario: LAB_FLINK=1.20 scripts/lab.sh run NAME runs it on the
+# lab's Flink 1.20 release (FLINK_RELEASES) with its manifests rewritten as they are applied
+# (flink_rewrite: the image flink:1.N becomes flink:1.20, spec.flinkVersion v1_N becomes v1_20);
+# its recordings go to real-NAME-flink-1.20[-operator-VERSION]. Operator 1.7.0 knows no v1_20:
+# run 1.20 with LAB_OPERATOR_VERSION=1.10.0.
+LAB_FLINK=${LAB_FLINK:-}
+REC_SUFFIX=${LAB_FLINK:+-flink-$LAB_FLINK}${LAB_OPERATOR_VERSION:+-operator-$LAB_OPERATOR_VERSION}
 
 say() { printf 'lab: %s\n' "$*" >&2; }
 die() { say "error: $*"; exit 1; }
-usage() { sed -n '2,22p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,33p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 
 # --- conditions a scenario's settled() uses --------------------------------------------------------
 
@@ -91,6 +107,32 @@ native_application() { # ns cluster-id
     || { tail -n 20 "$KUBE_HARNESS_DIR/flink-client.log" >&2; return 1; }
 }
 
+# --- another Flink release (LAB_FLINK) ------------------------------------------------------------
+
+# The lab's release of Flink MINOR (1.20 -> 1.20.1), from FLINK_RELEASES (versions.env).
+flink_release() { # minor
+  local r
+  for r in $FLINK_RELEASES; do [[ ${r%.*} == "$1" ]] && { echo "$r"; return 0; }; done
+  return 1
+}
+
+# A copy of scenario folder DIR with its manifests and answers on Flink MINOR: every image
+# reference flink:1.N (alone or after a registry's /) becomes flink:MINOR, every
+# `flinkVersion: v1_N` becomes the enum value of MINOR (v1_20). The scenario's scenario.sh runs
+# unchanged and reads $scen/manifests.yaml, so the rewritten copy is what the cluster gets.
+flink_rewrite() { # dir minor
+  local out f
+  out=$(mktemp -d "${TMPDIR:-/tmp}/lab-scenario.XXXXXX")
+  cp -r "$1/." "$out/"
+  for f in "$out"/*.yaml "$out"/*.yml "$out/answers"; do
+    [[ -f $f ]] || continue
+    sed -E -i \
+      -e "s#(^|[[:space:]\"'/=])flink:[0-9]+\.[0-9]+([^0-9.]|\$)#\1flink:$2\2#g" \
+      -e "s#(flinkVersion:[[:space:]]*\"?)v[0-9]+_[0-9]+#\1v${2/./_}#g" "$f"
+  done
+  echo "$out"
+}
+
 # --- figures -----------------------------------------------------------------------------------------
 
 # Total RSS (MB) of the cluster's processes and everything they started (pods run in lab-kubelet's
@@ -119,6 +161,13 @@ cmd_run() {
   apply() { kubectl apply -f "$scen/manifests.yaml" >/dev/null; }
   # shellcheck source=/dev/null
   . "$scen/scenario.sh"
+  if [[ -n $LAB_FLINK ]]; then
+    FLINK_VERSION=$(flink_release "$LAB_FLINK") || die "LAB_FLINK=$LAB_FLINK: the lab has Flink ${FLINK_RELEASES// /, } (scripts/lab/versions.env)"
+    [[ $OPERATOR_VERSION != 1.7.0 || $LAB_FLINK == 1.1[0-8] ]] \
+      || say "warning: operator 1.7.0 knows no flinkVersion v${LAB_FLINK/./_} (LAB_OPERATOR_VERSION=1.10.0 does)"
+    scen=$(flink_rewrite "$scen" "$LAB_FLINK")
+    DESCRIPTION="$DESCRIPTION (LAB_FLINK=$LAB_FLINK: Flink $FLINK_VERSION, flinkVersion v${LAB_FLINK/./_})"
+  fi
 
   local t0 target plugin
   t0=$(date +%s)
@@ -176,6 +225,10 @@ cmd_run() {
   [[ -n $settled_after ]] || say "warning: not settled within ${SETTLE_TIMEOUT}s; diagnosing what there is"
 
   "$plugin" doctor -n "$NAMESPACE" --color never || true
+  # The first root cause (the first finding no other explains), for the matrix's table.
+  local first_root
+  first_root=$("$plugin" doctor -n "$NAMESPACE" -o json 2>/dev/null |
+    jq -r '[.findings[] | select(.causedBy == null)][0] // empty | "\(.rule) \(.category)"' 2>/dev/null) || true
 
   local verdict=0
   if [[ -n $check ]]; then
@@ -246,6 +299,7 @@ cmd_run() {
   fi
   say "figures: run $(($(date +%s) - t0))s (cluster ${t_cluster}s, operator ready ${t_operator}s, settled ${settled_after:-never}${settled_after:+s}), peak memory ${peak} MB"
   [[ -z $healed_line ]] || say "$healed_line"
+  [[ -z ${LAB_RESULT:-} ]] || matrix_row "$name" "${first_root:-none}" "$healed_line" "${settled_after:-}" >"$LAB_RESULT"
   if [[ -n $keep ]]; then
     say "kept; the cluster's env:"
     echo "$env_out"
@@ -253,8 +307,73 @@ cmd_run() {
   return "$verdict"
 }
 
+# --- matrix --------------------------------------------------------------------------------------
+
+# One row of the matrix's table from a run: scenario, versions, first root, healed, time, rounds.
+matrix_row() { # name first-root heal-summary settled-after
+  local healed time=- rounds=- s=$3
+  if [[ $s =~ healed\ in\ ([0-9]+)s.*\ ([0-9]+)\ round ]]; then
+    time="${BASH_REMATCH[1]} s" rounds=${BASH_REMATCH[2]}
+    if ((rounds == 0)); then healed="nothing to heal"
+    elif [[ -f $scen/answers ]]; then healed="yes, with the answers file"
+    else healed=yes; fi
+  elif [[ $s =~ NOT\ healed\ after\ [0-9]+s\ and\ ([0-9]+)\ round ]]; then
+    rounds=${BASH_REMATCH[1]}
+    if [[ -n ${PERSON_MUST_SET:-} ]]; then healed="person decides: $PERSON_MUST_SET"
+    else healed="no: ${s#*round(s): }"; fi
+  else
+    healed="not run: the lab failed before the heal"
+  fi
+  [[ -n $4 ]] || healed="$healed (never settled)"
+  local root=none
+  [[ $2 == none ]] || root="\`${2%% *}\` ${2#* }"
+  printf '| `%s` | %s | %s | %s | %s | %s | %s | %s |\n' "$1" "$FLINK_VERSION" "$OPERATOR_VERSION" \
+    "$root" "$healed" "$time" "$rounds" "$(date -u +%Y-%m-%d)"
+}
+
+# Runs each scenario with --heal (and the other flags given), one after the other, each on a
+# cluster of its own, and keeps one row per scenario in OUT's table (a row of the same scenario is
+# replaced): the versions are the run's (LAB_FLINK, LAB_OPERATOR_VERSION).
+cmd_matrix() {
+  local out= flags=() names=() logs row
+  while (($#)); do
+    case $1 in --out) out=$2; shift 2 ;; --*) flags+=("$1"); shift ;; *) names+=("$1"); shift ;; esac
+  done
+  ((${#names[@]})) || usage
+  local fv op
+  fv=$FLINK_VERSION
+  [[ -z $LAB_FLINK ]] || fv=$(flink_release "$LAB_FLINK") || die "LAB_FLINK=$LAB_FLINK: no such lab release"
+  op=$OPERATOR_VERSION
+  out=${out:-$REPO/docs/lab-matrix/flink-$fv-operator-$op.md}
+  mkdir -p "$(dirname "$out")"
+  if [[ ! -f $out ]]; then
+    {
+      echo "# The reality lab's heal matrix: Flink $fv, operator $op"
+      echo
+      echo "Written by \`${LAB_FLINK:+LAB_FLINK=$LAB_FLINK }${LAB_OPERATOR_VERSION:+LAB_OPERATOR_VERSION=$LAB_OPERATOR_VERSION }scripts/lab.sh matrix NAME...\`"
+      echo "(each scenario run with \`--heal\` on a cluster of its own; first root: doctor's first finding"
+      echo "that no other explains, when the failure settled; time to heal from the first diagnosis)."
+      echo
+      echo "| scenario | Flink | operator | first root | healed | time to heal | rounds | run |"
+      echo "|---|---|---|---|---|---|---|---|"
+    } >"$out"
+  fi
+  logs=$(mktemp -d "${TMPDIR:-/tmp}/lab-matrix.XXXXXX")
+  local n
+  for n in "${names[@]}"; do
+    say "matrix: $n (log: $logs/$n.log)"
+    LAB_RESULT=$logs/$n.row "$0" run "$n" --heal "${flags[@]}" >"$logs/$n.log" 2>&1 || true
+    row=$(cat "$logs/$n.row" 2>/dev/null) || row="| \`$n\` | $fv | $op | - | not run: the lab failed (see its log) | - | - | $(date -u +%Y-%m-%d) |"
+    awk -v n="| \`$n\` |" 'index($0, n) != 1' "$out" >"$out.tmp" && mv "$out.tmp" "$out"
+    printf '%s\n' "$row" >>"$out"
+    printf '%s\n' "$row"
+  done
+  say "matrix: $out"
+}
+
 case ${1:-} in
   run) shift; cmd_run "$@" ;;
+  matrix) shift; cmd_matrix "$@" ;;
   list) for d in "$LAB"/scenarios/*/; do n=$(basename "$d"); (DESCRIPTION=; . "$d/scenario.sh"; printf '%-22s %s\n' "$n" "$DESCRIPTION"); done ;;
   *) usage ;;
 esac

@@ -94,6 +94,8 @@ categories! {
         "the requested Flink version is not supported by the installed operator/CRD";
     MemoryConfigInvalid => "memory_config_invalid", Spec, false,
         "Flink memory options are inconsistent or too small to start";
+    ConfigOptionInvalid => "config_option_invalid", Spec, false,
+        "a Flink configuration option has a value Flink cannot parse as the option's type (an integer, a duration, a boolean, one of an enum's names)";
     HaMisconfigured => "ha_misconfigured", Spec, false,
         "high availability is required but absent or incomplete (replicas > 1 without HA, HA without storage dir)";
     SessionClusterMissing => "session_cluster_missing", Spec, false,
@@ -388,7 +390,7 @@ mod tests {
         for c in Category::ALL {
             assert_eq!(Category::from_id(c.id()), Some(*c));
         }
-        assert_eq!(Category::ALL.len(), 45);
+        assert_eq!(Category::ALL.len(), 46);
     }
 
     #[test]

@@ -33,6 +33,8 @@ const NOT_COVERED: &[(&str, &str)] = &[
     ("flink-resource-status-validation FLK401 ha_misconfigured FlinkDeployment/audit", "a value only a person knows, as a placeholder"),
     ("mode-flinkcluster-image-pull FLK105 image_pull_failed Pod/topspeed-jobmanager-0", "the image tag that exists, as a placeholder"),
     ("mode-flinkcluster-submitter-failed FLK412 job_jar_not_found Job/wordcount-job-submitter", "where the jar is, as a placeholder"),
+    ("real-crd-skew FLK002 crd_version_mismatch CustomResourceDefinition/flinkdeployments.flink.apache.org", "the release's CRDs are pulled and replaced (kubectl replace -f, files outside the bundle), then the refused FlinkDeployment is applied again by its owner"),
+    ("real-config-option FLK401 config_option_invalid FlinkDeployment/orders", "taskmanager.numberOfTaskSlots, as a placeholder (the lab's answers file fills it)"),
     ("real-entry-class FLK103 job_entry_class_error Pod/orders-5df7cd8768-74876", "spec.job.entryClass, as a placeholder (the lab's answers file fills it)"),
     ("real-jar-missing FLK103 job_jar_not_found Pod/orders-5df7cd8768-99ww8", "spec.job.jarURI, as a placeholder (the lab's answers file fills it)"),
     // The remedy needs what only the cluster or a person has.
@@ -59,6 +61,7 @@ const NOT_COVERED: &[(&str, &str)] = &[
     ("real-operator-down FLK003 operator_not_running Deployment/flink-kubernetes-operator", "kubectl scale: a new pod (the kubelet) shows whether it worked (the lab heals it: tests/scenarios/real-operator-down/heal.txt)"),
     ("real-limitrange FLK108 resource_quota_exceeded FlinkDeployment/orders", "the refusal is read from the controller's FailedCreate events, which stay until it creates the pod again"),
     ("real-pod-security FLK110 podtemplate_invalid FlinkDeployment/orders", "the refusal is read from the controller's FailedCreate events, which stay until it creates a pod the namespace's PodSecurity level admits"),
+    ("real-oom-killed FLK107 oom_killed Pod/orders-taskmanager-1-1", "the heap flags leave env.java.opts.taskmanager, but the OOMKilled TaskManager stays in the running JobManager's log (it deleted the pod) until the operator redeploys (the lab heals it: tests/scenarios/real-oom-killed/heal.txt)"),
     ("real-no-slots FLK401 no_slots FlinkDeployment/orders", "the slot limit or parallelism changes in the spec; the job's failure stays in the status until the operator redeploys it"),
     ("mode-flinkcluster-tm-pending FLK106 pod_unschedulable Pod/topspeed-taskmanager-2", "the FlinkCluster asks for less; the operator and the scheduler replace the Pending pod"),
     // The cause is fixed by hand (a jar, a plugin, code); the remedy only redeploys after.
@@ -429,6 +432,11 @@ fn run(objects: &mut Objects, line: &str) -> Result<Outcome, String> {
             other => Err(format!("kubectl create {other:?}: not handled")),
         },
         Some("rollout") | Some("delete") => Ok(Outcome::Restart),
+        // `kubectl replace -f DIR`: a release's files (a chart's crds/, pulled first), not the bundle's.
+        Some("replace") if flag(&w, &["-f", "--filename"]).is_some() => Ok(Outcome::NotOffline(
+            "kubectl replace -f reads files from outside the bundle (the release's CRDs, pulled first)"
+                .into(),
+        )),
         Some("set") => Ok(Outcome::NotOffline(
             "kubectl set changes a pod template; a new pod (the kubelet) shows whether it worked"
                 .into(),

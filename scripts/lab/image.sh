@@ -23,11 +23,11 @@ mkdir -p "$IMAGES"
 exec 9>"$IMAGES/build.lock"
 flock 9
 
-resolve() { # pom version-property version dir
+resolve() { # pom version-property version dir [mvn-arg...]
   [[ -f $4/.done ]] && return 0
   say "resolving $(basename "$(dirname "$1")") $3's jars from Maven Central into $4"
   rm -rf "$4"; mkdir -p "$4/lib"
-  mvn -q -B -f "$1" "-D$2=$3" dependency:copy-dependencies -DoutputDirectory="$4/lib" -DincludeScope=runtime >&2
+  mvn -q -B -f "$1" "-D$2=$3" "${@:5}" dependency:copy-dependencies -DoutputDirectory="$4/lib" -DincludeScope=runtime >&2
   touch "$4/.done"
 }
 
@@ -76,8 +76,14 @@ build_flink() { # version
 
 build_operator() { # version
   local v=$1 jars=$CACHE/jars/operator-$1 img=$IMAGES/operator-$1 stamp
-  resolve "$HERE/images/operator/pom.xml" operator.version "$v" "$jars"
-  stamp=$(stamp_of "$HERE/images/operator")
+  # From 1.8 on the operator's pom takes okhttp (fabric8's HTTP client) in a profile active when
+  # fabric8.httpclient.impl is okhttp (apache/flink-kubernetes-operator@release-1.10.0:
+  # flink-kubernetes-operator/pom.xml, profile depend-on-okhttp4); a property set in that pom does
+  # not activate a dependency's profile, the same property on the command line does. Without it
+  # the operator dies at start: NoClassDefFoundError okhttp3/OkHttpClient$Builder.
+  resolve "$HERE/images/operator/pom.xml" operator.version "$v" "$jars" -Dfabric8.httpclient.impl=okhttp
+  # The jars' names are in the stamp: jars resolved again (another set) make the image again.
+  stamp=$( { stamp_of "$HERE/images/operator"; ls "$jars/lib"; } | sha256sum | cut -c1-12)
   if [[ $(cat "$img/.stamp" 2>/dev/null) != "$stamp" ]]; then
     rm -rf "$img"; mkdir -p "$img/rootfs/flink-kubernetes-operator/lib" "$img/rootfs/opt/flink"/{conf,plugins,artifacts}
     cp "$HERE/images/operator/docker-entrypoint.sh" "$img/rootfs/docker-entrypoint.sh"

@@ -155,7 +155,7 @@ fn finding(
     }
     let fix = match root {
         Some(m) => format!(
-            "The exit is the symptom; the log names the cause at line {}: {}.\n{}{}\n\n\
+            "The exit is the symptom; the log names the cause at line {}: {}.\n{}{}{}\n\n\
              Read the lines around it:\n\n  {cmd} | sed -n '{},{}p'",
             m.line_no,
             m.signature.explanation,
@@ -170,6 +170,7 @@ fn finding(
                 )
             },
             set_the_field(index, pod, &m),
+            open_the_module(index, pod, &m),
             m.line_no.saturating_sub(5).max(1),
             m.line_no + 20
         ),
@@ -291,6 +292,61 @@ fn set_the_jar(index: &Index, pod: &Pod, category: Category) -> String {
     )
 }
 
+/// For a package Java refused Flink (SIG-JAVA-MODULE-CLOSED: `module java.base does not "opens
+/// java.util"`), the option that opens it, added to `env.java.opts.all` of the pod's
+/// FlinkDeployment after the options already there: one merge patch, as it is. `env.java.opts.all`
+/// is what every Flink JVM gets (apache/flink@release-1.20.1:flink-core/src/main/java/org/apache/
+/// flink/configuration/CoreOptions.java, FLINK_JVM_OPTIONS; flink-dist's config.sh passes it).
+fn open_the_module(index: &Index, pod: &Pod, m: &crate::signatures::Match) -> String {
+    if m.signature.id != "SIG-JAVA-MODULE-CLOSED" {
+        return String::new();
+    }
+    let (Some(module), Some(directive), Some(package)) =
+        (m.field("module"), m.field("directive"), m.field("package"))
+    else {
+        return String::new();
+    };
+    let Some(d) = index
+        .deployment_of_pod(pod)
+        .filter(|d| d.kind == "FlinkDeployment")
+    else {
+        return String::new();
+    };
+    let ns = d.namespace.as_deref().unwrap_or("default");
+    let Some(fd) = index.flink_deployment(ns, &d.name) else {
+        return String::new();
+    };
+    let option = format!("--add-{directive}={module}/{package}=ALL-UNNAMED");
+    let key = "env.java.opts.all";
+    let was = fd
+        .spec
+        .flink_configuration
+        .get(key)
+        .map(|v| v.trim())
+        .unwrap_or("");
+    if was.split_whitespace().any(|t| t == option) {
+        return String::new();
+    }
+    let value = if was.is_empty() {
+        option.clone()
+    } else {
+        format!("{was} {option}")
+    };
+    let patch = serde_json::json!({"spec": {"flinkConfiguration": {key: value}}}).to_string();
+    format!(
+        "\n\nAdd {option} to flinkConfiguration `{key}` of FlinkDeployment {name}{kept}:\n\n  \
+         kubectl patch flinkdeployment {name} -n {ns_q} --type=merge -p {patch}",
+        name = crate::shell::sh(&d.name),
+        ns_q = crate::shell::sh(ns),
+        kept = if was.is_empty() {
+            String::new()
+        } else {
+            format!(" (after the options it has: {was})")
+        },
+        patch = crate::shell::sh(&patch),
+    )
+}
+
 /// What the exit code means, narrowed by the log where it tells which of Flink's exits it was.
 /// 239 (-17) after `Fatal error occurred in the cluster entrypoint` with no uncaught-exception
 /// handler line is ClusterEntrypoint.onFatalError's System.exit(2) whose shutdown hooks did not
@@ -397,6 +453,99 @@ Caused by: org.apache.flink.core.fs.UnsupportedFileSystemSchemeException: Could 
         let f = jm_finding(JM_239, true, LOG_403);
         assert!(f.fix.contains("a finding of its own"), "{}", f.fix);
         assert!(!f.fix.contains("kubectl create role"), "{}", f.fix);
+    }
+
+    /// What a real Flink 1.20.1 JobManager under operator 1.7.0 (spec.flinkVersion v1_18, Java 17)
+    /// logged before it exited 2, in the lab's canonical-1.20 scenario once both of its faults were
+    /// fixed (the JobManager's previous log, lines cut).
+    const LOG_MODULE_CLOSED: &str = "2026-12-05 16:35:36,601 WARN  org.apache.flink.client.deployment.application.ApplicationDispatcherBootstrap [] - Application failed unexpectedly: 
+java.util.concurrent.CompletionException: org.apache.flink.client.deployment.application.ApplicationExecutionException: Could not execute application.
+Caused by: java.lang.ExceptionInInitializerError
+Caused by: java.lang.RuntimeException: Can not register process function transformation translator.
+Caused by: java.lang.reflect.InaccessibleObjectException: Unable to make field private final java.util.Map java.util.Collections$UnmodifiableMap.m accessible: module java.base does not \"opens java.util\" to unnamed module @589b3632
+2026-12-05 16:35:36,794 ERROR org.apache.flink.runtime.entrypoint.ClusterEntrypoint        [] - Fatal error occurred in the cluster entrypoint.
+";
+
+    const FD_ORDERS: &str = r#"
+apiVersion: flink.apache.org/v1beta1
+kind: FlinkDeployment
+metadata: {name: orders, namespace: analytics}
+spec:
+  image: flink:1.20
+  flinkVersion: v1_18
+  flinkConfiguration:
+    env.java.opts.all: "-XX:+UseG1GC"
+  job: {jarURI: "local:///opt/flink/usrlib/lab-job.jar"}
+"#;
+
+    #[test]
+    fn a_package_java_refused_is_the_cause_and_the_fix_opens_it_keeping_the_options_there() {
+        let pod = JM_239.replace("exitCode: 239", "exitCode: 2");
+        let s = with_log(
+            snapshot(&format!("{pod}\n---\n{FD_ORDERS}")),
+            "analytics",
+            "orders-5d8f9c7b6d-x7k2p",
+            "flink-main-container",
+            true,
+            LOG_MODULE_CLOSED,
+        );
+        let f = run(&FlinkFatalExit, &s).remove(0);
+        // A cause of its own, not a bare exit: FLK411's version mismatch (a specific finding of
+        // the same deployment) no longer explains it as a generic outcome.
+        assert_eq!(f.category, Category::ImageIncompatible, "{}", f.title);
+        assert!(f.title.contains("java.util"), "{}", f.title);
+        assert!(f.title.contains("java.base"), "{}", f.title);
+        // The option built from the line (module, directive, package), after the option the key
+        // already held, as one merge patch the remedy applies as it is.
+        let remedy = crate::finding::Remedy::from_fix(&f.fix);
+        assert_eq!(remedy.run.len(), 1, "{remedy:?}\n{}", f.fix);
+        assert_eq!(
+            remedy.run[0],
+            r#"kubectl patch flinkdeployment orders -n analytics --type=merge -p '{"spec":{"flinkConfiguration":{"env.java.opts.all":"-XX:+UseG1GC --add-opens=java.base/java.util=ALL-UNNAMED"}}}'"#
+        );
+        // Once the option is in the spec, no patch is offered again (the heal's rounds add the
+        // next package Java refuses, never the same one twice).
+        let fd = FD_ORDERS.replace(
+            "\"-XX:+UseG1GC\"",
+            "\"-XX:+UseG1GC --add-opens=java.base/java.util=ALL-UNNAMED\"",
+        );
+        let s = with_log(
+            snapshot(&format!("{pod}\n---\n{fd}")),
+            "analytics",
+            "orders-5d8f9c7b6d-x7k2p",
+            "flink-main-container",
+            true,
+            LOG_MODULE_CLOSED,
+        );
+        let f = run(&FlinkFatalExit, &s).remove(0);
+        assert!(
+            crate::finding::Remedy::from_fix(&f.fix).run.is_empty(),
+            "{}",
+            f.fix
+        );
+    }
+
+    #[test]
+    fn a_package_java_refused_ranks_before_an_informational_version_mismatch() {
+        // The whole pipeline on the canonical-1.20 shape: FLK411 (info: operator 1.7.0 cannot
+        // declare v1_20) used to be the root with the exit 2 under it.
+        let pod = JM_239.replace("exitCode: 239", "exitCode: 2");
+        let s = with_log(
+            snapshot(&format!("{pod}\n---\n{FD_ORDERS}")),
+            "analytics",
+            "orders-5d8f9c7b6d-x7k2p",
+            "flink-main-container",
+            true,
+            LOG_MODULE_CLOSED,
+        );
+        let report = crate::rank::rank(crate::rules::run_all(&s));
+        let flk103 = report
+            .findings
+            .iter()
+            .find(|f| f.rule == "FLK103")
+            .expect("FLK103 fires");
+        assert!(flk103.caused_by.is_none(), "{:?}", flk103.caused_by);
+        assert_eq!(report.findings[0].rule, "FLK103");
     }
 
     #[test]

@@ -369,7 +369,12 @@ fn build(
         jm_pods,
         &first,
     );
-    let root = decoded.as_ref().and_then(OperatorError::root_summary);
+    // An option Flink could not parse: the wrapper names the key and the value, the parser's root
+    // cause (`NumberFormatException: For input string: "two"`) names neither.
+    let root = match &basis {
+        Basis::Signature(m) if category == Category::ConfigOptionInvalid => Some(m.title()),
+        _ => decoded.as_ref().and_then(OperatorError::root_summary),
+    };
     let title_reason = reason.as_deref().filter(|r| *r != "ValidationError");
     let mut f = Finding::new(
         &META,

@@ -1585,7 +1585,7 @@ pub static SIGNATURES: &[Signature] = &[
         fix: "{config_fix}",
         verify: "kubectl get configmap flink-config-<deployment> -n <namespace> -o yaml | grep -F {key|memory}   # expect: a value with a unit Flink parses (1024m, 2g)",
         explains: &["SIG-FLINK-MEMORY-CONFIG"],
-        supersedes: &["SIG-FLINK-MEMORY-CONFIG"],
+        supersedes: &["SIG-FLINK-MEMORY-CONFIG", "SIG-FLINK-OPTION-UNPARSABLE"],
         examples: &[
             "java.lang.IllegalArgumentException: Could not parse value '512Mi' for key 'taskmanager.memory.process.size'.",
             "Caused by: java.lang.IllegalArgumentException: Memory size unit 'mi' does not match any of the recognized units: (b | bytes) / (k | kb | kibibytes) / (m | mb | mebibytes) / (g | gb | gibibytes) / (t | tb | tebibytes)",
@@ -1596,6 +1596,29 @@ pub static SIGNATURES: &[Signature] = &[
             "apache/flink@release-1.18.1:flink-core/src/main/java/org/apache/flink/configuration/MemorySize.java",
             "apache/flink@release-1.20.1:flink-core-api/src/main/java/org/apache/flink/configuration/MemorySize.java",
         ],
+    },
+    // Any other option Flink could not read as its type (Configuration.getOptional wraps the
+    // parser's error with the key and the value): the operator fails to deploy (the lab's
+    // config-option scenario, `taskmanager.numberOfTaskSlots: "two"`, NumberFormatException), or
+    // the process stops before it starts. A memory option's is SIG-FLINK-CONFIG-UNPARSABLE's.
+    Signature {
+        id: "SIG-FLINK-OPTION-UNPARSABLE",
+        category: Category::ConfigOptionInvalid,
+        severity: Severity::Critical,
+        literals: &["Could not parse value '"],
+        pattern: r"Could not parse value '(?P<value>[^']*)' for key '(?P<key>[^']+)'",
+        title: "Flink cannot parse '{value}' as the value of {key}",
+        explanation: "Flink reads each option as its type (an integer, a duration such as `30 s`, a boolean, one of an enum's names), and a value of another kind stops the deployment before anything starts",
+        fix: "{config_fix}",
+        verify: "kubectl get configmap flink-config-<deployment> -n <namespace> -o yaml | grep -F {key}   # expect: a value of the option's type",
+        explains: STARTUP,
+        supersedes: &[],
+        examples: &[
+            "java.lang.IllegalArgumentException: Could not parse value 'two' for key 'taskmanager.numberOfTaskSlots'.",
+            "IllegalArgumentException: Could not parse value '' for key 'execution.checkpointing.interval'",
+        ],
+        unless: &[],
+        sources: &["apache/flink@release-1.18.1:flink-core/src/main/java/org/apache/flink/configuration/Configuration.java"],
     },
     // --- install: CRDs, cert-manager, webhook ---------------------------------------------------
     Signature {
@@ -2862,7 +2885,16 @@ pub static SIGNATURES: &[Signature] = &[
         ],
         // Hadoop's own classes missing is an incomplete Hadoop classpath for Flink's security
         // module or file systems, not the job's classpath.
-        unless: &["ClassNotFoundException: org.apache.hadoop.", "ClassNotFoundException: Class org.apache.hadoop."],
+        // Hadoop's own classes are the file system's; Pekko's (and Akka's before 1.18) are Flink's
+        // RPC system, loaded from its own jar by a component class loader that a shutdown closes:
+        // a Flink 1.20.1 JobManager that could not bind its port failed to load
+        // `org.apache.pekko.actor.dungeon.FaultHandling$$anonfun$...` while stopping (the lab).
+        unless: &[
+            "ClassNotFoundException: org.apache.hadoop.",
+            "ClassNotFoundException: Class org.apache.hadoop.",
+            "ClassNotFoundException: org.apache.pekko.",
+            "ClassNotFoundException: akka.",
+        ],
         sources: &[
             "observed:java.lang.ClassNotFoundException: <class> from the JDK class loaders (the message is the class name)",
             "apache/hadoop@017bbeade14d:hadoop-common-project/hadoop-common/src/main/java/org/apache/hadoop/conf/Configuration.java",
@@ -3055,7 +3087,9 @@ fn plugin_for(scheme: &str, version: &str) -> (Option<&'static str>, String) {
 /// is a memory size in another notation (`512Mi`, `2 GiB`, `1.5g`), converted to Flink's (`512m`);
 /// otherwise the key with one marked placeholder.
 fn config_fix(key: Option<&str>, value: Option<&str>, unit: Option<&str>) -> String {
-    let corrected = value.and_then(|v| {
+    // A size in Kubernetes' units is corrected to Flink's for a memory option only.
+    let memory = key.is_none_or(|k| k.contains(".memory."));
+    let corrected = value.filter(|_| memory).and_then(|v| {
         crate::flink::units::parse_flink_memory(v)
             .is_none()
             .then(|| crate::flink::units::parse_resource_memory(v))

@@ -499,6 +499,32 @@ pub static SIGNATURES: &[Signature] = &[
             "openjdk/jdk17u@jdk-17.0.19+10:src/java.base/share/native/libjli/emessages.h",
         ],
     },
+    // Java 9+ modules: java.lang.reflect.AccessibleObject.checkCanSetAccessible refuses reflective
+    // access to a package its module neither opens nor exports to the caller, and says which
+    // (`Unable to make [field ]<member> accessible: module <m> does not "opens|exports <pkg>" to
+    // unnamed module @<hash>`). Flink's own code reflects into java.base (Flink 1.20's DataStream
+    // translators into java.util); the JVM of a Java 17 image needs `--add-opens` for it, which a
+    // configuration without Flink's default JVM options (the operator's ConfigMap mounted over
+    // conf/) does not give: what a real Flink 1.20.1 JobManager under operator 1.7.0 died of.
+    Signature {
+        id: "SIG-JAVA-MODULE-CLOSED",
+        category: Category::ImageIncompatible,
+        severity: Severity::Critical,
+        literals: &[" does not \"opens ", " does not \"exports "],
+        pattern: r#"Unable to make (?:field )?\S.*? accessible: module (?P<module>[\w.]+) does not "(?P<directive>opens|exports) (?P<package>[\w.]+)" to (?:unnamed module|module [\w.]+)"#,
+        title: "Java refused Flink access to {package}: module {module} does not \"{directive} {package}\" to Flink's classes",
+        explanation: "the JVM (Java 9 and later) refused reflective access to a package its module does not open to Flink's classes; Flink's binary release passes its JVMs `--add-opens` / `--add-exports` options for Java 17 from its configuration file, and a configuration mounted over conf/ (the operator's ConfigMap) carries only spec.flinkConfiguration",
+        fix: "give Flink's JVMs `--add-{directive}={module}/{package}=ALL-UNNAMED` in `env.java.opts.all` (spec.flinkConfiguration), keeping the options already there; another package refused after that is added the same way",
+        verify: "kubectl logs <pod> | grep -c InaccessibleObjectException   # expect 0",
+        explains: FATAL,
+        supersedes: &[],
+        examples: &[
+            "Caused by: java.lang.reflect.InaccessibleObjectException: Unable to make field private final java.util.Map java.util.Collections$UnmodifiableMap.m accessible: module java.base does not \"opens java.util\" to unnamed module @589b3632",
+            "java.lang.reflect.InaccessibleObjectException: Unable to make private java.nio.DirectByteBuffer(long,int) accessible: module java.base does not \"opens java.nio\" to unnamed module @6d86b085",
+        ],
+        unless: &[],
+        sources: &["openjdk/jdk17u@jdk-17.0.19+10:src/java.base/share/classes/java/lang/reflect/AccessibleObject.java"],
+    },
     // The launcher's and the VM's last words when the JVM did not start (libjli's JVM_ERROR1,
     // java.cpp's vm_exit_during_initialization): how it ended; the line before says why.
     Signature {

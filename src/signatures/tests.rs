@@ -537,9 +537,26 @@ fn an_option_flink_cannot_parse_is_named_with_the_value_it_reads() {
         "{fix}"
     );
     assert_eq!(fix.matches('<').count(), 1);
-    // Another option is no memory configuration.
+    // Another option is no memory configuration: the option's own signature, whose fix names
+    // the key with one marked placeholder and corrects no unit.
     let interval = "IllegalArgumentException: Could not parse value '' for key 'execution.checkpointing.interval'";
-    assert!(catalogue().scan(interval).is_empty());
+    let found = catalogue().scan(interval);
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0].signature.id, "SIG-FLINK-OPTION-UNPARSABLE");
+    assert_eq!(found[0].signature.category, Category::ConfigOptionInvalid);
+    let fix = found[0].fix();
+    assert!(
+        fix.contains("`execution.checkpointing.interval: <value of the option's type>`"),
+        "{fix}"
+    );
+    // A memory option's line is read as memory: its signature supersedes the option's on the line.
+    let memory = "Could not parse value '512Mi' for key 'taskmanager.memory.process.size'.";
+    let found = catalogue().scan(memory);
+    let ids: Vec<&str> = crate::rules::support::containers::roots(&found)
+        .iter()
+        .map(|m| m.signature.id)
+        .collect();
+    assert_eq!(ids, ["SIG-FLINK-CONFIG-UNPARSABLE"]);
 }
 
 /// Every signature says how to check that its fix took, in its own words: a command that reads
@@ -611,4 +628,30 @@ fn a_null_flink_version_is_no_version_the_operator_refuses() {
     assert!(!hit(
         "Flink version null is not supported by this operator version"
     ));
+}
+
+/// A class of Flink's own RPC system (Pekko, Akka before 1.18) that a stopping JobManager could not
+/// load is no class of the job's: what a real Flink 1.20.1 JobManager logged in the lab after
+/// `BindException: Could not start actor system on any port in port range 6123`.
+#[test]
+fn a_class_of_flink_s_rpc_system_is_not_the_job_s_entry_class() {
+    let pekko = "Caused by: java.lang.ClassNotFoundException: org.apache.pekko.actor.dungeon.FaultHandling$$anonfun$handleNonFatalOrInterruptedException$1";
+    assert!(
+        catalogue()
+            .scan(pekko)
+            .iter()
+            .all(|m| m.signature.id != "SIG-CLASS-NOT-FOUND"),
+        "{:?}",
+        catalogue()
+            .scan(pekko)
+            .iter()
+            .map(|m| m.signature.id)
+            .collect::<Vec<_>>()
+    );
+    // The job's own class still is.
+    let job = "Caused by: java.lang.ClassNotFoundException: com.example.OrdersJob";
+    assert!(catalogue()
+        .scan(job)
+        .iter()
+        .any(|m| m.signature.id == "SIG-CLASS-NOT-FOUND"));
 }

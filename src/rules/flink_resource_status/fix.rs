@@ -67,9 +67,10 @@ pub(super) fn fix(
                     m.signature.explanation
                 ),
                 None => format!(
-                    "The operator's error names the cause: {}.\n{}",
+                    "The operator's error names the cause: {}.\n{}{}",
                     m.signature.explanation,
-                    m.fix()
+                    m.fix(),
+                    set_the_option(m, fd, ns)
                 ),
             }
         }
@@ -434,4 +435,32 @@ pub(super) fn validation_fix(
         );
     }
     format!("Fix the field the message names in the {kind} (kubectl edit {kind} {name} -n {ns}).")
+}
+
+/// For an option Flink could not parse (SIG-FLINK-OPTION-UNPARSABLE names the key and the value),
+/// the one field to set, as a command with a placeholder for the person who knows the value
+/// (FILL_IN in `--fix=run`): the key in spec.flinkConfiguration of the FlinkDeployment that holds
+/// it. Nothing when the spec does not hold the key (it came from elsewhere: the ConfigMap).
+fn set_the_option(m: &Match, fd: Option<&FlinkDeployment>, ns: &str) -> String {
+    if m.signature.category != Category::ConfigOptionInvalid {
+        return String::new();
+    }
+    let (Some(key), Some(fd)) = (m.field("key"), fd) else {
+        return String::new();
+    };
+    if !fd.spec.flink_configuration.contains_key(key) {
+        return String::new();
+    }
+    // The placeholder is the key itself, as `<spec.job.jarURI>` is for a jar (a quote inside it
+    // would break the command's shell quoting).
+    let placeholder = format!("<{key}>");
+    let patch = serde_json::json!({"spec": {"flinkConfiguration": {key: placeholder}}}).to_string();
+    format!(
+        "\n\nThe field to set is spec.flinkConfiguration `{key}` of FlinkDeployment {name}: \
+         fill in {placeholder}, a value of the option's type (only you know which), and run:\n\n  \
+         kubectl patch flinkdeployment {name} -n {ns} --type=merge -p {patch}",
+        name = sh(fd.name()),
+        ns = sh(ns),
+        patch = sh(&patch),
+    )
 }

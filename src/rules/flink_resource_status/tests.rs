@@ -527,3 +527,39 @@ fn a_taskmanager_memory_that_cannot_fit_gets_the_size_that_fits() {
         "{r:?}"
     );
 }
+
+#[test]
+fn an_option_flink_cannot_parse_names_the_key_and_leaves_its_value_to_a_person() {
+    // Recorded by the reality lab: operator 1.7.0, Flink 1.18.1, flinkConfiguration
+    // taskmanager.numberOfTaskSlots: "two"; the operator's status.error is Flink's
+    // `Could not parse value 'two' for key 'taskmanager.numberOfTaskSlots'.` (NumberFormatException).
+    // It used to be a bare fatal exit whose fix only redeployed.
+    let s = crate::snapshot::bundle::load(std::path::Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/scenarios/real-config-option"
+    )))
+    .unwrap();
+    let f = run(&FlinkResourceStatus, &s);
+    let f = f
+        .iter()
+        .find(|f| f.category == Category::ConfigOptionInvalid)
+        .expect("the option finding");
+    assert!(
+        f.title.contains("taskmanager.numberOfTaskSlots"),
+        "{}",
+        f.title
+    );
+    assert!(f.title.contains("'two'"), "{}", f.title);
+    // The one field, as a command whose value only a person knows (one placeholder).
+    let cmd = "kubectl patch flinkdeployment orders -n analytics --type=merge -p '{\"spec\":{\"flinkConfiguration\":{\"taskmanager.numberOfTaskSlots\":\"<taskmanager.numberOfTaskSlots>\"}}}'";
+    assert!(f.fix.contains(cmd), "{}", f.fix);
+    let r = crate::finding::Remedy::from_fix(&f.fix);
+    // Marked for the person to fill (FILL_IN), then the redeploy.
+    assert_eq!(
+        r.run.first().cloned(),
+        Some(format!("# fill in each <...>, then run: {cmd}")),
+        "{r:?}"
+    );
+    // No memory unit is offered for an option that is no memory size.
+    assert!(!f.fix.contains("1024-based"), "{}", f.fix);
+}
