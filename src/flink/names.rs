@@ -74,3 +74,19 @@ pub fn flinkcluster_submitter_job(cluster: &str) -> String {
 pub fn flinkcluster_config_map(cluster: &str) -> String {
     format!("{cluster}-configmap")
 }
+
+/// The label keys and values Flink's and the operators' pods all carry; the snapshot keeps
+/// these as static text instead of a copy per pod (`snapshot::pod::StringMap`).
+pub const LABEL_WORDS: &[&str] = &[
+    LABEL_APP,
+    LABEL_COMPONENT,
+    LABEL_TYPE,
+    TYPE_NATIVE,
+    COMPONENT_JOBMANAGER,
+    COMPONENT_TASKMANAGER,
+    LABEL_FLINK_APP,
+    LABEL_LYFT_COMPONENT,
+    LABEL_LYFT_HASH,
+    LABEL_CLUSTER,
+    LABEL_CONFIGMAP_TYPE,
+];

@@ -274,27 +274,11 @@ impl Serialize for Quantities {
 /// as the map Kubernetes has, with a `BTreeMap`'s lookups and order. Not a `BTreeMap`: its one
 /// tree node is 544 bytes however few entries it holds (a pod has three labels or so), which at
 /// 100,000 pods was 54 MB of the snapshot; this costs the entries only. The keys and values Flink
-/// and its operators write on every pod ([`LABEL_WORDS`]: `app`, `component: taskmanager`,
+/// and its operators write on every pod ([`crate::flink::names::LABEL_WORDS`]: `app`, `component: taskmanager`,
 /// `type: flink-native-kubernetes`) are the static text, not a copy per pod (five small
 /// allocations of every pod, about 20 MB at 100,000 pods with the allocator's own room).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct StringMap(Vec<(Cow<'static, str>, Cow<'static, str>)>);
-
-/// The label keys and values Flink's and the operators' pods all carry (`flink::names`); any
-/// other is copied.
-const LABEL_WORDS: &[&str] = &[
-    crate::flink::names::LABEL_APP,
-    crate::flink::names::LABEL_COMPONENT,
-    crate::flink::names::LABEL_TYPE,
-    crate::flink::names::TYPE_NATIVE,
-    crate::flink::names::COMPONENT_JOBMANAGER,
-    crate::flink::names::COMPONENT_TASKMANAGER,
-    crate::flink::names::LABEL_FLINK_APP,
-    crate::flink::names::LABEL_LYFT_COMPONENT,
-    crate::flink::names::LABEL_LYFT_HASH,
-    crate::flink::names::LABEL_CLUSTER,
-    crate::flink::names::LABEL_CONFIGMAP_TYPE,
-];
 
 /// `s` as the static text when it is one of `words`, else `s` itself.
 fn interned(s: String, words: &[&'static str]) -> Cow<'static, str> {
@@ -305,7 +289,7 @@ fn interned(s: String, words: &[&'static str]) -> Cow<'static, str> {
 }
 
 fn label_word(s: String) -> Cow<'static, str> {
-    interned(s, LABEL_WORDS)
+    interned(s, crate::flink::names::LABEL_WORDS)
 }
 
 impl StringMap {
