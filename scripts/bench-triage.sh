@@ -12,7 +12,7 @@
 # Env: BIN=path/to/kubectl-flink (default target/debug/kubectl-flink, built if missing; a debug
 # build is much slower than a release build, say which one you measured), KEEP=1 keeps the log,
 # RG=path/to/rg adds ripgrep with the same literals and alternation, and with the signatures' full
-# patterns as BIN compiled them (`explain SIG-...`) (scripts/bench-peers.sh builds it at its pinned
+# patterns as docs/rules.md keeps them (drawn from the code) (scripts/bench-peers.sh builds it at its pinned
 # version and sets it).
 set -euo pipefail
 
@@ -101,22 +101,26 @@ echo "findings: $(grep -c '"rule"' "$WORK/report.json") ($(grep -o '"rule": "[^"
 # The catalogue's literals (and its full patterns), for the grep and ripgrep baselines: every
 # signature file, as triage matches them all.
 if command -v python3 > /dev/null; then
-    python3 - "$WORK" "$BIN" "$ROOT"/src/signatures/{catalogue,kubernetes,operators,shapes}.rs <<'PY'
-import re, subprocess, sys
-work, binary, files = sys.argv[1], sys.argv[2], sys.argv[3:]
+    python3 - "$WORK" "$ROOT/docs/rules.md" "$ROOT"/src/signatures/{catalogue,kubernetes,operators,shapes}.rs <<'PY'
+import re, sys
+work, docs, files = sys.argv[1], sys.argv[2], sys.argv[3:]
 literals, patterns = [], []
 for f in files:
     src = open(f).read()
     for block in re.findall(r"literals: &\[(.*?)\],\n", src, re.S):
         for lit in re.findall(r'"((?:[^"\\]|\\.)*)"', block):
             literals.append(lit.replace('\\"', '"').replace('\\\\', '\\'))
-    # The patterns as compiled (some are built by macros): `explain SIG-...` prints them. Named
-    # groups become plain ones, since ripgrep joins the patterns into one alternation.
-    for sig in re.findall(r'id: "(SIG-[A-Z0-9-]+)"', src):
-        out = subprocess.run([binary, "explain", sig], capture_output=True, text=True).stdout
-        for line in out.splitlines():
-            if line.startswith("matches   "):
-                patterns.append(re.sub(r"\(\?P<\w+>", "(?:", line[len("matches   "):]))
+# The patterns as compiled (some are built by macros), as docs/rules.md keeps them under each
+# signature (`explain` in a terminal leaves them out; a test keeps that file drawn from the code).
+# Named groups become plain ones, since ripgrep joins the patterns into one alternation.
+section = None
+for line in open(docs):
+    if line.startswith("### "):
+        section = line[4:].strip()
+    elif section and section.startswith("SIG-") and line.startswith("matches   "):
+        patterns.append(re.sub(r"\(\?P<\w+>", "(?:", line[len("matches   "):].rstrip("\n")))
+if not patterns:
+    sys.exit("bench-triage: no signature pattern found in " + docs)
 open(work + "/literals.txt", "w").write("".join(l + "\n" for l in literals))
 open(work + "/patterns.txt", "w").write("".join(p + "\n" for p in patterns))
 PY
