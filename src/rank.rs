@@ -473,6 +473,19 @@ fn explains_ignoring_links(cause: &Finding, symptom: &Finding) -> bool {
         }
         _ => {}
     }
+    // A rule that reports an outcome (FLK103's exit) may name the specific cause its evidence
+    // showed instead (a Java module closed, a jar missing). The rule-level relation (FLK501
+    // explains FLK103's exits) is about the outcome; for the named cause only the causal order of
+    // the layers holds: a finding of a later layer (a 403, identity) does not explain one of an
+    // earlier layer (the image's Java refusing Flink, runtime), while a spec error (FLK101's
+    // container without an image) still explains the spec refusal a status names (FLK401).
+    if !generic(symptom)
+        && cause.layer > symptom.layer
+        && meta_of(symptom.rule)
+            .is_some_and(|m| m.category.is_symptom() && m.category != symptom.category)
+    {
+        return false;
+    }
     let Some(meta) = meta_of(cause.rule) else {
         return false;
     };
@@ -978,6 +991,54 @@ mod tests {
         .link("container-name:x");
         let r = rank(vec![a, b]);
         assert!(r.findings.iter().all(|f| f.caused_by.is_none()));
+    }
+
+    #[test]
+    fn a_cause_an_outcome_rule_named_is_explained_only_in_causal_order() {
+        // FLK501 explains FLK103's exits; an exit whose log named the image's Java refusing Flink
+        // (runtime) is not the 403's (identity, a later layer), as the lab's canonical-1.20 showed:
+        // with the 403 fixed the JobManager still exited.
+        let d = Some(ObjectRef::namespaced("FlinkDeployment", "prod", "orders"));
+        let pod = ObjectRef::namespaced("Pod", "prod", "orders-1");
+        let forbidden = Finding::new(crate::rules::meta_of("FLK501").unwrap(), pod.clone(), "403")
+            .deployment(d.clone());
+        let exit = Finding::new(
+            crate::rules::meta_of("FLK103").unwrap(),
+            pod.clone(),
+            "exit",
+        )
+        .deployment(d.clone());
+        let r = rank(vec![forbidden.clone(), exit.clone()]);
+        let exit_of = |r: &Report| {
+            r.findings
+                .iter()
+                .find(|f| f.rule == "FLK103")
+                .cloned()
+                .unwrap()
+        };
+        assert!(exit_of(&r).caused_by.is_some(), "{:#?}", r.findings);
+        let named = crate::rules::support::containers::with_category(
+            exit,
+            crate::finding::Category::ImageIncompatible,
+        );
+        let r = rank(vec![forbidden, named.clone()]);
+        assert!(exit_of(&r).caused_by.is_none(), "{:#?}", r.findings);
+        // A cause of the same or an earlier layer still explains it: FLK101's container with no
+        // image explains the spec refusal FLK401 read from the status (real-canonical-no-image).
+        let fd = d.clone().unwrap();
+        let misnamed = Finding::new(
+            crate::rules::meta_of("FLK101").unwrap(),
+            fd.clone(),
+            "misnamed",
+        )
+        .deployment(d.clone());
+        let refused = crate::rules::support::containers::with_category(
+            Finding::new(crate::rules::meta_of("FLK401").unwrap(), fd, "refused").deployment(d),
+            crate::finding::Category::PodtemplateInvalid,
+        );
+        let r = rank(vec![refused, misnamed]);
+        let refused = r.findings.iter().find(|f| f.rule == "FLK401").unwrap();
+        assert!(refused.caused_by.is_some(), "{:#?}", r.findings);
     }
 
     /// `link` by the pairwise definition it replaced: every finding against every other.
