@@ -70,7 +70,7 @@ fi
 # JobManager prints when it fails: the operator's, the CLI's, RestClusterClient's).
 rt=org/apache/flink/runtime
 co=org/apache/flink
-for v in 1.16.0 1.18.0 1.20.0 2.0.0 2.1.0; do
+for v in 1.16.0 1.17.0 1.18.0 1.19.0 1.20.0 2.0.0 2.1.0; do
   tag=release-$v
   args=()
   for m in flink-kubernetes flink-runtime flink-core flink-clients; do
@@ -103,7 +103,7 @@ done
 # Akka actor system up to 1.17, Pekko from 1.18; the module keeps its name), from Maven Central's
 # sources jars. Both live under flink-rpc/ in the repository. Akka's and Pekko's own remoting
 # messages (gated, quarantined) are Scala in akka-remote / pekko-remote, which the sweep does not read.
-for v in 1.16.0 1.18.0 1.20.0 2.0.0 2.1.0; do
+for v in 1.16.0 1.17.0 1.18.0 1.19.0 1.20.0 2.0.0 2.1.0; do
   args=()
   for m in flink-rpc-core flink-rpc-akka; do
     jar="$M2/org/apache/flink/$m/$v/$m-$v-sources.jar"
@@ -133,7 +133,7 @@ fi
 # --- Flink's start scripts (bin/*.sh, kubernetes-bin/*.sh) as each release ships them: the wheels of
 # PyFlink carry the distribution's bin/ folder (pyflink/bin/), so the scripts are read at the release
 WHEELS=${WHEELS:-$INPUTS/pypi}
-for v in 1.16.0 1.18.0 1.20.0 2.0.0 2.1.0; do
+for v in 1.16.0 1.17.0 1.18.0 1.19.0 1.20.0 2.0.0 2.1.0; do
   whl=$(ls "$WHEELS"/apache_flink-"$v"-*.whl 2>/dev/null | head -1 || true)
   [ -n "$whl" ] || { echo "no PyFlink wheel $v in $WHEELS" >&2; continue; }
   want flink-bin || continue
