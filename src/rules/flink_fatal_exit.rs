@@ -327,12 +327,16 @@ fn open_the_module(index: &Index, pod: &Pod, m: &crate::signatures::Match) -> St
     if was.split_whitespace().any(|t| t == option) {
         return String::new();
     }
-    let value = if was.is_empty() {
-        option.clone()
-    } else {
-        format!("{was} {option}")
+    let added = OptsEdit {
+        key: key.to_string(),
+        removed: Vec::new(),
+        kept: was
+            .split_whitespace()
+            .map(str::to_string)
+            .chain([option.clone()])
+            .collect(),
     };
-    let patch = serde_json::json!({"spec": {"flinkConfiguration": {key: value}}}).to_string();
+    let patch = java_opts::merge_patch(&[added]);
     format!(
         "\n\nAdd {option} to flinkConfiguration `{key}` of FlinkDeployment {name}{kept}:\n\n  \
          kubectl patch flinkdeployment {name} -n {ns_q} --type=merge -p {patch}",
