@@ -18,8 +18,14 @@ pub const CERT_MANAGER_GROUP: &str = "cert-manager.io";
 pub const WEBHOOK_PORT: i32 = 9443;
 pub const VALIDATING: &str = "ValidatingWebhookConfiguration";
 pub const MUTATING: &str = "MutatingWebhookConfiguration";
-/// The chart's Helm repository (the release the project's facts are pinned to).
+/// The chart's Helm repository (the release the project's facts are pinned to). Each release's
+/// folder is a Helm repository of that release alone (its `index.yaml` lists one chart version),
+/// and downloads.apache.org keeps only the newest releases: a pinned version comes from
+/// [`ARCHIVE`] instead.
 pub const HELM_REPO: &str = "https://downloads.apache.org/flink/flink-kubernetes-operator-1.15.0/";
+/// Where every operator release stays once downloads.apache.org drops it:
+/// `ARCHIVE/flink-kubernetes-operator-V/flink-kubernetes-operator-V-helm.tgz`.
+pub const ARCHIVE: &str = "https://archive.apache.org/dist/flink";
 pub const CERT_MANAGER_MANIFEST: &str =
     "https://github.com/cert-manager/cert-manager/releases/download/v1.18.2/cert-manager.yaml";
 /// How long a Flink resource may go without a status before "nothing reconciles it" is a fact.

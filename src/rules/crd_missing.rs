@@ -196,11 +196,6 @@ fn apache(s: &Snapshot) -> Vec<Finding> {
             continue;
         }
         let op = ops.first();
-        let release = op.map(|o| o.release());
-        let version = release
-            .as_ref()
-            .and_then(|r| r.version)
-            .map(|v| v.to_string());
         let mut f = Finding::new(
             &META,
             ObjectRef::new("CustomResourceDefinition", None, name),
@@ -223,18 +218,13 @@ fn apache(s: &Snapshot) -> Vec<Finding> {
             ));
             f = f.link(install::link(o.namespace));
         }
-        let pull = match &version {
-            Some(v) => format!("helm pull flink-operator-repo/flink-kubernetes-operator --version {v} --untar --untardir /tmp/flink-operator-chart"),
-            None => "helm pull flink-operator-repo/flink-kubernetes-operator --untar --untardir /tmp/flink-operator-chart".to_string(),
-        };
+        let (pull, crds) = install::pull_chart(op.and_then(|o| o.release().version));
         f = f
             .fix(format!(
                 "Helm installs CRDs only on the first install and never on upgrade: apply the chart's CRD yourself\n\
                  (the same chart version as the operator):\n\n\
-                 helm repo add flink-operator-repo {} 2>/dev/null; helm repo update flink-operator-repo\n\
                  {pull}\n\
-                 kubectl apply --server-side -f /tmp/flink-operator-chart/flink-kubernetes-operator/crds/{name}-v1.yml{}",
-                install::HELM_REPO,
+                 kubectl apply --server-side -f {crds}{name}-v1.yml{}",
                 op.map(|o| format!("\nkubectl rollout restart deployment/{} -n {}   # the operator starts its informers at start-up", o.name(), o.namespace))
                     .unwrap_or_default()
             ))
@@ -268,7 +258,7 @@ mod tests {
             "{}",
             f[0].fix
         );
-        assert!(f[0].fix.contains("--version 1.15.0"));
+        assert!(f[0].fix.contains("helm pull https://archive.apache.org/dist/flink/flink-kubernetes-operator-1.15.0/flink-kubernetes-operator-1.15.0-helm.tgz"));
         assert!(f[0]
             .verify
             .contains("kubectl get crd flinksessionjobs.flink.apache.org"));

@@ -61,11 +61,7 @@ impl Rule for CrdVersionMismatch {
             let Some((version, source)) = op.version() else {
                 continue;
             };
-            let pull = format!(
-                "helm repo add flink-operator-repo {} 2>/dev/null; helm repo update flink-operator-repo\n\
-                 helm pull flink-operator-repo/flink-kubernetes-operator --version {version} --untar --untardir /tmp/flink-operator-chart",
-                install::HELM_REPO
-            );
+            let (pull, crds) = install::pull_chart(Some(version));
             let restart = format!(
                 "kubectl rollout restart deployment/{} -n {}   # the operator looks for CRDs at start-up",
                 op.name(),
@@ -93,7 +89,7 @@ impl Rule for CrdVersionMismatch {
                     .fix(format!(
                         "Apply the CRDs of the operator's chart version (all of them, so their schemas match too):\n\n\
                          {pull}\n\
-                         kubectl apply --server-side --force-conflicts -f /tmp/flink-operator-chart/flink-kubernetes-operator/crds/\n\
+                         kubectl apply --server-side --force-conflicts -f {crds}\n\
                          {restart}"
                     ))
                     .verify(format!(
@@ -106,7 +102,9 @@ impl Rule for CrdVersionMismatch {
                 out.push(f);
             }
 
-            if let Some(f) = flink_version_enum_skew(s, &op, version, &source, &pull, &restart) {
+            if let Some(f) =
+                flink_version_enum_skew(s, &op, version, &source, (&pull, &crds), &restart)
+            {
                 out.push(f);
             }
 
@@ -128,7 +126,7 @@ impl Rule for CrdVersionMismatch {
                     .fix(format!(
                         "Replace the CRD with the one of the operator's chart version:\n\n\
                          {pull}\n\
-                         kubectl replace -f /tmp/flink-operator-chart/flink-kubernetes-operator/crds/{name}-v1.yml\n\
+                         kubectl replace -f {crds}{name}-v1.yml\n\
                          {restart}"
                     ))
                     .verify(format!("kubectl get crd {name} -o jsonpath='{{.spec.versions[?(@.served==true)].name}}'   # expect {VERSION}"))
@@ -322,7 +320,7 @@ fn flink_version_enum_skew(
     op: &install::Operator,
     version: install::Version,
     source: &str,
-    pull: &str,
+    (pull, crds): (&str, &str),
     restart: &str,
 ) -> Option<Finding> {
     let crd = s
@@ -381,7 +379,7 @@ fn flink_version_enum_skew(
              client-side apply of a CRD this large fails on its last-applied annotation), then apply the\n\
              refused FlinkDeployment again:\n\n\
              {pull}\n\
-             kubectl replace -f /tmp/flink-operator-chart/flink-kubernetes-operator/crds/\n\
+             kubectl replace -f {crds}\n\
              {restart}"
         ))
         .verify(format!(
@@ -552,10 +550,13 @@ mod tests {
         assert!(f[0].title.contains("v1_18"), "{}", f[0].title);
         assert!(f[0].title.contains("operator 1.15.0"), "{}", f[0].title);
         let fix = &f[0].fix;
-        assert!(fix.contains("--version 1.15.0"), "{fix}");
+        assert!(
+            fix.contains("helm pull https://archive.apache.org/dist/flink/flink-kubernetes-operator-1.15.0/flink-kubernetes-operator-1.15.0-helm.tgz --untar --untardir /tmp/flink-operator-chart-1.15.0"),
+            "{fix}"
+        );
         assert!(
             fix.contains(
-                "kubectl replace -f /tmp/flink-operator-chart/flink-kubernetes-operator/crds/"
+                "kubectl replace -f /tmp/flink-operator-chart-1.15.0/flink-kubernetes-operator/crds/"
             ),
             "{fix}"
         );
@@ -629,8 +630,10 @@ mod tests {
             "{:#?}",
             f[0].evidence
         );
-        assert!(f[0].fix.contains("--version 1.15.0 --untar"));
-        assert!(f[0].fix.contains("kubectl apply --server-side --force-conflicts -f /tmp/flink-operator-chart/flink-kubernetes-operator/crds/"));
+        assert!(f[0]
+            .fix
+            .contains("flink-kubernetes-operator-1.15.0-helm.tgz --untar"));
+        assert!(f[0].fix.contains("kubectl apply --server-side --force-conflicts -f /tmp/flink-operator-chart-1.15.0/flink-kubernetes-operator/crds/"));
     }
 
     #[test]

@@ -309,18 +309,20 @@ fn finding(g: &Gap) -> Finding {
         } else {
             "FlinkDeployment"
         };
-        let mut f = Finding::new(&META, object, format!("the {kind} CRD ({res}) is not installed"))
-            .evidence(format!("{} {res}{scope}: 404 {}", g.verb, g.message))
-            .fix(
-                "Install the Flink Kubernetes Operator's CRDs (they ship with the Helm chart):\n\n\
-                 helm repo add flink-operator-repo https://downloads.apache.org/flink/flink-kubernetes-operator-1.15.0/\n\
-                 helm upgrade --install flink-kubernetes-operator flink-operator-repo/flink-kubernetes-operator -n flink-operator --create-namespace"
-                    .to_string(),
-            )
-            .verify(format!(
-                "kubectl get crd {}",
-                crate::shell::quote(&format!("{}.{}", g.resource, g.group))
-            ));
+        let mut f = Finding::new(
+            &META,
+            object,
+            format!("the {kind} CRD ({res}) is not installed"),
+        )
+        .evidence(format!("{} {res}{scope}: 404 {}", g.verb, g.message))
+        .fix(format!(
+            "Install the Flink Kubernetes Operator's CRDs (they ship with the Helm chart):\n\n{}",
+            crate::rules::support::install::helm_install("flink-operator", "")
+        ))
+        .verify(format!(
+            "kubectl get crd {}",
+            crate::shell::quote(&format!("{}.{}", g.resource, g.group))
+        ));
         f.category = Category::CrdMissing;
         f.layer = Category::CrdMissing.layer();
         f.severity = Severity::Critical;

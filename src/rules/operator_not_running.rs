@@ -823,7 +823,9 @@ lastTimestamp: "2026-11-20T09:59:00Z"
             "{:#?}",
             f[0].evidence
         );
-        assert!(f[0].fix.contains("helm install flink-kubernetes-operator"));
+        assert!(f[0]
+            .fix
+            .contains("helm upgrade --install flink-kubernetes-operator"));
         // A bundle with no installation objects says nothing about the operator.
         let mut s = load(&waiting);
         s.install_checked = false;

@@ -532,7 +532,8 @@ pub struct Release {
 }
 
 impl Release {
-    /// `helm repo add` + `helm upgrade <release> ... --reuse-values <extra>`. For the
+    /// `helm upgrade <release> <chart> ... --reuse-values <extra>`, the chart of the release's own
+    /// version (the newest from its repository when the version is unknown). For the
     /// FlinkCluster operator (no Helm repository; `extra` names the Apache chart's values and is
     /// left out): apply its release manifest again.
     pub fn upgrade(&self, extra: &str) -> String {
@@ -548,25 +549,72 @@ impl Release {
             };
             return format!("kubectl apply -f {}{note}", fc::MANIFEST);
         }
-        let version = self
-            .version
-            .map(|v| format!(" --version {v}"))
-            .unwrap_or_default();
-        format!(
-            "helm repo add flink-operator-repo {HELM_REPO} 2>/dev/null; helm repo update flink-operator-repo\n\
-             helm upgrade {} flink-operator-repo/flink-kubernetes-operator -n {}{version} --reuse-values{}",
-            self.name,
-            self.namespace,
-            if extra.is_empty() { String::new() } else { format!(" {extra}") }
-        )
+        let extra = if extra.is_empty() {
+            String::new()
+        } else {
+            format!(" {extra}")
+        };
+        match self.version {
+            Some(v) => format!(
+                "helm upgrade {} {} -n {} --reuse-values{extra}",
+                self.name,
+                chart_url(v),
+                self.namespace
+            ),
+            None => format!(
+                "{}\n\
+                 helm upgrade {} flink-operator-repo/flink-kubernetes-operator -n {} --reuse-values{extra}",
+                add_repo(),
+                self.name,
+                self.namespace
+            ),
+        }
+    }
+}
+
+/// The chart of one operator release, a URL `helm pull`, `install` and `upgrade` take as it is:
+/// the release's own repository lists only that release and leaves downloads.apache.org once newer
+/// ones ship, so `flink-operator-repo --version V` rarely finds V (archive.apache.org/dist/flink
+/// keeps every release's `flink-kubernetes-operator-V-helm.tgz`).
+pub fn chart_url(version: Version) -> String {
+    format!("{ARCHIVE}/flink-kubernetes-operator-{version}/flink-kubernetes-operator-{version}-helm.tgz")
+}
+
+/// The newest release's repository under the name the operator's docs give it, pointed there even
+/// when an older release's repository already has the name.
+fn add_repo() -> String {
+    format!(
+        "helm repo add --force-update flink-operator-repo {HELM_REPO} && helm repo update flink-operator-repo"
+    )
+}
+
+/// `helm pull` of the chart of `version` (the newest when unknown), unpacked; and the folder its
+/// CRDs land in.
+pub fn pull_chart(version: Option<Version>) -> (String, String) {
+    match version {
+        Some(v) => {
+            let dir = format!("/tmp/flink-operator-chart-{v}");
+            (
+                format!("helm pull {} --untar --untardir {dir}", chart_url(v)),
+                format!("{dir}/flink-kubernetes-operator/crds/"),
+            )
+        }
+        None => (
+            format!(
+                "{}\nhelm pull flink-operator-repo/flink-kubernetes-operator --untar --untardir /tmp/flink-operator-chart",
+                add_repo()
+            ),
+            "/tmp/flink-operator-chart/flink-kubernetes-operator/crds/".to_string(),
+        ),
     }
 }
 
 /// A fresh install of the chart into `namespace`.
 pub fn helm_install(namespace: &str, extra: &str) -> String {
     format!(
-        "helm repo add flink-operator-repo {HELM_REPO}\n\
-         helm install flink-kubernetes-operator flink-operator-repo/flink-kubernetes-operator -n {namespace} --create-namespace{}",
+        "{}\n\
+         helm upgrade --install flink-kubernetes-operator flink-operator-repo/flink-kubernetes-operator -n {namespace} --create-namespace{}",
+        add_repo(),
         if extra.is_empty() { String::new() } else { format!(" {extra}") }
     )
 }

@@ -22,7 +22,19 @@ fn the_operator_and_its_webhooks_are_found() {
     assert!(certificate(&s, NS).is_some());
     assert_eq!(tls_secret_name(&s, NS), TLS_SECRET);
     assert_eq!(op.release().upgrade("--set a=b").lines().last().unwrap(),
-            "helm upgrade flink-kubernetes-operator flink-operator-repo/flink-kubernetes-operator -n flink-operator --version 1.15.0 --reuse-values --set a=b");
+            "helm upgrade flink-kubernetes-operator https://archive.apache.org/dist/flink/flink-kubernetes-operator-1.15.0/flink-kubernetes-operator-1.15.0-helm.tgz -n flink-operator --reuse-values --set a=b");
+    // An unknown version upgrades to the newest release, from the repository its docs name.
+    let unknown = Release {
+        version: None,
+        ..op.release()
+    };
+    assert_eq!(
+        unknown.upgrade("").lines().collect::<Vec<_>>(),
+        [
+            format!("helm repo add --force-update flink-operator-repo {HELM_REPO} && helm repo update flink-operator-repo").as_str(),
+            "helm upgrade flink-kubernetes-operator flink-operator-repo/flink-kubernetes-operator -n flink-operator --reuse-values"
+        ]
+    );
 }
 
 #[test]
