@@ -178,12 +178,18 @@ pub static SIGNATURES: &[Signature] = &[
             "fabric8io/kubernetes-client@v7.8.0:kubernetes-client/src/main/java/io/fabric8/kubernetes/client/dsl/internal/OperationSupport.java",
         ],
     },
+    // A Flink operator's account: "operator" and "flink" in its name or namespace, as every
+    // operator's install names it (the Apache chart's `flink-operator`
+    // (apache/flink-kubernetes-operator@release-1.15.0:helm/flink-kubernetes-operator/values.yaml),
+    // Lyft's `flinkoperator` in `flink-operator`, the FlinkCluster operator's
+    // `flink-operator-controller-manager`). Another operator's account refused the same way
+    // (`aerospike-operator-controller-manager`) is an ordinary 403, not the Flink operator's Role.
     Signature {
         id: "SIG-K8S-FORBIDDEN-OPERATOR",
         category: Category::OperatorRbacMissing,
         severity: Severity::Critical,
         literals: &["is forbidden: User \"system:serviceaccount:"],
-        pattern: r#"(?:(?P<resource_kind>[a-z0-9.-]+(?:/[a-z]+)?)(?: "(?P<object>[^"]*)")? )?is forbidden: User "system:serviceaccount:(?P<namespace>[^:"]+):(?P<sa>[^"]*operator[^"]*)" cannot (?P<verb>[a-z]+) resource "(?P<resource>[^"]+)"(?: in API group "(?P<group>[^"]*)")?(?: in the namespace "(?P<object_namespace>[^"]+)")?"#,
+        pattern: r#"(?:(?P<resource_kind>[a-z0-9.-]+(?:/[a-z]+)?)(?: "(?P<object>[^"]*)")? )?is forbidden: User "system:serviceaccount:(?:(?P<namespace>[^:"]*flink[^:"]*):(?P<sa>[^"]*operator[^"]*)|(?P<namespace_2>[^:"]+):(?P<sa_2>[^"]*(?:flink[^"]*operator|operator[^"]*flink)[^"]*))" cannot (?P<verb>[a-z]+) resource "(?P<resource>[^"]+)"(?: in API group "(?P<group>[^"]*)")?(?: in the namespace "(?P<object_namespace>[^"]+)")?"#,
         title: "the operator's ServiceAccount {namespace}/{sa} may not {verb} {kubectl_resource} in namespace {target_namespace}",
         explanation: "the Flink operator itself was refused: its ServiceAccount has no Role in that namespace (typically a namespace missing from the chart's watchNamespaces)",
         fix: "if {target_namespace} should be managed, add it to the chart's `watchNamespaces` and `helm upgrade` (that creates the operator's Role and RoleBinding there); otherwise grant exactly what was refused:

@@ -463,6 +463,28 @@ fn prune_keeps_the_precise_match() {
         kept.iter().map(|m| m.signature.id).collect::<Vec<_>>(),
         ["SIG-K8S-FORBIDDEN-OPERATOR"]
     );
+    // "flink" in the namespace alone is enough; another operator's account is an ordinary 403.
+    for (account, id) in [
+        ("streaming:platform-operator", "SIG-K8S-FORBIDDEN"),
+        ("flink-system:operator", "SIG-K8S-FORBIDDEN-OPERATOR"),
+        ("ops:flinkoperator", "SIG-K8S-FORBIDDEN-OPERATOR"),
+        (
+            "ops:flink-operator-controller-manager",
+            "SIG-K8S-FORBIDDEN-OPERATOR",
+        ),
+        (
+            "am6-aerospikes99-preprod:aerospike-operator-controller-manager",
+            "SIG-K8S-FORBIDDEN",
+        ),
+    ] {
+        let line = line.replace("flink-operator:flink-operator", account);
+        let kept = prune_line(catalogue().match_line(&line, 1));
+        assert_eq!(
+            kept.iter().map(|m| m.signature.id).collect::<Vec<_>>(),
+            [id],
+            "{account}"
+        );
+    }
 }
 
 #[test]

@@ -60,7 +60,7 @@ pub fn category(text: &str) -> Option<Category> {
         ]) {
             Category::ImagePullFailed
         } else if let Some(user) = forbidden_service_account(&lower) {
-            if user.contains("operator") {
+            if is_flink_operator_account(user) {
                 Category::OperatorRbacMissing
             } else {
                 Category::RbacForbidden
@@ -103,6 +103,13 @@ pub fn category(text: &str) -> Option<Category> {
     )
 }
 
+/// `ns:name` is a Flink operator's account: "operator" in its name, and "flink" in the name or the
+/// namespace (SIG-K8S-FORBIDDEN-OPERATOR reads a 403 the same way).
+fn is_flink_operator_account(user: &str) -> bool {
+    let name = user.rsplit(':').next().unwrap_or(user);
+    name.contains("operator") && user.contains("flink")
+}
+
 /// `ns:name` of the ServiceAccount in an API server 403 (`is forbidden: User
 /// "system:serviceaccount:ns:name"`), lowercased text in, if there is one.
 fn forbidden_service_account(lower: &str) -> Option<&str> {
@@ -142,5 +149,7 @@ mod tests {
         assert_eq!(category(jm), Some(Category::RbacForbidden));
         let op = r#"flinkapplications.flink.k8s.io "x" is forbidden: User "system:serviceaccount:flink-operator:flinkoperator" cannot update"#;
         assert_eq!(category(op), Some(Category::OperatorRbacMissing));
+        let other = r#"configmaps "a" is forbidden: User "system:serviceaccount:db:aerospike-operator-controller-manager" cannot get"#;
+        assert_eq!(category(other), Some(Category::RbacForbidden));
     }
 }
