@@ -615,3 +615,38 @@ fn regex_lite_open_name(command: &str) -> bool {
             && rest[name.len()..].starts_with('>')
     })
 }
+
+/// A job that ran out of restarts: `Recovery is suppressed by ...` is how it stopped, and the
+/// failure under it is why. The cause comes first, and the suppressed recovery is its symptom.
+#[test]
+fn running_out_of_restarts_is_explained_by_the_failure_it_wraps() {
+    let text = "2026-12-05 20:00:00,000 INFO  org.apache.flink.runtime.executiongraph.ExecutionGraph [] - Job orders (5b8c7e3f9a1d4c2e8f0a6b7c9d1e2f3a) switched from state RUNNING to FAILING.\n\
+org.apache.flink.runtime.JobException: Recovery is suppressed by NoRestartBackoffTimeStrategy\n\
+\tat org.apache.flink.runtime.executiongraph.failover.ExecutionFailureHandler.handleFailure(ExecutionFailureHandler.java:219)\n\
+Caused by: java.io.IOException: Insufficient number of network buffers: required 65, but only 16 available. The total number of network buffers is currently set to 2048 of 32768 bytes each. You can increase this number by setting the configuration keys 'taskmanager.memory.network.fraction', 'taskmanager.memory.network.min', and 'taskmanager.memory.network.max'.\n\
+\tat org.apache.flink.runtime.io.network.buffer.NetworkBufferPool.internalCreateBufferPool(NetworkBufferPool.java:495)\n";
+    let v = json(&triage_stdin(text.as_bytes(), &["-o", "json"]));
+    let f = findings(&v);
+    assert_eq!(
+        categories(&v),
+        ["memory_config_invalid", "flink_fatal_exit"],
+        "{v:#}"
+    );
+    assert_eq!(f[0]["rule"], "SIG-NETWORK-BUFFERS-INSUFFICIENT", "{v:#}");
+    assert!(
+        f[0]["fix"]
+            .as_str()
+            .unwrap()
+            .contains("taskmanager.memory.network.min: \"66m\""),
+        "{v:#}"
+    );
+    assert_eq!(f[1]["rule"], "SIG-RESTARTS-EXHAUSTED", "{v:#}");
+    assert_eq!(f[1]["causedBy"], f[0]["id"], "{v:#}");
+
+    // alone, the suppressed recovery says what stopped the job, and is no cause itself
+    let v = json(&triage_stdin(
+        b"org.apache.flink.runtime.JobException: Recovery is suppressed by NoRestartBackoffTimeStrategy\n",
+        &["-o", "json"],
+    ));
+    assert_eq!(categories(&v), ["flink_fatal_exit"], "{v:#}");
+}

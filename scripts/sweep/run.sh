@@ -67,13 +67,17 @@ fi
 # resourcemanager, jobmaster, checkpoint, state, taskexecutor and highavailability; flink-core's
 # configuration, memory, file systems and plugin loader; flink-clients; flink-runtime's BlobClient (its
 # connect failure wraps the JDK's and names the blob port) and RestClient (what every REST call to the
-# JobManager prints when it fails: the operator's, the CLI's, RestClusterClient's).
+# JobManager prints when it fails: the operator's, the CLI's, RestClusterClient's). Added 2026-12-05: what
+# a running job prints when it fails on a TaskManager: flink-runtime's network stack (buffers, Netty
+# partition requests, remote/local transport errors), taskmanager (Task), executiongraph and its
+# failover (restart strategies), scheduler, memory (MemoryManager) and shuffle, and the stream tasks
+# (StreamTask and friends: flink-streaming-java up to 1.20, flink-runtime from 2.0).
 rt=org/apache/flink/runtime
 co=org/apache/flink
 for v in 1.16.0 1.17.0 1.18.0 1.19.0 1.20.0 2.0.0 2.1.0; do
   tag=release-$v
   args=()
-  for m in flink-kubernetes flink-runtime flink-core flink-clients; do
+  for m in flink-kubernetes flink-runtime flink-core flink-clients flink-streaming-java; do
     jar="$M2/org/apache/flink/$m/$v/$m-$v-sources.jar"
     [ -f "$jar" ] || { echo "no $jar" >&2; continue; }
     case $m in
@@ -82,7 +86,10 @@ for v in 1.16.0 1.17.0 1.18.0 1.19.0 1.20.0 2.0.0 2.1.0; do
         --under $rt/jobmaster --under $rt/checkpoint --under $rt/state --under $rt/taskexecutor
         --under $rt/highavailability --under $rt/util/bash --under $rt/util/config/memory
         --under $rt/blob/BlobClient.java --under $rt/rest/RestClient.java
-        --under $rt/rest/RestClientConfiguration.java) ;;
+        --under $rt/rest/RestClientConfiguration.java
+        --under $rt/io/network --under $rt/taskmanager --under $rt/executiongraph --under $rt/scheduler
+        --under $rt/memory --under $rt/shuffle --under org/apache/flink/streaming/runtime/tasks) ;;
+      flink-streaming-java) unders=(--under org/apache/flink/streaming/runtime/tasks) ;;
       flink-core) unders=(--under $co/configuration --under $co/core/memory --under $co/core/fs
         --under $co/core/plugin --under $co/util/FlinkRuntimeException.java
         --under $co/util/JarUtils.java) ;;

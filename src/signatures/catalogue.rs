@@ -5,10 +5,11 @@
 //!
 //! Field names (fix and title templates fill `{field}` / `{field|fallback}`): sa, namespace, verb,
 //! resource, group, object_namespace, scheme, host, port, jar, class, exit_code, reason, tm,
-//! container, image, webhook, service, service_namespace, quota, path, key. Alternative spellings
+//! container, image, webhook, service, service_namespace, quota, path, key, strategy, net_required,
+//! net_available, net_buffers, net_segment. Alternative spellings
 //! of one field inside one pattern are named `field_2`, `field_3` and folded into `field`.
 //! Derived by `derive_fields`: kubectl_resource, role_name, target_namespace, plugin, plugin_fix,
-//! process, memory_fix, exit_meaning.
+//! process, memory_fix, exit_meaning, network_fix.
 
 use super::Signature;
 use crate::finding::{Category, Severity};
@@ -24,6 +25,7 @@ const FATAL: &[&str] = &[
     "SIG-TM-FATAL",
     "SIG-ENTRYPOINT-EXIT-CODE",
     "SIG-EXIT-CODE-239",
+    "SIG-RESTARTS-EXHAUSTED",
 ];
 
 /// A 403/401 from the API server: Flink dies of it, and TaskManager pods are never created.
@@ -36,6 +38,7 @@ const API_REFUSED: &[&str] = &[
     "SIG-ENTRYPOINT-EXIT-CODE",
     "SIG-EXIT-CODE-239",
     "SIG-NO-RESOURCES",
+    "SIG-RESTARTS-EXHAUSTED",
 ];
 
 /// Memory exhaustion: the process dies, its TaskManager disappears, its slots with it.
@@ -51,7 +54,9 @@ const MEMORY: &[&str] = &[
     "SIG-TM-UNREACHABLE",
     "SIG-TM-WORKER-TERMINATED",
     "SIG-TM-CONNECTION-LOST",
+    "SIG-TM-DATA-CONNECT-FAILED",
     "SIG-NO-RESOURCES",
+    "SIG-RESTARTS-EXHAUSTED",
 ];
 
 /// A container killed by its limit: no Flink fatal path runs, the TaskManager just vanishes.
@@ -60,17 +65,19 @@ const KILLED: &[&str] = &[
     "SIG-TM-UNREACHABLE",
     "SIG-TM-WORKER-TERMINATED",
     "SIG-TM-CONNECTION-LOST",
+    "SIG-TM-DATA-CONNECT-FAILED",
     "SIG-NO-RESOURCES",
+    "SIG-RESTARTS-EXHAUSTED",
 ];
 
 /// TaskManager pods that never start or never register leave the job without slots.
-const NO_TASKMANAGERS: &[&str] = &["SIG-NO-RESOURCES"];
+const NO_TASKMANAGERS: &[&str] = &["SIG-NO-RESOURCES", "SIG-RESTARTS-EXHAUSTED"];
 
 /// TaskManagers that cannot reach the JobManager give up and leave no slots.
-const JM_UNREACHABLE: &[&str] = &["SIG-TM-FATAL", "SIG-NO-RESOURCES"];
+const JM_UNREACHABLE: &[&str] = &["SIG-TM-FATAL", "SIG-NO-RESOURCES", "SIG-RESTARTS-EXHAUSTED"];
 
 /// The lost TaskManager took its slots with it.
-const TM_LOST: &[&str] = &["SIG-NO-RESOURCES"];
+const TM_LOST: &[&str] = &["SIG-NO-RESOURCES", "SIG-RESTARTS-EXHAUSTED"];
 
 /// A configuration or artifact error that the entrypoint reports fatally.
 const STARTUP: &[&str] = FATAL;
@@ -511,6 +518,69 @@ pub static SIGNATURES: &[Signature] = &[
             "apache/flink@c20d1003e68e:flink-core/src/main/java/org/apache/flink/util/concurrent/FutureUtils.java",
         ],
     },
+    // The scheduler's failure handling (ExecutionFailureHandler, AdaptiveScheduler): the restart
+    // strategy allows no further restart, or the failure is marked unrecoverable; the job fails for
+    // good with the real failure as the `Caused by:`.
+    Signature {
+        id: "SIG-RESTARTS-EXHAUSTED",
+        category: Category::FlinkFatalExit,
+        severity: Severity::Warning,
+        literals: &["Recovery is suppressed by ", "JobException: The failure is not recoverable"],
+        pattern: r"Recovery is suppressed by (?P<strategy>[A-Za-z]+)(?:\((?P<strategy_args>[^)]*)\))?|JobException: The failure is not recoverable",
+        title: "the job failed for good: Flink stopped restarting it ({strategy|unrecoverable failure})",
+        explanation: "the job failed and its restart strategy allowed no further restart (or the failure was marked unrecoverable); this is how the job stops, the cause is the `Caused by:` under this line",
+        fix: "this is how the job stops, not why: fix the error in the `Caused by:` under this line (or the finding listed as its cause). The restart strategy ({strategy|see the line}) only decides how often Flink retries: NoRestartBackoffTimeStrategy means restarts are off (`restart-strategy.type: none`, `restart-strategy` before 1.17); for a cause that passes (a TaskManager lost, a storage hiccup) allow retries in flinkConfiguration, e.g. `restart-strategy.type: exponential-delay`, or `fixed-delay` with `restart-strategy.fixed-delay.attempts`",
+        verify: "kubectl get flinkdeployment <deployment> -n <namespace> -o jsonpath='{.status.jobStatus.state}'   # expect: RUNNING after the cause is fixed",
+        explains: &[],
+        supersedes: &[],
+        examples: &[
+            "org.apache.flink.runtime.JobException: Recovery is suppressed by NoRestartBackoffTimeStrategy",
+            "org.apache.flink.runtime.JobException: Recovery is suppressed by FixedDelayRestartBackoffTimeStrategy(maxNumberRestartAttempts=3, backoffTimeMS=10000)",
+            "Caused by: org.apache.flink.runtime.JobException: The failure is not recoverable",
+        ],
+        unless: &[],
+        sources: &[
+            "apache/flink@release-1.16.0:flink-runtime/src/main/java/org/apache/flink/runtime/executiongraph/failover/flip1/ExecutionFailureHandler.java",
+            "apache/flink@release-2.1.0:flink-runtime/src/main/java/org/apache/flink/runtime/executiongraph/failover/ExecutionFailureHandler.java",
+            "apache/flink@release-2.1.0:flink-runtime/src/main/java/org/apache/flink/runtime/scheduler/adaptive/AdaptiveScheduler.java",
+            "apache/flink@release-2.1.0:flink-runtime/src/main/java/org/apache/flink/runtime/executiongraph/failover/FixedDelayRestartBackoffTimeStrategy.java",
+            "apache/flink@release-1.17.0:flink-core/src/main/java/org/apache/flink/configuration/RestartStrategyOptions.java",
+        ],
+    },
+    // Task's cancellation watchdog (TaskCancelerWatchDog): a cancelled task's thread did not stop
+    // within `task.cancellation.timeout`, so the TaskManager fails fatally and its process exits.
+    Signature {
+        id: "SIG-TASK-CANCEL-TIMEOUT",
+        category: Category::FlinkFatalExit,
+        severity: Severity::Warning,
+        literals: &["Task did not exit gracefully within "],
+        pattern: r"Task did not exit gracefully within (?P<seconds>\S+) \+ seconds",
+        title: "a TaskManager killed itself: a cancelled task did not stop within {seconds|the} seconds",
+        explanation: "a task was cancelled (a failover, a cancel, a stop-with-savepoint) but its thread stayed blocked past `task.cancellation.timeout`, so the TaskManager treats itself as broken, fails fatally and its process exits; its pod restarts and the job loses its slots meanwhile",
+        fix: "find where the task thread was stuck: the TaskManager logs it just before this line (`Task '<name>' did not react to cancelling signal ... it is stuck for N seconds in method:` with the stack); make that call interruptible or bounded (user code or a connector blocked on an external system, a sink waiting forever); only if the task does stop but slowly, raise `task.cancellation.timeout` (milliseconds up to 1.x, a duration in 2.x; default 180000 / 180 s) in flinkConfiguration",
+        verify: "kubectl logs <taskmanager-pod> --previous | grep -F 'did not react to cancelling signal'   # expect: nothing after the fix",
+        explains: &[
+            "SIG-TM-FATAL",
+            "SIG-ENTRYPOINT-EXIT-CODE",
+            "SIG-EXIT-CODE-239",
+            "SIG-TM-HEARTBEAT-TIMEOUT",
+            "SIG-TM-UNREACHABLE",
+            "SIG-TM-WORKER-TERMINATED",
+            "SIG-TM-CONNECTION-LOST",
+            "SIG-TM-DATA-CONNECT-FAILED",
+        ],
+        supersedes: &[],
+        examples: &[
+            "org.apache.flink.util.FlinkRuntimeException: Task did not exit gracefully within 180 + seconds.",
+        ],
+        unless: &[],
+        sources: &[
+            "apache/flink@release-1.16.0:flink-runtime/src/main/java/org/apache/flink/runtime/taskmanager/Task.java",
+            "apache/flink@release-2.1.0:flink-runtime/src/main/java/org/apache/flink/runtime/taskmanager/Task.java",
+            "apache/flink@release-1.16.0:flink-core/src/main/java/org/apache/flink/configuration/TaskManagerOptions.java",
+            "apache/flink@release-2.1.0:flink-core/src/main/java/org/apache/flink/configuration/TaskManagerOptions.java",
+        ],
+    },
     Signature {
         id: "SIG-RM-FATAL",
         category: Category::FlinkFatalExit,
@@ -691,15 +761,25 @@ pub static SIGNATURES: &[Signature] = &[
             "kubernetes/autoscaler@cluster-autoscaler-1.30.0:cluster-autoscaler/vendor/k8s.io/kubernetes/pkg/kubelet/eviction/helpers.go",
         ],
     },
-    // NettyPartitionRequestClient / CreditBasedPartitionRequestClientHandler.
+    // The data connections between TaskManagers (flink-runtime io/network/netty): the channel
+    // closed or reset under a running exchange, or a request that could not be sent on it.
+    // 1.16 prints the remote address alone ('host/ip:port'), 1.17 on adds the TaskManager's
+    // resource id (`'<address> [ <id> ] '`; `'<address> [<id>]'` in the request and channel texts).
     Signature {
         id: "SIG-TM-CONNECTION-LOST",
         category: Category::TaskmanagerLost,
         severity: Severity::Warning,
-        literals: &["Lost connection to task manager"],
-        pattern: r"Lost connection to task manager '(?P<host>[^'\s]+)(?: \[ (?P<tm>[^\]\s]+) \] )?'",
+        literals: &[
+            "Lost connection to task manager",
+            "Connection unexpectedly closed by remote task manager",
+            "Sending the partition request to '",
+            "Sending the task event to '",
+            "(connection to '",
+            "LocalTransportException: Channel to '",
+        ],
+        pattern: r"(?:Lost connection to task manager|Connection unexpectedly closed by remote task manager|Sending the (?:partition request|task event) to|\(connection to) '(?P<host>[^'\s]+)(?: \[ ?(?P<tm>[^\]\s]+) ?\] ?)?(?: \(#[^)\s]+\))?'|LocalTransportException: Channel to '(?P<host_2>[^'\s]+)(?: \[(?P<tm_2>[^\]\s]+)\])?' closed",
         title: "data connections to a TaskManager were lost",
-        explanation: "a data exchange connection to another TaskManager was reset: that TaskManager died or was killed",
+        explanation: "a data exchange connection to another TaskManager was closed or reset under a running job: that TaskManager died or was killed",
         fix: TM_LOST_FIX,
         verify: "kubectl get pods -l component=taskmanager",
         explains: TM_LOST,
@@ -707,10 +787,41 @@ pub static SIGNATURES: &[Signature] = &[
         examples: &[
             "org.apache.flink.runtime.io.network.netty.exception.RemoteTransportException: Lost connection to task manager 'orders-taskmanager-1-2/10.244.1.17:6121'. This indicates that the remote task manager was lost.",
             "org.apache.flink.runtime.io.network.netty.exception.RemoteTransportException: Lost connection to task manager '/10.244.1.17:6121 [ orders-taskmanager-1-2 ] '. This indicates that the remote task manager was lost.",
+            "org.apache.flink.runtime.io.network.netty.exception.RemoteTransportException: Connection unexpectedly closed by remote task manager '10.244.1.17/10.244.1.17:6121 [ orders-taskmanager-1-2 ] '. This might indicate that the remote task manager was lost.",
+            "org.apache.flink.runtime.io.network.netty.exception.RemoteTransportException: Connection unexpectedly closed by remote task manager 'orders-taskmanager-1-2/10.244.1.17:6121'. This might indicate that the remote task manager was lost.",
+            "org.apache.flink.runtime.io.network.netty.exception.LocalTransportException: Sending the partition request to '/10.244.1.17:6121 [orders-taskmanager-1-2] (#0)' failed.",
+            "org.apache.flink.runtime.io.network.netty.exception.LocalTransportException: readAddress(..) failed: Connection reset by peer (connection to '10.244.1.17/10.244.1.17:6121 [orders-taskmanager-1-2]')",
+            "org.apache.flink.runtime.io.network.netty.exception.LocalTransportException: Channel to '/10.244.1.17:6121 [orders-taskmanager-1-2]' closed.",
         ],
         unless: &[],
         sources: &[
-            "apache/flink@c20d1003e68e:flink-runtime/src/main/java/org/apache/flink/runtime/io/network/netty/CreditBasedPartitionRequestClientHandler.java",
+            "apache/flink@release-1.16.0:flink-runtime/src/main/java/org/apache/flink/runtime/io/network/netty/CreditBasedPartitionRequestClientHandler.java",
+            "apache/flink@release-2.1.0:flink-runtime/src/main/java/org/apache/flink/runtime/io/network/netty/CreditBasedPartitionRequestClientHandler.java",
+            "apache/flink@release-1.16.0:flink-runtime/src/main/java/org/apache/flink/runtime/io/network/netty/NettyPartitionRequestClient.java",
+            "apache/flink@release-2.1.0:flink-runtime/src/main/java/org/apache/flink/runtime/io/network/netty/NettyPartitionRequestClient.java",
+        ],
+    },
+    // PartitionRequestClientFactory: a TaskManager cannot open the data connection to another one.
+    Signature {
+        id: "SIG-TM-DATA-CONNECT-FAILED",
+        category: Category::TaskmanagerLost,
+        severity: Severity::Warning,
+        literals: &["Connecting to remote task manager '"],
+        pattern: r"Connecting to remote task manager '(?P<host>[^'\s]+)(?: \[ (?P<tm>[^\]\s]+) \] )?' has failed",
+        title: "a TaskManager could not open a data connection to another TaskManager at {host}",
+        explanation: "a task could not connect to the TaskManager that produces its input (its data port, `taskmanager.data.port`): that TaskManager is gone, or the pod network between TaskManagers refuses the port",
+        fix: "find why the TaskManager went away: `kubectl describe pod {tm|<taskmanager-pod>}` (OOMKilled, Evicted, preempted, node lost) and its previous log (`kubectl logs {tm|<taskmanager-pod>} --previous`); if it is still running, let TaskManagers reach each other on the data port: a NetworkPolicy on the Flink pods must allow ingress from the other TaskManagers on `taskmanager.data.port` (random unless set: set it, e.g. `taskmanager.data.port: \"6121\"`, and allow that port)",
+        verify: "kubectl get pods -l component=taskmanager -o wide; kubectl get networkpolicy",
+        explains: TM_LOST,
+        supersedes: &[],
+        examples: &[
+            "org.apache.flink.runtime.io.network.netty.exception.RemoteTransportException: Connecting to remote task manager '/10.244.1.17:6121 [ orders-taskmanager-1-2 ] ' has failed. This might indicate that the remote task manager has been lost.",
+            "org.apache.flink.runtime.io.network.netty.exception.RemoteTransportException: Connecting to remote task manager 'orders-taskmanager-1-2/10.244.1.17:6121' has failed. This might indicate that the remote task manager has been lost.",
+        ],
+        unless: &[],
+        sources: &[
+            "apache/flink@release-1.16.0:flink-runtime/src/main/java/org/apache/flink/runtime/io/network/netty/PartitionRequestClientFactory.java",
+            "apache/flink@release-2.1.0:flink-runtime/src/main/java/org/apache/flink/runtime/io/network/netty/PartitionRequestClientFactory.java",
         ],
     },
     // --- cluster: who cannot reach whom --------------------------------------------------------
@@ -1029,7 +1140,7 @@ pub static SIGNATURES: &[Signature] = &[
         explanation: "the scheduler could not get enough task slots in time: too few TaskManagers registered, or the job's parallelism exceeds the slots",
         fix: SLOTS_FIX,
         verify: "kubectl get pods -l component=taskmanager",
-        explains: &[],
+        explains: &["SIG-RESTARTS-EXHAUSTED"],
         supersedes: &[],
         examples: &[
             "org.apache.flink.runtime.jobmanager.scheduler.NoResourceAvailableException: Could not acquire the minimum required resources.",
@@ -1575,6 +1686,64 @@ pub static SIGNATURES: &[Signature] = &[
             "apache/flink@c20d1003e68e:flink-runtime/src/main/java/org/apache/flink/runtime/jobmanager/JobManagerProcessUtils.java",
             "apache/flink@c20d1003e68e:flink-runtime/src/main/java/org/apache/flink/runtime/util/config/memory/taskmanager/TaskExecutorFlinkMemoryUtils.java",
             "apache/flink@c20d1003e68e:flink-runtime/src/main/java/org/apache/flink/runtime/util/config/memory/ProcessMemoryUtils.java",
+        ],
+    },
+    // NetworkBufferPool: the tasks of one TaskManager need more network buffers than its network
+    // memory holds (a slot's tasks each take buffers per input and output channel, so the need grows
+    // with parallelism and slots). The message ends with the pool's size (getConfigDescription).
+    Signature {
+        id: "SIG-NETWORK-BUFFERS-INSUFFICIENT",
+        category: Category::MemoryConfigInvalid,
+        severity: Severity::Critical,
+        literals: &[
+            "Insufficient number of network buffers",
+            "Timeout triggered when requesting exclusive buffers",
+        ],
+        pattern: r"(?:Insufficient number of network buffers: required (?P<net_required>[^,\s]+), but only (?P<net_available>[^.\s]+) available\.|Timeout triggered when requesting exclusive buffers:)(?: The total number of network buffers is currently set to (?P<net_buffers>\d+) of (?P<net_segment>\d+) bytes each)?",
+        title: "a TaskManager's network memory is too small for its tasks",
+        explanation: "the tasks deployed on one TaskManager need more network buffers than its network memory holds (each task takes buffers per input and output channel, so the need grows with parallelism and with slots per TaskManager), and the task fails before it runs",
+        fix: "{network_fix}",
+        verify: "kubectl logs <taskmanager-pod> | grep -F 'Network:'   # expect: the new size, on the Network line of `Final TaskExecutor Memory configuration`",
+        explains: STARTUP,
+        supersedes: &[],
+        examples: &[
+            "java.io.IOException: Insufficient number of network buffers: required 65, but only 16 available. The total number of network buffers is currently set to 2048 of 32768 bytes each. You can increase this number by setting the configuration keys 'taskmanager.memory.network.fraction', 'taskmanager.memory.network.min', and 'taskmanager.memory.network.max'.",
+            "java.io.IOException: Timeout triggered when requesting exclusive buffers: The total number of network buffers is currently set to 2048 of 32768 bytes each. You can increase this number by setting the configuration keys 'taskmanager.memory.network.fraction', 'taskmanager.memory.network.min', and 'taskmanager.memory.network.max',  or you may increase the timeout which is 30000ms by setting the key 'taskmanager.network.memory.exclusive-buffers-request-timeout-ms'.",
+        ],
+        unless: &[],
+        sources: &[
+            "apache/flink@release-1.16.0:flink-runtime/src/main/java/org/apache/flink/runtime/io/network/buffer/NetworkBufferPool.java",
+            "apache/flink@release-2.1.0:flink-runtime/src/main/java/org/apache/flink/runtime/io/network/buffer/NetworkBufferPool.java",
+            "apache/flink@release-1.16.0:flink-core/src/main/java/org/apache/flink/configuration/TaskManagerOptions.java",
+            "apache/flink@release-1.17.0:flink-core/src/main/java/org/apache/flink/configuration/TaskManagerOptions.java",
+        ],
+    },
+    // A batch job's blocking shuffle (sort-merge, hybrid) short of memory: SortMergeResultPartition
+    // names the min-buffers option (its ConfigOption's toString, `Key: '<key>' , default: ...`), the
+    // read schedulers name the batch-shuffle read memory.
+    Signature {
+        id: "SIG-BATCH-SHUFFLE-MEMORY",
+        category: Category::MemoryConfigInvalid,
+        severity: Severity::Critical,
+        literals: &["Too few sort buffers, please increase", "fierce contention of the batch shuffle read memory"],
+        pattern: r"Too few sort buffers, please increase (?:Key: ')?(?P<option>[\w.-]+)|fierce contention of the batch shuffle read memory, please increase '(?P<option_2>[^'\s]+)'",
+        title: "a batch job's shuffle is short of memory ({option|shuffle memory})",
+        explanation: "a batch job's blocking shuffle (sort-merge or hybrid) could not get the buffers it needs on a TaskManager: the network memory holds fewer sort buffers than a result partition needs, or the tasks reading shuffle data compete for too little read memory",
+        fix: "raise `{option|the option the message names}` in flinkConfiguration: `taskmanager.network.sort-shuffle.min-buffers` (default 512) takes its buffers from the network memory, so raise `taskmanager.memory.network.min`/`.max` with it; `taskmanager.memory.framework.off-heap.batch-shuffle.size` (default 64m; 128m or 256m for large batch jobs) is cut from `taskmanager.memory.framework.off-heap.size`, which must stay larger, so raise both; or run fewer slots per TaskManager (`taskmanager.numberOfTaskSlots`)",
+        verify: "kubectl get configmap flink-config-<deployment> -n <namespace> -o yaml | grep -F -e sort-shuffle -e batch-shuffle -e framework.off-heap   # expect: the raised values",
+        explains: STARTUP,
+        supersedes: &[],
+        examples: &[
+            "java.io.IOException: Too few sort buffers, please increase Key: 'taskmanager.network.sort-shuffle.min-buffers' , default: 512 (fallback keys: []).",
+            "java.util.concurrent.TimeoutException: Buffer request timeout, this means there is a fierce contention of the batch shuffle read memory, please increase 'taskmanager.memory.framework.off-heap.batch-shuffle.size'.",
+        ],
+        unless: &[],
+        sources: &[
+            "apache/flink@release-1.20.0:flink-runtime/src/main/java/org/apache/flink/runtime/io/network/partition/SortMergeResultPartition.java",
+            "apache/flink@release-1.20.0:flink-runtime/src/main/java/org/apache/flink/runtime/io/network/partition/SortMergeResultPartitionReadScheduler.java",
+            "apache/flink@release-2.1.0:flink-runtime/src/main/java/org/apache/flink/runtime/io/network/partition/hybrid/tiered/tier/disk/DiskIOScheduler.java",
+            "apache/flink@release-1.20.0:flink-core/src/main/java/org/apache/flink/configuration/TaskManagerOptions.java",
+            "apache/flink@release-1.20.0:flink-core/src/main/java/org/apache/flink/configuration/NettyShuffleEnvironmentOptions.java",
         ],
     },
     // Flink could not read an option's value (Configuration.getOptional wraps the parser's error;
@@ -3033,12 +3202,56 @@ pub fn derive_fields(f: &mut BTreeMap<String, String>) {
         f.insert("memory_fix".into(), memory_fix(&oom, jm, tm));
     }
 
+    if f.contains_key("net_required") || f.contains_key("net_buffers") {
+        let fix = network_fix(
+            f.get("net_required").and_then(|v| v.parse().ok()),
+            f.get("net_available").and_then(|v| v.parse().ok()),
+            f.get("net_buffers").and_then(|v| v.parse().ok()),
+            f.get("net_segment").and_then(|v| v.parse().ok()),
+        );
+        f.insert("network_fix".into(), fix);
+    }
+
     if let Some(code) = f.get("exit_code").and_then(|c| c.parse::<i64>().ok()) {
         f.insert(
             "exit_meaning".into(),
             crate::flink::exit::meaning(code)
                 .map_or_else(|| format!("exit code {code}"), str::to_string),
         );
+    }
+}
+
+/// The fix for a TaskManager's network memory that holds too few buffers for its tasks, from the
+/// numbers NetworkBufferPool prints: `required R, but only A available` and the pool's size
+/// (`N of S bytes each`). Network memory is `taskmanager.memory.network.fraction` of the Total Flink
+/// Memory, clamped to `.min` / `.max` (TaskManagerOptions; the max defaults to 1g in 1.16, unbounded
+/// from 1.17), so setting min and max to the size needed fixes it whatever the fraction.
+fn network_fix(
+    required: Option<u64>,
+    available: Option<u64>,
+    buffers: Option<u64>,
+    segment: Option<u64>,
+) -> String {
+    const ALTERNATIVES: &str = "or run fewer slots per TaskManager (`taskmanager.numberOfTaskSlots`) or a lower parallelism, since every task on a TaskManager takes buffers from the same pool";
+    let mib = |bytes: u64| bytes.div_ceil(1024 * 1024);
+    match (required, available, buffers, segment) {
+        (Some(r), Some(a), Some(n), Some(seg)) if seg > 0 => {
+            let need = n + r.saturating_sub(a);
+            format!(
+                "the network memory holds {n} buffers of {seg} bytes ({have} MiB) and the tasks asked for {more} more: give it at least {need} buffers, {size} MiB, in flinkConfiguration: `taskmanager.memory.network.min: \"{size}m\"` and `taskmanager.memory.network.max: \"{size}m\"` (keep spec.taskManager.resource.memory large enough for the rest, or raise it); {ALTERNATIVES}",
+                have = mib(n * seg),
+                more = r.saturating_sub(a),
+                size = mib(need * seg),
+            )
+        }
+        (_, _, Some(n), Some(seg)) if seg > 0 => format!(
+            "the network memory holds {n} buffers of {seg} bytes ({have} MiB), fewer than the tasks need: raise it in flinkConfiguration, e.g. to twice that with `taskmanager.memory.network.min: \"{twice}m\"` and `taskmanager.memory.network.max: \"{twice}m\"` (or a higher `taskmanager.memory.network.fraction`, default 0.1, under a max that allows it); {ALTERNATIVES}",
+            have = mib(n * seg),
+            twice = 2 * mib(n * seg),
+        ),
+        _ => format!(
+            "give the TaskManagers more network memory in flinkConfiguration: raise `taskmanager.memory.network.fraction` (default 0.1) and `taskmanager.memory.network.max`, or set `taskmanager.memory.network.min` and `.max` to the size the message's buffer count times its buffer size needs; {ALTERNATIVES}"
+        ),
     }
 }
 

@@ -31,6 +31,7 @@ const REFUSED: &[&str] = &[
     "SIG-ENTRYPOINT-EXIT-CODE",
     "SIG-EXIT-CODE-239",
     "SIG-NO-RESOURCES",
+    "SIG-RESTARTS-EXHAUSTED",
 ];
 
 /// The JobManager out of reach: TaskManagers give up and the job has no slots.
@@ -128,7 +129,7 @@ pub static SIGNATURES: &[Signature] = &[
         explanation: "the scheduler found no node that passes this filter for the pod: anti-affinity or topology spread rules no node can satisfy, host ports already taken, a PersistentVolumeClaim that cannot be bound or whose volume is in another zone, or nodes cordoned",
         fix: "read the whole FailedScheduling message (`kubectl describe pod <pod>`): for (anti-)affinity and topology spread, relax the pod template's rules or add nodes where they can hold; for free ports, drop hostPort from the pod template; for persistent volumes, fix the PersistentVolumeClaim (`kubectl describe pvc`: its StorageClass, size and zone); for unschedulable nodes, uncordon them or add capacity",
         verify: "kubectl get pods --field-selector=status.phase=Pending",
-        explains: &["SIG-NO-RESOURCES"],
+        explains: &["SIG-NO-RESOURCES", "SIG-RESTARTS-EXHAUSTED"],
         supersedes: &[],
         examples: &[
             "  Warning  FailedScheduling  2m  default-scheduler  0/3 nodes are available: 3 node(s) didn't match pod anti-affinity rules. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.",
@@ -156,7 +157,7 @@ pub static SIGNATURES: &[Signature] = &[
         explanation: "the namespace's LimitRange bounds every container's (or pod's) requests and limits, and the pod's are outside them, so the API server refuses to create it",
         fix: "bring spec.jobManager/taskManager.resource (Flink uses it as request and limit) within the LimitRange (`kubectl describe limitrange`), or change the LimitRange",
         verify: "kubectl describe limitrange",
-        explains: &["SIG-NO-RESOURCES"],
+        explains: &["SIG-NO-RESOURCES", "SIG-RESTARTS-EXHAUSTED"],
         supersedes: &["SIG-FABRIC8-STATUS-403"],
         examples: &[
             r#"Error creating: pods "orders-taskmanager-1-1" is forbidden: maximum memory usage per Container is 2Gi, but limit is 4Gi"#,
@@ -328,7 +329,7 @@ pub static SIGNATURES: &[Signature] = &[
         explanation: "Flink's RPC (Akka or Pekko remoting) could not associate with another Flink process and stops trying for a while: that process died or restarted (its pod is gone), or the address it registered with is not reachable",
         fix: "find the process at {host}: `kubectl get pods -o wide | grep {host}` (a TaskManager that was OOMKilled, evicted or restarted shows it); when it runs, check that the address it registered with (`taskmanager.host`, the pod IP by default) is reachable from the JobManager and no NetworkPolicy blocks its RPC port",
         verify: "kubectl get pods -o wide",
-        explains: &["SIG-TM-HEARTBEAT-TIMEOUT", "SIG-TM-UNREACHABLE", "SIG-NO-RESOURCES"],
+        explains: &["SIG-TM-HEARTBEAT-TIMEOUT", "SIG-TM-UNREACHABLE", "SIG-NO-RESOURCES", "SIG-RESTARTS-EXHAUSTED"],
         supersedes: &[],
         examples: &[
             "Tried to associate with unreachable remote address [pekko.tcp://flink@10.0.0.8:6122]. Address is now gated for 50 ms, all messages to this address will be delivered to dead letters. Reason: [Connection refused]",
@@ -353,7 +354,7 @@ pub static SIGNATURES: &[Signature] = &[
         explanation: "Akka or Pekko remoting declared a peer dead (missed heartbeats: a long GC pause, a restarted pod, a network partition) and quarantined it; the quarantined process cannot reconnect until it restarts",
         fix: "find why the peer stopped answering: its previous log (`kubectl logs <pod> --previous`) and `kubectl describe pod <pod>` (OOMKilled, evicted, restarted); long GC pauses show in the GC log. A quarantined TaskManager is restarted by Kubernetes once Flink exits it",
         verify: "kubectl get pods -o custom-columns=NAME:.metadata.name,RESTARTS:.status.containerStatuses[0].restartCount,LAST:.status.containerStatuses[0].lastState.terminated.reason",
-        explains: &["SIG-NO-RESOURCES"],
+        explains: &["SIG-NO-RESOURCES", "SIG-RESTARTS-EXHAUSTED"],
         supersedes: &[],
         examples: &[
             "Association to [akka.tcp://flink@10.0.0.9:6122] having UID [-12345] is irrecoverably failed. UID is now quarantined and all messages to this UID will be delivered to dead letters. Remote ActorSystem must be restarted to recover from this situation.",
@@ -787,8 +788,10 @@ pub static SIGNATURES: &[Signature] = &[
             "SIG-TM-HEARTBEAT-TIMEOUT",
             "SIG-TM-UNREACHABLE",
             "SIG-TM-CONNECTION-LOST",
+            "SIG-TM-DATA-CONNECT-FAILED",
             "SIG-AKKA-GATED",
             "SIG-NO-RESOURCES",
+            "SIG-RESTARTS-EXHAUSTED",
         ],
         supersedes: &[],
         examples: &[
@@ -825,7 +828,9 @@ pub static SIGNATURES: &[Signature] = &[
             "SIG-TM-UNREACHABLE",
             "SIG-TM-WORKER-TERMINATED",
             "SIG-TM-CONNECTION-LOST",
+            "SIG-TM-DATA-CONNECT-FAILED",
             "SIG-NO-RESOURCES",
+            "SIG-RESTARTS-EXHAUSTED",
         ],
         supersedes: &[],
         examples: &["  Warning  SystemOOM  2m  kubelet  System OOM encountered, victim process: java, pid: 48213"],

@@ -677,3 +677,76 @@ fn a_class_of_flink_s_rpc_system_is_not_the_job_s_entry_class() {
         .iter()
         .any(|m| m.signature.id == "SIG-CLASS-NOT-FOUND"));
 }
+
+/// What a running job prints when it fails on a TaskManager (flink-runtime io/network, the
+/// failover, Task): the network-buffer fix is computed from the numbers NetworkBufferPool prints,
+/// each Netty wording names the TaskManager, and running out of restarts names the strategy.
+#[test]
+fn the_network_and_failover_wordings_carry_their_numbers_and_names() {
+    let first = |line: &str| {
+        prune_line(catalogue().match_line(line, 1))
+            .into_iter()
+            .next()
+            .unwrap_or_else(|| panic!("nothing matches {line}"))
+    };
+    // 2048 buffers of 32 KiB = 64 MiB; 65 asked for, 16 left: 49 more, 2097 buffers = 66 MiB (65.53)
+    let m = first("java.io.IOException: Insufficient number of network buffers: required 65, but only 16 available. The total number of network buffers is currently set to 2048 of 32768 bytes each. You can increase this number by setting the configuration keys 'taskmanager.memory.network.fraction', 'taskmanager.memory.network.min', and 'taskmanager.memory.network.max'.");
+    assert_eq!(m.signature.id, "SIG-NETWORK-BUFFERS-INSUFFICIENT");
+    let fix = m.fix();
+    assert!(
+        fix.contains("2048 buffers of 32768 bytes (64 MiB)"),
+        "{fix}"
+    );
+    assert!(fix.contains("asked for 49 more"), "{fix}");
+    assert!(
+        fix.contains("`taskmanager.memory.network.min: \"66m\"`")
+            && fix.contains("`taskmanager.memory.network.max: \"66m\"`"),
+        "{fix}"
+    );
+    // the timeout wording gives only the pool's size: twice it
+    let m = first("java.io.IOException: Timeout triggered when requesting exclusive buffers: The total number of network buffers is currently set to 4096 of 32768 bytes each. You can increase this number by setting the configuration keys 'taskmanager.memory.network.fraction', 'taskmanager.memory.network.min', and 'taskmanager.memory.network.max',  or you may increase the timeout which is 30000ms by setting the key 'taskmanager.network.memory.exclusive-buffers-request-timeout-ms'.");
+    assert_eq!(m.signature.id, "SIG-NETWORK-BUFFERS-INSUFFICIENT");
+    assert!(
+        m.fix().contains("(128 MiB)") && m.fix().contains("\"256m\""),
+        "{}",
+        m.fix()
+    );
+    // without the numbers (a line cut short) the fix still names the keys, and no number
+    let m = first("Insufficient number of network buffers: required 65, but only 16 available.");
+    assert!(
+        m.fix().contains("taskmanager.memory.network.fraction") && !m.fix().contains("MiB"),
+        "{}",
+        m.fix()
+    );
+
+    for (line, id, tm) in [
+        ("Connection unexpectedly closed by remote task manager '10.244.1.17/10.244.1.17:6121 [ orders-taskmanager-1-2 ] '. This might indicate that the remote task manager was lost.", "SIG-TM-CONNECTION-LOST", Some("orders-taskmanager-1-2")),
+        ("Connection unexpectedly closed by remote task manager '/10.244.1.17:6121'. This might indicate that the remote task manager was lost.", "SIG-TM-CONNECTION-LOST", None),
+        ("LocalTransportException: Sending the partition request to '/10.244.1.17:6121 [orders-taskmanager-1-2] (#3)' failed.", "SIG-TM-CONNECTION-LOST", Some("orders-taskmanager-1-2")),
+        ("LocalTransportException: Sending the task event to '/10.244.1.17:6121 (#3)' failed.", "SIG-TM-CONNECTION-LOST", None),
+        ("LocalTransportException: Channel to '/10.244.1.17:6121 [orders-taskmanager-1-2]' closed.", "SIG-TM-CONNECTION-LOST", Some("orders-taskmanager-1-2")),
+        ("LocalTransportException: readAddress(..) failed: Connection timed out (connection to '/10.244.1.17:6121 [orders-taskmanager-1-2]')", "SIG-TM-CONNECTION-LOST", Some("orders-taskmanager-1-2")),
+        ("RemoteTransportException: Connecting to remote task manager '/10.244.1.17:6121 [ orders-taskmanager-1-2 ] ' has failed. This might indicate that the remote task manager has been lost.", "SIG-TM-DATA-CONNECT-FAILED", Some("orders-taskmanager-1-2")),
+    ] {
+        let m = first(line);
+        assert_eq!(m.signature.id, id, "{line}");
+        assert_eq!(m.field("tm"), tm, "{line}");
+        let host = if line.contains("'10.244") {
+            "10.244.1.17/10.244.1.17:6121"
+        } else {
+            "/10.244.1.17:6121"
+        };
+        assert_eq!(m.field("host"), Some(host), "{line}");
+    }
+
+    let m = first("org.apache.flink.runtime.JobException: Recovery is suppressed by FixedDelayRestartBackoffTimeStrategy(maxNumberRestartAttempts=3, backoffTimeMS=10000)");
+    assert_eq!(m.signature.id, "SIG-RESTARTS-EXHAUSTED");
+    assert_eq!(
+        m.field("strategy"),
+        Some("FixedDelayRestartBackoffTimeStrategy")
+    );
+    // a healthy job's restarts are not this: only the suppressed recovery is
+    assert!(catalogue()
+        .match_line("INFO  org.apache.flink.runtime.executiongraph.ExecutionGraph [] - Job orders (0c9e) switched from state RESTARTING to RUNNING.", 1)
+        .is_empty());
+}
