@@ -55,6 +55,7 @@ const MEMORY: &[&str] = &[
     "SIG-TM-WORKER-TERMINATED",
     "SIG-TM-CONNECTION-LOST",
     "SIG-TM-DATA-CONNECT-FAILED",
+    "SIG-PARTITION-NOT-FOUND",
     "SIG-NO-RESOURCES",
     "SIG-RESTARTS-EXHAUSTED",
 ];
@@ -66,6 +67,7 @@ const KILLED: &[&str] = &[
     "SIG-TM-WORKER-TERMINATED",
     "SIG-TM-CONNECTION-LOST",
     "SIG-TM-DATA-CONNECT-FAILED",
+    "SIG-PARTITION-NOT-FOUND",
     "SIG-NO-RESOURCES",
     "SIG-RESTARTS-EXHAUSTED",
 ];
@@ -568,6 +570,7 @@ pub static SIGNATURES: &[Signature] = &[
             "SIG-TM-WORKER-TERMINATED",
             "SIG-TM-CONNECTION-LOST",
             "SIG-TM-DATA-CONNECT-FAILED",
+            "SIG-PARTITION-NOT-FOUND",
         ],
         supersedes: &[],
         examples: &[
@@ -822,6 +825,32 @@ pub static SIGNATURES: &[Signature] = &[
         sources: &[
             "apache/flink@release-1.16.0:flink-runtime/src/main/java/org/apache/flink/runtime/io/network/netty/PartitionRequestClientFactory.java",
             "apache/flink@release-2.1.0:flink-runtime/src/main/java/org/apache/flink/runtime/io/network/netty/PartitionRequestClientFactory.java",
+        ],
+    },
+    // PartitionNotFoundException (built in its constructor: `Partition <id> not found.`): a consumer
+    // asked a TaskManager for a result partition it does not hold; RemoteInputChannel retries
+    // with backoff up to `taskmanager.network.request-backoff.max` before it fails the task.
+    Signature {
+        id: "SIG-PARTITION-NOT-FOUND",
+        category: Category::TaskmanagerLost,
+        severity: Severity::Warning,
+        literals: &["PartitionNotFoundException"],
+        pattern: r"PartitionNotFoundException: Partition (?P<partition>\S+) not found",
+        title: "a task's input partition was not found on the TaskManager that should produce it",
+        explanation: "a task asked another TaskManager for its input and that TaskManager did not hold the partition: it was lost or restarted since (its partitions went with it), or the producing task was still being deployed when the consumer gave up retrying",
+        fix: "find why the producing TaskManager went away: `kubectl describe pod <taskmanager-pod>` (OOMKilled, Evicted, preempted, node lost) and its previous log (`kubectl logs <taskmanager-pod> --previous`), or the finding listed as its cause; if no TaskManager was lost (a large job whose tasks deploy slowly), let consumers wait longer for their producers: raise `taskmanager.network.request-backoff.max` (milliseconds, default 10000) in flinkConfiguration, e.g. to \"30000\"",
+        verify: "kubectl get pods -l component=taskmanager -o custom-columns=NAME:.metadata.name,RESTARTS:.status.containerStatuses[0].restartCount",
+        explains: TM_LOST,
+        supersedes: &[],
+        examples: &[
+            "org.apache.flink.runtime.io.network.partition.PartitionNotFoundException: Partition 5b0a4e53f1c6b5c8e1f0f7c2d4a3b2c1#0@a1b2c3d4e5f60718293a4b5c6d7e8f90_0_0 not found.",
+        ],
+        unless: &[],
+        sources: &[
+            "apache/flink@release-1.16.0:flink-runtime/src/main/java/org/apache/flink/runtime/io/network/partition/PartitionNotFoundException.java",
+            "apache/flink@release-2.1.0:flink-runtime/src/main/java/org/apache/flink/runtime/io/network/partition/PartitionNotFoundException.java",
+            "apache/flink@release-2.1.0:flink-runtime/src/main/java/org/apache/flink/runtime/io/network/partition/consumer/RemoteInputChannel.java",
+            "apache/flink@release-2.1.0:flink-core/src/main/java/org/apache/flink/configuration/NettyShuffleEnvironmentOptions.java",
         ],
     },
     // --- cluster: who cannot reach whom --------------------------------------------------------

@@ -65,6 +65,7 @@ const KILLED: &[&str] = &[
     "SIG-TM-WORKER-TERMINATED",
     "SIG-TM-CONNECTION-LOST",
     "SIG-TM-DATA-CONNECT-FAILED",
+    "SIG-PARTITION-NOT-FOUND",
     "SIG-NO-RESOURCES",
     "SIG-RESTARTS-EXHAUSTED",
     "SIG-K8S-POD-CRASHLOOP",
@@ -302,7 +303,7 @@ pub static SIGNATURES: &[Signature] = &[
         explanation: "the kubelet evicted the pod because its node ran low on a resource; pods using more than they request are evicted first, and the TaskManager and its slots go with them",
         fix: "give the pods requests equal to their limits so they are evicted last (Guaranteed QoS): the operator sets memory requests from spec.*.resource.memory (keep `kubernetes.taskmanager.memory.limit-factor` / `kubernetes.jobmanager.memory.limit-factor` at 1.0), and standalone manifests need resources.requests equal to resources.limits; {container|the container} used {usage|more than} against a request of {request|less}; add node capacity if the nodes are simply full",
         verify: "kubectl get pods --field-selector=status.phase=Failed -o custom-columns=NAME:.metadata.name,REASON:.status.reason,MESSAGE:.status.message",
-        explains: &["SIG-TM-HEARTBEAT-TIMEOUT", "SIG-TM-UNREACHABLE", "SIG-TM-WORKER-TERMINATED", "SIG-TM-CONNECTION-LOST", "SIG-TM-DATA-CONNECT-FAILED"],
+        explains: &["SIG-TM-HEARTBEAT-TIMEOUT", "SIG-TM-UNREACHABLE", "SIG-TM-WORKER-TERMINATED", "SIG-TM-CONNECTION-LOST", "SIG-TM-DATA-CONNECT-FAILED", "SIG-PARTITION-NOT-FOUND"],
         supersedes: &[],
         examples: &[
             "Message:          The node was low on resource: memory. Container flink-main-container was using 5742364Ki, request is 2Gi, has larger consumption of memory. ",

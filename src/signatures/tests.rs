@@ -739,6 +739,13 @@ fn the_network_and_failover_wordings_carry_their_numbers_and_names() {
         assert_eq!(m.field("host"), Some(host), "{line}");
     }
 
+    let m = first("Caused by: org.apache.flink.runtime.io.network.partition.PartitionNotFoundException: Partition 5b0a4e53f1c6b5c8e1f0f7c2d4a3b2c1#0@a1b2c3d4e5f60718293a4b5c6d7e8f90_0_0 not found.");
+    assert_eq!(m.signature.id, "SIG-PARTITION-NOT-FOUND");
+    assert_eq!(
+        m.field("partition"),
+        Some("5b0a4e53f1c6b5c8e1f0f7c2d4a3b2c1#0@a1b2c3d4e5f60718293a4b5c6d7e8f90_0_0")
+    );
+
     let m = first("org.apache.flink.runtime.JobException: Recovery is suppressed by FixedDelayRestartBackoffTimeStrategy(maxNumberRestartAttempts=3, backoffTimeMS=10000)");
     assert_eq!(m.signature.id, "SIG-RESTARTS-EXHAUSTED");
     assert_eq!(
