@@ -1732,7 +1732,7 @@ pub static SIGNATURES: &[Signature] = &[
         title: "a TaskManager's network memory is too small for its tasks",
         explanation: "the tasks deployed on one TaskManager need more network buffers than its network memory holds (each task takes buffers per input and output channel, so the need grows with parallelism and with slots per TaskManager), and the task fails before it runs",
         fix: "{network_fix}",
-        verify: "kubectl logs <taskmanager-pod> | grep -F 'Network:'   # expect: the new size, on the Network line of `Final TaskExecutor Memory configuration`",
+        verify: "kubectl logs <pod> | grep -F 'Network:'   # expect: the new size, on the Network line of `Final TaskExecutor Memory configuration`",
         explains: STARTUP,
         supersedes: &[],
         examples: &[

@@ -231,6 +231,8 @@ const PROSE_FIELDS: &[&str] = &[
     // Built by `flink::artifact` with the jar's URI already quoted as one shell word.
     "jar_fix",
     "jar_verify",
+    // Built by `catalogue::network_fix` from the numbers the line printed (parsed as integers).
+    "network_fix",
 ];
 
 /// `fill` for a fix or verify text, which holds commands: every value read from the input (a

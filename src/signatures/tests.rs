@@ -693,6 +693,11 @@ fn the_network_and_failover_wordings_carry_their_numbers_and_names() {
     let m = first("java.io.IOException: Insufficient number of network buffers: required 65, but only 16 available. The total number of network buffers is currently set to 2048 of 32768 bytes each. You can increase this number by setting the configuration keys 'taskmanager.memory.network.fraction', 'taskmanager.memory.network.min', and 'taskmanager.memory.network.max'.");
     assert_eq!(m.signature.id, "SIG-NETWORK-BUFFERS-INSUFFICIENT");
     let fix = m.fix();
+    // prose the catalogue wrote from parsed numbers: inserted as it is, not as one quoted word
+    assert!(
+        fix.starts_with("the network memory holds 2048 buffers"),
+        "{fix}"
+    );
     assert!(
         fix.contains("2048 buffers of 32768 bytes (64 MiB)"),
         "{fix}"
