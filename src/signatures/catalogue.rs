@@ -1775,6 +1775,61 @@ pub static SIGNATURES: &[Signature] = &[
             "apache/flink@release-1.20.0:flink-core/src/main/java/org/apache/flink/configuration/NettyShuffleEnvironmentOptions.java",
         ],
     },
+    // MemoryManager / UnsafeMemoryBudget: a slot's managed memory cannot hold what is reserved from
+    // it (RocksDB's shared block cache and write buffers, Python workers, batch operators).
+    Signature {
+        id: "SIG-MANAGED-MEMORY-SHORT",
+        category: Category::MemoryConfigInvalid,
+        severity: Severity::Critical,
+        literals: &[
+            "Not enough memory left to reserve from the slot's managed memory",
+            "bytes are remaining. This usually indicates that you are requesting more memory than you have reserved",
+        ],
+        pattern: r"Could not created the shared memory resource of size (?P<size>\S+)\. Not enough memory left to reserve from the slot's managed memory|Could not allocate (?P<size_2>\S+) bytes, only (?P<remaining>\S+) bytes are remaining\. This usually indicates that you are requesting more memory than you have reserved",
+        title: "a slot's managed memory is too small for what reserves it (RocksDB, Python, batch operators)",
+        explanation: "each slot gets its share of the TaskManager's managed memory; RocksDB's shared cache, Python workers or batch operators asked for more than the slot's share holds (managed memory set to zero or very small, or divided among many slots)",
+        fix: "give the slots more managed memory in flinkConfiguration: raise `taskmanager.memory.managed.fraction` (default 0.4 of Total Flink Memory) or set `taskmanager.memory.managed.size`, and raise spec.taskManager.resource.memory if the rest no longer fits; with several consumers check that `taskmanager.memory.managed.consumer-weights` gives the one that failed (STATE_BACKEND for RocksDB, PYTHON) a share; fewer slots per TaskManager (`taskmanager.numberOfTaskSlots`) give each slot more",
+        verify: "kubectl logs <pod> | grep -F 'Managed:'   # expect: the new size, on the Managed line of `Final TaskExecutor Memory configuration`",
+        explains: STARTUP,
+        supersedes: &[],
+        examples: &[
+            "org.apache.flink.runtime.memory.MemoryAllocationException: Could not created the shared memory resource of size 536870912. Not enough memory left to reserve from the slot's managed memory.",
+            "Caused by: org.apache.flink.runtime.memory.MemoryReservationException: Could not allocate 536870912 bytes, only 0 bytes are remaining. This usually indicates that you are requesting more memory than you have reserved. However, when running an old JVM version it can also be caused by slow garbage collection. Try to upgrade to Java 8u72 or higher if running on an old Java version.",
+        ],
+        unless: &[],
+        sources: &[
+            "apache/flink@release-1.16.0:flink-runtime/src/main/java/org/apache/flink/runtime/memory/MemoryManager.java",
+            "apache/flink@release-2.1.0:flink-runtime/src/main/java/org/apache/flink/runtime/memory/MemoryManager.java",
+            "apache/flink@release-2.1.0:flink-runtime/src/main/java/org/apache/flink/runtime/memory/UnsafeMemoryBudget.java",
+            "apache/flink@release-2.1.0:flink-core/src/main/java/org/apache/flink/configuration/TaskManagerOptions.java",
+        ],
+    },
+    // NetworkBufferPool allocates its segments as direct memory at the TaskManager's start; the
+    // JVM's direct limit (-XX:MaxDirectMemorySize, which Flink sets to framework + task off-heap +
+    // network) ran out, so something else took direct memory beyond task off-heap.
+    Signature {
+        id: "SIG-NETWORK-MEMORY-DIRECT-OOM",
+        category: Category::JvmOutOfMemory,
+        severity: Severity::Critical,
+        literals: &["Could not allocate enough memory segments for NetworkBufferPool"],
+        pattern: r"Could not allocate enough memory segments for NetworkBufferPool \(required \(MB\): (?P<required_mb>\S+), allocated \(MB\): (?P<allocated_mb>\S+), missing \(MB\): (?P<missing_mb>[^)\s]+)\)",
+        title: "a TaskManager ran out of direct memory allocating its network buffers (missing {missing_mb|some} MB)",
+        explanation: "the network buffers are direct memory, allocated when the TaskManager starts, inside the JVM's direct-memory limit that Flink computes (framework off-heap + task off-heap + network): something else in the process, user code or a connector, already took direct memory the limit does not count for it",
+        fix: "count the direct memory user code and connectors use as task off-heap memory: raise `taskmanager.memory.task.off-heap.size` (default 0) in flinkConfiguration by at least the missing {missing_mb|amount of} MB (Flink raises -XX:MaxDirectMemorySize with it), and raise spec.taskManager.resource.memory if the rest no longer fits",
+        verify: "kubectl logs <pod> | grep -F 'Allocated' | grep -F 'network buffer pool'   # expect: the pool allocated at start",
+        explains: STARTUP,
+        supersedes: &[],
+        examples: &[
+            "java.lang.OutOfMemoryError: Could not allocate enough memory segments for NetworkBufferPool (required (MB): 1024, allocated (MB): 870, missing (MB): 154). Cause: Direct buffer memory",
+            "java.lang.OutOfMemoryError: Could not allocate enough memory segments for NetworkBufferPool (required (MB): 1024, allocated (MB): 870, missing (MB): 154). Cause: Cannot reserve 32768 bytes of direct buffer memory (allocated: 1073737728, limit: 1073741824)",
+        ],
+        unless: &[],
+        sources: &[
+            "apache/flink@release-1.16.0:flink-runtime/src/main/java/org/apache/flink/runtime/io/network/buffer/NetworkBufferPool.java",
+            "apache/flink@release-2.1.0:flink-runtime/src/main/java/org/apache/flink/runtime/io/network/buffer/NetworkBufferPool.java",
+            "apache/flink@release-2.1.0:flink-runtime/src/main/java/org/apache/flink/runtime/util/config/memory/ProcessMemoryUtils.java",
+        ],
+    },
     // Flink could not read an option's value (Configuration.getOptional wraps the parser's error;
     // MemorySize.parseUnit names the unit, lower-cased).
     Signature {
