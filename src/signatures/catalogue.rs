@@ -1728,7 +1728,7 @@ pub static SIGNATURES: &[Signature] = &[
             "Insufficient number of network buffers",
             "Timeout triggered when requesting exclusive buffers",
         ],
-        pattern: r"(?:Insufficient number of network buffers: required (?P<net_required>[^,\s]+), but only (?P<net_available>[^.\s]+) available\.|Timeout triggered when requesting exclusive buffers:)(?: The total number of network buffers is currently set to (?P<net_buffers>\d+) of (?P<net_segment>\d+) bytes each)?",
+        pattern: r"(?P<net_pool>Insufficient number of network buffers|Timeout triggered when requesting exclusive buffers)(?:: required (?P<net_required>[^,\s]+), but only (?P<net_available>[^.\s]+) available\.)?:?(?: The total number of network buffers is currently set to (?P<net_buffers>\d+) of (?P<net_segment>\d+) bytes each)?",
         title: "a TaskManager's network memory is too small for its tasks",
         explanation: "the tasks deployed on one TaskManager need more network buffers than its network memory holds (each task takes buffers per input and output channel, so the need grows with parallelism and with slots per TaskManager), and the task fails before it runs",
         fix: "{network_fix}",
@@ -1737,6 +1737,8 @@ pub static SIGNATURES: &[Signature] = &[
         supersedes: &[],
         examples: &[
             "java.io.IOException: Insufficient number of network buffers: required 65, but only 16 available. The total number of network buffers is currently set to 2048 of 32768 bytes each. You can increase this number by setting the configuration keys 'taskmanager.memory.network.fraction', 'taskmanager.memory.network.min', and 'taskmanager.memory.network.max'.",
+            // a paste wrapped inside the message keeps only its head on the line
+            "19:29:14 2021/08/27 02:29:14  (): java.io.IOException: Insufficient number of network buffers: required",
             "java.io.IOException: Timeout triggered when requesting exclusive buffers: The total number of network buffers is currently set to 2048 of 32768 bytes each. You can increase this number by setting the configuration keys 'taskmanager.memory.network.fraction', 'taskmanager.memory.network.min', and 'taskmanager.memory.network.max',  or you may increase the timeout which is 30000ms by setting the key 'taskmanager.network.memory.exclusive-buffers-request-timeout-ms'.",
         ],
         unless: &[],
@@ -3286,7 +3288,7 @@ pub fn derive_fields(f: &mut BTreeMap<String, String>) {
         f.insert("memory_fix".into(), memory_fix(&oom, jm, tm));
     }
 
-    if f.contains_key("net_required") || f.contains_key("net_buffers") {
+    if f.contains_key("net_pool") {
         let fix = network_fix(
             f.get("net_required").and_then(|v| v.parse().ok()),
             f.get("net_available").and_then(|v| v.parse().ok()),

@@ -723,6 +723,13 @@ fn the_network_and_failover_wordings_carry_their_numbers_and_names() {
         "{}",
         m.fix()
     );
+    // nor when a wrapped paste cut the message after its head
+    let m = first("java.io.IOException: Insufficient number of network buffers: required");
+    assert!(
+        m.fix().contains("taskmanager.memory.network.fraction") && !m.fix().contains('{'),
+        "{}",
+        m.fix()
+    );
 
     for (line, id, tm) in [
         ("Connection unexpectedly closed by remote task manager '10.244.1.17/10.244.1.17:6121 [ orders-taskmanager-1-2 ] '. This might indicate that the remote task manager was lost.", "SIG-TM-CONNECTION-LOST", Some("orders-taskmanager-1-2")),
