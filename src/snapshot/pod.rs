@@ -59,7 +59,7 @@ pub struct PodMeta {
 }
 
 /// An owner reference, as k8s-openapi's (same fields, names and order; a missing required field
-/// reads as empty, as there), its `apiVersion` and `kind` the static text when they name what
+/// reads as empty, as there), its `apiVersion` and `kind` shared words ([`Text`]) when they name what
 /// owns Flink's pods ([`OWNER_WORDS`]): a ReplicaSet or Deployment of `apps/v1`, a Job, a
 /// StatefulSet, a Flink resource.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
@@ -198,7 +198,7 @@ pub struct Resources {
 
 /// A resource list (`cpu: 1, memory: 2Gi`) as a short list sorted by name, read and written as
 /// the map Kubernetes has: the same order and lookups as a `BTreeMap`, in the space of its entries.
-/// Its names `cpu`, `memory` and `ephemeral-storage` are the static text.
+/// Its names `cpu`, `memory` and `ephemeral-storage` are words every pod shares ([`Text`]).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Quantities(Vec<(Text, Quantity)>);
 
@@ -264,7 +264,7 @@ impl Serialize for Quantities {
 /// tree node is 544 bytes however few entries it holds (a pod has three labels or so), which at
 /// 100,000 pods was 54 MB of the snapshot; this costs the entries only. The keys and values Flink
 /// and its operators write on every pod ([`crate::flink::names::LABEL_WORDS`]: `app`, `component: taskmanager`,
-/// `type: flink-native-kubernetes`) are the static text, not a copy per pod (five small
+/// `type: flink-native-kubernetes`) are words every pod shares ([`Text`]), not a copy per pod (five small
 /// allocations of every pod, about 20 MB at 100,000 pods with the allocator's own room).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct StringMap(Vec<(Text, Text)>);
@@ -424,8 +424,8 @@ pub struct PodStatus {
 
 /// A pod condition: its type, status, reason, message and when it last changed (k8s-openapi's
 /// also holds the last probe time and an observed generation, which no rule reads). Its type,
-/// status and reason are the API's own words as a rule: those ([`word`]) are kept as the static
-/// text, not a copy per pod (two conditions of three words each were 190 bytes of every pod).
+/// status and reason are the API's own words as a rule: those ([`POD_CONDITION_WORDS`]) are words every
+/// pod shares ([`Text`]), not a copy per pod (two conditions of three words each were 190 bytes of every pod).
 #[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
 pub struct PodCondition {
     #[serde(default, rename = "type")]
@@ -467,7 +467,7 @@ const POD_CONDITION_WORDS: &[&str] = &[
 ];
 
 /// A pod's phase and restart policy, the API's own words
-/// (kubernetes/kubernetes@v1.36.3:staging/src/k8s.io/api/core/v1/types.go): the static text.
+/// (kubernetes/kubernetes@v1.36.3:staging/src/k8s.io/api/core/v1/types.go): words every pod shares.
 const POD_WORDS: &[&str] = &[
     "Pending",
     "Running",
@@ -532,8 +532,8 @@ pub struct ContainerState {
     pub waiting: Option<Box<ContainerStateWaiting>>,
 }
 
-/// A container's `state.waiting`, as k8s-openapi's, its reason the static text when it is one of
-/// the kubelet's ([`CONTAINER_WORDS`]; `CrashLoopBackOff` on every failing pod).
+/// A container's `state.waiting`, as k8s-openapi's, its reason a word every pod shares when it is
+/// one of the kubelet's ([`CONTAINER_WORDS`]; `CrashLoopBackOff` on every failing pod).
 #[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
 pub struct ContainerStateWaiting {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -543,7 +543,7 @@ pub struct ContainerStateWaiting {
 }
 
 /// A container's `state.terminated`, as k8s-openapi's (same fields, names and order), its reason
-/// the static text when it is one of [`CONTAINER_WORDS`] (`Error`, `OOMKilled`, `Completed`).
+/// a word every pod shares when it is one of [`CONTAINER_WORDS`] (`Error`, `OOMKilled`, `Completed`).
 #[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ContainerStateTerminated {
@@ -790,7 +790,7 @@ mod tests {
         let p: Pod = serde_json::from_str(FULL).unwrap();
         let labels = p.metadata.labels.as_ref().unwrap();
         assert!(labels.0.iter().all(|(k, _)| shared(k)));
-        // `app: orders` is the user's own word: a copy.
+        // `app: orders` is the user's own word: its own text (shared only while a bundle is read).
         assert!(labels.0[0].1 == "orders" && !shared(&labels.0[0].1));
         assert!(labels.0[1].1 == "taskmanager" && shared(&labels.0[1].1));
         let owner = &p.metadata.owner_references.as_ref().unwrap()[0];
