@@ -602,7 +602,11 @@ mod tests {
             .iter()
             .map(|p| {
                 (
-                    p.metadata.namespace.clone().unwrap_or_default(),
+                    p.metadata
+                        .namespace
+                        .as_deref()
+                        .unwrap_or_default()
+                        .to_string(),
                     p.metadata.name.clone().unwrap_or_default(),
                 )
             })

@@ -95,18 +95,18 @@ impl Rule for FlinkVersionMismatch {
 /// The JobManager's main container image and where it was read.
 fn running_image(c: &Cluster) -> Option<(String, String)> {
     // (name, image) of each container: a pod's (slim) and a Deployment's template alike.
-    let main = |containers: Vec<(&str, Option<&String>)>| {
+    let main = |containers: Vec<(&str, Option<&str>)>| {
         containers
             .iter()
             .find(|(name, _)| *name == MAIN_CONTAINER || *name == Component::JobManager.as_str())
             .or_else(|| containers.first())
-            .and_then(|(_, image)| image.cloned())
+            .and_then(|(_, image)| image.map(str::to_string))
     };
     if let Some(p) = c.jobmanager_pods.first() {
         let containers = p.spec.as_ref().map(|s| {
             s.containers
                 .iter()
-                .map(|x| (x.name.as_ref(), x.image.as_ref()))
+                .map(|x| (x.name.as_ref(), x.image.as_deref()))
                 .collect()
         });
         if let Some(image) = containers.and_then(main) {
@@ -118,7 +118,7 @@ fn running_image(c: &Cluster) -> Option<(String, String)> {
         main(
             s.containers
                 .iter()
-                .map(|x| (x.name.as_str(), x.image.as_ref()))
+                .map(|x| (x.name.as_str(), x.image.as_deref()))
                 .collect(),
         )
     })?;

@@ -54,7 +54,7 @@ impl Rule for PodUnschedulable {
             .iter()
             .filter(|p| {
                 !snapshot.pods.iter().any(|q| {
-                    q.metadata.namespace == p.metadata.namespace
+                    q.metadata.namespace.as_deref() == p.metadata.namespace.as_deref()
                         && q.metadata.name == p.metadata.name
                 })
             })

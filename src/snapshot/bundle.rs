@@ -166,6 +166,9 @@ fn load_archive(
 
 /// A folder (or one file) of objects and logs.
 fn load_tree(path: &Path, options: &LoadOptions) -> Result<Loaded, BundleError> {
+    // The text pods repeat (namespace, nodes, image, owner, label values) held once while the
+    // bundle is read; the table goes when it is read (`text`).
+    let _interning = super::text::interning();
     let mut snapshot = Snapshot {
         rbac_complete: false,
         ..Snapshot::default()

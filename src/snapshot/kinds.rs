@@ -118,6 +118,8 @@ struct Page<T> {
 
 /// A page of a list, decoded.
 fn page<T: DeserializeOwned>(json: &str) -> Result<(ListMeta, Vec<T>), serde_json::Error> {
+    // A page's pods share the text they repeat (`text`).
+    let _interning = super::text::interning();
     let p: Page<T> = serde_json::from_str(json)?;
     Ok((p.metadata, p.items.unwrap_or_default()))
 }

@@ -10,6 +10,7 @@ pub mod kinds;
 pub mod pod;
 pub mod refused;
 mod stream;
+pub mod text;
 pub mod wanted;
 
 use crate::flink::rbac;

@@ -13,12 +13,12 @@
 //! and the bundle reader decodes each item of a list into it. `doctor --save` writes it back as a
 //! valid `v1 Pod` holding these fields only.
 
+pub use super::text::Text;
 use crate::flink::labels::LabelMap;
 use k8s_openapi::api::core::v1::{ContainerStateRunning, LocalObjectReference};
 use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ObjectMeta, Time};
 use serde::{Deserialize, Deserializer, Serialize};
-use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 /// A `v1 Pod`, slim. Unknown fields are ignored when decoding.
@@ -53,30 +53,30 @@ pub struct PodMeta {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub namespace: Option<String>,
+    pub namespace: Option<Text>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub owner_references: Option<Vec<OwnerReference>>,
 }
 
 /// An owner reference, as k8s-openapi's (same fields, names and order; a missing required field
-/// reads as empty, as there), its `apiVersion` and `kind` the static text when they name what
+/// reads as empty, as there), its `apiVersion` and `kind` shared words ([`Text`]) when they name what
 /// owns Flink's pods ([`OWNER_WORDS`]): a ReplicaSet or Deployment of `apps/v1`, a Job, a
 /// StatefulSet, a Flink resource.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct OwnerReference {
-    #[serde(default, deserialize_with = "owner_word")]
-    pub api_version: Cow<'static, str>,
+    #[serde(default)]
+    pub api_version: Text,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub block_owner_deletion: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub controller: Option<bool>,
-    #[serde(default, deserialize_with = "owner_word")]
-    pub kind: Cow<'static, str>,
     #[serde(default)]
-    pub name: String,
+    pub kind: Text,
     #[serde(default)]
-    pub uid: String,
+    pub name: Text,
+    #[serde(default)]
+    pub uid: Text,
 }
 
 const OWNER_WORDS: &[&str] = &[
@@ -91,10 +91,6 @@ const OWNER_WORDS: &[&str] = &[
     "FlinkDeployment",
     "FlinkSessionJob",
 ];
-
-fn owner_word<'de, D: Deserializer<'de>>(d: D) -> Result<Cow<'static, str>, D::Error> {
-    String::deserialize(d).map(|s| interned(s, OWNER_WORDS))
-}
 
 /// What the index reads of an object's metadata, the same of k8s-openapi's `ObjectMeta` and of
 /// a pod's [`PodMeta`]: one function tells a cluster's objects apart for both.
@@ -159,21 +155,17 @@ pub struct PodSpec {
     pub containers: Vec<Container>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub init_containers: Option<Vec<Container>>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "some_pod_word"
-    )]
-    pub restart_policy: Option<Cow<'static, str>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub service_account_name: Option<String>,
+    pub restart_policy: Option<Text>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub service_account_name: Option<Text>,
     /// The deprecated alias of `serviceAccountName`, which older manifests still set.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub service_account: Option<String>,
+    pub service_account: Option<Text>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub image_pull_secrets: Option<Vec<LocalObjectReference>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub node_name: Option<String>,
+    pub node_name: Option<Text>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub node_selector: Option<StringMap>,
 }
@@ -181,10 +173,10 @@ pub struct PodSpec {
 #[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Container {
-    #[serde(default, deserialize_with = "container_name")]
-    pub name: Cow<'static, str>,
+    #[serde(default)]
+    pub name: Text,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub image: Option<String>,
+    pub image: Option<Text>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub command: Option<Vec<String>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -206,9 +198,9 @@ pub struct Resources {
 
 /// A resource list (`cpu: 1, memory: 2Gi`) as a short list sorted by name, read and written as
 /// the map Kubernetes has: the same order and lookups as a `BTreeMap`, in the space of its entries.
-/// Its names `cpu`, `memory` and `ephemeral-storage` are the static text.
+/// Its names `cpu`, `memory` and `ephemeral-storage` are words every pod shares ([`Text`]).
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Quantities(Vec<(Cow<'static, str>, Quantity)>);
+pub struct Quantities(Vec<(Text, Quantity)>);
 
 /// The resource names of every container (core/v1 `ResourceName`).
 const RESOURCE_WORDS: &[&str] = &["cpu", "memory", "ephemeral-storage"];
@@ -233,10 +225,7 @@ impl FromIterator<(String, Quantity)> for Quantities {
     /// As a map reads them: sorted by name, the last of a repeated name kept.
     fn from_iter<I: IntoIterator<Item = (String, Quantity)>>(items: I) -> Self {
         Quantities(sorted_last_kept(
-            items
-                .into_iter()
-                .map(|(k, q)| (interned(k, RESOURCE_WORDS), q))
-                .collect(),
+            items.into_iter().map(|(k, q)| (Text::from(k), q)).collect(),
         ))
     }
 }
@@ -254,8 +243,8 @@ impl<'de> Deserialize<'de> for Quantities {
                 mut map: A,
             ) -> Result<Quantities, A::Error> {
                 let mut v = Vec::new();
-                while let Some((k, q)) = map.next_entry::<String, Quantity>()? {
-                    v.push((interned(k, RESOURCE_WORDS), q));
+                while let Some((k, q)) = map.next_entry::<Text, Quantity>()? {
+                    v.push((k, q));
                 }
                 Ok(Quantities(sorted_last_kept(v)))
             }
@@ -275,22 +264,10 @@ impl Serialize for Quantities {
 /// tree node is 544 bytes however few entries it holds (a pod has three labels or so), which at
 /// 100,000 pods was 54 MB of the snapshot; this costs the entries only. The keys and values Flink
 /// and its operators write on every pod ([`crate::flink::names::LABEL_WORDS`]: `app`, `component: taskmanager`,
-/// `type: flink-native-kubernetes`) are the static text, not a copy per pod (five small
+/// `type: flink-native-kubernetes`) are words every pod shares ([`Text`]), not a copy per pod (five small
 /// allocations of every pod, about 20 MB at 100,000 pods with the allocator's own room).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct StringMap(Vec<(Cow<'static, str>, Cow<'static, str>)>);
-
-/// `s` as the static text when it is one of `words`, else `s` itself.
-fn interned(s: String, words: &[&'static str]) -> Cow<'static, str> {
-    match words.iter().find(|w| **w == s) {
-        Some(w) => Cow::Borrowed(w),
-        None => Cow::Owned(s),
-    }
-}
-
-fn label_word(s: String) -> Cow<'static, str> {
-    interned(s, crate::flink::names::LABEL_WORDS)
-}
+pub struct StringMap(Vec<(Text, Text)>);
 
 impl StringMap {
     pub fn get(&self, key: &str) -> Option<&str> {
@@ -304,14 +281,14 @@ impl StringMap {
     }
     /// Sets `key`, returning the value it had.
     pub fn insert(&mut self, key: String, value: String) -> Option<String> {
-        let value = label_word(value);
+        let value = Text::from(value);
         match self
             .0
             .binary_search_by(|(k, _)| k.as_ref().cmp(key.as_str()))
         {
-            Ok(i) => Some(std::mem::replace(&mut self.0[i].1, value).into_owned()),
+            Ok(i) => Some(std::mem::replace(&mut self.0[i].1, value).into()),
             Err(i) => {
-                self.0.insert(i, (label_word(key), value));
+                self.0.insert(i, (Text::from(key), value));
                 None
             }
         }
@@ -343,8 +320,8 @@ impl LabelMap for StringMap {
 impl<'a> IntoIterator for &'a StringMap {
     type Item = (&'a str, &'a str);
     type IntoIter = std::iter::Map<
-        std::slice::Iter<'a, (Cow<'static, str>, Cow<'static, str>)>,
-        fn(&'a (Cow<'static, str>, Cow<'static, str>)) -> (&'a str, &'a str),
+        std::slice::Iter<'a, (Text, Text)>,
+        fn(&'a (Text, Text)) -> (&'a str, &'a str),
     >;
     fn into_iter(self) -> Self::IntoIter {
         self.0.iter().map(|(k, v)| (k.as_ref(), v.as_ref()))
@@ -357,7 +334,7 @@ impl FromIterator<(String, String)> for StringMap {
         StringMap(sorted_last_kept(
             items
                 .into_iter()
-                .map(|(k, v)| (label_word(k), label_word(v)))
+                .map(|(k, v)| (Text::from(k), Text::from(v)))
                 .collect(),
         ))
     }
@@ -367,7 +344,7 @@ impl From<BTreeMap<String, String>> for StringMap {
     fn from(m: BTreeMap<String, String>) -> Self {
         let mut v: Vec<_> = m
             .into_iter()
-            .map(|(k, v)| (label_word(k), label_word(v)))
+            .map(|(k, v)| (Text::from(k), Text::from(v)))
             .collect();
         v.shrink_to_fit();
         StringMap(v)
@@ -403,8 +380,8 @@ impl<'de> Deserialize<'de> for StringMap {
                 mut map: A,
             ) -> Result<StringMap, A::Error> {
                 let mut v = Vec::new();
-                while let Some((k, x)) = map.next_entry::<String, String>()? {
-                    v.push((label_word(k), label_word(x)));
+                while let Some((k, x)) = map.next_entry::<Text, Text>()? {
+                    v.push((k, x));
                 }
                 Ok(StringMap(sorted_last_kept(v)))
             }
@@ -429,14 +406,10 @@ impl Container {
 #[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PodStatus {
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "some_pod_word"
-    )]
-    pub phase: Option<Cow<'static, str>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub reason: Option<String>,
+    pub phase: Option<Text>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<Text>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -451,20 +424,16 @@ pub struct PodStatus {
 
 /// A pod condition: its type, status, reason, message and when it last changed (k8s-openapi's
 /// also holds the last probe time and an observed generation, which no rule reads). Its type,
-/// status and reason are the API's own words as a rule: those ([`word`]) are kept as the static
-/// text, not a copy per pod (two conditions of three words each were 190 bytes of every pod).
+/// status and reason are the API's own words as a rule: those ([`POD_CONDITION_WORDS`]) are words every
+/// pod shares ([`Text`]), not a copy per pod (two conditions of three words each were 190 bytes of every pod).
 #[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
 pub struct PodCondition {
-    #[serde(default, rename = "type", deserialize_with = "word")]
-    pub type_: Cow<'static, str>,
-    #[serde(default, deserialize_with = "word")]
-    pub status: Cow<'static, str>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "some_word"
-    )]
-    pub reason: Option<Cow<'static, str>>,
+    #[serde(default, rename = "type")]
+    pub type_: Text,
+    #[serde(default)]
+    pub status: Text,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<Text>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
     #[serde(
@@ -497,17 +466,8 @@ const POD_CONDITION_WORDS: &[&str] = &[
     "ReadinessGatesNotReady",
 ];
 
-/// A condition's word: the static text when it is one of [`POD_CONDITION_WORDS`], else a copy.
-fn word<'de, D: Deserializer<'de>>(d: D) -> Result<Cow<'static, str>, D::Error> {
-    String::deserialize(d).map(known)
-}
-
-fn some_word<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Cow<'static, str>>, D::Error> {
-    Option::<String>::deserialize(d).map(|o| o.map(known))
-}
-
 /// A pod's phase and restart policy, the API's own words
-/// (kubernetes/kubernetes@v1.36.3:staging/src/k8s.io/api/core/v1/types.go): the static text.
+/// (kubernetes/kubernetes@v1.36.3:staging/src/k8s.io/api/core/v1/types.go): words every pod shares.
 const POD_WORDS: &[&str] = &[
     "Pending",
     "Running",
@@ -519,38 +479,35 @@ const POD_WORDS: &[&str] = &[
     "Never",
 ];
 
-fn some_pod_word<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Cow<'static, str>>, D::Error> {
-    Option::<String>::deserialize(d).map(|o| o.map(|s| interned(s, POD_WORDS)))
-}
-
 /// The names Flink's containers have (`flink-main-container`; Lyft's `jobmanager` and
-/// `taskmanager`): the static text, not a copy in every pod's spec and status.
-fn container_name<'de, D: Deserializer<'de>>(d: D) -> Result<Cow<'static, str>, D::Error> {
-    use crate::flink::names::{COMPONENT_JOBMANAGER, COMPONENT_TASKMANAGER, MAIN_CONTAINER};
-    String::deserialize(d).map(|s| {
-        interned(
-            s,
-            &[MAIN_CONTAINER, COMPONENT_JOBMANAGER, COMPONENT_TASKMANAGER],
-        )
-    })
-}
+/// `taskmanager`).
+const CONTAINER_NAMES: &[&str] = &[
+    crate::flink::names::MAIN_CONTAINER,
+    crate::flink::names::COMPONENT_JOBMANAGER,
+    crate::flink::names::COMPONENT_TASKMANAGER,
+];
 
-fn known(s: String) -> Cow<'static, str> {
-    match POD_CONDITION_WORDS.iter().find(|w| **w == s) {
-        Some(w) => Cow::Borrowed(w),
-        None => Cow::Owned(s),
-    }
-}
+/// The words of the lists above, which every pod shares (`text::Text`), and the empty text
+/// (`imageID: ""` of a container not yet pulled).
+pub(super) const WORD_LISTS: &[&[&str]] = &[
+    OWNER_WORDS,
+    RESOURCE_WORDS,
+    POD_CONDITION_WORDS,
+    POD_WORDS,
+    CONTAINER_NAMES,
+    CONTAINER_WORDS,
+    &[""],
+];
 
 #[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ContainerStatus {
-    #[serde(default, deserialize_with = "container_name")]
-    pub name: Cow<'static, str>,
     #[serde(default)]
-    pub image: String,
+    pub name: Text,
+    #[serde(default)]
+    pub image: Text,
     #[serde(default, rename = "imageID")]
-    pub image_id: String,
+    pub image_id: Text,
     #[serde(default)]
     pub ready: bool,
     #[serde(default)]
@@ -569,26 +526,24 @@ pub struct ContainerState {
     /// Boxed: set on few containers, and seven fields wide (it would double every status).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub terminated: Option<Box<ContainerStateTerminated>>,
+    /// Boxed: a state is one of running, terminated or waiting, and two states of every
+    /// container (`state`, `lastState`) held a waiting one's room inline, 48 bytes each.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub waiting: Option<ContainerStateWaiting>,
+    pub waiting: Option<Box<ContainerStateWaiting>>,
 }
 
-/// A container's `state.waiting`, as k8s-openapi's, its reason the static text when it is one of
-/// the kubelet's ([`CONTAINER_WORDS`]; `CrashLoopBackOff` on every failing pod).
+/// A container's `state.waiting`, as k8s-openapi's, its reason a word every pod shares when it is
+/// one of the kubelet's ([`CONTAINER_WORDS`]; `CrashLoopBackOff` on every failing pod).
 #[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
 pub struct ContainerStateWaiting {
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub message: Option<String>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "some_container_word"
-    )]
-    pub reason: Option<Cow<'static, str>>,
+    pub message: Option<Text>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<Text>,
 }
 
 /// A container's `state.terminated`, as k8s-openapi's (same fields, names and order), its reason
-/// the static text when it is one of [`CONTAINER_WORDS`] (`Error`, `OOMKilled`, `Completed`).
+/// a word every pod shares when it is one of [`CONTAINER_WORDS`] (`Error`, `OOMKilled`, `Completed`).
 #[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ContainerStateTerminated {
@@ -605,12 +560,8 @@ pub struct ContainerStateTerminated {
     pub finished_at: Option<Time>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "some_container_word"
-    )]
-    pub reason: Option<Cow<'static, str>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<Text>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub signal: Option<i32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -640,12 +591,6 @@ const CONTAINER_WORDS: &[&str] = &[
     "ContainerCannotRun",
     "StartError",
 ];
-
-fn some_container_word<'de, D: Deserializer<'de>>(
-    d: D,
-) -> Result<Option<Cow<'static, str>>, D::Error> {
-    Option::<String>::deserialize(d).map(|o| o.map(|s| interned(s, CONTAINER_WORDS)))
-}
 
 #[cfg(test)]
 mod tests {
@@ -816,22 +761,22 @@ mod tests {
     }
 
     #[test]
-    fn condition_words_are_the_static_text_and_others_are_kept() {
+    fn condition_words_are_shared_and_others_are_kept() {
         let st: PodStatus = serde_json::from_str(
             r#"{"conditions": [{"type": "PodScheduled", "status": "False", "reason": "Unschedulable", "message": "0/3 nodes"},
                 {"type": "example.com/gate", "status": "True", "reason": "SomethingElse"}]}"#,
         )
         .unwrap();
         let c = st.conditions.as_ref().unwrap();
-        assert!(matches!(c[0].type_, Cow::Borrowed("PodScheduled")));
-        assert!(matches!(c[0].status, Cow::Borrowed("False")));
+        assert!(c[0].type_ == "PodScheduled" && shared(&c[0].type_));
+        assert!(c[0].status == "False" && shared(&c[0].status));
         assert_eq!(c[0].reason.as_deref(), Some("Unschedulable"));
-        assert!(matches!(c[0].reason, Some(Cow::Borrowed(_))));
+        assert!(c[0].reason.as_ref().is_some_and(shared));
         assert_eq!(
             (c[1].type_.as_ref(), c[1].status.as_ref()),
             ("example.com/gate", "True")
         );
-        assert!(matches!(c[1].reason, Some(Cow::Owned(_))));
+        assert!(!c[1].reason.as_ref().is_some_and(shared));
         // Written back as read, and k8s-openapi reads it.
         let v = serde_json::to_value(&st).unwrap();
         let full: k8s_openapi::api::core::v1::PodStatus = serde_json::from_value(v).unwrap();
@@ -841,24 +786,25 @@ mod tests {
     }
 
     #[test]
-    fn the_words_every_flink_pod_repeats_are_the_static_text() {
+    fn the_words_every_flink_pod_repeats_are_shared_by_every_pod() {
         let p: Pod = serde_json::from_str(FULL).unwrap();
         let labels = p.metadata.labels.as_ref().unwrap();
-        assert!(labels.0.iter().all(|(k, _)| matches!(k, Cow::Borrowed(_))));
-        // `app: orders` is the user's own word: a copy.
-        assert!(matches!(&labels.0[0].1, Cow::Owned(v) if v == "orders"));
-        assert!(matches!(&labels.0[1].1, Cow::Borrowed("taskmanager")));
+        assert!(labels.0.iter().all(|(k, _)| shared(k)));
+        // `app: orders` is the user's own word: its own text (shared only while a bundle is read).
+        assert!(labels.0[0].1 == "orders" && !shared(&labels.0[0].1));
+        assert!(labels.0[1].1 == "taskmanager" && shared(&labels.0[1].1));
         let owner = &p.metadata.owner_references.as_ref().unwrap()[0];
-        assert!(matches!(owner.api_version, Cow::Borrowed("apps/v1")));
-        assert!(matches!(owner.kind, Cow::Borrowed("Deployment")));
+        assert!(owner.api_version == "apps/v1" && shared(&owner.api_version));
+        assert!(owner.kind == "Deployment" && shared(&owner.kind));
         assert_eq!((owner.name.as_str(), owner.uid.as_str()), ("orders", "u1"));
+        assert!(!shared(&owner.uid));
         let spec = p.spec.as_ref().unwrap();
-        assert!(matches!(spec.restart_policy, Some(Cow::Borrowed("Never"))));
-        assert!(matches!(spec.containers[0].name, Cow::Borrowed(_)));
-        assert!(matches!(
-            spec.init_containers.as_ref().unwrap()[0].name,
-            Cow::Owned(_)
-        ));
+        assert!(spec
+            .restart_policy
+            .as_ref()
+            .is_some_and(|r| r == "Never" && shared(r)));
+        assert!(shared(&spec.containers[0].name));
+        assert!(!shared(&spec.init_containers.as_ref().unwrap()[0].name));
         let limits = spec.containers[0]
             .resources
             .as_ref()
@@ -866,18 +812,24 @@ mod tests {
             .limits
             .as_ref()
             .unwrap();
-        assert!(matches!(limits.0[0].0, Cow::Borrowed("memory")));
+        assert!(limits.0[0].0 == "memory" && shared(&limits.0[0].0));
         let status = p.status.as_ref().unwrap();
-        assert!(matches!(status.phase, Some(Cow::Borrowed("Running"))));
+        assert!(status
+            .phase
+            .as_ref()
+            .is_some_and(|p| p == "Running" && shared(p)));
         let cs = &status.container_statuses.as_ref().unwrap()[0];
-        assert!(matches!(cs.name, Cow::Borrowed(_)));
+        assert!(shared(&cs.name));
         let waiting = cs.state.as_ref().unwrap().waiting.as_ref().unwrap();
-        assert!(matches!(
-            waiting.reason,
-            Some(Cow::Borrowed("CrashLoopBackOff"))
-        ));
+        assert!(waiting
+            .reason
+            .as_ref()
+            .is_some_and(|r| r == "CrashLoopBackOff" && shared(r)));
         let t = cs.last_state.as_ref().unwrap().terminated.as_ref().unwrap();
-        assert!(matches!(t.reason, Some(Cow::Borrowed("OOMKilled"))));
+        assert!(t
+            .reason
+            .as_ref()
+            .is_some_and(|r| r == "OOMKilled" && shared(r)));
         // Any other word is kept as written; a termination without its exit code reads as 0,
         // as k8s-openapi reads it.
         let other: ContainerState = serde_json::from_str(
@@ -889,10 +841,45 @@ mod tests {
             Some("SomethingNew")
         );
         let t = other.terminated.unwrap();
-        assert!(matches!(t.reason, Some(Cow::Owned(_))));
+        assert!(!t.reason.as_ref().is_some_and(shared));
         let full: k8s_openapi::api::core::v1::ContainerState =
             serde_json::from_str(r#"{"terminated": {"reason": "Custom"}}"#).unwrap();
         assert_eq!(t.exit_code, full.terminated.unwrap().exit_code);
+    }
+
+    /// Whether `t` is the one allocation every pod shares (one of the words), read with no
+    /// interning in force.
+    fn shared(t: &Text) -> bool {
+        t.shares(&Text::new(t))
+    }
+
+    #[test]
+    fn while_a_bundle_is_read_the_text_pods_repeat_is_held_once() {
+        let (a, b) = {
+            let _interning = crate::snapshot::text::interning();
+            let a: Pod = serde_json::from_str(FULL).unwrap();
+            let b: Pod = serde_json::from_value(serde_json::from_str(FULL).unwrap()).unwrap();
+            (a, b)
+        };
+        let ns = |p: &Pod| p.metadata.namespace.clone().unwrap();
+        assert!(ns(&a).shares(&ns(&b)));
+        let owner = |p: &Pod| p.metadata.owner_references.as_ref().unwrap()[0].clone();
+        assert!(owner(&a).uid.shares(&owner(&b).uid));
+        let image = |p: &Pod| {
+            p.status
+                .as_ref()
+                .unwrap()
+                .container_statuses
+                .as_ref()
+                .unwrap()[0]
+                .image
+                .clone()
+        };
+        assert!(image(&a).shares(&image(&b)));
+        assert_eq!(a, b);
+        // Without it, each pod has its own.
+        let c: Pod = serde_json::from_str(FULL).unwrap();
+        assert!(!ns(&c).shares(&ns(&a)) && ns(&c) == ns(&a));
     }
 
     #[test]

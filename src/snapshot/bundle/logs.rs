@@ -19,15 +19,15 @@ impl Keep {
         let known = s
             .pods
             .iter()
-            .map(|p| (&p.metadata.namespace, &p.metadata.name))
+            .map(|p| (p.metadata.namespace.as_deref(), &p.metadata.name))
             .chain(
                 s.operator_pods
                     .iter()
-                    .map(|p| (&p.metadata.namespace, &p.metadata.name)),
+                    .map(|p| (p.metadata.namespace.as_deref(), &p.metadata.name)),
             )
             .map(|(namespace, name)| {
                 (
-                    namespace.clone().unwrap_or_default(),
+                    namespace.unwrap_or_default().to_string(),
                     name.clone().unwrap_or_default(),
                 )
             })

@@ -651,7 +651,11 @@ fn an_object_a_bundle_holds_twice_is_read_once() {
         .iter()
         .map(|p| {
             (
-                p.metadata.namespace.clone().unwrap_or_default(),
+                p.metadata
+                    .namespace
+                    .as_deref()
+                    .unwrap_or_default()
+                    .to_string(),
                 p.metadata.name.clone().unwrap_or_default(),
             )
         })
