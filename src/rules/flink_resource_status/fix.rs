@@ -60,6 +60,12 @@ pub(super) fn fix(
                     (m.signature.id == "SIG-NO-RESOURCES")
                         .then(|| super::slots::fit(fd?, ns))
                         .flatten()
+                })
+                // A quota's refusal: the quota by name and the hard limit the pod needs.
+                .or_else(|| {
+                    (m.signature.category == Category::ResourceQuotaExceeded)
+                        .then(|| quota_refusal(v, decoded, cluster, ns))
+                        .flatten()
                 });
             match fit {
                 Some(fit) => format!(
@@ -90,9 +96,15 @@ pub(super) fn fix(
                 "The JobManager does not stay up; the reason is in its log (and in the pod-level finding that quotes it):\n\n  {jm_logs}"
             ),
             Category::ImagePullFailed => format!(
-                "The image cannot be pulled (see the pod-level finding). Point spec.image at an image that exists and \
+                "The image cannot be pulled (see the pod-level finding){now}. Point spec.image of FlinkDeployment {cluster} at an image that exists and \
                  that the nodes may pull:\n\n  \
-                 kubectl patch flinkdeployment {cluster} -n {ns} --type=merge -p '{{\"spec\":{{\"image\":\"<image that exists>\"}}}}'"
+                 kubectl patch flinkdeployment {cluster_q} -n {ns_q} --type=merge -p '{{\"spec\":{{\"image\":\"<image that exists>\"}}}}'",
+                now = fd
+                    .and_then(|d| d.spec.image.as_deref())
+                    .map(|i| format!(": spec.image is {i} now"))
+                    .unwrap_or_default(),
+                cluster_q = sh(cluster),
+                ns_q = sh(ns),
             ),
             Category::PodtemplateInvalid => match refused_by_admission(v, decoded) {
                 Some(text) => text,
@@ -102,11 +114,24 @@ pub(super) fn fix(
                      CreateContainerConfigError). Create it, or fix the reference in the FlinkDeployment's podTemplate."
                 ),
             },
-            Category::ImageIncompatible => format!(
-                "The container runtime cannot start Flink in this image: build it FROM the official image \
-                 (`FROM flink:1.20`) and keep its entrypoint:\n\n  \
-                 kubectl patch flinkdeployment {cluster} -n {ns} --type=merge -p '{{\"spec\":{{\"image\":\"flink:1.20\"}}}}'"
-            ),
+            Category::ImageIncompatible => {
+                // The official image of the Flink version the spec declares (v1_18 -> flink:1.18).
+                let official = fd
+                    .and_then(|d| d.spec.flink_version.as_deref())
+                    .and_then(official_image)
+                    .unwrap_or_else(|| "flink:<spec.flinkVersion>".into());
+                format!(
+                    "The container runtime cannot start Flink in {image}: build it FROM the official image \
+                     of the Flink the spec declares (`FROM {official}`) and keep its entrypoint, or run that image:\n\n  \
+                     kubectl patch flinkdeployment {cluster_q} -n {ns_q} --type=merge -p '{{\"spec\":{{\"image\":\"{official}\"}}}}'",
+                    image = fd
+                        .and_then(|d| d.spec.image.as_deref())
+                        .map(|i| format!("spec.image {i}"))
+                        .unwrap_or_else(|| "this image".into()),
+                    cluster_q = sh(cluster),
+                    ns_q = sh(ns),
+                )
+            }
             Category::OomKilled => {
                 let mem = fd
                     .and_then(|d| d.spec.job_manager.as_ref())
@@ -124,10 +149,11 @@ pub(super) fn fix(
                      -p '{{\"spec\":{{\"jobManager\":{{\"resource\":{{\"memory\":\"{bigger}\"}}}},\"flinkConfiguration\":{{\"kubernetes.jobmanager.memory.limit-factor\":\"1.25\"}}}}}}'"
                 )
             }
-            Category::ResourceQuotaExceeded => format!(
-                "A ResourceQuota or LimitRange refuses the JobManager pod: `kubectl describe resourcequota,limitrange -n {ns}`; \
-                 raise the quota or lower spec.jobManager.resource (the quota finding FLK108 has the numbers)."
-            ),
+            Category::ResourceQuotaExceeded => quota_refusal(v, decoded, cluster, ns)
+                .unwrap_or_else(|| format!(
+                    "A ResourceQuota or LimitRange refuses the JobManager pod: `kubectl describe resourcequota,limitrange -n {ns}`; \
+                     raise the quota or lower spec.jobManager.resource (the quota finding FLK108 has the numbers)."
+                )),
             Category::PodUnschedulable => format!(
                 "The JobManager pod stays Pending: `kubectl describe pod -n {ns} -l {jm_selector}` \
                  shows why no node fits (FLK106 has the details)."
@@ -140,6 +166,12 @@ pub(super) fn fix(
                  then restore the job from its latest checkpoint or savepoint (spec.job.initialSavepointPath) if \
                  the operator reports `Manual restore required`."
             ),
+            Category::JobJarNotFound => match v.job_spec.and_then(|j| j.jar_uri.as_deref()) {
+                Some(uri) => jar_fix(v, uri),
+                None => format!(
+                    "Read the operator's full error and events: kubectl describe {kind} {name} -n {ns}; the JobManager's log: {jm_logs}"
+                ),
+            },
             _ => format!(
                 "Read the operator's full error and events: kubectl describe {kind} {name} -n {ns}; the JobManager's log: {jm_logs}"
             ),
@@ -152,6 +184,118 @@ pub(super) fn fix(
         .map(|m| format!("\n\nRoot cause reported by the operator: {}", short(m, 300)))
         .unwrap_or_default();
     format!("{specific}{root}{redeploy}")
+}
+
+/// `v1_18` -> `flink:1.18`: the official image of a declared Flink version.
+fn official_image(version: &str) -> Option<String> {
+    let (major, minor) = version.strip_prefix('v')?.split_once('_')?;
+    (major.parse::<u32>().is_ok() && minor.parse::<u32>().is_ok())
+        .then(|| format!("flink:{major}.{minor}"))
+}
+
+/// A jar the operator or Flink reports missing (FileNotFoundException and the like, with no
+/// catalogue signature to build from): the field that names it, what it is now, and the patch
+/// with the placeholder for the person who knows where the jar really is. The operator fetches a
+/// session job's jar itself (`ArtifactManager`, apache/flink-kubernetes-operator@release-1.7.0);
+/// an application's is read inside the JobManager.
+fn jar_fix(v: &View, uri: &str) -> String {
+    let kind = kubectl_kind(v.kind);
+    let whence = if v.kind == "FlinkSessionJob" {
+        "the operator fetches it from its own pod before it submits the job to the session cluster"
+    } else {
+        "the JobManager reads it when it starts the job"
+    };
+    format!(
+        "spec.job.jarURI of {} {} is {uri} now, and there is no jar there ({whence}). \
+         Put the jar there, or point spec.job.jarURI at where it is (only you know it):\n\n  \
+         kubectl patch {kind} {} -n {} --type=merge -p '{{\"spec\":{{\"job\":{{\"jarURI\":\"<spec.job.jarURI>\"}}}}}}'\n\n\
+         Check it is there as the fetcher sees it: {}",
+        v.kind,
+        v.name,
+        sh(v.name),
+        sh(v.ns),
+        crate::flink::artifact::remote_check(uri),
+    )
+}
+
+/// A ResourceQuota refusing the JobManager pod, from the refusal's own words (`exceeded quota:
+/// NAME, requested: R, used: U, limited: L`, Kubernetes' quota admission plugin) when the snapshot
+/// holds no quota finding's numbers: the quota to raise, by name, and what it lacks.
+fn quota_refusal(
+    v: &View,
+    decoded: Option<&OperatorError>,
+    cluster: &str,
+    ns: &str,
+) -> Option<String> {
+    let texts = decoded
+        .map(|d| d.messages())
+        .unwrap_or_default()
+        .into_iter()
+        .chain(v.events.iter().filter_map(|e| e.message.as_deref()));
+    use crate::snapshot::refused::{Refused, Rejection};
+    for t in texts {
+        let Some(Rejection {
+            what:
+                Refused::Exceeded {
+                    quota,
+                    requested,
+                    used,
+                    limited,
+                },
+            ..
+        }) = Rejection::parse(t)
+        else {
+            continue;
+        };
+        let get = |list: &[(String, String)], k: &str| {
+            list.iter()
+                .find(|(key, _)| key == k)
+                .and_then(|(_, v)| crate::flink::units::parse_quantity(v))
+        };
+        // Each resource the pod asks for past the quota's hard limit: the limit it needs.
+        let mut hard = serde_json::Map::new();
+        let mut lacks = Vec::new();
+        for (k, r) in &requested {
+            let (Some(req), Some(u), Some(lim)) = (
+                crate::flink::units::parse_quantity(r),
+                get(&used, k),
+                get(&limited, k),
+            ) else {
+                continue;
+            };
+            if u + req <= lim {
+                continue;
+            }
+            let need = u + req;
+            let value = if k.contains("memory") || k.contains("storage") {
+                format!("{}Mi", (need / crate::flink::units::MIB).ceil())
+            } else if k.contains("cpu") {
+                format!("{}m", (need * 1000.0).ceil())
+            } else {
+                format!("{}", need.ceil())
+            };
+            lacks.push(format!(
+                "{k}: used {} + requested {r} > hard {}",
+                used.iter().find(|(x, _)| x == k).map_or("", |(_, v)| v),
+                limited.iter().find(|(x, _)| x == k).map_or("", |(_, v)| v),
+            ));
+            hard.insert(k.clone(), value.into());
+        }
+        if hard.is_empty() {
+            continue;
+        }
+        let patch = serde_json::json!({"spec": {"hard": hard}}).to_string();
+        return Some(format!(
+            "ResourceQuota {quota} refuses the pods of FlinkDeployment {cluster} ({}). Raise its hard limits to what \
+             the pod needs:\n\n  kubectl patch resourcequota {} -n {} --type=merge -p {}\n\n\
+             or make Flink ask for less (spec.jobManager.resource, spec.taskManager.resource).",
+            lacks.join("; "),
+            sh(&quota),
+            sh(ns),
+            sh(&patch),
+        ));
+    }
+    None
 }
 
 /// The API server refused the JobManager pod itself (no pod exists to describe): what the

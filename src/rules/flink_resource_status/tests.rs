@@ -563,3 +563,96 @@ fn an_option_flink_cannot_parse_names_the_key_and_leaves_its_value_to_a_person()
     // No memory unit is offered for an option that is no memory size.
     assert!(!f.fix.contains("1024-based"), "{}", f.fix);
 }
+
+/// CRASH with the operator's error and event saying `msg` under the Kubernetes reason `reason`.
+fn crash_with(msg: &str, reason: &str) -> String {
+    CRASH
+        .replace(
+            r#"{"type":"org.apache.flink.kubernetes.operator.exception.DeploymentFailedException","message":"[flink-main-container] CrashLoop - back-off 5m0s restarting failed container=flink-main-container pod=orders-5d8f9c7b6d-x7k2p_analytics(3f2b)","additionalMetadata":{"reason":"CrashLoopBackOff"},"throwableList":[]}"#,
+            &format!(
+                r#"{{"type":"org.apache.flink.kubernetes.operator.exception.DeploymentFailedException","message":{},"additionalMetadata":{{"reason":"{reason}"}},"throwableList":[]}}"#,
+                serde_json::Value::from(msg).to_string().replace('\'', "''")
+            ),
+        )
+        .replace("reason: CrashLoopBackOff", &format!("reason: {reason}"))
+}
+
+#[test]
+fn a_quota_refusal_names_the_quota_and_the_hard_limit_the_pod_needs() {
+    // Quota admission's words, the same in every release the tool reads: `exceeded quota: %s,
+    // requested: %s, used: %s, limited: %s` with `k=v,k=v` lists (prettyPrint, sorted keys):
+    // kubernetes/apiserver@kubernetes-1.24.0, @kubernetes-1.28.0, @kubernetes-1.32.0 and
+    // @kubernetes-1.36.0:pkg/admission/plugin/resourcequota/controller.go.
+    let msg = r#"pods "orders-5d8f9c7b6d-x" is forbidden: exceeded quota: team-compute, requested: limits.cpu=1,limits.memory=2Gi, used: limits.cpu=2,limits.memory=7Gi, limited: limits.cpu=4,limits.memory=8Gi"#;
+    let f = run(
+        &FlinkResourceStatus,
+        &snapshot(&crash_with(msg, "FailedCreate")),
+    );
+    assert_eq!(f[0].category, Category::ResourceQuotaExceeded);
+    assert!(
+        f[0].fix.contains("ResourceQuota team-compute refuses the pods of FlinkDeployment orders (limits.memory: used 7Gi + requested 2Gi > hard 8Gi)"),
+        "{}",
+        f[0].fix
+    );
+    // Only what is short is raised: cpu fits (2 + 1 <= 4).
+    assert_eq!(
+        crate::finding::Remedy::from_fix(&f[0].fix).run[0],
+        r#"kubectl patch resourcequota team-compute -n analytics --type=merge -p '{"spec":{"hard":{"limits.memory":"9216Mi"}}}'"#
+    );
+}
+
+#[test]
+fn the_image_fixes_name_the_image_of_the_spec_and_the_declared_version() {
+    let declared = CRASH.replace("flinkVersion: v1_20", "flinkVersion: v1_18");
+    let f = run(
+        &FlinkResourceStatus,
+        &snapshot(
+            &declared
+                .replace("CrashLoopBackOff\"}", "RunContainerError\"}")
+                .replace("reason: CrashLoopBackOff", "reason: RunContainerError"),
+        ),
+    );
+    assert_eq!(f[0].category, Category::ImageIncompatible, "{f:?}");
+    assert!(f[0].fix.contains("spec.image flink:1.20"), "{}", f[0].fix);
+    assert_eq!(
+        crate::finding::Remedy::from_fix(&f[0].fix).run[0],
+        r#"kubectl patch flinkdeployment orders -n analytics --type=merge -p '{"spec":{"image":"flink:1.18"}}'"#
+    );
+    let f = run(
+        &FlinkResourceStatus,
+        &snapshot(
+            &CRASH
+                .replace("CrashLoopBackOff\"}", "ImagePullBackOff\"}")
+                .replace("reason: CrashLoopBackOff", "reason: ImagePullBackOff"),
+        ),
+    );
+    assert_eq!(f[0].category, Category::ImagePullFailed, "{f:?}");
+    assert!(
+        f[0].fix.contains("spec.image is flink:1.20 now"),
+        "{}",
+        f[0].fix
+    );
+}
+
+#[test]
+fn a_session_job_jar_that_is_not_there_names_the_jar_uri_and_the_field() {
+    // The operator's FileNotFoundException for the jarURI it fetched (no catalogue signature):
+    // the fix names spec.job.jarURI as it is, with the placeholder, not `kubectl describe`.
+    let f = &run(
+        &FlinkResourceStatus,
+        &crate::rules::testing::scenario("session-job-jar-not-found"),
+    )[0];
+    assert!(
+        f.fix.contains("spec.job.jarURI of FlinkSessionJob enricher is https://artifacts.example.com/flink/enricher-1.4.0.jar now"),
+        "{}",
+        f.fix
+    );
+    assert!(!f.fix.contains("kubectl describe"), "{}", f.fix);
+    assert_eq!(
+        crate::finding::Remedy::from_fix(&f.fix).run[0],
+        format!(
+            "{}kubectl patch flinksessionjob enricher -n scn-session-job --type=merge -p '{{\"spec\":{{\"job\":{{\"jarURI\":\"<spec.job.jarURI>\"}}}}}}'",
+            crate::finding::FILL_IN
+        )
+    );
+}
