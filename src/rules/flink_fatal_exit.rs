@@ -267,9 +267,11 @@ fn enable_the_plugin(index: &Index, pod: &Pod, m: &crate::signatures::Match) -> 
     if m.signature.category != Category::FilesystemPluginMissing {
         return String::new();
     }
-    let (Some(plugin), Some((fd, ns))) = (m.field("plugin"), flink_deployment_of(index, pod))
-    else {
+    let Some((fd, ns)) = flink_deployment_of(index, pod) else {
         return String::new();
+    };
+    let Some(plugin) = m.field("plugin") else {
+        return hadoop_classpath(fd, &ns, m);
     };
     let version = m
         .field("flink_version")
@@ -318,6 +320,40 @@ fn enable_the_plugin(index: &Index, pod: &Pod, m: &crate::signatures::Match) -> 
         } else {
             ""
         },
+        patch = crate::shell::sh(&patch),
+    )
+}
+
+/// A scheme only Hadoop serves (hdfs://, or Hadoop missing altogether): Flink ships no plugin for
+/// it, and finds Hadoop through `HADOOP_CLASSPATH` (apache/flink@release-1.20.1:flink-dist/src/
+/// main/flink-bin/bin/config.sh, `INTERNAL_HADOOP_CLASSPATHS`), which the image must hold the jars
+/// of. The variable for both components through flinkConfiguration, with the placeholder for the
+/// classpath only the image knows.
+fn hadoop_classpath(
+    fd: &crate::snapshot::FlinkDeployment,
+    ns: &str,
+    m: &crate::signatures::Match,
+) -> String {
+    let scheme = m.field("scheme").unwrap_or("hdfs");
+    if !matches!(scheme, "hdfs" | "viewfs" | "har" | "webhdfs")
+        && m.signature.id != "SIG-FS-HADOOP-MISSING"
+    {
+        return String::new();
+    }
+    let placeholder = "<classpath of the Hadoop jars in the image>";
+    let patch = serde_json::json!({"spec": {"flinkConfiguration": {
+        "containerized.master.env.HADOOP_CLASSPATH": placeholder,
+        "containerized.taskmanager.env.HADOOP_CLASSPATH": placeholder,
+    }}})
+    .to_string();
+    format!(
+        "\n\nThe variable goes to the JobManager and the TaskManagers through spec.flinkConfiguration of \
+         FlinkDeployment {name} (image {image}): fill in {placeholder}, what `hadoop classpath` prints in \
+         an image that has Hadoop (only the image knows it), and run:\n\n  \
+         kubectl patch flinkdeployment {name} -n {ns_q} --type=merge -p {patch}",
+        name = crate::shell::sh(fd.name()),
+        image = fd.spec.image.as_deref().unwrap_or("not set"),
+        ns_q = crate::shell::sh(ns),
         patch = crate::shell::sh(&patch),
     )
 }
@@ -1093,6 +1129,27 @@ status:
         assert_eq!(
             plugin(&s),
             vec![r#"kubectl patch flinkdeployment orders -n analytics --type=merge -p '{"spec":{"flinkConfiguration":{"containerized.master.env.ENABLE_BUILT_IN_PLUGINS":"flink-s3-fs-hadoop-1.18.1.jar","containerized.taskmanager.env.ENABLE_BUILT_IN_PLUGINS":"flink-gs-fs-hadoop-1.18.1.jar;flink-s3-fs-hadoop-1.18.1.jar"}}}'"#.to_string()]
+        );
+    }
+
+    #[test]
+    fn an_hdfs_path_without_hadoop_names_hadoop_classpath_with_a_placeholder() {
+        // The lab's hdfs-no-hadoop scenario (flink:1.18, checkpoints on hdfs://): no plugin serves
+        // hdfs, so the fix is the classpath only the image knows, for both components.
+        let f = run(&FlinkFatalExit, &scenario("real-hdfs-no-hadoop"));
+        let f = f
+            .iter()
+            .find(|f| f.category == Category::FilesystemPluginMissing)
+            .expect("the hdfs finding");
+        assert_eq!(
+            crate::finding::Remedy::from_fix(&f.fix).run,
+            vec![format!(
+                "{}kubectl patch flinkdeployment orders -n analytics --type=merge -p '{}'",
+                crate::finding::FILL_IN,
+                r#"{"spec":{"flinkConfiguration":{"containerized.master.env.HADOOP_CLASSPATH":"<classpath of the Hadoop jars in the image>","containerized.taskmanager.env.HADOOP_CLASSPATH":"<classpath of the Hadoop jars in the image>"}}}"#
+            )],
+            "{}",
+            f.fix
         );
     }
 
