@@ -393,6 +393,23 @@ pub(super) fn failed_container(message: &str) -> Option<(String, String, String)
     Some((m["c"].to_string(), m["p"].to_string(), m["ns"].to_string()))
 }
 
+/// The container the operator names in front of a container's failure: `[C] MESSAGE`, from
+/// `DeploymentFailedException.forContainerStatus` (`String.format("[%s] %s", status.getName(),
+/// message)`, message `CrashLoop - ` and the last termination's message, or the waiting state's):
+/// apache/flink-kubernetes-operator@release-1.12.0 and @release-1.13.0 (also 1.15.0):
+/// flink-kubernetes-operator/src/main/java/org/apache/flink/kubernetes/operator/exception/
+/// DeploymentFailedException.java. Releases 1.6.0 to 1.11.0 wrote the waiting state's message
+/// alone (`DeploymentFailedException(ContainerStateWaiting)`), which `failed_container` reads.
+pub(super) fn operator_named_container(message: &str) -> Option<&str> {
+    let rest = message.strip_prefix('[')?;
+    let (c, _) = rest.split_once("] ")?;
+    (!c.is_empty()
+        && c.len() <= 63
+        && c.bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-'))
+    .then_some(c)
+}
+
 /// DefaultValidator's refusal of a FlinkDeployment without an account
 /// (apache/flink-kubernetes-operator@release-1.15.0, also 1.7.0): only FlinkDeployments get it.
 pub(super) const SERVICE_ACCOUNT_REQUIRED: &str = "spec.serviceAccount must be defined";

@@ -656,3 +656,68 @@ fn a_session_job_jar_that_is_not_there_names_the_jar_uri_and_the_field() {
         )
     );
 }
+
+#[test]
+fn the_failed_container_is_read_from_the_operator_s_message_in_every_release() {
+    // The kubelet's back-off message, `back-off %s restarting failed container=%s pod=%s` with
+    // format.Pod's NAME_NAMESPACE(UID) (kubernetes/kubernetes pkg/kubelet/kuberuntime/
+    // kuberuntime_manager.go, doBackOff), as the operator copies it:
+    // - release-1.6.0 ... release-1.11.0: the waiting state's message alone
+    //   (`new DeploymentFailedException(ContainerStateWaiting)`, super(stateWaiting.getMessage()));
+    // - release-1.12.0, release-1.13.0, release-1.15.0: `[%s] %s` with the container's name
+    //   (`forContainerStatus`), the message `CrashLoop - ` and the last termination's message
+    //   when it has one, else the waiting state's
+    // (apache/flink-kubernetes-operator@TAG:flink-kubernetes-operator/src/main/java/org/apache/
+    // flink/kubernetes/operator/exception/DeploymentFailedException.java).
+    let backoff = "back-off 5m0s restarting failed container=flink-main-container pod=orders-5d8f9c7b6d-x7k2p_analytics(3f2b-11)";
+    let want = Some((
+        "flink-main-container".to_string(),
+        "orders-5d8f9c7b6d-x7k2p".to_string(),
+        "analytics".to_string(),
+    ));
+    for (release, message) in [
+        ("release-1.6.0..1.11.0", backoff.to_string()),
+        (
+            "release-1.12.0+",
+            format!("[flink-main-container] {backoff}"),
+        ),
+    ] {
+        assert_eq!(failed_container(&message), want, "{release}");
+    }
+    // 1.12+ with a termination message: no pod, the container by its name.
+    let crash = "[flink-main-container] CrashLoop - Could not start cluster entrypoint KubernetesApplicationClusterEntrypoint.";
+    assert_eq!(failed_container(crash), None);
+    assert_eq!(
+        operator_named_container(crash),
+        Some("flink-main-container")
+    );
+    assert_eq!(operator_named_container(backoff), None);
+    assert_eq!(operator_named_container("[not a name!] x"), None);
+    // ... linked to that container of the cluster's JobManager pod.
+    let pod = r#"
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: orders-5d8f9c7b6d-x7k2p
+  namespace: analytics
+  labels: {app: orders, component: jobmanager, type: flink-native-kubernetes}
+spec:
+  containers:
+  - {name: flink-main-container, image: "flink:1.20"}
+"#;
+    let crashed = CRASH.replace(
+        "CrashLoop - back-off 5m0s restarting failed container=flink-main-container pod=orders-5d8f9c7b6d-x7k2p_analytics(3f2b)",
+        "CrashLoop - Could not start cluster entrypoint KubernetesApplicationClusterEntrypoint.",
+    );
+    let f = &run(&FlinkResourceStatus, &snapshot(&format!("{crashed}{pod}")))[0];
+    assert!(
+        f.links.contains(&link::container(
+            "analytics",
+            "orders-5d8f9c7b6d-x7k2p",
+            "flink-main-container"
+        )),
+        "{:?}",
+        f.links
+    );
+}
