@@ -66,6 +66,12 @@ pub(super) fn fix(
                     (m.signature.category == Category::ResourceQuotaExceeded)
                         .then(|| quota_refusal(v, decoded, cluster, ns))
                         .flatten()
+                })
+                // A ConfigMap, Secret or key the pod template reads that is not there.
+                .or_else(|| {
+                    (m.signature.category == Category::PodtemplateInvalid)
+                        .then(|| missing_reference(snapshot, v, decoded, jm_pods, cluster))
+                        .flatten()
                 });
             match fit {
                 Some(fit) => format!(
@@ -106,7 +112,9 @@ pub(super) fn fix(
                 cluster_q = sh(cluster),
                 ns_q = sh(ns),
             ),
-            Category::PodtemplateInvalid => match refused_by_admission(v, decoded) {
+            Category::PodtemplateInvalid => match refused_by_admission(v, decoded)
+                .or_else(|| missing_reference(snapshot, v, decoded, jm_pods, cluster))
+            {
                 Some(text) => text,
                 None => format!(
                     "The JobManager pod references something that does not exist or cannot be mounted: \
@@ -294,6 +302,94 @@ fn quota_refusal(
             sh(ns),
             sh(&patch),
         ));
+    }
+    None
+}
+
+/// A ConfigMap or Secret the pod template references and the kubelet cannot find, from its own
+/// words: a volume's `MountVolume.SetUp failed for volume "V" : configmap "NAME" not found`
+/// (FailedMount) or an env source's `configmap "NAME" not found` / `couldn't find key K in
+/// ConfigMap NS/NAME` (CreateContainerConfigError, the container's waiting message, which the
+/// operator copies into status.error). The kubelet's ConfigMap and Secret managers answer with the
+/// API's NotFound (`configmap "x" not found`; `configmaps "x"` from a direct GET):
+/// kubernetes/kubernetes pkg/kubelet/kubelet_pods.go (makeEnvironmentVariables) and
+/// pkg/volume/configmap, pkg/volume/secret. The fix names the object and where it is missing.
+fn missing_reference(
+    snapshot: &Snapshot,
+    v: &View,
+    decoded: Option<&OperatorError>,
+    jm_pods: &[&Pod],
+    cluster: &str,
+) -> Option<String> {
+    static RE: std::sync::LazyLock<[regex::Regex; 2]> = std::sync::LazyLock::new(|| {
+        [
+            regex::Regex::new(r#"\b(?P<kind>configmaps?|secrets?) "(?P<name>[a-z0-9][a-z0-9.-]*)" not found"#)
+                .expect("valid regex"),
+            regex::Regex::new(r"couldn't find key (?P<key>\S+) in (?P<kind>ConfigMap|Secret) (?P<ns>[a-z0-9.-]+)/(?P<name>[a-z0-9][a-z0-9.-]*)")
+                .expect("valid regex"),
+        ]
+    });
+    let pod_names: Vec<&str> = jm_pods.iter().map(|p| pod_name(p)).collect();
+    let mut texts: Vec<&str> = decoded.map(|d| d.messages()).unwrap_or_default();
+    texts.extend(v.events.iter().filter_map(|e| e.message.as_deref()));
+    for p in jm_pods {
+        texts.extend(
+            containers(p)
+                .into_iter()
+                .filter_map(|c| c.waiting_message()),
+        );
+    }
+    texts.extend(
+        snapshot
+            .events
+            .iter()
+            .filter(|e| {
+                e.involved_object.kind.as_deref() == Some("Pod")
+                    && e.involved_object.namespace.as_deref() == Some(v.ns)
+                    && e.involved_object
+                        .name
+                        .as_deref()
+                        .is_some_and(|n| pod_names.contains(&n))
+            })
+            .filter_map(|e| e.message.as_deref()),
+    );
+    let ns = v.ns;
+    for t in texts {
+        if let Some(c) = RE[1].captures(t) {
+            let (kind, name, key) = (&c["kind"], &c["name"], &c["key"]);
+            let lower = kind.to_ascii_lowercase();
+            return Some(format!(
+                "The JobManager container cannot start: {kind} {name} in namespace {ns} has no key {key}, which the pod \
+                 template of FlinkDeployment {cluster} reads. Add the key (only you know its value), or fix the reference \
+                 in the pod template:\n\n  \
+                 kubectl patch {lower} {} -n {} --type=merge -p {}",
+                sh(name),
+                sh(ns),
+                sh(&serde_json::json!({ if lower == "secret" { "stringData" } else { "data" }: { key: format!("<{key}>") } }).to_string()),
+            ));
+        }
+        if let Some(c) = RE[0].captures(t) {
+            let name = &c["name"];
+            let secret = c["kind"].starts_with("secret");
+            let (kind, create) = if secret {
+                ("Secret", format!("kubectl create secret generic {} -n {} --from-file=<file holding its data>", sh(name), sh(ns)))
+            } else {
+                (
+                    "ConfigMap",
+                    format!(
+                        "kubectl create configmap {} -n {} --from-file=<file holding its data>",
+                        sh(name),
+                        sh(ns)
+                    ),
+                )
+            };
+            return Some(format!(
+                "The JobManager pod references {kind} {name}, which does not exist in namespace {ns} (the kubelet: `{}`). \
+                 Create it (only you know what it holds), or remove the reference from the pod template of \
+                 FlinkDeployment {cluster}:\n\n  {create}",
+                one_line(t)
+            ));
+        }
     }
     None
 }

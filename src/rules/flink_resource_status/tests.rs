@@ -721,3 +721,45 @@ spec:
         f.links
     );
 }
+
+#[test]
+fn a_configmap_or_secret_the_pod_template_names_is_created_by_name_not_described() {
+    // CreateContainerConfigError's waiting message, as operator 1.12+ copies it (`[C] MESSAGE`).
+    let f = run(
+        &FlinkResourceStatus,
+        &snapshot(&crash_with(
+            r#"[flink-main-container] configmap "orders-extra" not found"#,
+            "CreateContainerConfigError",
+        )),
+    );
+    assert_eq!(f[0].category, Category::PodtemplateInvalid);
+    assert!(
+        f[0].fix.contains(
+            "references ConfigMap orders-extra, which does not exist in namespace analytics"
+        ) && !f[0].fix.contains("kubectl describe"),
+        "{}",
+        f[0].fix
+    );
+    assert!(
+        f[0].fix.contains(
+            "kubectl create configmap orders-extra -n analytics --from-file=<file holding its data>"
+        ),
+        "{}",
+        f[0].fix
+    );
+    let f = run(
+        &FlinkResourceStatus,
+        &snapshot(&crash_with(
+            "[flink-main-container] couldn't find key password in Secret analytics/orders-db",
+            "CreateContainerConfigError",
+        )),
+    );
+    assert!(
+        f[0].fix.contains("Secret orders-db in namespace analytics has no key password")
+            && f[0].fix.contains(
+                r#"kubectl patch secret orders-db -n analytics --type=merge -p '{"stringData":{"password":"<password>"}}'"#
+            ),
+        "{}",
+        f[0].fix
+    );
+}
