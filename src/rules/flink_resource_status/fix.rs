@@ -691,7 +691,109 @@ pub(super) fn validation_fix(
              kubectl patch {kind} {name} -n {ns} --type=merge -p '{{\"spec\":{{\"flinkConfiguration\":{{\"execution.checkpointing.dir\":\"s3://<bucket Flink can write>/flink/{name}/checkpoints\"}}}}}}'   # Flink < 1.20: state.checkpoints.dir"
         );
     }
+    if let Some(fix) = named_field_fix(msg, ns, name, kind, fd) {
+        return fix;
+    }
     format!("Fix the field the message names in the {kind} (kubectl edit {kind} {name} -n {ns}).")
+}
+
+/// The field a validator message names, and its fix: a config key in brackets (`... config
+/// key[K] is not set`, `must be set`), a forbidden or unknown key (removed), an autoscaler option
+/// out of its range, the job's parallelism or a component's replicas. The messages are
+/// DefaultValidator's, the same text from apache/flink-kubernetes-operator@release-1.6.0 to
+/// @release-1.13.0 (flink-kubernetes-operator/src/main/java/org/apache/flink/kubernetes/operator/
+/// validation/DefaultValidator.java; the autoscaler's range since release-1.7.0). A value only a
+/// person knows is a placeholder named by its key.
+fn named_field_fix(
+    msg: &str,
+    ns: &str,
+    name: &str,
+    kind: &str,
+    fd: Option<&FlinkDeployment>,
+) -> Option<String> {
+    static RE: std::sync::LazyLock<[regex::Regex; 4]> = std::sync::LazyLock::new(|| {
+        [
+            regex::Regex::new(r"config key\[(?P<key>[^\]\s]+)\]").expect("valid regex"),
+            regex::Regex::new(r"Forbidden Flink config key: (?P<key>[^\s,]+)").expect("valid regex"),
+            regex::Regex::new(r"Invalid log config key: (?P<key>[^\s.]+(?:\.[^\s.]+)*)\. Allowed keys are").expect("valid regex"),
+            regex::Regex::new(r"The AutoScalerOption (?P<key>\S+) is invalid, it should be a value within the range \[(?P<lo>[^,\]]+), (?P<hi>[^\]]+)\]").expect("valid regex"),
+        ]
+    });
+    let patch = |v: serde_json::Value| {
+        format!(
+            "kubectl patch {kind} {} -n {} --type=merge -p {}",
+            sh(name),
+            sh(ns),
+            sh(&serde_json::json!({ "spec": v }).to_string())
+        )
+    };
+    let conf = fd.map(|d| &d.spec.flink_configuration);
+    let now = |key: &str| {
+        conf.and_then(|c| c.get(key))
+            .map(|v| format!(" (it is {v} now)"))
+            .unwrap_or_else(|| " (it is not set now)".into())
+    };
+    if let Some(c) = RE[1].captures(msg) {
+        let key = &c["key"];
+        return Some(format!(
+            "The operator forbids spec.flinkConfiguration `{key}`{}: it sets that key itself. Remove it:\n\n  {}",
+            now(key),
+            patch(serde_json::json!({"flinkConfiguration": {key: null}}))
+        ));
+    }
+    if let Some(c) = RE[2].captures(msg) {
+        let key = &c["key"];
+        return Some(format!(
+            "spec.logConfiguration has a key the operator does not take, `{key}` (it allows log4j-console.properties \
+             and logback-console.xml). Remove it, keeping its content under an allowed key:\n\n  {}",
+            patch(serde_json::json!({"logConfiguration": {key: null}}))
+        ));
+    }
+    if let Some(c) = RE[3].captures(msg) {
+        let (key, lo, hi) = (&c["key"], &c["lo"], &c["hi"]);
+        let placeholder = format!("<{key}>");
+        return Some(format!(
+            "Set spec.flinkConfiguration `{key}`{} to a value from {lo} to {hi}: fill in {placeholder} (only you know \
+             which) and run:\n\n  {}",
+            now(key),
+            patch(serde_json::json!({"flinkConfiguration": {key: placeholder}}))
+        ));
+    }
+    if let Some(c) = RE[0].captures(msg) {
+        let key = &c["key"];
+        let placeholder = format!("<{key}>");
+        return Some(format!(
+            "The validator asks for spec.flinkConfiguration `{key}`{}: fill in {placeholder} (a durable path or \
+             the value it needs; only you know it) and run:\n\n  {}",
+            now(key),
+            patch(serde_json::json!({"flinkConfiguration": {key: placeholder}}))
+        ));
+    }
+    if msg.contains("Job parallelism must be larger than 0") {
+        return Some(format!(
+            "Give spec.job.parallelism a value of 1 or more:\n\n  {}",
+            patch(serde_json::json!({"job": {"parallelism": 1}}))
+        ));
+    }
+    for (words, key) in [
+        (
+            "JobManager replicas should not be configured less than one",
+            "jobManager",
+        ),
+        (
+            "TaskManager replicas should not be configured less than one",
+            "taskManager",
+        ),
+        ("TaskManager replicas must be larger than 0", "taskManager"),
+    ] {
+        if msg.contains(words) {
+            return Some(format!(
+                "Give spec.{key}.replicas a value of 1 or more:\n\n  {}",
+                patch(serde_json::json!({key: {"replicas": 1}}))
+            ));
+        }
+    }
+    None
 }
 
 /// For an option Flink could not parse (SIG-FLINK-OPTION-UNPARSABLE names the key and the value),

@@ -763,3 +763,53 @@ fn a_configmap_or_secret_the_pod_template_names_is_created_by_name_not_described
         f[0].fix
     );
 }
+
+#[test]
+fn a_validator_message_naming_a_field_gets_that_field_not_kubectl_edit() {
+    // DefaultValidator's words, the same from apache/flink-kubernetes-operator@release-1.6.0 to
+    // @release-1.13.0 (validation/DefaultValidator.java; the autoscaler's range from
+    // release-1.7.0 on).
+    let fd: FlinkDeployment = serde_yaml::from_str(
+        "metadata: {name: orders, namespace: analytics}\nspec:\n  flinkConfiguration: {kubernetes.namespace: other}\n",
+    )
+    .unwrap();
+    let fix = |msg: &str| {
+        super::fix::validation_fix(msg, "analytics", "orders", "flinkdeployment", Some(&fd))
+    };
+    let f = fix("Job could not be upgraded with savepoint while config key[state.savepoints.dir] is not set");
+    assert!(
+        f.contains(r#"-p '{"spec":{"flinkConfiguration":{"state.savepoints.dir":"<state.savepoints.dir>"}}}'"#)
+            && f.contains("(it is not set now)"),
+        "{f}"
+    );
+    let f = fix("Forbidden Flink config key: kubernetes.namespace");
+    assert!(
+        f.contains("(it is other now)")
+            && f.contains(r#"-p '{"spec":{"flinkConfiguration":{"kubernetes.namespace":null}}}'"#),
+        "{f}"
+    );
+    let f = fix("Invalid log config key: log4j.properties. Allowed keys are [log4j-console.properties, logback-console.xml]");
+    assert!(
+        f.contains(r#"-p '{"spec":{"logConfiguration":{"log4j.properties":null}}}'"#),
+        "{f}"
+    );
+    let f = fix("The AutoScalerOption job.autoscaler.target.utilization is invalid, it should be a value within the range [0.0, 1.0]");
+    assert!(
+        f.contains("a value from 0.0 to 1.0")
+            && f.contains(
+                r#""job.autoscaler.target.utilization":"<job.autoscaler.target.utilization>""#
+            ),
+        "{f}"
+    );
+    let f = fix("Job parallelism must be larger than 0");
+    assert!(
+        f.contains(r#"-p '{"spec":{"job":{"parallelism":1}}}'"#),
+        "{f}"
+    );
+    let f = fix("JobManager replicas should not be configured less than one.");
+    assert!(
+        f.contains(r#"-p '{"spec":{"jobManager":{"replicas":1}}}'"#),
+        "{f}"
+    );
+    assert!(!fix("Something new the validator says").contains("kubectl patch"));
+}
