@@ -224,8 +224,186 @@ fn set_the_field(index: &Index, pod: &Pod, m: &crate::signatures::Match) -> Stri
             crate::shell::sh(&ns),
             crate::shell::sh(&java_opts::merge_patch(&edits)),
         ),
-        _ => set_the_jar(index, pod, m.signature.category),
+        _ => [
+            set_the_jar(index, pod, m.signature.category),
+            enable_the_plugin(index, pod, m),
+            restore_from(index, pod, m),
+        ]
+        .concat(),
     }
+}
+
+/// The pod's FlinkDeployment, with its namespace, when the pod belongs to one.
+fn flink_deployment_of<'a>(
+    index: &'a Index,
+    pod: &Pod,
+) -> Option<(&'a crate::snapshot::FlinkDeployment, String)> {
+    let d = index
+        .deployment_of_pod(pod)
+        .filter(|d| d.kind == "FlinkDeployment")?;
+    let ns = d.namespace.as_deref().unwrap_or("default").to_string();
+    let fd = index.flink_deployment(&ns, &d.name)?;
+    Some((fd, ns))
+}
+
+/// For a scheme whose plugin is not enabled (SIG-FS-SCHEME-UNSUPPORTED names the scheme, the
+/// catalogue the plugin), the jar added to `ENABLE_BUILT_IN_PLUGINS` of the JobManager and the
+/// TaskManagers through flinkConfiguration's `containerized.master.env.*` and
+/// `containerized.taskmanager.env.*` (a merge patch of a map, so nothing else in the spec is
+/// replaced, as a patch of the pod template's container list would be), after the jars already
+/// named there. Flink sets each key under those prefixes as an environment variable of the
+/// JobManager / TaskManager containers (ResourceManagerOptions.CONTAINERIZED_MASTER_ENV_PREFIX,
+/// CONTAINERIZED_TASK_MANAGER_ENV_PREFIX: apache/flink@release-1.16.0 and @release-1.20.1:
+/// flink-core/src/main/java/org/apache/flink/configuration/ResourceManagerOptions.java, read by
+/// flink-kubernetes/.../parameters/KubernetesJobManagerParameters.java#getEnvironments), and the
+/// official image's entrypoint links each named jar from /opt/flink/opt into /opt/flink/plugins
+/// (apache/flink-docker@0ac313e39fda:docker-entrypoint.sh). The jar carries the Flink version the
+/// log's banner printed, else the image tag's, else a placeholder.
+fn enable_the_plugin(index: &Index, pod: &Pod, m: &crate::signatures::Match) -> String {
+    const KEYS: [&str; 2] = [
+        "containerized.master.env.ENABLE_BUILT_IN_PLUGINS",
+        "containerized.taskmanager.env.ENABLE_BUILT_IN_PLUGINS",
+    ];
+    if m.signature.category != Category::FilesystemPluginMissing {
+        return String::new();
+    }
+    let Some((fd, ns)) = flink_deployment_of(index, pod) else {
+        return String::new();
+    };
+    let Some(plugin) = m.field("plugin") else {
+        return hadoop_classpath(fd, &ns, m);
+    };
+    let version = m
+        .field("flink_version")
+        .filter(|v| !v.is_empty())
+        .map(str::to_string)
+        .or_else(|| fd.spec.image.as_deref().and_then(image_release));
+    let jar = format!(
+        "{plugin}-{}.jar",
+        version.as_deref().unwrap_or("<flink-version>")
+    );
+    let conf = &fd.spec.flink_configuration;
+    let mut patch = serde_json::Map::new();
+    let mut was = Vec::new();
+    for key in KEYS {
+        let old = conf.get(key).map(|v| v.trim()).unwrap_or("");
+        let mut jars: Vec<&str> = old
+            .split(';')
+            .map(str::trim)
+            .filter(|j| !j.is_empty())
+            .collect();
+        if jars.iter().any(|j| j.starts_with(plugin)) {
+            continue;
+        }
+        if !old.is_empty() {
+            was.push(format!("{key} is {old} now"));
+        }
+        jars.push(&jar);
+        patch.insert(key.to_string(), jars.join(";").into());
+    }
+    if patch.is_empty() {
+        return String::new();
+    }
+    let patch = serde_json::json!({"spec": {"flinkConfiguration": patch}}).to_string();
+    format!(
+        "\n\nThe variable goes to the JobManager and the TaskManagers through spec.flinkConfiguration of \
+         FlinkDeployment {name}{was}{fill}:\n\n  kubectl patch flinkdeployment {name} -n {ns_q} --type=merge -p {patch}",
+        name = crate::shell::sh(fd.name()),
+        ns_q = crate::shell::sh(&ns),
+        was = if was.is_empty() {
+            String::new()
+        } else {
+            format!(" ({}; the jar is added after those)", was.join(", "))
+        },
+        fill = if version.is_none() {
+            ": fill in <flink-version>, the image's Flink version (only the image knows it)"
+        } else {
+            ""
+        },
+        patch = crate::shell::sh(&patch),
+    )
+}
+
+/// A scheme only Hadoop serves (hdfs://, or Hadoop missing altogether): Flink ships no plugin for
+/// it, and finds Hadoop through `HADOOP_CLASSPATH` (apache/flink@release-1.20.1:flink-dist/src/
+/// main/flink-bin/bin/config.sh, `INTERNAL_HADOOP_CLASSPATHS`), which the image must hold the jars
+/// of. The variable for both components through flinkConfiguration, with the placeholder for the
+/// classpath only the image knows.
+fn hadoop_classpath(
+    fd: &crate::snapshot::FlinkDeployment,
+    ns: &str,
+    m: &crate::signatures::Match,
+) -> String {
+    let scheme = m.field("scheme").unwrap_or("hdfs");
+    if !matches!(scheme, "hdfs" | "viewfs" | "har" | "webhdfs")
+        && m.signature.id != "SIG-FS-HADOOP-MISSING"
+    {
+        return String::new();
+    }
+    let placeholder = "<classpath of the Hadoop jars in the image>";
+    let patch = serde_json::json!({"spec": {"flinkConfiguration": {
+        "containerized.master.env.HADOOP_CLASSPATH": placeholder,
+        "containerized.taskmanager.env.HADOOP_CLASSPATH": placeholder,
+    }}})
+    .to_string();
+    format!(
+        "\n\nThe variable goes to the JobManager and the TaskManagers through spec.flinkConfiguration of \
+         FlinkDeployment {name} (image {image}): fill in {placeholder}, what `hadoop classpath` prints in \
+         an image that has Hadoop (only the image knows it), and run:\n\n  \
+         kubectl patch flinkdeployment {name} -n {ns_q} --type=merge -p {patch}",
+        name = crate::shell::sh(fd.name()),
+        image = fd.spec.image.as_deref().unwrap_or("not set"),
+        ns_q = crate::shell::sh(ns),
+        patch = crate::shell::sh(&patch),
+    )
+}
+
+/// The Flink release of an image tag that names all three numbers (`flink:1.18.1-java17` ->
+/// `1.18.1`); a tag of two (`flink:1.18`) does not say which jar the image ships.
+fn image_release(image: &str) -> Option<String> {
+    let tag = image.rsplit_once(':')?.1;
+    let nums: Vec<&str> = tag.split('-').next()?.split('.').collect();
+    (nums.len() == 3
+        && nums
+            .iter()
+            .all(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit())))
+    .then(|| nums.join("."))
+}
+
+/// For a savepoint or checkpoint that is not there (SIG-SAVEPOINT-NOT-FOUND names the path), where
+/// that path comes from and the field that takes another: spec.job.initialSavepointPath of the
+/// pod's FlinkDeployment, with a placeholder for the person who knows which savepoint exists.
+fn restore_from(index: &Index, pod: &Pod, m: &crate::signatures::Match) -> String {
+    if m.signature.id != "SIG-SAVEPOINT-NOT-FOUND" {
+        return String::new();
+    }
+    let Some(path) = m.field("path").or_else(|| m.field("path_2")) else {
+        return String::new();
+    };
+    let Some((fd, ns)) = flink_deployment_of(index, pod) else {
+        return String::new();
+    };
+    let Some(job) = fd.spec.job.as_ref() else {
+        return String::new();
+    };
+    let same = |a: &str| a.trim_end_matches('/') == path.trim_end_matches('/');
+    let whence = match job.initial_savepoint_path.as_deref() {
+        Some(p) if same(p) => format!("spec.job.initialSavepointPath is {path} now, the path that does not exist"),
+        Some(p) => format!(
+            "{path} is not spec.job.initialSavepointPath ({p}): the operator restores from the last savepoint or checkpoint it recorded in the status, which is gone; spec.job.initialSavepointPath names one that exists"
+        ),
+        None => format!(
+            "{path} is not in the spec: the operator restores from the last savepoint or checkpoint it recorded in the status, which is gone; spec.job.initialSavepointPath names one that exists"
+        ),
+    };
+    format!(
+        "\n\n{whence}. The field to set is spec.job.initialSavepointPath of FlinkDeployment {name}: fill in \
+         the path of a savepoint or retained checkpoint that exists (only you know it; with no state to \
+         keep, remove the field instead: null) and run:\n\n  \
+         kubectl patch flinkdeployment {name} -n {ns_q} --type=merge -p '{{\"spec\":{{\"job\":{{\"initialSavepointPath\":\"<spec.job.initialSavepointPath>\"}}}}}}'",
+        name = crate::shell::sh(fd.name()),
+        ns_q = crate::shell::sh(&ns),
+    )
 }
 
 /// For a JVM option the log says was refused, the pod's FlinkDeployment (name, namespace) and the
@@ -923,6 +1101,109 @@ status:
             )],
             "{}",
             jar.fix
+        );
+    }
+
+    #[test]
+    fn a_missing_plugin_is_enabled_through_flink_configuration_after_the_jars_named_there() {
+        // The lab's s3-no-plugin scenario (Flink 1.18.1 by the log's banner, image flink:1.18):
+        // the jar is the banner's version, set for both components in one merge patch of the map.
+        let mut s = scenario("real-s3-no-plugin");
+        let plugin = |s: &Snapshot| {
+            let f = run(&FlinkFatalExit, s);
+            let f = f
+                .into_iter()
+                .find(|f| f.category == Category::FilesystemPluginMissing)
+                .expect("the plugin finding");
+            crate::finding::Remedy::from_fix(&f.fix).run
+        };
+        assert_eq!(
+            plugin(&s),
+            vec![r#"kubectl patch flinkdeployment orders -n analytics --type=merge -p '{"spec":{"flinkConfiguration":{"containerized.master.env.ENABLE_BUILT_IN_PLUGINS":"flink-s3-fs-hadoop-1.18.1.jar","containerized.taskmanager.env.ENABLE_BUILT_IN_PLUGINS":"flink-s3-fs-hadoop-1.18.1.jar"}}}'"#.to_string()]
+        );
+        // A jar already named for the TaskManagers stays, the new one after it.
+        s.flink_deployments[0].spec.flink_configuration.insert(
+            "containerized.taskmanager.env.ENABLE_BUILT_IN_PLUGINS".into(),
+            "flink-gs-fs-hadoop-1.18.1.jar".into(),
+        );
+        assert_eq!(
+            plugin(&s),
+            vec![r#"kubectl patch flinkdeployment orders -n analytics --type=merge -p '{"spec":{"flinkConfiguration":{"containerized.master.env.ENABLE_BUILT_IN_PLUGINS":"flink-s3-fs-hadoop-1.18.1.jar","containerized.taskmanager.env.ENABLE_BUILT_IN_PLUGINS":"flink-gs-fs-hadoop-1.18.1.jar;flink-s3-fs-hadoop-1.18.1.jar"}}}'"#.to_string()]
+        );
+    }
+
+    #[test]
+    fn an_hdfs_path_without_hadoop_names_hadoop_classpath_with_a_placeholder() {
+        // The lab's hdfs-no-hadoop scenario (flink:1.18, checkpoints on hdfs://): no plugin serves
+        // hdfs, so the fix is the classpath only the image knows, for both components.
+        let f = run(&FlinkFatalExit, &scenario("real-hdfs-no-hadoop"));
+        let f = f
+            .iter()
+            .find(|f| f.category == Category::FilesystemPluginMissing)
+            .expect("the hdfs finding");
+        assert_eq!(
+            crate::finding::Remedy::from_fix(&f.fix).run,
+            vec![format!(
+                "{}kubectl patch flinkdeployment orders -n analytics --type=merge -p '{}'",
+                crate::finding::FILL_IN,
+                r#"{"spec":{"flinkConfiguration":{"containerized.master.env.HADOOP_CLASSPATH":"<classpath of the Hadoop jars in the image>","containerized.taskmanager.env.HADOOP_CLASSPATH":"<classpath of the Hadoop jars in the image>"}}}"#
+            )],
+            "{}",
+            f.fix
+        );
+    }
+
+    #[test]
+    fn only_a_tag_of_three_numbers_names_the_plugin_jar() {
+        assert_eq!(
+            image_release("flink:1.18.1-scala_2.12-java17").as_deref(),
+            Some("1.18.1")
+        );
+        assert_eq!(
+            image_release("registry:5000/flink:1.20.0").as_deref(),
+            Some("1.20.0")
+        );
+        assert_eq!(image_release("flink:1.18"), None);
+        assert_eq!(image_release("flink:latest"), None);
+    }
+
+    #[test]
+    fn a_savepoint_that_is_not_there_names_the_field_that_holds_it_with_a_placeholder() {
+        // The lab's savepoint-path scenario: spec.job.initialSavepointPath
+        // file:///tmp/savepoints/savepoint-orders-0001, which no pod has.
+        let mut s = scenario("real-savepoint-path");
+        let fix = |s: &Snapshot| {
+            run(&FlinkFatalExit, s)
+                .into_iter()
+                .find(|f| f.category == Category::SavepointRestoreFailed)
+                .expect("the savepoint finding")
+                .fix
+        };
+        let f = fix(&s);
+        assert!(
+            f.contains(
+                "spec.job.initialSavepointPath is file:///tmp/savepoints/savepoint-orders-0001 now"
+            ),
+            "{f}"
+        );
+        assert_eq!(
+            crate::finding::Remedy::from_fix(&f).run,
+            vec![format!(
+                "{}kubectl patch flinkdeployment orders -n analytics --type=merge -p '{{\"spec\":{{\"job\":{{\"initialSavepointPath\":\"<spec.job.initialSavepointPath>\"}}}}}}'",
+                crate::finding::FILL_IN
+            )]
+        );
+        // A path the spec does not hold came from the operator's own record.
+        s.flink_deployments[0]
+            .spec
+            .job
+            .as_mut()
+            .unwrap()
+            .initial_savepoint_path = None;
+        let f = fix(&s);
+        assert!(
+            f.contains("file:///tmp/savepoints/savepoint-orders-0001 is not in the spec"),
+            "{f}"
         );
     }
 

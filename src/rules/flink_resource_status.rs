@@ -41,7 +41,8 @@ mod slots;
 
 use category::{categorize, KUBE_REASONS};
 use fix::{
-    artifact_unreachable, failed_container, fix, validated_spec_changed, validation_predates_spec,
+    artifact_unreachable, failed_container, fix, operator_named_container, validated_spec_changed,
+    validation_predates_spec,
 };
 
 pub struct FlinkResourceStatus;
@@ -424,14 +425,20 @@ fn build(
     // The operator names the container it saw fail (kubelet's `back-off 40s restarting failed
     // container=C pod=P_NS(UID)`): only a cause of that container explains this, so a
     // crash-looping sidecar and a crash-looping main container fold under their own causes.
-    if let Some((c, pod, pod_ns)) = decoded
-        .as_ref()
-        .and_then(|d| d.message.as_deref())
-        .and_then(failed_container)
-    {
+    let message = decoded.as_ref().and_then(|d| d.message.as_deref());
+    if let Some((c, pod, pod_ns)) = message.and_then(failed_container) {
         f = f
             .link(link::container_name(&c))
             .link(link::container(&pod_ns, &pod, &c));
+    } else if let Some(c) = message.and_then(operator_named_container) {
+        // Operator 1.12+ names the container, not the pod (`[C] CrashLoop - MESSAGE`, `[C]
+        // Back-off pulling image ...`): that container of each JobManager pod of the cluster.
+        if !jm_pods.is_empty() {
+            f = f.link(link::container_name(c));
+        }
+        for p in jm_pods {
+            f = f.link(link::container(v.ns, pod_name(p), c));
+        }
     }
     if let Basis::Validation(msg) = &basis {
         f = f.link(link::validation(msg));

@@ -328,7 +328,7 @@ fn missing_flinkcluster(s: &Snapshot) -> Option<Finding> {
             configs.push(c);
         }
     }
-    for c in configs {
+    for c in &configs {
         f = f.evidence(c);
     }
     for fcl in s
@@ -347,8 +347,9 @@ fn missing_flinkcluster(s: &Snapshot) -> Option<Finding> {
         String::new()
     } else {
         format!(
-            "\n\n(the manifest installs into {}; the webhooks here call {ns}: apply the manifests you installed from instead)",
-            fc::NAMESPACE
+            "\n\n(the manifest installs into {}; here {}: apply the manifests you installed from instead)",
+            fc::NAMESPACE,
+            configs.join(", ")
         )
     };
     Some(

@@ -635,6 +635,55 @@ message: '{}'
     }
 
     #[test]
+    fn every_detail_form_of_the_supported_releases_builds_its_field() {
+        // The refusal as Pod Security admission writes it, the same in every release checked:
+        // `violates PodSecurity %q: %s` (admission/admission.go), the reasons joined by ", " with
+        // each detail in parentheses (policy/checks.go, ForbiddenDetail), and the details of the
+        // restricted checks: `%s %s must set securityContext.allowPrivilegeEscalation=false`,
+        // `%s %s must set securityContext.capabilities.drop=["ALL"]` (clauses joined by "; "),
+        // `pod or %s %s must set securityContext.runAsNonRoot=true`, `%s must not set
+        // securityContext.runAsNonRoot=false` (setters joined by " and "), `pod or %s %s must set
+        // securityContext.seccompProfile.type to "RuntimeDefault" or "Localhost"`, `%s must not
+        // set securityContext.seccompProfile.type to %s`, `%s must not set runAsUser=0`:
+        // kubernetes/pod-security-admission@v0.24.0, @v0.27.0, @v0.30.0, @v0.33.0 and @v0.36.0
+        // (Kubernetes 1.24 to 1.36): policy/check_allowPrivilegeEscalation.go,
+        // check_capabilities_restricted.go, check_runAsNonRoot.go, check_seccompProfile_restricted.go,
+        // check_runAsUser.go.
+        let msg = r#"Error creating: pods "orders-5df7cd8768-abcde" is forbidden: violates PodSecurity "restricted:v1.36": allowPrivilegeEscalation != false (containers "flink-main-container", "fetch" must set securityContext.allowPrivilegeEscalation=false), unrestricted capabilities (container "flink-main-container" must set securityContext.capabilities.drop=["ALL"]; container "fetch" must not include "NET_ADMIN" in securityContext.capabilities.add), runAsNonRoot != true (pod and container "fetch" must not set securityContext.runAsNonRoot=false), runAsUser=0 (pod must not set runAsUser=0), seccompProfile (pod must not set securityContext.seccompProfile.type to "Unconfined")"#;
+        let d = crate::snapshot::refused::Denial::parse(msg).expect("a Pod Security denial");
+        let Denied::PodSecurity { policy, violations } = d.what else {
+            panic!("{d:?}")
+        };
+        assert_eq!(policy, "restricted:v1.36");
+        let reasons: Vec<&str> = violations.iter().map(|v| v.reason.as_str()).collect();
+        assert_eq!(
+            reasons,
+            [
+                "allowPrivilegeEscalation != false",
+                "unrestricted capabilities",
+                "runAsNonRoot != true",
+                "runAsUser=0",
+                "seccompProfile"
+            ]
+        );
+        let w = Wanted::from(&violations);
+        for c in ["flink-main-container", "fetch"] {
+            assert_eq!(w.containers[c]["allowPrivilegeEscalation"], false, "{c}");
+        }
+        assert_eq!(
+            w.containers["flink-main-container"]["capabilities"],
+            json!({"drop": ["ALL"]})
+        );
+        assert_eq!(w.containers["fetch"]["runAsNonRoot"], true);
+        assert_eq!(w.pod["runAsNonRoot"], true);
+        assert_eq!(w.pod["runAsUser"], json!(FLINK_UID));
+        assert_eq!(w.pod["seccompProfile"], json!({"type": "RuntimeDefault"}));
+        // What no field passes (a capability the pod adds) is left to a person, by name.
+        assert_eq!(w.by_hand.len(), 1, "{:?}", w.by_hand);
+        assert!(w.by_hand[0].contains("NET_ADMIN"), "{:?}", w.by_hand);
+    }
+
+    #[test]
     fn a_check_no_field_passes_is_left_to_a_person_by_name() {
         let msg = r#"Error creating: pods "orders-6d5f7c9b8-x2x4q" is forbidden: violates PodSecurity "baseline:latest": host namespaces (hostNetwork=true)"#;
         let f = run(&PodSecurityRefused, &snapshot(&bundle(msg)));

@@ -448,6 +448,48 @@ fn room_on_nodes(snapshot: &Snapshot, res: &str) -> Option<(String, f64, f64)> {
         .max_by(|a, b| a.2.total_cmp(&b.2))
 }
 
+/// For a pod no FlinkDeployment owns (an operator's, a FlinkCluster's sidecar), the workload whose
+/// template holds its requests (`deployment/NAME` from its ReplicaSet, `statefulset/NAME`; none
+/// for a pod nothing owns), the container that asks for most of `res` and what it asks.
+fn workload_requests(pod: &Pod, res: &str) -> Option<(Option<String>, String, String)> {
+    let workload = pod
+        .metadata
+        .owner_references
+        .as_ref()
+        .and_then(|o| o.iter().find(|o| o.controller == Some(true)))
+        .and_then(|owner| match owner.kind.as_ref() {
+            "ReplicaSet" => {
+                let hash = pod.metadata.labels.as_ref()?.get("pod-template-hash")?;
+                Some(format!(
+                    "deployment/{}",
+                    owner.name.strip_suffix(&format!("-{hash}"))?
+                ))
+            }
+            "StatefulSet" | "DaemonSet" => Some(format!(
+                "{}/{}",
+                owner.kind.to_ascii_lowercase(),
+                owner.name
+            )),
+            _ => None,
+        });
+    let (container, ask) = pod
+        .spec
+        .as_ref()?
+        .containers
+        .iter()
+        .filter_map(|c| {
+            let q = c.resources.as_ref()?.requests.as_ref()?.get(res)?;
+            Some((
+                c.name.to_string(),
+                q.0.clone(),
+                crate::flink::units::parse_quantity(&q.0)?,
+            ))
+        })
+        .max_by(|a, b| a.2.total_cmp(&b.2))
+        .map(|(n, q, _)| (n, q))?;
+    Some((workload, container, ask))
+}
+
 fn fix_for(
     snapshot: &Snapshot,
     w: &Why,
@@ -520,10 +562,28 @@ fn fix_for(
                     if sized.is_empty() { " for example:" } else { sized.as_str() },
                     if component == Some(Component::TaskManager) { "; fewer slots per TaskManager or a lower parallelism also means smaller or fewer TaskManagers" } else { "" }
                 ),
-                _ => format!(
-                    "No node has enough {res} for this pod: add capacity, or lower the pod's requests \
-                     (kubectl describe nodes | grep -A 8 Allocatable shows what nodes offer)."
-                ),
+                _ => match workload_requests(pod, res) {
+                    Some((None, container, ask)) => format!(
+                        "No node has enough {res} for this pod: container {container} asks for {res}={ask}, and nothing \
+                         recreates the pod (it has no owner). Add capacity, or create it again from its manifest \
+                         with a smaller spec.containers[{container}].resources.requests.{res} (requests cannot change \
+                         in place):\n\n  kubectl replace --force -f <manifest of pod {} with a smaller {res} request>",
+                        pod_name(pod)
+                    ),
+                    Some((Some(owner), container, ask)) => format!(
+                        "No node has enough {res} for this pod: container {container} asks for {res}={ask}. Add capacity, \
+                         or lower the request in {owner}'s pod template (what nodes offer: \
+                         kubectl describe nodes | grep -A 8 Allocatable):\n\n  \
+                         kubectl set resources {} -n {} -c {} --requests={res}=<{res} request below {ask}>",
+                        quote(&owner),
+                        quote(ns),
+                        quote(&container),
+                    ),
+                    None => format!(
+                        "No node has enough {res} for this pod: add capacity, or lower the pod's requests \
+                         (kubectl describe nodes | grep -A 8 Allocatable shows what nodes offer)."
+                    ),
+                },
             }
         }
         Why::Taint(t) => {
@@ -783,6 +843,44 @@ message: "0/3 nodes are available: 1 node(s) had untolerated taint {dedicated: s
         let mut s = snapshot(y);
         s.captured_at = "2026-11-28T10:20:00Z".parse().unwrap();
         s
+    }
+
+    #[test]
+    fn a_pod_no_flink_resource_owns_gets_its_workload_s_request_not_canned_text() {
+        // A sidecar Deployment's pod beside the cluster: its ReplicaSet's Deployment holds the
+        // request, named with the container; a pod nothing owns is created again.
+        let y = PENDING
+            .replace(
+                "  labels: {app: etl, component: taskmanager, type: flink-native-kubernetes}",
+                "  labels: {app: metrics, pod-template-hash: 7d9c6b5f4}\n  ownerReferences:\n  - {apiVersion: apps/v1, kind: ReplicaSet, name: metrics-7d9c6b5f4, uid: u1, controller: true}",
+            )
+            .replace("name: etl-taskmanager-1-2", "name: metrics-7d9c6b5f4-k2x9w")
+            .replace("- name: flink-main-container", "- name: exporter")
+            .replace("1 node(s) had untolerated taint {dedicated: streaming}, 2 Insufficient memory", "3 Insufficient memory");
+        let f = run(&PodUnschedulable, &snap(&y));
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert!(
+            f[0].fix.contains("container exporter asks for memory=8Gi")
+                && f[0].fix.contains(
+                    "kubectl set resources deployment/metrics -n batch -c exporter --requests=memory=<memory request below 8Gi>"
+                ),
+            "{}",
+            f[0].fix
+        );
+        let bare = y.replace(
+            "\n  ownerReferences:\n  - {apiVersion: apps/v1, kind: ReplicaSet, name: metrics-7d9c6b5f4, uid: u1, controller: true}",
+            "",
+        );
+        let f = run(&PodUnschedulable, &snap(&bare));
+        assert!(
+            f[0].fix
+                .contains("spec.containers[exporter].resources.requests.memory")
+                && f[0].fix.contains(
+                    "kubectl replace --force -f <manifest of pod metrics-7d9c6b5f4-k2x9w"
+                ),
+            "{}",
+            f[0].fix
+        );
     }
 
     #[test]

@@ -145,7 +145,8 @@ fn id(o: &Value) -> String {
     }
 }
 
-fn docs(text: &str) -> Result<Vec<Value>, String> {
+/// The YAML (or JSON) documents of a file, nulls left out.
+pub fn docs(text: &str) -> Result<Vec<Value>, String> {
     use serde::Deserialize;
     let mut out = Vec::new();
     for d in serde_yaml::Deserializer::from_str(text) {

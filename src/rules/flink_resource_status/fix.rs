@@ -60,6 +60,18 @@ pub(super) fn fix(
                     (m.signature.id == "SIG-NO-RESOURCES")
                         .then(|| super::slots::fit(fd?, ns))
                         .flatten()
+                })
+                // A quota's refusal: the quota by name and the hard limit the pod needs.
+                .or_else(|| {
+                    (m.signature.category == Category::ResourceQuotaExceeded)
+                        .then(|| quota_refusal(v, decoded, cluster, ns))
+                        .flatten()
+                })
+                // A ConfigMap, Secret or key the pod template reads that is not there.
+                .or_else(|| {
+                    (m.signature.category == Category::PodtemplateInvalid)
+                        .then(|| missing_reference(snapshot, v, decoded, jm_pods, cluster))
+                        .flatten()
                 });
             match fit {
                 Some(fit) => format!(
@@ -90,11 +102,19 @@ pub(super) fn fix(
                 "The JobManager does not stay up; the reason is in its log (and in the pod-level finding that quotes it):\n\n  {jm_logs}"
             ),
             Category::ImagePullFailed => format!(
-                "The image cannot be pulled (see the pod-level finding). Point spec.image at an image that exists and \
+                "The image cannot be pulled (see the pod-level finding){now}. Point spec.image of FlinkDeployment {cluster} at an image that exists and \
                  that the nodes may pull:\n\n  \
-                 kubectl patch flinkdeployment {cluster} -n {ns} --type=merge -p '{{\"spec\":{{\"image\":\"<image that exists>\"}}}}'"
+                 kubectl patch flinkdeployment {cluster_q} -n {ns_q} --type=merge -p '{{\"spec\":{{\"image\":\"<image that exists>\"}}}}'",
+                now = fd
+                    .and_then(|d| d.spec.image.as_deref())
+                    .map(|i| format!(": spec.image is {i} now"))
+                    .unwrap_or_default(),
+                cluster_q = sh(cluster),
+                ns_q = sh(ns),
             ),
-            Category::PodtemplateInvalid => match refused_by_admission(v, decoded) {
+            Category::PodtemplateInvalid => match refused_by_admission(v, decoded)
+                .or_else(|| missing_reference(snapshot, v, decoded, jm_pods, cluster))
+            {
                 Some(text) => text,
                 None => format!(
                     "The JobManager pod references something that does not exist or cannot be mounted: \
@@ -102,11 +122,24 @@ pub(super) fn fix(
                      CreateContainerConfigError). Create it, or fix the reference in the FlinkDeployment's podTemplate."
                 ),
             },
-            Category::ImageIncompatible => format!(
-                "The container runtime cannot start Flink in this image: build it FROM the official image \
-                 (`FROM flink:1.20`) and keep its entrypoint:\n\n  \
-                 kubectl patch flinkdeployment {cluster} -n {ns} --type=merge -p '{{\"spec\":{{\"image\":\"flink:1.20\"}}}}'"
-            ),
+            Category::ImageIncompatible => {
+                // The official image of the Flink version the spec declares (v1_18 -> flink:1.18).
+                let official = fd
+                    .and_then(|d| d.spec.flink_version.as_deref())
+                    .and_then(official_image)
+                    .unwrap_or_else(|| "flink:<spec.flinkVersion>".into());
+                format!(
+                    "The container runtime cannot start Flink in {image}: build it FROM the official image \
+                     of the Flink the spec declares (`FROM {official}`) and keep its entrypoint, or run that image:\n\n  \
+                     kubectl patch flinkdeployment {cluster_q} -n {ns_q} --type=merge -p '{{\"spec\":{{\"image\":\"{official}\"}}}}'",
+                    image = fd
+                        .and_then(|d| d.spec.image.as_deref())
+                        .map(|i| format!("spec.image {i}"))
+                        .unwrap_or_else(|| "this image".into()),
+                    cluster_q = sh(cluster),
+                    ns_q = sh(ns),
+                )
+            }
             Category::OomKilled => {
                 let mem = fd
                     .and_then(|d| d.spec.job_manager.as_ref())
@@ -124,10 +157,11 @@ pub(super) fn fix(
                      -p '{{\"spec\":{{\"jobManager\":{{\"resource\":{{\"memory\":\"{bigger}\"}}}},\"flinkConfiguration\":{{\"kubernetes.jobmanager.memory.limit-factor\":\"1.25\"}}}}}}'"
                 )
             }
-            Category::ResourceQuotaExceeded => format!(
-                "A ResourceQuota or LimitRange refuses the JobManager pod: `kubectl describe resourcequota,limitrange -n {ns}`; \
-                 raise the quota or lower spec.jobManager.resource (the quota finding FLK108 has the numbers)."
-            ),
+            Category::ResourceQuotaExceeded => quota_refusal(v, decoded, cluster, ns)
+                .unwrap_or_else(|| format!(
+                    "A ResourceQuota or LimitRange refuses the JobManager pod: `kubectl describe resourcequota,limitrange -n {ns}`; \
+                     raise the quota or lower spec.jobManager.resource (the quota finding FLK108 has the numbers)."
+                )),
             Category::PodUnschedulable => format!(
                 "The JobManager pod stays Pending: `kubectl describe pod -n {ns} -l {jm_selector}` \
                  shows why no node fits (FLK106 has the details)."
@@ -140,6 +174,12 @@ pub(super) fn fix(
                  then restore the job from its latest checkpoint or savepoint (spec.job.initialSavepointPath) if \
                  the operator reports `Manual restore required`."
             ),
+            Category::JobJarNotFound => match v.job_spec.and_then(|j| j.jar_uri.as_deref()) {
+                Some(uri) => jar_fix(v, uri),
+                None => format!(
+                    "Read the operator's full error and events: kubectl describe {kind} {name} -n {ns}; the JobManager's log: {jm_logs}"
+                ),
+            },
             _ => format!(
                 "Read the operator's full error and events: kubectl describe {kind} {name} -n {ns}; the JobManager's log: {jm_logs}"
             ),
@@ -152,6 +192,206 @@ pub(super) fn fix(
         .map(|m| format!("\n\nRoot cause reported by the operator: {}", short(m, 300)))
         .unwrap_or_default();
     format!("{specific}{root}{redeploy}")
+}
+
+/// `v1_18` -> `flink:1.18`: the official image of a declared Flink version.
+fn official_image(version: &str) -> Option<String> {
+    let (major, minor) = version.strip_prefix('v')?.split_once('_')?;
+    (major.parse::<u32>().is_ok() && minor.parse::<u32>().is_ok())
+        .then(|| format!("flink:{major}.{minor}"))
+}
+
+/// A jar the operator or Flink reports missing (FileNotFoundException and the like, with no
+/// catalogue signature to build from): the field that names it, what it is now, and the patch
+/// with the placeholder for the person who knows where the jar really is. The operator fetches a
+/// session job's jar itself (`ArtifactManager`, apache/flink-kubernetes-operator@release-1.7.0);
+/// an application's is read inside the JobManager.
+fn jar_fix(v: &View, uri: &str) -> String {
+    let kind = kubectl_kind(v.kind);
+    let whence = if v.kind == "FlinkSessionJob" {
+        "the operator fetches it from its own pod before it submits the job to the session cluster"
+    } else {
+        "the JobManager reads it when it starts the job"
+    };
+    format!(
+        "spec.job.jarURI of {} {} is {uri} now, and there is no jar there ({whence}). \
+         Put the jar there, or point spec.job.jarURI at where it is (only you know it):\n\n  \
+         kubectl patch {kind} {} -n {} --type=merge -p '{{\"spec\":{{\"job\":{{\"jarURI\":\"<spec.job.jarURI>\"}}}}}}'\n\n\
+         Check it is there as the fetcher sees it: {}",
+        v.kind,
+        v.name,
+        sh(v.name),
+        sh(v.ns),
+        crate::flink::artifact::remote_check(uri),
+    )
+}
+
+/// A ResourceQuota refusing the JobManager pod, from the refusal's own words (`exceeded quota:
+/// NAME, requested: R, used: U, limited: L`, Kubernetes' quota admission plugin) when the snapshot
+/// holds no quota finding's numbers: the quota to raise, by name, and what it lacks.
+fn quota_refusal(
+    v: &View,
+    decoded: Option<&OperatorError>,
+    cluster: &str,
+    ns: &str,
+) -> Option<String> {
+    let texts = decoded
+        .map(|d| d.messages())
+        .unwrap_or_default()
+        .into_iter()
+        .chain(v.events.iter().filter_map(|e| e.message.as_deref()));
+    use crate::snapshot::refused::{Refused, Rejection};
+    for t in texts {
+        let Some(Rejection {
+            what:
+                Refused::Exceeded {
+                    quota,
+                    requested,
+                    used,
+                    limited,
+                },
+            ..
+        }) = Rejection::parse(t)
+        else {
+            continue;
+        };
+        let get = |list: &[(String, String)], k: &str| {
+            list.iter()
+                .find(|(key, _)| key == k)
+                .and_then(|(_, v)| crate::flink::units::parse_quantity(v))
+        };
+        // Each resource the pod asks for past the quota's hard limit: the limit it needs.
+        let mut hard = serde_json::Map::new();
+        let mut lacks = Vec::new();
+        for (k, r) in &requested {
+            let (Some(req), Some(u), Some(lim)) = (
+                crate::flink::units::parse_quantity(r),
+                get(&used, k),
+                get(&limited, k),
+            ) else {
+                continue;
+            };
+            if u + req <= lim {
+                continue;
+            }
+            let need = u + req;
+            let value = if k.contains("memory") || k.contains("storage") {
+                format!("{}Mi", (need / crate::flink::units::MIB).ceil())
+            } else if k.contains("cpu") {
+                format!("{}m", (need * 1000.0).ceil())
+            } else {
+                format!("{}", need.ceil())
+            };
+            lacks.push(format!(
+                "{k}: used {} + requested {r} > hard {}",
+                used.iter().find(|(x, _)| x == k).map_or("", |(_, v)| v),
+                limited.iter().find(|(x, _)| x == k).map_or("", |(_, v)| v),
+            ));
+            hard.insert(k.clone(), value.into());
+        }
+        if hard.is_empty() {
+            continue;
+        }
+        let patch = serde_json::json!({"spec": {"hard": hard}}).to_string();
+        return Some(format!(
+            "ResourceQuota {quota} refuses the pods of FlinkDeployment {cluster} ({}). Raise its hard limits to what \
+             the pod needs:\n\n  kubectl patch resourcequota {} -n {} --type=merge -p {}\n\n\
+             or make Flink ask for less (spec.jobManager.resource, spec.taskManager.resource).",
+            lacks.join("; "),
+            sh(&quota),
+            sh(ns),
+            sh(&patch),
+        ));
+    }
+    None
+}
+
+/// A ConfigMap or Secret the pod template references and the kubelet cannot find, from its own
+/// words: a volume's `MountVolume.SetUp failed for volume "V" : configmap "NAME" not found`
+/// (FailedMount) or an env source's `configmap "NAME" not found` / `couldn't find key K in
+/// ConfigMap NS/NAME` (CreateContainerConfigError, the container's waiting message, which the
+/// operator copies into status.error). The kubelet's ConfigMap and Secret managers answer with the
+/// API's NotFound (`configmap "x" not found`; `configmaps "x"` from a direct GET):
+/// kubernetes/kubernetes pkg/kubelet/kubelet_pods.go (makeEnvironmentVariables) and
+/// pkg/volume/configmap, pkg/volume/secret. The fix names the object and where it is missing.
+fn missing_reference(
+    snapshot: &Snapshot,
+    v: &View,
+    decoded: Option<&OperatorError>,
+    jm_pods: &[&Pod],
+    cluster: &str,
+) -> Option<String> {
+    static RE: std::sync::LazyLock<[regex::Regex; 2]> = std::sync::LazyLock::new(|| {
+        [
+            regex::Regex::new(r#"\b(?P<kind>configmaps?|secrets?) "(?P<name>[a-z0-9][a-z0-9.-]*)" not found"#)
+                .expect("valid regex"),
+            regex::Regex::new(r"couldn't find key (?P<key>\S+) in (?P<kind>ConfigMap|Secret) (?P<ns>[a-z0-9.-]+)/(?P<name>[a-z0-9][a-z0-9.-]*)")
+                .expect("valid regex"),
+        ]
+    });
+    let pod_names: Vec<&str> = jm_pods.iter().map(|p| pod_name(p)).collect();
+    let mut texts: Vec<&str> = decoded.map(|d| d.messages()).unwrap_or_default();
+    texts.extend(v.events.iter().filter_map(|e| e.message.as_deref()));
+    for p in jm_pods {
+        texts.extend(
+            containers(p)
+                .into_iter()
+                .filter_map(|c| c.waiting_message()),
+        );
+    }
+    texts.extend(
+        snapshot
+            .events
+            .iter()
+            .filter(|e| {
+                e.involved_object.kind.as_deref() == Some("Pod")
+                    && e.involved_object.namespace.as_deref() == Some(v.ns)
+                    && e.involved_object
+                        .name
+                        .as_deref()
+                        .is_some_and(|n| pod_names.contains(&n))
+            })
+            .filter_map(|e| e.message.as_deref()),
+    );
+    let ns = v.ns;
+    for t in texts {
+        if let Some(c) = RE[1].captures(t) {
+            let (kind, name, key) = (&c["kind"], &c["name"], &c["key"]);
+            let lower = kind.to_ascii_lowercase();
+            return Some(format!(
+                "The JobManager container cannot start: {kind} {name} in namespace {ns} has no key {key}, which the pod \
+                 template of FlinkDeployment {cluster} reads. Add the key (only you know its value), or fix the reference \
+                 in the pod template:\n\n  \
+                 kubectl patch {lower} {} -n {} --type=merge -p {}",
+                sh(name),
+                sh(ns),
+                sh(&serde_json::json!({ if lower == "secret" { "stringData" } else { "data" }: { key: format!("<{key}>") } }).to_string()),
+            ));
+        }
+        if let Some(c) = RE[0].captures(t) {
+            let name = &c["name"];
+            let secret = c["kind"].starts_with("secret");
+            let (kind, create) = if secret {
+                ("Secret", format!("kubectl create secret generic {} -n {} --from-file=<file holding its data>", sh(name), sh(ns)))
+            } else {
+                (
+                    "ConfigMap",
+                    format!(
+                        "kubectl create configmap {} -n {} --from-file=<file holding its data>",
+                        sh(name),
+                        sh(ns)
+                    ),
+                )
+            };
+            return Some(format!(
+                "The JobManager pod references {kind} {name}, which does not exist in namespace {ns} (the kubelet: `{}`). \
+                 Create it (only you know what it holds), or remove the reference from the pod template of \
+                 FlinkDeployment {cluster}:\n\n  {create}",
+                one_line(t)
+            ));
+        }
+    }
+    None
 }
 
 /// The API server refused the JobManager pod itself (no pod exists to describe): what the
@@ -247,6 +487,23 @@ pub(super) fn failed_container(message: &str) -> Option<(String, String, String)
     });
     let m = RE.captures(message)?;
     Some((m["c"].to_string(), m["p"].to_string(), m["ns"].to_string()))
+}
+
+/// The container the operator names in front of a container's failure: `[C] MESSAGE`, from
+/// `DeploymentFailedException.forContainerStatus` (`String.format("[%s] %s", status.getName(),
+/// message)`, message `CrashLoop - ` and the last termination's message, or the waiting state's):
+/// apache/flink-kubernetes-operator@release-1.12.0 and @release-1.13.0 (also 1.15.0):
+/// flink-kubernetes-operator/src/main/java/org/apache/flink/kubernetes/operator/exception/
+/// DeploymentFailedException.java. Releases 1.6.0 to 1.11.0 wrote the waiting state's message
+/// alone (`DeploymentFailedException(ContainerStateWaiting)`), which `failed_container` reads.
+pub(super) fn operator_named_container(message: &str) -> Option<&str> {
+    let rest = message.strip_prefix('[')?;
+    let (c, _) = rest.split_once("] ")?;
+    (!c.is_empty()
+        && c.len() <= 63
+        && c.bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-'))
+    .then_some(c)
 }
 
 /// DefaultValidator's refusal of a FlinkDeployment without an account
@@ -434,7 +691,109 @@ pub(super) fn validation_fix(
              kubectl patch {kind} {name} -n {ns} --type=merge -p '{{\"spec\":{{\"flinkConfiguration\":{{\"execution.checkpointing.dir\":\"s3://<bucket Flink can write>/flink/{name}/checkpoints\"}}}}}}'   # Flink < 1.20: state.checkpoints.dir"
         );
     }
+    if let Some(fix) = named_field_fix(msg, ns, name, kind, fd) {
+        return fix;
+    }
     format!("Fix the field the message names in the {kind} (kubectl edit {kind} {name} -n {ns}).")
+}
+
+/// The field a validator message names, and its fix: a config key in brackets (`... config
+/// key[K] is not set`, `must be set`), a forbidden or unknown key (removed), an autoscaler option
+/// out of its range, the job's parallelism or a component's replicas. The messages are
+/// DefaultValidator's, the same text from apache/flink-kubernetes-operator@release-1.6.0 to
+/// @release-1.13.0 (flink-kubernetes-operator/src/main/java/org/apache/flink/kubernetes/operator/
+/// validation/DefaultValidator.java; the autoscaler's range since release-1.7.0). A value only a
+/// person knows is a placeholder named by its key.
+fn named_field_fix(
+    msg: &str,
+    ns: &str,
+    name: &str,
+    kind: &str,
+    fd: Option<&FlinkDeployment>,
+) -> Option<String> {
+    static RE: std::sync::LazyLock<[regex::Regex; 4]> = std::sync::LazyLock::new(|| {
+        [
+            regex::Regex::new(r"config key\[(?P<key>[^\]\s]+)\]").expect("valid regex"),
+            regex::Regex::new(r"Forbidden Flink config key: (?P<key>[^\s,]+)").expect("valid regex"),
+            regex::Regex::new(r"Invalid log config key: (?P<key>[^\s.]+(?:\.[^\s.]+)*)\. Allowed keys are").expect("valid regex"),
+            regex::Regex::new(r"The AutoScalerOption (?P<key>\S+) is invalid, it should be a value within the range \[(?P<lo>[^,\]]+), (?P<hi>[^\]]+)\]").expect("valid regex"),
+        ]
+    });
+    let patch = |v: serde_json::Value| {
+        format!(
+            "kubectl patch {kind} {} -n {} --type=merge -p {}",
+            sh(name),
+            sh(ns),
+            sh(&serde_json::json!({ "spec": v }).to_string())
+        )
+    };
+    let conf = fd.map(|d| &d.spec.flink_configuration);
+    let now = |key: &str| {
+        conf.and_then(|c| c.get(key))
+            .map(|v| format!(" (it is {v} now)"))
+            .unwrap_or_else(|| " (it is not set now)".into())
+    };
+    if let Some(c) = RE[1].captures(msg) {
+        let key = &c["key"];
+        return Some(format!(
+            "The operator forbids spec.flinkConfiguration `{key}`{}: it sets that key itself. Remove it:\n\n  {}",
+            now(key),
+            patch(serde_json::json!({"flinkConfiguration": {key: null}}))
+        ));
+    }
+    if let Some(c) = RE[2].captures(msg) {
+        let key = &c["key"];
+        return Some(format!(
+            "spec.logConfiguration has a key the operator does not take, `{key}` (it allows log4j-console.properties \
+             and logback-console.xml). Remove it, keeping its content under an allowed key:\n\n  {}",
+            patch(serde_json::json!({"logConfiguration": {key: null}}))
+        ));
+    }
+    if let Some(c) = RE[3].captures(msg) {
+        let (key, lo, hi) = (&c["key"], &c["lo"], &c["hi"]);
+        let placeholder = format!("<{key}>");
+        return Some(format!(
+            "Set spec.flinkConfiguration `{key}`{} to a value from {lo} to {hi}: fill in {placeholder} (only you know \
+             which) and run:\n\n  {}",
+            now(key),
+            patch(serde_json::json!({"flinkConfiguration": {key: placeholder}}))
+        ));
+    }
+    if let Some(c) = RE[0].captures(msg) {
+        let key = &c["key"];
+        let placeholder = format!("<{key}>");
+        return Some(format!(
+            "The validator asks for spec.flinkConfiguration `{key}`{}: fill in {placeholder} (a durable path or \
+             the value it needs; only you know it) and run:\n\n  {}",
+            now(key),
+            patch(serde_json::json!({"flinkConfiguration": {key: placeholder}}))
+        ));
+    }
+    if msg.contains("Job parallelism must be larger than 0") {
+        return Some(format!(
+            "Give spec.job.parallelism a value of 1 or more:\n\n  {}",
+            patch(serde_json::json!({"job": {"parallelism": 1}}))
+        ));
+    }
+    for (words, key) in [
+        (
+            "JobManager replicas should not be configured less than one",
+            "jobManager",
+        ),
+        (
+            "TaskManager replicas should not be configured less than one",
+            "taskManager",
+        ),
+        ("TaskManager replicas must be larger than 0", "taskManager"),
+    ] {
+        if msg.contains(words) {
+            return Some(format!(
+                "Give spec.{key}.replicas a value of 1 or more:\n\n  {}",
+                patch(serde_json::json!({key: {"replicas": 1}}))
+            ));
+        }
+    }
+    None
 }
 
 /// For an option Flink could not parse (SIG-FLINK-OPTION-UNPARSABLE names the key and the value),

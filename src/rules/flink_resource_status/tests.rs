@@ -563,3 +563,253 @@ fn an_option_flink_cannot_parse_names_the_key_and_leaves_its_value_to_a_person()
     // No memory unit is offered for an option that is no memory size.
     assert!(!f.fix.contains("1024-based"), "{}", f.fix);
 }
+
+/// CRASH with the operator's error and event saying `msg` under the Kubernetes reason `reason`.
+fn crash_with(msg: &str, reason: &str) -> String {
+    CRASH
+        .replace(
+            r#"{"type":"org.apache.flink.kubernetes.operator.exception.DeploymentFailedException","message":"[flink-main-container] CrashLoop - back-off 5m0s restarting failed container=flink-main-container pod=orders-5d8f9c7b6d-x7k2p_analytics(3f2b)","additionalMetadata":{"reason":"CrashLoopBackOff"},"throwableList":[]}"#,
+            &format!(
+                r#"{{"type":"org.apache.flink.kubernetes.operator.exception.DeploymentFailedException","message":{},"additionalMetadata":{{"reason":"{reason}"}},"throwableList":[]}}"#,
+                serde_json::Value::from(msg).to_string().replace('\'', "''")
+            ),
+        )
+        .replace("reason: CrashLoopBackOff", &format!("reason: {reason}"))
+}
+
+#[test]
+fn a_quota_refusal_names_the_quota_and_the_hard_limit_the_pod_needs() {
+    // Quota admission's words, the same in every release the tool reads: `exceeded quota: %s,
+    // requested: %s, used: %s, limited: %s` with `k=v,k=v` lists (prettyPrint, sorted keys):
+    // kubernetes/apiserver@kubernetes-1.24.0, @kubernetes-1.28.0, @kubernetes-1.32.0 and
+    // @kubernetes-1.36.0:pkg/admission/plugin/resourcequota/controller.go.
+    let msg = r#"pods "orders-5d8f9c7b6d-x" is forbidden: exceeded quota: team-compute, requested: limits.cpu=1,limits.memory=2Gi, used: limits.cpu=2,limits.memory=7Gi, limited: limits.cpu=4,limits.memory=8Gi"#;
+    let f = run(
+        &FlinkResourceStatus,
+        &snapshot(&crash_with(msg, "FailedCreate")),
+    );
+    assert_eq!(f[0].category, Category::ResourceQuotaExceeded);
+    assert!(
+        f[0].fix.contains("ResourceQuota team-compute refuses the pods of FlinkDeployment orders (limits.memory: used 7Gi + requested 2Gi > hard 8Gi)"),
+        "{}",
+        f[0].fix
+    );
+    // Only what is short is raised: cpu fits (2 + 1 <= 4).
+    assert_eq!(
+        crate::finding::Remedy::from_fix(&f[0].fix).run[0],
+        r#"kubectl patch resourcequota team-compute -n analytics --type=merge -p '{"spec":{"hard":{"limits.memory":"9216Mi"}}}'"#
+    );
+}
+
+#[test]
+fn the_image_fixes_name_the_image_of_the_spec_and_the_declared_version() {
+    let declared = CRASH.replace("flinkVersion: v1_20", "flinkVersion: v1_18");
+    let f = run(
+        &FlinkResourceStatus,
+        &snapshot(
+            &declared
+                .replace("CrashLoopBackOff\"}", "RunContainerError\"}")
+                .replace("reason: CrashLoopBackOff", "reason: RunContainerError"),
+        ),
+    );
+    assert_eq!(f[0].category, Category::ImageIncompatible, "{f:?}");
+    assert!(f[0].fix.contains("spec.image flink:1.20"), "{}", f[0].fix);
+    assert_eq!(
+        crate::finding::Remedy::from_fix(&f[0].fix).run[0],
+        r#"kubectl patch flinkdeployment orders -n analytics --type=merge -p '{"spec":{"image":"flink:1.18"}}'"#
+    );
+    let f = run(
+        &FlinkResourceStatus,
+        &snapshot(
+            &CRASH
+                .replace("CrashLoopBackOff\"}", "ImagePullBackOff\"}")
+                .replace("reason: CrashLoopBackOff", "reason: ImagePullBackOff"),
+        ),
+    );
+    assert_eq!(f[0].category, Category::ImagePullFailed, "{f:?}");
+    assert!(
+        f[0].fix.contains("spec.image is flink:1.20 now"),
+        "{}",
+        f[0].fix
+    );
+}
+
+#[test]
+fn a_session_job_jar_that_is_not_there_names_the_jar_uri_and_the_field() {
+    // The operator's FileNotFoundException for the jarURI it fetched (no catalogue signature):
+    // the fix names spec.job.jarURI as it is, with the placeholder, not `kubectl describe`.
+    let f = &run(
+        &FlinkResourceStatus,
+        &crate::rules::testing::scenario("session-job-jar-not-found"),
+    )[0];
+    assert!(
+        f.fix.contains("spec.job.jarURI of FlinkSessionJob enricher is https://artifacts.example.com/flink/enricher-1.4.0.jar now"),
+        "{}",
+        f.fix
+    );
+    assert!(!f.fix.contains("kubectl describe"), "{}", f.fix);
+    assert_eq!(
+        crate::finding::Remedy::from_fix(&f.fix).run[0],
+        format!(
+            "{}kubectl patch flinksessionjob enricher -n scn-session-job --type=merge -p '{{\"spec\":{{\"job\":{{\"jarURI\":\"<spec.job.jarURI>\"}}}}}}'",
+            crate::finding::FILL_IN
+        )
+    );
+}
+
+#[test]
+fn the_failed_container_is_read_from_the_operator_s_message_in_every_release() {
+    // The kubelet's back-off message, `back-off %s restarting failed container=%s pod=%s` with
+    // format.Pod's NAME_NAMESPACE(UID) (kubernetes/kubernetes pkg/kubelet/kuberuntime/
+    // kuberuntime_manager.go, doBackOff), as the operator copies it:
+    // - release-1.6.0 ... release-1.11.0: the waiting state's message alone
+    //   (`new DeploymentFailedException(ContainerStateWaiting)`, super(stateWaiting.getMessage()));
+    // - release-1.12.0, release-1.13.0, release-1.15.0: `[%s] %s` with the container's name
+    //   (`forContainerStatus`), the message `CrashLoop - ` and the last termination's message
+    //   when it has one, else the waiting state's
+    // (apache/flink-kubernetes-operator@TAG:flink-kubernetes-operator/src/main/java/org/apache/
+    // flink/kubernetes/operator/exception/DeploymentFailedException.java).
+    let backoff = "back-off 5m0s restarting failed container=flink-main-container pod=orders-5d8f9c7b6d-x7k2p_analytics(3f2b-11)";
+    let want = Some((
+        "flink-main-container".to_string(),
+        "orders-5d8f9c7b6d-x7k2p".to_string(),
+        "analytics".to_string(),
+    ));
+    for (release, message) in [
+        ("release-1.6.0..1.11.0", backoff.to_string()),
+        (
+            "release-1.12.0+",
+            format!("[flink-main-container] {backoff}"),
+        ),
+    ] {
+        assert_eq!(failed_container(&message), want, "{release}");
+    }
+    // 1.12+ with a termination message: no pod, the container by its name.
+    let crash = "[flink-main-container] CrashLoop - Could not start cluster entrypoint KubernetesApplicationClusterEntrypoint.";
+    assert_eq!(failed_container(crash), None);
+    assert_eq!(
+        operator_named_container(crash),
+        Some("flink-main-container")
+    );
+    assert_eq!(operator_named_container(backoff), None);
+    assert_eq!(operator_named_container("[not a name!] x"), None);
+    // ... linked to that container of the cluster's JobManager pod.
+    let pod = r#"
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: orders-5d8f9c7b6d-x7k2p
+  namespace: analytics
+  labels: {app: orders, component: jobmanager, type: flink-native-kubernetes}
+spec:
+  containers:
+  - {name: flink-main-container, image: "flink:1.20"}
+"#;
+    let crashed = CRASH.replace(
+        "CrashLoop - back-off 5m0s restarting failed container=flink-main-container pod=orders-5d8f9c7b6d-x7k2p_analytics(3f2b)",
+        "CrashLoop - Could not start cluster entrypoint KubernetesApplicationClusterEntrypoint.",
+    );
+    let f = &run(&FlinkResourceStatus, &snapshot(&format!("{crashed}{pod}")))[0];
+    assert!(
+        f.links.contains(&link::container(
+            "analytics",
+            "orders-5d8f9c7b6d-x7k2p",
+            "flink-main-container"
+        )),
+        "{:?}",
+        f.links
+    );
+}
+
+#[test]
+fn a_configmap_or_secret_the_pod_template_names_is_created_by_name_not_described() {
+    // CreateContainerConfigError's waiting message, as operator 1.12+ copies it (`[C] MESSAGE`).
+    let f = run(
+        &FlinkResourceStatus,
+        &snapshot(&crash_with(
+            r#"[flink-main-container] configmap "orders-extra" not found"#,
+            "CreateContainerConfigError",
+        )),
+    );
+    assert_eq!(f[0].category, Category::PodtemplateInvalid);
+    assert!(
+        f[0].fix.contains(
+            "references ConfigMap orders-extra, which does not exist in namespace analytics"
+        ) && !f[0].fix.contains("kubectl describe"),
+        "{}",
+        f[0].fix
+    );
+    assert!(
+        f[0].fix.contains(
+            "kubectl create configmap orders-extra -n analytics --from-file=<file holding its data>"
+        ),
+        "{}",
+        f[0].fix
+    );
+    let f = run(
+        &FlinkResourceStatus,
+        &snapshot(&crash_with(
+            "[flink-main-container] couldn't find key password in Secret analytics/orders-db",
+            "CreateContainerConfigError",
+        )),
+    );
+    assert!(
+        f[0].fix.contains("Secret orders-db in namespace analytics has no key password")
+            && f[0].fix.contains(
+                r#"kubectl patch secret orders-db -n analytics --type=merge -p '{"stringData":{"password":"<password>"}}'"#
+            ),
+        "{}",
+        f[0].fix
+    );
+}
+
+#[test]
+fn a_validator_message_naming_a_field_gets_that_field_not_kubectl_edit() {
+    // DefaultValidator's words, the same from apache/flink-kubernetes-operator@release-1.6.0 to
+    // @release-1.13.0 (validation/DefaultValidator.java; the autoscaler's range from
+    // release-1.7.0 on).
+    let fd: FlinkDeployment = serde_yaml::from_str(
+        "metadata: {name: orders, namespace: analytics}\nspec:\n  flinkConfiguration: {kubernetes.namespace: other}\n",
+    )
+    .unwrap();
+    let fix = |msg: &str| {
+        super::fix::validation_fix(msg, "analytics", "orders", "flinkdeployment", Some(&fd))
+    };
+    let f = fix("Job could not be upgraded with savepoint while config key[state.savepoints.dir] is not set");
+    assert!(
+        f.contains(r#"-p '{"spec":{"flinkConfiguration":{"state.savepoints.dir":"<state.savepoints.dir>"}}}'"#)
+            && f.contains("(it is not set now)"),
+        "{f}"
+    );
+    let f = fix("Forbidden Flink config key: kubernetes.namespace");
+    assert!(
+        f.contains("(it is other now)")
+            && f.contains(r#"-p '{"spec":{"flinkConfiguration":{"kubernetes.namespace":null}}}'"#),
+        "{f}"
+    );
+    let f = fix("Invalid log config key: log4j.properties. Allowed keys are [log4j-console.properties, logback-console.xml]");
+    assert!(
+        f.contains(r#"-p '{"spec":{"logConfiguration":{"log4j.properties":null}}}'"#),
+        "{f}"
+    );
+    let f = fix("The AutoScalerOption job.autoscaler.target.utilization is invalid, it should be a value within the range [0.0, 1.0]");
+    assert!(
+        f.contains("a value from 0.0 to 1.0")
+            && f.contains(
+                r#""job.autoscaler.target.utilization":"<job.autoscaler.target.utilization>""#
+            ),
+        "{f}"
+    );
+    let f = fix("Job parallelism must be larger than 0");
+    assert!(
+        f.contains(r#"-p '{"spec":{"job":{"parallelism":1}}}'"#),
+        "{f}"
+    );
+    let f = fix("JobManager replicas should not be configured less than one.");
+    assert!(
+        f.contains(r#"-p '{"spec":{"jobManager":{"replicas":1}}}'"#),
+        "{f}"
+    );
+    assert!(!fix("Something new the validator says").contains("kubectl patch"));
+}
