@@ -17,11 +17,12 @@
 //!    What the tool itself could not read (`inspect_forbidden`) comes after every other root
 //!    cause: it hides nothing the report shows, and the problems found come first.
 
-use crate::finding::{Finding, Layer, ObjectRef};
+use crate::finding::{Category, Finding, Layer, ObjectRef, Severity};
 use crate::rules::meta_of;
 use serde::Serialize;
 use std::cmp::Ordering;
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 /// A finished diagnosis: findings in rank order (each cause followed by its symptoms).
 #[derive(Debug, Clone, Serialize)]
@@ -33,55 +34,247 @@ pub struct Report {
 pub const REPORT_VERSION: u32 = 1;
 
 pub fn rank(findings: Vec<Finding>) -> Report {
-    rank_by(findings, stable_order, false)
+    rank_by(findings, stable_order)
 }
 
 /// `rank` for findings read from one text (triage): there a generic outcome (a fatal exit, a
 /// restart loop, TaskManagers gone) never comes before a specific finding, whatever their
 /// severities, since the specific one is what the text says went wrong.
 pub fn rank_one_text(findings: Vec<Finding>) -> Report {
-    rank_by(
-        findings,
-        |a, b| generic(a).cmp(&generic(b)).then_with(|| stable_order(a, b)),
-        false,
-    )
+    rank_by(findings, |a, b| {
+        generic(a).cmp(&generic(b)).then_with(|| stable_order(a, b))
+    })
 }
 
-/// `identified`: every finding's id is already its `identity` (the `Collector`'s findings).
-fn rank_by(
-    mut findings: Vec<Finding>,
-    order_by: fn(&Finding, &Finding) -> Ordering,
-    identified: bool,
-) -> Report {
-    if !identified {
-        // A caller may link findings itself before ranking (triage links causes inside one
-        // text): its `caused_by` names the ids the findings came in with, so follow them to the
-        // final ids.
-        let mut renamed: HashMap<String, String> = HashMap::new();
-        for f in &mut findings {
-            let id = identity(f);
-            if !f.id.is_empty() {
-                renamed.insert(std::mem::take(&mut f.id), id.clone());
-            }
-            f.id = id;
+fn rank_by(mut findings: Vec<Finding>, order_by: fn(&Finding, &Finding) -> Ordering) -> Report {
+    // A caller may link findings itself before ranking (triage links causes inside one
+    // text): its `caused_by` names the ids the findings came in with, so follow them to the
+    // final ids.
+    let mut renamed: HashMap<String, String> = HashMap::new();
+    for f in &mut findings {
+        let id = identity(f);
+        if !f.id.is_empty() {
+            renamed.insert(std::mem::take(&mut f.id), id.clone());
         }
-        for f in &mut findings {
-            if let Some(new) = f.caused_by.as_ref().and_then(|c| renamed.get(c)) {
-                f.caused_by = Some(new.clone());
-            }
+        f.id = id;
+    }
+    for f in &mut findings {
+        if let Some(new) = f.caused_by.as_ref().and_then(|c| renamed.get(c)) {
+            f.caused_by = Some(new.clone());
         }
     }
+    Report {
+        version: REPORT_VERSION,
+        findings: rank_core(findings, order_by)
+            .into_iter()
+            .map(
+                |Folded {
+                     mut item,
+                     extra,
+                     also,
+                 }| {
+                    item.count += extra;
+                    item.also.extend(also);
+                    item
+                },
+            )
+            .collect(),
+    }
+}
+
+/// Ranking proper, over whole findings (`rank`) or a `Collector`'s members alike: the findings
+/// folded, linked and in report order, each with what was folded into it.
+fn rank_core<T: Rankable>(
+    mut findings: Vec<T>,
+    order_by: impl Fn(&T, &T) -> Ordering,
+) -> Vec<Folded<T>> {
     // Linking and folding walk the findings in causal order (the best cause first); the report
     // is then sorted for reading.
     sort_in_place(&mut findings, cause_preference);
-    findings.dedup_by(|a, b| a.id == b.id);
+    findings.dedup_by(|a, b| a.id() == b.id());
     link(&mut findings);
     let mut findings = fold_repeats(findings);
-    sort_in_place(&mut findings, order_by);
-    Report {
-        version: REPORT_VERSION,
-        findings: order(findings),
+    sort_in_place(&mut findings, |a, b| order_by(&a.item, &b.item));
+    order(findings)
+}
+
+/// What ranking reads and writes of a finding: a whole `Finding`, or a `Collector`'s `Member`,
+/// which shares with the other findings of its group all but its object's name, id, links and
+/// (when ranking needs them) evidence.
+trait Rankable {
+    fn rule(&self) -> &'static str;
+    fn category(&self) -> Category;
+    fn layer(&self) -> Layer;
+    fn severity(&self) -> Severity;
+    fn title(&self) -> &str;
+    fn deployment(&self) -> Option<&ObjectRef>;
+    /// The object as `ObjectRef` orders and compares it: kind, namespace, name.
+    fn object(&self) -> (&str, Option<&str>, &str);
+    fn into_object(self) -> ObjectRef;
+    fn evidence(&self) -> &[String];
+    fn id(&self) -> &str;
+    fn links(&self) -> &[String];
+    fn links_mut(&mut self) -> &mut Vec<String>;
+    fn caused_by(&self) -> Option<&str>;
+    fn set_caused_by(&mut self, cause: Option<String>);
+}
+
+impl Rankable for Finding {
+    fn rule(&self) -> &'static str {
+        self.rule
     }
+    fn category(&self) -> Category {
+        self.category
+    }
+    fn layer(&self) -> Layer {
+        self.layer
+    }
+    fn severity(&self) -> Severity {
+        self.severity
+    }
+    fn title(&self) -> &str {
+        &self.title
+    }
+    fn deployment(&self) -> Option<&ObjectRef> {
+        self.deployment.as_ref()
+    }
+    fn object(&self) -> (&str, Option<&str>, &str) {
+        let o = &self.object;
+        (&o.kind, o.namespace.as_deref(), &o.name)
+    }
+    fn into_object(self) -> ObjectRef {
+        self.object
+    }
+    fn evidence(&self) -> &[String] {
+        &self.evidence
+    }
+    fn id(&self) -> &str {
+        &self.id
+    }
+    fn links(&self) -> &[String] {
+        &self.links
+    }
+    fn links_mut(&mut self) -> &mut Vec<String> {
+        &mut self.links
+    }
+    fn caused_by(&self) -> Option<&str> {
+        self.caused_by.as_deref()
+    }
+    fn set_caused_by(&mut self, cause: Option<String>) {
+        self.caused_by = cause;
+    }
+}
+
+/// What a `Collector`'s findings of one group share: everything ranking reads but the object's
+/// name, the id, the links and the evidence. Kept once per group, not once per finding (at
+/// 100,000 failing pods, the title, deployment, kind and namespace repeated in every finding were
+/// about 400 bytes of each).
+#[derive(PartialEq, Eq, Hash)]
+struct GroupKey {
+    rule: &'static str,
+    category: Category,
+    layer: Layer,
+    severity: Severity,
+    title: String,
+    deployment: Option<ObjectRef>,
+    kind: String,
+    namespace: Option<String>,
+}
+
+/// One finding in a `Collector`: its group's key and what it has of its own.
+struct Member {
+    key: Arc<GroupKey>,
+    name: String,
+    id: String,
+    /// Empty but for findings of one rule on one object, which their evidence orders.
+    evidence: Vec<String>,
+    links: Vec<String>,
+    caused_by: Option<String>,
+}
+
+impl Member {
+    /// The finding it was, without what the collector did not keep (fix, verify and, for most,
+    /// evidence), with what ranking folded into it.
+    fn into_finding(self, extra: usize, also: Vec<ObjectRef>) -> Finding {
+        let k = &*self.key;
+        Finding {
+            id: self.id,
+            rule: k.rule,
+            category: k.category,
+            severity: k.severity,
+            layer: k.layer,
+            title: k.title.clone(),
+            object: ObjectRef {
+                kind: k.kind.clone(),
+                namespace: k.namespace.clone(),
+                name: self.name,
+            },
+            deployment: k.deployment.clone(),
+            evidence: self.evidence,
+            fix: String::new(),
+            verify: String::new(),
+            caused_by: self.caused_by,
+            count: 1 + extra,
+            also,
+            links: self.links,
+        }
+    }
+}
+
+impl Rankable for Member {
+    fn rule(&self) -> &'static str {
+        self.key.rule
+    }
+    fn category(&self) -> Category {
+        self.key.category
+    }
+    fn layer(&self) -> Layer {
+        self.key.layer
+    }
+    fn severity(&self) -> Severity {
+        self.key.severity
+    }
+    fn title(&self) -> &str {
+        &self.key.title
+    }
+    fn deployment(&self) -> Option<&ObjectRef> {
+        self.key.deployment.as_ref()
+    }
+    fn object(&self) -> (&str, Option<&str>, &str) {
+        (&self.key.kind, self.key.namespace.as_deref(), &self.name)
+    }
+    fn into_object(self) -> ObjectRef {
+        ObjectRef {
+            kind: self.key.kind.clone(),
+            namespace: self.key.namespace.clone(),
+            name: self.name,
+        }
+    }
+    fn evidence(&self) -> &[String] {
+        &self.evidence
+    }
+    fn id(&self) -> &str {
+        &self.id
+    }
+    fn links(&self) -> &[String] {
+        &self.links
+    }
+    fn links_mut(&mut self) -> &mut Vec<String> {
+        &mut self.links
+    }
+    fn caused_by(&self) -> Option<&str> {
+        self.caused_by.as_deref()
+    }
+    fn set_caused_by(&mut self, cause: Option<String>) {
+        self.caused_by = cause;
+    }
+}
+
+/// A finding after folding: how many more it stands for, and their objects.
+struct Folded<T> {
+    item: T,
+    extra: usize,
+    also: Vec<ObjectRef>,
 }
 
 /// `slice::sort_by` (stable), in the room of an index per finding: the standard sort's buffer holds
@@ -115,6 +308,16 @@ struct Payload {
 }
 
 impl Payload {
+    /// Without the room its text was built in (a fix written line by line holds up to twice
+    /// its length), as a `Collector` keeps it until the report is made.
+    fn shrunk(mut self) -> Self {
+        self.evidence.iter_mut().for_each(String::shrink_to_fit);
+        self.evidence.shrink_to_fit();
+        self.fix.shrink_to_fit();
+        self.verify.shrink_to_fit();
+        self
+    }
+
     fn fill(self, f: &mut Finding) {
         f.evidence = self.evidence;
         f.fix = self.fix;
@@ -123,26 +326,28 @@ impl Payload {
 }
 
 /// The findings of one diagnosis on their way to `rank`, handed over one at a time as the rules
-/// make them (`rules::run_ranked`), holding of each only what ranking reads (rule, category, severity, title, object, deployment, links, id): what
-/// it says beyond that (evidence, fix, verify, about 2 KB) is kept for the first finding of its
-/// group only, the findings of one rule, deployment, title, object kind and severity that nothing
-/// but their object, evidence and links tell apart. A group is what `rank` folds into one finding
-/// with a count, and its first finding (in `cause_preference` order) is the one the report shows:
-/// 100,000 pods failing alike cost what ranking reads of them, not 100,000 whole findings.
+/// make them (`rules::run_ranked`), holding of each only what ranking reads (rule, category,
+/// severity, title, object, deployment, links, id), and that in groups: the findings of one rule,
+/// deployment, title, object kind, namespace and severity, which nothing but their object's name,
+/// evidence and links tell apart, share one `GroupKey`, and each keeps only its `Member` (name,
+/// id, links). What a finding says beyond that (evidence, fix, verify, about 2 KB) is kept for
+/// the first finding of its group only. A group is what `rank` folds into one finding with a
+/// count, and its first finding (in `cause_preference` order) is the one the report shows:
+/// 100,000 pods failing alike cost a name, an id and a link each, not 100,000 whole findings.
 ///
-/// `finish` ranks them exactly as `rank` ranks the whole findings. A group that ranking splits
-/// (its findings explained by different causes) shows findings whose payload was not kept: their
-/// rule runs again and gives them (`again`).
+/// `finish` ranks them exactly as `rank` ranks the whole findings (the same `rank_core`). A
+/// group that ranking splits (its findings explained by different causes) shows findings whose
+/// payload was not kept: their rule runs again and gives them (`again`).
 #[derive(Default)]
 pub struct Collector {
-    light: Vec<Finding>,
-    /// The groups, by a hash of their key (`group_hash`): indexes into `firsts`.
-    groups: HashMap<u64, Vec<usize>>,
-    /// Per group, its first finding so far (an index into `light`) and that finding's payload.
+    members: Vec<Member>,
+    /// The groups by their key: indexes into `firsts`.
+    groups: HashMap<Arc<GroupKey>, usize>,
+    /// Per group, its first finding so far (an index into `members`) and that finding's payload.
     firsts: Vec<(usize, Payload)>,
     /// The batch (`begin`) that gave each rule's findings.
     batch_of: HashMap<&'static str, usize>,
-    /// Where each batch starts in `light`.
+    /// Where each batch starts in `members`.
     starts: Vec<usize>,
     /// The findings of this batch by rule and object (`object_hash`).
     seen: HashMap<u64, u32>,
@@ -150,35 +355,9 @@ pub struct Collector {
     /// orders those by their evidence (`tie_break`), which `finish` gives them back.
     shared: HashMap<usize, HashSet<u64>>,
     /// Findings of one rule came in two batches, so their evidence may order findings of two
-    /// batches: `finish` then ranks whole findings.
+    /// batches; or a finding came with what only `rank` sets (a cause, a count): `finish` then
+    /// ranks whole findings.
     mixed: bool,
-}
-
-/// Findings `rank` orders only by their object, evidence, links and id: one group of `Collector`.
-fn same_group_key(a: &Finding, b: &Finding) -> bool {
-    a.rule == b.rule
-        && a.deployment == b.deployment
-        && a.title == b.title
-        && a.object.kind == b.object.kind
-        && a.category == b.category
-        && a.layer == b.layer
-        && a.severity == b.severity
-}
-
-fn group_hash(f: &Finding) -> u64 {
-    use std::hash::{Hash, Hasher};
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    (
-        f.rule,
-        &f.deployment,
-        &f.title,
-        &f.object.kind,
-        f.category,
-        f.layer,
-        f.severity,
-    )
-        .hash(&mut h);
-    h.finish()
 }
 
 /// Whether a finding that `rank` would show is `c` (the same finding, made again): what ranking
@@ -192,6 +371,16 @@ fn same_finding(shown: &Finding, c: &Finding) -> bool {
         && (shown.evidence.is_empty() || shown.evidence == c.evidence)
 }
 
+/// `same_finding` against a kept first finding of a group, by its key and evidence (the id
+/// matched already).
+fn same_as_kept(shown: &Finding, key: &GroupKey, evidence: &[String]) -> bool {
+    shown.deployment == key.deployment
+        && shown.category == key.category
+        && shown.layer == key.layer
+        && shown.severity == key.severity
+        && (shown.evidence.is_empty() || shown.evidence == evidence)
+}
+
 fn object_hash(f: &Finding) -> u64 {
     use std::hash::{Hash, Hasher};
     let mut h = std::collections::hash_map::DefaultHasher::new();
@@ -202,7 +391,7 @@ fn object_hash(f: &Finding) -> u64 {
 impl Collector {
     /// The findings of one rule follow (one batch per rule, as `rules::RULES` runs them).
     pub fn begin(&mut self) {
-        self.starts.push(self.light.len());
+        self.starts.push(self.members.len());
         self.seen.clear();
     }
 
@@ -218,6 +407,10 @@ impl Collector {
         if *self.batch_of.entry(f.rule).or_insert(batch_no) != batch_no {
             self.mixed = true;
         }
+        // Rules leave these to `rank`; a finding that comes with them is ranked whole.
+        if f.caused_by.is_some() || f.count != 1 || !f.also.is_empty() {
+            self.mixed = true;
+        }
         f.id = identity(&f);
         // Any other finding is ordered by its rule, deployment or object before its evidence is
         // looked at; findings of one rule on one object get their evidence back in `finish`.
@@ -227,39 +420,79 @@ impl Collector {
         if *n == 2 {
             self.shared.entry(batch_no).or_default().insert(on_object);
         }
+        let Finding {
+            id,
+            rule,
+            category,
+            severity,
+            layer,
+            title,
+            object:
+                ObjectRef {
+                    kind,
+                    namespace,
+                    name,
+                },
+            deployment,
+            evidence,
+            fix,
+            verify,
+            links,
+            ..
+        } = f;
         let payload = Payload {
-            evidence: std::mem::take(&mut f.evidence),
-            fix: std::mem::take(&mut f.fix),
-            verify: std::mem::take(&mut f.verify),
+            evidence,
+            fix,
+            verify,
         };
-        let at = self.light.len();
-        let list = self.groups.entry(group_hash(&f)).or_default();
-        match list
-            .iter()
-            .copied()
-            .find(|&g| same_group_key(&self.light[self.firsts[g].0], &f))
-        {
-            Some(g) => {
+        // Kept for the whole run, one per finding: without the room their text was built in.
+        let mut links = links;
+        links.iter_mut().for_each(String::shrink_to_fit);
+        links.shrink_to_fit();
+        let key = GroupKey {
+            rule,
+            category,
+            layer,
+            severity,
+            title,
+            deployment,
+            kind,
+            namespace,
+        };
+        let at = self.members.len();
+        let key = match self.groups.get_key_value(&key) {
+            Some((key, &g)) => {
                 let (first, kept) = &self.firsts[g];
-                let l = &self.light[*first];
-                // `cause_preference` within a group: rule, deployment, category, layer and
-                // severity are the same, so the object, then the evidence, then the id.
-                let earlier = f
-                    .object
-                    .cmp(&l.object)
+                let l = &self.members[*first];
+                // `cause_preference` within a group: all but the object's name, the evidence
+                // and the id are the same, so the name, then the evidence, then the id.
+                let earlier = name
+                    .cmp(&l.name)
                     .then_with(|| payload.evidence.cmp(&kept.evidence))
-                    .then_with(|| f.id.cmp(&l.id))
+                    .then_with(|| id.cmp(&l.id))
                     == Ordering::Less;
                 if earlier {
-                    self.firsts[g] = (at, payload);
+                    self.firsts[g] = (at, payload.shrunk());
                 }
+                key.clone()
             }
             None => {
-                list.push(self.firsts.len());
-                self.firsts.push((at, payload));
+                let mut key = key;
+                key.title.shrink_to_fit();
+                let key = Arc::new(key);
+                self.groups.insert(key.clone(), self.firsts.len());
+                self.firsts.push((at, payload.shrunk()));
+                key
             }
-        }
-        self.light.push(f);
+        };
+        self.members.push(Member {
+            key,
+            name,
+            id,
+            evidence: Vec::new(),
+            links,
+            caused_by: None,
+        });
     }
 
     /// The report `rank` makes of every finding added. `again(n)` gives the `n`th batch again,
@@ -271,7 +504,7 @@ impl Collector {
             return whole();
         }
         let Collector {
-            mut light,
+            mut members,
             firsts,
             batch_of,
             starts,
@@ -280,37 +513,48 @@ impl Collector {
         } = self;
         // Findings of one rule on one object: their evidence back, made again by their rule.
         for (b, objects) in shared {
-            let end = starts.get(b + 1).copied().unwrap_or(light.len());
+            let end = starts.get(b + 1).copied().unwrap_or(members.len());
             let made = again(b);
             if made.len() != end - starts[b] {
                 return whole();
             }
-            for (l, c) in light[starts[b]..end].iter_mut().zip(made) {
-                if identity(&c) != l.id {
+            for (m, c) in members[starts[b]..end].iter_mut().zip(made) {
+                if identity(&c) != m.id {
                     return whole();
                 }
                 if objects.contains(&object_hash(&c)) {
-                    l.evidence = c.evidence;
+                    m.evidence = c.evidence;
                 }
             }
         }
-        // The kept payloads by id, with what ranking keeps of their finding to tell apart two
+        // The kept payloads by id, with the key and evidence of their finding to tell apart two
         // findings of one id.
-        let mut kept: HashMap<String, Vec<(Finding, Payload)>> = HashMap::new();
+        type Kept = (Arc<GroupKey>, Vec<String>, Payload);
+        let mut kept: HashMap<String, Vec<Kept>> = HashMap::new();
         for (at, payload) in firsts {
-            let f = &light[at];
-            let mut key = f.clone();
-            key.links = Vec::new();
-            kept.entry(f.id.clone()).or_default().push((key, payload));
+            let m = &members[at];
+            kept.entry(m.id.clone()).or_default().push((
+                m.key.clone(),
+                m.evidence.clone(),
+                payload,
+            ));
         }
         // Grown by doubling while the rules ran: the unused room would be held through ranking.
-        light.shrink_to_fit();
-        let mut report = rank_by(light, stable_order, true);
+        members.shrink_to_fit();
+        let mut report = Report {
+            version: REPORT_VERSION,
+            findings: rank_core(members, stable_order)
+                .into_iter()
+                .map(|f| f.item.into_finding(f.extra, f.also))
+                .collect(),
+        };
         let mut missing: Vec<usize> = Vec::new();
         for (i, f) in report.findings.iter_mut().enumerate() {
             let found = kept.get_mut(&f.id).and_then(|list| {
-                let at = list.iter().position(|(c, _)| same_finding(f, c))?;
-                Some(list.remove(at).1)
+                let at = list
+                    .iter()
+                    .position(|(key, evidence, _)| same_as_kept(f, key, evidence))?;
+                Some(list.remove(at).2)
             });
             match found {
                 Some(p) => p.fill(f),
@@ -364,13 +608,19 @@ impl Collector {
 
 fn identity(f: &Finding) -> String {
     let o = &f.object;
-    let mut id = format!(
-        "{}/{}/{}/{}",
-        f.rule,
-        o.kind,
-        o.namespace.as_deref().unwrap_or("-"),
-        o.name
-    );
+    let ns = o.namespace.as_deref().unwrap_or("-");
+    // Sized exactly (a `Collector` keeps one per finding): the parts, three slashes and `#` with
+    // the eight digits of the hash.
+    let mut id = String::with_capacity(f.rule.len() + o.kind.len() + ns.len() + o.name.len() + 12);
+    for (i, part) in [f.rule, o.kind.as_str(), ns, o.name.as_str()]
+        .into_iter()
+        .enumerate()
+    {
+        if i > 0 {
+            id.push('/');
+        }
+        id.push_str(part);
+    }
     // A rule may report several things on one object (two containers, two verbs).
     if let Some(first) = f.evidence.first() {
         id.push('#');
@@ -390,40 +640,40 @@ fn short_hash(s: &str) -> String {
 }
 
 /// The report's order: access gaps last, then severity, layer, evidence strength, tie-breaks.
-fn stable_order(a: &Finding, b: &Finding) -> Ordering {
+fn stable_order<T: Rankable>(a: &T, b: &T) -> Ordering {
     access_gap(a)
         .cmp(&access_gap(b))
-        .then(a.severity.cmp(&b.severity))
-        .then(a.layer.cmp(&b.layer))
+        .then(a.severity().cmp(&b.severity()))
+        .then(a.layer().cmp(&b.layer()))
         .then(generic(a).cmp(&generic(b)))
         .then_with(|| tie_break(a, b))
 }
 
 /// Which of several findings that could explain a symptom is its cause: the specific before the
 /// generic, the earliest layer (causal order), then the worst severity.
-fn cause_preference(a: &Finding, b: &Finding) -> Ordering {
+fn cause_preference<T: Rankable>(a: &T, b: &T) -> Ordering {
     generic(a)
         .cmp(&generic(b))
-        .then(a.layer.cmp(&b.layer))
-        .then(a.severity.cmp(&b.severity))
+        .then(a.layer().cmp(&b.layer()))
+        .then(a.severity().cmp(&b.severity()))
         .then_with(|| tie_break(a, b))
 }
 
-fn tie_break(a: &Finding, b: &Finding) -> Ordering {
-    a.rule
-        .cmp(b.rule)
-        .then(a.deployment.cmp(&b.deployment))
-        .then(a.object.cmp(&b.object))
+fn tie_break<T: Rankable>(a: &T, b: &T) -> Ordering {
+    a.rule()
+        .cmp(b.rule())
+        .then(a.deployment().cmp(&b.deployment()))
+        .then(a.object().cmp(&b.object()))
         // Then by what they show (lint's evidence starts with file:line), so the same finding in
         // two files keeps the files' order; the id's hash decides only between equals.
-        .then(a.evidence.cmp(&b.evidence))
-        .then(a.id.cmp(&b.id))
+        .then(a.evidence().cmp(b.evidence()))
+        .then(a.id().cmp(b.id()))
 }
 
-fn same_group(a: &Finding, b: &Finding) -> bool {
-    match (&a.deployment, &b.deployment) {
+fn same_group<T: Rankable>(a: &T, b: &T) -> bool {
+    match (a.deployment(), b.deployment()) {
         (Some(x), Some(y)) => x == y,
-        (None, None) => a.object.namespace == b.object.namespace,
+        (None, None) => a.object().1 == b.object().1,
         _ => false,
     }
 }
@@ -431,19 +681,19 @@ fn same_group(a: &Finding, b: &Finding) -> bool {
 /// The operator's installation (its Deployment, CRDs, webhooks) serves every namespace: an
 /// install-layer finding that belongs to no deployment may explain symptoms in any group. Links,
 /// when both sides have them, still have to match.
-fn installation_wide(cause: &Finding) -> bool {
-    cause.layer == Layer::Install && cause.deployment.is_none()
+fn installation_wide<T: Rankable>(cause: &T) -> bool {
+    cause.layer() == Layer::Install && cause.deployment().is_none()
 }
 
 /// What the person running the tool may not read: no problem of Flink's, so it ranks last.
-fn access_gap(f: &Finding) -> bool {
-    f.category == crate::finding::Category::InspectForbidden
+fn access_gap<T: Rankable>(f: &T) -> bool {
+    f.category() == Category::InspectForbidden
 }
 
 /// A generic outcome: the taxonomy's symptom categories (a Flink process died, a container exits 0
 /// and restarts, TaskManagers went away), whatever rule reported it.
-fn generic(f: &Finding) -> bool {
-    f.category.is_symptom()
+fn generic<T: Rankable>(f: &T) -> bool {
+    f.category().is_symptom()
 }
 
 #[cfg(test)]
@@ -460,7 +710,7 @@ fn explains(cause: &Finding, symptom: &Finding) -> bool {
 }
 
 /// `explains` but for the ids and the links, which the caller checks.
-fn explains_ignoring_links(cause: &Finding, symptom: &Finding) -> bool {
+fn explains_ignoring_links<T: Rankable>(cause: &T, symptom: &T) -> bool {
     if !(same_group(cause, symptom) || installation_wide(cause)) {
         return false;
     }
@@ -468,7 +718,7 @@ fn explains_ignoring_links(cause: &Finding, symptom: &Finding) -> bool {
     // specific finding of the same deployment explains a generic outcome it is linked to.
     match (generic(cause), generic(symptom)) {
         (true, false) => return false,
-        (false, true) if cause.deployment.is_some() && same_group(cause, symptom) => {
+        (false, true) if cause.deployment().is_some() && same_group(cause, symptom) => {
             return true;
         }
         _ => {}
@@ -480,16 +730,16 @@ fn explains_ignoring_links(cause: &Finding, symptom: &Finding) -> bool {
     // earlier layer (the image's Java refusing Flink, runtime), while a spec error (FLK101's
     // container without an image) still explains the spec refusal a status names (FLK401).
     if !generic(symptom)
-        && cause.layer > symptom.layer
-        && meta_of(symptom.rule)
-            .is_some_and(|m| m.category.is_symptom() && m.category != symptom.category)
+        && cause.layer() > symptom.layer()
+        && meta_of(symptom.rule())
+            .is_some_and(|m| m.category.is_symptom() && m.category != symptom.category())
     {
         return false;
     }
-    let Some(meta) = meta_of(cause.rule) else {
+    let Some(meta) = meta_of(cause.rule()) else {
         return false;
     };
-    meta.explains.contains(&symptom.rule)
+    meta.explains.contains(&symptom.rule())
 }
 
 /// Sets `caused_by` on every symptom that some other finding explains. The best cause is the
@@ -499,13 +749,14 @@ fn explains_ignoring_links(cause: &Finding, symptom: &Finding) -> bool {
 /// Not a scan of every pair (100,000 failing pods of one deployment took minutes that way): the
 /// findings are indexed by `Shape`, and within a shape by link, so each symptom looks only at the
 /// first finding of each shape it could be explained by.
-fn link(findings: &mut [Finding]) {
+fn link<T: Rankable>(findings: &mut [T]) {
     let n = findings.len();
     let shapes = Shapes::new(findings);
     let causes: Vec<Option<usize>> = (0..n).map(|s| shapes.cause_of(findings, s)).collect();
     for (s, cause) in causes.into_iter().enumerate() {
         if let Some(c) = cause {
-            findings[s].caused_by = Some(findings[c].id.clone());
+            let id = findings[c].id().to_string();
+            findings[s].set_caused_by(Some(id));
         }
     }
     // A cause that is itself explained passes its symptoms up only through `caused_by` chains;
@@ -516,19 +767,19 @@ fn link(findings: &mut [Finding]) {
     {
         let mut position: HashMap<&str, usize> = HashMap::with_capacity(n);
         for (i, f) in findings.iter().enumerate() {
-            position.entry(f.id.as_str()).or_insert(i);
+            position.entry(f.id()).or_insert(i);
         }
         let cause_of = |i: usize, cut: &[bool]| {
             if cut[i] {
                 None
             } else {
-                findings[i].caused_by.as_deref()
+                findings[i].caused_by()
             }
         };
         let mut seen: Vec<&str> = Vec::new();
         for s in 0..n {
             seen.clear();
-            seen.push(findings[s].id.as_str());
+            seen.push(findings[s].id());
             let mut cur = cause_of(s, &cut);
             while let Some(id) = cur {
                 if seen.contains(&id) {
@@ -542,7 +793,7 @@ fn link(findings: &mut [Finding]) {
     }
     for (f, cut) in findings.iter_mut().zip(cut) {
         if cut {
-            f.caused_by = None;
+            f.set_caused_by(None);
         }
     }
 }
@@ -555,22 +806,18 @@ struct ShapeKey<'a> {
     /// The namespace, for a finding of no deployment (`same_group`).
     namespace: Option<&'a str>,
     rule: &'static str,
-    category: crate::finding::Category,
+    category: Category,
     layer: Layer,
 }
 
 impl<'a> ShapeKey<'a> {
-    fn of(f: &'a Finding) -> Self {
+    fn of<T: Rankable>(f: &'a T) -> Self {
         ShapeKey {
-            deployment: f.deployment.as_ref(),
-            namespace: f
-                .deployment
-                .is_none()
-                .then_some(f.object.namespace.as_deref())
-                .flatten(),
-            rule: f.rule,
-            category: f.category,
-            layer: f.layer,
+            deployment: f.deployment(),
+            namespace: f.deployment().is_none().then_some(f.object().1).flatten(),
+            rule: f.rule(),
+            category: f.category(),
+            layer: f.layer(),
         }
     }
 }
@@ -592,7 +839,7 @@ struct Shapes<'a> {
 }
 
 impl<'a> Shapes<'a> {
-    fn new(findings: &'a [Finding]) -> Self {
+    fn new<T: Rankable>(findings: &'a [T]) -> Self {
         let mut index: HashMap<ShapeKey<'a>, usize> = HashMap::new();
         let mut shapes: Vec<Shape<'a>> = Vec::new();
         let mut by_group: HashMap<_, Vec<usize>> = HashMap::new();
@@ -614,10 +861,10 @@ impl<'a> Shapes<'a> {
             });
             let shape = &mut shapes[k];
             shape.all.push(i);
-            if f.links.is_empty() {
+            if f.links().is_empty() {
                 shape.unlinked.push(i);
             }
-            for l in &f.links {
+            for l in f.links() {
                 let at = shape.by_link.entry(l.as_str()).or_default();
                 // A finding that names a link twice is listed once.
                 if at.last() != Some(&i) {
@@ -634,7 +881,7 @@ impl<'a> Shapes<'a> {
 
     /// The first finding (in order) that explains `findings[s]` and that `findings[s]` does not
     /// explain: what `explains` over every pair would pick.
-    fn cause_of(&self, findings: &[Finding], s: usize) -> Option<usize> {
+    fn cause_of<T: Rankable>(&self, findings: &[T], s: usize) -> Option<usize> {
         let symptom = &findings[s];
         let key = ShapeKey::of(symptom);
         let group = self
@@ -643,7 +890,11 @@ impl<'a> Shapes<'a> {
             .map_or(&[][..], Vec::as_slice);
         let others = self.installation_wide.iter().filter(|k| !group.contains(k));
         // The first of `list` other than the symptom itself (ids are unique but for duplicates).
-        let first = |list: &[usize]| list.iter().copied().find(|&c| findings[c].id != symptom.id);
+        let first = |list: &[usize]| {
+            list.iter()
+                .copied()
+                .find(|&c| findings[c].id() != symptom.id())
+        };
         let mut best: Option<usize> = None;
         for &k in group.iter().chain(others) {
             let shape = &self.shapes[k];
@@ -653,11 +904,11 @@ impl<'a> Shapes<'a> {
             if !explains_ignoring_links(rep, symptom) || explains_ignoring_links(symptom, rep) {
                 continue;
             }
-            let found = if symptom.links.is_empty() {
+            let found = if symptom.links().is_empty() {
                 first(&shape.all)
             } else {
                 symptom
-                    .links
+                    .links()
                     .iter()
                     .filter_map(|l| shape.by_link.get(l.as_str()))
                     .filter_map(|list| first(list))
@@ -676,86 +927,108 @@ impl<'a> Shapes<'a> {
 /// The same finding on many pods (same rule, deployment, title and cause) becomes one, with a
 /// count and the other objects listed. Each finding finds what it folds into by its key in a map,
 /// not by a scan of those kept so far (quadratic when every pod of a deployment fails alike).
-fn fold_repeats(findings: Vec<Finding>) -> Vec<Finding> {
-    type FoldKey = (
-        &'static str,
-        Option<ObjectRef>,
-        String,
-        Option<String>,
-        String,
-    );
+fn fold_repeats<T: Rankable>(findings: Vec<T>) -> Vec<Folded<T>> {
     // Not sized for all of them: 100,000 pods failing alike fold into a handful, and the unused
     // room (a Finding is 370 bytes) was 37 MB held through ranking.
-    let mut out: Vec<Finding> = Vec::new();
-    // The kept findings of each key, in order; and the links of a kept finding that others were
-    // folded into, to add each new link once.
-    let mut by_key: HashMap<FoldKey, Vec<usize>> = HashMap::new();
+    let mut out: Vec<Folded<T>> = Vec::new();
+    // The first kept finding of each key (by a hash of the key: the key's fields are compared,
+    // not copied), which the others of its key fold into; and the links of a kept finding that
+    // others were folded into, to add each new link once.
+    let mut heads: HashMap<u64, Vec<usize>> = HashMap::new();
     let mut links_of: HashMap<usize, HashSet<String>> = HashMap::new();
     let mut folded_into: HashMap<String, String> = HashMap::new();
     // Only the ids some finding names as its cause need to be followed (a handful of causes; not
     // the 100,000 pods folded into one).
     let named: HashSet<String> = findings
         .iter()
-        .filter_map(|f| f.caused_by.clone())
+        .filter_map(|f| f.caused_by().map(str::to_string))
         .collect();
-    for f in findings {
-        let key: FoldKey = (
-            f.rule,
-            f.deployment.clone(),
-            f.title.clone(),
-            f.caused_by.clone(),
-            f.object.kind.clone(),
-        );
-        let kept = by_key.entry(key).or_default();
+    for mut f in findings {
+        let same_key = heads.entry(fold_hash(&f)).or_default();
+        let head = same_key
+            .iter()
+            .copied()
+            .find(|&g| same_fold_key(&out[g].item, &f));
         // A finding is kept beside others of its key only when they all are about its object, so
         // the first of them is the one to fold into, or none is.
-        match kept.first().copied().filter(|&g| out[g].object != f.object) {
+        match head.filter(|&g| out[g].item.object() != f.object()) {
             Some(g) => {
                 let g_links = links_of
                     .entry(g)
-                    .or_insert_with(|| out[g].links.iter().cloned().collect());
+                    .or_insert_with(|| out[g].item.links().iter().cloned().collect());
                 let g = &mut out[g];
-                if named.contains(&f.id) {
-                    folded_into.insert(f.id, g.id.clone());
+                if named.contains(f.id()) {
+                    folded_into.insert(f.id().to_string(), g.item.id().to_string());
                 }
-                g.count += 1;
-                g.also.push(f.object);
-                for l in f.links {
+                g.extra += 1;
+                let links = std::mem::take(f.links_mut());
+                g.also.push(f.into_object());
+                for l in links {
                     if g_links.insert(l.clone()) {
-                        g.links.push(l);
+                        g.item.links_mut().push(l);
                     }
                 }
             }
             None => {
-                kept.push(out.len());
-                out.push(f);
+                if head.is_none() {
+                    same_key.push(out.len());
+                }
+                out.push(Folded {
+                    item: f,
+                    extra: 0,
+                    also: Vec::new(),
+                });
             }
         }
     }
     // Symptoms that pointed at a folded finding now point at the one it was folded into.
     for f in &mut out {
-        if let Some(kept) = f.caused_by.as_ref().and_then(|c| folded_into.get(c)) {
-            f.caused_by = Some(kept.clone());
+        if let Some(kept) = f.item.caused_by().and_then(|c| folded_into.get(c)) {
+            let kept = kept.clone();
+            f.item.set_caused_by(Some(kept));
         }
     }
     out
 }
 
+/// What `fold_repeats` folds by: rule, deployment, title, cause and object kind.
+fn same_fold_key<T: Rankable>(a: &T, b: &T) -> bool {
+    a.rule() == b.rule()
+        && a.deployment() == b.deployment()
+        && a.title() == b.title()
+        && a.caused_by() == b.caused_by()
+        && a.object().0 == b.object().0
+}
+
+fn fold_hash<T: Rankable>(f: &T) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    (
+        f.rule(),
+        f.deployment(),
+        f.title(),
+        f.caused_by(),
+        f.object().0,
+    )
+        .hash(&mut h);
+    h.finish()
+}
+
 /// Roots in stable order, each followed depth-first by what it explains.
-fn order(findings: Vec<Finding>) -> Vec<Finding> {
-    let ids: HashSet<&str> = findings.iter().map(|f| f.id.as_str()).collect();
+fn order<T: Rankable>(findings: Vec<Folded<T>>) -> Vec<Folded<T>> {
+    let ids: HashSet<&str> = findings.iter().map(|f| f.item.id()).collect();
     // What each id explains, in stable order.
     let mut explained: HashMap<&str, Vec<usize>> = HashMap::new();
     for (j, f) in findings.iter().enumerate() {
-        if let Some(c) = f.caused_by.as_deref() {
+        if let Some(c) = f.item.caused_by() {
             explained.entry(c).or_default().push(j);
         }
     }
     let mut placed = vec![false; findings.len()];
     let mut sequence = Vec::with_capacity(findings.len());
-    fn visit(
+    fn visit<T: Rankable>(
         i: usize,
-        fs: &[Finding],
+        fs: &[Folded<T>],
         explained: &HashMap<&str, Vec<usize>>,
         placed: &mut [bool],
         seq: &mut Vec<usize>,
@@ -766,7 +1039,7 @@ fn order(findings: Vec<Finding>) -> Vec<Finding> {
         placed[i] = true;
         seq.push(i);
         for &j in explained
-            .get(fs[i].id.as_str())
+            .get(fs[i].item.id())
             .map_or(&[][..], Vec::as_slice)
         {
             visit(j, fs, explained, placed, seq);
@@ -775,7 +1048,7 @@ fn order(findings: Vec<Finding>) -> Vec<Finding> {
     let roots: Vec<usize> = findings
         .iter()
         .enumerate()
-        .filter(|(_, f)| f.caused_by.as_deref().is_none_or(|c| !ids.contains(c)))
+        .filter(|(_, f)| f.item.caused_by().is_none_or(|c| !ids.contains(c)))
         .map(|(i, _)| i)
         .collect();
     for r in roots {
@@ -789,7 +1062,7 @@ fn order(findings: Vec<Finding>) -> Vec<Finding> {
             .filter(|(_, done)| !**done)
             .map(|(i, _)| i),
     );
-    let mut slots: Vec<Option<Finding>> = findings.into_iter().map(Some).collect();
+    let mut slots: Vec<Option<Folded<T>>> = findings.into_iter().map(Some).collect();
     sequence
         .into_iter()
         .filter_map(|i| slots[i].take())

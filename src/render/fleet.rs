@@ -5,7 +5,7 @@
 //! cluster carries its `context`.
 
 use super::clusters::{ClusterLine, OperatorLine};
-use super::json::{JsonFinding, JsonReport};
+use super::json::JsonFinding;
 use super::Style;
 use crate::finding::Severity;
 use crate::rank::{Report, REPORT_VERSION};
@@ -413,7 +413,7 @@ pub fn write_json(fleet: &Fleet, out: &mut dyn Write) -> io::Result<()> {
     let mut contexts = Vec::new();
     for (c, report) in &printable {
         if let Some(report) = report {
-            for f in JsonReport::from(&**report).findings {
+            for f in report.findings.iter().map(JsonFinding::from) {
                 findings.push(ContextFinding {
                     finding: f,
                     context: &c.context,
