@@ -256,13 +256,14 @@ fn application_failed(
     }
     let cmd = logs_command(ns, name, c.name(), false);
     let fix = format!(
-        "The log names the cause at line {}: {}.\n{}{}{}\n\n\
+        "The log names the cause at line {}: {}.\n{}{}{}\n{}\n\
          Read the lines around it:\n\n  {cmd} | sed -n '{},{}p'",
         m.line_no,
         m.signature.explanation,
         m.fix(),
         set_the_field(index, pod, &m),
         open_the_module(index, pod, &m),
+        redeploy_ended_job(snapshot, ns, &d.name),
         m.line_no.saturating_sub(5).max(1),
         m.line_no + 20
     );
@@ -272,6 +273,32 @@ fn application_failed(
         crate::shell::sh(ns)
     );
     Some(f.fix(fix).verify(verify))
+}
+
+/// Operator releases before 1.11.0 stop every reconcile of a FlinkDeployment whose ended job they
+/// cannot observe (the observer throws before the reconciler runs:
+/// apache/flink-kubernetes-operator@release-1.10.0:flink-kubernetes-operator/src/main/java/org/apache/flink/kubernetes/operator/controller/FlinkDeploymentController.java),
+/// so a fixed spec is not deployed while that JobManager runs; without it the observer does not
+/// reach the job (it observes a cluster only while its JobManager Deployment is ready,
+/// .../observer/deployment/AbstractFlinkDeploymentObserver.java), and the reconciler deploys the
+/// spec. Nothing is lost: the job ended and has no checkpoint (its checkpointing is off). The
+/// paragraph that says so, with the command, when that Deployment is in the snapshot.
+pub(crate) fn redeploy_ended_job(snapshot: &Snapshot, ns: &str, cluster: &str) -> String {
+    let exists = snapshot.deployments.iter().any(|d| {
+        d.metadata.name.as_deref() == Some(cluster)
+            && d.metadata.namespace.as_deref().unwrap_or("default") == ns
+    });
+    if !exists {
+        return String::new();
+    }
+    format!(
+        "\nOperator releases before 1.11.0 apply no spec change (this fix included) while this ended job's \
+         JobManager runs (FLINK-37370): once the spec is fixed, delete the JobManager's Deployment and the \
+         operator deploys the spec again (the job ended and has no checkpoint to lose):\n\n  \
+         kubectl delete deployment {} -n {}\n",
+        crate::shell::sh(cluster),
+        crate::shell::sh(ns)
+    )
 }
 
 /// `Some(evidence)` when the pod's FlinkDeployment is up since: the operator reports the JobManager
@@ -660,6 +687,26 @@ spec:
             f.fix
         );
         assert!(f.verify.contains("# expect RUNNING"), "{}", f.verify);
+        // No JobManager Deployment in the snapshot: no command to delete it.
+        assert_eq!(remedy.run.len(), 1, "{}", f.fix);
+        // With it, the operator (before 1.11.0) deploys the fixed spec only once it is gone.
+        let jm = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: orders, namespace: analytics, labels: {app: orders, component: jobmanager, type: flink-native-kubernetes}}\nspec: {selector: {matchLabels: {app: orders}}, template: {metadata: {labels: {app: orders}}, spec: {containers: [{name: flink-main-container, image: flink:1.20}]}}}\n";
+        let s = with_log(
+            snapshot(&format!("{pod}\n---\n{fd}\n---\n{jm}")),
+            "analytics",
+            "orders-5d8f9c7b6d-x7k2p",
+            "flink-main-container",
+            false,
+            &log,
+        );
+        let f = run(&FlinkFatalExit, &s).remove(0);
+        let remedy = crate::finding::Remedy::from_fix(&f.fix);
+        assert_eq!(
+            remedy.run.get(1).map(String::as_str),
+            Some("kubectl delete deployment orders -n analytics"),
+            "{}",
+            f.fix
+        );
         // Where the operator's status names the failure itself (operator 1.7.0 records the job's
         // exception), FLK401 reports it: nothing here.
         let named = fd.replace(

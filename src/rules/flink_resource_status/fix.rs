@@ -99,9 +99,10 @@ pub(super) fn fix(
                 "The job ended (FAILED, FINISHED or CANCELED) and the operator cannot record it: it then asks the JobManager \
                  for the job's latest checkpoint, the job has checkpointing off, and operator releases before 1.11.0 \
                  fail on that answer (FLINK-37370) and keep the job's previous state. Why the job ended is in the \
-                 JobManager's log (and in any other finding for this deployment):\n\n  {logs}\n\n\
+                 JobManager's log (and in any other finding for this deployment):\n\n  {logs}\n{}\n\
                  For the operator to follow such a job, enable checkpointing (flinkConfiguration \
-                 execution.checkpointing.interval) or run operator 1.11.0 or later."
+                 execution.checkpointing.interval) or run operator 1.11.0 or later.",
+                super::super::flink_fatal_exit::redeploy_ended_job(snapshot, ns, cluster)
             )
         }
         _ => match category {
