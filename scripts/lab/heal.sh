@@ -84,9 +84,25 @@ resettled() { # before errors
     was=$(awk -v p="$pod" '$1 == p { print $2 }' "$1")
     ((t - ${was:-0} >= 2)) && return 0
   done < <(pod_restarts)
+  new_jm_stuck "$1" && return 0
   local now
   now=$(flink_errors)
   [[ -n $now && $now != "$2" ]]
+}
+
+# A JobManager pod made since the fix (not in BEFORE) that stays up stuck: its application FAILED
+# (ApplicationDispatcherBootstrap; the operator keeps the JobManager up), or it could not create a
+# TaskManager pod (KubernetesResourceManagerDriver's `Could not create pod`: a quota, a LimitRange,
+# a Role without create). Neither restarts a pod, and operator 1.10.0 reports neither in the status
+# while it cannot observe an ended job.
+new_jm_stuck() { # before
+  local pod
+  for pod in $(kubectl -n "$NAMESPACE" get pods -l component=jobmanager -o jsonpath='{.items[*].metadata.name}' 2>/dev/null); do
+    awk -v p="$pod" '$1 == p { f = 1 } END { exit !f }' "$1" && continue
+    kubectl -n "$NAMESPACE" logs "$pod" -c flink-main-container --tail=-1 2>/dev/null |
+      grep -q -e "Application FAILED" -e "Could not create pod" && return 0
+  done
+  return 1
 }
 
 flink_errors() {
