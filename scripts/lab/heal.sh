@@ -149,7 +149,7 @@ cmd_heal() {
   HEAL_LOG=$HEAL_DIR/heal.txt
   : >"$HEAL_LOG"
   HEAL_T0=$(date +%s)
-  local applied=$HEAL_DIR/applied round=0 outcome= why=
+  local applied=$HEAL_DIR/applied round=0 outcome= why= waited_up=
   : >"$applied"
   {
     echo "# The heal transcript of the reality lab (scripts/lab.sh run $name --heal); not read by doctor."
@@ -185,6 +185,22 @@ cmd_heal() {
     new=$( { printf '%s\n' "$filled_yaml"; printf '%s\n' "$filled_cmds"; } | fix_lines | grep -vxFf "$applied" || true)
     if [[ -z $new ]]; then
       if [[ -z $(printf '%s\n%s\n' "$filled_yaml" "$filled_cmds" | fix_lines) ]]; then
+        # Nothing to fix while the last fix is still coming up (operator 1.10.0 redeploys only
+        # once the ended job's JobManager Deployment is gone): give it HEAL_UP_TIMEOUT, once.
+        if [[ -z $waited_up && -s $applied ]]; then
+          waited_up=1
+          hlog "$(hstamp) doctor proposes no fix: waiting up to ${HEAL_UP_TIMEOUT}s for the deployment to come up"
+          pod_restarts >"$HEAL_DIR/restarts-up"
+          local up_errors up_deadline=$(($(date +%s) + HEAL_UP_TIMEOUT)) up_again=
+          up_errors=$(flink_errors)
+          while (($(date +%s) < up_deadline)); do
+            heal_healed && break
+            if resettled "$HEAL_DIR/restarts-up" "$up_errors"; then up_again=1; break; fi
+            sleep 5
+          done
+          heal_healed && break
+          if [[ -n $up_again ]]; then sleep 15; continue; fi
+        fi
         why="doctor proposes no fix to apply"
       else
         why="doctor proposes nothing it has not proposed (and had applied) before"
