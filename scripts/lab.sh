@@ -228,7 +228,10 @@ cmd_run() {
   while (($(date +%s) < deadline)); do
     rss=$(cluster_rss_mb); ((rss > peak)) && peak=$rss
     if settled; then settled_after=$(($(date +%s) - t0)); break; fi
-    if [[ -n $NEEDS_OPERATOR ]] && application_failed; then
+    # ... once the operator has reported on it too (its status.error), which it does within a
+    # reconcile or two.
+    if [[ -n $NEEDS_OPERATOR ]] && application_failed \
+      && [[ -n $(kubectl -n "$NAMESPACE" get flinkdeployments -o jsonpath='{.items[*].status.error}' 2>/dev/null) ]]; then
       settled_after=$(($(date +%s) - t0)); say "settled: the JobManager's application FAILED"; break
     fi
     sleep 3

@@ -18,9 +18,10 @@
 //! apache/flink-kubernetes-operator@release-1.10.0:flink-kubernetes-operator/src/main/java/org/apache/flink/kubernetes/operator/config/FlinkConfigBuilder.java),
 //! and Flink logs `Application FAILED: ` with the failure (`LOG.info("Application {}: ", ...)`,
 //! apache/flink@release-1.20.1:flink-clients/src/main/java/org/apache/flink/client/deployment/application/ApplicationDispatcherBootstrap.java).
-//! The operator's status names that failure, except where operator 1.10.0 could not observe the
-//! ended job (FLINK-37370, FLK401's `terminal_job_unobserved`): then the JobManager's log is the
-//! only place the cause is, and a specific cause it names is reported here.
+//! The operator's status names that failure once it has observed it, except where operator 1.10.0
+//! cannot observe the ended job (FLINK-37370, FLK401's `terminal_job_unobserved`): until then, or
+//! then, the JobManager's log is the only place the cause is, and a specific cause it names is
+//! reported here.
 //!
 
 use super::support::containers::{
@@ -217,8 +218,12 @@ fn application_failed(
         .deployment_of_pod(pod)
         .filter(|d| d.kind == "FlinkDeployment")?;
     let fd = index.flink_deployment(ns, &d.name)?;
-    let error = fd.status.as_ref()?.error.as_deref()?;
-    if !super::flink_resource_status::terminal_job_unobserved(error) {
+    // The status names the failure itself once the operator has observed it (FLK401 reports
+    // it then), except when it cannot observe the ended job.
+    let error = fd.status.as_ref().and_then(|s| s.error.as_deref());
+    if error.is_some_and(|e| {
+        !e.trim().is_empty() && !super::flink_resource_status::terminal_job_unobserved(e)
+    }) {
         return None;
     }
     let text = snapshot.log(ns, name, c.name(), false)?;
@@ -722,6 +727,19 @@ spec:
             &log,
         );
         assert!(run(&FlinkFatalExit, &s).is_empty());
+        // Before the operator has observed the failure (no status.error yet): the log's cause.
+        let s = with_log(
+            snapshot(&format!("{pod}\n---\n{FD_ORDERS}")),
+            "analytics",
+            "orders-5d8f9c7b6d-x7k2p",
+            "flink-main-container",
+            false,
+            &log,
+        );
+        assert_eq!(
+            run(&FlinkFatalExit, &s).first().map(|f| f.category),
+            Some(Category::ImageIncompatible)
+        );
         // A running JobManager whose application did not fail: nothing.
         let s = with_log(
             snapshot(&format!("{pod}\n---\n{fd}")),
