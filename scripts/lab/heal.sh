@@ -77,14 +77,15 @@ pod_restarts() {
 
 # The failure has settled again since the fix: a pod has restarted twice more than it had then
 # (BEFORE: pod_restarts at the fix; a pod made since starts from 0; a crash-looping pod the fix did
-# not replace counts too), or a Flink resource reports an error other than ERRORS (those at the fix).
-resettled() { # before errors
+# not replace counts too), or a Flink resource reports an error other than ERRORS (those at the fix),
+# or a JobManager not in JOBMANAGERS-BEFORE (default BEFORE) is stuck (new_jm_stuck).
+resettled() { # before errors [jobmanagers-before]
   local pod t was
   while read -r pod t; do
     was=$(awk -v p="$pod" '$1 == p { print $2 }' "$1")
     ((t - ${was:-0} >= 2)) && return 0
   done < <(pod_restarts)
-  new_jm_stuck "$1" && return 0
+  new_jm_stuck "${3:-$1}" && return 0
   local now
   now=$(flink_errors)
   [[ -n $now && $now != "$2" ]]
@@ -195,7 +196,8 @@ cmd_heal() {
           up_errors=$(flink_errors)
           while (($(date +%s) < up_deadline)); do
             heal_healed && break
-            if resettled "$HEAL_DIR/restarts-up" "$up_errors"; then up_again=1; break; fi
+            # Every JobManager now is the last fix's: any of them stuck counts.
+            if resettled "$HEAL_DIR/restarts-up" "$up_errors" /dev/null; then up_again=1; break; fi
             sleep 5
           done
           heal_healed && break
