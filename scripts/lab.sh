@@ -80,7 +80,9 @@ resource_has() { # ns resource jsonpath
 # scenario's own fault can show (the job's Java refusing java.util), so every scenario settles on it
 # too rather than waiting out its SETTLE_TIMEOUT.
 application_failed() {
-  kubectl -n "$NAMESPACE" logs -l component=jobmanager -c flink-main-container --tail=-1 2>/dev/null | grep -q "Application FAILED"
+  local log # read whole: `kubectl logs | grep -q` fails under pipefail when grep stops early
+  log=$(kubectl -n "$NAMESPACE" logs -l component=jobmanager -c flink-main-container --tail=-1 2>/dev/null) || true
+  grep -q "Application FAILED" <<<"$log"
 }
 
 # The real Flink client (CliFrontend) of the lab's Flink image, run as the user with the admin

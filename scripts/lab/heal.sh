@@ -97,11 +97,13 @@ resettled() { # before errors [jobmanagers-before]
 # a Role without create). Neither restarts a pod, and operator 1.10.0 reports neither in the status
 # while it cannot observe an ended job.
 new_jm_stuck() { # before
-  local pod
+  local pod log
   for pod in $(kubectl -n "$NAMESPACE" get pods -l component=jobmanager -o jsonpath='{.items[*].metadata.name}' 2>/dev/null); do
     awk -v p="$pod" '$1 == p { f = 1 } END { exit !f }' "$1" && continue
-    kubectl -n "$NAMESPACE" logs "$pod" -c flink-main-container --tail=-1 2>/dev/null |
-      grep -q -e "Application FAILED" -e "Could not create pod" && return 0
+    # Read whole, then searched: `kubectl logs | grep -q` fails under pipefail when grep stops
+    # reading at the first match (kubectl gets SIGPIPE).
+    log=$(kubectl -n "$NAMESPACE" logs "$pod" -c flink-main-container --tail=-1 2>/dev/null) || true
+    grep -q -e "Application FAILED" -e "Could not create pod" <<<"$log" && return 0
   done
   return 1
 }
