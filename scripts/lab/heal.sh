@@ -77,16 +77,35 @@ pod_restarts() {
 
 # The failure has settled again since the fix: a pod has restarted twice more than it had then
 # (BEFORE: pod_restarts at the fix; a pod made since starts from 0; a crash-looping pod the fix did
-# not replace counts too), or a Flink resource reports an error other than ERRORS (those at the fix).
-resettled() { # before errors
+# not replace counts too), or a Flink resource reports an error other than ERRORS (those at the fix),
+# or a JobManager not in JOBMANAGERS-BEFORE (default BEFORE) is stuck (new_jm_stuck).
+resettled() { # before errors [jobmanagers-before]
   local pod t was
   while read -r pod t; do
     was=$(awk -v p="$pod" '$1 == p { print $2 }' "$1")
     ((t - ${was:-0} >= 2)) && return 0
   done < <(pod_restarts)
+  new_jm_stuck "${3:-$1}" && return 0
   local now
   now=$(flink_errors)
   [[ -n $now && $now != "$2" ]]
+}
+
+# A JobManager pod made since the fix (not in BEFORE) that stays up stuck: its application FAILED
+# (ApplicationDispatcherBootstrap; the operator keeps the JobManager up), or it could not create a
+# TaskManager pod (KubernetesResourceManagerDriver's `Could not create pod`: a quota, a LimitRange,
+# a Role without create). Neither restarts a pod, and operator 1.10.0 reports neither in the status
+# while it cannot observe an ended job.
+new_jm_stuck() { # before
+  local pod log
+  for pod in $(kubectl -n "$NAMESPACE" get pods -l component=jobmanager -o jsonpath='{.items[*].metadata.name}' 2>/dev/null); do
+    awk -v p="$pod" '$1 == p { f = 1 } END { exit !f }' "$1" && continue
+    # Read whole, then searched: `kubectl logs | grep -q` fails under pipefail when grep stops
+    # reading at the first match (kubectl gets SIGPIPE).
+    log=$(kubectl -n "$NAMESPACE" logs "$pod" -c flink-main-container --tail=-1 2>/dev/null) || true
+    grep -q -e "Application FAILED" -e "Could not create pod" <<<"$log" && return 0
+  done
+  return 1
 }
 
 flink_errors() {
@@ -133,7 +152,7 @@ cmd_heal() {
   HEAL_LOG=$HEAL_DIR/heal.txt
   : >"$HEAL_LOG"
   HEAL_T0=$(date +%s)
-  local applied=$HEAL_DIR/applied round=0 outcome= why=
+  local applied=$HEAL_DIR/applied round=0 outcome= why= waited_up=
   : >"$applied"
   {
     echo "# The heal transcript of the reality lab (scripts/lab.sh run $name --heal); not read by doctor."
@@ -169,6 +188,23 @@ cmd_heal() {
     new=$( { printf '%s\n' "$filled_yaml"; printf '%s\n' "$filled_cmds"; } | fix_lines | grep -vxFf "$applied" || true)
     if [[ -z $new ]]; then
       if [[ -z $(printf '%s\n%s\n' "$filled_yaml" "$filled_cmds" | fix_lines) ]]; then
+        # Nothing to fix while the last fix is still coming up (operator 1.10.0 redeploys only
+        # once the ended job's JobManager Deployment is gone): give it HEAL_UP_TIMEOUT, once.
+        if [[ -z $waited_up && -s $applied ]]; then
+          waited_up=1
+          hlog "$(hstamp) doctor proposes no fix: waiting up to ${HEAL_UP_TIMEOUT}s for the deployment to come up"
+          pod_restarts >"$HEAL_DIR/restarts-up"
+          local up_errors up_deadline=$(($(date +%s) + HEAL_UP_TIMEOUT)) up_again=
+          up_errors=$(flink_errors)
+          while (($(date +%s) < up_deadline)); do
+            heal_healed && break
+            # Every JobManager now is the last fix's: any of them stuck counts.
+            if resettled "$HEAL_DIR/restarts-up" "$up_errors" /dev/null; then up_again=1; break; fi
+            sleep 5
+          done
+          heal_healed && break
+          if [[ -n $up_again ]]; then sleep 15; continue; fi
+        fi
         why="doctor proposes no fix to apply"
       else
         why="doctor proposes nothing it has not proposed (and had applied) before"

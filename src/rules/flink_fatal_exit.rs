@@ -13,6 +13,16 @@
 //! finding quotes them (through the signature catalogue) and links the container, so a cause found
 //! elsewhere (a 403 for the ServiceAccount, FLK501; an OutOfMemoryError, FLK109) folds it in.
 //!
+//! An application that failed without an exit: the operator keeps the JobManager up after its
+//! application ends (`execution.shutdown-on-application-finish: false`,
+//! apache/flink-kubernetes-operator@release-1.10.0:flink-kubernetes-operator/src/main/java/org/apache/flink/kubernetes/operator/config/FlinkConfigBuilder.java),
+//! and Flink logs `Application FAILED: ` with the failure (`LOG.info("Application {}: ", ...)`,
+//! apache/flink@release-1.20.1:flink-clients/src/main/java/org/apache/flink/client/deployment/application/ApplicationDispatcherBootstrap.java).
+//! The operator's status names that failure once it has observed it, except where operator 1.10.0
+//! cannot observe the ended job (FLINK-37370, FLK401's `terminal_job_unobserved`): until then, or
+//! then, the JobManager's log is the only place the cause is, and a specific cause it names is
+//! reported here.
+//!
 
 use super::support::containers::{
     component_title, handled_here, logs_command, one_line, pod_verify, state_line,
@@ -55,6 +65,9 @@ impl Rule for FlinkFatalExit {
             }
             for c in containers(pod) {
                 if !handled_here(&c) {
+                    if let Some(f) = application_failed(snapshot, index, pod, &c) {
+                        each(f);
+                    }
                     continue;
                 }
                 if let Some(t) = c.last_termination() {
@@ -183,6 +196,114 @@ fn finding(
         ),
     };
     f.fix(fix).verify(pod_verify(pod, c.name()))
+}
+
+/// A running JobManager whose application FAILED while its FlinkDeployment's status cannot say
+/// why (the module's comment): the cause its current log names, when a specific one.
+fn application_failed(
+    snapshot: &Snapshot,
+    index: &Index,
+    pod: &Pod,
+    c: &ContainerView,
+) -> Option<Finding> {
+    if c.init
+        || c.last_termination().is_some()
+        || pod_component(pod) != Some(Component::JobManager)
+        || c.status.state.as_ref().is_none_or(|s| s.running.is_none())
+    {
+        return None;
+    }
+    let (ns, name) = (pod_namespace(pod), pod_name(pod));
+    let d = index
+        .deployment_of_pod(pod)
+        .filter(|d| d.kind == "FlinkDeployment")?;
+    let fd = index.flink_deployment(ns, &d.name)?;
+    // The status names the failure itself once the operator has observed it (FLK401 reports
+    // it then), except when it cannot observe the ended job.
+    let error = fd.status.as_ref().and_then(|s| s.error.as_deref());
+    if error.is_some_and(|e| {
+        !e.trim().is_empty() && !super::flink_resource_status::terminal_job_unobserved(e)
+    }) {
+        return None;
+    }
+    let text = snapshot.log(ns, name, c.name(), false)?;
+    let failed = text.lines().position(|l| {
+        l.contains("ApplicationDispatcherBootstrap") && l.contains("Application FAILED")
+    })? + 1;
+    let logs = LogEvidence::read(snapshot, ns, name, c.name(), false);
+    let m = logs
+        .root()
+        .filter(|m| named_here(m.signature.category) && m.line_no >= failed)?
+        .clone()
+        .knowing([
+            ("namespace", ns),
+            ("pod_namespace", ns),
+            ("pod", name),
+            ("container", c.name()),
+            ("sa", pod_service_account(pod)),
+            ("flink_version", logs.flink_version.as_deref().unwrap_or("")),
+        ]);
+    let who = component_title(pod, c);
+    let mut f = Finding::new(
+        &META,
+        ObjectRef::namespaced("Pod", ns, name),
+        format!("{who}'s application FAILED: {}", m.title()),
+    )
+    .deployment(Some(d.clone()))
+    .evidence(format!(
+        "line {failed} of the running container's log: the application FAILED (ApplicationDispatcherBootstrap); the JobManager stays up, as the operator configures it"
+    ))
+    .evidence(state_line(c))
+    .link(link::container(ns, name, c.name()));
+    f = with_category(f, m.signature.category);
+    for line in logs.lines() {
+        f = f.evidence(line);
+    }
+    let cmd = logs_command(ns, name, c.name(), false);
+    let fix = format!(
+        "The log names the cause at line {}: {}.\n{}{}{}\n{}\n\
+         Read the lines around it:\n\n  {cmd} | sed -n '{},{}p'",
+        m.line_no,
+        m.signature.explanation,
+        m.fix(),
+        set_the_field(index, pod, &m),
+        open_the_module(index, pod, &m),
+        redeploy_ended_job(snapshot, ns, &d.name),
+        m.line_no.saturating_sub(5).max(1),
+        m.line_no + 20
+    );
+    let verify = format!(
+        "kubectl get flinkdeployment {} -n {} -o jsonpath='{{.status.jobStatus.state}}{{\"\\n\"}}'   # expect RUNNING",
+        crate::shell::sh(&d.name),
+        crate::shell::sh(ns)
+    );
+    Some(f.fix(fix).verify(verify))
+}
+
+/// Operator releases before 1.11.0 stop every reconcile of a FlinkDeployment whose ended job they
+/// cannot observe (the observer throws before the reconciler runs:
+/// apache/flink-kubernetes-operator@release-1.10.0:flink-kubernetes-operator/src/main/java/org/apache/flink/kubernetes/operator/controller/FlinkDeploymentController.java),
+/// so a fixed spec is not deployed while that JobManager runs; without it the observer does not
+/// reach the job (it observes a cluster only while its JobManager Deployment is ready,
+/// .../observer/deployment/AbstractFlinkDeploymentObserver.java), and the reconciler deploys the
+/// spec. Nothing is lost: the job ended and has no checkpoint (its checkpointing is off). The
+/// paragraph that says so, with the command, when that Deployment is in the snapshot.
+pub(crate) fn redeploy_ended_job(snapshot: &Snapshot, ns: &str, cluster: &str) -> String {
+    let exists = snapshot.deployments.iter().any(|d| {
+        d.metadata.name.as_deref() == Some(cluster)
+            && d.metadata.namespace.as_deref().unwrap_or("default") == ns
+    });
+    if !exists {
+        return String::new();
+    }
+    format!(
+        "\nOperator releases before 1.11.0 apply no spec change (this fix included) while this ended job's \
+         JobManager runs (FLINK-37370): once the spec is fixed, delete the JobManager's Deployment and the \
+         operator deploys the spec again (the job ended and has no checkpoint to lose):\n\n  \
+         kubectl delete deployment {} -n {}\n",
+        crate::shell::sh(cluster),
+        crate::shell::sh(ns)
+    )
 }
 
 /// `Some(evidence)` when the pod's FlinkDeployment is up since: the operator reports the JobManager
@@ -705,6 +826,108 @@ spec:
             "{}",
             f.fix
         );
+    }
+
+    /// Operator 1.10.0 with Flink 1.20.1 in the lab (role-no-create, before its own fault shows):
+    /// the application FAILED in a JobManager that stays up, and the operator's status says only
+    /// that it could not observe the ended job (FLINK-37370).
+    #[test]
+    fn an_application_failed_in_a_running_jobmanager_names_its_cause_when_the_status_cannot() {
+        let pod = JM_239
+            .replace("ready: false", "ready: true")
+            .replace("restartCount: 6", "restartCount: 0")
+            .replace(
+                "state: {waiting: {reason: CrashLoopBackOff, message: \"back-off 5m0s restarting failed container=flink-main-container pod=orders-5d8f9c7b6d-x7k2p_analytics(3f2b)\"}}\n    lastState: {terminated: {exitCode: 239, reason: Error, finishedAt: \"2026-11-28T09:39:13Z\"}}",
+                "state: {running: {startedAt: \"2026-12-05T20:08:09Z\"}}",
+            );
+        assert!(pod.contains("running:"), "{pod}");
+        let fd = format!(
+            "{FD_ORDERS}status:\n  jobManagerDeploymentStatus: DEPLOYED_NOT_READY\n  error: 'ReconciliationException: Could not observe latest savepoint information; RestHandlerException: Checkpointing has not been enabled.'\n"
+        );
+        let log = LOG_MODULE_CLOSED
+            .replace("WARN  org.apache.flink.client.deployment.application.ApplicationDispatcherBootstrap [] - Application failed unexpectedly: ", "INFO  org.apache.flink.client.deployment.application.ApplicationDispatcherBootstrap [] - Application FAILED: ")
+            .replace("2026-12-05 16:35:36,794 ERROR org.apache.flink.runtime.entrypoint.ClusterEntrypoint        [] - Fatal error occurred in the cluster entrypoint.\n", "");
+        let s = with_log(
+            snapshot(&format!("{pod}\n---\n{fd}")),
+            "analytics",
+            "orders-5d8f9c7b6d-x7k2p",
+            "flink-main-container",
+            false,
+            &log,
+        );
+        let f = run(&FlinkFatalExit, &s);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        let f = &f[0];
+        assert_eq!(f.category, Category::ImageIncompatible, "{}", f.title);
+        assert!(f.title.contains("application FAILED"), "{}", f.title);
+        let remedy = crate::finding::Remedy::from_fix(&f.fix);
+        assert_eq!(
+            remedy.run.first().map(String::as_str),
+            Some(
+                r#"kubectl patch flinkdeployment orders -n analytics --type=merge -p '{"spec":{"flinkConfiguration":{"env.java.opts.all":"-XX:+UseG1GC --add-opens=java.base/java.util=ALL-UNNAMED"}}}'"#
+            ),
+            "{}",
+            f.fix
+        );
+        assert!(f.verify.contains("# expect RUNNING"), "{}", f.verify);
+        // No JobManager Deployment in the snapshot: no command to delete it.
+        assert_eq!(remedy.run.len(), 1, "{}", f.fix);
+        // With it, the operator (before 1.11.0) deploys the fixed spec only once it is gone.
+        let jm = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: orders, namespace: analytics, labels: {app: orders, component: jobmanager, type: flink-native-kubernetes}}\nspec: {selector: {matchLabels: {app: orders}}, template: {metadata: {labels: {app: orders}}, spec: {containers: [{name: flink-main-container, image: flink:1.20}]}}}\n";
+        let s = with_log(
+            snapshot(&format!("{pod}\n---\n{fd}\n---\n{jm}")),
+            "analytics",
+            "orders-5d8f9c7b6d-x7k2p",
+            "flink-main-container",
+            false,
+            &log,
+        );
+        let f = run(&FlinkFatalExit, &s).remove(0);
+        let remedy = crate::finding::Remedy::from_fix(&f.fix);
+        assert_eq!(
+            remedy.run.get(1).map(String::as_str),
+            Some("kubectl delete deployment orders -n analytics"),
+            "{}",
+            f.fix
+        );
+        // Where the operator's status names the failure itself (operator 1.7.0 records the job's
+        // exception), FLK401 reports it: nothing here.
+        let named = fd.replace(
+            "Could not observe latest savepoint information",
+            "Job failed",
+        );
+        let s = with_log(
+            snapshot(&format!("{pod}\n---\n{named}")),
+            "analytics",
+            "orders-5d8f9c7b6d-x7k2p",
+            "flink-main-container",
+            false,
+            &log,
+        );
+        assert!(run(&FlinkFatalExit, &s).is_empty());
+        // Before the operator has observed the failure (no status.error yet): the log's cause.
+        let s = with_log(
+            snapshot(&format!("{pod}\n---\n{FD_ORDERS}")),
+            "analytics",
+            "orders-5d8f9c7b6d-x7k2p",
+            "flink-main-container",
+            false,
+            &log,
+        );
+        assert_eq!(
+            run(&FlinkFatalExit, &s).first().map(|f| f.category),
+            Some(Category::ImageIncompatible)
+        );
+        // A running JobManager whose application did not fail: nothing.
+        let s = with_log(
+            snapshot(&format!("{pod}\n---\n{fd}")),
+            "analytics",
+            "orders-5d8f9c7b6d-x7k2p",
+            "flink-main-container",
+            false,
+            "2026-12-05 20:08:15,650 INFO  org.apache.flink.client.ClientUtils [] - Starting program (detached: true)\n",
+        );
+        assert!(run(&FlinkFatalExit, &s).is_empty());
     }
 
     #[test]

@@ -39,6 +39,7 @@ mod fix;
 mod memory;
 mod slots;
 
+pub(crate) use category::terminal_job_unobserved;
 use category::{categorize, KUBE_REASONS};
 use fix::{
     artifact_unreachable, failed_container, fix, operator_named_container, validated_spec_changed,
@@ -145,6 +146,8 @@ enum Basis {
     Reason,
     Words,
     Pod(String),
+    /// The operator could not observe a job that ended (`category::terminal_job_unobserved`).
+    TerminalJobUnobserved,
     Default,
 }
 
@@ -183,7 +186,16 @@ fn check_deployment(snapshot: &Snapshot, index: &Index, fd: &FlinkDeployment) ->
                     .as_ref()
                     .and_then(crate::snapshot::to_utc)
             }),
-        events: warnings(index.events_for("FlinkDeployment", fd.namespace(), fd.name())),
+        // An event printed for an earlier spec's memory sizes outlives the spec (events last an
+        // hour): it says nothing of the spec now (memory.rs).
+        events: warnings(index.events_for("FlinkDeployment", fd.namespace(), fd.name()))
+            .into_iter()
+            .filter(|e| {
+                !e.message
+                    .as_deref()
+                    .is_some_and(|m| memory::printed_for_earlier_spec(m, fd))
+            })
+            .collect(),
         job_spec: fd.spec.job.as_ref(),
     };
     let problems = problems(&view, snapshot.captured_at);
@@ -421,6 +433,17 @@ fn build(
     }
     if let Basis::Pod(p) = &basis {
         f = f.evidence(p.clone());
+    }
+    // The job's last state change, which the status could not record.
+    if let Basis::TerminalJobUnobserved = &basis {
+        if let Some(e) = index
+            .events_for(v.kind, v.ns, v.name)
+            .into_iter()
+            .rev()
+            .find(|e| e.reason.as_deref() == Some("JobStatusChanged"))
+        {
+            f = f.evidence(super::support::containers::event_line(e));
+        }
     }
     // The operator names the container it saw fail (kubelet's `back-off 40s restarting failed
     // container=C pod=P_NS(UID)`): only a cause of that container explains this, so a

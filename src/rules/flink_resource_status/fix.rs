@@ -97,6 +97,26 @@ pub(super) fn fix(
                 }
             );
         }
+        Basis::TerminalJobUnobserved => {
+            let logs = match jm_pods.first() {
+                Some(p) => format!(
+                    "kubectl logs {} -n {ns} -c flink-main-container --tail=200",
+                    sh(pod_name(p))
+                ),
+                None => format!(
+                    "kubectl logs -n {ns} -l {jm_selector} -c flink-main-container --tail=200"
+                ),
+            };
+            format!(
+                "The job ended (FAILED, FINISHED or CANCELED) and the operator cannot record it: it then asks the JobManager \
+                 for the job's latest checkpoint, the job has checkpointing off, and operator releases before 1.11.0 \
+                 fail on that answer (FLINK-37370) and keep the job's previous state. Why the job ended is in the \
+                 JobManager's log (and in any other finding for this deployment):\n\n  {logs}\n{}\n\
+                 For the operator to follow such a job, enable checkpointing (flinkConfiguration \
+                 execution.checkpointing.interval) or run operator 1.11.0 or later.",
+                super::super::flink_fatal_exit::redeploy_ended_job(snapshot, ns, cluster)
+            )
+        }
         _ => match category {
             Category::FlinkFatalExit => format!(
                 "The JobManager does not stay up; the reason is in its log (and in the pod-level finding that quotes it):\n\n  {jm_logs}"

@@ -13,6 +13,19 @@
 //! beyond the Total Flink Memory (JVM metaspace and overhead; the overhead grows with the process
 //! past 1920m, 10% of it, so then a tenth more), rounded up to a multiple of 64m, which leaves the
 //! task heap room.
+//!
+//! The sizes must be the ones of the spec seen: an error or event printed for an earlier spec
+//! (the operator's status and its events outlive a spec change) gives no fit, else each round
+//! would add the old spec's shortfall to the new size. Printed for this spec means: the operator
+//! reconciled this generation (`status.observedGeneration`, written with
+//! `reconciliationStatus.lastReconciledSpec` just before each deploy attempt,
+//! apache/flink-kubernetes-operator@release-1.10.0:flink-kubernetes-operator-api/src/main/java/org/apache/flink/kubernetes/operator/api/status/ReconciliationStatus.java,
+//! `serializeAndSetLastReconciledSpec`; operator 1.7.0 has no such field), and the printed Total
+//! Flink Memory is the one Flink derives from the spec's process size: the process less JVM
+//! metaspace (`taskmanager.memory.jvm-metaspace.size`, 256m) and JVM overhead (its fraction 0.1 of
+//! the process, within 192m and 1g) (apache/flink@release-1.20.1:flink-runtime/src/main/java/org/apache/flink/runtime/util/config/memory/ProcessMemoryUtils.java,
+//! `deriveJvmMetaspaceAndOverheadWithTotalProcessMemory`), or `taskmanager.memory.flink.size`
+//! when set.
 
 use crate::snapshot::flink::FlinkDeployment;
 use std::sync::OnceLock;
@@ -85,12 +98,81 @@ fn mebibytes(bytes: f64) -> String {
     format!("{}m", ((bytes / MIB / 64.0).ceil() * 64.0) as u64)
 }
 
+/// A Flink memory option of `conf`, else its default.
+fn conf_size(conf: &std::collections::BTreeMap<String, String>, key: &str, default: f64) -> f64 {
+    conf.get(key)
+        .and_then(|v| crate::flink::units::parse_flink_memory(v))
+        .unwrap_or(default)
+}
+
+/// The Total Flink Memory Flink derives from the spec: `taskmanager.memory.flink.size` when set,
+/// else the process size less JVM metaspace and overhead (the module's comment has the source).
+fn spec_flink_memory(fd: &FlinkDeployment) -> Option<f64> {
+    let conf = &fd.spec.flink_configuration;
+    if let Some(v) = conf.get("taskmanager.memory.flink.size") {
+        return crate::flink::units::parse_flink_memory(v);
+    }
+    let process = fd
+        .spec
+        .task_manager
+        .as_ref()
+        .and_then(|t| t.resource.as_ref())
+        .and_then(|r| r.memory.as_deref())
+        .and_then(crate::flink::units::parse_resource_memory)?;
+    let metaspace = conf_size(conf, "taskmanager.memory.jvm-metaspace.size", 256.0 * MIB);
+    let fraction = conf
+        .get("taskmanager.memory.jvm-overhead.fraction")
+        .and_then(|v| v.trim().parse::<f64>().ok())
+        .unwrap_or(0.1);
+    let min = conf_size(conf, "taskmanager.memory.jvm-overhead.min", 192.0 * MIB);
+    let max = conf_size(conf, "taskmanager.memory.jvm-overhead.max", 1024.0 * MIB);
+    let overhead = (process * fraction).min(max).max(min);
+    Some(process - metaspace - overhead)
+}
+
+/// Why the sizes Flink printed are not the spec's, if they are not (the module's comment).
+fn predates_spec(e: &Exceeded, fd: &FlinkDeployment) -> Option<String> {
+    let generation = fd.metadata.generation;
+    let observed = fd.status.as_ref().and_then(|s| s.observed_generation);
+    if let (Some(g), Some(o)) = (generation, observed) {
+        if o < g {
+            return Some(format!(
+                "the operator has not reconciled the spec's generation {g} yet (status.observedGeneration is {o})"
+            ));
+        }
+    }
+    let derived = spec_flink_memory(fd)?;
+    ((derived - e.total).abs() > MIB).then(|| {
+        format!(
+            "the spec now gives a Total Flink Memory of {:.0}m, not the {:.0}m Flink printed",
+            derived / MIB,
+            e.total / MIB
+        )
+    })
+}
+
+/// Whether `text` is a TaskManager memory sum printed for an earlier spec than `fd`'s.
+pub(super) fn printed_for_earlier_spec(text: &str, fd: &FlinkDeployment) -> bool {
+    text.contains("TaskManager memory configuration failed")
+        && Exceeded::parse(text).is_some_and(|e| predates_spec(&e, fd).is_some())
+}
+
 /// The fix: the field that sets the TaskManager's memory, and the size that fits.
 pub(super) fn fit(text: &str, fd: &FlinkDeployment, ns: &str) -> Option<String> {
     if !text.contains("TaskManager memory configuration failed") {
         return None;
     }
     let e = Exceeded::parse(text)?;
+    if let Some(why) = predates_spec(&e, fd) {
+        // No size from an earlier spec's numbers: say so, and what tells the spec's own outcome.
+        return Some(format!(
+            "The memory sizes in this message were printed for an earlier spec: {why}. Nothing to \
+             compute from them; the operator reports on the spec now once it has deployed it:\n\n  \
+             kubectl get flinkdeployment {} -n {} -o jsonpath='{{.metadata.generation}} {{.status.observedGeneration}} {{.status.error}}'",
+            crate::shell::sh(fd.name()),
+            crate::shell::sh(ns)
+        ));
+    }
     let needed = e.flink_memory_needed()?;
     let name = crate::shell::sh(fd.name());
     let ns = crate::shell::sh(ns);
@@ -180,5 +262,47 @@ mod tests {
         );
         // Not a TaskManager sum: no computed fix.
         assert!(fit("Memory size unit 'mi' does not match", &fd, "analytics").is_none());
+    }
+
+    /// Operator 1.10.0 in the lab (tm-memory-cannot-fit on Flink 1.20.1): after the fix set
+    /// 1024m, the 600m spec's ClusterDeploymentException event (Total Flink Memory 152m) was
+    /// still there, and the fit computed 1408m from it, then 1792m, 2432m round after round.
+    #[test]
+    fn no_fit_from_sizes_an_earlier_spec_printed() {
+        let at = |memory: &str, generation: &str| -> FlinkDeployment {
+            serde_yaml::from_str(&format!(
+                "metadata: {{name: orders, namespace: analytics{generation}}}\nspec:\n  taskManager: {{resource: {{memory: {memory}}}}}\n"
+            ))
+            .unwrap()
+        };
+        let fix = fit(LAB, &at("1024m", ""), "analytics").unwrap();
+        assert!(!fix.contains("kubectl patch"), "{fix}");
+        assert!(
+            fix.contains(
+                "the spec now gives a Total Flink Memory of 576m, not the 152m Flink printed"
+            ),
+            "{fix}"
+        );
+        // 600m: 600 - 256 metaspace - 192 overhead = 152m, the spec's own numbers.
+        assert!(fit(LAB, &at("600m", ""), "analytics")
+            .unwrap()
+            .contains("to 1024m"));
+        // A spec past 1920m: the overhead is a tenth of the process (2432m: 243.2m).
+        let big = at("2432m", "");
+        let derived = spec_flink_memory(&big).unwrap() / MIB;
+        assert!((1932.0..1933.0).contains(&derived), "{derived}");
+        // The operator not having reconciled the spec's generation: nothing is the spec's yet.
+        let mut unseen = at("600m", ", generation: 3");
+        unseen.status = Some(crate::snapshot::flink::FlinkDeploymentStatus {
+            observed_generation: Some(2),
+            ..Default::default()
+        });
+        let fix = fit(LAB, &unseen, "analytics").unwrap();
+        assert!(
+            fix.contains("generation 3 yet (status.observedGeneration is 2)"),
+            "{fix}"
+        );
+        unseen.status.as_mut().unwrap().observed_generation = Some(3);
+        assert!(fit(LAB, &unseen, "analytics").unwrap().contains("to 1024m"));
     }
 }

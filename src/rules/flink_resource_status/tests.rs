@@ -813,3 +813,97 @@ fn a_validator_message_naming_a_field_gets_that_field_not_kubectl_edit() {
     );
     assert!(!fix("Something new the validator says").contains("kubectl patch"));
 }
+
+/// Operator 1.10.0 with Flink 1.20.1 in the lab (tm-memory-cannot-fit, second round): the fix had
+/// set 1024m and the operator deployed it; the job then ended, and the operator failed to observe
+/// it (FLINK-37370, `category::terminal_job_unobserved`). The 600m spec's memory event was still
+/// there.
+const UNOBSERVED: &str = r#"
+apiVersion: flink.apache.org/v1beta1
+kind: FlinkDeployment
+metadata: {name: orders, namespace: analytics, generation: 3}
+spec:
+  image: flink:1.20
+  flinkVersion: v1_20
+  serviceAccount: flink
+  jobManager: {resource: {memory: 1024m, cpu: 0.5}}
+  taskManager: {resource: {memory: 1024m, cpu: 0.5}}
+  job: {jarURI: local:///opt/flink/usrlib/lab-job.jar, parallelism: 1, upgradeMode: stateless}
+status:
+  jobManagerDeploymentStatus: DEPLOYED_NOT_READY
+  lifecycleState: DEPLOYED
+  observedGeneration: 3
+  jobStatus: {state: RECONCILING}
+  reconciliationStatus: {state: DEPLOYED, reconciliationTimestamp: 1796493200000}
+  error: '{"type":"org.apache.flink.kubernetes.operator.exception.ReconciliationException","message":"org.apache.flink.kubernetes.operator.exception.ReconciliationException: Could not observe latest savepoint information","additionalMetadata":{},"throwableList":[{"type":"org.apache.flink.kubernetes.operator.exception.ReconciliationException","message":"Could not observe latest savepoint information","additionalMetadata":{}},{"type":"java.util.concurrent.ExecutionException","message":"org.apache.flink.runtime.rest.util.RestClientException: [org.apache.flink.runtime.rest.handler.RestHandlerException: Checkpointing has not been enabled.","additionalMetadata":{}}]}'
+---
+apiVersion: v1
+kind: Event
+metadata: {name: orders.memory, namespace: analytics}
+involvedObject: {apiVersion: flink.apache.org/v1beta1, kind: FlinkDeployment, namespace: analytics, name: orders}
+reason: ClusterDeploymentException
+type: Warning
+lastTimestamp: "2026-12-05T17:53:41Z"
+message: "TaskManager memory configuration failed: Sum of configured Framework Heap Memory (128.000mb (134217728 bytes)), Framework Off-Heap Memory (128.000mb (134217728 bytes)), Task Off-Heap Memory (0 bytes), Managed Memory (60.800mb (63753421 bytes)) and Network Memory (64.000mb (67108864 bytes)) exceed configured Total Flink Memory (152.000mb (159383552 bytes))."
+---
+apiVersion: v1
+kind: Event
+metadata: {name: orders.job, namespace: analytics}
+involvedObject: {apiVersion: flink.apache.org/v1beta1, kind: FlinkDeployment, namespace: analytics, name: orders}
+reason: JobStatusChanged
+type: Normal
+lastTimestamp: "2026-12-05T17:54:20Z"
+message: "Job status changed from RECONCILING to FAILED"
+---
+apiVersion: v1
+kind: Event
+metadata: {name: orders.observe, namespace: analytics}
+involvedObject: {apiVersion: flink.apache.org/v1beta1, kind: FlinkDeployment, namespace: analytics, name: orders}
+reason: ClusterDeploymentException
+type: Warning
+count: 4
+lastTimestamp: "2026-12-05T17:54:31Z"
+message: "Could not observe latest savepoint information"
+"#;
+
+#[test]
+fn a_job_the_operator_could_not_observe_is_an_outcome_not_a_savepoint_or_an_old_memory_error() {
+    let f = run(&FlinkResourceStatus, &snapshot(UNOBSERVED));
+    assert_eq!(f.len(), 1, "{f:?}");
+    let f = &f[0];
+    // A generic outcome: any specific finding of the deployment (a quota, a crash) explains it.
+    assert_eq!(f.category, Category::FlinkFatalExit, "{}", f.fix);
+    assert!(f.category.is_symptom());
+    assert!(f.fix.contains("FLINK-37370"), "{}", f.fix);
+    assert!(
+        f.fix.contains("execution.checkpointing.interval"),
+        "{}",
+        f.fix
+    );
+    assert!(!f.fix.contains("--previous"), "{}", f.fix);
+    assert!(
+        f.evidence
+            .iter()
+            .any(|e| e.contains("Job status changed from RECONCILING to FAILED")),
+        "{:?}",
+        f.evidence
+    );
+    // The 600m spec's event is not the spec's now: neither category nor evidence.
+    assert!(
+        !f.evidence.iter().any(|e| e.contains("152.000mb")),
+        "{:?}",
+        f.evidence
+    );
+    assert!(!f.fix.contains("kubectl patch flinkdeployment orders -n analytics --type=merge -p '{\"spec\":{\"taskManager\""));
+
+    // The same event with the 600m spec is the spec's own: the memory finding and its fit.
+    let own = UNOBSERVED
+        .replace(
+            "taskManager: {resource: {memory: 1024m",
+            "taskManager: {resource: {memory: 600m",
+        )
+        .replace("Checkpointing has not been enabled.", "timeout");
+    let f = run(&FlinkResourceStatus, &snapshot(&own));
+    assert_eq!(f[0].category, Category::MemoryConfigInvalid, "{}", f[0].fix);
+    assert!(f[0].fix.contains("to 1024m"), "{}", f[0].fix);
+}

@@ -29,7 +29,46 @@ pub struct Ctx {
     pub ips: Mutex<IpAlloc>,
     /// Process group ids of every running container.
     pub running: Mutex<HashSet<i32>>,
+    /// The container ports of pods whose processes are stopping (uid -> ports): every pod here
+    /// shares the host's network, so a replacement that declares one of them waits until the old
+    /// processes are gone (worker.rs, `port_holder`).
+    pub stopping: Mutex<HashMap<String, Vec<Port>>>,
     pub events: Recorder,
+}
+
+/// A container port: number and protocol (`TCP` when the spec leaves it out).
+pub type Port = (i32, String);
+
+/// The container ports a pod declares (init containers' too).
+pub fn pod_ports(pod: &Pod) -> Vec<Port> {
+    let Some(spec) = pod.spec.as_ref() else {
+        return Vec::new();
+    };
+    spec.init_containers
+        .iter()
+        .flatten()
+        .chain(&spec.containers)
+        .flat_map(container_ports)
+        .collect()
+}
+
+/// The ports one container declares.
+pub fn container_ports(c: &k8s_openapi::api::core::v1::Container) -> Vec<Port> {
+    c.ports
+        .iter()
+        .flatten()
+        .map(|p| {
+            (
+                p.container_port,
+                p.protocol.clone().unwrap_or_else(|| "TCP".into()),
+            )
+        })
+        .collect()
+}
+
+/// The first port of `want` that `held` also has.
+pub fn clash(want: &[Port], held: &[Port]) -> Option<Port> {
+    want.iter().find(|p| held.contains(p)).cloned()
 }
 
 /// Distinct loopback addresses, 127.1.X.Y (Y in 1..=254), one per pod uid.
@@ -80,7 +119,26 @@ impl Ctx {
 
 #[cfg(test)]
 mod tests {
-    use super::IpAlloc;
+    use super::*;
+
+    #[test]
+    fn ports_clash_by_number_and_protocol() {
+        let pod: Pod = serde_json::from_value(serde_json::json!({
+            "spec": {"containers": [{"name": "flink-main-container", "ports": [
+                {"name": "jobmanager-rpc", "containerPort": 6123},
+                {"name": "rest", "containerPort": 8081, "protocol": "TCP"},
+                {"name": "dns", "containerPort": 53, "protocol": "UDP"}
+            ]}]}
+        }))
+        .unwrap();
+        let ports = pod_ports(&pod);
+        assert_eq!(ports.len(), 3);
+        let new_jm = vec![(6124, "TCP".to_string()), (6123, "TCP".to_string())];
+        assert_eq!(clash(&new_jm, &ports), Some((6123, "TCP".into())));
+        assert_eq!(clash(&[(53, "TCP".into())], &ports), None);
+        assert_eq!(clash(&[(6122, "TCP".into())], &ports), None);
+        assert!(pod_ports(&Pod::default()).is_empty());
+    }
 
     #[test]
     fn distinct_stable_addresses() {

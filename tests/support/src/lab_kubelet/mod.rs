@@ -242,6 +242,7 @@ async fn run(
         pods,
         ips: Mutex::new(IpAlloc::default()),
         running: Mutex::new(HashSet::new()),
+        stopping: Mutex::new(HashMap::new()),
     });
 
     tokio::spawn(crate::kubelet::serve(

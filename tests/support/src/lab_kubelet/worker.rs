@@ -21,7 +21,7 @@
 //! - `FailedMount` `MountVolume.SetUp failed for volume "V" : ERR`.
 
 use super::container::{self, exit_code, log_tail, signal_group, Ctr, Kind, State, Terminated};
-use super::ctx::Ctx;
+use super::ctx::{self as ctxmod, Ctx, Port};
 use super::env::container_env;
 use super::events::{Involved, NORMAL, WARNING};
 use super::expand::argv;
@@ -63,6 +63,10 @@ pub struct Worker {
     hosts: PathBuf,
     hosts_at: Option<Instant>,
     phase: Phase,
+    /// The container ports the pod declares (ctx.rs, `pod_ports`).
+    ports: Vec<Port>,
+    /// The port and holder a container of this pod last waited for (logged once).
+    port_wait: Option<String>,
 }
 
 /// Runs the worker until the pod is gone (None on the channel) or deleted.
@@ -75,7 +79,9 @@ pub async fn run(ctx: Arc<Ctx>, mut rx: watch::Receiver<Option<Pod>>) {
         let pod = rx.borrow_and_update().clone();
         match pod {
             None => {
+                let groups = w.stopping();
                 w.stop_all(Duration::ZERO, false).await;
+                wait_gone(&groups).await;
                 w.cleanup();
                 return;
             }
@@ -154,6 +160,8 @@ impl Worker {
             last_sent: None,
             hosts_at: None,
             phase: Phase::Pending,
+            ports: ctxmod::pod_ports(pod),
+            port_wait: None,
         }
     }
 
@@ -527,6 +535,19 @@ impl Worker {
             return;
         }
         let spec = c.spec.clone();
+        // Pods here share the host's network: a port another pod's stopping processes still
+        // hold would make this one fail to bind (a replacement JobManager's 6123), where a
+        // kubelet's pods each have a network namespace of their own. Wait until they are gone.
+        if let Some(holder) = self.port_holder(&spec) {
+            if self.port_wait.as_deref() != Some(holder.as_str()) {
+                eprintln!(
+                    "lab-kubelet: {}/{} container {} waits for {holder}",
+                    self.ns, self.name, spec.name
+                );
+                self.port_wait = Some(holder);
+            }
+            return;
+        }
         let fp = Some(c.field_path());
         let image_ref = spec.image.clone().unwrap_or_default();
         // 1. The image.
@@ -908,10 +929,60 @@ impl Worker {
         }
     }
 
+    /// Another pod's stopping processes that hold a port `spec` declares: "port N/TCP of POD".
+    /// Stopping: the pods whose workers are stopping them (ctx.stopping), and the pods on this
+    /// node deleted in the last minute whose workers have not seen it yet.
+    fn port_holder(&self, spec: &k8s_openapi::api::core::v1::Container) -> Option<String> {
+        let want = ctxmod::container_ports(spec);
+        if want.is_empty() {
+            return None;
+        }
+        let say = |(port, proto): Port, who: &str| format!("port {port}/{proto} of {who}");
+        if let Ok(stopping) = self.ctx.stopping.lock() {
+            for (uid, held) in stopping.iter().filter(|(u, _)| **u != self.uid) {
+                if let Some(p) = ctxmod::clash(&want, held) {
+                    return Some(say(p, &format!("stopping pod {uid}")));
+                }
+            }
+        }
+        let recent = Utc::now().timestamp() - 60;
+        self.ctx.pods.state().iter().find_map(|p| {
+            let deleted = p.metadata.deletion_timestamp.as_ref()?.0.as_second();
+            let node = p.spec.as_ref()?.node_name.as_deref()?;
+            if p.metadata.uid.as_deref() == Some(self.uid.as_str())
+                || node != self.ctx.node
+                || deleted < recent
+            {
+                return None;
+            }
+            let port = ctxmod::clash(&want, &ctxmod::pod_ports(p))?;
+            let who = format!(
+                "deleted pod {}/{}",
+                p.metadata.namespace.as_deref().unwrap_or_default(),
+                p.metadata.name.as_deref().unwrap_or_default()
+            );
+            Some(say(port, &who))
+        })
+    }
+
+    /// Marks this pod's ports as held by stopping processes; returns their process groups.
+    fn stopping(&self) -> Vec<i32> {
+        if let Ok(mut s) = self.ctx.stopping.lock() {
+            s.insert(self.uid.clone(), self.ports.clone());
+        }
+        self.inits
+            .iter()
+            .chain(&self.regular)
+            .filter_map(Ctr::pid)
+            .collect()
+    }
+
     /// The pod was deleted: stop its containers within min(grace, 10 s), then remove it for good.
     async fn terminate(&mut self, pod: &Pod) {
         let grace = grace(&spec_grace(&self.ctx, Some(pod)));
+        let groups = self.stopping();
         self.stop_all(grace, true).await;
+        wait_gone(&groups).await;
         let api = Api::<Pod>::namespaced(self.ctx.client.clone(), &self.ns);
         let dp = DeleteParams {
             grace_period_seconds: Some(0),
@@ -936,12 +1007,36 @@ impl Worker {
             }
         }
         memcg::remove_pod(&self.uid);
+        if let Ok(mut s) = self.ctx.stopping.lock() {
+            s.remove(&self.uid);
+        }
         let _ = std::fs::remove_dir_all(&self.dir);
         let _ = std::fs::remove_dir_all(self.ctx.log_root.join(&self.ns).join(&self.name));
         if let Ok(mut a) = self.ctx.ips.lock() {
             a.release(&self.uid);
         }
         self.ctx.events.forget(&self.uid);
+    }
+}
+
+/// Waits until no process of the process groups `groups` is left (SIGKILL to any still there),
+/// at most 10 s: a container's main process may exit before the rest of its group.
+async fn wait_gone(groups: &[i32]) {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        // SAFETY: signal 0 only checks whether the group still exists.
+        let left: Vec<i32> = groups
+            .iter()
+            .copied()
+            .filter(|g| *g > 0 && unsafe { libc::kill(-*g, 0) } == 0)
+            .collect();
+        if left.is_empty() || Instant::now() >= deadline {
+            return;
+        }
+        for g in left {
+            signal_group(g, libc::SIGKILL);
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
     }
 }
 
