@@ -19,7 +19,7 @@
 //! and Flink logs `Application FAILED: ` with the failure (`LOG.info("Application {}: ", ...)`,
 //! apache/flink@release-1.20.1:flink-clients/src/main/java/org/apache/flink/client/deployment/application/ApplicationDispatcherBootstrap.java).
 //! The operator's status names that failure once it has observed it, except where operator 1.10.0
-//! cannot observe the ended job (FLINK-37370, FLK401's `terminal_job_unobserved`): until then, or
+//! cannot observe the ended job (FLINK-37370, `support::ended_job::unobserved`): until then, or
 //! then, the JobManager's log is the only place the cause is, and a specific cause it names is
 //! reported here.
 //!
@@ -28,6 +28,7 @@ use super::support::containers::{
     component_title, handled_here, logs_command, one_line, pod_verify, state_line,
     termination_line, with_category, LogEvidence,
 };
+use super::support::ended_job;
 use super::support::java_opts::{self, OptsEdit};
 use super::support::pod_status::{containers, ContainerView};
 use super::{Rule, RuleMeta};
@@ -221,9 +222,7 @@ fn application_failed(
     // The status names the failure itself once the operator has observed it (FLK401 reports
     // it then), except when it cannot observe the ended job.
     let error = fd.status.as_ref().and_then(|s| s.error.as_deref());
-    if error.is_some_and(|e| {
-        !e.trim().is_empty() && !super::flink_resource_status::terminal_job_unobserved(e)
-    }) {
+    if error.is_some_and(|e| !e.trim().is_empty() && !ended_job::unobserved(e)) {
         return None;
     }
     let text = snapshot.log(ns, name, c.name(), false)?;
@@ -268,7 +267,7 @@ fn application_failed(
         m.fix(),
         set_the_field(index, pod, &m),
         open_the_module(index, pod, &m),
-        redeploy_ended_job(snapshot, ns, &d.name),
+        ended_job::redeploy(snapshot, ns, &d.name),
         m.line_no.saturating_sub(5).max(1),
         m.line_no + 20
     );
@@ -278,32 +277,6 @@ fn application_failed(
         crate::shell::sh(ns)
     );
     Some(f.fix(fix).verify(verify))
-}
-
-/// Operator releases before 1.11.0 stop every reconcile of a FlinkDeployment whose ended job they
-/// cannot observe (the observer throws before the reconciler runs:
-/// apache/flink-kubernetes-operator@release-1.10.0:flink-kubernetes-operator/src/main/java/org/apache/flink/kubernetes/operator/controller/FlinkDeploymentController.java),
-/// so a fixed spec is not deployed while that JobManager runs; without it the observer does not
-/// reach the job (it observes a cluster only while its JobManager Deployment is ready,
-/// .../observer/deployment/AbstractFlinkDeploymentObserver.java), and the reconciler deploys the
-/// spec. Nothing is lost: the job ended and has no checkpoint (its checkpointing is off). The
-/// paragraph that says so, with the command, when that Deployment is in the snapshot.
-pub(crate) fn redeploy_ended_job(snapshot: &Snapshot, ns: &str, cluster: &str) -> String {
-    let exists = snapshot.deployments.iter().any(|d| {
-        d.metadata.name.as_deref() == Some(cluster)
-            && d.metadata.namespace.as_deref().unwrap_or("default") == ns
-    });
-    if !exists {
-        return String::new();
-    }
-    format!(
-        "\nOperator releases before 1.11.0 apply no spec change (this fix included) while this ended job's \
-         JobManager runs (FLINK-37370): once the spec is fixed, delete the JobManager's Deployment and the \
-         operator deploys the spec again (the job ended and has no checkpoint to lose):\n\n  \
-         kubectl delete deployment {} -n {}\n",
-        crate::shell::sh(cluster),
-        crate::shell::sh(ns)
-    )
 }
 
 /// `Some(evidence)` when the pod's FlinkDeployment is up since: the operator reports the JobManager

@@ -39,7 +39,6 @@ mod fix;
 mod memory;
 mod slots;
 
-pub(crate) use category::terminal_job_unobserved;
 use category::{categorize, KUBE_REASONS};
 use fix::{
     artifact_unreachable, failed_container, fix, operator_named_container, validated_spec_changed,

@@ -82,7 +82,7 @@ pub(super) fn categorize(
     }
     // 4. Operator 1.10.0 and earlier: a job without checkpointing that reached a globally terminal
     //    state. Not a savepoint problem: an outcome (the job ended) whose cause is elsewhere.
-    if terminal_job_unobserved(&joined) {
+    if crate::rules::support::ended_job::unobserved(&joined) {
         return (Category::FlinkFatalExit, Basis::TerminalJobUnobserved);
     }
     // 5. Words the operator itself writes (and the catalogue may not know).
@@ -134,19 +134,6 @@ pub(super) fn categorize(
     }
     // 7. A symptom whose cause is not in the status: the process does not come up or dies.
     (Category::FlinkFatalExit, Basis::Default)
-}
-
-/// Once the job is in a globally terminal state (FAILED, FINISHED, CANCELED), operator 1.10.0's
-/// observer asks the JobManager for its latest checkpoint (`SnapshotObserver.observeLatestCheckpoint`);
-/// a job without checkpointing has none, the JobManager answers `Checkpointing has not been
-/// enabled`, and `AbstractFlinkService.getLastCheckpoint` throws `Could not observe latest
-/// savepoint information` (apache/flink-kubernetes-operator@release-1.10.0:flink-kubernetes-operator/src/main/java/org/apache/flink/kubernetes/operator/service/AbstractFlinkService.java;
-/// .../observer/SnapshotObserver.java). The reconcile ends there, so the status keeps the job's
-/// previous state (RECONCILING) and this error, whatever ended the job. Release 1.11.0 reads that
-/// answer as "no checkpoint" (FLINK-37370, release-1.11.0:.../service/AbstractFlinkService.java).
-pub(crate) fn terminal_job_unobserved(joined: &str) -> bool {
-    joined.contains("Could not observe latest savepoint information")
-        && joined.contains("Checkpointing has not been enabled")
 }
 
 /// Validator messages (DefaultValidator) by what they are about. Anything else the validator says

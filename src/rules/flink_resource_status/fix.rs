@@ -114,7 +114,7 @@ pub(super) fn fix(
                  JobManager's log (and in any other finding for this deployment):\n\n  {logs}\n{}\n\
                  For the operator to follow such a job, enable checkpointing (flinkConfiguration \
                  execution.checkpointing.interval) or run operator 1.11.0 or later.",
-                super::super::flink_fatal_exit::redeploy_ended_job(snapshot, ns, cluster)
+                crate::rules::support::ended_job::redeploy(snapshot, ns, cluster)
             )
         }
         _ => match category {

@@ -2,6 +2,7 @@
 //! views and their evidence, the operator's installation, the deployment modes.
 
 pub mod containers;
+pub mod ended_job;
 pub mod flink_versions;
 pub mod flinkcluster_memory;
 pub(crate) mod install;
