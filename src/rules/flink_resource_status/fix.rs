@@ -255,11 +255,7 @@ fn quota_refusal(
     cluster: &str,
     ns: &str,
 ) -> Option<String> {
-    let texts = decoded
-        .map(|d| d.messages())
-        .unwrap_or_default()
-        .into_iter()
-        .chain(v.events.iter().filter_map(|e| e.message.as_deref()));
+    let texts = operator_texts(v, decoded);
     use crate::snapshot::refused::{Refused, Rejection};
     for t in texts {
         let Some(Rejection {
@@ -417,13 +413,26 @@ fn missing_reference(
 /// The API server refused the JobManager pod itself (no pod exists to describe): what the
 /// refusal names, from the operator's error or events, and the finding whose fix is built from
 /// it (`snapshot::refused::Denial`).
-fn refused_by_admission(v: &View, decoded: Option<&OperatorError>) -> Option<String> {
-    use crate::snapshot::refused::{Denial, Denied};
-    let texts = decoded
+/// What the operator said about the resource: its decoded error's messages, then its events'.
+fn operator_texts<'a>(
+    v: &View<'a>,
+    decoded: Option<&'a OperatorError>,
+) -> impl Iterator<Item = &'a str> {
+    decoded
         .map(|d| d.messages())
         .unwrap_or_default()
         .into_iter()
-        .chain(v.events.iter().filter_map(|e| e.message.as_deref()));
+        .chain(
+            v.events
+                .clone()
+                .into_iter()
+                .filter_map(|e| e.message.as_deref()),
+        )
+}
+
+fn refused_by_admission(v: &View, decoded: Option<&OperatorError>) -> Option<String> {
+    use crate::snapshot::refused::{Denial, Denied};
+    let texts = operator_texts(v, decoded);
     for t in texts {
         let Some(d) = Denial::parse(t) else {
             continue;

@@ -107,18 +107,22 @@ fn conf_size(conf: &std::collections::BTreeMap<String, String>, key: &str, defau
 
 /// The Total Flink Memory Flink derives from the spec: `taskmanager.memory.flink.size` when set,
 /// else the process size less JVM metaspace and overhead (the module's comment has the source).
+/// `spec.taskManager.resource.memory`, in bytes.
+fn task_manager_memory(fd: &FlinkDeployment) -> Option<f64> {
+    fd.spec
+        .task_manager
+        .as_ref()
+        .and_then(|t| t.resource.as_ref())
+        .and_then(|r| r.memory.as_deref())
+        .and_then(crate::flink::units::parse_resource_memory)
+}
+
 fn spec_flink_memory(fd: &FlinkDeployment) -> Option<f64> {
     let conf = &fd.spec.flink_configuration;
     if let Some(v) = conf.get("taskmanager.memory.flink.size") {
         return crate::flink::units::parse_flink_memory(v);
     }
-    let process = fd
-        .spec
-        .task_manager
-        .as_ref()
-        .and_then(|t| t.resource.as_ref())
-        .and_then(|r| r.memory.as_deref())
-        .and_then(crate::flink::units::parse_resource_memory)?;
+    let process = task_manager_memory(fd)?;
     let metaspace = conf_size(conf, "taskmanager.memory.jvm-metaspace.size", 256.0 * MIB);
     let fraction = conf
         .get("taskmanager.memory.jvm-overhead.fraction")
@@ -194,13 +198,7 @@ pub(super) fn fit(text: &str, fd: &FlinkDeployment, ns: &str) -> Option<String> 
              kubectl patch flinkdeployment {name} -n {ns} --type=merge -p '{{\"spec\":{{\"flinkConfiguration\":{{\"taskmanager.memory.flink.size\":\"{size}\"}}}}}}'"
         ));
     }
-    let process = fd
-        .spec
-        .task_manager
-        .as_ref()
-        .and_then(|t| t.resource.as_ref())
-        .and_then(|r| r.memory.as_deref())
-        .and_then(crate::flink::units::parse_resource_memory)?;
+    let process = task_manager_memory(fd)?;
     let beyond = (process - e.total).max(0.0);
     let mut want = needed + beyond;
     if want > OVERHEAD_FIXED_UP_TO {
