@@ -23,12 +23,12 @@
 //! kubelet would otherwise refuse to start it as root.
 
 use super::support::containers::refusal_line;
-use super::support::refused_since::{created_since, refused_earlier};
+use super::support::refused_since::{admitted_since, created_since, refused_earlier};
 use super::{Rule, RuleMeta};
 use crate::finding::{Category, Finding, ObjectRef, Severity};
 use crate::shell::{json_arg, sh};
 use crate::snapshot::flink::FlinkDeployment;
-use crate::snapshot::index::deployment_ref;
+use crate::snapshot::index::{deployment_ref, event_time};
 use crate::snapshot::refused::{self, Denied, Violation, Where};
 use crate::snapshot::{Index, Snapshot};
 use serde_json::{json, Map, Value};
@@ -141,6 +141,9 @@ struct Refusal<'a> {
     evidence: Vec<String>,
     pods: Vec<String>,
     taskmanager: bool,
+    /// When the last refusal was: `None` before any is read, `Some(None)` once one is read that
+    /// says no time (a condition, a log line).
+    last: Option<Option<chrono::DateTime<chrono::Utc>>>,
 }
 
 impl Rule for PodSecurityRefused {
@@ -174,11 +177,18 @@ impl Rule for PodSecurityRefused {
                         evidence: Vec::new(),
                         pods: Vec::new(),
                         taskmanager: false,
+                        last: None,
                     });
                     found.len() - 1
                 }
             };
             let r = &mut found[i];
+            // Only an event says when; a condition or a log line leaves it unknown for good.
+            r.last = match (&d.source, r.last) {
+                (Where::Event(e), Some(Some(t))) => Some(event_time(e).map(|e| e.max(t))),
+                (Where::Event(e), None) => Some(event_time(e)),
+                _ => Some(None),
+            };
             r.taskmanager |= matches!(d.source, Where::Log { .. }) || pod.contains("-taskmanager-");
             if !r.evidence.contains(&line) && r.evidence.len() < 4 {
                 r.evidence.push(line);
@@ -246,6 +256,25 @@ fn finding(s: &Snapshot, r: Refusal) -> Finding {
             up,
             format!(
                 "Nothing to change: the {who} pods Pod Security refused were created since with the fields it asks for, and the deployment is up."
+            ),
+            format!(
+                "kubectl get events -n {} --field-selector reason=FailedCreate --sort-by=.lastTimestamp   # expect no new FailedCreate naming PodSecurity",
+                sh(ns)
+            ),
+        );
+    }
+    // Refused earlier still: a pod of that component was admitted after the last refusal, so the
+    // template it has now passes; the deployment is still coming up.
+    let admitted =
+        r.fd.zip(r.last.flatten())
+            .and_then(|(fd, last)| admitted_since(s, ns, fd, who, &r.pods, last));
+    if let Some(since) = admitted {
+        return refused_earlier(
+            f,
+            &format!("a {who} pod was admitted since"),
+            since,
+            format!(
+                "Nothing to change: Pod Security admitted a {who} pod of the template the deployment has now; wait for it to come up."
             ),
             format!(
                 "kubectl get events -n {} --field-selector reason=FailedCreate --sort-by=.lastTimestamp   # expect no new FailedCreate naming PodSecurity",
@@ -518,6 +547,36 @@ message: '{}'
         // Still refused while the deployment is not up.
         let f = run(&PodSecurityRefused, &snapshot(&bundle(MESSAGE)));
         assert_eq!(f[0].severity, Severity::Critical);
+    }
+
+    #[test]
+    fn a_refusal_is_history_once_a_pod_of_the_component_was_admitted_after_it() {
+        // What the lab's pod-security heal on operator 1.10.0 saw in its third round: the fields
+        // set, a JobManager pod of the new template Running (not ready yet), the deployment still
+        // DEPLOYING, the old template's refusals still there.
+        let pod = |created: &str| {
+            bundle(MESSAGE)
+                + &format!(
+                    "---\napiVersion: v1\nkind: Pod\nmetadata: {{name: orders-7559994d6c-94hd2, namespace: analytics, creationTimestamp: \"{created}\", labels: {{app: orders, component: jobmanager, type: flink-native-kubernetes}}}}\nspec: {{containers: [{{name: flink-main-container, image: \"flink:1.20\"}}]}}\nstatus: {{phase: Running}}\n"
+                )
+        };
+        let f = run(&PodSecurityRefused, &snapshot(&pod("2026-12-01T10:00:40Z")));
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(f[0].severity, Severity::Info, "{f:#?}");
+        assert!(
+            f[0].title
+                .contains("refused earlier; a JobManager pod was admitted since"),
+            "{}",
+            f[0].title
+        );
+        assert!(
+            f[0].evidence.iter().any(|e| e == "JobManager pod orders-7559994d6c-94hd2 was created at 2026-12-01T10:00:40Z (admitted), after the last refusal at 2026-12-01T10:00:00Z"),
+            "{:#?}",
+            f[0].evidence
+        );
+        // A pod from before the refusal (an older template, still running) proves nothing.
+        let f = run(&PodSecurityRefused, &snapshot(&pod("2026-12-01T09:50:00Z")));
+        assert_eq!(f[0].severity, Severity::Critical, "{f:#?}");
     }
 
     #[test]

@@ -6,7 +6,8 @@
 use crate::finding::{Finding, Severity};
 use crate::flink::mode::Component;
 use crate::snapshot::flink::FlinkDeployment;
-use crate::snapshot::Snapshot;
+use crate::snapshot::{to_utc, Snapshot};
+use chrono::{DateTime, SecondsFormat, Utc};
 
 /// `Some(evidence)` when the refusal of WHO's pods (`JobManager` or `TaskManager`) in NS is over.
 pub fn created_since(
@@ -46,6 +47,43 @@ pub fn created_since(
         fd.name(),
         job.map(|j| format!(" with its job {j}"))
             .unwrap_or_default()
+    ))
+}
+
+/// `Some(evidence)` when a pod of WHO's component (`JobManager` or `TaskManager`) of FD, none of the
+/// REFUSED, was created after the LAST refusal: admission took the template it has now, so the
+/// refusal was of an earlier one. The deployment may still be coming up (unlike `created_since`,
+/// which needs it up): an admission check depends on the template alone, where a quota's depends
+/// on what else runs, so only an admission check's refusal may use this.
+pub fn admitted_since(
+    snapshot: &Snapshot,
+    ns: &str,
+    fd: &FlinkDeployment,
+    who: &str,
+    refused: &[String],
+    last: DateTime<Utc>,
+) -> Option<String> {
+    let component = if who == "TaskManager" {
+        Component::TaskManager
+    } else {
+        Component::JobManager
+    };
+    let (pod, created) = snapshot.pods.iter().find_map(|p| {
+        let m = &p.metadata;
+        let labels = m.labels.as_ref();
+        let created = m.creation_timestamp.as_ref().and_then(to_utc)?;
+        let mine = m.namespace.as_deref() == Some(ns)
+            && labels.and_then(|l| l.get("app")) == Some(fd.name())
+            && Component::from_labels(labels) == Some(component)
+            && m.name
+                .as_deref()
+                .is_some_and(|n| !refused.iter().any(|r| r == n));
+        (mine && created > last).then_some((m.name.as_deref().unwrap_or(""), created))
+    })?;
+    Some(format!(
+        "{who} pod {pod} was created at {} (admitted), after the last refusal at {}",
+        created.to_rfc3339_opts(SecondsFormat::Secs, true),
+        last.to_rfc3339_opts(SecondsFormat::Secs, true)
     ))
 }
 
