@@ -25,22 +25,8 @@ pub fn created_since(
     if !up {
         return None;
     }
-    let component = if who == "TaskManager" {
-        Component::TaskManager
-    } else {
-        Component::JobManager
-    };
-    let running = snapshot.pods.iter().find(|p| {
-        let m = &p.metadata;
-        let labels = m.labels.as_ref();
-        m.namespace.as_deref() == Some(ns)
-            && labels.and_then(|l| l.get("app")) == Some(fd.name())
-            && Component::from_labels(labels) == Some(component)
-            && m.name
-                .as_deref()
-                .is_some_and(|n| !refused.iter().any(|r| r == n))
-            && p.status.as_ref().and_then(|s| s.phase.as_deref()) == Some("Running")
-    })?;
+    let running = others(snapshot, ns, fd, who, refused)
+        .find(|p| p.status.as_ref().and_then(|s| s.phase.as_deref()) == Some("Running"))?;
     Some(format!(
         "{who} pod {} is Running, and FlinkDeployment {} is READY and STABLE{}",
         running.metadata.name.as_deref().unwrap_or(""),
@@ -63,28 +49,40 @@ pub fn admitted_since(
     refused: &[String],
     last: DateTime<Utc>,
 ) -> Option<String> {
-    let component = if who == "TaskManager" {
-        Component::TaskManager
-    } else {
-        Component::JobManager
-    };
-    let (pod, created) = snapshot.pods.iter().find_map(|p| {
-        let m = &p.metadata;
-        let labels = m.labels.as_ref();
-        let created = m.creation_timestamp.as_ref().and_then(to_utc)?;
-        let mine = m.namespace.as_deref() == Some(ns)
-            && labels.and_then(|l| l.get("app")) == Some(fd.name())
-            && Component::from_labels(labels) == Some(component)
-            && m.name
-                .as_deref()
-                .is_some_and(|n| !refused.iter().any(|r| r == n));
-        (mine && created > last).then_some((m.name.as_deref().unwrap_or(""), created))
+    let (pod, created) = others(snapshot, ns, fd, who, refused).find_map(|p| {
+        let created = p.metadata.creation_timestamp.as_ref().and_then(to_utc)?;
+        (created > last).then_some((p.metadata.name.as_deref().unwrap_or(""), created))
     })?;
     Some(format!(
         "{who} pod {pod} was created at {} (admitted), after the last refusal at {}",
         created.to_rfc3339_opts(SecondsFormat::Secs, true),
         last.to_rfc3339_opts(SecondsFormat::Secs, true)
     ))
+}
+
+/// The pods of WHO's component (`JobManager` or `TaskManager`) of FD in NS, none of the REFUSED.
+fn others<'a>(
+    snapshot: &'a Snapshot,
+    ns: &'a str,
+    fd: &'a FlinkDeployment,
+    who: &str,
+    refused: &'a [String],
+) -> impl Iterator<Item = &'a crate::snapshot::Pod> {
+    let component = if who == "TaskManager" {
+        Component::TaskManager
+    } else {
+        Component::JobManager
+    };
+    snapshot.pods.iter().filter(move |p| {
+        let m = &p.metadata;
+        let labels = m.labels.as_ref();
+        m.namespace.as_deref() == Some(ns)
+            && labels.and_then(|l| l.get("app")) == Some(fd.name())
+            && Component::from_labels(labels) == Some(component)
+            && m.name
+                .as_deref()
+                .is_some_and(|n| !refused.iter().any(|r| r == n))
+    })
 }
 
 /// F, a refusal's finding, as history: `TITLE: refused earlier; NOW`, info, with EVIDENCE of
