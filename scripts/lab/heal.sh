@@ -189,7 +189,8 @@ cmd_heal() {
     if [[ -z $new ]]; then
       if [[ -z $(printf '%s\n%s\n' "$filled_yaml" "$filled_cmds" | fix_lines) ]]; then
         # Nothing to fix while the last fix is still coming up (operator 1.10.0 redeploys only
-        # once the ended job's JobManager Deployment is gone): give it HEAL_UP_TIMEOUT, once.
+        # once the ended job's JobManager Deployment is gone): give it HEAL_UP_TIMEOUT, once per
+        # round that applied a fix (a fix whose spec came up can show the next fault).
         if [[ -z $waited_up && -s $applied ]]; then
           waited_up=1
           hlog "$(hstamp) doctor proposes no fix: waiting up to ${HEAL_UP_TIMEOUT}s for the deployment to come up"
@@ -227,6 +228,7 @@ cmd_heal() {
       bash -c "$c" 2>&1 | hblock || true
     done <<<"$filled_cmds"
     { printf '%s\n' "$filled_yaml"; printf '%s\n' "$filled_cmds"; } | fix_lines >>"$applied"
+    waited_up=
     # Wait: healed, or the failure settles again.
     local deadline=$(($(date +%s) + HEAL_ROUND_TIMEOUT)) again=
     while (($(date +%s) < deadline)); do
