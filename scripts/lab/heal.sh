@@ -94,8 +94,10 @@ resettled() { # before errors [jobmanagers-before]
 # A JobManager pod made since the fix (not in BEFORE) that stays up stuck: its application FAILED
 # (ApplicationDispatcherBootstrap; the operator keeps the JobManager up), or it could not create a
 # TaskManager pod (KubernetesResourceManagerDriver's `Could not create pod`: a quota, a LimitRange,
-# a Role without create). Neither restarts a pod, and operator 1.10.0 reports neither in the status
-# while it cannot observe an ended job.
+# a Role without create), or a TaskManager it asked for died (ActiveResourceManager's `Worker <pod>
+# is terminated. Diagnostics: Pod terminated, ...`: it deletes the dead pod, an OOMKilled one say,
+# and asks for another). None of them restarts a pod, and operator 1.10.0 reports none in the
+# status while it cannot observe an ended job.
 new_jm_stuck() { # before
   local pod log
   for pod in $(kubectl -n "$NAMESPACE" get pods -l component=jobmanager -o jsonpath='{.items[*].metadata.name}' 2>/dev/null); do
@@ -103,7 +105,7 @@ new_jm_stuck() { # before
     # Read whole, then searched: `kubectl logs | grep -q` fails under pipefail when grep stops
     # reading at the first match (kubectl gets SIGPIPE).
     log=$(kubectl -n "$NAMESPACE" logs "$pod" -c flink-main-container --tail=-1 2>/dev/null) || true
-    grep -q -e "Application FAILED" -e "Could not create pod" <<<"$log" && return 0
+    grep -q -e "Application FAILED" -e "Could not create pod" -e "is terminated. Diagnostics: Pod terminated" <<<"$log" && return 0
   done
   return 1
 }
