@@ -75,7 +75,7 @@ const KILLED: &[&str] = &[
 
 const OOM_FIX: &str = "raise the memory limit of the container that was killed (`kubectl describe pod {pod|<pod>}` shows it: Last State: Terminated, Reason: OOMKilled, and its Limits). For a Flink pod raise spec.taskManager.resource.memory (or spec.jobManager.resource.memory) and give more of it to JVM overhead (`taskmanager.memory.jvm-overhead.fraction: \"0.2\"`), since Flink sizes its own memory to the limit and the overshoot is native memory outside its budget (RocksDB: keep `state.backend.rocksdb.memory.managed: true`); for an operator pod raise the memory in the chart's resources values";
 
-const POD_LAST_STATE: &str = "kubectl get pod {pod} -o jsonpath='{.status.containerStatuses[*].lastState.terminated.reason}'";
+const POD_LAST_STATE: &str = "kubectl get pod {pod|<pod>} -o jsonpath='{.status.containerStatuses[*].lastState.terminated.reason}'";
 
 pub static SIGNATURES: &[Signature] = &[
     // --- kubectl get pods: rows ------------------------------------------------------------------
