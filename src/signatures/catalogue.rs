@@ -511,7 +511,7 @@ pub static SIGNATURES: &[Signature] = &[
         title: "Flink gave up retrying an operation",
         explanation: "Flink gave up retrying an operation; the cause is the error logged before it",
         fix: "fix the error that was retried (look above this line, or at the finding listed as its cause)",
-        verify: "kubectl auth can-i {verb|watch} {resource|pods} -n {namespace|<namespace>} --as=system:serviceaccount:{namespace|<namespace>}:<sa>   # expect: yes",
+        verify: "kubectl get pods -n <namespace> -l app=<deployment>,component=jobmanager   # expect: READY 1/1 and RESTARTS no longer growing",
         explains: &["SIG-RM-FATAL", "SIG-ENTRYPOINT-FATAL", "SIG-FATAL-THREAD", "SIG-ENTRYPOINT-EXIT-CODE", "SIG-EXIT-CODE-239"],
         supersedes: &[],
         examples: &["org.apache.flink.util.concurrent.FutureUtils$RetryException: Could not complete the operation. Number of retries has been exhausted."],
@@ -1701,7 +1701,7 @@ pub static SIGNATURES: &[Signature] = &[
         title: "{process|Flink}'s memory options contradict each other",
         explanation: "Flink cannot derive its memory layout: the configured components do not fit the total (process or Flink) memory",
         fix: "set only the total (spec.taskManager.resource.memory / spec.jobManager.resource.memory) and drop the explicit component sizes (`taskmanager.memory.*.size`, `jobmanager.memory.*.size`) from flinkConfiguration, or raise the total so the components fit as the message computes",
-        verify: "docker run --rm --entrypoint grep <image> -c {function|<function>} /opt/flink/bin/config.sh   # expect: 1 or more (config.sh defines it)",
+        verify: "kubectl get flinkdeployment <deployment> -n <namespace> -o jsonpath='{.status.jobManagerDeploymentStatus} {.status.jobStatus.state}'   # expect: READY RUNNING (READY alone for a session cluster): Flink derived its memory layout from the options",
         explains: STARTUP,
         supersedes: &[],
         examples: &[
@@ -2356,7 +2356,11 @@ pub static SIGNATURES: &[Signature] = &[
         title: "high availability is on but high-availability.storageDir is missing or invalid",
         explanation: "Kubernetes HA keeps only pointers in ConfigMaps; the job graphs and checkpoints metadata need a durable high-availability.storageDir",
         fix: "set `high-availability.storageDir` in flinkConfiguration to a durable path every JobManager can write (e.g. s3://<bucket>/flink/ha/<name>, with its file system plugin enabled)",
-        verify: "kubectl get configmap flink-config-<deployment> -n <namespace> -o yaml | grep -F {key|memory}   # expect: a value with a unit Flink parses (1024m, 2g)",
+        // `storageDir`, not the dotted key: Flink 2's config.yaml, as the operator writes it
+        // (ConfigurationUtils.convertConfigToWritableLines(config, false) in
+        // apache/flink-kubernetes-operator@release-1.15.0:flink-kubernetes-operator/src/main/java/org/apache/flink/kubernetes/kubeclient/decorators/FlinkConfMountDecorator.java),
+        // nests it under `high-availability:`; flink-conf.yaml (Flink 1.x) holds it flat.
+        verify: "kubectl get configmap flink-config-<deployment> -n <namespace> -o yaml | grep -F storageDir   # expect: high-availability.storageDir set to a durable path every JobManager can write",
         explains: STARTUP,
         supersedes: &[],
         examples: &[
@@ -2492,7 +2496,7 @@ pub static SIGNATURES: &[Signature] = &[
         title: "the job's state in {path|the savepoint} does not fit the new program",
         explanation: "the savepoint/checkpoint holds state for an operator the new program does not have (changed uid or topology) or with another max parallelism",
         fix: "give operators stable ids (`.uid(...)`) matching the savepoint, keep max parallelism unchanged; to drop the unmatched state deliberately, set `spec.job.allowNonRestoredState: true` (state of those operators is lost)",
-        verify: "kubectl auth can-i {verb|watch} {resource|pods} -n {namespace|<namespace>} --as=system:serviceaccount:{namespace|<namespace>}:<sa>   # expect: yes",
+        verify: "kubectl get flinkdeployment <deployment> -n <namespace> -o jsonpath='{.status.jobStatus.state}'   # expect: RUNNING",
         explains: STARTUP,
         supersedes: &[],
         examples: &[
@@ -2538,7 +2542,7 @@ pub static SIGNATURES: &[Signature] = &[
         title: "the savepoint/checkpoint {path} to restore from does not exist",
         explanation: "the job is told to restore from a path that does not exist (deleted, wrong path, or local storage lost with the pod)",
         fix: "point spec.job.initialSavepointPath (or the upgrade savepoint) at an existing savepoint/retained checkpoint; keep checkpoints on durable shared storage (not file:/ in the pod)",
-        verify: "kubectl auth can-i {verb|watch} {resource|pods} -n {namespace|<namespace>} --as=system:serviceaccount:{namespace|<namespace>}:<sa>   # expect: yes",
+        verify: "kubectl get flinkdeployment <deployment> -n <namespace> -o jsonpath='{.spec.job.initialSavepointPath} {.status.jobStatus.state}'   # expect: the path of a savepoint that exists, then RUNNING",
         explains: STARTUP,
         supersedes: &[],
         examples: &["Caused by: java.io.FileNotFoundException: Cannot find checkpoint or savepoint file/directory 'file:/tmp/flink-checkpoints/orders/2a9f0f3c0d6e4a7b8c9d0e1f2a3b4c5d/chk-263' on file system 'file'."],
@@ -2905,7 +2909,7 @@ pub static SIGNATURES: &[Signature] = &[
         title: "Hadoop has no file system for {scheme}://",
         explanation: "Hadoop found no FileSystem implementation for this scheme on the classpath",
         fix: FS_FIX,
-        verify: "gcloud storage ls {path|gs://<bucket>/}   # expect: a listing, as the Google service account the pod's Kubernetes account is bound to",
+        verify: "kubectl exec <jobmanager-pod> -- ls /opt/flink/plugins /opt/flink/lib   # expect: a folder {plugin|of the scheme's file system plugin} under plugins, or the Hadoop jars in lib",
         explains: STARTUP,
         supersedes: &[],
         examples: &[r#"org.apache.hadoop.fs.UnsupportedFileSystemException: No FileSystem for scheme "s3""#],
