@@ -334,6 +334,20 @@ fn every_placeholder_is_filled_by_every_match_or_has_a_fallback() {
     );
 }
 
+/// A signature's explanation is printed as it is written wherever no match's fields are at hand
+/// (`explain`'s "why", `logs --highlight`'s hint, the rules that quote the signature beside their
+/// own finding: fatal exit, crash loop, resource status, state snapshot, FlinkCluster submitter),
+/// so it names no field; the title and the fix name them.
+#[test]
+fn explanations_name_no_field() {
+    let bad: Vec<String> = all()
+        .iter()
+        .filter(|s| !placeholders(s.explanation).is_empty())
+        .map(|s| format!("{}: {}", s.id, s.explanation))
+        .collect();
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
 /// Every printed text filled from the match on each of a signature's own examples (the fix and
 /// verify as `remedy` writes them, RBAC plans included) leaves no placeholder.
 #[test]
