@@ -27,6 +27,7 @@ use super::support::containers::{
 };
 use super::support::flink_image;
 use super::support::pod_status::{containers, restart_policy, ContainerView};
+use super::support::rollout;
 use super::{Rule, RuleMeta};
 use crate::finding::{link, Category, Finding, ObjectRef, Severity};
 use crate::flink::names::{KIND_FLINK_DEPLOYMENT, KIND_NATIVE_CLUSTER, LABEL_APP, MAIN_CONTAINER};
@@ -228,6 +229,15 @@ fn finding(
         c.name(),
         logs.as_ref().and_then(|l| l.previous).unwrap_or(true),
     );
+    // The image is fixed in the spec already and the pod runs the one before: the operator
+    // replaces it when it reconciles, and the fix is not given again.
+    let main = c.name() == MAIN_CONTAINER && !c.init;
+    if let Some((d, p)) = fd
+        .filter(|_| main && category == Category::ImageIncompatible)
+        .and_then(|d| rollout::image(d, pod).map(|p| (d, p)))
+    {
+        return rollout::awaiting_rollout(f, d, pod, &p);
+    }
     let owner = index.deployment_of_pod(pod);
     let image = ImageFix::new(ns, c, fd, owner.as_ref());
     f.fix(fix(
@@ -667,6 +677,17 @@ message: Back-off restarting failed container flink-main-container in pod orders
         assert!(
             crate::finding::Remedy::from_fix(&fix).run.is_empty(),
             "{fix}"
+        );
+        // Patched in the spec, and the crashing pod runs the image before: info, awaiting the
+        // rollout, not the same fix again.
+        let y = LOOP.to_string()
+            + "---\napiVersion: flink.apache.org/v1beta1\nkind: FlinkDeployment\nmetadata: {name: orders, namespace: shop}\nspec: {image: \"flink:1.18\", flinkVersion: v1_18}\n";
+        let f = &run(&CrashLoopBackOff, &snapshot(&y))[0];
+        assert_eq!(f.severity, Severity::Info, "{}", f.title);
+        assert!(
+            f.title.ends_with("fixed in FlinkDeployment orders (image); the pod predates it, waiting for the rollout"),
+            "{}",
+            f.title
         );
     }
 
