@@ -389,7 +389,7 @@ pub(super) fn fix(
             .map(|(c, m)| format!("spec.{}.resource.memory {} -> {m}m", c.key, c.memory))
             .collect();
         let beside = if scope == Scope::Pod {
-            ", beside the other containers of its pod template"
+            ", beside the other containers of their pods"
         } else {
             ""
         };
@@ -418,13 +418,18 @@ pub(super) fn fix(
         .filter(|(c, m)| !fits(c, *m))
         .map(|(c, m)| match c.min {
             Some(_) if *m == 0 => format!(
-                "the {}'s other containers alone take the {per}'s maximum",
+                "the other containers (or an init container) of the {}'s {per} alone take its maximum",
                 c.who
             ),
             Some(min) => format!(
-                "a {} with Flink's default memory options needs a process size of at least {}m",
+                "a {} with Flink's default memory options needs a process size of at least {}m{}",
                 c.who,
-                (min / MIB) as u64
+                (min / MIB) as u64,
+                if scope == Scope::Pod {
+                    format!(", and {m}m is left beside its pod's other containers")
+                } else {
+                    String::new()
+                }
             ),
             None => format!(
                 "the {} sets its own {}.memory.* options, so whether it fits in less is for a person to size",
@@ -458,7 +463,10 @@ pub(super) fn fix(
              (it is the namespace's policy: a person may instead give the component memory options that fit in {}).",
             format_bytes(max),
             why.join("; "),
-            format_bytes(max)
+            match scope {
+                Scope::Container => format_bytes(max),
+                Scope::Pod => format!("what the pod's other containers leave of {}", format_bytes(max)),
+            }
         ),
         evidence,
     )
@@ -677,6 +685,10 @@ spec:
         );
         assert!(text.contains(r#"kubectl patch limitrange bounds -n analytics --type=json -p '[{"op":"replace","path":"/spec/limits/1/max/memory","value":"2560Mi"}]'"#), "{text}");
         assert!(text.contains("max.memory for pods to 2560Mi"), "{text}");
+        assert!(
+            text.contains("needs a process size of at least 1024m, and 768m is left beside its pod's other containers"),
+            "{text}"
+        );
         // A sidecar declared as a restartable init container counts the same, and the
         // TaskManager's own template (merged by position) replaces the shared container's limit.
         let s = per_pod(
