@@ -711,4 +711,33 @@ spec:
             "{evidence:#?}"
         );
     }
+
+    #[test]
+    fn per_pod_an_init_container_over_the_maximum_raises_the_pod_item() {
+        // podLimits takes an init container's own limit when it is more than the containers' sum:
+        // no size of Flink's container fits then.
+        let s = per_pod(
+            "2Gi",
+            ", podTemplate: {spec: {initContainers: [{name: fetch-jar, image: busybox, resources: {limits: {memory: 3Gi}}}]}}",
+        );
+        let (text, evidence) = fix(
+            &s,
+            &s.flink_deployments[0],
+            "analytics",
+            Scope::Pod,
+            2048.0 * MIB,
+        );
+        assert!(
+            text.contains(r#""path":"/spec/limits/1/max/memory","value":"3Gi""#),
+            "{text}"
+        );
+        assert!(
+            text.contains("an init container) of the TaskManager's pod alone take its maximum"),
+            "{text}"
+        );
+        assert!(
+            evidence.iter().any(|e| e.contains("a TaskManager pod limit of 3Gi (Flink's container 2Gi with limit-factor 1, plus log-shipper 512Mi; its init containers need 3Gi)")),
+            "{evidence:#?}"
+        );
+    }
 }
