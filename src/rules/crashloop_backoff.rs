@@ -291,13 +291,26 @@ impl ImageFix {
                 .map(|o| o.name.as_str())
         });
         let set = match cr {
-            Some(_) if spec_image == Some(official.as_str()) => format!(
-                "(spec.image is already {official}, the official image: what fails is not the image)"
-            ),
+            // Already an official image of that release line (flink:1.18.1-java17 for v1_18).
+            Some(_)
+                if spec_image
+                    .and_then(flink_image::official_image_of)
+                    .as_deref()
+                    == Some(official.as_str()) =>
+            {
+                format!(
+                    "(spec.image is already {}, the official image: what fails is not the image)",
+                    crate::shell::escape_controls(spec_image.unwrap_or_default())
+                )
+            }
             Some(name) => {
-                let json = format!("{{\"spec\":{{\"image\":{}}}}}", serde_json::Value::from(official.as_str()));
+                let json = format!(
+                    "{{\"spec\":{{\"image\":{}}}}}",
+                    serde_json::Value::from(official.as_str())
+                );
                 let rest = if official == flink_image::PLACEHOLDER {
-                    "   # fill in the Flink version of your job, or name your image built FROM it".to_string()
+                    "   # fill in the Flink version of your job, or name your image built FROM it"
+                        .to_string()
                 } else {
                     format!("   # or your image built FROM {official}")
                 };
@@ -646,13 +659,28 @@ message: Back-off restarting failed container flink-main-container in pod orders
             ),
             "{fix}"
         );
-        // No version declared: an official image's tag says it.
+        // No version declared: an official image's tag says it, and that image is what the
+        // spec runs already (no patch to the same image); a native cluster's flag names it.
         let fix = fix_of(&of_flink_deployment(
             "apache/flink:1.19.1-scala_2.12-java17",
             None,
         ));
+        assert!(fix.contains("(`FROM flink:1.19`, keeping"), "{fix}");
         assert!(
-            fix.contains(r#"-p '{"spec":{"image":"flink:1.19"}}'"#),
+            fix.contains("spec.image is already apache/flink:1.19.1-scala_2.12-java17"),
+            "{fix}"
+        );
+        assert!(
+            crate::finding::Remedy::from_fix(&fix).run.is_empty(),
+            "{fix}"
+        );
+        let native = LOOP.replace(
+            "registry.example.com/team/orders:1.4",
+            "flink:1.17.2-java11",
+        );
+        let fix = fix_of(&snapshot(&native));
+        assert!(
+            fix.contains("\n  -Dkubernetes.container.image.ref=flink:1.17\n"),
             "{fix}"
         );
         // Neither: one marked placeholder, and the command is kept for a person to fill in.
@@ -672,8 +700,11 @@ message: Back-off restarting failed container flink-main-container in pod orders
             remedy.run
         );
         // The spec already runs that official image: no patch to the same image.
-        let fix = fix_of(&of_flink_deployment("flink:1.18", Some("v1_18")));
-        assert!(fix.contains("spec.image is already flink:1.18"), "{fix}");
+        let fix = fix_of(&of_flink_deployment("flink:1.18.1-java17", Some("v1_18")));
+        assert!(
+            fix.contains("spec.image is already flink:1.18.1-java17"),
+            "{fix}"
+        );
         assert!(
             crate::finding::Remedy::from_fix(&fix).run.is_empty(),
             "{fix}"
