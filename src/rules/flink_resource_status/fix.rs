@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::flink::mode::{Component, Mode};
+use crate::rules::support::flink_image::flink_image;
 use crate::shell::sh;
 
 #[allow(clippy::too_many_arguments)]
@@ -143,14 +144,15 @@ pub(super) fn fix(
                 ),
             },
             Category::ImageIncompatible => {
-                // The official image of the Flink version the spec declares (v1_18 -> flink:1.18).
-                let official = fd
-                    .and_then(|d| d.spec.flink_version.as_deref())
-                    .and_then(official_image)
-                    .unwrap_or_else(|| "flink:<spec.flinkVersion>".into());
+                // The official image of the Flink version the spec declares (v1_18 -> flink:1.18),
+                // else of an official spec.image's own tag, else a marked placeholder.
+                let official = flink_image(
+                    fd.and_then(|d| d.spec.flink_version.as_deref()),
+                    fd.and_then(|d| d.spec.image.as_deref()),
+                );
                 format!(
                     "The container runtime cannot start Flink in {image}: build it FROM the official image \
-                     of the Flink the spec declares (`FROM {official}`) and keep its entrypoint, or run that image:\n\n  \
+                     of the Flink it runs (`FROM {official}`) and keep its entrypoint, or run that image:\n\n  \
                      kubectl patch flinkdeployment {cluster_q} -n {ns_q} --type=merge -p '{{\"spec\":{{\"image\":\"{official}\"}}}}'",
                     image = fd
                         .and_then(|d| d.spec.image.as_deref())
@@ -212,13 +214,6 @@ pub(super) fn fix(
         .map(|m| format!("\n\nRoot cause reported by the operator: {}", short(m, 300)))
         .unwrap_or_default();
     format!("{specific}{root}{redeploy}")
-}
-
-/// `v1_18` -> `flink:1.18`: the official image of a declared Flink version.
-fn official_image(version: &str) -> Option<String> {
-    let (major, minor) = version.strip_prefix('v')?.split_once('_')?;
-    (major.parse::<u32>().is_ok() && minor.parse::<u32>().is_ok())
-        .then(|| format!("flink:{major}.{minor}"))
 }
 
 /// A jar the operator or Flink reports missing (FileNotFoundException and the like, with no

@@ -618,6 +618,27 @@ fn the_image_fixes_name_the_image_of_the_spec_and_the_declared_version() {
         crate::finding::Remedy::from_fix(&f[0].fix).run[0],
         r#"kubectl patch flinkdeployment orders -n analytics --type=merge -p '{"spec":{"image":"flink:1.18"}}'"#
     );
+    // No version declared: a custom image's tag says nothing, so the image is one marked
+    // placeholder (the command is kept for a person to fill in).
+    let custom = declared.replace("  flinkVersion: v1_18\n", "").replace(
+        "image: flink:1.20",
+        "image: registry.example.com/team/orders:7",
+    );
+    let f = run(
+        &FlinkResourceStatus,
+        &snapshot(
+            &custom
+                .replace("CrashLoopBackOff\"}", "RunContainerError\"}")
+                .replace("reason: CrashLoopBackOff", "reason: RunContainerError"),
+        ),
+    );
+    assert_eq!(f[0].category, Category::ImageIncompatible, "{f:?}");
+    assert!(
+        f[0].fix
+            .contains(r#"-p '{"spec":{"image":"flink:<your Flink version>"}}'"#),
+        "{}",
+        f[0].fix
+    );
     let f = run(
         &FlinkResourceStatus,
         &snapshot(
