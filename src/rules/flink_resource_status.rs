@@ -36,6 +36,7 @@ use k8s_openapi::api::core::v1::Event;
 
 mod category;
 mod fix;
+mod jobmanager;
 mod memory;
 mod slots;
 

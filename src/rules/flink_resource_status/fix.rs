@@ -19,22 +19,11 @@ pub(super) fn fix(
     let (ns, name) = (v.ns, v.name);
     let kind = kubectl_kind(v.kind);
     let cluster = fd.map(|d| d.name()).unwrap_or(name);
-    // The JobManager pods of the cluster (`Mode::selector`), one shell word.
-    let jm_selector =
-        crate::shell::quote(&Mode::Operator.selector(Some(cluster), Some(Component::JobManager)))
-            .into_owned();
-    let jm_logs = match jm_pods.first() {
-        Some(p) => format!(
-            "kubectl logs {} -n {ns} -c flink-main-container --previous",
-            pod_name(p)
-        ),
-        None => format!(
-            "kubectl logs -n {ns} -l {jm_selector} -c flink-main-container --previous --tail=200"
-        ),
-    };
     let redeploy = format!(
         "\n\nThe operator retries on its own once the cause is gone; to redeploy at once:\n\n  \
-         kubectl patch {kind} {name} -n {ns} --type=merge -p '{{\"spec\":{{\"restartNonce\":{}}}}}'",
+         kubectl patch {kind} {} -n {} --type=merge -p '{{\"spec\":{{\"restartNonce\":{}}}}}'",
+        sh(name),
+        sh(ns),
         snapshot.captured_at.timestamp()
     );
     let specific = match basis {
@@ -100,11 +89,15 @@ pub(super) fn fix(
         Basis::TerminalJobUnobserved => {
             let logs = match jm_pods.first() {
                 Some(p) => format!(
-                    "kubectl logs {} -n {ns} -c flink-main-container --tail=200",
-                    sh(pod_name(p))
+                    "kubectl logs {} -n {} -c flink-main-container --tail=200",
+                    sh(pod_name(p)),
+                    sh(ns)
                 ),
+                // The JobManager pods of the cluster (`Mode::selector`), one shell word.
                 None => format!(
-                    "kubectl logs -n {ns} -l {jm_selector} -c flink-main-container --tail=200"
+                    "kubectl logs -n {} -l {} -c flink-main-container --tail=200",
+                    sh(ns),
+                    sh(&Mode::Operator.selector(Some(cluster), Some(Component::JobManager)))
                 ),
             };
             format!(
@@ -118,9 +111,15 @@ pub(super) fn fix(
             )
         }
         _ => match category {
-            Category::FlinkFatalExit => format!(
-                "The JobManager does not stay up; the reason is in its log (and in the pod-level finding that quotes it):\n\n  {jm_logs}"
-            ),
+            Category::FlinkFatalExit => super::jobmanager::fatal_exit(
+                snapshot,
+                v,
+                fd,
+                jm_pods,
+                decoded,
+                matches!(basis, Basis::Reason | Basis::Pod(_)),
+            )
+            .unwrap_or_else(|| super::jobmanager::operator_said(snapshot, v, jm_pods, decoded)),
             Category::ImagePullFailed => format!(
                 "The image cannot be pulled (see the pod-level finding){now}. Point spec.image of FlinkDeployment {cluster} at an image that exists and \
                  that the nodes may pull:\n\n  \
@@ -136,11 +135,7 @@ pub(super) fn fix(
                 .or_else(|| missing_reference(snapshot, v, decoded, jm_pods, cluster))
             {
                 Some(text) => text,
-                None => format!(
-                    "The JobManager pod references something that does not exist or cannot be mounted: \
-                     `kubectl describe pod -n {ns} -l {jm_selector}` names it (events FailedMount, \
-                     CreateContainerConfigError). Create it, or fix the reference in the FlinkDeployment's podTemplate."
-                ),
+                None => super::jobmanager::unresolved_reference(v, index, fd, jm_pods, decoded),
             },
             Category::ImageIncompatible => {
                 // The official image of the Flink version the spec declares (v1_18 -> flink:1.18).
@@ -182,10 +177,9 @@ pub(super) fn fix(
                     "A ResourceQuota or LimitRange refuses the JobManager pod: `kubectl describe resourcequota,limitrange -n {ns}`; \
                      raise the quota or lower spec.jobManager.resource (the quota finding FLK108 has the numbers)."
                 )),
-            Category::PodUnschedulable => format!(
-                "The JobManager pod stays Pending: `kubectl describe pod -n {ns} -l {jm_selector}` \
-                 shows why no node fits (FLK106 has the details)."
-            ),
+            Category::PodUnschedulable => {
+                super::jobmanager::unschedulable(snapshot, index, v, fd, jm_pods)
+            }
             Category::JobmanagerRestartWithoutHa => format!(
                 "The JobManager restarted and the job (or its HA metadata) is gone. Enable Kubernetes HA so a restart \
                  recovers the job from its last checkpoint:\n\n\
@@ -196,13 +190,9 @@ pub(super) fn fix(
             ),
             Category::JobJarNotFound => match v.job_spec.and_then(|j| j.jar_uri.as_deref()) {
                 Some(uri) => jar_fix(v, uri),
-                None => format!(
-                    "Read the operator's full error and events: kubectl describe {kind} {name} -n {ns}; the JobManager's log: {jm_logs}"
-                ),
+                None => super::jobmanager::operator_said(snapshot, v, jm_pods, decoded),
             },
-            _ => format!(
-                "Read the operator's full error and events: kubectl describe {kind} {name} -n {ns}; the JobManager's log: {jm_logs}"
-            ),
+            _ => super::jobmanager::operator_said(snapshot, v, jm_pods, decoded),
         },
     };
     // The root cause, when it is deeper than the message the evidence already shows.
@@ -829,7 +819,7 @@ fn named_field_fix(
 /// the one field to set, as a command with a placeholder for the person who knows the value
 /// (FILL_IN in `--fix=run`): the key in spec.flinkConfiguration of the FlinkDeployment that holds
 /// it. Nothing when the spec does not hold the key (it came from elsewhere: the ConfigMap).
-fn set_the_option(m: &Match, fd: Option<&FlinkDeployment>, ns: &str) -> String {
+pub(super) fn set_the_option(m: &Match, fd: Option<&FlinkDeployment>, ns: &str) -> String {
     if m.signature.category != Category::ConfigOptionInvalid {
         return String::new();
     }
