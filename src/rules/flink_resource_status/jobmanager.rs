@@ -12,7 +12,7 @@ use crate::rules::support::scheduling;
 use crate::shell::sh;
 
 /// Flink's main container in the pods the operator deploys (`Constants.MAIN_CONTAINER_NAME`,
-/// apache/flink@release-1.20.1:flink-kubernetes/src/main/java/org/apache/flink/kubernetes/utils/Constants.java).
+/// apache/flink@release-1.20:flink-kubernetes/src/main/java/org/apache/flink/kubernetes/utils/Constants.java).
 const MAIN_CONTAINER: &str = "flink-main-container";
 
 /// The JobManager pod and container the failure is about: the container the operator names in
@@ -102,7 +102,7 @@ pub(super) fn fatal_exit(
     let mut out = String::new();
     match c.and_then(|c| c.last_termination()) {
         Some(t) => {
-            let meaning = crate::flink::exit::meaning(t.exit_code.into())
+            let meaning = crate::flink::exit::short_meaning(t.exit_code.into())
                 .map(|m| format!(" ({m})"))
                 .unwrap_or_default();
             out.push_str(&format!(

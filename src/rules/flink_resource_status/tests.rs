@@ -963,7 +963,7 @@ java.lang.IllegalArgumentException: Could not parse value 'two' for key 'taskman
     let f = &run(&FlinkResourceStatus, &s)[0];
     assert_eq!(f.category, Category::FlinkFatalExit);
     for part in [
-        "JobManager pod orders-5d8f9c7b6d-x7k2p container flink-main-container last ended with exit code 1 (startup failure",
+        "JobManager pod orders-5d8f9c7b6d-x7k2p container flink-main-container last ended with exit code 1 (Flink could not start), reason Error",
         "reason Error, message \"Could not start cluster entrypoint\"",
         "Its previous log names the cause at line 3",
         "kubectl patch flinkdeployment orders -n analytics --type=merge -p '{\"spec\":{\"flinkConfiguration\":{\"taskmanager.numberOfTaskSlots\":\"<taskmanager.numberOfTaskSlots>\"}}}'",
@@ -1017,7 +1017,7 @@ fn a_jobmanager_log_no_signature_knows_is_quoted_and_no_log_gets_the_pod_s_previ
     );
     let f = &run(&FlinkResourceStatus, &s)[0];
     assert!(
-        f.fix.contains("last ended with exit code 2 (runtime failure")
+        f.fix.contains("last ended with exit code 2 (a fatal error in the running process)")
             && f.fix.contains(
                 "line 2: 2026-11-28 09:40:59,101 ERROR org.example.Boot [] - the flux capacitor is not charged"
             )
@@ -1119,9 +1119,11 @@ fn a_pending_jobmanager_gets_the_scheduler_s_reason_and_the_field_that_sets_it()
 
 #[test]
 fn an_unresolved_reference_names_the_pod_the_kubelet_s_words_and_the_template() {
-    // A mount the kubelet gave up on (pkg/kubelet/volumemanager/volume_manager.go, `unmounted
-    // volumes=[...]`), which names no ConfigMap or Secret to create.
-    let msg = "Unable to attach or mount volumes: unmounted volumes=[state], unattached volumes=[state flink-config-volume]: timed out waiting for the condition";
+    // A mount the kubelet gave up on, which names no ConfigMap or Secret to create: the kubelet's
+    // FailedMount event `Unable to attach or mount volumes: %v` (pkg/kubelet/kubelet.go) over
+    // WaitForAttachAndMount's `unmounted volumes=%v, unattached volumes=%v, failed to process
+    // volumes=%v: %w`, kubernetes/kubernetes@0001f7ab39f2:pkg/kubelet/volumemanager/volume_manager.go.
+    let msg = "Unable to attach or mount volumes: unmounted volumes=[state], unattached volumes=[], failed to process volumes=[]: context deadline exceeded";
     let y = crash_with(msg, "FailedMount").replace(
         "  serviceAccount: flink\n",
         "  serviceAccount: flink\n  podTemplate: {spec: {containers: [{name: flink-main-container}]}}\n",
@@ -1152,7 +1154,7 @@ metadata: {name: orders-5d8f9c7b6d-x7k2p.1, namespace: analytics}
 involvedObject: {kind: Pod, namespace: analytics, name: orders-5d8f9c7b6d-x7k2p}
 reason: FailedMount
 type: Warning
-message: "Unable to attach or mount volumes: unmounted volumes=[state], unattached volumes=[state flink-config-volume]: timed out waiting for the condition"
+message: "Unable to attach or mount volumes: unmounted volumes=[state], unattached volumes=[], failed to process volumes=[]: context deadline exceeded"
 "#;
     let f = &run(&FlinkResourceStatus, &snapshot(&y))[0];
     assert_eq!(f.category, Category::PodtemplateInvalid);
