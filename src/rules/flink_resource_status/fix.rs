@@ -168,14 +168,17 @@ pub(super) fn fix(
                 format!(
                     "The JobManager is killed by its memory limit: give it more memory and headroom over Flink's \
                      process memory:\n\n  \
-                     kubectl patch flinkdeployment {cluster} -n {ns} --type=merge \\\n    \
-                     -p '{{\"spec\":{{\"jobManager\":{{\"resource\":{{\"memory\":\"{bigger}\"}}}},\"flinkConfiguration\":{{\"kubernetes.jobmanager.memory.limit-factor\":\"1.25\"}}}}}}'"
+                     kubectl patch flinkdeployment {cluster_q} -n {ns_q} --type=merge \\\n    \
+                     -p '{{\"spec\":{{\"jobManager\":{{\"resource\":{{\"memory\":\"{bigger}\"}}}},\"flinkConfiguration\":{{\"kubernetes.jobmanager.memory.limit-factor\":\"1.25\"}}}}}}'",
+                    cluster_q = sh(cluster),
+                    ns_q = sh(ns),
                 )
             }
             Category::ResourceQuotaExceeded => quota_refusal(v, decoded, cluster, ns)
                 .unwrap_or_else(|| format!(
-                    "A ResourceQuota or LimitRange refuses the JobManager pod: `kubectl describe resourcequota,limitrange -n {ns}`; \
-                     raise the quota or lower spec.jobManager.resource (the quota finding FLK108 has the numbers)."
+                    "A ResourceQuota or LimitRange refuses the JobManager pod: `kubectl describe resourcequota,limitrange -n {}`; \
+                     raise the quota or lower spec.jobManager.resource (the quota finding FLK108 has the numbers).",
+                    sh(ns)
                 )),
             Category::PodUnschedulable => {
                 super::jobmanager::unschedulable(snapshot, index, v, fd, jm_pods)
@@ -639,7 +642,9 @@ pub(super) fn validation_predates_spec(f: Finding, v: &View, now: &str) -> Findi
         "Nothing more to change for this error: the spec no longer has what the validator refused. \
          The operator validates the new spec on its next reconciliation; if it still refuses it, \
          the new message is in the status:\n\n  \
-         kubectl get {kind} {name} -n {ns} -o jsonpath='{{.status.error}}{{\"\\n\"}}'"
+         kubectl get {kind} {name} -n {ns} -o jsonpath='{{.status.error}}{{\"\\n\"}}'",
+        name = sh(name),
+        ns = sh(ns),
     ))
     .verify(verify(v))
 }
@@ -669,6 +674,7 @@ pub(super) fn validation_fix(
     kind: &str,
     fd: Option<&FlinkDeployment>,
 ) -> String {
+    let (name_q, ns_q) = (sh(name), sh(ns));
     if msg.contains("Flink Version must be defined")
         || (msg.contains("Flink version") && msg.contains("not supported"))
     {
@@ -678,19 +684,19 @@ pub(super) fn validation_fix(
             .unwrap_or_else(|| "v1_20".into());
         return format!(
             "Set spec.flinkVersion to the Flink in the image and one this operator supports (v1_13 ... v1_20, v2_0 ... v2_2 for operator 1.15):\n\n  \
-             kubectl patch {kind} {name} -n {ns} --type=merge -p '{{\"spec\":{{\"flinkVersion\":\"{v}\"}}}}'"
+             kubectl patch {kind} {name_q} -n {ns_q} --type=merge -p '{{\"spec\":{{\"flinkVersion\":\"{v}\"}}}}'"
         );
     }
     if msg.contains("High availability should be enabled") || msg.contains("HA must be enabled") {
         return format!(
             "Enable HA (or run one JobManager: spec.jobManager.replicas: 1):\n\n  \
-             kubectl patch {kind} {name} -n {ns} --type=merge -p '{{\"spec\":{{\"flinkConfiguration\":{{\"high-availability.type\":\"kubernetes\",\"high-availability.storageDir\":\"s3://<bucket Flink can write>/flink/{name}/ha\"}}}}}}'"
+             kubectl patch {kind} {name_q} -n {ns_q} --type=merge -p '{{\"spec\":{{\"flinkConfiguration\":{{\"high-availability.type\":\"kubernetes\",\"high-availability.storageDir\":\"s3://<bucket Flink can write>/flink/{name}/ha\"}}}}}}'"
         );
     }
     if msg.contains("jarURI must include a scheme") {
         return format!(
             "Give spec.job.jarURI a scheme: local:// for a jar inside the image, or s3:// / https:// for a remote one:\n\n  \
-             kubectl patch {kind} {name} -n {ns} --type=merge -p '{{\"spec\":{{\"job\":{{\"jarURI\":\"local:///opt/flink/usrlib/<job jar in the image>\"}}}}}}'"
+             kubectl patch {kind} {name_q} -n {ns_q} --type=merge -p '{{\"spec\":{{\"job\":{{\"jarURI\":\"local:///opt/flink/usrlib/<job jar in the image>\"}}}}}}'"
         );
     }
     if msg.contains("resource memory must be defined") {
@@ -701,19 +707,21 @@ pub(super) fn validation_fix(
         };
         return format!(
             "Give the {key} a memory size (Flink syntax: 2048m, 2g):\n\n  \
-             kubectl patch {kind} {name} -n {ns} --type=merge -p '{{\"spec\":{{\"{key}\":{{\"resource\":{{\"memory\":\"2048m\"}}}}}}}}'"
+             kubectl patch {kind} {name_q} -n {ns_q} --type=merge -p '{{\"spec\":{{\"{key}\":{{\"resource\":{{\"memory\":\"2048m\"}}}}}}}}'"
         );
     }
     if msg.contains("Checkpoint directory") {
         return format!(
             "last-state and savepoint upgrade modes need durable checkpoints:\n\n  \
-             kubectl patch {kind} {name} -n {ns} --type=merge -p '{{\"spec\":{{\"flinkConfiguration\":{{\"execution.checkpointing.dir\":\"s3://<bucket Flink can write>/flink/{name}/checkpoints\"}}}}}}'   # Flink < 1.20: state.checkpoints.dir"
+             kubectl patch {kind} {name_q} -n {ns_q} --type=merge -p '{{\"spec\":{{\"flinkConfiguration\":{{\"execution.checkpointing.dir\":\"s3://<bucket Flink can write>/flink/{name}/checkpoints\"}}}}}}'   # Flink < 1.20: state.checkpoints.dir"
         );
     }
     if let Some(fix) = named_field_fix(msg, ns, name, kind, fd) {
         return fix;
     }
-    format!("Fix the field the message names in the {kind} (kubectl edit {kind} {name} -n {ns}).")
+    format!(
+        "Fix the field the message names in the {kind} (kubectl edit {kind} {name_q} -n {ns_q})."
+    )
 }
 
 /// The field a validator message names, and its fix: a config key in brackets (`... config

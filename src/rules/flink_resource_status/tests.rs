@@ -1199,3 +1199,37 @@ status:
         f.fix
     );
 }
+
+#[test]
+fn names_in_the_verify_and_validator_commands_are_one_shell_word_each() {
+    // Names come from a bundle too (hand-edited files): one the shell would split or expand stays
+    // one word.
+    let v = View {
+        kind: "FlinkDeployment",
+        ns: "team a",
+        name: "o$rders",
+        jm: None,
+        lifecycle: None,
+        job: None,
+        error: None,
+        reconciled_at: None,
+        events: Vec::new(),
+        job_spec: None,
+    };
+    assert!(
+        verify(&v).starts_with("kubectl get flinkdeployment 'o$rders' -n 'team a' -o jsonpath="),
+        "{}",
+        verify(&v)
+    );
+    let fix = fix::validation_fix(
+        "TaskManager resource memory must be defined.",
+        v.ns,
+        v.name,
+        "flinkdeployment",
+        None,
+    );
+    assert!(
+        fix.contains("kubectl patch flinkdeployment 'o$rders' -n 'team a' --type=merge"),
+        "{fix}"
+    );
+}
