@@ -144,8 +144,9 @@ pub(super) fn fatal_exit(
                     .map(|s| s.trim_start().to_string())
             });
         out.push_str(&format!(
-            " Its {which} names the cause at line {}: {}.\n{}\n\nRead the lines around it:\n\n  {cmd} | sed -n '{},{}p'",
+            " Its {which} names the cause at line {}, `{}`: {}.\n{}\n\nRead the lines around it:\n\n  {cmd} | sed -n '{},{}p'",
             m.line_no,
+            one_line(&m.line),
             m.signature.explanation,
             field.unwrap_or_else(|| format!(
                 "That cause is reported as a finding of its own (category {}), with its fix; apply it there \
@@ -170,6 +171,12 @@ pub(super) fn fatal_exit(
             " Its {which} ends with (no known cause matches):\n\n{}\n\n\
              Fix the first error these lines show (the last `Caused by:` is usually the root cause); the whole log:\n\n  {cmd}",
             lines.join("\n")
+        ));
+        return Some(out);
+    }
+    if logs.previous.is_some() {
+        out.push_str(&format!(
+            " Its {which} in the snapshot holds no line that says why; the log as the cluster has it now:\n\n  {cmd}"
         ));
         return Some(out);
     }

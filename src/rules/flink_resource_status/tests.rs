@@ -965,7 +965,7 @@ java.lang.IllegalArgumentException: Could not parse value 'two' for key 'taskman
     for part in [
         "JobManager pod orders-5d8f9c7b6d-x7k2p container flink-main-container last ended with exit code 1 (Flink could not start), reason Error",
         "reason Error, message \"Could not start cluster entrypoint\"",
-        "Its previous log names the cause at line 3",
+        "Its previous log names the cause at line 3, `java.lang.IllegalArgumentException: Could not parse value 'two' for key 'taskmanager.numberOfTaskSlots'.`",
         "kubectl patch flinkdeployment orders -n analytics --type=merge -p '{\"spec\":{\"flinkConfiguration\":{\"taskmanager.numberOfTaskSlots\":\"<taskmanager.numberOfTaskSlots>\"}}}'",
         "kubectl logs orders-5d8f9c7b6d-x7k2p -n analytics -c flink-main-container --previous | sed -n '1,23p'",
     ] {
@@ -987,7 +987,7 @@ org.apache.flink.kubernetes.shaded.io.fabric8.kubernetes.client.KubernetesClient
     );
     let f = &run(&FlinkResourceStatus, &s)[0];
     assert!(
-        f.fix.contains("Its previous log names the cause at line 2")
+        f.fix.contains("Its previous log names the cause at line 2, `org.apache.flink.kubernetes.shaded.io.fabric8")
             && f.fix
                 .contains("That cause is reported as a finding of its own (category"),
         "{}",
