@@ -13,3 +13,4 @@ pub mod pod_status;
 pub mod rbac_plan;
 pub mod refused_since;
 pub mod rollout;
+pub mod scheduling;
