@@ -79,13 +79,14 @@ pod_restarts() {
 # (BEFORE: pod_restarts at the fix; a pod made since starts from 0; a crash-looping pod the fix did
 # not replace counts too), or a Flink resource reports an error other than ERRORS (those at the fix),
 # or a JobManager not in JOBMANAGERS-BEFORE (default BEFORE) is stuck (new_jm_stuck).
-resettled() { # before errors [jobmanagers-before]
+resettled() { # before errors [jobmanagers-before] [pods-before]
   local pod t was
   while read -r pod t; do
     was=$(awk -v p="$pod" '$1 == p { print $2 }' "$1")
     ((t - ${was:-0} >= 2)) && return 0
   done < <(pod_restarts)
   new_jm_stuck "${3:-$1}" && return 0
+  new_pod_stuck "${4:-$1}" && return 0
   local now
   now=$(flink_errors)
   [[ -n $now && $now != "$2" ]]
@@ -94,8 +95,10 @@ resettled() { # before errors [jobmanagers-before]
 # A JobManager pod made since the fix (not in BEFORE) that stays up stuck: its application FAILED
 # (ApplicationDispatcherBootstrap; the operator keeps the JobManager up), or it could not create a
 # TaskManager pod (KubernetesResourceManagerDriver's `Could not create pod`: a quota, a LimitRange,
-# a Role without create). Neither restarts a pod, and operator 1.10.0 reports neither in the status
-# while it cannot observe an ended job.
+# a Role without create), or a TaskManager it asked for died (ActiveResourceManager's `Worker <pod>
+# is terminated. Diagnostics: Pod terminated, ...`: it deletes the dead pod, an OOMKilled one say,
+# and asks for another). None of them restarts a pod, and operator 1.10.0 reports none in the
+# status while it cannot observe an ended job.
 new_jm_stuck() { # before
   local pod log
   for pod in $(kubectl -n "$NAMESPACE" get pods -l component=jobmanager -o jsonpath='{.items[*].metadata.name}' 2>/dev/null); do
@@ -103,8 +106,23 @@ new_jm_stuck() { # before
     # Read whole, then searched: `kubectl logs | grep -q` fails under pipefail when grep stops
     # reading at the first match (kubectl gets SIGPIPE).
     log=$(kubectl -n "$NAMESPACE" logs "$pod" -c flink-main-container --tail=-1 2>/dev/null) || true
-    grep -q -e "Application FAILED" -e "Could not create pod" <<<"$log" && return 0
+    grep -q -e "Application FAILED" -e "Could not create pod" -e "is terminated. Diagnostics: Pod terminated" <<<"$log" && return 0
   done
+  return 1
+}
+
+# A pod made since the fix (not in BEFORE) that cannot start: unschedulable (the scheduler's
+# PodScheduled=False, reason Unschedulable), or a container waiting on what does not heal by
+# itself (an image that cannot be pulled, a missing ConfigMap or Secret). A TaskManager of the
+# fixed spec stuck so restarts nothing, and the operator's status may not say it.
+new_pod_stuck() { # before
+  local pod scheduled waiting
+  while IFS='|' read -r pod scheduled waiting; do
+    [[ -z $pod ]] && continue
+    awk -v p="$pod" '$1 == p { f = 1 } END { exit !f }' "$1" && continue
+    [[ $scheduled == *Unschedulable* ]] && return 0
+    [[ $waiting =~ (ErrImagePull|ImagePullBackOff|InvalidImageName|CreateContainerConfigError|CreateContainerError) ]] && return 0
+  done < <(kubectl -n "$NAMESPACE" get pods -o jsonpath='{range .items[*]}{.metadata.name}|{.status.conditions[?(@.type=="PodScheduled")].reason}|{.status.containerStatuses[*].state.waiting.reason}{"\n"}{end}' 2>/dev/null)
   return 1
 }
 
@@ -189,7 +207,8 @@ cmd_heal() {
     if [[ -z $new ]]; then
       if [[ -z $(printf '%s\n%s\n' "$filled_yaml" "$filled_cmds" | fix_lines) ]]; then
         # Nothing to fix while the last fix is still coming up (operator 1.10.0 redeploys only
-        # once the ended job's JobManager Deployment is gone): give it HEAL_UP_TIMEOUT, once.
+        # once the ended job's JobManager Deployment is gone): give it HEAL_UP_TIMEOUT, once per
+        # round that applied a fix (a fix whose spec came up can show the next fault).
         if [[ -z $waited_up && -s $applied ]]; then
           waited_up=1
           hlog "$(hstamp) doctor proposes no fix: waiting up to ${HEAL_UP_TIMEOUT}s for the deployment to come up"
@@ -199,7 +218,7 @@ cmd_heal() {
           while (($(date +%s) < up_deadline)); do
             heal_healed && break
             # Every JobManager now is the last fix's: any of them stuck counts.
-            if resettled "$HEAL_DIR/restarts-up" "$up_errors" /dev/null; then up_again=1; break; fi
+            if resettled "$HEAL_DIR/restarts-up" "$up_errors" /dev/null "$HEAL_DIR/restarts-$((round - 1))"; then up_again=1; break; fi
             sleep 5
           done
           heal_healed && break
@@ -227,6 +246,7 @@ cmd_heal() {
       bash -c "$c" 2>&1 | hblock || true
     done <<<"$filled_cmds"
     { printf '%s\n' "$filled_yaml"; printf '%s\n' "$filled_cmds"; } | fix_lines >>"$applied"
+    waited_up=
     # Wait: healed, or the failure settles again.
     local deadline=$(($(date +%s) + HEAL_ROUND_TIMEOUT)) again=
     while (($(date +%s) < deadline)); do

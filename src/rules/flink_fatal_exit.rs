@@ -72,7 +72,19 @@ impl Rule for FlinkFatalExit {
                     continue;
                 }
                 if let Some(t) = c.last_termination() {
-                    each(finding(snapshot, index, pod, &c, t));
+                    let exit = finding(snapshot, index, pod, &c, t);
+                    // The instance running now failed otherwise, on a cause its own log names
+                    // (its application FAILED): that is the fault to fix now, and the earlier
+                    // exit is history (its cause was fixed, or this one hides it).
+                    match application_failed(snapshot, index, pod, &c) {
+                        Some(now) => {
+                            each(now);
+                            each(exit.severity(Severity::Info).evidence(
+                                "the instance running now started after this exit and failed otherwise (the finding on its application): this exit is history",
+                            ));
+                        }
+                        None => each(exit),
+                    }
                 }
             }
         }
@@ -179,8 +191,14 @@ fn finding(
                 // One fix per cause: the rule that reports it as its own finding gives it.
                 format!(
                     "That cause is reported as a finding of its own (category {}); apply the fix \
-                     given there, and this exit stops with it.",
-                    m.signature.category
+                     given there, and this exit stops with it.{}",
+                    m.signature.category,
+                    if running_again {
+                        " The instance running now started after this exit: when no such finding \
+                         is listed, the cause was fixed since, and this exit is history."
+                    } else {
+                        ""
+                    }
                 )
             },
             set_the_field(index, pod, &m),
@@ -208,7 +226,6 @@ fn application_failed(
     c: &ContainerView,
 ) -> Option<Finding> {
     if c.init
-        || c.last_termination().is_some()
         || pod_component(pod) != Some(Component::JobManager)
         || c.status.state.as_ref().is_none_or(|s| s.running.is_none())
     {
@@ -901,6 +918,82 @@ spec:
             "2026-12-05 20:08:15,650 INFO  org.apache.flink.client.ClientUtils [] - Starting program (detached: true)\n",
         );
         assert!(run(&FlinkFatalExit, &s).is_empty());
+    }
+
+    /// The lab's ha-no-configmaps on Flink 1.20.1 / operator 1.10.0, round 2: the Role for HA's
+    /// ConfigMaps was granted, the JobManager restarted in place and runs (ready, 2 restarts),
+    /// and its application FAILED on Java 17's closed `java.util`; its previous log still holds
+    /// the 403s of before the grant. The fault to fix now is the running instance's.
+    #[test]
+    fn a_running_again_jobmanager_whose_application_failed_is_that_failure_and_the_exit_history() {
+        let pod = JM_239
+            .replace("ready: false", "ready: true")
+            .replace("restartCount: 6", "restartCount: 2")
+            .replace(
+                "state: {waiting: {reason: CrashLoopBackOff, message: \"back-off 5m0s restarting failed container=flink-main-container pod=orders-5d8f9c7b6d-x7k2p_analytics(3f2b)\"}}",
+                "state: {running: {startedAt: \"2026-12-05T23:06:55Z\"}}",
+            )
+            .replace("exitCode: 239", "exitCode: 1");
+        assert!(
+            pod.contains("running:") && pod.contains("lastState"),
+            "{pod}"
+        );
+        let fd = format!(
+            "{FD_ORDERS}status:\n  jobManagerDeploymentStatus: DEPLOYED_NOT_READY\n  error: 'ReconciliationException: Could not observe latest savepoint information; RestHandlerException: Checkpointing has not been enabled.'\n"
+        );
+        let now = LOG_MODULE_CLOSED
+            .replace("WARN  org.apache.flink.client.deployment.application.ApplicationDispatcherBootstrap [] - Application failed unexpectedly: ", "INFO  org.apache.flink.client.deployment.application.ApplicationDispatcherBootstrap [] - Application FAILED: ")
+            .replace("2026-12-05 16:35:36,794 ERROR org.apache.flink.runtime.entrypoint.ClusterEntrypoint        [] - Fatal error occurred in the cluster entrypoint.\n", "");
+        let both = |current: &str| {
+            let s = with_log(
+                snapshot(&format!("{pod}\n---\n{fd}")),
+                "analytics",
+                "orders-5d8f9c7b6d-x7k2p",
+                "flink-main-container",
+                true,
+                LOG_403,
+            );
+            with_log(
+                s,
+                "analytics",
+                "orders-5d8f9c7b6d-x7k2p",
+                "flink-main-container",
+                false,
+                current,
+            )
+        };
+        let f = run(&FlinkFatalExit, &both(&now));
+        assert_eq!(f.len(), 2, "{f:#?}");
+        assert_eq!(f[0].category, Category::ImageIncompatible, "{}", f[0].title);
+        assert_eq!(f[0].severity, Severity::Critical);
+        assert!(f[0].title.contains("application FAILED"), "{}", f[0].title);
+        assert!(
+            f[0].fix
+                .contains("--add-opens=java.base/java.util=ALL-UNNAMED"),
+            "{}",
+            f[0].fix
+        );
+        assert_eq!(f[1].severity, Severity::Info, "{}", f[1].title);
+        assert!(f[1]
+            .evidence
+            .iter()
+            .any(|e| e.contains("this exit is history")));
+        // Running again with nothing failed now: the earlier exit stays a warning, and its fix
+        // says the 403's own finding may be gone because it was fixed.
+        let f = run(
+            &FlinkFatalExit,
+            &both("2026-12-05 23:07:15,650 INFO  org.apache.flink.client.ClientUtils [] - Starting program (detached: true)\n"),
+        );
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(f[0].severity, Severity::Warning);
+        assert!(
+            f[0].fix.contains("the cause was fixed since"),
+            "{}",
+            f[0].fix
+        );
+        // Still crashing: no such note.
+        let f = jm_finding(JM_239, true, LOG_403);
+        assert!(!f.fix.contains("the cause was fixed since"), "{}", f.fix);
     }
 
     #[test]
