@@ -451,7 +451,7 @@ pub(super) fn fix(
             )
         }
         None => format!(
-            "kubectl edit limitrange -n {qns}   # spec.limits[type={}].max.memory: {need_q}",
+            "kubectl edit limitrange -n {qns}   # the spec.limits item of type {}: max.memory {need_q}",
             scope.item()
         ),
     };
@@ -568,7 +568,7 @@ spec:
             Scope::Container,
             1000.0 * MIB,
         );
-        assert!(text.contains("max.memory: 1Gi"), "{text}");
+        assert!(text.contains("max.memory 1Gi"), "{text}");
     }
 
     #[test]
