@@ -538,6 +538,13 @@ fn changes_something(command: &str) -> bool {
     const KUBECTL: &[&str] = &[
         "patch", "annotate", "label", "rollout", "delete", "create", "set", "scale", "replace",
     ];
+    // `kubectl get ... -o yaml | kubectl replace --force -f -` recreates what it read: a pipeline
+    // from a read into a change changes something.
+    if let Some((read, change)) = command.rsplit_once(" | ") {
+        if read.trim_start().starts_with("kubectl get ") && changes_something(change.trim()) {
+            return true;
+        }
+    }
     let mut words = command.split_whitespace();
     match (words.next(), words.next()) {
         (Some("kubectl"), Some(verb)) => KUBECTL.contains(&verb),

@@ -25,10 +25,13 @@ use super::support::containers::{
     component_title, container_events, event_line, handled_here, is_flink_container, logs_command,
     one_line, state_line, status_verify, termination_line, with_category, LogEvidence,
 };
+use super::support::flink_image;
 use super::support::pod_status::{containers, restart_policy, ContainerView};
+use super::support::rollout;
 use super::{Rule, RuleMeta};
 use crate::finding::{link, Category, Finding, ObjectRef, Severity};
-use crate::flink::names::{LABEL_APP, MAIN_CONTAINER};
+use crate::flink::names::{KIND_FLINK_DEPLOYMENT, KIND_NATIVE_CLUSTER, LABEL_APP, MAIN_CONTAINER};
+use crate::shell::{quote, sh};
 use crate::snapshot::flink::FlinkDeployment;
 use crate::snapshot::index::{label, pod_name, pod_namespace};
 use crate::snapshot::Pod;
@@ -226,8 +229,112 @@ fn finding(
         c.name(),
         logs.as_ref().and_then(|l| l.previous).unwrap_or(true),
     );
-    f.fix(fix(k, ns, pod, c, fd, &message, &logs_cmd, logs.as_ref()))
-        .verify(status_verify(ns, name, c.name()))
+    // The image is fixed in the spec already and the pod runs the one before: the operator
+    // replaces it when it reconciles, and the fix is not given again.
+    let main = c.name() == MAIN_CONTAINER && !c.init;
+    if let Some((d, p)) = fd
+        .filter(|_| main && category == Category::ImageIncompatible)
+        .and_then(|d| rollout::image(d, pod).map(|p| (d, p)))
+    {
+        return rollout::awaiting_rollout(f, d, pod, &p);
+    }
+    let owner = index.deployment_of_pod(pod);
+    let image = ImageFix::new(ns, c, fd, owner.as_ref());
+    f.fix(fix(
+        k,
+        ns,
+        pod,
+        c,
+        fd,
+        &image,
+        &message,
+        &logs_cmd,
+        logs.as_ref(),
+    ))
+    .verify(status_verify(ns, name, c.name()))
+}
+
+/// The official image Flink's main container should run, and how to run it: the image of the
+/// Flink version the FlinkDeployment declares (`spec.flinkVersion` v1_18 -> `flink:1.18`), else
+/// of the official image's own tag, else a marked placeholder; set where the deployment mode sets
+/// the main container's image (the FlinkDeployment's `spec.image`, or a native cluster's
+/// `kubernetes.container.image.ref`).
+struct ImageFix {
+    /// `flink:1.18`, or [`flink_image::PLACEHOLDER`].
+    official: String,
+    /// The command (or, for a native cluster, the flag and where it goes) that sets it.
+    set: String,
+}
+
+impl ImageFix {
+    fn new(
+        ns: &str,
+        c: &ContainerView,
+        fd: Option<&FlinkDeployment>,
+        owner: Option<&ObjectRef>,
+    ) -> Self {
+        let running = c
+            .spec
+            .and_then(|s| s.image.as_deref())
+            .filter(|i| !i.is_empty())
+            .unwrap_or(&c.status.image);
+        let spec_image = fd.and_then(|d| d.spec.image.as_deref());
+        let official = flink_image::flink_image(
+            fd.and_then(|d| d.spec.flink_version.as_deref()),
+            Some(spec_image.unwrap_or(running)),
+        );
+        // The FlinkDeployment that sets the image: the one read, or the one the JobManager
+        // Deployment's owner names when the FlinkDeployments could not be read.
+        let cr = fd.map(|d| d.name()).or_else(|| {
+            owner
+                .filter(|o| o.kind == KIND_FLINK_DEPLOYMENT)
+                .map(|o| o.name.as_str())
+        });
+        let set = match cr {
+            // Already an official image of that release line (flink:1.18.1-java17 for v1_18).
+            Some(_)
+                if spec_image
+                    .and_then(flink_image::official_image_of)
+                    .as_deref()
+                    == Some(official.as_str()) =>
+            {
+                format!(
+                    "(spec.image is already {}, the official image: what fails is not the image)",
+                    crate::shell::escape_controls(spec_image.unwrap_or_default())
+                )
+            }
+            Some(name) => {
+                let json = format!(
+                    "{{\"spec\":{{\"image\":{}}}}}",
+                    serde_json::Value::from(official.as_str())
+                );
+                let rest = if official == flink_image::PLACEHOLDER {
+                    "   # fill in the Flink version of your job, or name your image built FROM it"
+                        .to_string()
+                } else {
+                    format!("   # or your image built FROM {official}")
+                };
+                format!(
+                    "kubectl patch flinkdeployment {} -n {} --type=merge -p {}{rest}",
+                    sh(name),
+                    sh(ns),
+                    quote(&json)
+                )
+            }
+            None => {
+                let cluster = owner
+                    .filter(|o| o.kind == KIND_NATIVE_CLUSTER)
+                    .map(|o| format!(" -Dkubernetes.cluster-id={}", sh(&o.name)))
+                    .unwrap_or_default();
+                format!(
+                    "{}\n\n(on the command that starts the native cluster, `flink run-application --target kubernetes-application{cluster} ...` \
+                     or `kubernetes-session.sh{cluster} ...`, and start it again; before Flink 1.17 the key is kubernetes.container.image)",
+                    quote(&format!("-Dkubernetes.container.image.ref={official}"))
+                )
+            }
+        };
+        ImageFix { official, set }
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -237,23 +344,18 @@ fn fix(
     pod: &Pod,
     c: &ContainerView,
     fd: Option<&FlinkDeployment>,
+    image: &ImageFix,
     message: &str,
     logs_cmd: &str,
     logs: Option<&LogEvidence>,
 ) -> String {
     let main = c.name() == MAIN_CONTAINER && !c.init;
-    let image_patch = match fd {
-        Some(d) => format!(
-            "kubectl patch flinkdeployment {} -n {ns} --type=merge -p '{{\"spec\":{{\"image\":\"flink:1.20\"}}}}'   # or your image built FROM flink:<version>",
-            d.name()
-        ),
-        None => "use an image built FROM the official flink image".to_string(),
-    };
+    let (official, image_patch) = (&image.official, &image.set);
     match k {
         StartFailure::CommandNotFound if main => format!(
             "The image lacks what Flink runs in its main container: `/docker-entrypoint.sh` and the \
              `kubernetes-jobmanager.sh` / `kubernetes-taskmanager.sh` scripts on the PATH ($FLINK_HOME/bin). \
-             Build the image FROM the official one (`FROM flink:1.20`, keeping its ENTRYPOINT and PATH), or run \
+             Build the image FROM the official one (`FROM {official}`, keeping its ENTRYPOINT and PATH), or run \
              an image that has them:\n\n  {image_patch}\n\nIf the pod template sets `command` on {MAIN_CONTAINER}, \
              remove it: it replaces Flink's entrypoint."
         ),
@@ -505,7 +607,119 @@ message: Back-off restarting failed container flink-main-container in pod orders
             .iter()
             .any(|e| e.starts_with("event Warning BackOff x22")));
         assert!(f.evidence.iter().any(|e| e == "previous log line 1 [SIG-FLINK-K8S-SCRIPT-NOT-FOUND]: bash: line 1: kubernetes-jobmanager.sh: command not found"), "{:?}", f.evidence);
-        assert!(f.fix.contains("FROM flink:1.20"));
+        // A native cluster of a custom image: neither a spec nor the image's tag says which
+        // Flink, so the image is the one marked placeholder, set where a native cluster sets it.
+        assert!(
+            f.fix.contains("FROM flink:<your Flink version>"),
+            "{}",
+            f.fix
+        );
+        assert!(
+            f.fix.contains(
+                "'-Dkubernetes.container.image.ref=flink:<your Flink version>'\n\n(on the command that starts the native cluster, `flink run-application --target kubernetes-application -Dkubernetes.cluster-id=orders ...`"
+            ),
+            "{}",
+            f.fix
+        );
+    }
+
+    /// LOOP as a FlinkDeployment's pod: `spec.image` IMAGE, `spec.flinkVersion` VERSION.
+    fn of_flink_deployment(image: &str, version: Option<&str>) -> Snapshot {
+        let version = version
+            .map(|v| format!("  flinkVersion: {v}\n"))
+            .unwrap_or_default();
+        let y = LOOP.replace("registry.example.com/team/orders:1.4", image);
+        snapshot(&format!(
+            "{y}---\napiVersion: flink.apache.org/v1beta1\nkind: FlinkDeployment\nmetadata: {{name: orders, namespace: shop}}\nspec:\n  image: \"{image}\"\n{version}"
+        ))
+    }
+
+    #[test]
+    fn the_image_fix_names_the_official_image_of_the_declared_flink_version() {
+        let fix_of = |s: &Snapshot| run(&CrashLoopBackOff, s)[0].fix.clone();
+        // The spec declares v1_18: flink:1.18, whatever the custom image's own tag.
+        let fix = fix_of(&of_flink_deployment(
+            "registry.example.com/team/orders:1.4",
+            Some("v1_18"),
+        ));
+        assert!(fix.contains("(`FROM flink:1.18`, keeping"), "{fix}");
+        assert_eq!(
+            crate::finding::Remedy::from_fix(&fix).run,
+            [
+                r#"kubectl patch flinkdeployment orders -n shop --type=merge -p '{"spec":{"image":"flink:1.18"}}'"#
+            ]
+        );
+        let fix = fix_of(&of_flink_deployment(
+            "registry.example.com/team/orders:1.4",
+            Some("v2_0"),
+        ));
+        assert!(
+            fix.contains(
+                r#"'{"spec":{"image":"flink:2.0"}}'   # or your image built FROM flink:2.0"#
+            ),
+            "{fix}"
+        );
+        // No version declared: an official image's tag says it, and that image is what the
+        // spec runs already (no patch to the same image); a native cluster's flag names it.
+        let fix = fix_of(&of_flink_deployment(
+            "apache/flink:1.19.1-scala_2.12-java17",
+            None,
+        ));
+        assert!(fix.contains("(`FROM flink:1.19`, keeping"), "{fix}");
+        assert!(
+            fix.contains("spec.image is already apache/flink:1.19.1-scala_2.12-java17"),
+            "{fix}"
+        );
+        assert!(
+            crate::finding::Remedy::from_fix(&fix).run.is_empty(),
+            "{fix}"
+        );
+        let native = LOOP.replace(
+            "registry.example.com/team/orders:1.4",
+            "flink:1.17.2-java11",
+        );
+        let fix = fix_of(&snapshot(&native));
+        assert!(
+            fix.contains("\n  -Dkubernetes.container.image.ref=flink:1.17\n"),
+            "{fix}"
+        );
+        // Neither: one marked placeholder, and the command is kept for a person to fill in.
+        let fix = fix_of(&of_flink_deployment(
+            "registry.example.com/team/orders:1.4",
+            None,
+        ));
+        assert!(
+            fix.contains(r#"-p '{"spec":{"image":"flink:<your Flink version>"}}'   # fill in"#),
+            "{fix}"
+        );
+        let remedy = crate::finding::Remedy::from_fix(&fix);
+        assert_eq!(remedy.run.len(), 1);
+        assert!(
+            remedy.run[0].starts_with(crate::finding::FILL_IN),
+            "{:?}",
+            remedy.run
+        );
+        // The spec already runs that official image: no patch to the same image.
+        let fix = fix_of(&of_flink_deployment("flink:1.18.1-java17", Some("v1_18")));
+        assert!(
+            fix.contains("spec.image is already flink:1.18.1-java17"),
+            "{fix}"
+        );
+        assert!(
+            crate::finding::Remedy::from_fix(&fix).run.is_empty(),
+            "{fix}"
+        );
+        // Patched in the spec, and the crashing pod runs the image before: info, awaiting the
+        // rollout, not the same fix again.
+        let y = LOOP.to_string()
+            + "---\napiVersion: flink.apache.org/v1beta1\nkind: FlinkDeployment\nmetadata: {name: orders, namespace: shop}\nspec: {image: \"flink:1.18\", flinkVersion: v1_18}\n";
+        let f = &run(&CrashLoopBackOff, &snapshot(&y))[0];
+        assert_eq!(f.severity, Severity::Info, "{}", f.title);
+        assert!(
+            f.title.ends_with("fixed in FlinkDeployment orders (image); the pod predates it, waiting for the rollout"),
+            "{}",
+            f.title
+        );
     }
 
     #[test]

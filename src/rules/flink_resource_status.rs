@@ -26,6 +26,7 @@ use super::{Rule, RuleMeta};
 use crate::finding::{link, Category, Finding, ObjectRef, Severity};
 use crate::flink::mode::Component;
 use crate::flink::operator_error::OperatorError;
+use crate::shell::sh;
 use crate::signatures::{catalogue, Match};
 use crate::snapshot::flink::{FlinkDeployment, FlinkSessionJob, JobSpec};
 use crate::snapshot::index::{deployment_ref, pod_component, pod_name};
@@ -36,6 +37,7 @@ use k8s_openapi::api::core::v1::Event;
 
 mod category;
 mod fix;
+mod jobmanager;
 mod memory;
 mod slots;
 
@@ -493,12 +495,12 @@ fn verify(v: &View) -> String {
     match v.kind {
         "FlinkSessionJob" => format!(
             "kubectl get flinksessionjob {} -n {} -o jsonpath='{{.status.lifecycleState}} {{.status.jobStatus.state}} {{.status.error}}{{\"\\n\"}}'   # expect STABLE RUNNING and no error",
-            v.name, v.ns
+            sh(v.name), sh(v.ns)
         ),
         _ => format!(
             "kubectl get flinkdeployment {} -n {} -o jsonpath='{{.status.jobManagerDeploymentStatus}} {{.status.lifecycleState}} {{.status.jobStatus.state}}{{\"\\n\"}}'   # expect READY STABLE{}",
-            v.name,
-            v.ns,
+            sh(v.name),
+            sh(v.ns),
             if v.job_spec.is_some() { " RUNNING" } else { "" }
         ),
     }

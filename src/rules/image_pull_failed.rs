@@ -13,6 +13,7 @@
 use super::support::containers::{
     component_title, container_events, event_line, one_line, state_line,
 };
+use super::support::flink_image;
 use super::support::pod_status::{containers, ContainerView};
 use super::support::rollout;
 use super::{Rule, RuleMeta};
@@ -357,11 +358,22 @@ fn deployment_edit(ns: &str, pod: &Pod, c: &ContainerView, fd: Option<&FlinkDepl
             None,
         ),
     };
+    // An image that exists, for the comment: the official image of the Flink version the spec
+    // declares. The refused image's own tag says nothing (it is what does not exist).
+    let example = |d: &FlinkDeployment| {
+        d.spec
+            .flink_version
+            .as_deref()
+            .and_then(flink_image::official_image)
+            .map(|i| format!("   # e.g. {i}"))
+            .unwrap_or_default()
+    };
     let set_image = match (fd, patch) {
         (Some(d), Some(p)) => format!(
-            "kubectl patch flinkdeployment {} -n {ns} --type=merge -p '{}'   # e.g. flink:1.20",
+            "kubectl patch flinkdeployment {} -n {ns} --type=merge -p '{}'{}",
             sh(d.name()),
-            p
+            p,
+            example(d)
         ),
         (Some(d), None) => format!(
             "kubectl edit flinkdeployment {} -n {ns}   # set {field}",
@@ -411,15 +423,19 @@ fn flinkcluster_image_container(c: &ContainerView) -> bool {
 /// (spotify/flink-on-k8s-operator@v0.6.0:apis/flinkcluster/v1beta1/flinkcluster_types.go ImageSpec).
 fn flinkcluster_edit(ns: &str, fc: &FlinkCluster, c: &ContainerView) -> Edit {
     let (ns, name) = (sh(ns), sh(fc.name()));
-    let example = match fc.spec.flink_version.as_deref().filter(|v| !v.is_empty()) {
-        Some(v) => format!("flink:{}", escape_controls(v)),
-        None => "flink:1.20".to_string(),
-    };
+    // The official image of the Flink version the FlinkCluster declares (`1.14.2` -> flink:1.14).
+    let example = fc
+        .spec
+        .flink_version
+        .as_deref()
+        .and_then(flink_image::official_image)
+        .map(|i| format!("   # e.g. {i}"))
+        .unwrap_or_default();
     let (field, set_image) = if flinkcluster_image_container(c) {
         (
             "spec.image.name".to_string(),
             format!(
-                "kubectl patch flinkcluster {name} -n {ns} --type=merge -p '{{\"spec\":{{\"image\":{{\"name\":\"<image that exists>\"}}}}}}'   # e.g. {example}"
+                "kubectl patch flinkcluster {name} -n {ns} --type=merge -p '{{\"spec\":{{\"image\":{{\"name\":\"<image that exists>\"}}}}}}'{example}"
             ),
         )
     } else {
@@ -601,6 +617,35 @@ message: 'Failed to pull image "flink:1.99": rpc error: code = NotFound desc = f
             "{}",
             f.verify
         );
+    }
+
+    #[test]
+    fn the_example_image_is_the_official_one_of_the_declared_version() {
+        let fix = |y: &str| run(&ImagePullFailed, &snapshot(y))[0].fix.clone();
+        let v118 = PULL.replace("flinkVersion: v1_20", "flinkVersion: v1_18");
+        assert!(
+            fix(&v118)
+                .contains(r#"-p '{"spec":{"image":"<image that exists>"}}'   # e.g. flink:1.18"#),
+            "{}",
+            fix(&v118)
+        );
+        // No version declared: no example (the refused image's tag is what does not exist).
+        let none = PULL.replace("  flinkVersion: v1_20\n", "");
+        assert!(
+            fix(&none).contains("-p '{\"spec\":{\"image\":\"<image that exists>\"}}'")
+                && !fix(&none).contains("e.g. flink:"),
+            "{}",
+            fix(&none)
+        );
+        // A FlinkCluster declares its version as free text: 1.14.2 is the flink:1.14 line.
+        let fc = FC_PULL.replace("flinkVersion: '1.14'", "flinkVersion: '1.14.2'");
+        assert!(
+            fix(&fc).contains("# e.g. flink:1.14") && !fix(&fc).contains("# e.g. flink:1.14."),
+            "{}",
+            fix(&fc)
+        );
+        let fc = FC_PULL.replace("  flinkVersion: '1.14'\n", "");
+        assert!(!fix(&fc).contains("e.g. flink:"), "{}", fix(&fc));
     }
 
     #[test]

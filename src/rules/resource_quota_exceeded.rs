@@ -197,11 +197,12 @@ impl RefusalGroup<'_> {
                 no_new_failed_create(ns),
             );
         }
-        // A LimitRange's memory maximum: an earlier spec's refusal once the component is within
-        // it; else a fix sized from the maximum for every component over it (limitrange.rs).
+        // A LimitRange's memory maximum per container or per pod: an earlier spec's refusal once
+        // the component is within it; else a fix sized from the maximum for every component over
+        // it (limitrange.rs).
         if let (Refused::LimitRange { text }, Some(fd)) = (&self.rejection.what, self.fd) {
-            if let Some(max) = limitrange::memory_max(text) {
-                if let Some(now) = limitrange::within(fd, spec_key, max) {
+            if let Some((scope, max)) = limitrange::memory_max(text) {
+                if let Some(now) = limitrange::within(snapshot, fd, ns, spec_key, scope, max) {
                     return refused_earlier(
                         f,
                         &now,
@@ -212,7 +213,7 @@ impl RefusalGroup<'_> {
                         no_new_failed_create(ns),
                     );
                 }
-                let (fix, evidence) = limitrange::fix(snapshot, fd, ns, max);
+                let (fix, evidence) = limitrange::fix(snapshot, fd, ns, scope, max);
                 for e in evidence {
                     f = f.evidence(e);
                 }
@@ -745,6 +746,41 @@ message: 'Error creating: pods "orders-7d9f8c6b5-xk2lp" is forbidden: exceeded q
         assert!(!f.fix.contains("SIDECAR"), "{}", f.fix);
         assert!(
             f.fix.contains("spec:\n  podTemplate:\n    spec:\n      containers:\n      - name: log-shipper\n        resources:"),
+            "{}",
+            f.fix
+        );
+    }
+
+    #[test]
+    fn a_per_pod_limitrange_maximum_is_sized_like_a_per_container_one() {
+        // LimitRanger's words for an item of `type: Pod` (maxConstraint, admission.go).
+        let lr = QUOTA.replace(
+            "exceeded quota: compute-quota, requested: limits.cpu=1,limits.memory=2Gi, used: limits.cpu=4,limits.memory=7Gi, limited: limits.cpu=4,limits.memory=8Gi",
+            "maximum memory usage per Pod is 1800Mi, but limit is 2Gi",
+        ) + "---\napiVersion: v1\nkind: LimitRange\nmetadata: {name: per-pod, namespace: team-a}\nspec:\n  limits:\n  - {type: Pod, max: {memory: 1800Mi}}\n";
+        let f = &run(&ResourceQuotaExceeded, &snapshot(&lr))[0];
+        assert!(f.title.contains("a LimitRange rejects new JobManager pods: maximum memory usage per Pod is 1800Mi, but limit is 2Gi"), "{}", f.title);
+        assert_eq!(
+            crate::finding::Remedy::from_fix(&f.fix).run,
+            [
+                r#"kubectl patch flinkdeployment orders -n team-a --type=merge -p '{"spec":{"jobManager":{"resource":{"memory":"1800m"}},"taskManager":{"resource":{"memory":"1800m"}}}}'"#
+            ],
+            "{}",
+            f.fix
+        );
+        assert!(
+            f.evidence.iter().any(|e| e == "spec.taskManager.resource.memory 2048m: a TaskManager pod limit of 2Gi (Flink's container 2Gi with limit-factor 1), over the LimitRange maximum 1800Mi per pod"),
+            "{:?}",
+            f.evidence
+        );
+        // Too small for a TaskManager: the LimitRange's Pod item is raised, at its index.
+        let small = lr.replace("1800Mi", "900Mi");
+        let f = &run(&ResourceQuotaExceeded, &snapshot(&small))[0];
+        assert_eq!(
+            crate::finding::Remedy::from_fix(&f.fix).run,
+            [
+                r#"kubectl patch limitrange per-pod -n team-a --type=json -p '[{"op":"replace","path":"/spec/limits/0/max/memory","value":"2Gi"}]'"#
+            ],
             "{}",
             f.fix
         );

@@ -75,7 +75,7 @@ const KILLED: &[&str] = &[
 
 const OOM_FIX: &str = "raise the memory limit of the container that was killed (`kubectl describe pod {pod|<pod>}` shows it: Last State: Terminated, Reason: OOMKilled, and its Limits). For a Flink pod raise spec.taskManager.resource.memory (or spec.jobManager.resource.memory) and give more of it to JVM overhead (`taskmanager.memory.jvm-overhead.fraction: \"0.2\"`), since Flink sizes its own memory to the limit and the overshoot is native memory outside its budget (RocksDB: keep `state.backend.rocksdb.memory.managed: true`); for an operator pod raise the memory in the chart's resources values";
 
-const POD_LAST_STATE: &str = "kubectl get pod {pod} -o jsonpath='{.status.containerStatuses[*].lastState.terminated.reason}'";
+const POD_LAST_STATE: &str = "kubectl get pod {pod|<pod>} -o jsonpath='{.status.containerStatuses[*].lastState.terminated.reason}'";
 
 pub static SIGNATURES: &[Signature] = &[
     // --- kubectl get pods: rows ------------------------------------------------------------------
@@ -407,7 +407,7 @@ pub static SIGNATURES: &[Signature] = &[
         literals: &["cannot set blockOwnerDeletion if an ownerReference refers to a resource you can't set finalizers on"],
         pattern: r#"(?P<resource_kind>deployments\.apps|statefulsets\.apps|jobs\.batch)(?: \\?"(?P<object>[^"\\]*)\\?")? is forbidden: cannot set blockOwnerDeletion if an ownerReference refers to a resource you can't set finalizers on"#,
         title: "the operator may not create {resource_kind} {object|}: it lacks `update` on the finalizers of the resource that owns it",
-        explanation: "the API server (OwnerReferencesPermissionEnforcement, on by default in OpenShift) refused a {resource_kind} whose ownerReference blocks deletion of its owner: whoever creates it must be allowed to update the owner's finalizers, and the operator, which creates the Flink workloads owned by its custom resource, is not",
+        explanation: "the API server (OwnerReferencesPermissionEnforcement, on by default in OpenShift) refused an object whose ownerReference blocks deletion of its owner: whoever creates it must be allowed to update the owner's finalizers, and the operator, which creates the Flink workloads owned by its custom resource, is not",
         fix: "add `update` on the owner's finalizers to the operator's ClusterRole (or Role): `flinkdeployments/finalizers` (group flink.apache.org) and `deployments/finalizers` (apps) for the Apache operator, `flinkapplications/finalizers` (flink.k8s.io) for Lyft's, `flinkclusters/finalizers` (flinkoperator.k8s.io) for the FlinkCluster operator; current charts grant them, so upgrading the chart also fixes it",
         verify: "kubectl get clusterrole,role -A -o yaml | grep -n finalizers",
         explains: &[],
@@ -475,7 +475,7 @@ pub static SIGNATURES: &[Signature] = &[
         literals: &["no matches for kind"],
         pattern: r#"no matches for kind "(?P<kind>Certificate|Issuer|ClusterIssuer)" in version "(?P<api_version>certmanager\.k8s\.io/[^"]+)""#,
         title: "the chart needs cert-manager's old API {api_version}, which this cluster does not serve",
-        explanation: "the chart creates cert-manager {kind} objects in the API group certmanager.k8s.io of cert-manager before 0.11; current cert-manager serves cert-manager.io instead, and without cert-manager neither exists",
+        explanation: "the chart creates cert-manager objects (Certificate, Issuer, ClusterIssuer) in the API group certmanager.k8s.io of cert-manager before 0.11; current cert-manager serves cert-manager.io instead, and without cert-manager neither exists",
         fix: "use an operator chart version written for cert-manager.io/v1 (or one that does not need cert-manager), and install cert-manager if it is missing (`kubectl apply -f https://github.com/cert-manager/cert-manager/releases/download/v1.18.2/cert-manager.yaml`)",
         verify: "kubectl api-resources --api-group=cert-manager.io",
         explains: &[],
@@ -491,7 +491,7 @@ pub static SIGNATURES: &[Signature] = &[
         literals: &["no matches for kind"],
         pattern: r#"no matches for kind "(?P<kind>ServiceMonitor|PodMonitor|PrometheusRule)" in version "(?P<api_version>monitoring\.coreos\.com/[^"]+)""#,
         title: "the chart creates a {kind}, but the Prometheus Operator's CRDs are not installed",
-        explanation: "the chart renders a Prometheus Operator {kind} (monitoring.coreos.com) for Flink's metrics, and this cluster has no such CRD",
+        explanation: "the chart renders Prometheus Operator objects (a ServiceMonitor, PodMonitor or PrometheusRule of monitoring.coreos.com) for Flink's metrics, and this cluster has no such CRD",
         fix: "install the Prometheus Operator's CRDs (e.g. with the kube-prometheus-stack chart) before the chart, or turn off the chart's ServiceMonitor/PodMonitor option in its values",
         verify: "kubectl api-resources --api-group=monitoring.coreos.com",
         explains: &[],

@@ -52,9 +52,12 @@ pub struct Signature {
     pub literals: &'static [&'static str],
     /// Confirms the match and extracts named groups (`(?P<sa>...)`) as fields.
     pub pattern: &'static str,
-    /// A one-line title, with `{field}` / `{field|fallback}` placeholders.
+    /// A one-line title, with `{field}` / `{field|fallback}` placeholders. A field some match of
+    /// the pattern does not fill needs a fallback, and a fallback holds no placeholder (`fill`
+    /// does not nest); `signatures/tests/placeholders.rs` checks both on the pattern's syntax tree.
     pub title: &'static str,
-    /// One line a person reads: what this means.
+    /// One line a person reads: what this means. Printed as written wherever no match is at
+    /// hand (`explain`, `logs --highlight`, rules quoting the signature), so it names no field.
     pub explanation: &'static str,
     /// The fix, with `{field}` / `{field|fallback}` placeholders filled from the extracted fields.
     pub fix: &'static str,

@@ -611,29 +611,6 @@ fn every_signature_has_a_verify_of_its_own() {
     }
 }
 
-/// Every signature's title, filled from the match on each of its own examples, leaves no
-/// `{field}` placeholder: a field that an alternative of the pattern does not capture needs a
-/// fallback (`{field|...}`), and a fallback cannot hold a placeholder (fill does not nest).
-#[test]
-fn titles_filled_from_their_examples_leave_no_placeholder() {
-    let placeholder = Regex::new(r"\{[a-z_][a-z0-9_]*(\|[^}]*)?\}").unwrap();
-    let mut bad = Vec::new();
-    for s in all() {
-        for e in s.examples {
-            for m in catalogue().match_line(e, 1) {
-                if m.signature.id != s.id {
-                    continue;
-                }
-                let title = m.title();
-                if placeholder.is_match(&title) {
-                    bad.push(format!("{}: `{title}` from `{e}`", s.id));
-                }
-            }
-        }
-    }
-    assert!(bad.is_empty(), "{}", bad.join("\n"));
-}
-
 #[test]
 fn a_null_flink_version_is_no_version_the_operator_refuses() {
     let c = catalogue();
@@ -769,3 +746,5 @@ fn the_network_and_failover_wordings_carry_their_numbers_and_names() {
         .match_line("INFO  org.apache.flink.runtime.executiongraph.ExecutionGraph [] - Job orders (0c9e) switched from state RESTARTING to RUNNING.", 1)
         .is_empty());
 }
+
+mod placeholders;

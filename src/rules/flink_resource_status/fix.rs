@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::flink::mode::{Component, Mode};
+use crate::rules::support::flink_image::flink_image;
 use crate::shell::sh;
 
 #[allow(clippy::too_many_arguments)]
@@ -19,22 +20,11 @@ pub(super) fn fix(
     let (ns, name) = (v.ns, v.name);
     let kind = kubectl_kind(v.kind);
     let cluster = fd.map(|d| d.name()).unwrap_or(name);
-    // The JobManager pods of the cluster (`Mode::selector`), one shell word.
-    let jm_selector =
-        crate::shell::quote(&Mode::Operator.selector(Some(cluster), Some(Component::JobManager)))
-            .into_owned();
-    let jm_logs = match jm_pods.first() {
-        Some(p) => format!(
-            "kubectl logs {} -n {ns} -c flink-main-container --previous",
-            pod_name(p)
-        ),
-        None => format!(
-            "kubectl logs -n {ns} -l {jm_selector} -c flink-main-container --previous --tail=200"
-        ),
-    };
     let redeploy = format!(
         "\n\nThe operator retries on its own once the cause is gone; to redeploy at once:\n\n  \
-         kubectl patch {kind} {name} -n {ns} --type=merge -p '{{\"spec\":{{\"restartNonce\":{}}}}}'",
+         kubectl patch {kind} {} -n {} --type=merge -p '{{\"spec\":{{\"restartNonce\":{}}}}}'",
+        sh(name),
+        sh(ns),
         snapshot.captured_at.timestamp()
     );
     let specific = match basis {
@@ -100,11 +90,15 @@ pub(super) fn fix(
         Basis::TerminalJobUnobserved => {
             let logs = match jm_pods.first() {
                 Some(p) => format!(
-                    "kubectl logs {} -n {ns} -c flink-main-container --tail=200",
-                    sh(pod_name(p))
+                    "kubectl logs {} -n {} -c flink-main-container --tail=200",
+                    sh(pod_name(p)),
+                    sh(ns)
                 ),
+                // The JobManager pods of the cluster (`Mode::selector`), one shell word.
                 None => format!(
-                    "kubectl logs -n {ns} -l {jm_selector} -c flink-main-container --tail=200"
+                    "kubectl logs -n {} -l {} -c flink-main-container --tail=200",
+                    sh(ns),
+                    sh(&Mode::Operator.selector(Some(cluster), Some(Component::JobManager)))
                 ),
             };
             format!(
@@ -118,9 +112,15 @@ pub(super) fn fix(
             )
         }
         _ => match category {
-            Category::FlinkFatalExit => format!(
-                "The JobManager does not stay up; the reason is in its log (and in the pod-level finding that quotes it):\n\n  {jm_logs}"
-            ),
+            Category::FlinkFatalExit => super::jobmanager::fatal_exit(
+                snapshot,
+                v,
+                fd,
+                jm_pods,
+                decoded,
+                matches!(basis, Basis::Reason | Basis::Pod(_)),
+            )
+            .unwrap_or_else(|| super::jobmanager::operator_said(snapshot, v, jm_pods, decoded)),
             Category::ImagePullFailed => format!(
                 "The image cannot be pulled (see the pod-level finding){now}. Point spec.image of FlinkDeployment {cluster} at an image that exists and \
                  that the nodes may pull:\n\n  \
@@ -136,21 +136,18 @@ pub(super) fn fix(
                 .or_else(|| missing_reference(snapshot, v, decoded, jm_pods, cluster))
             {
                 Some(text) => text,
-                None => format!(
-                    "The JobManager pod references something that does not exist or cannot be mounted: \
-                     `kubectl describe pod -n {ns} -l {jm_selector}` names it (events FailedMount, \
-                     CreateContainerConfigError). Create it, or fix the reference in the FlinkDeployment's podTemplate."
-                ),
+                None => super::jobmanager::unresolved_reference(v, index, fd, jm_pods, decoded),
             },
             Category::ImageIncompatible => {
-                // The official image of the Flink version the spec declares (v1_18 -> flink:1.18).
-                let official = fd
-                    .and_then(|d| d.spec.flink_version.as_deref())
-                    .and_then(official_image)
-                    .unwrap_or_else(|| "flink:<spec.flinkVersion>".into());
+                // The official image of the Flink version the spec declares (v1_18 -> flink:1.18),
+                // else of an official spec.image's own tag, else a marked placeholder.
+                let official = flink_image(
+                    fd.and_then(|d| d.spec.flink_version.as_deref()),
+                    fd.and_then(|d| d.spec.image.as_deref()),
+                );
                 format!(
                     "The container runtime cannot start Flink in {image}: build it FROM the official image \
-                     of the Flink the spec declares (`FROM {official}`) and keep its entrypoint, or run that image:\n\n  \
+                     of the Flink it runs (`FROM {official}`) and keep its entrypoint, or run that image:\n\n  \
                      kubectl patch flinkdeployment {cluster_q} -n {ns_q} --type=merge -p '{{\"spec\":{{\"image\":\"{official}\"}}}}'",
                     image = fd
                         .and_then(|d| d.spec.image.as_deref())
@@ -173,19 +170,21 @@ pub(super) fn fix(
                 format!(
                     "The JobManager is killed by its memory limit: give it more memory and headroom over Flink's \
                      process memory:\n\n  \
-                     kubectl patch flinkdeployment {cluster} -n {ns} --type=merge \\\n    \
-                     -p '{{\"spec\":{{\"jobManager\":{{\"resource\":{{\"memory\":\"{bigger}\"}}}},\"flinkConfiguration\":{{\"kubernetes.jobmanager.memory.limit-factor\":\"1.25\"}}}}}}'"
+                     kubectl patch flinkdeployment {cluster_q} -n {ns_q} --type=merge \\\n    \
+                     -p '{{\"spec\":{{\"jobManager\":{{\"resource\":{{\"memory\":\"{bigger}\"}}}},\"flinkConfiguration\":{{\"kubernetes.jobmanager.memory.limit-factor\":\"1.25\"}}}}}}'",
+                    cluster_q = sh(cluster),
+                    ns_q = sh(ns),
                 )
             }
             Category::ResourceQuotaExceeded => quota_refusal(v, decoded, cluster, ns)
                 .unwrap_or_else(|| format!(
-                    "A ResourceQuota or LimitRange refuses the JobManager pod: `kubectl describe resourcequota,limitrange -n {ns}`; \
-                     raise the quota or lower spec.jobManager.resource (the quota finding FLK108 has the numbers)."
+                    "A ResourceQuota or LimitRange refuses the JobManager pod: `kubectl describe resourcequota,limitrange -n {}`; \
+                     raise the quota or lower spec.jobManager.resource (the quota finding FLK108 has the numbers).",
+                    sh(ns)
                 )),
-            Category::PodUnschedulable => format!(
-                "The JobManager pod stays Pending: `kubectl describe pod -n {ns} -l {jm_selector}` \
-                 shows why no node fits (FLK106 has the details)."
-            ),
+            Category::PodUnschedulable => {
+                super::jobmanager::unschedulable(snapshot, index, v, fd, jm_pods)
+            }
             Category::JobmanagerRestartWithoutHa => format!(
                 "The JobManager restarted and the job (or its HA metadata) is gone. Enable Kubernetes HA so a restart \
                  recovers the job from its last checkpoint:\n\n\
@@ -196,13 +195,9 @@ pub(super) fn fix(
             ),
             Category::JobJarNotFound => match v.job_spec.and_then(|j| j.jar_uri.as_deref()) {
                 Some(uri) => jar_fix(v, uri),
-                None => format!(
-                    "Read the operator's full error and events: kubectl describe {kind} {name} -n {ns}; the JobManager's log: {jm_logs}"
-                ),
+                None => super::jobmanager::operator_said(snapshot, v, jm_pods, decoded),
             },
-            _ => format!(
-                "Read the operator's full error and events: kubectl describe {kind} {name} -n {ns}; the JobManager's log: {jm_logs}"
-            ),
+            _ => super::jobmanager::operator_said(snapshot, v, jm_pods, decoded),
         },
     };
     // The root cause, when it is deeper than the message the evidence already shows.
@@ -212,13 +207,6 @@ pub(super) fn fix(
         .map(|m| format!("\n\nRoot cause reported by the operator: {}", short(m, 300)))
         .unwrap_or_default();
     format!("{specific}{root}{redeploy}")
-}
-
-/// `v1_18` -> `flink:1.18`: the official image of a declared Flink version.
-fn official_image(version: &str) -> Option<String> {
-    let (major, minor) = version.strip_prefix('v')?.split_once('_')?;
-    (major.parse::<u32>().is_ok() && minor.parse::<u32>().is_ok())
-        .then(|| format!("flink:{major}.{minor}"))
 }
 
 /// A jar the operator or Flink reports missing (FileNotFoundException and the like, with no
@@ -649,7 +637,9 @@ pub(super) fn validation_predates_spec(f: Finding, v: &View, now: &str) -> Findi
         "Nothing more to change for this error: the spec no longer has what the validator refused. \
          The operator validates the new spec on its next reconciliation; if it still refuses it, \
          the new message is in the status:\n\n  \
-         kubectl get {kind} {name} -n {ns} -o jsonpath='{{.status.error}}{{\"\\n\"}}'"
+         kubectl get {kind} {name} -n {ns} -o jsonpath='{{.status.error}}{{\"\\n\"}}'",
+        name = sh(name),
+        ns = sh(ns),
     ))
     .verify(verify(v))
 }
@@ -679,6 +669,7 @@ pub(super) fn validation_fix(
     kind: &str,
     fd: Option<&FlinkDeployment>,
 ) -> String {
+    let (name_q, ns_q) = (sh(name), sh(ns));
     if msg.contains("Flink Version must be defined")
         || (msg.contains("Flink version") && msg.contains("not supported"))
     {
@@ -688,19 +679,19 @@ pub(super) fn validation_fix(
             .unwrap_or_else(|| "v1_20".into());
         return format!(
             "Set spec.flinkVersion to the Flink in the image and one this operator supports (v1_13 ... v1_20, v2_0 ... v2_2 for operator 1.15):\n\n  \
-             kubectl patch {kind} {name} -n {ns} --type=merge -p '{{\"spec\":{{\"flinkVersion\":\"{v}\"}}}}'"
+             kubectl patch {kind} {name_q} -n {ns_q} --type=merge -p '{{\"spec\":{{\"flinkVersion\":\"{v}\"}}}}'"
         );
     }
     if msg.contains("High availability should be enabled") || msg.contains("HA must be enabled") {
         return format!(
             "Enable HA (or run one JobManager: spec.jobManager.replicas: 1):\n\n  \
-             kubectl patch {kind} {name} -n {ns} --type=merge -p '{{\"spec\":{{\"flinkConfiguration\":{{\"high-availability.type\":\"kubernetes\",\"high-availability.storageDir\":\"s3://<bucket Flink can write>/flink/{name}/ha\"}}}}}}'"
+             kubectl patch {kind} {name_q} -n {ns_q} --type=merge -p '{{\"spec\":{{\"flinkConfiguration\":{{\"high-availability.type\":\"kubernetes\",\"high-availability.storageDir\":\"s3://<bucket Flink can write>/flink/{name}/ha\"}}}}}}'"
         );
     }
     if msg.contains("jarURI must include a scheme") {
         return format!(
             "Give spec.job.jarURI a scheme: local:// for a jar inside the image, or s3:// / https:// for a remote one:\n\n  \
-             kubectl patch {kind} {name} -n {ns} --type=merge -p '{{\"spec\":{{\"job\":{{\"jarURI\":\"local:///opt/flink/usrlib/<job jar in the image>\"}}}}}}'"
+             kubectl patch {kind} {name_q} -n {ns_q} --type=merge -p '{{\"spec\":{{\"job\":{{\"jarURI\":\"local:///opt/flink/usrlib/<job jar in the image>\"}}}}}}'"
         );
     }
     if msg.contains("resource memory must be defined") {
@@ -711,19 +702,21 @@ pub(super) fn validation_fix(
         };
         return format!(
             "Give the {key} a memory size (Flink syntax: 2048m, 2g):\n\n  \
-             kubectl patch {kind} {name} -n {ns} --type=merge -p '{{\"spec\":{{\"{key}\":{{\"resource\":{{\"memory\":\"2048m\"}}}}}}}}'"
+             kubectl patch {kind} {name_q} -n {ns_q} --type=merge -p '{{\"spec\":{{\"{key}\":{{\"resource\":{{\"memory\":\"2048m\"}}}}}}}}'"
         );
     }
     if msg.contains("Checkpoint directory") {
         return format!(
             "last-state and savepoint upgrade modes need durable checkpoints:\n\n  \
-             kubectl patch {kind} {name} -n {ns} --type=merge -p '{{\"spec\":{{\"flinkConfiguration\":{{\"execution.checkpointing.dir\":\"s3://<bucket Flink can write>/flink/{name}/checkpoints\"}}}}}}'   # Flink < 1.20: state.checkpoints.dir"
+             kubectl patch {kind} {name_q} -n {ns_q} --type=merge -p '{{\"spec\":{{\"flinkConfiguration\":{{\"execution.checkpointing.dir\":\"s3://<bucket Flink can write>/flink/{name}/checkpoints\"}}}}}}'   # Flink < 1.20: state.checkpoints.dir"
         );
     }
     if let Some(fix) = named_field_fix(msg, ns, name, kind, fd) {
         return fix;
     }
-    format!("Fix the field the message names in the {kind} (kubectl edit {kind} {name} -n {ns}).")
+    format!(
+        "Fix the field the message names in the {kind} (kubectl edit {kind} {name_q} -n {ns_q})."
+    )
 }
 
 /// The field a validator message names, and its fix: a config key in brackets (`... config
@@ -829,7 +822,7 @@ fn named_field_fix(
 /// the one field to set, as a command with a placeholder for the person who knows the value
 /// (FILL_IN in `--fix=run`): the key in spec.flinkConfiguration of the FlinkDeployment that holds
 /// it. Nothing when the spec does not hold the key (it came from elsewhere: the ConfigMap).
-fn set_the_option(m: &Match, fd: Option<&FlinkDeployment>, ns: &str) -> String {
+pub(super) fn set_the_option(m: &Match, fd: Option<&FlinkDeployment>, ns: &str) -> String {
     if m.signature.category != Category::ConfigOptionInvalid {
         return String::new();
     }

@@ -54,12 +54,15 @@ fn a_crash_looping_jobmanager_is_a_fatal_exit_symptom() {
         "{:?}",
         f.evidence
     );
+    // The pod the operator names, by name, rather than a selector over whichever pods exist now.
     assert!(
-        f.fix
-            .contains("-l app=orders,component=jobmanager -c flink-main-container --previous"),
+        f.fix.contains(
+            "kubectl logs orders-5d8f9c7b6d-x7k2p -n analytics -c flink-main-container --previous | grep"
+        ),
         "{}",
         f.fix
     );
+    assert!(!f.fix.contains("-l app=orders"), "{}", f.fix);
     assert!(f.verify.contains("expect READY STABLE RUNNING"));
     // The CR-level finding folds under a cause of the container the operator saw fail.
     assert_eq!(
@@ -618,6 +621,27 @@ fn the_image_fixes_name_the_image_of_the_spec_and_the_declared_version() {
         crate::finding::Remedy::from_fix(&f[0].fix).run[0],
         r#"kubectl patch flinkdeployment orders -n analytics --type=merge -p '{"spec":{"image":"flink:1.18"}}'"#
     );
+    // No version declared: a custom image's tag says nothing, so the image is one marked
+    // placeholder (the command is kept for a person to fill in).
+    let custom = declared.replace("  flinkVersion: v1_18\n", "").replace(
+        "image: flink:1.20",
+        "image: registry.example.com/team/orders:7",
+    );
+    let f = run(
+        &FlinkResourceStatus,
+        &snapshot(
+            &custom
+                .replace("CrashLoopBackOff\"}", "RunContainerError\"}")
+                .replace("reason: CrashLoopBackOff", "reason: RunContainerError"),
+        ),
+    );
+    assert_eq!(f[0].category, Category::ImageIncompatible, "{f:?}");
+    assert!(
+        f[0].fix
+            .contains(r#"-p '{"spec":{"image":"flink:<your Flink version>"}}'"#),
+        "{}",
+        f[0].fix
+    );
     let f = run(
         &FlinkResourceStatus,
         &snapshot(
@@ -906,4 +930,327 @@ fn a_job_the_operator_could_not_observe_is_an_outcome_not_a_savepoint_or_an_old_
     let f = run(&FlinkResourceStatus, &snapshot(&own));
     assert_eq!(f[0].category, Category::MemoryConfigInvalid, "{}", f[0].fix);
     assert!(f[0].fix.contains("to 1024m"), "{}", f[0].fix);
+}
+
+/// The JobManager pod of CRASH as the kubelet reports it: restarted after exit code `code`, now
+/// in CrashLoopBackOff.
+fn crashed_jm(code: i32) -> String {
+    format!(
+        r#"
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: orders-5d8f9c7b6d-x7k2p
+  namespace: analytics
+  labels: {{app: orders, component: jobmanager, type: flink-native-kubernetes}}
+spec:
+  containers:
+  - {{name: flink-main-container, image: "flink:1.20"}}
+status:
+  phase: Running
+  containerStatuses:
+  - name: flink-main-container
+    image: "flink:1.20"
+    imageID: ""
+    ready: false
+    restartCount: 7
+    state: {{waiting: {{reason: CrashLoopBackOff, message: "back-off 5m0s restarting failed container=flink-main-container pod=orders-5d8f9c7b6d-x7k2p_analytics(3f2b)"}}}}
+    lastState: {{terminated: {{exitCode: {code}, reason: Error, message: "Could not start cluster entrypoint", finishedAt: "2026-11-28T09:41:00Z"}}}}
+"#
+    )
+}
+
+#[test]
+fn a_jobmanager_that_does_not_stay_up_gets_its_exit_its_log_and_the_field_the_log_names() {
+    // An option Flink cannot parse, in the JobManager's previous log only (the operator's error is
+    // the crash loop's): the exit, the line, and the key in spec.flinkConfiguration.
+    let y = CRASH.replace(
+        "  serviceAccount: flink\n",
+        "  serviceAccount: flink\n  flinkConfiguration: {taskmanager.numberOfTaskSlots: \"two\"}\n",
+    ) + &crashed_jm(1);
+    let log = "2026-11-28 09:40:58,001 INFO  org.apache.flink.runtime.entrypoint.ClusterEntrypoint [] - Starting KubernetesApplicationClusterEntrypoint.
+2026-11-28 09:40:59,101 ERROR org.apache.flink.runtime.entrypoint.ClusterEntrypoint [] - Could not start cluster entrypoint KubernetesApplicationClusterEntrypoint.
+java.lang.IllegalArgumentException: Could not parse value 'two' for key 'taskmanager.numberOfTaskSlots'.
+";
+    let s = crate::rules::testing::with_log(
+        snapshot(&y),
+        "analytics",
+        "orders-5d8f9c7b6d-x7k2p",
+        "flink-main-container",
+        true,
+        log,
+    );
+    let f = &run(&FlinkResourceStatus, &s)[0];
+    assert_eq!(f.category, Category::FlinkFatalExit);
+    for part in [
+        "JobManager pod orders-5d8f9c7b6d-x7k2p container flink-main-container last ended with exit code 1 (Flink could not start), reason Error",
+        "reason Error, message \"Could not start cluster entrypoint\"",
+        "Its previous log names the cause at line 3, `java.lang.IllegalArgumentException: Could not parse value 'two' for key 'taskmanager.numberOfTaskSlots'.`",
+        "kubectl patch flinkdeployment orders -n analytics --type=merge -p '{\"spec\":{\"flinkConfiguration\":{\"taskmanager.numberOfTaskSlots\":\"<taskmanager.numberOfTaskSlots>\"}}}'",
+        "kubectl logs orders-5d8f9c7b6d-x7k2p -n analytics -c flink-main-container --previous | sed -n '1,23p'",
+    ] {
+        assert!(f.fix.contains(part), "{part}\n{}", f.fix);
+    }
+    assert!(!f.fix.contains("the reason is in its log"), "{}", f.fix);
+    // A cause whose fix is not in the FlinkDeployment (the JobManager's account refused a pod
+    // watch): named with its line, its fix left to the pod-level finding that reports it.
+    let log = "2026-11-28 09:39:12,034 WARN  Fabric8FlinkKubeClient [] - Error while watching the pods
+org.apache.flink.kubernetes.shaded.io.fabric8.kubernetes.client.KubernetesClientException: Received 403 on websocket. Failure executing: GET at: https://10.96.0.1/api/v1/namespaces/analytics/pods?labelSelector=app%3Dorders&watch=true. Message: pods is forbidden: User \"system:serviceaccount:analytics:default\" cannot watch resource \"pods\" in API group \"\" in the namespace \"analytics\".
+";
+    let s = crate::rules::testing::with_log(
+        snapshot(&y),
+        "analytics",
+        "orders-5d8f9c7b6d-x7k2p",
+        "flink-main-container",
+        true,
+        log,
+    );
+    let f = &run(&FlinkResourceStatus, &s)[0];
+    assert!(
+        f.fix.contains("Its previous log names the cause at line 2, `org.apache.flink.kubernetes.shaded.io.fabric8")
+            && f.fix
+                .contains("That cause is reported as a finding of its own (category"),
+        "{}",
+        f.fix
+    );
+    assert!(
+        !f.fix.contains("kubectl create role") && !f.fix.contains("kubectl apply"),
+        "{}",
+        f.fix
+    );
+}
+
+#[test]
+fn a_jobmanager_log_no_signature_knows_is_quoted_and_no_log_gets_the_pod_s_previous_log() {
+    let y = CRASH.to_string() + &crashed_jm(2);
+    // A log whose error no signature knows: its last error lines, quoted with their numbers.
+    let log = "2026-11-28 09:40:58,001 INFO  org.example.Boot [] - starting
+2026-11-28 09:40:59,101 ERROR org.example.Boot [] - the flux capacitor is not charged
+";
+    let s = crate::rules::testing::with_log(
+        snapshot(&y),
+        "analytics",
+        "orders-5d8f9c7b6d-x7k2p",
+        "flink-main-container",
+        true,
+        log,
+    );
+    let f = &run(&FlinkResourceStatus, &s)[0];
+    assert!(
+        f.fix.contains("last ended with exit code 2 (a fatal error in the running process)")
+            && f.fix.contains(
+                "line 2: 2026-11-28 09:40:59,101 ERROR org.example.Boot [] - the flux capacitor is not charged"
+            )
+            && f.fix.contains(
+                "the whole log:\n\n  kubectl logs orders-5d8f9c7b6d-x7k2p -n analytics -c flink-main-container --previous"
+            ),
+        "{}",
+        f.fix
+    );
+    // No log in the snapshot: the command that reads the one that exited, by the pod's name.
+    let f = &run(&FlinkResourceStatus, &snapshot(&y))[0];
+    assert!(
+        f.fix.contains("The snapshot holds no log of it")
+            && f.fix.contains(
+                "kubectl logs orders-5d8f9c7b6d-x7k2p -n analytics -c flink-main-container --previous | grep"
+            ),
+        "{}",
+        f.fix
+    );
+}
+
+/// A FlinkDeployment whose JobManager stays DEPLOYING (12 min past the last reconciliation at
+/// 2025-11-28T09:40:00Z, 1764322800000 ms) and its Pending pod, with the scheduler's `message`.
+fn pending_jm(message: &str, template: &str, node_selector: &str) -> Snapshot {
+    let y = format!(
+        r#"
+apiVersion: flink.apache.org/v1beta1
+kind: FlinkDeployment
+metadata: {{name: orders, namespace: analytics}}
+spec:
+  image: flink:1.20
+  flinkVersion: v1_20
+  serviceAccount: flink
+{template}  jobManager: {{resource: {{memory: 2048m, cpu: 1}}}}
+  taskManager: {{resource: {{memory: 2048m, cpu: 1}}}}
+status:
+  jobManagerDeploymentStatus: DEPLOYING
+  lifecycleState: DEPLOYED
+  reconciliationStatus: {{state: DEPLOYED, reconciliationTimestamp: 1764322800000}}
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: orders-5d8f9c7b6d-x7k2p
+  namespace: analytics
+  labels: {{app: orders, component: jobmanager, type: flink-native-kubernetes}}
+spec:
+{node_selector}  containers:
+  - name: flink-main-container
+    resources: {{requests: {{cpu: "1", memory: 2Gi}}}}
+status:
+  phase: Pending
+  conditions:
+  - type: PodScheduled
+    status: "False"
+    reason: Unschedulable
+    message: "{message}"
+"#
+    );
+    let mut s = snapshot(&y);
+    s.captured_at = "2025-11-28T09:52:00Z".parse().unwrap();
+    s
+}
+
+#[test]
+fn a_pending_jobmanager_gets_the_scheduler_s_reason_and_the_field_that_sets_it() {
+    // kubernetes/kubernetes@v1.30.0:pkg/scheduler/framework/plugins/noderesources/fit.go ("Insufficient %v").
+    let s = pending_jm(
+        "0/3 nodes are available: 3 Insufficient memory. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.",
+        "",
+        "",
+    );
+    let f = &run(&FlinkResourceStatus, &s)[0];
+    assert_eq!(f.category, Category::PodUnschedulable);
+    for part in [
+        "JobManager pod orders-5d8f9c7b6d-x7k2p stays Pending: insufficient memory (the scheduler: \"0/3 nodes are available: 3 Insufficient memory.",
+        "spec.jobManager.resource.memory is \"2048m\" now",
+        "kubectl patch flinkdeployment orders -n analytics --type=merge -p '{\"spec\":{\"jobManager\":{\"resource\":{\"memory\":\"1024m\"}}}}'",
+    ] {
+        assert!(f.fix.contains(part), "{part}\n{}", f.fix);
+    }
+    assert!(!f.fix.contains("FLK106 has the details"), "{}", f.fix);
+    // kubernetes/kubernetes@v1.25.0:pkg/scheduler/framework/plugins/nodeaffinity/node_affinity.go
+    // (ErrReasonPod): the selector is dropped in the template that sets it, at its real path.
+    let s = pending_jm(
+        "0/3 nodes are available: 3 node(s) didn't match Pod's node affinity/selector. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.",
+        "  podTemplate: {spec: {nodeSelector: {disktype: ssd}}}\n",
+        "  nodeSelector: {disktype: ssd}\n",
+    );
+    let f = &run(&FlinkResourceStatus, &s)[0];
+    for part in [
+        "stays Pending: no node matches its node selector/affinity",
+        "(disktype=ssd); they are set in spec.podTemplate.spec.nodeSelector of FlinkDeployment orders",
+        "kubectl patch flinkdeployment orders -n analytics --type=merge -p '{\"spec\":{\"podTemplate\":{\"spec\":{\"nodeSelector\":{\"disktype\":null}}}}}'",
+    ] {
+        assert!(f.fix.contains(part), "{part}\n{}", f.fix);
+    }
+}
+
+#[test]
+fn an_unresolved_reference_names_the_pod_the_kubelet_s_words_and_the_template() {
+    // A mount the kubelet gave up on, which names no ConfigMap or Secret to create: the kubelet's
+    // FailedMount event `Unable to attach or mount volumes: %v` (pkg/kubelet/kubelet.go) over
+    // WaitForAttachAndMount's `unmounted volumes=%v, unattached volumes=%v, failed to process
+    // volumes=%v: %w`, kubernetes/kubernetes@0001f7ab39f2:pkg/kubelet/volumemanager/volume_manager.go.
+    let msg = "Unable to attach or mount volumes: unmounted volumes=[state], unattached volumes=[], failed to process volumes=[]: context deadline exceeded";
+    let y = crash_with(msg, "FailedMount").replace(
+        "  serviceAccount: flink\n",
+        "  serviceAccount: flink\n  podTemplate: {spec: {containers: [{name: flink-main-container}]}}\n",
+    ) + r#"
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: orders-5d8f9c7b6d-x7k2p
+  namespace: analytics
+  labels: {app: orders, component: jobmanager, type: flink-native-kubernetes}
+spec:
+  containers:
+  - {name: flink-main-container, image: "flink:1.20"}
+status:
+  phase: Pending
+  containerStatuses:
+  - name: flink-main-container
+    image: "flink:1.20"
+    imageID: ""
+    ready: false
+    restartCount: 0
+    state: {waiting: {reason: ContainerCreating}}
+---
+apiVersion: v1
+kind: Event
+metadata: {name: orders-5d8f9c7b6d-x7k2p.1, namespace: analytics}
+involvedObject: {kind: Pod, namespace: analytics, name: orders-5d8f9c7b6d-x7k2p}
+reason: FailedMount
+type: Warning
+message: "Unable to attach or mount volumes: unmounted volumes=[state], unattached volumes=[], failed to process volumes=[]: context deadline exceeded"
+"#;
+    let f = &run(&FlinkResourceStatus, &snapshot(&y))[0];
+    assert_eq!(f.category, Category::PodtemplateInvalid);
+    for part in [
+        "JobManager pod orders-5d8f9c7b6d-x7k2p cannot start: container flink-main-container waits in ContainerCreating; event FailedMount: \"Unable to attach or mount volumes: unmounted volumes=[state]",
+        "fix the reference in spec.podTemplate of FlinkDeployment orders",
+        "kubectl describe pod orders-5d8f9c7b6d-x7k2p -n analytics",
+    ] {
+        assert!(f.fix.contains(part), "{part}\n{}", f.fix);
+    }
+    assert!(!f.fix.contains("-l app=orders"), "{}", f.fix);
+}
+
+#[test]
+fn an_error_nothing_more_is_known_of_is_quoted_with_the_resource_by_name() {
+    // A session job whose operator error no signature or word knows: its message, decoded, and
+    // where the rest is.
+    let y = r#"
+apiVersion: flink.apache.org/v1beta1
+kind: FlinkSessionJob
+metadata: {name: wordcount, namespace: analytics}
+spec:
+  deploymentName: session
+  job: {jarURI: "local:///opt/flink/usrlib/wordcount.jar", parallelism: 1, upgradeMode: stateless}
+status:
+  lifecycleState: STABLE
+  jobStatus: {state: FAILED}
+  error: '{"type":"org.apache.flink.kubernetes.operator.exception.ReconciliationException","message":"java.lang.IllegalStateException: the flux capacitor is not charged","throwableList":[{"type":"java.lang.IllegalStateException","message":"the flux capacitor is not charged"}]}'
+"#;
+    let f = &run(&FlinkResourceStatus, &snapshot(y))[0];
+    assert!(
+        f.fix.contains(
+            "The operator reports for FlinkSessionJob wordcount: \"java.lang.IllegalStateException: the flux capacitor is not charged\"."
+        ) && f.fix.contains("kubectl describe flinksessionjob wordcount -n analytics"),
+        "{:?} {}",
+        f.category,
+        f.fix
+    );
+    assert!(
+        !f.fix.contains("Read the operator's full error"),
+        "{}",
+        f.fix
+    );
+}
+
+#[test]
+fn names_in_the_verify_and_validator_commands_are_one_shell_word_each() {
+    // Names come from a bundle too (hand-edited files): one the shell would split or expand stays
+    // one word.
+    let v = View {
+        kind: "FlinkDeployment",
+        ns: "team a",
+        name: "o$rders",
+        jm: None,
+        lifecycle: None,
+        job: None,
+        error: None,
+        reconciled_at: None,
+        events: Vec::new(),
+        job_spec: None,
+    };
+    assert!(
+        verify(&v).starts_with("kubectl get flinkdeployment 'o$rders' -n 'team a' -o jsonpath="),
+        "{}",
+        verify(&v)
+    );
+    let fix = fix::validation_fix(
+        "TaskManager resource memory must be defined.",
+        v.ns,
+        v.name,
+        "flinkdeployment",
+        None,
+    );
+    assert!(
+        fix.contains("kubectl patch flinkdeployment 'o$rders' -n 'team a' --type=merge"),
+        "{fix}"
+    );
 }

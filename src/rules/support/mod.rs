@@ -3,6 +3,7 @@
 
 pub mod containers;
 pub mod ended_job;
+pub mod flink_image;
 pub mod flink_versions;
 pub mod flinkcluster_memory;
 pub(crate) mod install;
@@ -12,3 +13,4 @@ pub mod pod_status;
 pub mod rbac_plan;
 pub mod refused_since;
 pub mod rollout;
+pub mod scheduling;

@@ -132,6 +132,13 @@ pub fn image_pull(fd: &FlinkDeployment, pod: &Pod) -> Option<Predates> {
     pull_predates(&want, &has, image, running, MAIN_CONTAINER)
 }
 
+/// The image the spec gives Flink's main container now, when the pod runs another: a fix of an
+/// image that cannot run Flink (FLK104) is in the spec, and the pod predates it.
+pub fn image(fd: &FlinkDeployment, pod: &Pod) -> Option<Predates> {
+    let running = main_container(pod).and_then(|c| c.image.as_deref());
+    pull_predates(&[], &[], fd.spec.image.as_deref(), running, MAIN_CONTAINER)
+}
+
 /// What the spec gives a pod's `container` to pull that the pod lacks: a pull secret (`want`
 /// against the pod's `has`), else the image itself.
 fn pull_predates(
