@@ -345,7 +345,7 @@ fn native_recovered(index: &Index, d: &ObjectRef) -> Option<String> {
         .copied()
         .filter(|p| pod_component(p) == Some(Component::TaskManager))
         .collect();
-    if tms.is_empty() || !tms.iter().all(|p| up(&p)) {
+    if tms.is_empty() || !tms.iter().all(up) {
         return None;
     }
     Some(format!(
