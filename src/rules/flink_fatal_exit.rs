@@ -302,9 +302,13 @@ fn application_failed(
 /// release-1.7.0:flink-kubernetes-operator-api/src/main/java/org/apache/flink/kubernetes/operator/api/
 /// status/JobManagerDeploymentStatus.java and lifecycle/ResourceLifecycleState.java).
 fn recovered(index: &Index, pod: &Pod) -> Option<String> {
-    let d = index
-        .deployment_of_pod(pod)
-        .filter(|d| d.kind == "FlinkDeployment")?;
+    let d = index.deployment_of_pod(pod)?;
+    if d.kind == crate::flink::names::KIND_NATIVE_CLUSTER {
+        return native_recovered(index, &d);
+    }
+    if d.kind != "FlinkDeployment" {
+        return None;
+    }
     let ns = d.namespace.as_deref().unwrap_or("default");
     let fd = index.flink_deployment(ns, &d.name)?;
     let st = fd.status.as_ref()?;
@@ -319,6 +323,36 @@ fn recovered(index: &Index, pod: &Pod) -> Option<String> {
             job.map(|j| format!(", job {j}")).unwrap_or_default()
         )
     })
+}
+
+/// A plain native cluster has no status that says it is up; its objects do: the JobManager
+/// Deployment has all its replicas ready, and every TaskManager pod Flink made (at least one: they
+/// exist only once the JobManager runs and asked for them) runs with all its containers ready.
+fn native_recovered(index: &Index, d: &ObjectRef) -> Option<String> {
+    let ns = d.namespace.as_deref().unwrap_or("default");
+    let (wanted, ready) =
+        crate::snapshot::index::deployment_replicas(index.k8s_deployment(ns, &d.name)?);
+    if wanted < 1 || ready < wanted {
+        return None;
+    }
+    let pods = index.pods_of_ref(d);
+    let up = |p: &&Pod| {
+        p.status.as_ref().and_then(|s| s.phase.as_deref()) == Some("Running")
+            && containers(p).iter().all(|c| c.init || c.status.ready)
+    };
+    let tms: Vec<&Pod> = pods
+        .iter()
+        .copied()
+        .filter(|p| pod_component(p) == Some(Component::TaskManager))
+        .collect();
+    if tms.is_empty() || !tms.iter().all(up) {
+        return None;
+    }
+    Some(format!(
+        "native cluster {}: JobManager Deployment {ready}/{wanted} ready, {} TaskManager pod(s) running and ready: the instance running now came up after the exit, which is history",
+        d.name,
+        tms.len()
+    ))
 }
 
 /// The field of the pod's FlinkDeployment that holds what the log names, as a command: the
@@ -1285,6 +1319,43 @@ spec:
         let f = run(&FlinkFatalExit, &snapshot(&y));
         assert_eq!(f.len(), 1);
         assert_eq!(f[0].severity, Severity::Warning);
+    }
+
+    /// The lab's native-default-sa on Flink 1.20.1 once its Role was granted: the JobManager of
+    /// the patched Deployment exited once, then ran, and the cluster came up with its TaskManager.
+    #[test]
+    fn a_past_crash_in_a_native_cluster_that_came_up_is_history() {
+        let jm_pod = JM_239.replace(
+            "ready: false\n    restartCount: 6\n    state: {waiting: {reason: CrashLoopBackOff, message: \"back-off 5m0s restarting failed container=flink-main-container pod=orders-5d8f9c7b6d-x7k2p_analytics(3f2b)\"}}",
+            "ready: true\n    restartCount: 1\n    state: {running: {startedAt: \"2026-11-28T09:40:00Z\"}}",
+        );
+        let deployment = |ready: i32| {
+            format!("apiVersion: apps/v1\nkind: Deployment\nmetadata: {{name: orders, namespace: analytics, labels: {{app: orders, component: jobmanager, type: flink-native-kubernetes}}}}\nspec: {{replicas: 1, selector: {{matchLabels: {{app: orders}}}}, template: {{metadata: {{labels: {{app: orders}}}}, spec: {{containers: [{{name: flink-main-container, image: 'flink:1.20'}}]}}}}}}\nstatus: {{replicas: 1, readyReplicas: {ready}}}\n")
+        };
+        let tm = |ready: bool| {
+            format!("apiVersion: v1\nkind: Pod\nmetadata: {{name: orders-taskmanager-1-1, namespace: analytics, labels: {{app: orders, component: taskmanager, type: flink-native-kubernetes}}}}\nspec: {{containers: [{{name: flink-main-container, image: 'flink:1.20'}}]}}\nstatus: {{phase: Running, containerStatuses: [{{name: flink-main-container, image: 'flink:1.20', imageID: '', ready: {ready}, restartCount: 0, state: {{running: {{startedAt: '2026-11-28T09:40:30Z'}}}}}}]}}\n")
+        };
+        let severity = |objects: &str| {
+            let f = run(
+                &FlinkFatalExit,
+                &snapshot(&format!("{jm_pod}\n---\n{objects}")),
+            );
+            assert_eq!(f.len(), 1, "{f:#?}");
+            (f[0].severity, f[0].evidence.join("\n"))
+        };
+        let (sev, evidence) = severity(&format!("{}\n---\n{}", deployment(1), tm(true)));
+        assert_eq!(sev, Severity::Info, "{evidence}");
+        assert!(evidence.contains("native cluster orders: JobManager Deployment 1/1 ready, 1 TaskManager pod(s) running and ready"), "{evidence}");
+        // Not up yet: the Deployment not ready, a TaskManager not ready, or none at all.
+        assert_eq!(
+            severity(&format!("{}\n---\n{}", deployment(0), tm(true))).0,
+            Severity::Warning
+        );
+        assert_eq!(
+            severity(&format!("{}\n---\n{}", deployment(1), tm(false))).0,
+            Severity::Warning
+        );
+        assert_eq!(severity(&deployment(1)).0, Severity::Warning);
     }
 
     #[test]

@@ -6,7 +6,14 @@ use crate::finding::Category;
 
 /// The category the words point at, most specific first; `None` when they point at none.
 pub fn category(text: &str) -> Option<Category> {
-    let lower = text.to_ascii_lowercase();
+    // "Flink version null": the operator had no version to check (a FlinkSessionJob whose
+    // session FlinkDeployment did not exist: apache/flink-kubernetes-operator@release-1.10.0:
+    // flink-kubernetes-operator/src/main/java/org/apache/flink/kubernetes/operator/utils/ValidatorUtils.java),
+    // not a version it refuses (SIG-FLINK-VERSION-UNSUPPORTED skips it too).
+    let lower = text.to_ascii_lowercase().replace(
+        "flink version null is not supported by this operator version",
+        "",
+    );
     let has = |ks: &[&str]| ks.iter().any(|k| lower.contains(&k.to_ascii_lowercase()));
     Some(
         if has(&[
@@ -141,6 +148,25 @@ mod tests {
             Some(Category::JobmanagerRestartWithoutHa)
         );
         assert_eq!(category("everything is fine"), None);
+    }
+
+    /// The lab's session-job-no-cluster on operator 1.10.0 once the session cluster ran: the
+    /// session job's error was the REST API refusing the jar upload, beside the event of before
+    /// the cluster existed.
+    #[test]
+    fn a_null_flink_version_is_no_unsupported_version() {
+        assert_eq!(
+            category("Flink version v1_13 is not supported by this operator version"),
+            Some(Category::FlinkVersionUnsupported)
+        );
+        assert_eq!(
+            category("Flink version null is not supported by this operator version"),
+            None
+        );
+        assert_eq!(
+            category("java.util.concurrent.ExecutionException: org.apache.flink.runtime.rest.util.RestClientException: [POST request not allowed]\nFlink version null is not supported by this operator version"),
+            None
+        );
     }
 
     #[test]
