@@ -24,11 +24,13 @@ exec 9>"$IMAGES/build.lock"
 flock 9
 
 resolve() { # pom version-property version dir [mvn-arg...]
-  [[ -f $4/.done ]] && return 0
+  # .done holds the stamp of the pom it resolved: a pom that lists other jars resolves again.
+  local pom_stamp; pom_stamp=$(stamp_of "$1")
+  [[ $(cat "$4/.done" 2>/dev/null) == "$pom_stamp" ]] && return 0
   say "resolving $(basename "$(dirname "$1")") $3's jars from Maven Central into $4"
   rm -rf "$4"; mkdir -p "$4/lib"
   mvn -q -B -f "$1" "-D$2=$3" "${@:5}" dependency:copy-dependencies -DoutputDirectory="$4/lib" -DincludeScope=runtime >&2
-  touch "$4/.done"
+  echo "$pom_stamp" >"$4/.done"
 }
 
 stamp_of() { find "$@" -type f | sort | xargs cat | sha256sum | cut -c1-12; }
