@@ -615,20 +615,9 @@ fn set_the_jar(index: &Index, pod: &Pod, category: Category) -> String {
     )
 }
 
-/// For a package Java refused Flink (SIG-JAVA-MODULE-CLOSED: `module java.base does not "opens
-/// java.util"`), the option that opens it, added to `env.java.opts.all` of the pod's
-/// FlinkDeployment after the options already there: one merge patch, as it is. `env.java.opts.all`
-/// is what every Flink JVM gets (apache/flink@release-1.20.1:flink-core/src/main/java/org/apache/
-/// flink/configuration/CoreOptions.java, FLINK_JVM_OPTIONS; flink-dist's config.sh passes it).
+/// For a package Java refused Flink, the option that opens it in the pod's FlinkDeployment
+/// (`java_opts::open_the_module`).
 fn open_the_module(index: &Index, pod: &Pod, m: &crate::signatures::Match) -> String {
-    if m.signature.id != "SIG-JAVA-MODULE-CLOSED" {
-        return String::new();
-    }
-    let (Some(module), Some(directive), Some(package)) =
-        (m.field("module"), m.field("directive"), m.field("package"))
-    else {
-        return String::new();
-    };
     let Some(d) = index
         .deployment_of_pod(pod)
         .filter(|d| d.kind == "FlinkDeployment")
@@ -636,42 +625,10 @@ fn open_the_module(index: &Index, pod: &Pod, m: &crate::signatures::Match) -> St
         return String::new();
     };
     let ns = d.namespace.as_deref().unwrap_or("default");
-    let Some(fd) = index.flink_deployment(ns, &d.name) else {
-        return String::new();
-    };
-    let option = format!("--add-{directive}={module}/{package}=ALL-UNNAMED");
-    let key = "env.java.opts.all";
-    let was = fd
-        .spec
-        .flink_configuration
-        .get(key)
-        .map(|v| v.trim())
-        .unwrap_or("");
-    if was.split_whitespace().any(|t| t == option) {
-        return String::new();
-    }
-    let added = OptsEdit {
-        key: key.to_string(),
-        removed: Vec::new(),
-        kept: was
-            .split_whitespace()
-            .map(str::to_string)
-            .chain([option.clone()])
-            .collect(),
-    };
-    let patch = java_opts::merge_patch(&[added]);
-    format!(
-        "\n\nAdd {option} to flinkConfiguration `{key}` of FlinkDeployment {name}{kept}:\n\n  \
-         kubectl patch flinkdeployment {name} -n {ns_q} --type=merge -p {patch}",
-        name = crate::shell::sh(&d.name),
-        ns_q = crate::shell::sh(ns),
-        kept = if was.is_empty() {
-            String::new()
-        } else {
-            format!(" (after the options it has: {was})")
-        },
-        patch = crate::shell::sh(&patch),
-    )
+    index
+        .flink_deployment(ns, &d.name)
+        .map(|fd| java_opts::open_the_module(fd, ns, m))
+        .unwrap_or_default()
 }
 
 /// What the exit code means, narrowed by the log where it tells which of Flink's exits it was.

@@ -4,6 +4,7 @@
 use super::*;
 use crate::flink::mode::{Component, Mode};
 use crate::rules::support::flink_image::flink_image;
+use crate::rules::support::java_opts;
 use crate::shell::sh;
 
 #[allow(clippy::too_many_arguments)]
@@ -69,10 +70,14 @@ pub(super) fn fix(
                     m.signature.explanation
                 ),
                 None => format!(
-                    "The operator's error names the cause: {}.\n{}{}",
+                    "The operator's error names the cause: {}.\n{}{}{}",
                     m.signature.explanation,
                     m.fix(),
-                    set_the_option(m, fd, ns)
+                    set_the_option(m, fd, ns),
+                    // The session cluster's FlinkDeployment for a FlinkSessionJob: its JVMs run
+                    // the job's main (JarRunHandler), so the option goes there.
+                    fd.map(|d| java_opts::open_the_module(d, ns, m))
+                        .unwrap_or_default()
                 ),
             }
         }

@@ -1254,3 +1254,33 @@ fn names_in_the_verify_and_validator_commands_are_one_shell_word_each() {
         "{fix}"
     );
 }
+
+#[test]
+fn a_package_java_refused_the_session_cluster_is_opened_in_its_flinkdeployment() {
+    // What operator 1.10.0 reported for a FlinkSessionJob on a Java 17 session cluster (the
+    // reality lab, Flink 1.20.1): JarRunHandler ran the job's main in the session JobManager,
+    // whose JVM had no `--add-opens` (the operator's ConfigMap replaces the image's conf/).
+    let error = r#"  error: '{"type":"org.apache.flink.kubernetes.operator.exception.ReconciliationException","message":"org.apache.flink.util.FlinkRuntimeException: java.util.concurrent.ExecutionException: org.apache.flink.runtime.rest.util.RestClientException: [org.apache.flink.runtime.rest.handler.RestHandlerException: Could not execute application.]","throwableList":[{"type":"java.lang.reflect.InaccessibleObjectException","message":"Unable to make field private final java.util.Map java.util.Collections$UnmodifiableMap.m accessible: module java.base does not \"opens java.util\" to unnamed module @69eee410"}]}'"#;
+    let bundle =
+        include_str!("../../../tests/scenarios/session-job-jar-not-found/flinkdeployment.yaml");
+    let start = bundle
+        .find("  error: '")
+        .expect("the scenario's error line");
+    let end = start + bundle[start..].find('\n').unwrap();
+    let yaml = format!("{}{error}{}", &bundle[..start], &bundle[end..]).replace(
+        "    taskmanager.numberOfTaskSlots: \"2\"",
+        "    taskmanager.numberOfTaskSlots: \"2\"\n    env.java.opts.all: -XX:+UseG1GC",
+    );
+    let f = run(&FlinkResourceStatus, &snapshot(&yaml));
+    let f = f
+        .iter()
+        .find(|f| f.object.kind == "FlinkSessionJob")
+        .expect("a finding for the session job");
+    assert_eq!(f.category, Category::ImageIncompatible, "{f:?}");
+    assert_eq!(
+        crate::finding::Remedy::from_fix(&f.fix).run,
+        vec![r#"kubectl patch flinkdeployment shared -n scn-session-job --type=merge -p '{"spec":{"flinkConfiguration":{"env.java.opts.all":"-XX:+UseG1GC --add-opens=java.base/java.util=ALL-UNNAMED"}}}'"#.to_string(), "kubectl patch flinksessionjob enricher -n scn-session-job --type=merge -p '{\"spec\":{\"restartNonce\":0}}'".to_string()],
+        "{}",
+        f.fix
+    );
+}

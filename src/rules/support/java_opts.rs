@@ -9,6 +9,8 @@
 //! `CONTAINER_START_COMMAND_TEMPLATE`). So a heap flag there wins over Flink's, and an option the
 //! JVM refuses there stops every start of that component.
 
+use crate::signatures::Match;
+use crate::snapshot::FlinkDeployment;
 use std::collections::BTreeMap;
 
 /// The options of one `env.java.opts*` key that a rule wants gone, and the ones that stay.
@@ -96,6 +98,57 @@ pub fn is_named_option(token: &str, named: &str) -> bool {
     let xx = xx.trim_start_matches(['+', '-']);
     let name_of = |s: &str| s.split('=').next().unwrap_or(s).to_string();
     name_of(xx) == name_of(named)
+}
+
+/// For a package Java refused Flink (SIG-JAVA-MODULE-CLOSED: `module java.base does not "opens
+/// java.util"`), the option that opens it, added to `env.java.opts.all` of the FlinkDeployment
+/// after the options already there: one merge patch, as it is; empty for any other match, or
+/// when the option is there already. `env.java.opts.all` is what every Flink JVM gets
+/// (apache/flink@release-1.20.1:flink-core/src/main/java/org/apache/flink/configuration/CoreOptions.java,
+/// FLINK_JVM_OPTIONS; flink-dist's config.sh passes it), and the operator's ConfigMap, mounted over
+/// conf/, carries no `env.java.default-opts.all` of the image's (its default is "": CoreOptions).
+pub fn open_the_module(fd: &FlinkDeployment, ns: &str, m: &Match) -> String {
+    if m.signature.id != "SIG-JAVA-MODULE-CLOSED" {
+        return String::new();
+    }
+    let (Some(module), Some(directive), Some(package)) =
+        (m.field("module"), m.field("directive"), m.field("package"))
+    else {
+        return String::new();
+    };
+    let option = format!("--add-{directive}={module}/{package}=ALL-UNNAMED");
+    let key = "env.java.opts.all";
+    let was = fd
+        .spec
+        .flink_configuration
+        .get(key)
+        .map(|v| v.trim())
+        .unwrap_or("");
+    if was.split_whitespace().any(|t| t == option) {
+        return String::new();
+    }
+    let added = OptsEdit {
+        key: key.to_string(),
+        removed: Vec::new(),
+        kept: was
+            .split_whitespace()
+            .map(str::to_string)
+            .chain([option.clone()])
+            .collect(),
+    };
+    let patch = merge_patch(&[added]);
+    format!(
+        "\n\nAdd {option} to flinkConfiguration `{key}` of FlinkDeployment {name}{kept}:\n\n  \
+         kubectl patch flinkdeployment {name} -n {ns_q} --type=merge -p {patch}",
+        name = crate::shell::sh(fd.name()),
+        ns_q = crate::shell::sh(ns),
+        kept = if was.is_empty() {
+            String::new()
+        } else {
+            format!(" (after the options it has: {was})")
+        },
+        patch = crate::shell::sh(&patch),
+    )
 }
 
 #[cfg(test)]
