@@ -19,8 +19,5 @@ apply() {
   wait_for 20 "curl -sf -o /dev/null http://127.0.0.1:$port/lab-job.jar"
   sed "s|local:///opt/flink/usrlib/lab-job.jar|http://127.0.0.1:$port/lab-job.jar|" "$scen/manifests.yaml" | kubectl apply -f - >/dev/null
 }
-# What the heal reaches (heal.txt): FLK402's session cluster is created and runs (READY, STABLE);
-# the session job is then not submitted, since the lab's Flink image has no flink-runtime-web (its
-# pom lists flink-runtime, not the web handlers flink-dist carries), so the JobManager's REST API
-# refuses the operator's jar upload ("POST request not allowed"). A lab limit, not a fault of the
-# scenario's; the real image serves the upload.
+# The operator submits the job through the session JobManager's REST API (jar upload, then run:
+# the WebSubmissionExtension of flink-runtime-web, which the lab's image carries as flink-dist does).
