@@ -63,6 +63,15 @@ pub(super) fn fix(
                     (m.signature.category == Category::PodtemplateInvalid)
                         .then(|| missing_reference(snapshot, v, decoded, jm_pods, cluster))
                         .flatten()
+                })
+                // A session cluster that refuses the jar upload: the option that turns web
+                // submission off, removed, or the image that lacks flink-runtime-web.
+                .or_else(|| {
+                    m.signature
+                        .id
+                        .starts_with("SIG-WEB-SUBMIT-")
+                        .then(|| super::web_submit::fit(snapshot, v, fd?, jm_pods))
+                        .flatten()
                 });
             match fit {
                 Some(fit) => format!(
