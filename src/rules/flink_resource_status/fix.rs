@@ -43,7 +43,10 @@ pub(super) fn fix(
                     let fd = fd?;
                     texts
                         .into_iter()
-                        .find_map(|t| super::memory::fit(t, fd, ns))
+                        .find_map(|t| {
+                            super::memory::fit(t, fd, ns)
+                                .or_else(|| super::memory::process_fit(t, fd, ns))
+                        })
                 })
                 .flatten()
                 // Slot requests that timed out: the configuration that caps the slots (slots.rs).
