@@ -290,7 +290,7 @@ pub(super) fn process_fit(text: &str, fd: &FlinkDeployment, ns: &str) -> Option<
         metaspace / MIB,
         overhead / MIB,
         printed / MIB,
-        c[1].to_string(),
+        &c[1],
         crate::shell::sh(fd.name()),
         crate::shell::sh(ns),
     ))
