@@ -40,6 +40,7 @@ mod fix;
 mod jobmanager;
 mod memory;
 mod slots;
+mod web_submit;
 
 use category::{categorize, KUBE_REASONS};
 use fix::{
@@ -384,9 +385,15 @@ fn build(
         &first,
     );
     // An option Flink could not parse: the wrapper names the key and the value, the parser's root
-    // cause (`NumberFormatException: For input string: "two"`) names neither.
+    // cause (`NumberFormatException: For input string: "two"`) names neither. A REST answer
+    // (`[POST request not allowed]`) says what was refused, the signature's title why.
     let root = match &basis {
-        Basis::Signature(m) if category == Category::ConfigOptionInvalid => Some(m.title()),
+        Basis::Signature(m)
+            if category == Category::ConfigOptionInvalid
+                || m.signature.id == "SIG-WEB-SUBMIT-REFUSED" =>
+        {
+            Some(m.title())
+        }
         _ => decoded.as_ref().and_then(OperatorError::root_summary),
     };
     let title_reason = reason.as_deref().filter(|r| *r != "ValidationError");

@@ -1582,6 +1582,91 @@ pub static SIGNATURES: &[Signature] = &[
             "apache/flink-docker@0ac313e39fda:docker-entrypoint.sh",
         ],
     },
+    // The JobManager's REST API without web submission (the client's RestClient puts the server's
+    // errors in brackets: `[POST request not allowed]`). The operator submits a FlinkSessionJob by
+    // uploading its jar to the session cluster (JarUploadHeaders then JarRunHeaders: POST
+    // /jars/upload, then /jars/:jarid/run; apache/flink-kubernetes-operator@release-1.10.0:
+    // flink-kubernetes-operator/src/main/java/org/apache/flink/kubernetes/operator/service/
+    // AbstractFlinkService.java), routes
+    // that only flink-runtime-web's WebSubmissionExtension registers; DispatcherRestEndpoint's
+    // initializeWebSubmissionHandlers loads it when `web.submit.enable` is true (WebOptions.
+    // SUBMIT_ENABLE in flink-core, default true, deprecated key `jobmanager.web.submit.enable`)
+    // and flink-runtime-web is on the classpath (WebMonitorUtils.isFlinkRuntimeWebInClassPath;
+    // the official image's flink-dist jar bundles it: apache/flink@00284fb8131e:flink-dist/pom.xml
+    // lists it as a dependency of the dist jar), and logs one of two INFO lines otherwise, the same
+    // words from release-1.16.0 to release-2.1.0. Since 1.19.1 FileUploadHandler answers a
+    // multipart POST to a route nobody registered with 400 "POST request not allowed" (1.16.0 to
+    // 1.19.0 have no such check). The JobManager lines are Info: a cluster that takes no session
+    // jobs may turn web submission off on purpose.
+    Signature {
+        id: "SIG-WEB-SUBMIT-REFUSED",
+        category: Category::ImageIncompatible,
+        severity: Severity::Critical,
+        literals: &["POST request not allowed"],
+        pattern: r"POST request not allowed",
+        title: "the session cluster's REST API refuses the job's jar upload: web.submit.enable is false or flink-runtime-web is missing",
+        explanation: "the JobManager's REST API refused a jar upload (`POST request not allowed`): it serves the upload routes the operator submits a FlinkSessionJob through (/jars/upload, /jars/<jar>/run) only with web submission on, that is with `web.submit.enable` true (its default) and flink-runtime-web on the JobManager's classpath",
+        fix: "turn web submission on in the session cluster. The JobManager's log says at startup what turns it off:\n\n  kubectl logs -n <namespace> -l app=<deployment>,component=jobmanager -c flink-main-container | grep -i 'web.based job submission'\n\n`Web-based job submission is not enabled.`: remove `web.submit.enable: \"false\"` from the session FlinkDeployment's spec.flinkConfiguration (its default is true; or set it to \"true\", which also overrides the deprecated `jobmanager.web.submit.enable` and the operator's default configuration). `Failed to load web based job submission extension.`: run an image whose /opt/flink/lib holds flink-runtime-web (the official `flink:<version>` image's flink-dist jar carries it; an image that assembles lib/ without flink-dist needs flink-runtime-web-<version>.jar there)",
+        verify: "kubectl logs -n <namespace> -l app=<deployment>,component=jobmanager -c flink-main-container | grep -ci 'web.based job submission'   # expect: 0",
+        explains: &[],
+        supersedes: &[],
+        examples: &[
+            "java.util.concurrent.ExecutionException: org.apache.flink.runtime.rest.util.RestClientException: [POST request not allowed]",
+            "org.apache.flink.kubernetes.operator.exception.ReconciliationException: java.util.concurrent.ExecutionException: org.apache.flink.runtime.rest.util.RestClientException: [POST request not allowed]",
+        ],
+        unless: &[],
+        sources: &[
+            "apache/flink@release-1.20.0:flink-runtime/src/main/java/org/apache/flink/runtime/rest/FileUploadHandler.java",
+            "apache/flink@release-1.19.1:flink-runtime/src/main/java/org/apache/flink/runtime/rest/FileUploadHandler.java",
+            "apache/flink@release-2.0.0:flink-runtime/src/main/java/org/apache/flink/runtime/rest/FileUploadHandler.java",
+            "apache/flink@release-1.20.0:flink-runtime/src/main/java/org/apache/flink/runtime/rest/RestClient.java",
+        ],
+    },
+    Signature {
+        id: "SIG-WEB-SUBMIT-DISABLED",
+        category: Category::ImageIncompatible,
+        severity: Severity::Info,
+        literals: &["Web-based job submission is not enabled"],
+        pattern: r"Web-based job submission is not enabled",
+        title: "the JobManager serves no jar upload: web.submit.enable is false, so it takes no FlinkSessionJob",
+        explanation: "the JobManager started its REST API without the web submission routes (/jars/upload, /jars/<jar>/run) because `web.submit.enable` is false: no harm to an application cluster, but the operator submits every FlinkSessionJob through those routes, so a session cluster refuses them all (`POST request not allowed`)",
+        fix: "if FlinkSessionJobs run on this cluster, remove the option from the session FlinkDeployment's spec.flinkConfiguration (its default is true; the operator redeploys the cluster):\n\n  kubectl patch flinkdeployment <deployment> -n <namespace> --type=json -p '[{\"op\":\"remove\",\"path\":\"/spec/flinkConfiguration/web.submit.enable\"}]'\n\n(where the spec does not set it, the operator's default configuration or the deprecated `jobmanager.web.submit.enable` does: set `web.submit.enable: \"true\"` in spec.flinkConfiguration, which overrides both)",
+        verify: "kubectl logs -n <namespace> -l app=<deployment>,component=jobmanager -c flink-main-container | grep -c 'Web-based job submission is not enabled'   # expect: 0",
+        explains: &["SIG-WEB-SUBMIT-REFUSED"],
+        supersedes: &[],
+        examples: &["2026-12-06 00:06:12,410 INFO  org.apache.flink.runtime.dispatcher.DispatcherRestEndpoint [] - Web-based job submission is not enabled."],
+        unless: &[],
+        sources: &[
+            "apache/flink@release-1.20.0:flink-runtime/src/main/java/org/apache/flink/runtime/dispatcher/DispatcherRestEndpoint.java",
+            "apache/flink@release-1.16.0:flink-runtime/src/main/java/org/apache/flink/runtime/dispatcher/DispatcherRestEndpoint.java",
+            "apache/flink@release-2.0.0:flink-runtime/src/main/java/org/apache/flink/runtime/dispatcher/DispatcherRestEndpoint.java",
+            "apache/flink@release-1.20.0:flink-core/src/main/java/org/apache/flink/configuration/WebOptions.java",
+        ],
+    },
+    Signature {
+        id: "SIG-WEB-SUBMIT-NO-RUNTIME-WEB",
+        category: Category::ImageIncompatible,
+        severity: Severity::Info,
+        literals: &["Failed to load web based job submission extension"],
+        pattern: r"Failed to load web based job submission extension",
+        title: "the JobManager serves no jar upload: flink-runtime-web is not on its classpath, so it takes no FlinkSessionJob",
+        explanation: "the JobManager could not load flink-runtime-web's web submission extension, so its REST API has no jar upload routes (/jars/upload, /jars/<jar>/run): the image's /opt/flink/lib has no flink-runtime-web (the official image's flink-dist jar carries it; an image that assembles lib/ without flink-dist lacks it), and the operator submits every FlinkSessionJob through those routes",
+        fix: "if FlinkSessionJobs run on this cluster, give the session cluster an image with flink-runtime-web in /opt/flink/lib: build it FROM the official `flink:<version>` image (its flink-dist jar carries flink-runtime-web), or add flink-runtime-web-<version>.jar of the image's own Flink version to /opt/flink/lib, and point the session FlinkDeployment's spec.image at it",
+        verify: "kubectl logs -n <namespace> -l app=<deployment>,component=jobmanager -c flink-main-container | grep -c 'Failed to load web based job submission extension'   # expect: 0",
+        explains: &["SIG-WEB-SUBMIT-REFUSED"],
+        supersedes: &[],
+        examples: &[
+            "2026-12-06 00:06:12,410 INFO  org.apache.flink.runtime.dispatcher.DispatcherRestEndpoint [] - Failed to load web based job submission extension. Probable reason: flink-runtime-web is not in the classpath.",
+            "2026-12-06 00:06:12,410 DEBUG org.apache.flink.runtime.dispatcher.DispatcherRestEndpoint [] - Failed to load web based job submission extension.",
+        ],
+        unless: &[],
+        sources: &[
+            "apache/flink@release-1.20.0:flink-runtime/src/main/java/org/apache/flink/runtime/dispatcher/DispatcherRestEndpoint.java",
+            "apache/flink@release-1.16.0:flink-runtime/src/main/java/org/apache/flink/runtime/dispatcher/DispatcherRestEndpoint.java",
+            "apache/flink@release-2.0.0:flink-runtime/src/main/java/org/apache/flink/runtime/dispatcher/DispatcherRestEndpoint.java",
+            "apache/flink@release-1.20.0:flink-runtime/src/main/java/org/apache/flink/runtime/webmonitor/WebMonitorUtils.java",
+        ],
+    },
     // --- spec -----------------------------------------------------------------------------------
     // Flink KubernetesUtils.loadPodFromTemplateFile.
     Signature {

@@ -629,6 +629,48 @@ fn a_null_flink_version_is_no_version_the_operator_refuses() {
     ));
 }
 
+/// A session cluster without web submission: the operator's error (`[POST request not allowed]`,
+/// Flink 1.19.1+) is a critical cause, the JobManager's startup lines (INFO, and harmless on a
+/// cluster that takes no session jobs) are Info and name which of the two turned it off.
+#[test]
+fn web_submission_off_is_named_by_the_refusal_and_by_the_jobmanager_s_startup_line() {
+    let c = catalogue();
+    let one = |l: &str| {
+        let ms = c.match_line(l, 1);
+        assert_eq!(
+            ms.len(),
+            1,
+            "{l}: {:?}",
+            ms.iter().map(|m| m.signature.id).collect::<Vec<_>>()
+        );
+        (ms[0].signature.id, ms[0].signature.severity)
+    };
+    assert_eq!(
+        one("org.apache.flink.runtime.rest.util.RestClientException: [POST request not allowed]"),
+        ("SIG-WEB-SUBMIT-REFUSED", Severity::Critical)
+    );
+    assert_eq!(
+        one("2026-12-06 00:06:12,410 INFO  org.apache.flink.runtime.dispatcher.DispatcherRestEndpoint [] - Web-based job submission is not enabled."),
+        ("SIG-WEB-SUBMIT-DISABLED", Severity::Info)
+    );
+    assert_eq!(
+        one("2026-12-06 00:06:12,410 INFO  org.apache.flink.runtime.dispatcher.DispatcherRestEndpoint [] - Failed to load web based job submission extension. Probable reason: flink-runtime-web is not in the classpath."),
+        ("SIG-WEB-SUBMIT-NO-RUNTIME-WEB", Severity::Info)
+    );
+    let refused = all()
+        .iter()
+        .find(|s| s.id == "SIG-WEB-SUBMIT-REFUSED")
+        .unwrap();
+    for named in [
+        "web.submit.enable",
+        "flink-runtime-web",
+        "flink-dist",
+        "/opt/flink/lib",
+    ] {
+        assert!(refused.fix.contains(named), "{named}: {}", refused.fix);
+    }
+}
+
 /// A class of Flink's own RPC system (Pekko, Akka before 1.18) that a stopping JobManager could not
 /// load is no class of the job's: what a real Flink 1.20.1 JobManager logged in the lab after
 /// `BindException: Could not start actor system on any port in port range 6123`.

@@ -43,7 +43,10 @@ pub(super) fn fix(
                     let fd = fd?;
                     texts
                         .into_iter()
-                        .find_map(|t| super::memory::fit(t, fd, ns))
+                        .find_map(|t| {
+                            super::memory::fit(t, fd, ns)
+                                .or_else(|| super::memory::process_fit(t, fd, ns))
+                        })
                 })
                 .flatten()
                 // Slot requests that timed out: the configuration that caps the slots (slots.rs).
@@ -62,6 +65,15 @@ pub(super) fn fix(
                 .or_else(|| {
                     (m.signature.category == Category::PodtemplateInvalid)
                         .then(|| missing_reference(snapshot, v, decoded, jm_pods, cluster))
+                        .flatten()
+                })
+                // A session cluster that refuses the jar upload: the option that turns web
+                // submission off, removed, or the image that lacks flink-runtime-web.
+                .or_else(|| {
+                    m.signature
+                        .id
+                        .starts_with("SIG-WEB-SUBMIT-")
+                        .then(|| super::web_submit::fit(snapshot, v, fd?, jm_pods))
                         .flatten()
                 });
             match fit {

@@ -1284,3 +1284,184 @@ fn a_package_java_refused_the_session_cluster_is_opened_in_its_flinkdeployment()
         f.fix
     );
 }
+
+/// The lab's session-job-no-cluster on Flink 1.20.1 / operator 1.10.0 once FLK402's session
+/// cluster ran: the REST API refused the operator's jar upload, and the event of before the
+/// cluster existed (`Flink version null`) was still there.
+fn web_submit_refused(conf: &str, log: Option<&str>) -> Snapshot {
+    let y = format!(
+        r#"
+apiVersion: flink.apache.org/v1beta1
+kind: FlinkDeployment
+metadata: {{name: shared, namespace: analytics}}
+spec:
+  image: lab/flink:1.20.1
+  flinkVersion: v1_20
+  serviceAccount: flink
+  flinkConfiguration: {{{conf}}}
+  jobManager: {{resource: {{memory: 1024m, cpu: 0.5}}}}
+  taskManager: {{resource: {{memory: 1024m, cpu: 0.5}}}}
+status:
+  jobManagerDeploymentStatus: READY
+  lifecycleState: STABLE
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: shared-6946495d74-kpwsk
+  namespace: analytics
+  labels: {{app: shared, component: jobmanager, type: flink-native-kubernetes}}
+spec:
+  containers: [{{name: flink-main-container, image: lab/flink:1.20.1}}]
+status:
+  phase: Running
+  containerStatuses: [{{name: flink-main-container, ready: true, restartCount: 0, image: lab/flink:1.20.1, imageID: "", state: {{running: {{startedAt: "2026-12-06T00:07:50Z"}}}}}}]
+---
+apiVersion: flink.apache.org/v1beta1
+kind: FlinkSessionJob
+metadata: {{name: enricher, namespace: analytics}}
+spec:
+  deploymentName: shared
+  job: {{jarURI: "http://127.0.0.1:55841/lab-job.jar", parallelism: 1, upgradeMode: stateless}}
+status:
+  lifecycleState: UPGRADING
+  error: '{{"type":"org.apache.flink.kubernetes.operator.exception.ReconciliationException","message":"java.util.concurrent.ExecutionException: org.apache.flink.runtime.rest.util.RestClientException: [POST request not allowed]","throwableList":[{{"type":"java.util.concurrent.ExecutionException","message":"org.apache.flink.runtime.rest.util.RestClientException: [POST request not allowed]"}},{{"type":"org.apache.flink.runtime.rest.util.RestClientException","message":"[POST request not allowed]","additionalMetadata":{{"httpResponseCode":400}}}}]}}'
+---
+apiVersion: v1
+kind: Event
+metadata: {{name: enricher.1, namespace: analytics}}
+involvedObject: {{apiVersion: flink.apache.org/v1beta1, kind: FlinkSessionJob, namespace: analytics, name: enricher}}
+reason: UnsupportedFlinkVersion
+type: Warning
+count: 1
+lastTimestamp: "2026-12-06T00:07:32Z"
+message: "Flink version null is not supported by this operator version"
+---
+apiVersion: v1
+kind: Event
+metadata: {{name: enricher.2, namespace: analytics}}
+involvedObject: {{apiVersion: flink.apache.org/v1beta1, kind: FlinkSessionJob, namespace: analytics, name: enricher}}
+reason: SessionJobException
+type: Warning
+count: 4
+lastTimestamp: "2026-12-06T00:08:17Z"
+message: "org.apache.flink.runtime.rest.util.RestClientException: [POST request not allowed]"
+"#
+    );
+    let mut s = snapshot(&y);
+    if let Some(log) = log {
+        s.logs.insert(
+            crate::snapshot::LogKey::new(
+                "analytics",
+                "shared-6946495d74-kpwsk",
+                "flink-main-container",
+                false,
+            ),
+            log.to_string(),
+        );
+    }
+    s
+}
+
+fn session_job_finding(s: &Snapshot) -> Finding {
+    run(&FlinkResourceStatus, s)
+        .into_iter()
+        .find(|f| f.object.kind == "FlinkSessionJob")
+        .expect("a finding on the session job")
+}
+
+#[test]
+fn a_session_cluster_with_web_submission_off_gets_the_option_removed() {
+    // Flink reads the boolean in any case (ConfigurationUtils.convertToBoolean).
+    let f = session_job_finding(&web_submit_refused(r#"web.submit.enable: "FALSE""#, None));
+    // The catalogue's cause, not the event of before the session cluster existed.
+    assert_eq!(f.category, Category::ImageIncompatible, "{:?}", f.evidence);
+    assert_eq!(
+        f.title,
+        "the operator reports an error: the session cluster's REST API refuses the job's jar upload: web.submit.enable is false or flink-runtime-web is missing"
+    );
+    assert!(
+        f.evidence
+            .iter()
+            .any(|e| e.contains("matches SIG-WEB-SUBMIT-REFUSED")),
+        "{:?}",
+        f.evidence
+    );
+    assert!(
+        f.fix.contains(
+            r#"kubectl patch flinkdeployment shared -n analytics --type=json -p '[{"op":"remove","path":"/spec/flinkConfiguration/web.submit.enable"}]'"#
+        ),
+        "{}",
+        f.fix
+    );
+    assert!(!f.fix.contains("doctor knows no more"), "{}", f.fix);
+    // `--fix=run` runs the removal first.
+    let r = crate::finding::Remedy::from_fix(&f.fix);
+    assert_eq!(
+        r.run.first().map(String::as_str),
+        Some(
+            r#"kubectl patch flinkdeployment shared -n analytics --type=json -p '[{"op":"remove","path":"/spec/flinkConfiguration/web.submit.enable"}]'"#
+        ),
+        "{:?}",
+        r.run
+    );
+    // The deprecated key too, when it is the one that says false; a true key wins over it.
+    let f = session_job_finding(&web_submit_refused(
+        r#"jobmanager.web.submit.enable: "false""#,
+        None,
+    ));
+    assert!(
+        f.fix.contains(
+            r#"{"op":"remove","path":"/spec/flinkConfiguration/jobmanager.web.submit.enable"}"#
+        ),
+        "{}",
+        f.fix
+    );
+    let f = session_job_finding(&web_submit_refused(
+        r#"web.submit.enable: "true", jobmanager.web.submit.enable: "false""#,
+        None,
+    ));
+    assert!(!f.fix.contains(r#""op":"remove""#), "{}", f.fix);
+}
+
+#[test]
+fn a_session_cluster_that_leaves_web_submission_on_gets_its_image_named() {
+    let f = session_job_finding(&web_submit_refused(
+        r#"taskmanager.numberOfTaskSlots: "2""#,
+        None,
+    ));
+    assert_eq!(f.category, Category::ImageIncompatible, "{:?}", f.evidence);
+    for want in [
+        "spec.image is lab/flink:1.20.1",
+        "most likely has no flink-runtime-web in /opt/flink/lib",
+        "FROM flink:1.20",
+        "kubectl logs shared-6946495d74-kpwsk -n analytics -c flink-main-container | grep -i 'web.based job submission'",
+        "Failed to load web based job submission extension",
+    ] {
+        assert!(f.fix.contains(want), "{want}: {}", f.fix);
+    }
+    assert!(!f.fix.contains("doctor knows no more"), "{}", f.fix);
+    // Nothing to run for an image only a person can build.
+    let r = crate::finding::Remedy::from_fix(&f.fix);
+    assert!(
+        r.run.iter().all(|c| !c.contains("flinkdeployment")),
+        "{:?}",
+        r.run
+    );
+    // The JobManager's own line, when the snapshot holds its log, is quoted as the reason.
+    let log = "2026-12-06 00:07:55,001 INFO  org.apache.flink.runtime.dispatcher.DispatcherRestEndpoint [] - Failed to load web based job submission extension. Probable reason: flink-runtime-web is not in the classpath.\n";
+    let f = session_job_finding(&web_submit_refused("", Some(log)));
+    assert!(
+        f.fix.contains("has no flink-runtime-web in /opt/flink/lib: its JobManager logs `Failed to load web based job submission extension. Probable reason"),
+        "{}",
+        f.fix
+    );
+    // Off although the spec does not say so: the operator's defaults; the spec's true overrides.
+    let log = "2026-12-06 00:07:55,001 INFO  org.apache.flink.runtime.dispatcher.DispatcherRestEndpoint [] - Web-based job submission is not enabled.\n";
+    let f = session_job_finding(&web_submit_refused("", Some(log)));
+    assert!(
+        f.fix.contains(r#"kubectl patch flinkdeployment shared -n analytics --type=merge -p '{"spec":{"flinkConfiguration":{"web.submit.enable":"true"}}}'"#),
+        "{}",
+        f.fix
+    );
+}
