@@ -723,9 +723,28 @@ pub(super) fn validation_fix(
         );
     }
     if msg.contains("Checkpoint directory") {
+        // The key the operator reads is the one it names in brackets: CheckpointingOptions'
+        // key of the Flink it was built with (`Checkpoint directory[%s] must be defined`,
+        // apache/flink-kubernetes-operator@release-1.7.0 to @release-1.13.0:
+        // flink-kubernetes-operator/src/main/java/org/apache/flink/kubernetes/operator/validation/DefaultValidator.java):
+        // state.checkpoints.dir in operator 1.7.0 and 1.10.0 (built on Flink 1.17.1 and 1.19.1),
+        // execution.checkpointing.dir in 1.13.0 (Flink 1.20.1, which still reads the old key as
+        // a deprecated one). Another key would not satisfy the older operators.
+        let key = msg
+            .split_once("Checkpoint directory[")
+            .and_then(|(_, rest)| rest.split_once(']'))
+            .map(|(k, _)| k.trim())
+            .filter(|k| {
+                !k.is_empty()
+                    && k.chars()
+                        .all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '-')
+            })
+            .unwrap_or("state.checkpoints.dir");
         return format!(
-            "last-state and savepoint upgrade modes need durable checkpoints:\n\n  \
-             kubectl patch {kind} {name_q} -n {ns_q} --type=merge -p '{{\"spec\":{{\"flinkConfiguration\":{{\"execution.checkpointing.dir\":\"s3://<bucket Flink can write>/flink/{name}/checkpoints\"}}}}}}'   # Flink < 1.20: state.checkpoints.dir"
+            "last-state and savepoint upgrade modes need durable checkpoints: set spec.flinkConfiguration `{key}`, \
+             the key the operator names, to a path on a file system every JobManager and TaskManager can write \
+             (fill in the bucket):\n\n  \
+             kubectl patch {kind} {name_q} -n {ns_q} --type=merge -p '{{\"spec\":{{\"flinkConfiguration\":{{\"{key}\":\"s3://<bucket Flink can write>/flink/{name}/checkpoints\"}}}}}}'"
         );
     }
     if let Some(fix) = named_field_fix(msg, ns, name, kind, fd) {

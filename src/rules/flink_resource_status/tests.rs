@@ -1465,3 +1465,43 @@ fn a_session_cluster_that_leaves_web_submission_on_gets_its_image_named() {
         f.fix
     );
 }
+
+#[test]
+fn a_missing_checkpoint_directory_is_set_under_the_key_the_operator_names() {
+    // Operator 1.7.0 (built on Flink 1.17.1) in the reality lab, for a Flink 1.18 deployment with
+    // upgradeMode last-state: it reads state.checkpoints.dir, and no other key satisfies it.
+    let at = |key: &str| {
+        format!(
+            r#"
+apiVersion: flink.apache.org/v1beta1
+kind: FlinkDeployment
+metadata: {{name: orders, namespace: analytics, generation: 1}}
+spec:
+  image: flink:1.18
+  flinkVersion: v1_18
+  serviceAccount: flink
+  jobManager: {{resource: {{memory: 1024m, cpu: 0.5}}}}
+  taskManager: {{resource: {{memory: 1024m, cpu: 0.5}}}}
+  job: {{jarURI: "local:///opt/flink/usrlib/lab-job.jar", parallelism: 1, upgradeMode: last-state}}
+status:
+  jobManagerDeploymentStatus: MISSING
+  lifecycleState: FAILED
+  observedGeneration: 1
+  error: '{{"type":"org.apache.flink.kubernetes.operator.exception.ValidationException","message":"Checkpoint directory[{key}] must be defined for last-state and savepoint upgrade modes"}}'
+"#
+        )
+    };
+    for key in ["state.checkpoints.dir", "execution.checkpointing.dir"] {
+        let f = run(&FlinkResourceStatus, &snapshot(&at(key)));
+        let r = crate::finding::Remedy::from_fix(&f[0].fix);
+        assert_eq!(
+            r.run,
+            vec![format!(
+                "{}kubectl patch flinkdeployment orders -n analytics --type=merge -p '{{\"spec\":{{\"flinkConfiguration\":{{\"{key}\":\"s3://<bucket Flink can write>/flink/orders/checkpoints\"}}}}}}'",
+                crate::finding::FILL_IN
+            )],
+            "{}",
+            f[0].fix
+        );
+    }
+}
