@@ -3535,6 +3535,11 @@ fn yarn_fields(f: &mut BTreeMap<String, String>, check: YarnCheck) {
             );
         }
         YarnCheck::Virtual => {
+            let which = match jobmanager {
+                Some(true) => "the JobManager",
+                Some(false) => "the TaskManagers",
+                None => "the killed process (a TaskManager, or the JobManager when the container id ends in `_000001`)",
+            };
             let ratio = match (size("vmem_limit"), pmem_limit) {
                 (Some(v), Some(p)) if p > 0.0 => Some(v / p),
                 _ => None,
@@ -3566,7 +3571,7 @@ fn yarn_fields(f: &mut BTreeMap<String, String>, check: YarnCheck) {
             f.insert(
                 "yarn_fix".into(),
                 format!(
-                    "this is YARN's virtual-memory check, not memory the process used: on the cluster, in yarn-site.xml of every NodeManager, set the property `yarn.nodemanager.vmem-check-enabled` to `false` (the physical-memory check, `yarn.nodemanager.pmem-check-enabled`, still kills a container that really uses too much), or {raise}, and restart the NodeManagers. Without access to them, make {whose} reserve less address space: glibc gives threads malloc arenas of up to 64 MiB of address space each, so cap them with `containerized.taskmanager.env.MALLOC_ARENA_MAX: \"4\"` (`containerized.master.env.MALLOC_ARENA_MAX` for the JobManager) in the Flink configuration, or ask for a larger container (`{size_key}`), whose virtual limit grows by the same ratio{own_log}"
+                    "this is YARN's virtual-memory check, not memory the process used: on the cluster, in yarn-site.xml of every NodeManager, set the property `yarn.nodemanager.vmem-check-enabled` to `false` (the physical-memory check, `yarn.nodemanager.pmem-check-enabled`, still kills a container that really uses too much), or {raise}, and restart the NodeManagers. Without access to them, make {which} reserve less address space: glibc gives threads malloc arenas of up to 64 MiB of address space each, so cap them with `containerized.taskmanager.env.MALLOC_ARENA_MAX: \"4\"` (`containerized.master.env.MALLOC_ARENA_MAX` for the JobManager) in the Flink configuration, or ask for a larger container (`{size_key}`), whose virtual limit grows by the same ratio{own_log}"
                 ),
             );
         }
