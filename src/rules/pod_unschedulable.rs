@@ -540,6 +540,97 @@ status: {phase: Running}"#
         assert!(f.fix.contains(r#"{"cpu":32}"#), "{}", f.fix);
     }
 
+    /// A held-out lab fault (operator 1.7.0, Flink 1.18.1): `jobManager.resource.cpu: 40` on a
+    /// node of 8. The first fix gave the JobManager all 8 cores, and its TaskManager (0.5) then
+    /// found none; the second halved the TaskManager's ask on a node with nothing left.
+    #[test]
+    fn a_jobmanager_sized_to_the_room_leaves_its_taskmanagers_theirs() {
+        let node = r#"apiVersion: v1
+kind: Node
+metadata: {name: lab-node}
+status:
+  allocatable: {cpu: "8", memory: 32Gi}"#;
+        let fd = r#"apiVersion: flink.apache.org/v1beta1
+kind: FlinkDeployment
+metadata: {name: orders, namespace: analytics}
+spec:
+  image: flink:1.18
+  serviceAccount: flink
+  flinkConfiguration: {taskmanager.numberOfTaskSlots: "1"}
+  jobManager: {resource: {memory: 1024m, cpu: JM_CPU}}
+  taskManager: {resource: {memory: 1024m, cpu: 0.5}}
+  job: {jarURI: "local:///opt/flink/usrlib/lab-job.jar", parallelism: 2}"#;
+        let pod = |name: &str, component: &str, cpu: &str, bound: bool| {
+            format!(
+                r#"apiVersion: v1
+kind: Pod
+metadata:
+  name: {name}
+  namespace: analytics
+  creationTimestamp: "2026-11-28T10:00:00Z"
+  labels: {{app: orders, component: {component}, type: flink-native-kubernetes}}
+spec:
+  {}containers:
+  - name: flink-main-container
+    resources: {{requests: {{cpu: "{cpu}", memory: 1Gi}}}}
+status:
+  phase: {}
+{}"#,
+                if bound {
+                    "nodeName: lab-node
+  "
+                } else {
+                    ""
+                },
+                if bound { "Running" } else { "Pending" },
+                if bound {
+                    ""
+                } else {
+                    "  conditions:
+  - {type: PodScheduled, status: \"False\", reason: Unschedulable, message: \"0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.\"}"
+                }
+            )
+        };
+        // The JobManager pending: the room less the 2 TaskManagers (parallelism 2, 1 slot each).
+        let y = [
+            node.to_string(),
+            fd.replace("JM_CPU", "40"),
+            pod("orders-79cc79d5d8-5q292", "jobmanager", "40", false),
+        ]
+        .join("\n---\n");
+        let f = run(&PodUnschedulable, &snap(&y));
+        assert!(
+            f[0].fix
+                .contains(r#"-p '{"spec":{"jobManager":{"resource":{"cpu":7}}}}'"#)
+                && f[0].fix.contains("less the 2 TaskManager(s) of 0.5 each"),
+            "{}",
+            f[0].fix
+        );
+        // A TaskManager pending beside its own JobManager that took the whole node: the
+        // JobManager is made smaller by what the TaskManager asks, not the TaskManager halved.
+        let y = [
+            node.to_string(),
+            fd.replace("JM_CPU", "8"),
+            pod("orders-6598fbdf49-krb56", "jobmanager", "8", true),
+            pod("orders-taskmanager-1-1", "taskmanager", "0.5", false),
+        ]
+        .join("\n---\n");
+        let f = run(&PodUnschedulable, &snap(&y));
+        let f = f
+            .iter()
+            .find(|f| f.object.name == "orders-taskmanager-1-1")
+            .expect("FLK106");
+        assert!(
+            f.fix
+                .contains(r#"-p '{"spec":{"jobManager":{"resource":{"cpu":7.5}}}}'"#)
+                && f.fix.contains(
+                    "this cluster's own JobManager (pod orders-6598fbdf49-krb56) asks for 8"
+                ),
+            "{}",
+            f.fix
+        );
+    }
+
     #[test]
     fn events_alone_are_enough() {
         let y = PENDING.replace(

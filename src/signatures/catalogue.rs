@@ -72,6 +72,20 @@ const KILLED: &[&str] = &[
     "SIG-RESTARTS-EXHAUSTED",
 ];
 
+/// A YARN container killed by its NodeManager for memory: as `KILLED`, and the RPC association
+/// to the process that is gone is gated.
+const YARN_KILLED: &[&str] = &[
+    "SIG-TM-HEARTBEAT-TIMEOUT",
+    "SIG-TM-UNREACHABLE",
+    "SIG-TM-WORKER-TERMINATED",
+    "SIG-TM-CONNECTION-LOST",
+    "SIG-TM-DATA-CONNECT-FAILED",
+    "SIG-PARTITION-NOT-FOUND",
+    "SIG-AKKA-GATED",
+    "SIG-NO-RESOURCES",
+    "SIG-RESTARTS-EXHAUSTED",
+];
+
 /// TaskManager pods that never start or never register leave the job without slots.
 const NO_TASKMANAGERS: &[&str] = &["SIG-NO-RESOURCES", "SIG-RESTARTS-EXHAUSTED"];
 
@@ -499,6 +513,83 @@ pub static SIGNATURES: &[Signature] = &[
             "containerd/containerd@v2.2.7:internal/cri/server/helpers.go",
             "torvalds/linux@c797bc88f77b:mm/oom_kill.c",
             "kubernetes/node-problem-detector@v1.34.4:config/kernel-monitor.json",
+        ],
+    },
+    // YARN's NodeManager (ContainersMonitorImpl) kills a container whose process tree passed its
+    // memory limit, with exit status KILLED_EXCEEDED_PMEM (-104) or KILLED_EXCEEDED_VMEM (-103);
+    // Flink's YarnResourceManagerDriver quotes the container's diagnostics when it reports the
+    // worker terminated (`Container <id> marked as failed.\n Exit code:<status>.\n Diagnostics:<...>`).
+    // Hadoop 2 words it `is running beyond physical memory limits`, Hadoop 3
+    // `is running <n>B beyond the 'PHYSICAL' memory limit` (`%S` upper-cases the kind) and
+    // prefixes each diagnostic with `[<date>]`; the sizes are TraditionalBinaryPrefix's
+    // (`4.1 GB`, `4 GB`, `512B`, Locale.ENGLISH).
+    Signature {
+        id: "SIG-YARN-PMEM-KILLED",
+        category: Category::OomKilled,
+        severity: Severity::Critical,
+        literals: &[
+            "beyond physical memory limits",
+            "beyond the 'PHYSICAL' memory limit",
+            "Exit code:-104",
+        ],
+        pattern: r"Container \[pid=(?P<pid>\d+),containerID=(?P<container_id>container_\w+)\] is running (?:beyond (?P<yarn_memory>physical) memory limits|(?P<over>\d+)B beyond the '(?P<yarn_memory_2>PHYSICAL)' memory limit)\.(?: Current usage: (?P<pmem_used>\d+(?:\.\d+)? ?[KMGTPE]?B) of (?P<pmem_limit>\d+(?:\.\d+)? ?[KMGTPE]?B) physical memory used; (?P<vmem_used>\d+(?:\.\d+)? ?[KMGTPE]?B) of (?P<vmem_limit>\d+(?:\.\d+)? ?[KMGTPE]?B) virtual memory used)?|\bExit code:(?P<exit_status>-104)\b",
+        title: "YARN killed {yarn_process} ({container_id|exit status -104}) for physical memory: {yarn_usage}",
+        explanation: "YARN's NodeManager found the container's processes using more physical memory (resident set) than the container's size and killed it (exit status -104, KILLED_EXCEEDED_PMEM): no OutOfMemoryError, Flink just lost the process. Flink on YARN asks for a container of exactly its process size, so the overshoot is native memory beyond what Flink budgets for it (JVM overhead: thread stacks, glibc arenas, RocksDB or user-code native memory)",
+        fix: "{yarn_fix}",
+        verify: "yarn logs -applicationId <application-id> | grep -cE \"beyond (physical memory limits|the 'PHYSICAL' memory limit)\"   # expect 0 for the application started with the new size",
+        explains: YARN_KILLED,
+        supersedes: &["SIG-TM-WORKER-TERMINATED"],
+        examples: &[
+            " Diagnostics:Container [pid=28417,containerID=container_1732780800000_0007_01_000003] is running beyond physical memory limits. Current usage: 4.1 GB of 4 GB physical memory used; 6.3 GB of 8.4 GB virtual memory used. Killing container.",
+            " Diagnostics:[2026-11-28 09:41:02.118]Container [pid=28417,containerID=container_e05_1732780800000_0007_01_000003] is running 107374182B beyond the 'PHYSICAL' memory limit. Current usage: 4.1 GB of 4 GB physical memory used; 6.3 GB of 8.4 GB virtual memory used. Killing container.",
+            "Container [pid=9311,containerID=container_1732780800000_0007_01_000001] is running beyond physical memory limits. Current usage: 1.7 GB of 1.6 GB physical memory used; 3.1 GB of 3.3 GB virtual memory used. Killing container.",
+            " Exit code:-104.",
+        ],
+        unless: &[],
+        sources: &[
+            "apache/hadoop-common@release-2.2.0:hadoop-yarn-project/hadoop-yarn/hadoop-yarn-server/hadoop-yarn-server-nodemanager/src/main/java/org/apache/hadoop/yarn/server/nodemanager/containermanager/monitor/ContainersMonitorImpl.java",
+            "apache/hadoop-common@release-2.5.0:hadoop-yarn-project/hadoop-yarn/hadoop-yarn-server/hadoop-yarn-server-nodemanager/src/main/java/org/apache/hadoop/yarn/server/nodemanager/containermanager/monitor/ContainersMonitorImpl.java",
+            "apache/hadoop-common@release-2.5.0:hadoop-yarn-project/hadoop-yarn/hadoop-yarn-api/src/main/java/org/apache/hadoop/yarn/api/records/ContainerExitStatus.java",
+            "apache/hadoop-common@release-2.5.0:hadoop-common-project/hadoop-common/src/main/java/org/apache/hadoop/util/StringUtils.java",
+            "apache/hadoop@1faf26721c56:hadoop-yarn-project/hadoop-yarn/hadoop-yarn-server/hadoop-yarn-server-nodemanager/src/main/java/org/apache/hadoop/yarn/server/nodemanager/containermanager/monitor/ContainersMonitorImpl.java",
+            "apache/hadoop@03209e8966a8:hadoop-yarn-project/hadoop-yarn/hadoop-yarn-server/hadoop-yarn-server-nodemanager/src/main/java/org/apache/hadoop/yarn/server/nodemanager/containermanager/container/ContainerImpl.java",
+            "apache/flink@007c25311051:flink-yarn/src/main/java/org/apache/flink/yarn/YarnResourceManagerDriver.java",
+            "apache/flink@62a003e927f8:flink-yarn/src/main/java/org/apache/flink/yarn/TaskExecutorProcessSpecContainerResourcePriorityAdapter.java",
+        ],
+    },
+    // The same kill by YARN's virtual-memory check (`yarn.nodemanager.vmem-check-enabled`, true
+    // by default): the limit is the container's size times `yarn.nodemanager.vmem-pmem-ratio`
+    // (2.1 by default), and what is measured is the address space the process tree reserved.
+    Signature {
+        id: "SIG-YARN-VMEM-KILLED",
+        category: Category::OomKilled,
+        severity: Severity::Critical,
+        literals: &[
+            "beyond virtual memory limits",
+            "beyond the 'VIRTUAL' memory limit",
+            "Exit code:-103",
+        ],
+        pattern: r"Container \[pid=(?P<pid>\d+),containerID=(?P<container_id>container_\w+)\] is running (?:beyond (?P<yarn_memory>virtual) memory limits|(?P<over>\d+)B beyond the '(?P<yarn_memory_2>VIRTUAL)' memory limit)\.(?: Current usage: (?P<pmem_used>\d+(?:\.\d+)? ?[KMGTPE]?B) of (?P<pmem_limit>\d+(?:\.\d+)? ?[KMGTPE]?B) physical memory used; (?P<vmem_used>\d+(?:\.\d+)? ?[KMGTPE]?B) of (?P<vmem_limit>\d+(?:\.\d+)? ?[KMGTPE]?B) virtual memory used)?|\bExit code:(?P<exit_status>-103)\b",
+        title: "YARN killed {yarn_process} ({container_id|exit status -103}) for virtual memory: {yarn_usage}",
+        explanation: "YARN's NodeManager killed the container because its processes' virtual size (address space reserved, not memory used) passed the container's size times `yarn.nodemanager.vmem-pmem-ratio` (exit status -103, KILLED_EXCEEDED_VMEM); a 64-bit JVM reserves far more address space than it uses, so this check, `yarn.nodemanager.vmem-check-enabled` (on by default), kills processes that stay within their physical memory",
+        fix: "{yarn_fix}",
+        verify: "yarn logs -applicationId <application-id> | grep -cE \"beyond (virtual memory limits|the 'VIRTUAL' memory limit)\"   # expect 0 for the application started after the change",
+        explains: YARN_KILLED,
+        supersedes: &["SIG-TM-WORKER-TERMINATED"],
+        examples: &[
+            " Diagnostics:Container [pid=28417,containerID=container_1732780800000_0007_01_000002] is running beyond virtual memory limits. Current usage: 1.3 GB of 2 GB physical memory used; 4.6 GB of 4.2 GB virtual memory used. Killing container.",
+            " Diagnostics:[2026-11-28 09:41:02.118]Container [pid=28417,containerID=container_e05_1732780800000_0007_01_000002] is running 429496730B beyond the 'VIRTUAL' memory limit. Current usage: 1.3 GB of 2 GB physical memory used; 4.6 GB of 4.2 GB virtual memory used. Killing container.",
+            " Exit code:-103.",
+        ],
+        unless: &[],
+        sources: &[
+            "apache/hadoop-common@release-2.2.0:hadoop-yarn-project/hadoop-yarn/hadoop-yarn-server/hadoop-yarn-server-nodemanager/src/main/java/org/apache/hadoop/yarn/server/nodemanager/containermanager/monitor/ContainersMonitorImpl.java",
+            "apache/hadoop-common@release-2.5.0:hadoop-yarn-project/hadoop-yarn/hadoop-yarn-server/hadoop-yarn-server-nodemanager/src/main/java/org/apache/hadoop/yarn/server/nodemanager/containermanager/monitor/ContainersMonitorImpl.java",
+            "apache/hadoop-common@release-2.5.0:hadoop-yarn-project/hadoop-yarn/hadoop-yarn-api/src/main/java/org/apache/hadoop/yarn/api/records/ContainerExitStatus.java",
+            "apache/hadoop-common@release-2.5.0:hadoop-yarn-project/hadoop-yarn/hadoop-yarn-api/src/main/java/org/apache/hadoop/yarn/conf/YarnConfiguration.java",
+            "apache/hadoop@1faf26721c56:hadoop-yarn-project/hadoop-yarn/hadoop-yarn-server/hadoop-yarn-server-nodemanager/src/main/java/org/apache/hadoop/yarn/server/nodemanager/containermanager/monitor/ContainersMonitorImpl.java",
+            "apache/hadoop@03209e8966a8:hadoop-yarn-project/hadoop-yarn/hadoop-yarn-server/hadoop-yarn-server-nodemanager/src/main/java/org/apache/hadoop/yarn/server/nodemanager/containermanager/container/ContainerImpl.java",
+            "apache/flink@007c25311051:flink-yarn/src/main/java/org/apache/flink/yarn/YarnResourceManagerDriver.java",
         ],
     },
     // --- runtime: how Flink dies ---------------------------------------------------------------
@@ -3280,6 +3371,8 @@ pub static SIGNATURES: &[Signature] = &[
 /// - `plugin` and `plugin_fix` from `scheme` (uses `flink_version` when known)
 /// - `process` and `memory_fix` from `oom`
 /// - `exit_meaning` from `exit_code`
+/// - `yarn_process`, `yarn_usage` and `yarn_fix` from a YARN memory kill (`yarn_memory` or
+///   `exit_status`, with `container_id` and the usage numbers when the line has them)
 pub fn derive_fields(f: &mut BTreeMap<String, String>) {
     let alternatives: Vec<String> = f
         .keys()
@@ -3387,12 +3480,186 @@ pub fn derive_fields(f: &mut BTreeMap<String, String>) {
         f.insert("network_fix".into(), fix);
     }
 
+    if let Some(check) = yarn_check(f) {
+        yarn_fields(f, check);
+    }
+
     if let Some(code) = f.get("exit_code").and_then(|c| c.parse::<i64>().ok()) {
         f.insert(
             "exit_meaning".into(),
             crate::flink::exit::meaning(code)
                 .map_or_else(|| format!("exit code {code}"), str::to_string),
         );
+    }
+}
+
+/// Which of its memory checks a YARN NodeManager killed a container by.
+#[derive(Clone, Copy, PartialEq)]
+enum YarnCheck {
+    Physical,
+    Virtual,
+}
+
+/// The check from the diagnostics' wording (`physical` in Hadoop 2, `PHYSICAL` in Hadoop 3), or
+/// from the exit status Flink logs beside them (ContainerExitStatus: -104 and -103).
+fn yarn_check(f: &BTreeMap<String, String>) -> Option<YarnCheck> {
+    match f
+        .get("yarn_memory")
+        .map(|k| k.to_ascii_lowercase())
+        .as_deref()
+    {
+        Some("physical") => Some(YarnCheck::Physical),
+        Some("virtual") => Some(YarnCheck::Virtual),
+        _ => match f.get("exit_status").map(String::as_str) {
+            Some("-104") => Some(YarnCheck::Physical),
+            Some("-103") => Some(YarnCheck::Virtual),
+            _ => None,
+        },
+    }
+}
+
+/// Bytes from a size as Hadoop's `TraditionalBinaryPrefix.long2String(n, "", 1)` then `B` print
+/// it: `512B`, `4 GB`, `4.1 GB` (1024-based).
+fn hadoop_size(text: &str) -> Option<f64> {
+    let number = text.strip_suffix('B')?.trim_end();
+    let (digits, power) = match number.chars().last()? {
+        c @ ('K' | 'M' | 'G' | 'T' | 'P' | 'E') => (
+            number[..number.len() - 1].trim_end(),
+            "KMGTPE".find(c).map_or(0, |i| i + 1),
+        ),
+        _ => (number, 0),
+    };
+    let value: f64 = digits.parse().ok()?;
+    Some(value * 1024f64.powi(power as i32))
+}
+
+/// What a YARN memory kill's title and fix say: which Flink process it was (a YARN
+/// application's first container, `..._000001`, is its ApplicationMaster: Flink's JobManager),
+/// the numbers the NodeManager printed, and the options that change them.
+fn yarn_fields(f: &mut BTreeMap<String, String>, check: YarnCheck) {
+    const MIB: f64 = 1024.0 * 1024.0;
+    let container = f.get("container_id").cloned();
+    let jobmanager = container
+        .as_deref()
+        .map(|c| c.rsplit('_').next() == Some("000001"));
+    let process = match jobmanager {
+        Some(true) => "the JobManager",
+        Some(false) => "a TaskManager",
+        None => "a Flink process",
+    };
+    f.insert("yarn_process".into(), process.into());
+    let read = f.clone();
+    let size = |k: &str| read.get(k).and_then(|v| hadoop_size(v));
+    let text = |k: &str| read.get(k).cloned().unwrap_or_default();
+    let (pmem_used, pmem_limit, vmem_used) =
+        (size("pmem_used"), size("pmem_limit"), size("vmem_used"));
+    // The killed process's own log, from YARN's log aggregation.
+    let own_log = container
+        .as_deref()
+        .and_then(|c| {
+            let parts: Vec<&str> = c.split('_').collect();
+            // container_[e<epoch>_]<cluster timestamp>_<application>_<attempt>_<container>
+            (parts.len() >= 5).then(|| {
+                let n = parts.len();
+                format!(
+                    "; its own log up to the kill: `yarn logs -applicationId {} -containerId {}`",
+                    crate::shell::quote(&format!("application_{}_{}", parts[n - 4], parts[n - 3])),
+                    crate::shell::quote(c)
+                )
+            })
+        })
+        .unwrap_or_default();
+    let (size_key, overhead_key) = match jobmanager {
+        Some(true) => (
+            "jobmanager.memory.process.size",
+            "jobmanager.memory.jvm-overhead.fraction",
+        ),
+        _ => (
+            "taskmanager.memory.process.size",
+            "taskmanager.memory.jvm-overhead.fraction",
+        ),
+    };
+    let whose = match jobmanager {
+        Some(true) => "the JobManager",
+        Some(false) => "the TaskManagers",
+        None => "the killed process (a TaskManager; the JobManager when the container id ends in `_000001`, the application's first container: `jobmanager.memory.process.size` and `jobmanager.memory.jvm-overhead.fraction` then)",
+    };
+    match check {
+        YarnCheck::Physical => {
+            let usage = match (pmem_used, pmem_limit) {
+                (Some(_), Some(_)) => format!(
+                    "{} used of a {} container",
+                    text("pmem_used"),
+                    text("pmem_limit")
+                ),
+                _ => "more than its container's size".to_string(),
+            };
+            f.insert("yarn_usage".into(), usage);
+            let new_size = match (pmem_used, pmem_limit) {
+                (Some(used), Some(limit)) => {
+                    // A quarter over what it took, in whole 128 MiB steps.
+                    let mib = (used.max(limit) * 1.25 / MIB / 128.0).ceil() * 128.0;
+                    format!(
+                        "`{size_key}: {mib:.0}m` (the container had {}, the process took {}; a quarter more is a first step, not a measured need)",
+                        text("pmem_limit"),
+                        text("pmem_used")
+                    )
+                }
+                _ => format!("`{size_key}` (e.g. a quarter over its current value)"),
+            };
+            let rocksdb = if jobmanager == Some(true) {
+                ""
+            } else {
+                "; with RocksDB keep `state.backend.rocksdb.memory.managed: true` (the default) so its memory stays inside Flink's managed memory"
+            };
+            f.insert(
+                "yarn_fix".into(),
+                format!(
+                    "give {whose} a larger container and more room for native memory: Flink on YARN asks for a container of exactly its process size, so raise {new_size} in the Flink configuration (or `-D{size_key}=...` when submitting; it must fit under YARN's `yarn.scheduler.maximum-allocation-mb`), and leave a larger share of it to JVM overhead, the budget for memory outside the heap and Flink's pools: `{overhead_key}: 0.2` (default 0.1, kept between `.min` 192m and `.max` 1g: raise `.max` too for containers over 5g){rocksdb}. If the process keeps growing whatever its size, look for native memory in user code or connectors{own_log}"
+                ),
+            );
+        }
+        YarnCheck::Virtual => {
+            let which = match jobmanager {
+                Some(true) => "the JobManager",
+                Some(false) => "the TaskManagers",
+                None => "the killed process (a TaskManager, or the JobManager when the container id ends in `_000001`)",
+            };
+            let ratio = match (size("vmem_limit"), pmem_limit) {
+                (Some(v), Some(p)) if p > 0.0 => Some(v / p),
+                _ => None,
+            };
+            let usage = match (vmem_used, ratio) {
+                (Some(_), Some(r)) => format!(
+                    "{} of address space reserved, over its {} limit ({r:.1} x the {} container; {} of it physically used)",
+                    text("vmem_used"),
+                    text("vmem_limit"),
+                    text("pmem_limit"),
+                    text("pmem_used")
+                ),
+                _ => "address space reserved over its container's size times `yarn.nodemanager.vmem-pmem-ratio`".to_string(),
+            };
+            f.insert("yarn_usage".into(), usage);
+            let raise = match (vmem_used, pmem_limit) {
+                (Some(v), Some(p)) if p > 0.0 => {
+                    let needed = v / p;
+                    format!(
+                        "raise the property `yarn.nodemanager.vmem-pmem-ratio` (default 2.1) above the {needed:.1} times its size this container reserved, e.g. to {:.0}",
+                        (needed * 1.25).ceil().max(needed.ceil() + 1.0)
+                    )
+                }
+                _ => {
+                    "raise the property `yarn.nodemanager.vmem-pmem-ratio` (default 2.1), e.g. to 5"
+                        .to_string()
+                }
+            };
+            f.insert(
+                "yarn_fix".into(),
+                format!(
+                    "this is YARN's virtual-memory check, not memory the process used: on the cluster, in yarn-site.xml of every NodeManager, set the property `yarn.nodemanager.vmem-check-enabled` to `false` (the physical-memory check, `yarn.nodemanager.pmem-check-enabled`, still kills a container that really uses too much), or {raise}, and restart the NodeManagers. Without access to them, make {which} reserve less address space: glibc gives threads malloc arenas of up to 64 MiB of address space each, so cap them with `containerized.taskmanager.env.MALLOC_ARENA_MAX: \"4\"` (`containerized.master.env.MALLOC_ARENA_MAX` for the JobManager) in the Flink configuration, or ask for a larger container (`{size_key}`), whose virtual limit grows by the same ratio{own_log}"
+                ),
+            );
+        }
     }
 }
 

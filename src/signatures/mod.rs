@@ -236,6 +236,9 @@ const PROSE_FIELDS: &[&str] = &[
     "jar_verify",
     // Built by `catalogue::network_fix` from the numbers the line printed (parsed as integers).
     "network_fix",
+    // Built by `catalogue::yarn_fields` from a YARN memory kill's numbers; the container and
+    // application ids in its commands quoted there.
+    "yarn_fix",
 ];
 
 /// `fill` for a fix or verify text, which holds commands: every value read from the input (a

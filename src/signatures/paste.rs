@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 /// Words a command starts with (a backtick span or a line that starts with one is a command).
 const COMMANDS: &[&str] = &[
     "kubectl ", "helm ", "aws ", "gsutil ", "gcloud ", "az ", "openssl ", "curl ", "docker ",
-    "flink ", "keytool ", "ls ", "cat ", "grep ",
+    "flink ", "keytool ", "ls ", "cat ", "grep ", "yarn ",
 ];
 
 /// What the names the catalogue leaves open stand for, for the comment beside the variable.
@@ -46,6 +46,10 @@ const MEANINGS: &[(&str, &str)] = &[
     ("flink-version", "the Flink version in the image (1.20.1)"),
     ("image", "the image that failed"),
     ("sa", "the ServiceAccount"),
+    (
+        "application-id",
+        "the YARN application to check (`yarn application -list`)",
+    ),
 ];
 
 /// Names the pasted text held: `pod`, `namespace`, `container`.

@@ -601,6 +601,7 @@ fn every_signature_has_a_verify_of_its_own() {
                 || s.verify.contains("az ")
                 || s.verify.contains("aws ")
                 || s.verify.contains("curl ")
+                || s.verify.contains("yarn ")
                 || s.verify.contains("{jar_verify"),
             "{}: not a command: {}",
             s.id,
@@ -787,6 +788,75 @@ fn the_network_and_failover_wordings_carry_their_numbers_and_names() {
     assert!(catalogue()
         .match_line("INFO  org.apache.flink.runtime.executiongraph.ExecutionGraph [] - Job orders (0c9e) switched from state RESTARTING to RUNNING.", 1)
         .is_empty());
+}
+
+/// A YARN memory kill names its container, the process it was (a YARN application's first
+/// container is Flink's JobManager), the numbers the NodeManager printed and what to set: the
+/// process size a quarter over what the process took, the application's log of that container;
+/// the virtual check's fix is the NodeManager's setting with the ratio this container needed.
+#[test]
+fn a_yarn_memory_kill_carries_its_numbers_into_title_and_fix() {
+    let one = |line: &str| {
+        let ms = prune_line(catalogue().match_line(line, 1));
+        assert_eq!(ms.len(), 1, "{line}");
+        ms.into_iter().next().unwrap()
+    };
+    let m = one("Container [pid=9311,containerID=container_1732780800000_0007_01_000001] is running beyond physical memory limits. Current usage: 1.7 GB of 1.6 GB physical memory used; 3.1 GB of 3.3 GB virtual memory used. Killing container.");
+    assert_eq!(m.signature.id, "SIG-YARN-PMEM-KILLED");
+    assert_eq!(m.field("pmem_used"), Some("1.7 GB"));
+    assert_eq!(m.field("pmem_limit"), Some("1.6 GB"));
+    assert_eq!(
+        m.title(),
+        "YARN killed the JobManager (container_1732780800000_0007_01_000001) for physical memory: 1.7 GB used of a 1.6 GB container"
+    );
+    let fix = m.fix();
+    // 1.7 GiB x 1.25 = 2176 MiB, in 128 MiB steps.
+    assert!(
+        fix.contains("`jobmanager.memory.process.size: 2176m`")
+            && fix.contains("`jobmanager.memory.jvm-overhead.fraction: 0.2`")
+            && !fix.contains("taskmanager.memory")
+            && !fix.contains("rocksdb"),
+        "{fix}"
+    );
+    assert!(
+        fix.contains("`yarn logs -applicationId application_1732780800000_0007 -containerId container_1732780800000_0007_01_000001`"),
+        "{fix}"
+    );
+
+    let m = one(" Diagnostics:[2026-11-28 09:41:02.118]Container [pid=28417,containerID=container_e05_1732780800000_0007_01_000002] is running 429496730B beyond the 'VIRTUAL' memory limit. Current usage: 1.3 GB of 2 GB physical memory used; 4.6 GB of 4.2 GB virtual memory used. Killing container.");
+    assert_eq!(m.signature.id, "SIG-YARN-VMEM-KILLED");
+    assert_eq!(m.field("over"), Some("429496730"));
+    assert_eq!(
+        m.title(),
+        "YARN killed a TaskManager (container_e05_1732780800000_0007_01_000002) for virtual memory: 4.6 GB of address space reserved, over its 4.2 GB limit (2.1 x the 2 GB container; 1.3 GB of it physically used)"
+    );
+    let fix = m.fix();
+    assert!(
+        fix.contains("`yarn.nodemanager.vmem-check-enabled` to `false`")
+            && fix.contains("above the 2.3 times its size this container reserved, e.g. to 4")
+            && fix.contains("`containerized.taskmanager.env.MALLOC_ARENA_MAX: \"4\"`")
+            && fix.contains("-applicationId application_1732780800000_0007 -containerId container_e05_1732780800000_0007_01_000002`"),
+        "{fix}"
+    );
+
+    // Flink's exit-status line alone says which check, not which process or how much.
+    let m = one(" Exit code:-104.");
+    assert_eq!(m.signature.id, "SIG-YARN-PMEM-KILLED");
+    assert_eq!(
+        m.title(),
+        "YARN killed a Flink process (exit status -104) for physical memory: more than its container's size"
+    );
+    assert!(
+        m.fix()
+            .contains("`taskmanager.memory.process.size` (e.g. a quarter over its current value)"),
+        "{}",
+        m.fix()
+    );
+    assert_eq!(one(" Exit code:-103.").signature.id, "SIG-YARN-VMEM-KILLED");
+    // Other statuses are other causes (-102 preempted, -100 aborted): not these.
+    for line in [" Exit code:-102.", " Exit code:-1040.", " Exit code:143."] {
+        assert!(catalogue().match_line(line, 1).is_empty(), "{line}");
+    }
 }
 
 mod placeholders;

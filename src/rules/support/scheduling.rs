@@ -221,19 +221,12 @@ pub fn words(w: &Why) -> String {
 /// its allocatable and what is left.
 fn room_on_nodes(snapshot: &Snapshot, res: &str) -> Option<(String, f64, f64)> {
     let requested = |node: &str| -> f64 {
-        let app = snapshot.pods.iter().filter_map(|p| {
-            let spec = p.spec.as_ref()?;
-            let phase = p.status.as_ref().and_then(|s| s.phase.as_deref());
-            (spec.node_name.as_deref() == Some(node)
-                && !matches!(phase, Some("Succeeded" | "Failed")))
-            .then(|| {
-                spec.containers
-                    .iter()
-                    .filter_map(|c| c.resources.as_ref()?.requests.as_ref()?.get(res))
-                    .filter_map(|q| crate::flink::units::parse_quantity(&q.0))
-                    .sum::<f64>()
-            })
-        });
+        let app = snapshot
+            .pods
+            .iter()
+            .filter(|p| bound_to(p) == Some(node))
+            .map(|p| requests(p, res));
+        // The operators' pods are read as Kubernetes' own type.
         let operators = snapshot.operator_pods.iter().filter_map(|p| {
             let spec = p.spec.as_ref()?;
             let phase = p.status.as_ref().and_then(|s| s.phase.as_deref());
@@ -266,6 +259,80 @@ fn room_on_nodes(snapshot: &Snapshot, res: &str) -> Option<(String, f64, f64)> {
             Some((name, alloc, left))
         })
         .max_by(|a, b| a.2.total_cmp(&b.2))
+}
+
+/// The node a pod that has not finished is bound to.
+fn bound_to(p: &Pod) -> Option<&str> {
+    let phase = p.status.as_ref().and_then(|s| s.phase.as_deref());
+    if matches!(phase, Some("Succeeded" | "Failed")) {
+        return None;
+    }
+    p.spec.as_ref()?.node_name.as_deref()
+}
+
+/// What a pod's containers request of `res` (cores, or bytes).
+fn requests(p: &Pod, res: &str) -> f64 {
+    p.spec
+        .iter()
+        .flat_map(|s| &s.containers)
+        .filter_map(|c| c.resources.as_ref()?.requests.as_ref()?.get(res))
+        .filter_map(|q| crate::flink::units::parse_quantity(&q.0))
+        .sum()
+}
+
+/// The other pods of `pod`'s own Flink cluster (the same mode and cluster name in their labels,
+/// `Mode::of_labels`) of one component.
+fn cluster_pods<'a>(
+    snapshot: &'a Snapshot,
+    pod: &'a Pod,
+    component: Component,
+) -> impl Iterator<Item = &'a Pod> + 'a {
+    let own = crate::flink::mode::Mode::of_labels(pod.metadata.labels.as_ref());
+    snapshot.pods.iter().filter(move |p| {
+        !std::ptr::eq(*p, pod)
+            && pod_namespace(p) == pod_namespace(pod)
+            && own.is_some()
+            && crate::flink::mode::Mode::of_labels(p.metadata.labels.as_ref()) == own
+            && crate::snapshot::index::pod_component(p) == Some(component)
+    })
+}
+
+/// The TaskManagers an application's JobManager asks for once it runs: `spec.taskManager.replicas`
+/// when set, else the job's parallelism over the slots of one TaskManager
+/// (`taskmanager.numberOfTaskSlots`, 1 by default: apache/flink@release-1.20.0:flink-core/src/main/java/org/apache/flink/configuration/TaskManagerOptions.java,
+/// NUM_TASK_SLOTS), rounded up; 1 for a session cluster (no job: none until a job asks).
+fn task_managers_expected(fd: &FlinkDeployment) -> f64 {
+    if let Some(r) = fd.spec.task_manager.as_ref().and_then(|t| t.replicas) {
+        return r.max(0) as f64;
+    }
+    let slots = fd
+        .spec
+        .flink_configuration
+        .get("taskmanager.numberOfTaskSlots")
+        .and_then(|v| v.trim().parse::<f64>().ok())
+        .filter(|s| *s >= 1.0)
+        .unwrap_or(1.0);
+    match fd.spec.job.as_ref().and_then(|j| j.parallelism) {
+        Some(p) if p > 0 => (p as f64 / slots).ceil(),
+        _ => 1.0,
+    }
+}
+
+/// What one of `fd`'s components asks for of `res`: its spec.X.resource (cpu 1.0 when unset, as
+/// the operator defaults it), in cores or bytes.
+fn component_ask(fd: &FlinkDeployment, component: Component, res: &str) -> Option<f64> {
+    let c = if component == Component::JobManager {
+        &fd.spec.job_manager
+    } else {
+        &fd.spec.task_manager
+    };
+    let r = c.as_ref().and_then(|c| c.resource.as_ref());
+    if res == "cpu" {
+        Some(r.and_then(|r| r.cpu).unwrap_or(1.0))
+    } else {
+        r.and_then(|r| r.memory.as_deref())
+            .and_then(crate::flink::units::parse_resource_memory)
+    }
 }
 
 /// For a pod no FlinkDeployment owns (an operator's, a FlinkCluster's sidecar), the workload whose
@@ -360,24 +427,78 @@ pub fn fix_for(
                     .and_then(crate::flink::units::parse_resource_memory)
             };
             let mut sized = String::new();
+            // The component whose size the patch sets: this pod's, or its cluster's JobManager
+            // when that one took the room its TaskManagers need.
+            let mut target = spec_key;
+            let unit = |v: f64| if res == "cpu" { format!("{}", (v * 100.0).round() / 100.0) } else { format!("{}Mi", (v / 1048576.0).floor()) };
+            // Rounded down: a tenth of a core, a whole MiB.
+            let round = |v: f64| if res == "cpu" { (v * 10.0).floor() / 10.0 } else { (v / 1048576.0).floor() };
+            let quantity = |v: f64| if res == "cpu" { format!("{v}") } else { format!("\"{v}m\"") };
             if let (Some((node, alloc, left)), Some(ask)) = (&room, ask) {
-                // Rounded down: a tenth of a core, a whole MiB.
-                let fits = if res == "cpu" { (left * 10.0).floor() / 10.0 } else { (left / 1048576.0).floor() };
-                if fits > 0.0 && *left < ask {
-                    less = if res == "cpu" { format!("{fits}") } else { format!("\"{fits}m\"") };
-                    let unit = |v: f64| if res == "cpu" { format!("{v}") } else { format!("{}Mi", (v / 1048576.0).floor()) };
+                // What else of this cluster must fit beside it: the TaskManagers a JobManager
+                // asks for once it runs (they come after it), or the other TaskManagers pending
+                // with this one. Sizing one pod to the whole room starves the others (a
+                // JobManager given all 8 cores left its TaskManager Pending).
+                let (share, beside) = match (component, fd) {
+                    (Some(Component::JobManager), Some(d)) => {
+                        let n = task_managers_expected(d);
+                        let each = component_ask(d, Component::TaskManager, res).unwrap_or(0.0);
+                        let reserve = n * each;
+                        (
+                            left - reserve,
+                            (reserve > 0.0).then(|| format!(", less the {n} TaskManager(s) of {} each the JobManager asks for once it runs", unit(each))),
+                        )
+                    }
+                    (Some(Component::TaskManager), Some(_)) => {
+                        let pending = 1 + cluster_pods(snapshot, pod, Component::TaskManager)
+                            .filter(|p| bound_to(p).is_none() && p.status.as_ref().and_then(|s| s.phase.as_deref()) == Some("Pending"))
+                            .count();
+                        (
+                            left / pending as f64,
+                            (pending > 1).then(|| format!(", shared by the {pending} TaskManagers pending")),
+                        )
+                    }
+                    _ => (*left, None),
+                };
+                let fits = round(share);
+                if fits > 0.0 && share < ask {
+                    less = quantity(fits);
                     sized = format!(
-                        " Node {node} has the most left: {} of its allocatable {} (less the requests of the pods read on it), so at most that:",
+                        " Node {node} has the most left: {} of its allocatable {} (less the requests of the pods read on it){}, so at most that:",
                         unit(*left),
-                        unit(*alloc)
+                        unit(*alloc),
+                        beside.unwrap_or_default()
                     );
+                } else if fits <= 0.0 && component == Some(Component::TaskManager) {
+                    // No room at all: when the cluster's own JobManager on that node asks for
+                    // more than it needs to leave room, the JobManager is what to make smaller.
+                    let jm = fd.and_then(|_| {
+                        cluster_pods(snapshot, pod, Component::JobManager)
+                            .find(|p| bound_to(p) == Some(node.as_str()))
+                    });
+                    if let Some(jm) = jm {
+                        let has = requests(jm, res);
+                        let wanted = round(has - (ask - left.max(0.0)));
+                        let least = if res == "cpu" { 0.1 } else { 1024.0 };
+                        if wanted >= least {
+                            target = Component::JobManager.spec_key();
+                            less = quantity(wanted);
+                            sized = format!(
+                                " Node {node} has {} left of its allocatable {}, and this cluster's own JobManager (pod {}) asks for {} of it: make the JobManager smaller by what the TaskManager needs (spec.jobManager.resource.{key}):",
+                                unit(left.max(0.0)),
+                                unit(*alloc),
+                                pod_name(jm),
+                                unit(has),
+                            );
+                        }
+                    }
                 }
             }
             match (&fd_name, res.as_str()) {
                 (Some(n), "cpu" | "memory") => format!(
                     "No node has {res} left for this pod. Add capacity (nodes, or a bigger node pool), or ask for less: \
                      spec.{spec_key}.resource.{key} is {now} now;{}\n\n  \
-                     kubectl patch flinkdeployment {n} -n {ns} --type=merge -p '{{\"spec\":{{\"{spec_key}\":{{\"resource\":{{\"{key}\":{less}}}}}}}}}'\n\n\
+                     kubectl patch flinkdeployment {n} -n {ns} --type=merge -p '{{\"spec\":{{\"{target}\":{{\"resource\":{{\"{key}\":{less}}}}}}}}}'\n\n\
                      (what a node can offer: kubectl describe nodes | grep -A 8 Allocatable){}",
                     if sized.is_empty() { " for example:" } else { sized.as_str() },
                     if component == Some(Component::TaskManager) { "; fewer slots per TaskManager or a lower parallelism also means smaller or fewer TaskManagers" } else { "" },

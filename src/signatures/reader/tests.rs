@@ -158,6 +158,54 @@ org.apache.flink.runtime.jobmanager.scheduler.NoResourceAvailableException: Coul
     assert_eq!(f.len(), 3);
 }
 
+/// A TaskManager container YARN killed for memory, as Flink's JobManager log quotes the
+/// NodeManager's diagnostics (YarnResourceManagerDriver's `marked as failed` text, Hadoop 2 and 3
+/// wordings), and the symptoms it leaves: the RPC association gated, the heartbeat timed out.
+#[test]
+fn a_yarn_memory_kill_is_the_first_finding_over_the_lost_taskmanager() {
+    let symptoms = "2026-11-28 09:41:02,140 WARN  akka.remote.ReliableDeliverySupervisor [] - Association with remote system [akka.tcp://flink@worker-7.example.com:38211] has failed, address is now gated for [50] ms. Reason: [Disassociated]
+2026-11-28 09:41:12,300 INFO  org.apache.flink.runtime.jobmaster.JobMaster [] - Heartbeat of TaskManager with id container_e05_1732780800000_0007_01_000003(worker-7.example.com:8041) timed out.
+";
+    for (kill, rule, option) in [
+        (
+            " Exit code:-104.\n Diagnostics:Container [pid=28417,containerID=container_e05_1732780800000_0007_01_000003] is running beyond physical memory limits. Current usage: 4.1 GB of 4 GB physical memory used; 6.3 GB of 8.4 GB virtual memory used. Killing container.",
+            "SIG-YARN-PMEM-KILLED",
+            "`taskmanager.memory.process.size: 5248m`",
+        ),
+        (
+            " Exit code:-104.\n Diagnostics:[2026-11-28 09:41:02.118]Container [pid=28417,containerID=container_e05_1732780800000_0007_01_000003] is running 107374182B beyond the 'PHYSICAL' memory limit. Current usage: 4.1 GB of 4 GB physical memory used; 6.3 GB of 8.4 GB virtual memory used. Killing container.",
+            "SIG-YARN-PMEM-KILLED",
+            "`taskmanager.memory.jvm-overhead.fraction: 0.2`",
+        ),
+        (
+            " Exit code:-103.\n Diagnostics:Container [pid=28417,containerID=container_e05_1732780800000_0007_01_000003] is running beyond virtual memory limits. Current usage: 1.3 GB of 2 GB physical memory used; 4.6 GB of 4.2 GB virtual memory used. Killing container.",
+            "SIG-YARN-VMEM-KILLED",
+            "`yarn.nodemanager.vmem-check-enabled` to `false`",
+        ),
+    ] {
+        let text = format!(
+            "2026-11-28 09:41:02,131 INFO  org.apache.flink.runtime.resourcemanager.active.ActiveResourceManager [] - Worker container_e05_1732780800000_0007_01_000003 is terminated. Diagnostics: Container container_e05_1732780800000_0007_01_000003 marked as failed.\n{kill}\n{symptoms}"
+        );
+        let o = triage_text(&text, "jm.log");
+        let f = &o.report.findings;
+        assert_eq!(f[0].category, Category::OomKilled, "{f:#?}");
+        assert_eq!(f[0].rule, rule, "{f:#?}");
+        assert!(f[0].caused_by.is_none());
+        assert!(f[0].fix.contains(option), "{}", f[0].fix);
+        assert!(
+            f[0].title.contains("a TaskManager (container_e05_1732780800000_0007_01_000003)"),
+            "{}",
+            f[0].title
+        );
+        // Every symptom hangs under the kill: the gated association, the worker terminated and
+        // the heartbeat timeout (one taskmanager_lost finding).
+        for rule in ["SIG-AKKA-GATED", "SIG-TM-WORKER-TERMINATED"] {
+            let s = f.iter().find(|s| s.rule == rule).expect(rule);
+            assert_eq!(s.caused_by.as_deref(), Some(f[0].id.as_str()), "{f:#?}");
+        }
+    }
+}
+
 #[test]
 fn the_nearest_preceding_cause_wins() {
     let text = "pods is forbidden: User \"system:serviceaccount:prod:flink\" cannot watch resource \"pods\" in API group \"\" in the namespace \"prod\"
