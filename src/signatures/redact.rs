@@ -206,6 +206,26 @@ fn rules() -> &'static Rules {
     })
 }
 
+/// A fix's placeholder for a value only a person knows (`password=<value of password>`): `<`, a
+/// word, and the rest of the line closing it with words alone (`of password>`). A value cut at a
+/// space by the patterns is its start; masking it would break the command it stands in.
+fn placeholder(value: &str, rest: &str) -> bool {
+    let words = |t: &str| {
+        t.chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, ' ' | '-' | '_' | '.'))
+    };
+    let Some(inner) = value.strip_prefix('<') else {
+        return false;
+    };
+    if !inner.starts_with(|c: char| c.is_ascii_alphabetic()) {
+        return false;
+    }
+    if let Some(body) = inner.strip_suffix('>') {
+        return words(body);
+    }
+    words(inner) && rest.split_once('>').is_some_and(|(more, _)| words(more))
+}
+
 /// Words that follow `password` or `token:` in ordinary prose, never a secret.
 fn ordinary_word(w: &str) -> bool {
     const WORDS: &[&str] = &[
@@ -362,7 +382,8 @@ pub fn redact(line: &str) -> Cow<'_, str> {
                         c[1].to_ascii_lowercase().as_str(),
                         "token" | "tokens" | "secret" | "secrets" | "credential" | "credentials"
                     );
-                    if prose_key && ordinary_word(&c[3]) {
+                    let end = c.get(0).map_or(0, |m| m.end());
+                    if (prose_key && ordinary_word(&c[3])) || placeholder(&c[3], &out[end..]) {
                         c[0].to_string()
                     } else {
                         format!("{}{}{MASK}", &c[1], &c[2])
@@ -371,7 +392,8 @@ pub fn redact(line: &str) -> Cow<'_, str> {
                 .into_owned(),
             Rep::Prose => re
                 .replace_all(&out, |c: &Captures| {
-                    if ordinary_word(&c[2]) {
+                    let end = c.get(0).map_or(0, |m| m.end());
+                    if ordinary_word(&c[2]) || placeholder(&c[2], &out[end..]) {
                         c[0].to_string()
                     } else {
                         format!("{}{MASK}", &c[1])
@@ -744,6 +766,22 @@ mod tests {
             let r = redact(line);
             assert!(r.ends_with("***") && !r.contains("MIIEow"), "{r}");
         }
+    }
+
+    #[test]
+    fn a_placeholder_for_a_value_only_a_person_knows_stays_in_the_command() {
+        // FLK104's fix for a missing Secret key (a held-out lab fault): masking `<value` left a
+        // command with an unclosed `<` and no name of what to fill in.
+        for line in [
+            "kubectl create secret generic kafka-credentials -n analytics '--from-literal=password=<value of password>'",
+            "password: <password of the keystore>",
+            "token=<token>",
+        ] {
+            assert_eq!(redact(line), line);
+        }
+        // Values that only look like the start of one are masked as before.
+        assert_eq!(redact("password=<hunter2!>"), "password=***");
+        assert_eq!(redact("password=<abc def"), "password=*** def");
     }
 
     #[test]
