@@ -46,6 +46,7 @@ pub(super) fn fix(
                         .find_map(|t| {
                             super::memory::fit(t, fd, ns)
                                 .or_else(|| super::memory::process_fit(t, fd, ns))
+                                .or_else(|| super::memory::fraction_fit(t, fd, ns))
                         })
                 })
                 .flatten()

@@ -296,6 +296,50 @@ pub(super) fn process_fit(text: &str, fd: &FlinkDeployment, ns: &str) -> Option<
     ))
 }
 
+/// A memory fraction Flink refuses, as `ProcessMemoryUtils.getRangeFraction` prints it:
+/// "Inconsistently configured Key: 'K' , default: D (fallback keys: [..]) (V) and its min (..),
+/// max (..) value" (the option's `toString`, then the value; the same text from
+/// apache/flink@release-1.16.0 to @release-2.0.0:flink-runtime/src/main/java/org/apache/flink/runtime/util/config/memory/ProcessMemoryUtils.java).
+/// `RangeFraction` refuses a fraction outside [0, 1) and a min above the max
+/// (apache/flink@release-1.20.0:flink-runtime/src/main/java/org/apache/flink/runtime/util/config/memory/RangeFraction.java):
+/// the first gets the option's default, which the message prints; the second the min set to
+/// the max (`K` less `.fraction`, plus `.min` / `.max`).
+pub(super) fn fraction_fit(text: &str, fd: &FlinkDeployment, ns: &str) -> Option<String> {
+    static RE: OnceLock<regex::Regex> = OnceLock::new();
+    let re = RE.get_or_init(|| {
+        regex::Regex::new(
+            r"Inconsistently configured Key: '(?P<key>[\w.-]+)' , default: (?P<default>[0-9.]+) \(fallback keys: [^)]*\) \((?P<value>[^)\s]+)\) and its min \((?:[^()]|\([^()]*\))*\), max \((?:[^()]|\([^()]*\))*\) value",
+        )
+        .expect("a valid pattern")
+    });
+    let c = re.captures(text)?;
+    let (key, default, value) = (&c["key"], &c["default"], &c["value"]);
+    let conf = &fd.spec.flink_configuration;
+    let name = crate::shell::sh(fd.name());
+    let ns = crate::shell::sh(ns);
+    let patch = |k: &str, v: &str| {
+        crate::shell::json_arg(&serde_json::json!({"spec": {"flinkConfiguration": {k: v}}}))
+    };
+    let fraction = value.parse::<f64>().ok()?;
+    if !(0.0..1.0).contains(&fraction) {
+        return Some(format!(
+            "Flink takes `{key}` as a fraction from 0 up to, not including, 1; it is {value}. Set it to its default, \
+             {default} (or another fraction below 1):\n\n  \
+             kubectl patch flinkdeployment {name} -n {ns} --type=merge -p {}",
+            patch(key, default)
+        ));
+    }
+    let base = key.strip_suffix(".fraction")?;
+    let (min_key, max_key) = (format!("{base}.min"), format!("{base}.max"));
+    let max = conf.get(&max_key)?;
+    Some(format!(
+        "`{min_key}` is above `{max_key}` ({max}): Flink needs the min at most the max. Set the min to the max \
+         (or lower it further):\n\n  \
+         kubectl patch flinkdeployment {name} -n {ns} --type=merge -p {}",
+        patch(&min_key, max)
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -419,5 +463,34 @@ mod tests {
         assert!(process_fit(JM_400, &fd("1024m", "1024m"), "analytics").is_none());
         // Not this sum.
         assert!(process_fit(LAB, &fd("400m", "600m"), "analytics").is_none());
+    }
+
+    /// What operator 1.7.0 reported for `taskmanager.memory.managed.fraction: "1.5"` with Flink
+    /// 1.18.1 in the reality lab (a fault no scenario scripted).
+    const FRACTION: &str = "org.apache.flink.configuration.IllegalConfigurationException: TaskManager memory configuration failed: Inconsistently configured Key: 'taskmanager.memory.managed.fraction' , default: 0.4 (fallback keys: []) (1.5) and its min (0 bytes), max (8388608.000tb (9223372036854775807 bytes)) value";
+
+    #[test]
+    fn a_fraction_flink_refuses_gets_its_default_or_the_min_at_the_max() {
+        let fd: FlinkDeployment = serde_yaml::from_str(
+            "metadata: {name: orders, namespace: analytics}\nspec:\n  flinkConfiguration: {taskmanager.memory.managed.fraction: '1.5'}\n",
+        )
+        .unwrap();
+        let fix = fraction_fit(FRACTION, &fd, "analytics").unwrap();
+        assert!(
+            fix.contains(r#"kubectl patch flinkdeployment orders -n analytics --type=merge -p '{"spec":{"flinkConfiguration":{"taskmanager.memory.managed.fraction":"0.4"}}}'"#),
+            "{fix}"
+        );
+        // A fraction in range with its min above its max: the min goes to the max.
+        let overhead = "Inconsistently configured Key: 'taskmanager.memory.jvm-overhead.fraction' , default: 0.1 (fallback keys: []) (0.1) and its min (1024.000mb (1073741824 bytes)), max (512.000mb (536870912 bytes)) value";
+        let fd: FlinkDeployment = serde_yaml::from_str(
+            "metadata: {name: orders, namespace: analytics}\nspec:\n  flinkConfiguration: {taskmanager.memory.jvm-overhead.min: 1g, taskmanager.memory.jvm-overhead.max: 512m}\n",
+        )
+        .unwrap();
+        let fix = fraction_fit(overhead, &fd, "analytics").unwrap();
+        assert!(
+            fix.contains(r#"-p '{"spec":{"flinkConfiguration":{"taskmanager.memory.jvm-overhead.min":"512m"}}}'"#),
+            "{fix}"
+        );
+        assert!(fraction_fit(LAB, &fd, "analytics").is_none());
     }
 }
