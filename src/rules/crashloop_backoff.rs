@@ -12,7 +12,9 @@
 //!   `runAsNonRoot` against an image that runs as root: `image_incompatible`: the image cannot run
 //!   as deployed;
 //! - `CreateContainerConfigError` otherwise (a Secret, ConfigMap or key the pod references is
-//!   missing) and `RunContainerError` on a mount: `podtemplate_invalid`;
+//!   missing), `RunContainerError` on a mount, and a pod waiting in ContainerCreating on a volume
+//!   of its template whose ConfigMap or Secret the kubelet did not find (FailedMount):
+//!   `podtemplate_invalid`;
 //! - a sidecar or init container (added by the pod template) failing with another code:
 //!   `podtemplate_invalid`: the template added a container that cannot run;
 //! - Flink's main container failing with another code (3, 134 SIGABRT, 139 SIGSEGV, a 137/143 kill
@@ -65,16 +67,63 @@ impl Rule for CrashLoopBackOff {
     fn check_each(&self, snapshot: &Snapshot, index: &Index, each: &mut dyn FnMut(Finding)) {
         for pod in &snapshot.pods {
             for c in containers(pod) {
-                let Some(reason) = c.waiting_reason().filter(|r| REASONS.contains(r)) else {
-                    continue;
-                };
-                if owned_elsewhere(pod, &c) {
-                    continue;
+                if let Some(reason) = c.waiting_reason().filter(|r| REASONS.contains(r)) {
+                    if !owned_elsewhere(pod, &c) {
+                        each(finding(snapshot, index, pod, &c, reason, None));
+                    }
+                } else if c.waiting_reason() == Some("ContainerCreating") && !c.init {
+                    if let Some(said) = volume_not_found(index, pod) {
+                        each(finding(
+                            snapshot,
+                            index,
+                            pod,
+                            &c,
+                            "CreateContainerConfigError",
+                            Some(said),
+                        ));
+                    }
                 }
-                each(finding(snapshot, index, pod, &c, reason));
             }
         }
     }
+}
+
+/// The volumes Flink itself mounts from objects it creates with the pod (the operator's and
+/// Flink's ConfigMaps and Secrets: apache/flink@release-1.20.1:flink-kubernetes/src/main/java/org/apache/flink/kubernetes/utils/Constants.java,
+/// `*_VOLUME`). The kubelet may find them missing for a moment after the pod is created; a
+/// lasting failure of theirs is FLK401's (the operator's readiness timeout).
+const FLINK_OWN_VOLUMES: &[&str] = &[
+    "flink-config-volume",
+    "hadoop-config-volume",
+    "kerberos-keytab-volume",
+    "kerberos-krb5conf-volume",
+    "pod-template-volume",
+    "user-artifacts-volume",
+];
+
+/// The kubelet's word that a pod still being created mounts a ConfigMap or Secret that does not
+/// exist (`MountVolume.SetUp failed for volume "V" : configmap "X" not found`, a Warning
+/// FailedMount event on the pod), for a volume the pod template added: the pod waits in
+/// ContainerCreating until the object exists, and nothing else reports it before the operator's
+/// readiness timeout. The latest such event's message.
+fn volume_not_found<'a>(index: &Index<'a>, pod: &Pod) -> Option<&'a str> {
+    let (ns, name) = (pod_namespace(pod), pod_name(pod));
+    index
+        .events_for("Pod", ns, name)
+        .into_iter()
+        .filter(|e| {
+            e.type_.as_deref() == Some("Warning") && e.reason.as_deref() == Some("FailedMount")
+        })
+        .filter_map(|e| e.message.as_deref())
+        .filter(|m| m.contains(" not found") && missing_reference(m).is_some())
+        .filter(|m| {
+            let volume = m
+                .split_once("for volume \"")
+                .and_then(|(_, rest)| rest.split_once('"'))
+                .map(|(v, _)| v);
+            volume.is_some_and(|v| !FLINK_OWN_VOLUMES.contains(&v))
+        })
+        .next_back()
 }
 
 fn owned_elsewhere(pod: &Pod, c: &ContainerView) -> bool {
@@ -137,10 +186,11 @@ fn finding(
     pod: &Pod,
     c: &ContainerView,
     reason: &str,
+    kubelet_said: Option<&str>,
 ) -> Finding {
     let (ns, name) = (pod_namespace(pod), pod_name(pod));
     let t = c.last_termination();
-    let waiting_msg = c.waiting_message().unwrap_or("");
+    let waiting_msg = kubelet_said.or(c.waiting_message()).unwrap_or("");
     let mut message = waiting_msg.to_string();
     if let Some(m) = t.and_then(|t| t.message.as_deref()) {
         message.push('\n');
@@ -829,6 +879,46 @@ message: Back-off restarting failed container flink-main-container in pod orders
         let f = &run(&CrashLoopBackOff, &snapshot(&root))[0];
         assert_eq!(f.category, Category::ImageIncompatible, "{}", f.title);
         assert!(f.fix.contains("runAsUser: 9999"));
+    }
+
+    /// A held-out lab fault (operator 1.7.0, Flink 1.18.1): the pod template mounts a ConfigMap
+    /// that does not exist; the JobManager pod waits in ContainerCreating, and doctor said "No
+    /// problems found" until the operator's readiness timeout.
+    #[test]
+    fn a_volume_of_a_missing_configmap_is_named_while_the_pod_is_created() {
+        let y = LOOP
+            .replace(
+                "reason: CrashLoopBackOff, message: \"back-off 2m40s restarting failed container=flink-main-container pod=orders-5d8f9c7b6d-x7k2p_shop(1a2b)\"",
+                "reason: ContainerCreating",
+            )
+            .replace("  phase: Running\n", "  phase: Pending\n")
+            .replace("    restartCount: 5\n", "    restartCount: 0\n")
+            .replace("    lastState: {terminated: {exitCode: 127, reason: Error}}\n", "");
+        let mount = |volume: &str, object: &str| {
+            format!(
+                "{y}---\napiVersion: v1\nkind: Event\nmetadata: {{name: orders-5d8f9c7b6d-x7k2p.2, namespace: shop}}\ninvolvedObject: {{kind: Pod, namespace: shop, name: orders-5d8f9c7b6d-x7k2p}}\nreason: FailedMount\ntype: Warning\ncount: 3\nlastTimestamp: \"2026-11-28T10:00:00Z\"\nmessage: 'MountVolume.SetUp failed for volume \"{volume}\" : configmap \"{object}\" not found'\n"
+            )
+        };
+        let f = run(
+            &CrashLoopBackOff,
+            &snapshot(&mount("extra-conf", "orders-extra")),
+        );
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert_eq!(f[0].category, Category::PodtemplateInvalid);
+        assert!(
+            f[0].fix
+                .contains("kubectl create configmap orders-extra -n shop"),
+            "{}",
+            f[0].fix
+        );
+        // Flink's own ConfigMap, missing for the moment the operator takes to create it: not
+        // this rule's; nor a pod being created with no such event.
+        assert!(run(
+            &CrashLoopBackOff,
+            &snapshot(&mount("flink-config-volume", "flink-config-orders"))
+        )
+        .is_empty());
+        assert!(run(&CrashLoopBackOff, &snapshot(&y)).is_empty());
     }
 
     #[test]
