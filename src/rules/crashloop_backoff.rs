@@ -116,14 +116,13 @@ fn volume_not_found<'a>(index: &Index<'a>, pod: &Pod) -> Option<&'a str> {
         })
         .filter_map(|e| e.message.as_deref())
         .filter(|m| m.contains(" not found") && missing_reference(m).is_some())
-        .filter(|m| {
+        .rfind(|m| {
             let volume = m
                 .split_once("for volume \"")
                 .and_then(|(_, rest)| rest.split_once('"'))
                 .map(|(v, _)| v);
             volume.is_some_and(|v| !FLINK_OWN_VOLUMES.contains(&v))
         })
-        .next_back()
 }
 
 fn owned_elsewhere(pod: &Pod, c: &ContainerView) -> bool {
