@@ -179,12 +179,24 @@ fn finding(
             ));
         }
     }
+    if let Some((n, cause)) = &logs.unnamed_cause {
+        f = f.evidence(format!(
+            "log line {n}, the deepest cause of that error: {cause}"
+        ));
+    }
     let fix = match root {
         Some(m) => format!(
-            "The exit is the symptom; the log names the cause at line {}: {}.\n{}{}{}\n\n\
+            "The exit is the symptom; the log names the cause at line {}: {}.\n{}{}{}{}\n\n\
              Read the lines around it:\n\n  {cmd} | sed -n '{},{}p'",
             m.line_no,
             m.signature.explanation,
+            match &logs.unnamed_cause {
+                Some((n, cause)) => format!(
+                    "The error it stops on was caused, at its deepest (line {n}), by:\n\n  {cause}\n\n\
+                     Fix what that names (a configuration value, a class, a file, a service it reaches); "
+                ),
+                None => String::new(),
+            },
             if !reported_elsewhere(m.signature.category) {
                 m.fix()
             } else {
@@ -204,7 +216,9 @@ fn finding(
             set_the_field(index, pod, &m),
             open_the_module(index, pod, &m),
             m.line_no.saturating_sub(5).max(1),
-            m.line_no + 20
+            logs.unnamed_cause
+                .as_ref()
+                .map_or(m.line_no + 20, |(n, _)| (*n + 5).max(m.line_no + 20))
         ),
         None => format!(
             "The cause is in the container's {} log, in the lines just before the exit \
@@ -715,6 +729,49 @@ org.apache.flink.util.concurrent.FutureUtils$RetryException: Could not complete 
             log,
         );
         run(&FlinkFatalExit, &s).remove(0)
+    }
+
+    /// A held-out lab fault (Flink 1.18.1): `restart-strategy.type: sometimes`. The JobManager
+    /// stops on `Fatal error occurred in the cluster entrypoint`, which says how, not why; the
+    /// deepest `Caused by:` of its exception, which no signature knows, is what to fix.
+    #[test]
+    fn an_exit_whose_cause_no_signature_knows_quotes_the_deepest_caused_by() {
+        let log = "2026-12-06 03:16:46,840 INFO  org.apache.flink.runtime.entrypoint.ClusterEntrypoint [] - Shutting down.
+2026-12-06 03:16:46,850 ERROR org.apache.flink.runtime.entrypoint.ClusterEntrypoint [] - Fatal error occurred in the cluster entrypoint.
+java.util.concurrent.CompletionException: org.apache.flink.client.deployment.application.ApplicationExecutionException: Could not execute application.
+\tat java.util.concurrent.CompletableFuture.encodeThrowable(CompletableFuture.java:332) ~[?:?]
+Caused by: org.apache.flink.client.program.ProgramInvocationException: The main method caused an error: Unknown restart strategy sometimes.
+\tat org.apache.flink.client.program.PackagedProgram.callMainMethod(PackagedProgram.java:372) ~[flink-dist-1.18.1.jar:1.18.1]
+\t... 12 more
+Caused by: java.lang.IllegalArgumentException: Unknown restart strategy sometimes.
+\tat org.apache.flink.runtime.executiongraph.failover.flip1.RestartBackoffTimeStrategyFactoryLoader.createRestartBackoffTimeStrategyFactory(RestartBackoffTimeStrategyFactoryLoader.java:180) ~[flink-dist-1.18.1.jar:1.18.1]
+\t... 20 more
+2026-12-06 03:16:46,900 INFO  org.apache.flink.runtime.blob.BlobServer [] - Stopped BLOB server at 0.0.0.0:6124
+";
+        let f = jm_finding(&JM_239.replace("exitCode: 239", "exitCode: 2"), true, log);
+        assert!(
+            f.fix.contains("caused, at its deepest (line 8), by:\n\n  Caused by: java.lang.IllegalArgumentException: Unknown restart strategy sometimes."),
+            "{}",
+            f.fix
+        );
+        assert!(
+            f.evidence
+                .iter()
+                .any(|e| e.starts_with("log line 8, the deepest cause")),
+            "{:?}",
+            f.evidence
+        );
+        // A cause a signature names is not quoted again.
+        let named = log.replace(
+            "Unknown restart strategy sometimes.",
+            "JAR file does not exist '/opt/flink/usrlib/job.jar'",
+        );
+        let f = jm_finding(
+            &JM_239.replace("exitCode: 239", "exitCode: 2"),
+            true,
+            &named,
+        );
+        assert!(!f.fix.contains("at its deepest"), "{}", f.fix);
     }
 
     #[test]

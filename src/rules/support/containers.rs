@@ -275,7 +275,32 @@ pub struct LogEvidence {
     pub flink_version: Option<String>,
     /// Error-looking lines (line number, redacted text) when no signature matched.
     pub tail: Vec<(usize, String)>,
+    /// When the root match is only how Flink stops (a symptom: `Fatal error occurred in the
+    /// cluster entrypoint`), the deepest `Caused by:` of the exception printed with it (line
+    /// number, redacted text): the cause in the log's own words, which no signature knows.
+    pub unnamed_cause: Option<(usize, String)>,
     container: String,
+}
+
+/// The deepest `Caused by:` of the Java exception printed from line `from` on (1-based): the
+/// stack lines (`at ...`, `... N more`), the `Caused by:` lines and their continuations follow
+/// the line that logged it, up to the next log record.
+fn deepest_cause_after(text: &str, from: usize) -> Option<(usize, String)> {
+    let mut deepest = None;
+    for (i, line) in text.lines().enumerate().skip(from) {
+        let t = line.trim_start();
+        if t.starts_with("Caused by:") {
+            deepest = Some((i + 1, one_line(t)));
+        } else if t.starts_with("at ") || t.starts_with("... ") || t.starts_with("Suppressed:") {
+            continue;
+        } else if t.is_empty() || line.starts_with(|c: char| c.is_ascii_digit()) {
+            // A blank line or the next log record (Flink's layout starts with the date).
+            if deepest.is_some() || t.is_empty() {
+                break;
+            }
+        }
+    }
+    deepest
 }
 
 /// Lines that usually carry the reason a JVM or a shell script died.
@@ -323,6 +348,7 @@ impl LogEvidence {
             matches: Vec::new(),
             flink_version: None,
             tail: Vec::new(),
+            unnamed_cause: None,
             container: container.to_string(),
         };
         let Some((previous, text)) = found else {
@@ -334,6 +360,10 @@ impl LogEvidence {
         if !ev.matches.is_empty() {
             ev.flink_version = reader::flink_version_of(text);
         }
+        ev.unnamed_cause = ev
+            .root()
+            .filter(|m| m.signature.category.is_symptom())
+            .and_then(|m| deepest_cause_after(text, m.line_no));
         if ev.matches.is_empty() {
             let lines: Vec<(usize, &str)> = text
                 .lines()
