@@ -186,7 +186,7 @@ fn finding(
     }
     let fix = match root {
         Some(m) => format!(
-            "The exit is the symptom; the log names the cause at line {}: {}.\n{}{}{}{}\n\n\
+            "The exit is the symptom; the log names the cause at line {}: {}.\n{}{}{}{}{}\n\n\
              Read the lines around it:\n\n  {cmd} | sed -n '{},{}p'",
             m.line_no,
             m.signature.explanation,
@@ -215,6 +215,10 @@ fn finding(
             },
             set_the_field(index, pod, &m),
             open_the_module(index, pod, &m),
+            logs.unnamed_cause
+                .as_ref()
+                .map(|(_, cause)| the_value_it_names(index, pod, cause))
+                .unwrap_or_default(),
             m.line_no.saturating_sub(5).max(1),
             logs.unnamed_cause
                 .as_ref()
@@ -645,6 +649,60 @@ fn open_the_module(index: &Index, pod: &Pod, m: &crate::signatures::Match) -> St
         .unwrap_or_default()
 }
 
+/// When the error a Flink process stopped on quotes a value the pod's FlinkDeployment sets in
+/// spec.flinkConfiguration (`Unknown restart strategy sometimes.` for `restart-strategy.type:
+/// sometimes`), that option: its key named, and the patch that removes it so Flink takes its
+/// default, for a person who knows no better value. Values of three characters or more that are
+/// not numbers or booleans, as a whole word of the message; one option, the only one matching.
+fn the_value_it_names(index: &Index, pod: &Pod, cause: &str) -> String {
+    let Some(d) = index
+        .deployment_of_pod(pod)
+        .filter(|d| d.kind == "FlinkDeployment")
+    else {
+        return String::new();
+    };
+    let ns = d.namespace.as_deref().unwrap_or("default");
+    let Some(fd) = index.flink_deployment(ns, &d.name) else {
+        return String::new();
+    };
+    let words: Vec<&str> = cause
+        .split(|c: char| {
+            c.is_whitespace() || matches!(c, '\'' | '"' | '`' | ',' | ';' | '(' | ')' | '[' | ']')
+        })
+        .map(|w| w.trim_end_matches(['.', ':']))
+        .filter(|w| !w.is_empty())
+        .collect();
+    let named: Vec<(&String, &String)> = fd
+        .spec
+        .flink_configuration
+        .iter()
+        .filter(|(_, v)| {
+            let v = v.trim();
+            v.chars().count() >= 3
+                && v.parse::<f64>().is_err()
+                && !v.eq_ignore_ascii_case("true")
+                && !v.eq_ignore_ascii_case("false")
+                && words.contains(&v)
+        })
+        .collect();
+    let [(key, value)] = named.as_slice() else {
+        return String::new();
+    };
+    let pointer = format!(
+        "/spec/flinkConfiguration/{}",
+        key.replace('~', "~0").replace('/', "~1")
+    );
+    let patch = serde_json::json!([{"op": "remove", "path": pointer}]);
+    format!(
+        "\n\nThat error quotes the value of spec.flinkConfiguration `{key}` of FlinkDeployment {name} \
+         ({value}). Set it to a value Flink takes, or remove it so Flink uses its default:\n\n  \
+         kubectl patch flinkdeployment {name} -n {ns_q} --type=json -p {}",
+        crate::shell::json_arg(&patch),
+        name = crate::shell::sh(&d.name),
+        ns_q = crate::shell::sh(ns),
+    )
+}
+
 /// What the exit code means, narrowed by the log where it tells which of Flink's exits it was.
 /// 239 (-17) after `Fatal error occurred in the cluster entrypoint` with no uncaught-exception
 /// handler line is ClusterEntrypoint.onFatalError's System.exit(2) whose shutdown hooks did not
@@ -760,7 +818,20 @@ Caused by: java.lang.IllegalArgumentException: Unknown restart strategy sometime
                 .any(|e| e.starts_with("log line 8, the deepest cause")),
             "{:?}",
             f.evidence
+        ); // The FlinkDeployment sets the value the error quotes: that option, and its removal.
+        let fd = "apiVersion: flink.apache.org/v1beta1\nkind: FlinkDeployment\nmetadata: {name: orders, namespace: analytics}\nspec:\n  flinkConfiguration: {restart-strategy.type: sometimes, taskmanager.numberOfTaskSlots: '1'}\n  job: {jarURI: 'local:///opt/flink/usrlib/lab-job.jar'}\n";
+        let with_fd = format!(
+            "{}\n---\n{fd}",
+            JM_239.replace("exitCode: 239", "exitCode: 2")
         );
+        let f = jm_finding(&with_fd, true, log);
+        assert_eq!(
+            crate::finding::Remedy::from_fix(&f.fix).run,
+            vec![r#"kubectl patch flinkdeployment orders -n analytics --type=json -p '[{"op":"remove","path":"/spec/flinkConfiguration/restart-strategy.type"}]'"#.to_string()],
+            "{}",
+            f.fix
+        );
+
         // A cause a signature names is not quoted again.
         let named = log.replace(
             "Unknown restart strategy sometimes.",
