@@ -156,6 +156,19 @@ fn finding(
         f = with_category(f, m.signature.category);
         f.title = format!("{}: {}", f.title, m.title());
     }
+    // Or the error Flink stopped on quotes the value of an option the deployment sets: that
+    // option is the cause.
+    if let Some((_, key, value)) = logs
+        .unnamed_cause
+        .as_ref()
+        .and_then(|(_, cause)| option_it_names(index, pod, cause))
+    {
+        f = with_category(f, Category::ConfigOptionInvalid);
+        f.title = format!(
+            "{}: Flink refuses flinkConfiguration {key} ({value})",
+            f.title
+        );
+    }
     // What the line does not say, the pod does: a refusal without its subject (fabric8's
     // websocket 403) is the pod's own ServiceAccount's, in the pod's namespace (the planner needs
     // it to grant the whole set rather than the one verb); a plugin's jar is named by the version
@@ -655,16 +668,33 @@ fn open_the_module(index: &Index, pod: &Pod, m: &crate::signatures::Match) -> St
 /// default, for a person who knows no better value. Values of three characters or more that are
 /// not numbers or booleans, as a whole word of the message; one option, the only one matching.
 fn the_value_it_names(index: &Index, pod: &Pod, cause: &str) -> String {
-    let Some(d) = index
-        .deployment_of_pod(pod)
-        .filter(|d| d.kind == "FlinkDeployment")
-    else {
+    let Some((d, key, value)) = option_it_names(index, pod, cause) else {
         return String::new();
     };
     let ns = d.namespace.as_deref().unwrap_or("default");
-    let Some(fd) = index.flink_deployment(ns, &d.name) else {
-        return String::new();
-    };
+    let pointer = format!(
+        "/spec/flinkConfiguration/{}",
+        key.replace('~', "~0").replace('/', "~1")
+    );
+    let patch = serde_json::json!([{"op": "remove", "path": pointer}]);
+    format!(
+        "\n\nThat error quotes the value of spec.flinkConfiguration `{key}` of FlinkDeployment {name} \
+         ({value}). Set it to a value Flink takes, or remove it so Flink uses its default:\n\n  \
+         kubectl patch flinkdeployment {name} -n {ns_q} --type=json -p {}",
+        crate::shell::json_arg(&patch),
+        name = crate::shell::sh(&d.name),
+        ns_q = crate::shell::sh(ns),
+    )
+}
+
+/// The FlinkDeployment of the pod and the one spec.flinkConfiguration option (key, value) whose
+/// value the error quotes (`the_value_it_names`).
+fn option_it_names(index: &Index, pod: &Pod, cause: &str) -> Option<(ObjectRef, String, String)> {
+    let d = index
+        .deployment_of_pod(pod)
+        .filter(|d| d.kind == "FlinkDeployment")?;
+    let ns = d.namespace.as_deref().unwrap_or("default");
+    let fd = index.flink_deployment(ns, &d.name)?;
     let words: Vec<&str> = cause
         .split(|c: char| {
             c.is_whitespace() || matches!(c, '\'' | '"' | '`' | ',' | ';' | '(' | ')' | '[' | ']')
@@ -686,21 +716,9 @@ fn the_value_it_names(index: &Index, pod: &Pod, cause: &str) -> String {
         })
         .collect();
     let [(key, value)] = named.as_slice() else {
-        return String::new();
+        return None;
     };
-    let pointer = format!(
-        "/spec/flinkConfiguration/{}",
-        key.replace('~', "~0").replace('/', "~1")
-    );
-    let patch = serde_json::json!([{"op": "remove", "path": pointer}]);
-    format!(
-        "\n\nThat error quotes the value of spec.flinkConfiguration `{key}` of FlinkDeployment {name} \
-         ({value}). Set it to a value Flink takes, or remove it so Flink uses its default:\n\n  \
-         kubectl patch flinkdeployment {name} -n {ns_q} --type=json -p {}",
-        crate::shell::json_arg(&patch),
-        name = crate::shell::sh(&d.name),
-        ns_q = crate::shell::sh(ns),
-    )
+    Some((d, key.to_string(), value.to_string()))
 }
 
 /// What the exit code means, narrowed by the log where it tells which of Flink's exits it was.
@@ -830,6 +848,13 @@ Caused by: java.lang.IllegalArgumentException: Unknown restart strategy sometime
             vec![r#"kubectl patch flinkdeployment orders -n analytics --type=json -p '[{"op":"remove","path":"/spec/flinkConfiguration/restart-strategy.type"}]'"#.to_string()],
             "{}",
             f.fix
+        );
+        assert_eq!(f.category, Category::ConfigOptionInvalid, "{}", f.title);
+        assert!(
+            f.title
+                .ends_with("Flink refuses flinkConfiguration restart-strategy.type (sometimes)"),
+            "{}",
+            f.title
         );
 
         // A cause a signature names is not quoted again.
