@@ -643,31 +643,18 @@ fn suggestions(id: &str) -> Vec<String> {
     let most = (needle.chars().count() / 4).clamp(1, 3);
     let mut near: Vec<(usize, &String)> = all
         .iter()
-        .map(|c| (distance(&needle, &c.to_ascii_lowercase()), c))
+        .map(|c| {
+            (
+                crate::flink::spelling::edit_distance(&needle, &c.to_ascii_lowercase()),
+                c,
+            )
+        })
         .filter(|(d, c)| *d <= most && !out.contains(c))
         .collect();
     near.sort_by_key(|(d, _)| *d);
     out.extend(near.into_iter().map(|(_, c)| c.clone()));
     out.truncate(6);
     out
-}
-
-/// Levenshtein distance (insertions, deletions, substitutions), over characters.
-fn distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let above = row[j + 1];
-            row[j + 1] = (diagonal + usize::from(ca != *cb))
-                .min(row[j] + 1)
-                .min(above + 1);
-            diagonal = above;
-        }
-    }
-    row[b.len()]
 }
 
 /// Everything `explain` knows, each once with a short description: rules and lint checks (by id

@@ -17,4 +17,5 @@ pub mod operator_error;
 pub mod permissions;
 pub mod rbac;
 pub mod rbac_fix;
+pub mod spelling;
 pub mod units;

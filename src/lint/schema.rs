@@ -295,32 +295,7 @@ pub fn type_name(v: &Value) -> &'static str {
 /// The closest known field name, for "did you mean": same letters ignoring case, or at most two
 /// edits away.
 pub fn suggest<'a>(unknown: &str, known: &'a [String]) -> Option<&'a str> {
-    let lower = unknown.to_ascii_lowercase();
-    if let Some(k) = known.iter().find(|k| k.to_ascii_lowercase() == lower) {
-        return Some(k);
-    }
-    known
-        .iter()
-        .map(|k| (edit_distance(&lower, &k.to_ascii_lowercase()), k))
-        .filter(|(d, k)| *d <= 2 && *d < k.len() / 2 + 1)
-        .min_by_key(|(d, _)| *d)
-        .map(|(_, k)| k.as_str())
-}
-
-fn edit_distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.iter().enumerate() {
-        let mut cur = vec![i + 1; b.len() + 1];
-        for (j, cb) in b.iter().enumerate() {
-            cur[j + 1] = (prev[j] + usize::from(ca != cb))
-                .min(prev[j + 1] + 1)
-                .min(cur[j] + 1);
-        }
-        prev = cur;
-    }
-    prev[b.len()]
+    crate::flink::spelling::nearest(unknown, known.iter().map(String::as_str))
 }
 
 #[cfg(test)]
