@@ -32,6 +32,7 @@ mod oom_killed;
 mod operator_not_running;
 mod operator_not_watching_namespace;
 mod operator_rbac_missing;
+mod pod_class_missing;
 mod pod_security_refused;
 mod pod_unschedulable;
 pub mod rbac_forbidden;
@@ -92,6 +93,7 @@ pub static RULES: &[&dyn Rule] = &[
     &oom_killed::OomKilled,
     &resource_quota_exceeded::ResourceQuotaExceeded,
     &pod_security_refused::PodSecurityRefused,
+    &pod_class_missing::PodClassMissing,
     &jvm_out_of_memory::JvmOutOfMemory,
     &taskmanagers_not_created::TaskmanagersNotCreated,
     &taskmanager_lost::TaskmanagerLost,

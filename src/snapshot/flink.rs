@@ -94,6 +94,12 @@ pub struct PodTemplateSpec {
     /// Where a pod's nodeSelector term comes from (FLK106 names the template that sets it).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub node_selector: BTreeMap<String, String>,
+    /// The PriorityClass and RuntimeClass the pods name (FLK111 names the template that sets one
+    /// that does not exist).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub priority_class_name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub runtime_class_name: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

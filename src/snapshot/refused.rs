@@ -113,8 +113,9 @@ fn scan<'a, R>(
     out
 }
 
-/// A pod refused by the admission plugins that check who it runs as and how: the
-/// ServiceAccount admission plugin and Pod Security admission.
+/// A pod refused by the admission plugins that check who it runs as, how, and what it names: the
+/// ServiceAccount admission plugin, Pod Security admission, and the Priority and RuntimeClass
+/// plugins.
 #[derive(Debug, Clone)]
 pub struct PodDenial<'a> {
     pub namespace: &'a str,
@@ -136,7 +137,7 @@ pub fn denials(s: &Snapshot) -> Vec<PodDenial<'_>> {
         .collect()
 }
 
-/// What the ServiceAccount or Pod Security admission said.
+/// What the ServiceAccount, Pod Security, Priority or RuntimeClass admission said.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Denial {
     /// The pod the controller tried to create.
@@ -158,6 +159,37 @@ pub enum Denied {
         policy: String,
         violations: Vec<Violation>,
     },
+    /// A cluster-scoped class the pod names does not exist: `no PriorityClass with name NAME was
+    /// found` (the Priority plugin, kubernetes/kubernetes@v1.24.0 and @v1.36.3:
+    /// plugin/pkg/admission/priority/admission.go, `admitPod`; releases before 1.12 began it with
+    /// `No`), `pod rejected: RuntimeClass "NAME" not found` (the RuntimeClass plugin, same tags:
+    /// plugin/pkg/admission/runtimeclass/admission.go, `prepareObjects`).
+    ClassMissing { kind: ClassKind, name: String },
+}
+
+/// The cluster-scoped classes a pod names by `spec.priorityClassName` and `spec.runtimeClassName`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClassKind {
+    Priority,
+    Runtime,
+}
+
+impl ClassKind {
+    /// The kind as the API names it: `PriorityClass`.
+    pub fn kind(self) -> &'static str {
+        match self {
+            ClassKind::Priority => "PriorityClass",
+            ClassKind::Runtime => "RuntimeClass",
+        }
+    }
+
+    /// The pod spec's field that names it: `priorityClassName`.
+    pub fn field(self) -> &'static str {
+        match self {
+            ClassKind::Priority => "priorityClassName",
+            ClassKind::Runtime => "runtimeClassName",
+        }
+    }
 }
 
 /// One check Pod Security admission failed: its reason and its detail, as written
@@ -169,14 +201,18 @@ pub struct Violation {
     pub detail: String,
 }
 
-fn denial_regexes() -> &'static [Regex; 2] {
-    static R: OnceLock<[Regex; 2]> = OnceLock::new();
+fn denial_regexes() -> &'static [Regex; 4] {
+    static R: OnceLock<[Regex; 4]> = OnceLock::new();
     R.get_or_init(|| {
         [
             Regex::new(r#"error looking up service account (?P<ns>[a-z0-9.-]+)/(?P<name>[a-z0-9.-]+): serviceaccount "[^"]*" not found"#)
                 .expect("service account regex"),
             Regex::new(r#"violates PodSecurity "(?P<policy>[^"]+)": (?P<rest>.+)"#)
                 .expect("pod security regex"),
+            Regex::new(r"\b[Nn]o PriorityClass with name (?P<name>[a-z0-9][a-z0-9.-]*[a-z0-9]|[a-z0-9]) was found")
+                .expect("priority class regex"),
+            Regex::new(r#"pod rejected: RuntimeClass "(?P<name>[^"]+)" not found"#)
+                .expect("runtime class regex"),
         ]
     })
 }
@@ -186,7 +222,7 @@ impl Denial {
     pub fn parse(msg: &str) -> Option<Denial> {
         // A log line may carry the message JSON-escaped (`pods \"x\" is forbidden`).
         let msg = msg.replace("\\\"", "\"");
-        let [sa, pss] = denial_regexes();
+        let [sa, pss, priority, runtime] = denial_regexes();
         let pod = regexes()[3].captures(&msg).map(|c| c["pod"].to_string());
         let what = if let Some(c) = sa.captures(&msg) {
             Denied::ServiceAccountMissing {
@@ -201,6 +237,16 @@ impl Denial {
             Denied::PodSecurity {
                 policy: c["policy"].to_string(),
                 violations,
+            }
+        } else if let Some(c) = priority.captures(&msg) {
+            Denied::ClassMissing {
+                kind: ClassKind::Priority,
+                name: c["name"].to_string(),
+            }
+        } else if let Some(c) = runtime.captures(&msg) {
+            Denied::ClassMissing {
+                kind: ClassKind::Runtime,
+                name: c["name"].to_string(),
             }
         } else {
             return None;
@@ -222,6 +268,7 @@ impl Denial {
                     .collect::<Vec<_>>()
                     .join(", ")
             ),
+            Denied::ClassMissing { kind, name } => format!("{}:{name}", kind.kind()),
         }
     }
 }

@@ -460,6 +460,14 @@ fn refused_by_admission(v: &View, decoded: Option<&OperatorError>) -> Option<Str
                     .collect::<Vec<_>>()
                     .join(", ")
             ),
+            Denied::ClassMissing { kind, name } => format!(
+                "The API server refuses the JobManager pod, so none exists to describe: {} {name}, which the pod template names, does not exist. \
+                 Create it, or name one that exists (FLK111 has the fix):\n\n  \
+                 kubectl get {} {}",
+                kind.kind(),
+                kind.kind().to_ascii_lowercase(),
+                sh(&name)
+            ),
         });
     }
     None
