@@ -702,6 +702,32 @@ status:
     }
 
     #[test]
+    fn a_claim_that_does_not_exist_is_named_with_the_claim_to_create() {
+        let msg = "1 node(s) had untolerated taint {dedicated: streaming}, 2 Insufficient memory. preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod.";
+        let y = PENDING.replace(
+            msg,
+            "persistentvolumeclaim \\\"flink-checkpoints\\\" not found. not found",
+        );
+        let f = run(&PodUnschedulable, &snap(&y));
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(
+            f[0].title,
+            "TaskManager pod cannot be scheduled: PersistentVolumeClaim flink-checkpoints does not exist"
+        );
+        let r = crate::finding::Remedy::from_fix(&f[0].fix);
+        assert_eq!(r.apply.len(), 1, "{}", f[0].fix);
+        let doc: serde_json::Value = serde_yaml::from_str(&r.apply[0]).unwrap();
+        assert_eq!(doc["kind"], "PersistentVolumeClaim");
+        assert_eq!(doc["metadata"]["name"], "flink-checkpoints");
+        assert_eq!(doc["metadata"]["namespace"], "batch");
+        assert_eq!(
+            doc["spec"]["resources"]["requests"]["storage"],
+            "<size the volume needs>"
+        );
+        assert!(f[0].fix.contains("FlinkDeployment etl"), "{}", f[0].fix);
+    }
+
+    #[test]
     fn the_time_unschedulable_is_from_the_condition_and_never_zero() {
         // The condition's lastTransitionTime first.
         let y = PENDING.replace(

@@ -66,6 +66,10 @@ pub enum Why {
     Taint(String),
     NodeSelector,
     PodAffinity,
+    /// `persistentvolumeclaim "NAME" not found`: the VolumeBinding PreFilter's lister error
+    /// (kubernetes/kubernetes@v1.24.0 and @v1.36.3:pkg/scheduler/framework/plugins/volumebinding/
+    /// volume_binding.go, `podHasPVCs`, the API's NotFound as it words it).
+    ClaimMissing(String),
     Volume,
     Ports,
     TooManyPods,
@@ -159,6 +163,8 @@ fn reason(p: &str) -> Why {
         Why::NodeSelector
     } else if lower.contains("pod affinity") || lower.contains("anti-affinity") {
         Why::PodAffinity
+    } else if let Some(claim) = missing_claim(text) {
+        Why::ClaimMissing(claim)
     } else if lower.contains("persistentvolumeclaim") || lower.contains("volume") {
         Why::Volume
     } else if lower.contains("free ports") {
@@ -172,6 +178,13 @@ fn reason(p: &str) -> Why {
     } else {
         Why::Other(text.to_string())
     }
+}
+
+/// The claim of `persistentvolumeclaim "NAME" not found`.
+fn missing_claim(text: &str) -> Option<String> {
+    let rest = text.split_once("persistentvolumeclaim \"")?.1;
+    let (name, tail) = rest.split_once('"')?;
+    (tail.trim_start().starts_with("not found") && !name.is_empty()).then(|| name.to_string())
 }
 
 pub fn system_taint(taint: &str) -> bool {
@@ -206,6 +219,7 @@ pub fn words(w: &Why) -> String {
         Why::Taint(_) => "untolerated taints".into(),
         Why::NodeSelector => "no node matches its node selector/affinity".into(),
         Why::PodAffinity => "pod (anti-)affinity rules".into(),
+        Why::ClaimMissing(c) => format!("PersistentVolumeClaim {c} does not exist"),
         Why::Volume => "a volume cannot be bound or attached".into(),
         Why::Ports => "host ports in use".into(),
         Why::TooManyPods => "nodes are full (too many pods)".into(),
@@ -580,6 +594,7 @@ pub fn fix_for(
             "Pod (anti-)affinity rules in {template} rule out every node: relax them (preferredDuringScheduling \
              instead of required) or add nodes."
         ),
+        Why::ClaimMissing(claim) => missing_claim_fix(claim, ns, fd),
         Why::Volume => format!(
             "A volume of the pod cannot be bound: check its claims (kubectl get pvc -n {ns}; kubectl describe pvc NAME -n {ns}) \
              and that the StorageClass exists and can provision in the pod's zone."
@@ -590,6 +605,26 @@ pub fn fix_for(
         Why::NoNodes => "The cluster has no schedulable node: add nodes (kubectl get nodes).".to_string(),
         Why::Other(t) => format!("The scheduler says: {t}. See kubectl describe pod {} -n {ns}.", pod_name(pod)),
     }
+}
+
+/// A claim the pod mounts that does not exist: the claim to create (its size is the one value
+/// only a person knows; the cluster's default StorageClass provisions it), or the volume to take
+/// out of the template. (The snapshot keeps no pod's volumes, so the volume goes by its claim.)
+fn missing_claim_fix(claim: &str, ns: &str, fd: Option<&FlinkDeployment>) -> String {
+    let owner = match fd {
+        Some(d) => format!("the pod template of FlinkDeployment {}", d.name()),
+        None => "the pod's template".to_string(),
+    };
+    let name = serde_json::Value::String(claim.to_string()).to_string();
+    let namespace = serde_json::Value::String(ns.to_string()).to_string();
+    format!(
+        "The pod mounts PersistentVolumeClaim {claim}, which does not exist in namespace {ns}, and the scheduler waits \
+         for it. Create it (its size is yours to choose; the cluster's default StorageClass provisions it, add storageClassName for another):\n\n\
+         kubectl apply -f - <<'EOF'\n\
+         apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: {name}\n  namespace: {namespace}\n\
+         spec:\n  accessModes: [ReadWriteOnce]\n  resources:\n    requests:\n      storage: <size the volume needs>\nEOF\n\n\
+         or take the volume of claimName {claim} out of {owner} (and any option that points into it, such as state.checkpoints.dir)."
+    )
 }
 
 /// `spec.taskManager.podTemplate` as YAML nesting down to the template's `spec:`.
@@ -656,6 +691,15 @@ mod tests {
         );
         assert_eq!(
             reasons("0/1 nodes are available: pod has unbound immediate PersistentVolumeClaims. preemption: 0/1 nodes are available"),
+            vec![Why::Volume]
+        );
+        // The lab, kube-scheduler v1.36.3, a pod template mounting a claim nobody created.
+        assert_eq!(
+            reasons("0/1 nodes are available: persistentvolumeclaim \"flink-checkpoints\" not found. not found"),
+            vec![Why::ClaimMissing("flink-checkpoints".into())]
+        );
+        assert_eq!(
+            reasons("0/3 nodes are available: persistentvolumeclaim \"data\" is being deleted. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling."),
             vec![Why::Volume]
         );
         assert_eq!(
