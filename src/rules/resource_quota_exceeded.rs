@@ -271,11 +271,19 @@ impl RefusalGroup<'_> {
                         crate::shell::quote(&format!("{{\"spec\":{{\"hard\":{{{}}}}}}}", hard.join(",")))
                     )
                 };
+                // A quota on the number of pods is not met by smaller pods, only by fewer.
+                let counts_only = requested
+                    .iter()
+                    .all(|(k, _)| k == "pods" || k.starts_with("count/"));
+                let less = if counts_only {
+                    self.fewer_pods(spec_key)
+                } else {
+                    format!("make Flink ask for less: {}", lower(quota))
+                };
                 format!(
                     "The namespace's quota has no room for another {who} pod ({}). Raise the quota to at least what \
-                     the pod needs:\n\n  {raise}\n\nor make Flink ask for less: {}",
+                     the pod needs:\n\n  {raise}\n\nor {less}",
                     lines.join("; "),
-                    lower(quota)
                 )
             }
             Refused::MustSpecify { quota, what } => {
@@ -431,6 +439,16 @@ impl RefusalGroup<'_> {
                 vec!["podTemplate", "spec", "containers"]
             };
         (names, path[..path.len() - 1].to_vec())
+    }
+
+    /// What else meets a quota on the number of pods: fewer TaskManagers (a JobManager is one pod
+    /// whatever its size), or room made by other pods of the namespace.
+    fn fewer_pods(&self, spec_key: &str) -> String {
+        if spec_key == "taskManager" && self.fd.is_some() {
+            "run fewer TaskManagers: a lower spec.job.parallelism, or more taskmanager.numberOfTaskSlots per TaskManager (smaller pods do not help a quota on the number of pods)".to_string()
+        } else {
+            "make room: delete pods of the namespace that need not run (smaller pods do not help a quota on the number of pods)".to_string()
+        }
     }
 
     fn lower_flink(&self, ns: &str, spec_key: &str, _limit: &str) -> String {
@@ -725,6 +743,34 @@ message: 'Error creating: pods "orders-7d9f8c6b5-xk2lp" is forbidden: exceeded q
         );
         assert!(f[0].fix.contains("\"taskManager\":{\"resource\""));
         assert!(f[0].evidence[0].starts_with("JobManager orders-6c5d-abc12 log line 1:"));
+    }
+
+    /// A quota on the number of pods (the lab, `pods: 1`): fewer pods meet it, smaller ones do
+    /// not, so the fix never offers a smaller TaskManager.
+    #[test]
+    fn a_quota_on_the_number_of_pods_is_met_by_fewer_taskmanagers_not_smaller_ones() {
+        let y = QUOTA
+            .split("---\napiVersion: v1\nkind: Event")
+            .next()
+            .unwrap();
+        let log = "2026-12-06 04:37:00,000 WARN  KubernetesResourceManagerDriver [] - Could not create pod orders-taskmanager-1-1, exception: ... Message: pods \"orders-taskmanager-1-1\" is forbidden: exceeded quota: pod-count, requested: pods=1, used: pods=1, limited: pods=1. Received status: Status(apiVersion=v1, code=403)\n";
+        let s = with_log(
+            snapshot(y),
+            "team-a",
+            "orders-6c5d-abc12",
+            "flink-main-container",
+            false,
+            log,
+        );
+        let f = run(&ResourceQuotaExceeded, &s);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(
+            f[0].fix.contains(r#"'{"spec":{"hard":{"pods":"2"}}}'"#),
+            "{}",
+            f[0].fix
+        );
+        assert!(f[0].fix.contains("run fewer TaskManagers"), "{}", f[0].fix);
+        assert!(!f[0].fix.contains("resource.memory"), "{}", f[0].fix);
     }
 
     #[test]
