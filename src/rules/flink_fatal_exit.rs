@@ -30,11 +30,13 @@ use super::support::containers::{
 };
 use super::support::ended_job;
 use super::support::java_opts::{self, OptsEdit};
+use super::support::named_option;
 use super::support::pod_status::{containers, ContainerView};
 use super::{Rule, RuleMeta};
 use crate::finding::{link, Category, Finding, ObjectRef, Severity};
 
 use crate::flink::mode::Component;
+use crate::snapshot::flink::FlinkDeployment;
 use crate::snapshot::index::{pod_component, pod_name, pod_namespace, pod_service_account};
 use crate::snapshot::pod::ContainerStateTerminated;
 use crate::snapshot::Pod;
@@ -158,7 +160,7 @@ fn finding(
     }
     // Or the error Flink stopped on quotes the value of an option the deployment sets: that
     // option is the cause.
-    if let Some((_, key, value)) = logs
+    if let Some((_, named_option::NamedOption { key, value, .. })) = logs
         .unnamed_cause
         .as_ref()
         .and_then(|(_, cause)| option_it_names(index, pod, cause))
@@ -662,63 +664,28 @@ fn open_the_module(index: &Index, pod: &Pod, m: &crate::signatures::Match) -> St
         .unwrap_or_default()
 }
 
-/// When the error a Flink process stopped on quotes a value the pod's FlinkDeployment sets in
+/// When the error a Flink process stopped on names an option the pod's FlinkDeployment sets in
 /// spec.flinkConfiguration (`Unknown restart strategy sometimes.` for `restart-strategy.type:
-/// sometimes`), that option: its key named, and the patch that removes it so Flink takes its
-/// default, for a person who knows no better value. Values of three characters or more that are
-/// not numbers or booleans, as a whole word of the message; one option, the only one matching.
+/// sometimes`): that option, and the patch that removes it so Flink takes its default, for a
+/// person who knows no better value (`support::named_option`).
 fn the_value_it_names(index: &Index, pod: &Pod, cause: &str) -> String {
-    let Some((d, key, value)) = option_it_names(index, pod, cause) else {
-        return String::new();
-    };
-    let ns = d.namespace.as_deref().unwrap_or("default");
-    let pointer = format!(
-        "/spec/flinkConfiguration/{}",
-        key.replace('~', "~0").replace('/', "~1")
-    );
-    let patch = serde_json::json!([{"op": "remove", "path": pointer}]);
-    format!(
-        "\n\nThat error quotes the value of spec.flinkConfiguration `{key}` of FlinkDeployment {name} \
-         ({value}). Set it to a value Flink takes, or remove it so Flink uses its default:\n\n  \
-         kubectl patch flinkdeployment {name} -n {ns_q} --type=json -p {}",
-        crate::shell::json_arg(&patch),
-        name = crate::shell::sh(&d.name),
-        ns_q = crate::shell::sh(ns),
-    )
+    option_it_names(index, pod, cause)
+        .map(|(fd, o)| format!("\n\n{}", named_option::remove_it(fd, &o)))
+        .unwrap_or_default()
 }
 
-/// The FlinkDeployment of the pod and the one spec.flinkConfiguration option (key, value) whose
-/// value the error quotes (`the_value_it_names`).
-fn option_it_names(index: &Index, pod: &Pod, cause: &str) -> Option<(ObjectRef, String, String)> {
+/// The FlinkDeployment of the pod and the one spec.flinkConfiguration option the error names.
+fn option_it_names<'a>(
+    index: &Index<'a>,
+    pod: &Pod,
+    cause: &str,
+) -> Option<(&'a FlinkDeployment, named_option::NamedOption)> {
     let d = index
         .deployment_of_pod(pod)
         .filter(|d| d.kind == "FlinkDeployment")?;
     let ns = d.namespace.as_deref().unwrap_or("default");
     let fd = index.flink_deployment(ns, &d.name)?;
-    let words: Vec<&str> = cause
-        .split(|c: char| {
-            c.is_whitespace() || matches!(c, '\'' | '"' | '`' | ',' | ';' | '(' | ')' | '[' | ']')
-        })
-        .map(|w| w.trim_end_matches(['.', ':']))
-        .filter(|w| !w.is_empty())
-        .collect();
-    let named: Vec<(&String, &String)> = fd
-        .spec
-        .flink_configuration
-        .iter()
-        .filter(|(_, v)| {
-            let v = v.trim();
-            v.chars().count() >= 3
-                && v.parse::<f64>().is_err()
-                && !v.eq_ignore_ascii_case("true")
-                && !v.eq_ignore_ascii_case("false")
-                && words.contains(&v)
-        })
-        .collect();
-    let [(key, value)] = named.as_slice() else {
-        return None;
-    };
-    Some((d, key.to_string(), value.to_string()))
+    named_option::named_option(fd, cause).map(|o| (fd, o))
 }
 
 /// What the exit code means, narrowed by the log where it tells which of Flink's exits it was.

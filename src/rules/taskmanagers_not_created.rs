@@ -11,10 +11,24 @@
 //!
 //! Silent when the authorizer (or the RBAC objects read) now allows `create pods`: the
 //! JobManager retries, so the pods are on their way.
+//!
+//! The ResourceManager may also fail before it asks the API server: building the TaskManager's
+//! pod from the configuration throws (`kubernetes.taskmanager.memory.limit-factor should be
+//! greater or equal to 1.`), and the exception is logged where the ResourceManager requested the
+//! worker: `Caught exception while executing runnable in main thread.` with
+//! `ActiveResourceManager.requestNewWorker` in its stack when `requestResource` throws,
+//! `Failed requesting worker with resource spec` when its future fails
+//! (apache/flink@release-1.18.1: flink-runtime/.../resourcemanager/active/
+//! ActiveResourceManager.java, `requestNewWorker`; flink-rpc-akka/.../PekkoRpcActor.java,
+//! `handleRunAsync`). Then the finding names that exception, and when it names an option of the
+//! FlinkDeployment's spec.flinkConfiguration, that option and the patch that removes it
+//! (config_option_invalid).
 
+use super::support::containers::{exception_after, with_category};
 use super::support::modes::{
     ceil_div, jobmanager_logs, may, parallelism, pods_verify, slots, Decided,
 };
+use super::support::named_option::{named_option, remove_it};
 use super::support::rbac_plan;
 use super::{Rule, RuleMeta};
 use crate::finding::{link, Category, Finding, Severity};
@@ -58,6 +72,9 @@ impl Rule for TaskmanagersNotCreated {
             }
             let refusals = refused_pod_creations(s, c);
             let Some((key, first)) = refusals.first() else {
+                if let Some(failure) = request_failures(s, c).into_iter().next() {
+                    out.push(failure_finding(c, &failure, live.len(), needed));
+                }
                 continue;
             };
             let ns = c.namespace();
@@ -107,6 +124,143 @@ fn refused_pod_creations<'s>(s: &'s Snapshot, c: &Cluster) -> Vec<(&'s LogKey, M
         }
     }
     out
+}
+
+/// A worker the ResourceManager failed to request, as its JobManager's log says.
+struct RequestFailure<'s> {
+    key: &'s LogKey,
+    /// The record that says so (line number, text).
+    record: (usize, String),
+    /// The exception's cause (line number, text).
+    cause: (usize, String),
+}
+
+/// The records of the cluster's JobManager logs where the ResourceManager failed to request a
+/// TaskManager, with the exception each printed, the newest log's first.
+fn request_failures<'s>(s: &'s Snapshot, c: &Cluster) -> Vec<RequestFailure<'s>> {
+    let mut out = Vec::new();
+    let mut logs = jobmanager_logs(s, c);
+    logs.sort_by_key(|(k, _)| k.previous);
+    for (key, text) in logs {
+        let lines: Vec<&str> = text.lines().collect();
+        for (i, line) in lines.iter().enumerate() {
+            let failed = line.contains("Failed requesting worker with resource spec")
+                || (line.contains("Caught exception while executing runnable in main thread")
+                    && lines[i + 1..]
+                        .iter()
+                        .take(12)
+                        .take_while(|l| !l.starts_with(|ch: char| ch.is_ascii_digit()))
+                        .any(|l| {
+                            l.contains("ActiveResourceManager.requestNewWorker")
+                                || l.contains("ResourceManagerDriver.requestResource")
+                        }));
+            if !failed {
+                continue;
+            }
+            if let Some(cause) = exception_after(text, i + 1) {
+                out.push(RequestFailure {
+                    key,
+                    record: (
+                        i + 1,
+                        crate::signatures::redact::redact(line.trim()).into_owned(),
+                    ),
+                    cause: (
+                        cause.0,
+                        crate::signatures::redact::redact(&cause.1).into_owned(),
+                    ),
+                });
+            }
+        }
+    }
+    out
+}
+
+fn failure_finding(
+    c: &Cluster,
+    failure: &RequestFailure,
+    live: usize,
+    needed: (i64, Option<String>),
+) -> Finding {
+    let ns = c.namespace();
+    let instance = if failure.key.previous {
+        "previous log"
+    } else {
+        "log"
+    };
+    let cause = &failure.cause.1;
+    let short: String = if cause.chars().count() > 160 {
+        cause.chars().take(159).chain(['…']).collect()
+    } else {
+        cause.clone()
+    };
+    let option = c
+        .flink_deployment
+        .and_then(|fd| named_option(fd, cause).map(|o| (fd, o)));
+    let what = match &option {
+        Some((_, o)) => format!("Flink refuses flinkConfiguration {} ({})", o.key, o.value),
+        None => short.clone(),
+    };
+    let mut f = Finding::new(
+        &META,
+        c.reference.clone(),
+        if live == 0 {
+            format!("no TaskManager pods: the JobManager's ResourceManager fails to request them: {what}")
+        } else {
+            format!("{live} of {} TaskManager pods: the JobManager's ResourceManager fails to request the others: {what}", needed.0)
+        },
+    )
+    .deployment(Some(c.reference.clone()))
+    .evidence(format!(
+        "{live} TaskManager pod(s) with selector {} in namespace {ns}; the job needs {}",
+        c.selector(Component::TaskManager),
+        needed.0
+    ))
+    .evidence(format!(
+        "JobManager {} {instance} L{}: {}",
+        failure.key.pod, failure.record.0, failure.record.1
+    ))
+    .evidence(format!(
+        "JobManager {} {instance} L{}, the exception: {cause}",
+        failure.key.pod, failure.cause.0
+    ));
+    let logs = format!(
+        "kubectl logs {} -n {} -c {}{} | sed -n '{},{}p'",
+        crate::shell::sh(&failure.key.pod),
+        crate::shell::sh(ns),
+        crate::shell::sh(&failure.key.container),
+        if failure.key.previous {
+            " --previous"
+        } else {
+            ""
+        },
+        failure.record.0,
+        failure.cause.0 + 5
+    );
+    let fix = match &option {
+        Some((fd, o)) => {
+            f = with_category(f, Category::ConfigOptionInvalid);
+            format!(
+                "The ResourceManager builds each TaskManager pod from the configuration and fails on an option before it asks the API server. {}\n\n\
+                 The operator redeploys the cluster with the change.",
+                remove_it(fd, o)
+            )
+        }
+        None => format!(
+            "The ResourceManager fails before any TaskManager pod exists, on: {short}. Fix what that exception names (the \
+             configuration or pod template the TaskManagers are built from); the record and the exception:\n\n  {logs}"
+        ),
+    };
+    f.fix(fix)
+        .verify(format!(
+            "{}   # expect {} TaskManager pod(s) Running",
+            pods_verify(c, Component::TaskManager),
+            needed.0
+        ))
+        .link(link::container(
+            &failure.key.namespace,
+            &failure.key.pod,
+            &failure.key.container,
+        ))
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -319,6 +473,88 @@ status: {phase: Running}
         assert!(run(&TaskmanagersNotCreated, &s).is_empty());
         // No refusal in the log: an idle session cluster has no TaskManagers either.
         assert!(run(&TaskmanagersNotCreated, &snapshot(NATIVE)).is_empty());
+    }
+
+    /// The JobManager of a lab run (Flink 1.18.1, operator 1.7.0) whose FlinkDeployment set
+    /// `kubernetes.taskmanager.memory.limit-factor: "0.5"`: its ResourceManager threw while it
+    /// built the first TaskManager's pod, and the JobManager ran on with none (verbatim records).
+    const LIMIT_FACTOR_LOG: &str = "2026-12-06 04:52:53,794 INFO  org.apache.flink.runtime.resourcemanager.active.ActiveResourceManager [] - Requesting new worker with resource spec WorkerResourceSpec {cpuCores=0.5, taskHeapSize=25.600mb (26843542 bytes)}, current pending count: 1.
+2026-12-06 04:52:53,804 ERROR org.apache.flink.runtime.rpc.pekko.FencedPekkoRpcActor       [] - Caught exception while executing runnable in main thread.
+java.lang.IllegalArgumentException: kubernetes.taskmanager.memory.limit-factor should be greater or equal to 1.
+\tat org.apache.flink.util.Preconditions.checkArgument(Preconditions.java:160) ~[flink-core-1.18.1.jar:1.18.1]
+\tat org.apache.flink.kubernetes.kubeclient.parameters.KubernetesTaskManagerParameters.getTaskManagerMemoryLimitFactor(KubernetesTaskManagerParameters.java:148) ~[flink-kubernetes-1.18.1.jar:1.18.1]
+\tat org.apache.flink.kubernetes.KubernetesResourceManagerDriver.requestResource(KubernetesResourceManagerDriver.java:175) ~[flink-kubernetes-1.18.1.jar:1.18.1]
+\tat org.apache.flink.runtime.resourcemanager.active.ActiveResourceManager.requestNewWorker(ActiveResourceManager.java:508) ~[flink-runtime-1.18.1.jar:1.18.1]
+\tat org.apache.flink.runtime.resourcemanager.active.ActiveResourceManager.checkResourceDeclarations(ActiveResourceManager.java:395) ~[flink-runtime-1.18.1.jar:1.18.1]
+";
+
+    /// real-role-no-create's objects, its JobManager's logs replaced by LOG and its
+    /// flinkConfiguration given CONF.
+    fn operator_cluster_logging(log: &str, conf: &[(&str, &str)]) -> Snapshot {
+        let mut s = crate::rules::testing::scenario("real-role-no-create");
+        for v in s.logs.values_mut() {
+            *v = log.to_string();
+        }
+        for fd in &mut s.flink_deployments {
+            for (k, v) in conf {
+                fd.spec
+                    .flink_configuration
+                    .insert(k.to_string(), v.to_string());
+            }
+        }
+        s
+    }
+
+    #[test]
+    fn an_option_the_resource_manager_throws_on_is_named_with_the_patch_that_removes_it() {
+        let s = operator_cluster_logging(
+            LIMIT_FACTOR_LOG,
+            &[("kubernetes.taskmanager.memory.limit-factor", "0.5")],
+        );
+        let f = run(&TaskmanagersNotCreated, &s);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        let f = &f[0];
+        assert_eq!(f.category, Category::ConfigOptionInvalid);
+        assert!(
+            f.title.ends_with("fails to request them: Flink refuses flinkConfiguration kubernetes.taskmanager.memory.limit-factor (0.5)"),
+            "{}",
+            f.title
+        );
+        assert!(f.evidence.iter().any(|e| e.contains("L3, the exception: java.lang.IllegalArgumentException: kubernetes.taskmanager.memory.limit-factor should be greater or equal to 1.")), "{:?}", f.evidence);
+        let r = crate::finding::Remedy::from_fix(&f.fix);
+        assert_eq!(
+            r.run,
+            vec![
+                r#"kubectl patch flinkdeployment orders -n analytics --type=json -p '[{"op":"remove","path":"/spec/flinkConfiguration/kubernetes.taskmanager.memory.limit-factor"}]'"#
+            ],
+            "{}",
+            f.fix
+        );
+    }
+
+    #[test]
+    fn an_exception_no_option_explains_is_quoted_and_one_outside_the_request_is_not_read() {
+        let s = operator_cluster_logging(LIMIT_FACTOR_LOG, &[]);
+        let f = run(&TaskmanagersNotCreated, &s);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(f[0].category, Category::NoSlots);
+        assert!(f[0].fix.contains("on: java.lang.IllegalArgumentException: kubernetes.taskmanager.memory.limit-factor should be greater or equal to 1."), "{}", f[0].fix);
+        assert!(f[0].fix.contains("| sed -n '2,8p'"), "{}", f[0].fix);
+        // The same record without the ResourceManager in its stack is some other task's.
+        let other = LIMIT_FACTOR_LOG
+            .replace(
+                "ActiveResourceManager.requestNewWorker",
+                "Dispatcher.submitJob",
+            )
+            .replace(
+                "KubernetesResourceManagerDriver.requestResource",
+                "Dispatcher.runJob",
+            );
+        assert!(run(
+            &TaskmanagersNotCreated,
+            &operator_cluster_logging(&other, &[])
+        )
+        .is_empty());
     }
 
     #[test]

@@ -303,6 +303,22 @@ fn deepest_cause_after(text: &str, from: usize) -> Option<(usize, String)> {
     deepest
 }
 
+/// The cause of the Java exception a log record at line `at` (1-based) printed below it: its
+/// deepest `Caused by:`, else the exception's own first line (`java.lang.IllegalArgumentException:
+/// ...`), with its line number. None when no exception follows the record.
+pub fn exception_after(text: &str, at: usize) -> Option<(usize, String)> {
+    if let Some(deepest) = deepest_cause_after(text, at) {
+        return Some(deepest);
+    }
+    let (i, head) = text.lines().enumerate().nth(at)?;
+    let t = head.trim();
+    let class = t.split(':').next().unwrap_or("");
+    let is_exception = !class.contains(' ')
+        && class.contains('.')
+        && (class.ends_with("Exception") || class.ends_with("Error"));
+    is_exception.then(|| (i + 1, one_line(t)))
+}
+
 /// Lines that usually carry the reason a JVM or a shell script died.
 const ERRORISH: &[&str] = &[
     "ERROR",

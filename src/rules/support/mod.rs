@@ -9,6 +9,7 @@ pub mod flinkcluster_memory;
 pub(crate) mod install;
 pub mod java_opts;
 pub(crate) mod modes;
+pub mod named_option;
 pub mod pod_status;
 pub mod rbac_plan;
 pub mod refused_since;
