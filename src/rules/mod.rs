@@ -39,6 +39,7 @@ pub mod rbac_forbidden;
 mod resource_quota_exceeded;
 mod rest_exposed_publicly;
 mod service_account_missing;
+mod service_account_token_unmounted;
 mod session_cluster_missing;
 mod state_snapshot_failed;
 mod taskmanager_lost;
@@ -112,6 +113,7 @@ pub static RULES: &[&dyn Rule] = &[
     &rbac_forbidden::RbacForbidden,
     &default_service_account::DefaultServiceAccount,
     &service_account_missing::ServiceAccountMissing,
+    &service_account_token_unmounted::ServiceAccountTokenUnmounted,
 ];
 
 /// Runs every rule over the snapshot. Findings come back unranked.

@@ -157,7 +157,11 @@ fn request_failures<'s>(s: &'s Snapshot, c: &Cluster) -> Vec<RequestFailure<'s>>
             if !failed {
                 continue;
             }
-            if let Some(cause) = exception_after(text, i + 1) {
+            // The API server's answer (`Failure executing: POST ...`: a quota, Pod Security, a
+            // class or account refused) is read by the rules of those refusals.
+            if let Some(cause) = exception_after(text, i + 1)
+                .filter(|(_, cause)| !cause.contains("Failure executing: "))
+            {
                 out.push(RequestFailure {
                     key,
                     record: (
