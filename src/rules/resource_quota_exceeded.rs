@@ -718,22 +718,26 @@ message: 'Error creating: pods "orders-7d9f8c6b5-xk2lp" is forbidden: exceeded q
         assert_eq!(f.severity, Severity::Critical);
     }
 
-    #[test]
-    fn taskmanager_rejections_come_from_the_jobmanager_log() {
+    /// QUOTA's objects without its events, the JobManager having logged LOG.
+    fn with_jobmanager_log(log: &str) -> Snapshot {
         let y = QUOTA
             .split("---\napiVersion: v1\nkind: Event")
             .next()
             .unwrap();
-        let log = "2026-11-28 10:01:00,000 WARN  KubernetesResourceManagerDriver [] - Could not create pod orders-taskmanager-1-3, exception: org.apache.flink.kubernetes.shaded.io.fabric8.kubernetes.client.KubernetesClientException: Failure executing: POST at: https://10.96.0.1/api/v1/namespaces/team-a/pods. Message: pods \"orders-taskmanager-1-3\" is forbidden: exceeded quota: compute-quota, requested: limits.memory=2Gi, used: limits.memory=8Gi, limited: limits.memory=8Gi. Received status: Status(apiVersion=v1, code=403)\n";
-        let s = with_log(
+        with_log(
             snapshot(y),
             "team-a",
             "orders-6c5d-abc12",
             "flink-main-container",
             false,
             log,
-        );
-        let f = run(&ResourceQuotaExceeded, &s);
+        )
+    }
+
+    #[test]
+    fn taskmanager_rejections_come_from_the_jobmanager_log() {
+        let log = "2026-11-28 10:01:00,000 WARN  KubernetesResourceManagerDriver [] - Could not create pod orders-taskmanager-1-3, exception: org.apache.flink.kubernetes.shaded.io.fabric8.kubernetes.client.KubernetesClientException: Failure executing: POST at: https://10.96.0.1/api/v1/namespaces/team-a/pods. Message: pods \"orders-taskmanager-1-3\" is forbidden: exceeded quota: compute-quota, requested: limits.memory=2Gi, used: limits.memory=8Gi, limited: limits.memory=8Gi. Received status: Status(apiVersion=v1, code=403)\n";
+        let f = run(&ResourceQuotaExceeded, &with_jobmanager_log(log));
         assert_eq!(f.len(), 1);
         assert!(f[0].title.contains("TaskManager pods"), "{}", f[0].title);
         assert!(
@@ -749,20 +753,8 @@ message: 'Error creating: pods "orders-7d9f8c6b5-xk2lp" is forbidden: exceeded q
     /// not, so the fix never offers a smaller TaskManager.
     #[test]
     fn a_quota_on_the_number_of_pods_is_met_by_fewer_taskmanagers_not_smaller_ones() {
-        let y = QUOTA
-            .split("---\napiVersion: v1\nkind: Event")
-            .next()
-            .unwrap();
         let log = "2026-12-06 04:37:00,000 WARN  KubernetesResourceManagerDriver [] - Could not create pod orders-taskmanager-1-1, exception: ... Message: pods \"orders-taskmanager-1-1\" is forbidden: exceeded quota: pod-count, requested: pods=1, used: pods=1, limited: pods=1. Received status: Status(apiVersion=v1, code=403)\n";
-        let s = with_log(
-            snapshot(y),
-            "team-a",
-            "orders-6c5d-abc12",
-            "flink-main-container",
-            false,
-            log,
-        );
-        let f = run(&ResourceQuotaExceeded, &s);
+        let f = run(&ResourceQuotaExceeded, &with_jobmanager_log(log));
         assert_eq!(f.len(), 1, "{f:#?}");
         assert!(
             f[0].fix.contains(r#"'{"spec":{"hard":{"pods":"2"}}}'"#),
