@@ -22,6 +22,7 @@ mod rest_exposed;
 pub mod schema_violation;
 mod service_account;
 mod session_job_local_jar;
+mod token_unmounted;
 mod upgrade_mode_state_dirs;
 
 /// One lint check.
@@ -110,6 +111,7 @@ pub static CHECKS: &[&Check] = &[
     &rest_exposed::CHECK,
     &filesystem_plugin::CHECK,
     &flinkcluster_savepoints_dir::CHECK,
+    &token_unmounted::CHECK,
     &schema_violation::UNKNOWN_FIELD,
     &schema_violation::INVALID_VALUE,
 ];
