@@ -100,6 +100,14 @@ pub fn nested(path: &[&str], leaf: serde_json::Value) -> serde_json::Value {
     })
 }
 
+/// The JSON Pointer (RFC 6901) of a JSON patch's `path`, from its keys: `/spec/flinkConfiguration/a~1b`
+/// for `["spec", "flinkConfiguration", "a/b"]`, each key with `~` and `/` escaped.
+pub fn pointer(keys: &[&str]) -> String {
+    keys.iter()
+        .map(|k| format!("/{}", k.replace('~', "~0").replace('/', "~1")))
+        .collect()
+}
+
 /// `s` as a YAML scalar that reads back as the string `s`: bare when it is a plain word YAML
 /// would not take for anything else, else double-quoted (JSON's escapes are YAML's). A `:` or
 /// `@` inside a word starting with a letter keeps it plain (`flink:1.20`, `a@sha256:ab`): only
@@ -192,6 +200,15 @@ mod tests {
             )),
             r#"'{"spec":{"serviceAccount":"flink"}}'"#
         );
+    }
+
+    #[test]
+    fn a_pointer_escapes_each_key() {
+        assert_eq!(
+            pointer(&["spec", "flinkConfiguration", "a/b~c"]),
+            "/spec/flinkConfiguration/a~1b~0c"
+        );
+        assert_eq!(pointer(&[]), "");
     }
 
     #[test]

@@ -252,7 +252,7 @@ fn rename_patch(
         .map(|p| {
             serde_json::json!({
                 "op": "replace",
-                "path": format!("/{}/spec/{}", p.replace('.', "/"), kind.field()),
+                "path": crate::shell::pointer(&p.split('.').chain(["spec", kind.field()]).collect::<Vec<_>>()),
                 "value": meant,
             })
         })
@@ -298,28 +298,14 @@ fn create(s: &Snapshot, kind: ClassKind, name: &str, paths: &[&str]) -> String {
             format!(
                 "Create PriorityClass {name} at {value}, {why}: admitted, the pods schedule as they would without a class. Raise its value for Flink's pods to be scheduled before, and to preempt, pods of a lower priority.\n\n\
                  kubectl apply -f - <<'EOF'\napiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata:\n  name: {}\nvalue: {value}\nglobalDefault: false\ndescription: Flink's pods (created at the priority of pods without a class)\nEOF\n\nor take {out_of} out of the spec.",
-                yaml_scalar(name)
+                crate::shell::yaml(name)
             )
         }
         ClassKind::Runtime => format!(
             "Create RuntimeClass {name} with the handler the nodes' container runtime configures for it (containerd: a runtime under plugins.\"io.containerd.grpc.v1.cri\".containerd.runtimes; only whoever runs the nodes knows it):\n\n\
              kubectl apply -f - <<'EOF'\napiVersion: node.k8s.io/v1\nkind: RuntimeClass\nmetadata:\n  name: {}\nhandler: <handler the nodes' container runtime has>\nEOF\n\nor take {out_of} out of the spec, for the runtime's default.",
-            yaml_scalar(name)
+            crate::shell::yaml(name)
         ),
-    }
-}
-
-/// A name as a YAML scalar that stays the name: a Kubernetes name is `[a-z0-9.-]`, anything
-/// else (a hostile bundle's) is quoted as JSON, which YAML reads as the same string.
-fn yaml_scalar(name: &str) -> String {
-    if !name.is_empty()
-        && name
-            .chars()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '.')
-    {
-        name.to_string()
-    } else {
-        serde_json::Value::String(name.to_string()).to_string()
     }
 }
 

@@ -150,7 +150,8 @@ fn finding(c: &Cluster, off: Off, sa: &str, shows: Vec<String>) -> Finding {
     .deployment(Some(c.reference.clone()));
     let (evidence, fix, verify) = match off {
         Off::Template(fd, path) => {
-            let pointer = format!("/{}/spec/automountServiceAccountToken", path.replace('.', "/"));
+            let keys: Vec<&str> = path.split('.').chain(["spec", "automountServiceAccountToken"]).collect();
+            let pointer = crate::shell::pointer(&keys);
             let patch = serde_json::json!([{"op": "remove", "path": pointer}]);
             (
                 format!("FlinkDeployment {} sets {path}.spec.automountServiceAccountToken: false", fd.name()),

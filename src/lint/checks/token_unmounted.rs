@@ -66,7 +66,8 @@ fn run(m: &Manifest, _: &Lint) -> Vec<Hit> {
     let field = t
         .path
         .join(&Path::parse("spec.automountServiceAccountToken"));
-    let pointer = format!("/{}", field.to_string().replace('.', "/"));
+    let field_text = field.to_string();
+    let pointer = crate::shell::pointer(&field_text.split('.').collect::<Vec<_>>());
     vec![Hit::new(
         At::Path(field.clone()),
         format!("{field}: false"),

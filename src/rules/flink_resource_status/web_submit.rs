@@ -47,7 +47,7 @@ pub(super) fn fit(
             .iter()
             .filter(|k| is(k, "false"))
             .map(|k| {
-                serde_json::json!({"op": "remove", "path": format!("/spec/flinkConfiguration/{}", pointer(k))})
+                serde_json::json!({"op": "remove", "path": crate::shell::pointer(&["spec", "flinkConfiguration", k])})
             })
             .collect();
         let patch = serde_json::Value::Array(ops).to_string();
@@ -143,9 +143,4 @@ pub(super) fn fit(
         kind = v.kind,
         name = v.name,
     ))
-}
-
-/// A key as a JSON Pointer reference token (RFC 6901: `~` and `/` escaped).
-fn pointer(key: &str) -> String {
-    key.replace('~', "~0").replace('/', "~1")
 }

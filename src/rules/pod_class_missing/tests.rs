@@ -168,6 +168,6 @@ fn a_hostile_class_name_stays_one_word_and_one_yaml_string() {
     let f = run(&PodClassMissing, &snapshot(&refused("a$(touch pwned)", "")));
     // The admission plugin's message holds any string; the regex reads only a Kubernetes name.
     assert!(f.is_empty(), "{f:#?}");
-    assert_eq!(yaml_scalar("a: b"), "\"a: b\"");
-    assert_eq!(yaml_scalar("flink-critical"), "flink-critical");
+    assert_eq!(crate::shell::yaml("a: b"), "\"a: b\"");
+    assert_eq!(crate::shell::yaml("flink-critical"), "flink-critical");
 }

@@ -67,10 +67,7 @@ pub fn named_option(fd: &FlinkDeployment, cause: &str) -> Option<NamedOption> {
 /// The fix for an option Flink refuses: set a value Flink takes, or remove it (one JSON patch) so
 /// Flink uses its default.
 pub fn remove_it(fd: &FlinkDeployment, o: &NamedOption) -> String {
-    let pointer = format!(
-        "/spec/flinkConfiguration/{}",
-        o.key.replace('~', "~0").replace('/', "~1")
-    );
+    let pointer = crate::shell::pointer(&["spec", "flinkConfiguration", &o.key]);
     let patch = serde_json::json!([{"op": "remove", "path": pointer}]);
     format!(
         "That error {} spec.flinkConfiguration `{}` of FlinkDeployment {} ({}). Set it to a value Flink takes, or \

@@ -615,8 +615,7 @@ fn missing_claim_fix(claim: &str, ns: &str, fd: Option<&FlinkDeployment>) -> Str
         Some(d) => format!("the pod template of FlinkDeployment {}", d.name()),
         None => "the pod's template".to_string(),
     };
-    let name = serde_json::Value::String(claim.to_string()).to_string();
-    let namespace = serde_json::Value::String(ns.to_string()).to_string();
+    let (name, namespace) = (crate::shell::yaml(claim), crate::shell::yaml(ns));
     format!(
         "The pod mounts PersistentVolumeClaim {claim}, which does not exist in namespace {ns}, and the scheduler waits \
          for it. Create it (its size is yours to choose; the cluster's default StorageClass provisions it, add storageClassName for another):\n\n\
